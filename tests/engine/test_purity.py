@@ -1,0 +1,27 @@
+"""DESIGN.md rule 1: the engine never imports pygame, pytmx or the user interface."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import game.engine
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_importing_every_engine_module_loads_neither_pygame_nor_pytmx() -> None:
+    modules = [m.name for m in pkgutil.iter_modules(game.engine.__path__, "game.engine.")]
+    assert "game.engine.hexgrid" in modules
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pygame', 'pytmx') or m.startswith('game.ui')"
+        " or m.startswith('game.maps'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"game.engine pulled in: {out.stdout.strip()}"
