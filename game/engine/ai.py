@@ -1,0 +1,239 @@
+"""Computer players: they choose among the legal actions like any human (DESIGN.md rule 3).
+
+``RandomPlayer`` plays any legal action (for tests); ``TacticalPlayer`` weighs the exact odds of
+``game.engine.odds``: expected wounds dealt against wounds risked, keeping close to friends and using
+cover, within a time limit per decision. Both draw only from their own seeded generator, never from
+the battle's, so a computer's choice never changes the dice of the battle (the log holds its actions).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+from game.engine import actions as act
+from game.engine.battle import Battle, Decision, Figure
+from game.engine.combat import Stance, melee_difficulty
+from game.engine.hexgrid import Hex, distance, direction_to, neighbors
+from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
+from game.engine.ranges import range_band
+
+Player = Callable[[Battle, Decision], act.Action]
+
+
+def _stay(fid: str) -> act.Move:
+    return act.Move(fid, ())
+
+
+class RandomPlayer:
+    """Chooses uniformly among simple legal actions (FTC 5–6); for tests and the state-machine property test."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, battle: Battle, d: Decision) -> act.Action:
+        """Pick an action for the decision ``d`` (FTC 5–6)."""
+        rng = self.rng
+        if d.reason == "stop":
+            return act.StopChoice(d.figure or "", rng.random() < 0.7)
+        if d.reason == "escape_failed":
+            return act.EscapeFailedChoice(d.figure or "", rng.random() < 0.3)
+        if d.reason == "interrupt":
+            if d.interrupters and rng.random() < 0.3:
+                return self._move(battle, rng.choice(d.interrupters))
+            return act.PassInterrupt(d.side)
+        if d.reason in ("move", "held_end"):
+            fid = d.figure or ""
+            if d.reason == "move" and rng.random() < 0.15:
+                return act.Hold(fid)
+            return self._move(battle, fid)
+        if d.reason == "follow":
+            _, vacated = battle._follow_queue[0]
+            return act.FollowChoice(d.figure or "", vacated if rng.random() < 0.5 else None)
+        if d.reason == "declare":
+            return self._declare(battle, d.figure or "")
+        raise ValueError(f"no rule for decision {d.reason!r}")
+
+    def _move(self, battle: Battle, fid: str) -> act.Move:
+        reach = battle.reach_for(fid)
+        hexes = sorted(reach.hexes())
+        if not hexes:
+            return _stay(fid)
+        h = self.rng.choice(hexes)
+        path = reach.path(h, self.rng.choice(reach.facings(h)))
+        return act.Move(fid, path.steps)
+
+    def _declare(self, battle: Battle, fid: str) -> act.Action:
+        opts = battle.declare_options(fid)
+        rng = self.rng
+        weapons: dict[str, list[str]] = opts["weapons"]  # type: ignore[assignment]
+        stances: list[str] = opts["stances"]  # type: ignore[assignment]
+        retreats: list[Hex] = opts["retreats"]  # type: ignore[assignment]
+        firers: list[str] = opts["firers"]  # type: ignore[assignment]
+        if rng.random() < 0.1:
+            reach = battle.reach_for(fid)
+            hexes = sorted(reach.hexes())
+            if hexes:
+                h = rng.choice(hexes)
+                return act.SecondMove(fid, reach.path(h).steps)
+        usable = [(w, ts) for w, ts in weapons.items() if ts]
+        stance = rng.choice([s for s in stances if Stance(s).max_advance == 0] or stances)
+        retreat = None
+        if Stance(stance).retreat == "must" or (Stance(stance).retreat == "may" and rng.random() < 0.5):
+            retreat = rng.choice(retreats) if retreats else None
+            if retreat is None:
+                stance = "neutral"
+        dodge = tuple(f for f in firers if rng.random() < 0.2)
+        if usable:
+            w, ts = rng.choice(usable)
+            return act.Declare(fid, stance, (rng.choice(ts),), w, dodge, retreat=retreat)
+        return act.Declare(fid, stance, (), None, dodge, retreat=retreat)
+
+
+class TacticalPlayer:
+    """Chooses by exact odds (FTC 5–7 via ``odds``): moves toward the best attack, picks the target and
+    stance with the greatest expected wound dealt minus wound risked, holds when enemies are far and
+    friends still to move, and stops enemies it can hold; ``time_limit`` caps a decision in seconds."""
+
+    def __init__(self, seed: int = 0, time_limit: float = 0.8) -> None:
+        self.rng = random.Random(seed)
+        self.time_limit = time_limit
+
+    def __call__(self, battle: Battle, d: Decision) -> act.Action:
+        """Pick an action for the decision ``d`` (FTC 5–7)."""
+        start = time.perf_counter()
+        if d.reason == "stop":
+            return act.StopChoice(d.figure or "", True)
+        if d.reason == "escape_failed":
+            mover = battle.figure(d.figure or "")
+            # run only when healthy: each stopper gets a free attack at our -2 defence
+            return act.EscapeFailedChoice(mover.id, mover.wounds.worst is None)
+        if d.reason == "interrupt":
+            for fid in d.interrupters:
+                if self._enemy_near(battle, battle.figure(fid), 6):
+                    return self._move(battle, fid, start)
+            return act.PassInterrupt(d.side)
+        if d.reason == "move":
+            fig = battle.figure(d.figure or "")
+            if not self._enemy_near(battle, fig, fig.allowance + 3) and self._friends_to_move(battle, fig) \
+                    and fig.character.ready_weapon.ranged is False and self.rng.random() < 0.25:
+                return act.Hold(fig.id)
+            return self._move(battle, fig.id, start)
+        if d.reason == "held_end":
+            return self._move(battle, d.figure or "", start)
+        if d.reason == "follow":
+            _, vacated = battle._follow_queue[0]
+            return act.FollowChoice(d.figure or "", vacated)
+        if d.reason == "declare":
+            return self._declare(battle, d.figure or "")
+        raise ValueError(f"no rule for decision {d.reason!r}")
+
+    # -- helpers
+    def _enemy_near(self, battle: Battle, fig: Figure, radius: int) -> bool:
+        return any(distance(fig.hex, e.hex) <= radius for e in battle.enemies_of(fig))
+
+    def _friends_to_move(self, battle: Battle, fig: Figure) -> bool:
+        return any(not f.moved and not f.held and f.id != fig.id for f in battle.able(fig.side))
+
+    def _attack_value(self, battle: Battle, fig: Figure, target: Figure) -> Fraction:
+        """Expected wound level dealt by a neutral attack on ``target`` (exact, FTC 6.4–7)."""
+        w = fig.character.ready_weapon
+        off = fig.character.combat_skill(w)
+        dfn = target.character.combat_skill(target.character.ready_weapon)
+        diff = melee_difficulty(fig.character.strength_scale, target.character.mass_scale)
+        if w.ranged:
+            band = range_band(w, distance(fig.hex, target.hex), target.character.mass_scale)
+            if band is None:
+                return Fraction(0)
+            return hit_probability(off, (), band.difficulty) * 2
+        dist = outcome_distribution(off, dfn, (), diff, w.damage - 1)
+        return expected_wound(dist)
+
+    def _move(self, battle: Battle, fid: str, start: float) -> act.Move:
+        fig = battle.figure(fid)
+        reach = battle.reach_for(fid)
+        enemies = battle.enemies_of(fig)
+        if not enemies:
+            return _stay(fid)
+        ranged = fig.character.ready_weapon.ranged
+        best: tuple[float, Hex, int] | None = None
+        friends = [f.hex for f in battle.able(fig.side) if f.id != fid]
+        candidates = list(reach.hexes()) + [fig.hex]
+        for h in candidates:
+            if time.perf_counter() - start > self.time_limit:
+                break
+            near = min(enemies, key=lambda e: distance(h, e.hex))
+            dist = distance(h, near.hex)
+            if ranged:
+                band = range_band(fig.character.ready_weapon, dist, near.character.mass_scale)
+                score = -abs(dist - 4) - (10 if band is None else band.difficulty) * 0.5
+                score += 0.3 * -battle.terrain.cover_at(h)
+            else:
+                score = -dist * 1.0
+                if dist == 1:
+                    score += 3.0
+            score += 0.2 * sum(1 for f in friends if distance(f, h) <= 2)
+            if h != fig.hex and reach.band(h) == "escape":
+                mover = fig.character.agility
+                esc = escape_probability(mover, [battle.figure(s).character.combat_skill(
+                    battle.figure(s).character.ready_weapon) for _, ids in reach.escapes(h) for s in ids][:3] or [0])
+                score -= 3.0 * float(1 - esc)
+            score += self.rng.random() * 0.01
+            facing = self._facing_toward(h, near.hex)
+            if best is None or score > best[0]:
+                best = (score, h, facing)
+        if best is None or best[1] == fig.hex:
+            facing = self._facing_toward(fig.hex, min(enemies, key=lambda e: distance(fig.hex, e.hex)).hex)
+            if facing != fig.facing and reach.can_reach(fig.hex, facing):
+                return act.Move(fid, reach.path(fig.hex, facing).steps)
+            return _stay(fid)
+        _, h, facing = best
+        if not reach.can_reach(h, facing):
+            facing = reach.facings(h)[0]
+        return act.Move(fid, reach.path(h, facing).steps)
+
+    @staticmethod
+    def _facing_toward(h: Hex, target: Hex) -> int:
+        best = min(range(6), key=lambda d: distance(neighbors(h)[d], target))
+        return best
+
+    def _declare(self, battle: Battle, fid: str) -> act.Action:
+        fig = battle.figure(fid)
+        opts = battle.declare_options(fid)
+        weapons: dict[str, list[str]] = opts["weapons"]  # type: ignore[assignment]
+        stances: list[str] = opts["stances"]  # type: ignore[assignment]
+        retreats: list[Hex] = opts["retreats"]  # type: ignore[assignment]
+        best: tuple[Fraction, str, str] | None = None
+        for w, targets in weapons.items():
+            for t in targets:
+                v = self._attack_value(battle, fig, battle.figure(t))
+                if best is None or v > best[0]:
+                    best = (v, w, t)
+        threats = battle.threats_to(fid)
+        hurt = fig.wounds.worst is not None and int(fig.wounds.worst) >= 2
+        if best is None:
+            if threats and retreats and "mildly_defensive" in stances:
+                return act.Declare(fid, "mildly_defensive", (), None, retreat=retreats[0] if hurt else None)
+            return act.Declare(fid, "neutral")
+        _, w, t = best
+        if len(threats) >= 2 or hurt:
+            stance = "mildly_defensive"
+        elif not threats:
+            stance = "very_aggressive" if "very_aggressive" in stances else "neutral"
+        else:
+            stance = "mildly_aggressive"
+        return act.Declare(fid, stance, (t,), w)
+
+
+def make_player(kind: str, seed: int = 0) -> Player:
+    """A computer player by name: "random" or "tactical"."""
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "tactical":
+        return TacticalPlayer(seed)
+    raise ValueError(f"unknown computer player {kind!r}; choose 'random' or 'tactical'")
+
+
+__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "make_player", "direction_to"]

@@ -1,0 +1,1178 @@
+"""The battle: rounds of initiative, movement and attack phases as a state machine (FTC 3–7).
+
+``Battle`` holds the state; ``legal_actions(battle)`` says who must decide now, why, and what they may
+do; ``apply(battle, action)`` validates a decision (raising ``IllegalAction`` with a sentence a player
+can read, and changing nothing) and returns the events it caused (DESIGN.md rules 2–5).
+
+Phases are a table (``PHASES``): each names the actions it allows. Checks run in one fixed order:
+is the battle over? is the action allowed in this phase? is it this side's / figure's turn? then the
+rule itself. All dice come from the battle's own ``random.Random`` seeded from the setup's seed, so
+setup + seed + actions reproduce the whole battle (``game.engine.record``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from game.engine import actions as act
+from game.engine import events as ev
+from game.engine.characters import Character
+from game.engine.dice import coin_flip, roll_4df
+from game.engine.hexgrid import (
+    Hex,
+    direction_to,
+    distance,
+    front_hexes,
+    neighbor,
+    neighbors,
+    turn_steps,
+)
+from game.engine.combat import (
+    Modifier,
+    Stance,
+    accidental_hit,
+    behind_bonus,
+    defence_modifiers,
+    firing_modifiers,
+    hit_locations,
+    is_hit,
+    melee_difficulty,
+    offence_modifiers,
+    relative_degree,
+    resolve_miss,
+    total,
+)
+from game.engine.damage import damage_total, defensive_factors, limb_wound, offensive_factors
+from game.engine.equipment import Weapon, parry_bonus, parry_penalty
+from game.engine.equipment import weapon as equipment_weapon
+from game.engine.lof import line_of_fire
+from game.engine.movement import IllegalMove, Reach, movement_allowance, reachable, validate_path
+from game.engine.ranges import firing_angle_modifier, range_band
+from game.engine.terrain import TerrainMap
+from game.engine.wounds import WoundLevel, Wounds, apply_health_roll, graze_cap
+from game.engine.zoc import escape_breakdown, roll_escape
+
+
+class IllegalAction(ValueError):
+    """A decision the rules do not allow now; the message is a sentence for the player."""
+
+
+class CountingRandom(random.Random):
+    """The battle's generator: a seeded ``random.Random`` that counts its draws, so undo can tell
+    whether a decision rolled dice (DESIGN.md rule 6)."""
+
+    def __init__(self, seed: int) -> None:
+        self.draws = 0
+        super().__init__(seed)
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+
+STANDING_ORDERS = ("always", "never", "ask")
+CONTROLLERS = ("human", "tactical", "random")
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The battle's rule options (RULINGS.md); each default is the rules text's default."""
+
+    initiative_once: bool = False
+    """FTC 4: roll initiative once for the whole battle instead of every round."""
+    mook_group_initiative: bool = False
+    """FTC 4: all figures marked as mooks on a side roll initiative once, as a group."""
+    secret_stances: bool = False
+    """Fudge 4.32: stances are chosen unseen and revealed together."""
+    per_hex_terrain: bool = False
+    """RULINGS.md: entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
+    attack_any_adjacent: bool = False
+    """RULINGS.md: melee may reach any adjacent hex, not only the front hexes."""
+    fudge_graze_table: bool = False
+    """Fudge 4.56: read grazes by Fudge's table instead of FTC 7.3's "at most a Scratch"."""
+
+    def to_json(self) -> dict[str, bool]:
+        """The options as plain data."""
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> RuleOptions:
+        """Options from plain data; unknown names raise ``ValueError``."""
+        known = set(cls.__dataclass_fields__)
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**{k: bool(v) for k, v in data.items()})
+
+
+RULE_OPTION_HELP: Mapping[str, str] = {
+    "initiative_once": "Roll initiative once for the whole battle, not every round (FTC 4).",
+    "mook_group_initiative": "Mooks of a side roll initiative once as a group (FTC 4).",
+    "secret_stances": "Stances are chosen in secret and revealed together (Fudge 4.32).",
+    "per_hex_terrain": "Each hex entered costs 1 + its terrain penalty (instead of FTC 5.1.2's round penalty).",
+    "attack_any_adjacent": "Melee reaches any adjacent hex, not only the three front hexes.",
+    "fudge_graze_table": "Grazes follow Fudge 4.56 instead of FTC 7.3's 'at most a Scratch'.",
+}
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """One side of the battle and who plays it."""
+
+    id: str
+    name: str
+    colour: str = "#888888"
+    controller: str = "human"
+
+
+@dataclass(frozen=True)
+class FigureSetup:
+    """One figure as deployed: its character, position and facing."""
+
+    id: str
+    name: str
+    side: str
+    character: Character
+    hex: Hex
+    facing: int = 0
+    standing_order: str = "always"
+    mook: bool = False
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """Everything a battle starts from besides the seed's dice: map, sides, figures, options."""
+
+    terrain: TerrainMap
+    sides: tuple[SideSetup, ...]
+    figures: tuple[FigureSetup, ...]
+    options: RuleOptions = RuleOptions()
+    seed: int = 0
+    title: str = ""
+
+
+@dataclass
+class Figure:
+    """A figure's state during the battle (read it; change it only through ``apply``)."""
+
+    id: str
+    name: str
+    side: str
+    character: Character
+    hex: Hex
+    facing: int
+    standing_order: str = "always"
+    mook: bool = False
+    posture: str = "standing"
+    wounds: Wounds = field(default_factory=Wounds)
+    very_hurt_from_round: int | None = None
+    crippled: tuple[str, ...] = ()
+    out: bool = False
+    # this round
+    initiative: int = 0
+    moved: bool = False
+    held: bool = False
+    hexes_moved: int = 0
+    allowance: int = 0
+    phase_start_hex: Hex = Hex(0, 0)
+    positions: list[tuple[Hex, int]] = field(default_factory=list)
+
+    @property
+    def can_act(self) -> bool:
+        """Able to fight: not taken out and wounds below Incapacitated (FTC 6.4, 7.3)."""
+        return not self.out and self.wounds.can_act
+
+    def very_hurt_penalty(self, round_no: int) -> int:
+        """FTC 6.4.1: Very Hurt gives -1 from the round after it was taken (pain gifts per wounds.py)."""
+        pen = self.wounds.penalty(self.character.pain)
+        if pen and self.very_hurt_from_round is not None and round_no <= self.very_hurt_from_round:
+            # FTC 6.4: a Very Hurt wound taken this round counts from the next round
+            return 0
+        return pen
+
+
+@dataclass
+class Declaration:
+    """A figure's attack-phase declaration as validated (FTC 6.1)."""
+
+    figure: str
+    stance: str
+    targets: tuple[str, ...]
+    weapon: str
+    dodge: tuple[str, ...] = ()
+    advance_used: int = 0
+    second_move: bool = False
+    aim: str = "best"
+    retreated: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must decide now and why (``legal_actions``)."""
+
+    side: str
+    figure: str | None
+    reason: str
+    kinds: tuple[str, ...]
+    prompt: str
+    interrupters: tuple[str, ...] = ()
+    mover: str | None = None
+
+
+@dataclass
+class _PendingMove:
+    figure: str
+    path: tuple[tuple[Hex, int], ...]
+    """The states (hex, facing) from the start, as in ``movement.Path``."""
+    cost: int
+    reason: str
+    index: int = 0
+    to_ask: list[str] = field(default_factory=list)
+    stopping: list[str] = field(default_factory=list)
+    failed_at: int | None = None
+
+
+PHASES: Mapping[str, tuple[str, ...]] = {
+    # phase -> the action kinds it allows (DESIGN.md rule 4); "standing_order" and "yield" are always allowed
+    "movement": ("move", "hold", "pass_interrupt", "stop_choice", "escape_failed_choice"),
+    "attack": ("declare", "second_move", "follow_choice", "stop_choice", "escape_failed_choice"),
+    "over": (),
+}
+ALWAYS_ALLOWED = ("standing_order", "yield")
+
+
+class Battle:
+    """The whole state of one battle. Create it with ``Battle(setup)``; play it with ``apply``."""
+
+    def __init__(self, setup: BattleSetup) -> None:
+        ids = [f.id for f in setup.figures]
+        if len(set(ids)) != len(ids):
+            raise ValueError("two figures share an id")
+        side_ids = {s.id for s in setup.sides}
+        hexes: set[Hex] = set()
+        for f in setup.figures:
+            if f.side not in side_ids:
+                raise ValueError(f"figure {f.name!r} is on side {f.side!r}, which is not in the battle")
+            if not setup.terrain.is_passable(f.hex):
+                raise ValueError(f"figure {f.name!r} stands on a hex it cannot occupy: {f.hex}")
+            if f.hex in hexes:
+                raise ValueError(f"two figures stand on the same hex {f.hex}")
+            hexes.add(f.hex)
+        self.setup = setup
+        self.terrain = setup.terrain
+        self.options = setup.options
+        self.rng = CountingRandom(setup.seed)
+        self.figures: dict[str, Figure] = {
+            f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook)
+            for f in setup.figures}
+        self.sides: dict[str, SideSetup] = {s.id: s for s in setup.sides}
+        self.round = 0
+        self.phase = "movement"
+        self.order: list[str] = []
+        self.events: list[ev.Event] = []
+        self.log: list[act.Action] = []
+        self.rolled_at: list[bool] = []  # per logged action: did it roll dice?
+        self.winner: str | None = None
+        self.over = False
+        # movement phase
+        self._due = 0
+        self._end_queue: list[str] | None = None
+        self._passed: set[str] = set()
+        self._pending: _PendingMove | None = None
+        # attack phase
+        self._declare_queue: list[str] = []
+        self._declarations: dict[str, Declaration] = {}
+        self._follow_queue: list[tuple[str, Hex]] = []
+        self.events.extend(self._begin_round())
+
+    # ------------------------------------------------------------------ queries
+    def figure(self, fid: str) -> Figure:
+        """The figure with id ``fid``."""
+        try:
+            return self.figures[fid]
+        except KeyError:
+            raise IllegalAction(f"There is no figure {fid!r} in this battle.") from None
+
+    def names(self) -> dict[str, str]:
+        """Display names by figure id (for event texts)."""
+        return {f.id: f.name for f in self.figures.values()}
+
+    def able(self, side: str | None = None) -> list[Figure]:
+        """Figures that can act, optionally of one side, in setup order."""
+        return [f for f in self.figures.values() if f.can_act and (side is None or f.side == side)]
+
+    def occupant(self, h: Hex) -> Figure | None:
+        """The figure standing on a hex, if any (taken-out figures still occupy their hex)."""
+        for f in self.figures.values():
+            if f.hex == h:
+                return f
+        return None
+
+    def enemies_of(self, fig: Figure) -> list[Figure]:
+        """Able figures of other sides."""
+        return [f for f in self.figures.values() if f.side != fig.side and f.can_act]
+
+    def zone(self, fig: Figure) -> frozenset[Hex]:
+        """FTC 5.2: the three front hexes of a figure that can act (none otherwise)."""
+        if not fig.can_act:
+            return frozenset()
+        return frozenset(front_hexes(fig.hex, fig.facing))
+
+    def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
+        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there."""
+        zones: dict[Hex, set[str]] = {}
+        for e in self.enemies_of(mover):
+            if e.standing_order == "never":
+                continue
+            for h in self.zone(e):
+                zones.setdefault(h, set()).add(e.id)
+        return {h: frozenset(s) for h, s in zones.items()}
+
+    def movement_allowance_of(self, fig: Figure) -> int:
+        """FTC 5, 5.1.1: hexes this round before terrain (posture and encumbrance included)."""
+        c = fig.character
+        return movement_allowance(c.speed, speed_scale=c.speed_scale, posture=fig.posture,
+                                  strength=c.strength, strength_scale=c.strength_scale,
+                                  load_kg=c.carried_mass_kg())
+
+    def reach_for(self, fid: str, *, allowance: int | None = None) -> Reach:
+        """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3)."""
+        fig = self.figure(fid)
+        occupied = frozenset(f.hex for f in self.figures.values() if f.id != fid)
+        blocking = frozenset(f.hex for f in self.enemies_of(fig))
+        return reachable(fig.hex, fig.facing, self.movement_allowance_of(fig) if allowance is None else allowance,
+                         terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
+                         impassable=blocking, zones=self.stopper_zones(fig),
+                         per_hex_terrain=self.options.per_hex_terrain)
+
+    # ------------------------------------------------------------------ rounds & initiative
+    def _begin_round(self) -> list[ev.Event]:
+        self.round += 1
+        out: list[ev.Event] = [ev.RoundBegan(self.round), ev.PhaseBegan(self.round, "initiative")]
+        for f in self.figures.values():
+            f.moved = False
+            f.held = False
+            f.hexes_moved = 0
+            f.allowance = self.movement_allowance_of(f)
+        if self.round == 1 or not self.options.initiative_once:
+            out.extend(self._roll_initiative())
+        else:
+            self.order = [fid for fid in self.order if self.figures[fid].can_act]
+            out.append(ev.InitiativeOrder(tuple(self.order)))
+        self.phase = "movement"
+        self._due = 0
+        self._end_queue = None
+        self._passed = set()
+        out.append(ev.PhaseBegan(self.round, "movement"))
+        out.extend(self._advance_movement())
+        return out
+
+    def _roll_initiative(self) -> list[ev.Event]:
+        """FTC 4: Speed + 4dF, best first; ties by Speed, Agility, Perception, then a coin."""
+        out: list[ev.Event] = []
+        able = self.able()
+        groups: list[list[Figure]] = []
+        if self.options.mook_group_initiative:
+            by_side: dict[str, list[Figure]] = {}
+            for f in able:
+                if f.mook:
+                    by_side.setdefault(f.side, []).append(f)
+                else:
+                    groups.append([f])
+            groups.extend(by_side.values())
+        else:
+            groups = [[f] for f in able]
+        keys: dict[str, tuple[int, int, int, int, float]] = {}
+        flips = 0
+        for group in groups:
+            lead = group[0]
+            speed = round(sum(f.character.speed for f in group) / len(group)) if len(group) > 1 else lead.character.speed
+            roll = roll_4df(self.rng)
+            result = speed + roll.total
+            out.append(ev.InitiativeRolled(lead.id, speed, roll.faces, result,
+                                           tuple(f.id for f in group) if len(group) > 1 else ()))
+            for f in group:
+                f.initiative = result
+                keys[f.id] = (result, f.character.speed, f.character.agility, f.character.perception, 0.0)
+        # the coin decides only among figures tied on every trait
+        tied: dict[tuple[int, int, int, int, float], list[str]] = {}
+        for fid, k in keys.items():
+            tied.setdefault(k, []).append(fid)
+        for same in tied.values():
+            if len(same) > 1:
+                for i, fid in enumerate(same):
+                    flips += 1
+                    r, s, a, p, _ = keys[fid]
+                    keys[fid] = (r, s, a, p, i + (0.5 if coin_flip(self.rng) else 0.0))
+        self.order = sorted(keys, key=lambda fid: keys[fid], reverse=True)
+        out.append(ev.InitiativeOrder(tuple(self.order), flips))
+        return out
+
+    # ------------------------------------------------------------------ decisions
+    def decision(self) -> Decision | None:
+        """Who must decide now (None when the battle is over)."""
+        if self.over:
+            return None
+        if self._pending is not None:
+            p = self._pending
+            if p.to_ask:
+                stopper = self.figures[p.to_ask[0]]
+                mover = self.figures[p.figure]
+                return Decision(stopper.side, stopper.id, "stop", ("stop_choice",),
+                                f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
+                                mover=mover.id)
+            if p.failed_at is not None:
+                mover = self.figures[p.figure]
+                return Decision(mover.side, mover.id, "escape_failed", ("escape_failed_choice",),
+                                f"{mover.name} failed to escape: stay here, or turn tail and run "
+                                "(each stopper gets a free attack)?")
+        if self.phase == "movement":
+            return self._movement_decision()
+        return self._attack_decision()
+
+    def _movement_decision(self) -> Decision:
+        held = [fid for fid in self.order if self.figures[fid].held and not self.figures[fid].moved
+                and self.figures[fid].can_act]
+        if self._end_queue is not None:
+            fid = self._end_queue[0]
+            fig = self.figures[fid]
+            return Decision(fig.side, fid, "held_end", ("move",),
+                            f"End of the movement phase: {fig.name} must use or forfeit the held move.")
+        fid = self.order[self._due]
+        fig = self.figures[fid]
+        for side in self._interrupt_sides(fig, held):
+            mine = tuple(h for h in held if self.figures[h].side == side)
+            return Decision(side, None, "interrupt", ("move", "pass_interrupt"),
+                            f"{self.sides[side].name}: interrupt with a held figure before {fig.name} moves?",
+                            interrupters=mine)
+        own_held = tuple(h for h in held if self.figures[h].side == fig.side)
+        return Decision(fig.side, fid, "move", ("move", "hold"), f"{fig.name} moves (or holds).",
+                        interrupters=own_held)
+
+    def _interrupt_sides(self, due: Figure, held: Sequence[str]) -> list[str]:
+        sides: list[str] = []
+        for h in held:
+            s = self.figures[h].side
+            if s != due.side and s not in self._passed and s not in sides:
+                sides.append(s)
+        return sides
+
+    def _attack_decision(self) -> Decision:
+        if self._follow_queue:
+            fid, _ = self._follow_queue[0]
+            fig = self.figures[fid]
+            return Decision(fig.side, fid, "follow", ("follow_choice",),
+                            f"{fig.name}'s target retreats: step forward to follow?")
+        fid = self._declare_queue[0]
+        fig = self.figures[fid]
+        return Decision(fig.side, fid, "declare", ("declare", "second_move"),
+                        f"{fig.name} declares an attack, a defence, or a second move.")
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: act.Action) -> list[ev.Event]:
+        """Validate and carry out one decision; returns the events it caused (see module docstring)."""
+        if self.over:
+            raise IllegalAction("The battle is over.")
+        kind = action.kind
+        if kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
+            raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
+        draws_before = self.rng.draws
+        handler = getattr(self, f"_do_{kind}")
+        new_events: list[ev.Event] = handler(action)
+        self.events.extend(new_events)
+        self.log.append(action)
+        self.rolled_at.append(self.rng.draws != draws_before)
+        return new_events
+
+    # ---- always allowed
+    def _do_standing_order(self, a: act.SetStandingOrder) -> list[ev.Event]:
+        fig = self.figure(a.figure)
+        if a.order not in STANDING_ORDERS:
+            raise IllegalAction(f"A standing order is one of {', '.join(STANDING_ORDERS)}.")
+        fig.standing_order = a.order
+        return [ev.StandingOrderSet(fig.id, a.order)]
+
+    def _do_yield(self, a: act.Yield) -> list[ev.Event]:
+        if a.side not in self.sides:
+            raise IllegalAction(f"There is no side {a.side!r}.")
+        others = [s for s in self.sides if s != a.side and self.able(s)]
+        self.over = True
+        self.phase = "over"
+        self.winner = others[0] if len(others) == 1 else None
+        return [ev.BattleEnded(self.winner, f"{self.sides[a.side].name} yields")]
+
+    # ---- movement phase
+    def _check_turn(self, fid: str, kinds: Iterable[str], kind: str) -> Decision:
+        d = self.decision()
+        assert d is not None
+        if kind not in d.kinds or kind not in kinds:
+            raise IllegalAction(f"Now is not the time for that: {d.prompt}")
+        return d
+
+    def _do_move(self, a: act.Move) -> list[ev.Event]:
+        d = self._check_turn(a.figure, ("move",), "move")
+        fig = self.figure(a.figure)
+        if self._pending is not None:
+            raise IllegalAction(f"Finish {self.figures[self._pending.figure].name}'s move first.")
+        if d.reason == "held_end":
+            if a.figure != d.figure:
+                raise IllegalAction(f"It is {self.figures[d.figure or ''].name}'s turn to use the held move.")
+        elif d.reason == "interrupt":
+            if a.figure not in d.interrupters:
+                raise IllegalAction("Only a held figure of this side may interrupt now.")
+        elif a.figure != d.figure and a.figure not in d.interrupters:
+            raise IllegalAction(f"It is {self.figures[d.figure or ''].name}'s turn to move.")
+        if not fig.can_act or fig.moved:
+            raise IllegalAction(f"{fig.name} cannot move again this round.")
+        posture = fig.posture if a.posture is None else a.posture
+        if posture not in ("standing", "crawling", "prone"):
+            raise IllegalAction("Posture is standing, crawling or prone.")
+        return self._start_move(fig, a.steps, "move", posture=posture)
+
+    def _start_move(self, fig: Figure, steps: act.States, reason: str, *,
+                    posture: str | None = None) -> list[ev.Event]:
+        old_posture = fig.posture
+        fig.posture = posture or fig.posture
+        allowance = self.movement_allowance_of(fig)
+        fig.posture = old_posture
+        occupied = frozenset(f.hex for f in self.figures.values() if f.id != fig.id)
+        blocking = frozenset(f.hex for f in self.enemies_of(fig))
+        try:
+            path = validate_path(fig.hex, fig.facing, tuple(steps), allowance,
+                                 terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
+                                 impassable=blocking, per_hex_terrain=self.options.per_hex_terrain)
+        except IllegalMove as exc:
+            raise IllegalAction(str(exc)) from None
+        fig.posture = posture or fig.posture
+        fig.allowance = allowance
+        self._pending = _PendingMove(fig.id, ((fig.hex, fig.facing), *path.steps), path.cost, reason)
+        return self._continue_move()
+
+    def _continue_move(self) -> list[ev.Event]:
+        """Walk the pending path, pausing for stop questions and failed escapes (FTC 5.2–5.3)."""
+        p = self._pending
+        assert p is not None
+        fig = self.figures[p.figure]
+        out: list[ev.Event] = []
+        while p.index < len(p.path) - 1:
+            here, nxt = p.path[p.index][0], p.path[p.index + 1][0]
+            if here != nxt and not p.to_ask and not p.stopping and p.failed_at is None:
+                leaving = [e for e in self.enemies_of(fig)
+                           if here in self.zone(e) and nxt not in self.zone(e) and e.standing_order != "never"]
+                if leaving:
+                    p.stopping = [e.id for e in leaving if e.standing_order == "always"]
+                    p.to_ask = [e.id for e in leaving if e.standing_order == "ask"]
+                    for sid in p.stopping:
+                        out.append(ev.StopDecided(sid, fig.id, True))
+            if p.to_ask:
+                return out  # wait for StopChoice
+            if p.failed_at is not None:
+                return out  # wait for EscapeFailedChoice
+            if p.stopping:
+                stoppers = [self.figures[s] for s in p.stopping]
+                p.stopping = []
+                out.append(self._escape(fig, stoppers, here))
+                if not out[-1].escaped:  # type: ignore[attr-defined]
+                    p.failed_at = p.index
+                    self._stoppers_last = [s.id for s in stoppers]
+                    return out
+            p.index += 1
+        out.extend(self._finish_move(fig, p.path, p.cost))
+        return out
+
+    def _escape(self, fig: Figure, stoppers: list[Figure], at: Hex) -> ev.EscapeContest:
+        """FTC 5.3: the escape contest, with its modifiers, rolled at once."""
+        pairs = []
+        for s in stoppers:
+            engaged = sum(1 for e in self.enemies_of(s) if e.id != fig.id and s.hex in self.zone(e))
+            pairs.append((self._combat_skill(s), engaged))
+        levels = escape_breakdown(fig.character.agility, pairs)
+        result = roll_escape(self.rng, levels.mover, levels.stoppers)
+        stopper_mods = levels.stopper_modifiers
+        return ev.EscapeContest(fig.id, at, fig.character.agility, tuple(levels.mover_modifiers),
+                                result.mover_roll.faces,
+                                result.mover_result, tuple(s.id for s in stoppers),
+                                tuple(self._combat_skill(s) for s in stoppers), tuple(tuple(m) for m in stopper_mods),
+                                tuple(r.faces for r in result.stopper_rolls), tuple(result.stopper_results),
+                                result.escaped)
+
+    def _finish_move(self, fig: Figure, path: Sequence[tuple[Hex, int]], cost: int) -> list[ev.Event]:
+        p = self._pending
+        reason = p.reason if p else "move"
+        self._pending = None
+        hexes = [path[0][0]]
+        for h, _ in path[1:]:
+            if h != hexes[-1]:
+                hexes.append(h)
+        fig.hex, fig.facing = path[-1]
+        fig.hexes_moved += len(hexes) - 1
+        out: list[ev.Event] = [ev.Moved(fig.id, tuple(hexes), fig.facing, cost, fig.allowance, reason)]
+        if reason == "second move":
+            self._declare_queue.pop(0)
+            out.extend(self._advance_attack())
+            return out
+        fig.moved = True
+        fig.held = False
+        out.extend(self._advance_movement())
+        return out
+
+    def _do_stop_choice(self, a: act.StopChoice) -> list[ev.Event]:
+        p = self._pending
+        if p is None or not p.to_ask or p.to_ask[0] != a.figure:
+            raise IllegalAction("Nobody is asking that figure whether to stop a mover now.")
+        p.to_ask.pop(0)
+        if a.stop:
+            p.stopping.append(a.figure)
+        out: list[ev.Event] = [ev.StopDecided(a.figure, p.figure, a.stop)]
+        if not p.to_ask:
+            out.extend(self._continue_move())
+        return out
+
+    def _do_escape_failed_choice(self, a: act.EscapeFailedChoice) -> list[ev.Event]:
+        p = self._pending
+        if p is None or p.failed_at is None or p.figure != a.figure:
+            raise IllegalAction("That figure has not failed an escape.")
+        fig = self.figures[a.figure]
+        out: list[ev.Event] = [ev.EscapeFailed(fig.id, a.run)]
+        if not a.run:
+            out.extend(self._finish_move(fig, p.path[: p.failed_at + 1], p.cost))
+            return out
+        stoppers = [self.figures[s] for s in self._stoppers_last]
+        out.extend(self._free_attacks(fig, stoppers))
+        p.failed_at = None
+        if not fig.can_act:
+            out.extend(self._finish_move(fig, p.path[: p.index + 1], p.cost))
+            return out
+        p.index += 1
+        out.extend(self._continue_move())
+        return out
+
+    def _do_hold(self, a: act.Hold) -> list[ev.Event]:
+        d = self._check_turn(a.figure, ("hold",), "hold")
+        if a.figure != d.figure:
+            raise IllegalAction("Only the figure whose turn it is may hold.")
+        fig = self.figures[a.figure]
+        fig.held = True
+        self._due += 1
+        self._passed = set()
+        return [ev.Held(fig.id), *self._advance_movement()]
+
+    def _do_pass_interrupt(self, a: act.PassInterrupt) -> list[ev.Event]:
+        d = self._check_turn("", ("pass_interrupt",), "pass_interrupt")
+        if a.side != d.side:
+            raise IllegalAction("It is another side's choice now.")
+        self._passed.add(a.side)
+        return []
+
+    def _advance_movement(self) -> list[ev.Event]:
+        """Skip figures that already moved or cannot act; at the end, held figures in reverse order."""
+        out: list[ev.Event] = []
+        if self._check_over(out):
+            return out
+        if self._end_queue is None:
+            while self._due < len(self.order):
+                f = self.figures[self.order[self._due]]
+                if f.can_act and not f.moved and not f.held:
+                    break
+                self._due += 1
+            else:
+                self._end_queue = [fid for fid in reversed(self.order) if self.figures[fid].held]
+                self._passed = set()
+        if self._end_queue is not None:
+            self._end_queue = [fid for fid in self._end_queue
+                               if self.figures[fid].can_act and not self.figures[fid].moved]
+            if not self._end_queue:
+                out.extend(self._begin_attack_phase())
+        return out
+
+    # ---- attack phase
+    def _begin_attack_phase(self) -> list[ev.Event]:
+        self.phase = "attack"
+        self._declarations = {}
+        self._declare_queue = [fid for fid in reversed(self.order) if self.figures[fid].can_act]
+        for f in self.figures.values():
+            f.phase_start_hex = f.hex
+            f.positions = [(f.hex, f.facing)]
+        out: list[ev.Event] = [ev.PhaseBegan(self.round, "attack")]
+        if not self._declare_queue:
+            out.extend(self._resolve_round())
+        return out
+
+    def _advance_attack(self) -> list[ev.Event]:
+        if self._declare_queue or self._follow_queue:
+            return []
+        out: list[ev.Event] = []
+        if self.options.secret_stances:
+            out.append(ev.Revealed())
+            for d in self._declarations.values():
+                out.append(ev.Declared(d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move))
+        out.extend(self._resolve_round())
+        return out
+
+    # ---- attack phase: who can be attacked
+    def _reach_ok(self, att_hex: Hex, att_facing: int, target_hex: Hex, weapon: Weapon) -> bool:
+        """Melee reach (RULINGS.md): a front hex; spear/pike also distance 2 in the front arc."""
+        d = distance(att_hex, target_hex)
+        if d == 1:
+            return self.options.attack_any_adjacent or target_hex in front_hexes(att_hex, att_facing)
+        if d == 2 and weapon.reach >= 2:
+            return target_hex in front_arc_2(att_hex, att_facing)
+        return False
+
+    def _ranged_ok(self, firer: Figure, target: Figure, weapon: Weapon) -> bool:
+        band = range_band(weapon, distance(firer.hex, target.hex), target.character.mass_scale)
+        if band is None:
+            return False
+        return not line_of_fire(self.terrain, firer.hex, target.hex).blocked
+
+    def targets_for(self, fid: str, weapon: Weapon | None = None, *,
+                    positions: Sequence[tuple[Hex, int]] | None = None) -> list[str]:
+        """Figures this figure may attack with a weapon now (FTC 6.2: in reach at any point along either
+        figure's attack-phase movement; ranged: in range with an unblocked line of fire)."""
+        fig = self.figure(fid)
+        weapon = weapon or fig.character.ready_weapon
+        mine = list(positions) if positions is not None else fig.positions
+        out: list[str] = []
+        for e in self.enemies_of(fig):
+            if weapon.ranged:
+                if self._ranged_ok(fig, e, weapon):
+                    out.append(e.id)
+            elif any(self._reach_ok(h, f, th, weapon) for h, f in mine for th, _ in e.positions):
+                out.append(e.id)
+        return out
+
+    def threats_to(self, fid: str) -> list[Figure]:
+        """Enemies attacking this figure: those who declared attacks on it, and those who have it in
+        melee reach now (FTC 6.2's "attackers" for a retreat)."""
+        fig = self.figure(fid)
+        out = []
+        for e in self.enemies_of(fig):
+            d = self._declarations.get(e.id)
+            if (d and fid in d.targets) or (d is None and self._reach_ok(e.hex, e.facing, fig.hex,
+                                                                        e.character.ready_weapon)):
+                out.append(e)
+        return out
+
+    def retreat_hexes(self, fid: str) -> list[Hex]:
+        """FTC 6.2: adjacent free hexes farther from every attacker (zones of control do not apply)."""
+        fig = self.figure(fid)
+        threats = self.threats_to(fid)
+        out = []
+        for h in neighbors(fig.hex):
+            if not self.terrain.is_passable(h, fig.character.movement_modes[0]) or self.occupant(h):
+                continue
+            if all(distance(h, t.hex) > distance(fig.hex, t.hex) for t in threats):
+                out.append(h)
+        return out
+
+    def declare_options(self, fid: str) -> dict[str, object]:
+        """What a figure may declare now: weapons with their targets, stances, retreat hexes (for the UI/AI)."""
+        fig = self.figure(fid)
+        weapons = {w.name: self.targets_for(fid, w) for w in fig.character.weapons or (fig.character.ready_weapon,)}
+        retreats = self.retreat_hexes(fid)
+        stances = [s.value for s in Stance if not (s.retreat == "must" and not retreats)]
+        firers = [e.id for e in self.enemies_of(fig) if any(w.ranged for w in e.character.weapons)]
+        return {"weapons": weapons, "stances": stances, "retreats": retreats, "firers": firers}
+
+    def _weapon_of(self, fig: Figure, name: str | None) -> Weapon:
+        if name is None:
+            return fig.character.ready_weapon
+        for w in fig.character.weapons:
+            if w.name.lower() == name.lower():
+                return w
+        raise IllegalAction(f"{fig.name} does not carry a {name}.")
+
+    def _check_declarer(self, fid: str, kind: str) -> Figure:
+        d = self.decision()
+        assert d is not None
+        if kind not in d.kinds:
+            raise IllegalAction(f"Now is not the time for that: {d.prompt}")
+        if d.figure != fid:
+            raise IllegalAction(f"It is {self.figures[d.figure or ''].name}'s turn to declare.")
+        return self.figure(fid)
+
+    def _do_declare(self, a: act.Declare) -> list[ev.Event]:
+        fig = self._check_declarer(a.figure, "declare")
+        try:
+            stance = Stance(a.stance)
+        except ValueError:
+            raise IllegalAction(f"Unknown stance {a.stance!r}; choose one of "
+                                f"{', '.join(s.value for s in Stance)}.") from None
+        weapon = self._weapon_of(fig, a.weapon)
+        if len(a.targets) > 1:
+            raise IllegalAction("A figure attacks one target a round.")
+        enemies = {e.id for e in self.enemies_of(fig)}
+        for t in a.targets:
+            if t not in enemies:
+                raise IllegalAction(f"{self.figure(t).name} is not an enemy able to fight.")
+        for firer in a.dodge:
+            if firer not in enemies or not any(w.ranged for w in self.figures[firer].character.weapons):
+                raise IllegalAction(f"{self.figure(firer).name} is not an enemy missile firer.")
+        # advance (aggressive stances trade attack bonus for steps, FTC 6.2)
+        positions = [(fig.hex, fig.facing)]
+        if a.advance:
+            if len(a.advance) > stance.max_advance:
+                raise IllegalAction(f"A {stance.display_name.lower()} stance allows at most "
+                                    f"{stance.max_advance} hex(es) of advance.")
+            if not a.targets:
+                raise IllegalAction("An advance must bring the figure to the enemy it attacks.")
+            h, f = fig.hex, fig.facing
+            for step in a.advance:
+                if step == h:
+                    nf = a.advance_facing if a.advance_facing is not None else f
+                    if turn_steps(f, nf) != 1:
+                        raise IllegalAction("Turning in place during an advance turns exactly one hex side.")
+                    f = nf
+                else:
+                    if step not in front_hexes(h, f):
+                        raise IllegalAction("Each advancing step goes into one of the three hexes in front.")
+                    occ = self.occupant(step)
+                    if occ is not None or not self.terrain.is_passable(step, fig.character.movement_modes[0]):
+                        raise IllegalAction("That hex is occupied or cannot be entered.")
+                    f = direction_to(h, step) or 0 if direction_to(h, step) is not None else f
+                    h = step
+                positions.append((h, f))
+        allowed = self.targets_for(fig.id, weapon, positions=positions)
+        for t in a.targets:
+            if t not in allowed:
+                raise IllegalAction(f"{self.figures[t].name} is out of reach of {fig.name}'s {weapon.name}.")
+        # retreat (defensive stances, FTC 6.2)
+        retreat_ok = self.retreat_hexes(fig.id)
+        if stance.retreat == "must" and a.retreat is None:
+            raise IllegalAction("A very defensive stance must retreat one hex"
+                                + (" — and no hex leads away from every attacker." if not retreat_ok else "."))
+        if a.retreat is not None:
+            if stance.retreat == "none":
+                raise IllegalAction("Only a defensive stance may retreat.")
+            if a.retreat not in retreat_ok:
+                raise IllegalAction("A retreat goes to a free adjacent hex farther from every attacker.")
+            if a.advance:
+                raise IllegalAction("A figure cannot both advance and retreat.")
+        # all checks passed: carry it out
+        out: list[ev.Event] = []
+        decl = Declaration(fig.id, stance.value, tuple(a.targets), weapon.name, tuple(a.dodge),
+                           advance_used=sum(1 for _ in a.advance), aim=a.aim)
+        self._declarations[fig.id] = decl
+        self._declare_queue.pop(0)
+        out.append(ev.Declared(fig.id, stance.value, decl.targets, decl.dodge, weapon.name,
+                               hidden=self.options.secret_stances))
+        for h, f in positions[1:]:
+            out.append(ev.Stepped(fig.id, fig.hex, h, f, "advance"))
+            fig.hex, fig.facing = h, f
+            fig.positions.append((h, f))
+        if a.retreat is not None:
+            origin = fig.hex
+            out.append(ev.Stepped(fig.id, origin, a.retreat, fig.facing, "retreat"))
+            fig.hex = a.retreat
+            fig.positions.append((fig.hex, fig.facing))
+            decl.retreated = True
+            for other in self._declarations.values():
+                if fig.id in other.targets and Stance(other.stance).retreat == "none" and other.figure != fig.id:
+                    follower = self.figures[other.figure]
+                    if distance(follower.hex, origin) == 1 and follower.can_act:
+                        self._follow_queue.append((follower.id, origin))
+        out.extend(self._advance_attack())
+        return out
+
+    def _do_second_move(self, a: act.SecondMove) -> list[ev.Event]:
+        fig = self._check_declarer(a.figure, "second_move")
+        if self._pending is not None:
+            raise IllegalAction("Finish the move under way first.")
+        self._declarations[fig.id] = Declaration(fig.id, "neutral", (), fig.character.ready_weapon.name,
+                                                 second_move=True)
+        try:
+            out: list[ev.Event] = [ev.Declared(fig.id, "neutral", (), (), fig.character.ready_weapon.name,
+                                               second_move=True)]
+            out.extend(self._start_move(fig, a.steps, "second move"))
+        except IllegalAction:
+            del self._declarations[fig.id]
+            raise
+        return out
+
+    def _do_follow_choice(self, a: act.FollowChoice) -> list[ev.Event]:
+        if not self._follow_queue or self._follow_queue[0][0] != a.figure:
+            raise IllegalAction("That figure is not being offered a follow step now.")
+        fid, vacated = self._follow_queue[0]
+        fig = self.figures[fid]
+        if a.hex is not None and a.hex != vacated:
+            raise IllegalAction("Following steps into the hex the target left.")
+        if a.hex is not None and self.occupant(vacated) is not None:
+            raise IllegalAction("The hex the target left is taken.")
+        self._follow_queue.pop(0)
+        out: list[ev.Event] = []
+        if a.hex is not None:
+            origin = fig.hex
+            facing = direction_to(origin, vacated)
+            fig.hex = vacated
+            fig.facing = facing if facing is not None else fig.facing
+            fig.positions.append((fig.hex, fig.facing))
+            out.append(ev.Stepped(fid, origin, vacated, fig.facing, "follow"))
+        out.extend(self._advance_attack())
+        return out
+
+    # ---- attack phase: resolution (FTC 6.3–7.4)
+    def _combat_skill(self, fig: Figure, weapon: Weapon | None = None) -> int:
+        return fig.character.combat_skill(weapon or fig.character.ready_weapon)
+
+    def _melee_weapon(self, fig: Figure) -> Weapon:
+        for w in fig.character.weapons:
+            if not w.ranged:
+                return w
+        return equipment_weapon("Fist")
+
+    def _defence_vs(self, defender: Figure, attacker: Figure, weapon: Weapon, roll: int, decl: Declaration | None,
+                    *, shield_ok: bool, run: bool = False) -> tuple[int, tuple[Modifier, ...], bool]:
+        """The defender's melee defence result against one attacker (FTC 6.3, 6.4.1)."""
+        stance = Stance(decl.stance) if decl else Stance.NEUTRAL
+        own = self._melee_weapon(defender)
+        vh = defender.very_hurt_penalty(self.round)
+        base_mods = defence_modifiers(stance=stance, parry_penalty=parry_penalty(own, weapon),
+                                      unwieldy=own.defense_penalty, parry_bonus=parry_bonus(own, weapon),
+                                      very_hurt_penalty=vh, free_attack_run=run)
+        weapon_result = defender.character.combat_skill(own) + roll + total(base_mods)
+        shield = defender.character.shield_in_use(own)
+        if shield_ok and shield is not None:
+            mods = defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh, free_attack_run=run)
+            shield_result = defender.character.skill_level("Shield") + roll + total(mods)
+            if shield_result > weapon_result:
+                return shield_result, mods, True
+        return weapon_result, base_mods, False
+
+    def _free_attacks(self, mover: Figure, stoppers: list[Figure]) -> list[ev.Event]:
+        """FTC 5.3: each stopper attacks the runner at once; one defence roll at -2, no blow back."""
+        out: list[ev.Event] = []
+        mover_roll = roll_4df(self.rng)
+        out.append(ev.CombatRoll(mover.id, mover_roll.faces))
+        wounds: list[tuple[Figure, int, str, int]] = []
+        for s in stoppers:
+            r = roll_4df(self.rng)
+            out.append(ev.CombatRoll(s.id, r.faces))
+            weapon = self._melee_weapon(s)
+            defence, dmods, _ = self._defence_vs(mover, s, weapon, mover_roll.total, None, shield_ok=True, run=True)
+            behind = behind_bonus(s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex,
+                                  moved_this_attack_phase=False)
+            omods = offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
+                                      very_hurt_penalty=s.very_hurt_penalty(self.round))
+            event, wound = self._strike(s, mover, weapon, r.total, omods, defence, dmods, (),
+                                        melee_difficulty(s.character.strength_scale, mover.character.mass_scale),
+                                        distance(s.hex, mover.hex), "best", free=True)
+            out.append(event)
+            if wound:
+                wounds.append(wound)
+        out.extend(self._apply_wounds(wounds))
+        for f in (mover,):
+            if not f.can_act and not f.out:
+                f.out = True
+                out.append(ev.TakenOut(f.id, f.wounds.label))
+        return out
+
+    def _strike(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier],
+                defence: int | None, dmods: Sequence[Modifier], others: Sequence[tuple[str, int]],
+                difficulty: int, dist: int, aim: str, *, free: bool = False, stray: bool = False,
+                ) -> tuple[ev.AttackResolved, tuple[Figure, int, str, int] | None]:
+        """One attack: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3)."""
+        skill = att.character.combat_skill(weapon)
+        offence = skill + roll + total(omods)
+        hit = is_hit(offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others],
+                     difficulty) if not stray else True
+        base = dict(attacker=att.id, target=tgt.id, weapon=weapon.name, skill=skill, roll=roll,
+                    offence_mods=tuple((m.name, m.value) for m in omods), offence=offence, defence=defence,
+                    defence_mods=tuple((m.name, m.value) for m in dmods), other_defences=tuple(others),
+                    difficulty=difficulty, free_attack=free, stray=stray)
+        if not hit:
+            return ev.AttackResolved(**base, hit=False, relative_degree=relative_degree(offence, defence, difficulty)), None
+        rd = 0 if stray else relative_degree(offence, defence, difficulty)
+        location = "torso"
+        choices = hit_locations(offence, defence) if not stray else ("torso",)
+        if "head" in choices and tgt.character.has_head and aim in ("best", "head"):
+            location = "head"
+        two = att.character.wields_two_handed(weapon)
+        off = offensive_factors(att.character, weapon, two_handed=two, distance=dist, location=location,
+                                target=tgt.character)
+        dfn = defensive_factors(tgt.character, weapon, location=location)
+        dmg = damage_total(rd, off, dfn)
+        level = tgt.character.wound_track.level_for_damage(dmg)
+        level = graze_cap(level, rd, fudge_graze_table=self.options.fudge_graze_table) if level else None
+        event = ev.AttackResolved(**base, hit=True, relative_degree=rd, location=location,
+                                  offensive_factors=tuple((f.name, f.value) for f in off),
+                                  defensive_factors=tuple((f.name, f.value) for f in dfn), damage=dmg,
+                                  wound=str(level) if level else None)
+        return event, ((tgt, dmg, location, int(level)) if level else None)
+
+    def _apply_wounds(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+        """FTC 7.3–7.4, 6.6: Health roll on each wound, limb cap, then the next open box."""
+        out: list[ev.Event] = []
+        for fig, dmg, location, lv in wounds:
+            level = WoundLevel(lv)
+            roll = roll_4df(self.rng)
+            health = fig.character.health + roll.total
+            after = apply_health_roll(level, health)
+            crippled = None
+            if location in ("arm", "leg"):
+                after, is_crippled = limb_wound(after, health)
+                crippled = location if is_crippled else None
+                if crippled:
+                    fig.crippled = (*fig.crippled, location)
+            fig.wounds, box = fig.wounds.record(after)
+            if box >= WoundLevel.VERY_HURT and (fig.very_hurt_from_round is None or
+                                                fig.very_hurt_from_round < self.round):
+                fig.very_hurt_from_round = self.round
+            out.append(ev.Wounded(fig.id, dmg, str(level), roll.faces, health, str(after), str(box), crippled))
+        return out
+
+    def _resolve_round(self) -> list[ev.Event]:
+        """FTC 6.3–6.5: one roll each, every attack resolved, all damage applied, then take-outs."""
+        out: list[ev.Event] = []
+        decls = self._declarations
+        rollers = [fid for fid in self.order if fid in decls and not decls[fid].second_move
+                   and self.figures[fid].can_act]
+        rolls: dict[str, int] = {}
+        for fid in rollers:
+            r = roll_4df(self.rng)
+            rolls[fid] = r.total
+            out.append(ev.CombatRoll(fid, r.faces))
+        attacks = [(fid, t) for fid in rollers for t in decls[fid].targets if self.figures[t].can_act]
+        melee_on: dict[str, list[str]] = {}
+        for a, t in attacks:
+            if not self._weapon_of(self.figures[a], decls[a].weapon).ranged:
+                melee_on.setdefault(t, []).append(a)
+        # shields cover as many melee attackers as the table allows, in the attackers' initiative order
+        shield_vs: dict[str, set[str]] = {}
+        for t, atts in melee_on.items():
+            sh = self.figures[t].character.shield
+            n = sh.shield_attacks_per_round if sh is not None else 0
+            shield_vs[t] = set(atts[:n])
+        wounds: list[tuple[Figure, int, str, int]] = []
+        for a_id, t_id in attacks:
+            att, tgt = self.figures[a_id], self.figures[t_id]
+            d = decls[a_id]
+            weapon = self._weapon_of(att, d.weapon)
+            stance = Stance(d.stance)
+            dist = distance(att.hex, tgt.hex)
+            behind = 0
+            if not weapon.ranged:
+                behind = max((behind_bonus(h, tgt.hex, tgt.facing, attacker_phase_start=att.phase_start_hex,
+                                           moved_this_attack_phase=(h != att.phase_start_hex))
+                              for h, _ in att.positions if h != tgt.hex), default=0)
+            omods = list(offence_modifiers(stance=stance, advance_hexes_used=d.advance_used, behind=behind,
+                                           very_hurt_penalty=att.very_hurt_penalty(self.round),
+                                           missile_dodges=len(d.dodge)))
+            tdecl = decls.get(t_id)
+            others: list[tuple[str, int]] = []
+            if weapon.ranged:
+                lof = line_of_fire(self.terrain, att.hex, tgt.hex)
+                band = range_band(weapon, dist, tgt.character.mass_scale)
+                difficulty = band.difficulty if band else 99
+                moved = "none" if att.hexes_moved == 0 else ("half" if 2 * att.hexes_moved <= att.allowance else "full")
+                omods += firing_modifiers(
+                    moved_fraction=moved, firer_defending=bool(melee_on.get(a_id)),
+                    elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
+                                                                   self.terrain.elevation_at(tgt.hex), dist),
+                    footing=self.terrain.footing_at(att.hex), light=self.terrain.light_at(att.hex),
+                    partial_cover=lof.partial_cover)
+                if self.terrain.cover_at(tgt.hex):
+                    omods.append(Modifier("target in cover", self.terrain.cover_at(tgt.hex)))
+                defence: int | None = None
+                dmods: tuple[Modifier, ...] = ()
+                if tdecl is not None and a_id in tdecl.dodge and not tdecl.second_move:
+                    dmods = defence_modifiers(stance=Stance(tdecl.stance),
+                                              very_hurt_penalty=tgt.very_hurt_penalty(self.round))
+                    dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0))
+                    defence = tgt.character.agility + rolls[t_id] + total(dmods)
+            else:
+                difficulty = melee_difficulty(att.character.strength_scale, tgt.character.mass_scale)
+                if tdecl is None or tdecl.second_move or t_id not in rolls:
+                    defence, dmods = None, ()
+                else:
+                    defence, dmods, _ = self._defence_vs(tgt, att, weapon, rolls[t_id], tdecl,
+                                                         shield_ok=a_id in shield_vs.get(t_id, set()))
+                for o in melee_on.get(a_id, []):
+                    if o != t_id and o in rolls:
+                        res, _, _ = self._defence_vs(self.figures[o], att, weapon, rolls[o], decls.get(o),
+                                                     shield_ok=a_id in shield_vs.get(o, set()))
+                        others.append((o, res))
+            event, wound = self._strike(att, tgt, weapon, rolls[a_id], omods, defence, dmods, others,
+                                        difficulty, dist, d.aim)
+            out.append(event)
+            if wound:
+                wounds.append(wound)
+            elif weapon.ranged and not event.hit:
+                out.extend(self._stray(att, tgt, weapon, rolls[a_id], omods, dist, rolls, wounds))
+        out.extend(self._apply_wounds(wounds))
+        for f in self.figures.values():
+            if not f.can_act and not f.out:
+                f.out = True
+                out.append(ev.TakenOut(f.id, f.wounds.label))
+        if self._check_over(out):
+            return out
+        out.extend(self._begin_round())
+        return out
+
+    def _stray(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier], dist: int,
+               rolls: Mapping[str, int], wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+        """FTC 6.5.3: a missed shot may hit a friend or an enemy of the firer on the line of fire."""
+        occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
+        lof = line_of_fire(self.terrain, att.hex, tgt.hex)
+        at_risk = [fid for fid in lof.bystanders_at_risk(occupants) if fid not in (att.id, tgt.id)]
+        if not at_risk:
+            return []
+        friends = [f for f in at_risk if self.figures[f].side == att.side]
+        enemies = [f for f in at_risk if self.figures[f].side != att.side]
+        dice, victim, _ = resolve_miss(self.rng, friends, enemies)
+        out: list[ev.Event] = [ev.StrayShot(att.id, tgt.id, dice.faces, tuple(friends), tuple(enemies), victim)]
+        if victim is None:
+            return out
+        v = self.figures[victim]
+        vdecl = self._declarations.get(victim)
+        dodge = None
+        if vdecl is not None and att.id in vdecl.dodge and victim in rolls:
+            dodge = v.character.agility + rolls[victim]
+        lands, _ = accidental_hit(att.character.combat_skill(weapon) + roll + total(omods), dodge)
+        if lands:
+            event, wound = self._strike(att, v, weapon, roll, omods, None, (), (), -99,
+                                        distance(att.hex, v.hex), "torso", stray=True)
+            out.append(event)
+            if wound:
+                wounds.append(wound)
+        return out
+
+    def _check_over(self, out: list[ev.Event]) -> bool:
+        """The battle ends when at most one side has figures able to fight."""
+        if self.over:
+            return True
+        standing = [s for s in self.sides if self.able(s)]
+        if len(standing) <= 1:
+            self.over = True
+            self.phase = "over"
+            self.winner = standing[0] if standing else None
+            reason = (f"{self.sides[self.winner].name} wins" if self.winner else "no side is left standing")
+            out.append(ev.BattleEnded(self.winner, reason))
+            return True
+        return False
+
+
+def front_arc_2(h: Hex, facing: int) -> frozenset[Hex]:
+    """The five hexes at distance 2 inside a figure's front arc (spear reach, FTC 9.1; RULINGS.md)."""
+    out = set()
+    for d1 in (facing - 1, facing, facing + 1):
+        for d2 in (facing - 1, facing, facing + 1):
+            x = neighbor(neighbor(h, d1), d2)
+            if distance(h, x) == 2:
+                out.add(x)
+    return frozenset(out)
+
+
+def legal_actions(battle: Battle) -> Decision | None:
+    """Who must decide now, why, and which kinds of action they may take (None: the battle is over)."""
+    return battle.decision()
+
+
+def apply(battle: Battle, action: act.Action) -> list[ev.Event]:
+    """Validate and carry out ``action``; raises ``IllegalAction`` and changes nothing when it is illegal."""
+    return battle.apply(action)

@@ -1,0 +1,461 @@
+"""Everything that happened in a battle, as data (DESIGN.md rule 2).
+
+Events carry every number a player would want to check: dice faces, each named modifier, results,
+relative degree, damage factors, the wound box marked. ``text()`` gives the combat log's sentence;
+``figures`` names the figures an entry concerns (the log highlights them when clicked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from game.engine.hexgrid import Hex
+from game.engine.ladder import level_name
+
+Mods = tuple[tuple[str, int], ...]
+
+
+def _faces(faces: tuple[int, ...]) -> str:
+    return "[" + " ".join({-1: "-", 0: "0", 1: "+"}[f] for f in faces) + "]"
+
+
+def _mods(mods: Mods) -> str:
+    return "".join(f" {v:+d} {n}" for n, v in mods if v)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of all events."""
+
+    kind: ClassVar[str] = "event"
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        """Ids of the figures this event concerns."""
+        return ()
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        """A sentence for the combat log; ``names`` maps figure ids to display names."""
+        return self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as plain data (hexes as [q, r])."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Hex):
+        return [value.q, value.r]
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _n(names: dict[str, str] | None, fid: str) -> str:
+    return (names or {}).get(fid, fid)
+
+
+@dataclass(frozen=True)
+class RoundBegan(Event):
+    """FTC 3: a new round of about three seconds begins."""
+
+    kind: ClassVar[str] = "round_began"
+    round: int
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"— Round {self.round} —"
+
+
+@dataclass(frozen=True)
+class PhaseBegan(Event):
+    """FTC 3: the initiative, movement or attack phase begins."""
+
+    kind: ClassVar[str] = "phase_began"
+    round: int
+    phase: str
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{self.phase.capitalize()} phase, round {self.round}"
+
+
+@dataclass(frozen=True)
+class InitiativeRolled(Event):
+    """FTC 4: a Speed roll for initiative (a group of mooks rolls once)."""
+
+    kind: ClassVar[str] = "initiative_rolled"
+    figure: str
+    speed: int
+    faces: tuple[int, ...]
+    result: int
+    group: tuple[str, ...] = ()
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return self.group or (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        who = ", ".join(_n(names, f) for f in self.figures)
+        return (f"{who}: initiative Speed {level_name(self.speed)} {_faces(self.faces)} "
+                f"= {level_name(self.result)}")
+
+
+@dataclass(frozen=True)
+class InitiativeOrder(Event):
+    """FTC 4: the order for this round, best first (ties by Speed, Agility, Perception, then a coin)."""
+
+    kind: ClassVar[str] = "initiative_order"
+    order: tuple[str, ...]
+    coin_flips: int = 0
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return self.order
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return "Initiative: " + ", ".join(_n(names, f) for f in self.order)
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """FTC 5: a figure moved along a path (cost in hexes with its breakdown)."""
+
+    kind: ClassVar[str] = "moved"
+    figure: str
+    path: tuple[Hex, ...]
+    facing: int
+    cost: int
+    allowance: int
+    reason: str = "move"
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        if len(self.path) <= 1:
+            return f"{_n(names, self.figure)} stays put ({self.reason})"
+        return (f"{_n(names, self.figure)} moves {len(self.path) - 1} hex(es) ({self.reason}), "
+                f"cost {self.cost} of {self.allowance}")
+
+
+@dataclass(frozen=True)
+class Held(Event):
+    """FTC 5: a figure holds its movement."""
+
+    kind: ClassVar[str] = "held"
+    figure: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} holds"
+
+
+@dataclass(frozen=True)
+class Forfeited(Event):
+    """FTC 5: a held figure does not use its movement at the end of the phase."""
+
+    kind: ClassVar[str] = "forfeited"
+    figure: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} forfeits its held move"
+
+
+@dataclass(frozen=True)
+class StopDecided(Event):
+    """FTC 5.2: a zone's owner chose whether to stop a figure leaving its zone."""
+
+    kind: ClassVar[str] = "stop_decided"
+    stopper: str
+    mover: str
+    stop: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.stopper, self.mover)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        verb = "tries to stop" if self.stop else "lets pass"
+        return f"{_n(names, self.stopper)} {verb} {_n(names, self.mover)}"
+
+
+@dataclass(frozen=True)
+class EscapeContest(Event):
+    """FTC 5.3: the mover's Agility against each stopper's combat skill, one roll each."""
+
+    kind: ClassVar[str] = "escape_contest"
+    mover: str
+    at: Hex
+    mover_level: int
+    mover_mods: Mods
+    mover_faces: tuple[int, ...]
+    mover_result: int
+    stoppers: tuple[str, ...]
+    stopper_levels: tuple[int, ...]
+    stopper_mods: tuple[Mods, ...]
+    stopper_faces: tuple[tuple[int, ...], ...]
+    stopper_results: tuple[int, ...]
+    escaped: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.mover, *self.stoppers)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        parts = [f"{_n(names, self.mover)} tries to escape: Agility {level_name(self.mover_level)}"
+                 f"{_mods(self.mover_mods)} {_faces(self.mover_faces)} = {level_name(self.mover_result)}"]
+        for sid, lv, mods, faces, res in zip(self.stoppers, self.stopper_levels, self.stopper_mods,
+                                             self.stopper_faces, self.stopper_results, strict=True):
+            parts.append(f"vs {_n(names, sid)} {level_name(lv)}{_mods(mods)} {_faces(faces)} = {level_name(res)}")
+        return "; ".join(parts) + (" — escapes" if self.escaped else " — held")
+
+
+@dataclass(frozen=True)
+class EscapeFailed(Event):
+    """FTC 5.3: the mover lost and stays (his move ends) or turns tail and runs."""
+
+    kind: ClassVar[str] = "escape_failed"
+    mover: str
+    run: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.mover,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.mover)} " + ("turns tail and runs!" if self.run else "stays, held in place")
+
+
+@dataclass(frozen=True)
+class Declared(Event):
+    """FTC 6.1: a declaration (hidden until revealed under the secret-stances option)."""
+
+    kind: ClassVar[str] = "declared"
+    figure: str
+    stance: str
+    targets: tuple[str, ...]
+    dodge: tuple[str, ...]
+    weapon: str
+    second_move: bool = False
+    hidden: bool = False
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure, *self.targets)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        who = _n(names, self.figure)
+        if self.hidden:
+            return f"{who} has declared (secret until revealed)"
+        if self.second_move:
+            return f"{who} neither attacks nor defends: second move"
+        tgt = ", ".join(_n(names, t) for t in self.targets) or "nobody"
+        dodge = f", dodging {', '.join(_n(names, d) for d in self.dodge)}" if self.dodge else ""
+        return f"{who}: {self.stance.replace('_', ' ')} stance, attacks {tgt} with {self.weapon}{dodge}"
+
+
+@dataclass(frozen=True)
+class Stepped(Event):
+    """FTC 6.2: attack-phase movement: advance, retreat, follow, or turning in place."""
+
+    kind: ClassVar[str] = "stepped"
+    figure: str
+    origin: Hex
+    to: Hex
+    facing: int
+    reason: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        if self.origin == self.to:
+            return f"{_n(names, self.figure)} turns in place ({self.reason})"
+        return f"{_n(names, self.figure)} steps ({self.reason})"
+
+
+@dataclass(frozen=True)
+class CombatRoll(Event):
+    """FTC 6.3: the figure's one 4dF roll for the round."""
+
+    kind: ClassVar[str] = "combat_roll"
+    figure: str
+    faces: tuple[int, ...]
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} rolls {_faces(self.faces)} = {sum(self.faces):+d}"
+
+
+@dataclass(frozen=True)
+class AttackResolved(Event):
+    """FTC 6.4–7: one attack with every term: offence, defences, difficulty, degree, location, damage."""
+
+    kind: ClassVar[str] = "attack"
+    attacker: str
+    target: str
+    weapon: str
+    skill: int
+    roll: int
+    offence_mods: Mods
+    offence: int
+    defence: int | None
+    defence_mods: Mods
+    other_defences: tuple[tuple[str, int], ...]
+    difficulty: int
+    hit: bool
+    relative_degree: int
+    location: str = "torso"
+    offensive_factors: Mods = ()
+    defensive_factors: Mods = ()
+    damage: int = 0
+    wound: str | None = None
+    free_attack: bool = False
+    stray: bool = False
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.attacker, self.target)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        a, t = _n(names, self.attacker), _n(names, self.target)
+        head = "Free attack: " if self.free_attack else ("Stray shot: " if self.stray else "")
+        line = (f"{head}{a} → {t} ({self.weapon}): {level_name(self.skill)} {self.roll:+d}"
+                f"{_mods(self.offence_mods)} = {level_name(self.offence)}")
+        if self.defence is not None:
+            line += f" vs {level_name(self.defence)}{_mods(self.defence_mods)}"
+        else:
+            line += " unopposed"
+        for other, res in self.other_defences:
+            line += f", also must beat {_n(names, other)}'s {level_name(res)}"
+        line += f"; difficulty {level_name(self.difficulty)}"
+        if not self.hit:
+            return line + " — miss"
+        line += f" — HIT ({self.location}) degree {self.relative_degree:+d}"
+        factors = _mods(self.offensive_factors) + "".join(f" -{v} {n}" if v >= 0 else f" +{-v} {n}"
+                                                           for n, v in self.defensive_factors if v)
+        line += f", damage {self.damage} ({self.relative_degree:+d}{factors})"
+        if self.wound:
+            line += f": {self.wound}"
+        return line
+
+
+@dataclass(frozen=True)
+class StrayShot(Event):
+    """FTC 6.5.3: after a miss, a situational roll decides whether someone on the line is hit."""
+
+    kind: ClassVar[str] = "stray_shot"
+    firer: str
+    target: str
+    faces: tuple[int, ...]
+    friends: tuple[str, ...]
+    enemies: tuple[str, ...]
+    victim: str | None
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.firer, self.target) + ((self.victim,) if self.victim else ())
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        base = (f"{_n(names, self.firer)}'s missed shot: situational {_faces(self.faces)} = {sum(self.faces):+d} "
+                f"({len(self.friends)} friend(s), {len(self.enemies)} enemy(ies) on the line)")
+        return base + (f" — hits {_n(names, self.victim)}!" if self.victim else " — hits nobody")
+
+
+@dataclass(frozen=True)
+class Wounded(Event):
+    """FTC 7.3–7.4, Fudge 4.57: a wound after the Health roll, and the box it was recorded in."""
+
+    kind: ClassVar[str] = "wounded"
+    figure: str
+    damage: int
+    level: str
+    health_faces: tuple[int, ...]
+    health_result: int
+    after_health: str
+    box: str
+    crippled: str | None = None
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        line = (f"{_n(names, self.figure)}: {self.level} (damage {self.damage}); Health "
+                f"{_faces(self.health_faces)} = {level_name(self.health_result)}")
+        if self.after_health != self.level:
+            line += f" → {self.after_health}"
+        line += f"; box marked: {self.box}"
+        if self.crippled:
+            line += f"; {self.crippled} crippled"
+        return line
+
+
+@dataclass(frozen=True)
+class TakenOut(Event):
+    """FTC 6.4: after all damage of the round is applied, figures unable to act leave the fight."""
+
+    kind: ClassVar[str] = "taken_out"
+    figure: str
+    condition: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} is out of the fight ({self.condition})"
+
+
+@dataclass(frozen=True)
+class StandingOrderSet(Event):
+    """RULINGS.md: a figure's standing order for stopping enemies changed."""
+
+    kind: ClassVar[str] = "standing_order"
+    figure: str
+    order: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        what = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}[self.order]
+        return f"{_n(names, self.figure)} will {what} enemies"
+
+
+@dataclass(frozen=True)
+class Revealed(Event):
+    """Secret stances (Fudge 4.32): all declarations are shown together."""
+
+    kind: ClassVar[str] = "revealed"
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return "Declarations revealed"
+
+
+@dataclass(frozen=True)
+class BattleEnded(Event):
+    """The battle is over: at most one side can fight, or a side yielded."""
+
+    kind: ClassVar[str] = "battle_ended"
+    winner: str | None
+    reason: str
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"Battle over: {self.reason}"
