@@ -12,6 +12,8 @@ setup + seed + actions reproduce the whole battle (``game.engine.record``).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -290,6 +292,8 @@ class Battle:
         self._declarations: dict[str, Declaration] = {}
         self._follow_queue: list[tuple[str, Hex]] = []
         self.events.extend(self._begin_round())
+        self.digests: list[str] = []
+        self.initial_digest = _digest(self.events)
 
     # ------------------------------------------------------------------ queries
     def figure(self, fid: str) -> Figure:
@@ -488,6 +492,7 @@ class Battle:
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
+        self.digests.append(_digest(new_events))
         return new_events
 
     # ---- always allowed
@@ -1155,6 +1160,11 @@ class Battle:
             out.append(ev.BattleEnded(self.winner, reason))
             return True
         return False
+
+
+def _digest(events: Sequence[ev.Event]) -> str:
+    text = json.dumps([e.to_json() for e in events], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def front_arc_2(h: Hex, facing: int) -> frozenset[Hex]:

@@ -1,0 +1,138 @@
+"""Rosters: the TOML files in which a GM writes the sides and characters of a battle.
+
+A roster has ``[sides.<id>]`` tables (``name``, ``colour``, optional ``controller``),
+``[characters.<key>]`` tables in the character format of ``game.engine.characters`` and, optionally,
+``[[figures]]`` entries (``character``, ``side``, optional ``name``, ``count``, ``mook``) for maps that do
+not place their figures themselves: those figures are set up in their side's deployment zone.
+Every problem raises ``RosterError`` naming the file, the entry and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.engine.characters import Character, CharacterError
+
+MAX_ROSTER_BYTES = 2 * 1024 * 1024
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+DEFAULT_COLOURS = ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520", "#8e44ad", "#16a3a3")
+
+
+class RosterError(ValueError):
+    """A roster that cannot be used; the message names the file, the entry and the fix."""
+
+
+@dataclass(frozen=True)
+class RosterSide:
+    """A side as the roster names it."""
+
+    id: str
+    name: str
+    colour: str
+    controller: str = "human"
+
+
+@dataclass(frozen=True)
+class RosterFigure:
+    """A figure the roster asks for (placed in its side's deployment zone)."""
+
+    character: str
+    side: str
+    name: str
+    mook: bool = False
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A parsed roster: sides, characters by key, extra figures, and the raw data (kept in saves)."""
+
+    sides: tuple[RosterSide, ...]
+    characters: Mapping[str, Character]
+    figures: tuple[RosterFigure, ...]
+    data: Mapping[str, Any]
+    source: str = ""
+
+    def side(self, side_id: str) -> RosterSide | None:
+        """The side with this id, if the roster names it."""
+        return next((s for s in self.sides if s.id == side_id), None)
+
+
+def load_roster(path: str | Path) -> Roster:
+    """Read a roster file (TOML)."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_ROSTER_BYTES:
+            raise RosterError(f"{p}: too large for a roster ({p.stat().st_size} bytes); check the file")
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RosterError(f"{p}: no such roster file; check the name or pick another roster") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RosterError(f"{p}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RosterError(f"{p}: not valid TOML ({exc}); fix the line it names") from None
+    return parse_roster(data, str(p))
+
+
+def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
+    """Check and read roster data (as from ``tomllib``); see the module docstring for the format."""
+    if not isinstance(data, Mapping):
+        raise RosterError(f"{source}: a roster is a TOML document with [sides] and [characters] tables")
+    unknown = set(data) - {"sides", "characters", "figures", "title", "description"}
+    if unknown:
+        raise RosterError(f"{source}: unknown top-level entr{'y' if len(unknown) == 1 else 'ies'} "
+                          f"{', '.join(sorted(unknown))}; use [sides.*], [characters.*] and [[figures]]")
+    sides_raw = data.get("sides", {})
+    if not isinstance(sides_raw, Mapping):
+        raise RosterError(f"{source}: [sides] must be a table of sides, e.g. [sides.blue] name = \"Blue\"")
+    sides = []
+    for i, (sid, sd) in enumerate(sides_raw.items()):
+        if not isinstance(sd, Mapping):
+            raise RosterError(f"{source}: [sides.{sid}] must be a table with name and colour")
+        colour = str(sd.get("colour", DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)]))
+        if not _COLOUR.match(colour):
+            raise RosterError(f"{source}: [sides.{sid}] colour {colour!r} is not a colour; write it as \"#rrggbb\"")
+        controller = str(sd.get("controller", "human"))
+        if controller not in ("human", "tactical", "random"):
+            raise RosterError(f"{source}: [sides.{sid}] controller {controller!r}: use human, tactical or random")
+        sides.append(RosterSide(str(sid), str(sd.get("name", sid)), colour, controller))
+    chars_raw = data.get("characters", {})
+    if not isinstance(chars_raw, Mapping) or not chars_raw:
+        raise RosterError(f"{source}: no characters; add at least one [characters.<key>] table")
+    characters: dict[str, Character] = {}
+    for key, cd in chars_raw.items():
+        if not isinstance(cd, Mapping):
+            raise RosterError(f"{source}: [characters.{key}] must be a table")
+        try:
+            characters[str(key)] = Character.from_dict(cd, key=str(key))
+        except CharacterError as exc:
+            raise RosterError(f"{source}: {exc}") from None
+        except ValueError as exc:  # unknown equipment and the like
+            raise RosterError(f"{source}: [characters.{key}]: {exc}") from None
+    figures = []
+    figs_raw = data.get("figures", [])
+    if not isinstance(figs_raw, list):
+        raise RosterError(f"{source}: figures must be written as [[figures]] entries")
+    side_ids = {s.id for s in sides}
+    for i, fd in enumerate(figs_raw):
+        where = f"{source}: [[figures]] entry {i + 1}"
+        if not isinstance(fd, Mapping):
+            raise RosterError(f"{where} must be a table")
+        ch = str(fd.get("character", ""))
+        if ch not in characters:
+            raise RosterError(f"{where}: character {ch!r} is not in [characters]; known: "
+                              f"{', '.join(sorted(characters))}")
+        side = str(fd.get("side", ""))
+        if side not in side_ids:
+            raise RosterError(f"{where}: side {side!r} is not in [sides]; known: {', '.join(sorted(side_ids))}")
+        count = fd.get("count", 1)
+        if not isinstance(count, int) or not 1 <= count <= 50:
+            raise RosterError(f"{where}: count must be a whole number from 1 to 50")
+        base = str(fd.get("name", characters[ch].name))
+        for n in range(count):
+            figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
+    return Roster(tuple(sides), characters, tuple(figures), data, source)

@@ -1,0 +1,224 @@
+"""A battle in play: map + roster -> setup, the autosave, save / load / undo (FTC 3–7 via the engine).
+
+This module sits between the engine (which reads no files) and the front ends (the screen, the
+``simulate`` and ``replay`` commands): it loads the Tiled map and the roster, places the figures,
+keeps the save data that describes the setup, and writes the autosave after every phase.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.engine import record
+from game.engine.actions import Action
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+from game.engine.events import Event, PhaseBegan
+from game.engine.hexgrid import Hex, distance
+from game.maps.errors import MapLoadError
+from game.maps.loader import LoadedMap, load_map
+from game.roster import Roster, RosterError, load_roster, parse_roster
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPS_DIR = ROOT / "maps"
+DEFAULT_MAP = MAPS_DIR / "open_field.tmx"
+
+
+class SetupError(ValueError):
+    """The map and roster do not make a battle (e.g. a figure names a character the roster lacks)."""
+
+
+def data_dir() -> Path:
+    """Where saves and the autosave live (``FUDGE_TACTICS_HOME`` overrides, for tests)."""
+    env = os.environ.get("FUDGE_TACTICS_HOME")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "fudge-tactics"
+
+
+def autosave_path() -> Path:
+    """The autosave file (written after every phase)."""
+    return data_dir() / "autosave.json"
+
+
+def shipped_maps() -> list[Path]:
+    """The battle maps that ship with the game, by name."""
+    return sorted(MAPS_DIR.glob("*.tmx"))
+
+
+def default_roster_for(map_path: Path, loaded: LoadedMap) -> Path:
+    """The map's own roster: its ``roster`` property, else ``<map>.roster.toml`` beside it."""
+    prop = loaded.properties.get("roster")
+    if isinstance(prop, str) and prop:
+        return map_path.parent / prop
+    return map_path.with_suffix(".roster.toml")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _facing_toward(h: Hex, target: Hex) -> int:
+    from game.engine.hexgrid import neighbors
+
+    return min(range(6), key=lambda d: distance(neighbors(h)[d], target))
+
+
+def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
+    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones."""
+    placed: list[dict[str, Any]] = []
+    used: set[Hex] = set()
+    for i, pf in enumerate(loaded.deployment.figures):
+        if pf.character not in roster.characters:
+            raise SetupError(f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
+                             f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
+                             "map object's 'character' property")
+        if pf.hex in used:
+            raise SetupError(f"{loaded.path}: two figures stand on the same hex ({pf.name!r}); move one in Tiled")
+        used.add(pf.hex)
+        placed.append({"id": f"f{i + 1}", "name": pf.name, "side": pf.side, "character": pf.character,
+                       "hex": [pf.hex.q, pf.hex.r], "facing": pf.facing, "mook": False})
+    zones = loaded.deployment.zones
+    terrain = loaded.terrain
+    for rf in roster.figures:
+        zone = sorted(zones.get(rf.side, frozenset()))
+        if not zone:
+            raise SetupError(f"{loaded.path}: the roster places {rf.name!r} on side {rf.side!r}, but the map has "
+                             f"no deployment zone for that side; draw a 'deploy' object with side={rf.side}")
+        free = [h for h in zone if h not in used and terrain.is_passable(h)]
+        if not free:
+            raise SetupError(f"{loaded.path}: the deployment zone of side {rf.side!r} is full; make it larger")
+        h = free[0]
+        used.add(h)
+        others = [x for s, z in zones.items() if s != rf.side for x in z]
+        target = others[len(others) // 2] if others else h
+        placed.append({"id": f"f{len(placed) + 1}", "name": rf.name, "side": rf.side, "character": rf.character,
+                       "hex": [h.q, h.r], "facing": _facing_toward(h, target) if target != h else 0,
+                       "mook": rf.mook})
+    if not placed:
+        raise SetupError(f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] "
+                         "to the roster")
+    return placed
+
+
+def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:
+    """Rebuild a ``BattleSetup`` from save data (map path, inline roster, placements, sides, options, seed)."""
+    try:
+        map_path = Path(str(setup_data["map"]))
+        loaded = loaded or load_map(map_path)
+        roster = parse_roster(setup_data["roster"], f"{map_path.name} (saved roster)")
+        sides = tuple(SideSetup(str(s["id"]), str(s["name"]), str(s["colour"]), str(s.get("controller", "human")))
+                      for s in setup_data["sides"])
+        figures = tuple(
+            FigureSetup(str(f["id"]), str(f["name"]), str(f["side"]), roster.characters[str(f["character"])],
+                        Hex(int(f["hex"][0]), int(f["hex"][1])), int(f["facing"]) % 6, mook=bool(f.get("mook")))
+            for f in setup_data["figures"])
+        options = RuleOptions.from_json(setup_data.get("options", {}))
+        return BattleSetup(loaded.terrain, sides, figures, options, int(setup_data["seed"]),
+                           str(setup_data.get("title", "")))
+    except (KeyError, TypeError, IndexError) as exc:
+        raise SetupError(f"the battle setup is incomplete or damaged ({exc!r})") from None
+
+
+@dataclass
+class Session:
+    """One battle being played: the engine battle plus what is needed to save and rebuild it."""
+
+    battle: Battle
+    setup_data: dict[str, Any]
+    loaded: LoadedMap
+    autosave: Path | None = field(default_factory=autosave_path)
+    save_errors: list[str] = field(default_factory=list)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a decision (``IllegalAction`` leaves everything unchanged); autosave after each phase."""
+        events = self.battle.apply(action)
+        if any(isinstance(e, PhaseBegan) for e in events) or self.battle.over:
+            self.write_autosave()
+        return events
+
+    def write_autosave(self) -> None:
+        """Write the autosave; a failure is remembered for the screen, never raised into the game."""
+        if self.autosave is None:
+            return
+        try:
+            self.save(self.autosave)
+        except record.SaveError as exc:
+            self.save_errors.append(str(exc))
+
+    def save(self, path: str | Path) -> None:
+        """Save the battle's log (atomic)."""
+        record.save(path, self.battle, {**self.setup_data, "seed": self.battle.setup.seed})
+
+    def undo(self) -> None:
+        """Take back the last decision if it rolled no dice (raises ``IllegalAction`` otherwise)."""
+        self.battle = record.undo(self.battle)
+
+
+def new_session(map_path: str | Path | None = None, roster_path: str | Path | None = None, *,
+                seed: int | None = None, controllers: Mapping[str, str] | None = None,
+                options: RuleOptions | None = None, autosave: Path | None | bool = True) -> Session:
+    """Start a battle on a map (default: the first shipped map) with a roster (default: the map's own)."""
+    mp = Path(map_path) if map_path else DEFAULT_MAP
+    loaded = load_map(mp)
+    rp = Path(roster_path) if roster_path else default_roster_for(mp, loaded)
+    roster = load_roster(rp)
+    placed = place_figures(loaded, roster)
+    side_ids: list[str] = []
+    for f in placed:
+        if f["side"] not in side_ids:
+            side_ids.append(f["side"])
+    if len(side_ids) < 2:
+        raise SetupError(f"{mp}: a battle needs figures of at least two sides; found only {side_ids}")
+    sides = []
+    for i, sid in enumerate(side_ids):
+        rs = roster.side(sid)
+        controller = (controllers or {}).get(sid) or (rs.controller if rs else "human")
+        sides.append({"id": sid, "name": rs.name if rs else sid.capitalize(),
+                      "colour": rs.colour if rs else ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520")[i % 4],
+                      "controller": controller})
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    setup_data: dict[str, Any] = {
+        "map": str(mp.resolve()), "map_sha256": _sha256(mp), "roster": dict(roster.data),
+        "roster_file": str(rp), "sides": sides, "figures": placed,
+        "options": (options or RuleOptions()).to_json(), "seed": seed,
+        "title": str(loaded.properties.get("name", mp.stem.replace("_", " ").title())),
+    }
+    battle = Battle(build_setup(setup_data, loaded))
+    where = autosave_path() if autosave is True else (autosave or None)
+    session = Session(battle, setup_data, loaded, where if isinstance(where, Path) else None)
+    session.write_autosave()
+    return session
+
+
+def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
+    """Load a saved battle: read the log, reload its map and replay it with the dice checked."""
+    rec = record.load(save_path)
+    setup_data = dict(rec.setup)
+    setup_data["seed"] = rec.seed
+    mp = Path(str(setup_data.get("map", "")))
+    try:
+        loaded = load_map(mp)
+    except MapLoadError as exc:
+        raise record.SaveError(f"{save_path}: its map cannot be loaded: {exc}") from None
+    try:
+        setup = build_setup(setup_data, loaded)
+    except (SetupError, RosterError) as exc:
+        raise record.SaveError(f"{save_path}: {exc}") from None
+    try:
+        battle = record.replay(setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
+    except record.ReplayMismatch as exc:
+        changed = setup_data.get("map_sha256") not in (None, _sha256(mp))
+        hint = " (the map file has changed since the save)" if changed else ""
+        raise record.SaveError(f"{save_path}: the battle does not replay{hint}: {exc}") from None
+    return Session(battle, setup_data, loaded, autosave_path() if autosave else None)
+
+
+__all__ = ["Session", "SetupError", "new_session", "load_session", "shipped_maps", "autosave_path",
+           "Sequence"]
