@@ -1,0 +1,121 @@
+"""The GM's map commands (issue 4): ``check-map MAP.tmx [--json]`` and ``render-map MAP.tmx OUT.png``.
+
+Exit codes: 0 success, 2 a map the game refuses (one line on stderr naming file, element and fix),
+1 a usage error. No traceback reaches the GM.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from game.engine.hexgrid import hex_to_offset
+from game.maps.errors import MapLoadError
+from game.maps.loader import LoadedMap, load_map
+
+_USAGE_CHECK = "usage: python main.py check-map MAP.tmx [--json]"
+_USAGE_RENDER = "usage: python main.py render-map MAP.tmx OUT.png"
+
+
+def summary(loaded: LoadedMap) -> dict[str, Any]:
+    """What ``check-map --json`` prints: size, stagger, terrain counts and the deployment."""
+    t = loaded.terrain
+    counts = Counter(t.types[i].name for i in t.terrain.ravel().tolist())
+    axis, index = loaded.stagger_axis, loaded.stagger_index
+    zones = {side: sorted(hex_to_offset(h, axis, index) for h in cells)
+             for side, cells in loaded.deployment.zones.items()}
+    return {
+        "file": str(loaded.path),
+        "name": loaded.properties.get("name", loaded.path.stem),
+        "width": loaded.width,
+        "height": loaded.height,
+        "tile_width": loaded.tmx.tile_width,
+        "tile_height": loaded.tmx.tile_height,
+        "hex_side_length": loaded.tmx.hex_side_length,
+        "stagger_axis": axis,
+        "stagger_index": index,
+        "layers": [layer.name for layer in loaded.tile_layers],
+        "terrain": dict(sorted(counts.items())),
+        "blocks_sight": int(t.blocks_sight.sum()),
+        "impassable": int((~t.passable["walk"]).sum()),
+        "elevation": [int(t.elevation.min()), int(t.elevation.max())],
+        "roster": loaded.properties.get("roster"),
+        "zones": {side: {"cells": len(cells), "first": list(cells[0]) if cells else None}
+                  for side, cells in zones.items()},
+        "figures": [{"name": f.name, "side": f.side, "character": f.character,
+                     "cell": list(hex_to_offset(f.hex, axis, index)), "facing": f.facing}
+                    for f in loaded.deployment.figures],
+    }
+
+
+def _text(info: dict[str, Any], seconds: float) -> str:
+    lines = [
+        f"{info['name']}: {info['width']}x{info['height']} hexes, tiles {info['tile_width']}x"
+        f"{info['tile_height']}, stagger {info['stagger_axis']}/{info['stagger_index']}, "
+        f"hex side {info['hex_side_length']} (loaded in {seconds * 1000:.0f} ms)",
+        "terrain: " + ", ".join(f"{name} {n}" for name, n in info["terrain"].items()),
+        f"blocks sight: {info['blocks_sight']} hexes; impassable on foot: {info['impassable']}; "
+        f"elevation {info['elevation'][0]}..{info['elevation'][1]} m",
+    ]
+    for side, zone in info["zones"].items():
+        lines.append(f"deployment zone {side}: {zone['cells']} hexes")
+    for f in info["figures"]:
+        lines.append(f"figure {f['name']} ({f['side']}, {f['character']}) at cell {tuple(f['cell'])} "
+                     f"facing {f['facing']}")
+    if info["roster"]:
+        lines.append(f"roster: {info['roster']}")
+    lines.append("OK")
+    return "\n".join(lines)
+
+
+def check_map_main(argv: list[str]) -> int:
+    """``check-map MAP.tmx [--json]``: load a map and print its summary (exit 0) or its error (exit 2)."""
+    args = [a for a in argv if a != "--json"]
+    as_json = "--json" in argv
+    if len(args) != 1:
+        print(_USAGE_CHECK, file=sys.stderr)
+        return 1
+    start = time.perf_counter()
+    try:
+        loaded = load_map(args[0])
+    except MapLoadError as exc:
+        if as_json:
+            print(json.dumps({"ok": False, "error": str(exc)}))
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - start
+    info = summary(loaded)
+    if as_json:
+        print(json.dumps({"ok": True, **info}, indent=2))
+    else:
+        print(_text(info, seconds))
+    return 0
+
+
+def render_map_main(argv: list[str]) -> int:
+    """``render-map MAP.tmx OUT.png``: draw the visible tile layers at 1:1 exactly as Tiled does."""
+    if len(argv) != 2:
+        print(_USAGE_RENDER, file=sys.stderr)
+        return 1
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.maps.render import render_map, save_png
+
+    try:
+        surface = render_map(load_map(argv[0]))
+    except MapLoadError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        save_png(surface, argv[1])
+    except Exception as exc:  # pygame.error and OSError: the GM gets one line, not a traceback
+        print(f"error: cannot write {argv[1]}: {exc}", file=sys.stderr)
+        return 2
+    w, h = surface.get_size()
+    print(f"wrote {argv[1]} ({w}x{h} pixels)")
+    return 0
