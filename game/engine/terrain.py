@@ -49,9 +49,16 @@ class TerrainType:
 OPEN_GROUND = TerrainType("open")
 
 
-def _readonly(a: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
-    a.setflags(write=False)
-    return a
+def _ints(a: npt.NDArray[np.generic]) -> IntArray:
+    out: IntArray = np.ascontiguousarray(a, dtype=np.int16)
+    out.setflags(write=False)
+    return out
+
+
+def _bools(a: npt.NDArray[np.generic]) -> BoolArray:
+    out: BoolArray = np.ascontiguousarray(a, dtype=np.bool_)
+    out.setflags(write=False)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,11 +122,10 @@ class TerrainMap:
                         row, col] = int(value)  # type: ignore[call-overload]
                 else:
                     raise ValueError(f"unknown terrain property {key!r} in override at ({col}, {row})")
-        return cls(width, height, stagger_axis, stagger_index, _readonly(terrain), tuple(types),
-                   MappingProxyType({m: _readonly(a) for m, a in penalty.items()}),
-                   MappingProxyType({m: _readonly(a) for m, a in passable.items()}),
-                   _readonly(blocks), _readonly(cover), _readonly(elevation), _readonly(light),
-                   _readonly(footing))  # type: ignore[arg-type]
+        return cls(width, height, stagger_axis, stagger_index, _ints(terrain), tuple(types),
+                   MappingProxyType({m: _ints(a) for m, a in penalty.items()}),
+                   MappingProxyType({m: _bools(a) for m, a in passable.items()}),
+                   _bools(blocks), _ints(cover), _ints(elevation), _ints(light), _ints(footing))
 
     @classmethod
     def open(cls, width: int, height: int, *, stagger_axis: str = "y", stagger_index: str = "odd") -> TerrainMap:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -73,18 +72,6 @@ def _big_map(path: Path, size: int = 200) -> None:
         f'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.8" orientation="hexagonal" width="{size}" '
         f'height="{size}" tilewidth="24" tileheight="28" infinite="0" hexsidelength="14" staggeraxis="y" '
         f'staggerindex="odd"><tileset firstgid="1" source="pointy.tsx"/>' + "".join(layers) + "</map>")
-
-
-@pytest.mark.slow
-def test_issue4_200x200_three_layers_loads_and_draws_within_half_a_second(tmp_path: Path) -> None:
-    for name in ("pointy.tsx", "pointy.png"):
-        (tmp_path / name).write_bytes((DATA / name).read_bytes())
-    _big_map(tmp_path / "big.tmx")
-    load_map(tmp_path / "big.tmx")  # warm imports
-    best = min(_timed(tmp_path / "big.tmx") for _ in range(5))
-    # issue 6's budget is 0.5 s on an idle machine; other processes sharing the cores stretch it fairly
-    budget = 0.5 * max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    assert best <= budget, f"{best:.2f} s (budget {budget:.2f} s)"
 
 
 def _timed(path: Path) -> float:
