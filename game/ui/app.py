@@ -1,0 +1,299 @@
+"""The game window and its main loop (issue 5, "Start").
+
+``run()`` opens a resizable window (1280×720 the first time, then the size the player left it at), shows the
+title screen — or, given a map, the board straight away — and loops: wait for events (sleeping while nothing
+happens), let the top screen turn them into transitions, redraw only when something changed. Any error
+inside a screen becomes a dialog, never a traceback: the game keeps running (DESIGN.md rule 9).
+With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from game.ui import theme
+from game.ui.dialogs import MessageDialog, describe_error
+from game.ui.mapdata import BoardData, generated_field, open_map
+from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screens import BattleSetup, HelpOverlay, TitleScreen
+from game.ui.settings import Settings, config_dir, load_settings, save_settings
+from game.ui.widgets import TextCache
+
+WINDOW_TITLE = "Fudge Tactics — hex-grid combat for Fudge"
+IDLE_WAIT_MS = 500
+"""How long the loop sleeps in pygame.event.wait when nothing is animating."""
+BUSY_FPS = 60
+
+
+def project_root() -> Path:
+    """The folder holding main.py, maps/ and assets/."""
+    return Path(__file__).resolve().parents[2]
+
+
+class App:
+    """The window, the screen stack and the loop."""
+
+    def __init__(
+        self,
+        *,
+        config: Path | None = None,
+        maps_dir: Path | None = None,
+        size: tuple[int, int] | None = None,
+        seed: int | None = None,
+        roster_path: str | None = None,
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        self.config = config or config_dir()
+        settings = load_settings(self.config)
+        if size is not None:
+            settings = settings.with_window_size(size)
+        self.seed = seed
+        self.roster_path = roster_path
+        pygame.display.set_caption(WINDOW_TITLE)
+        self.window = pygame.display.set_mode(settings.window_size, pygame.RESIZABLE)
+        self.ui = UiContext(
+            settings,
+            TextCache(settings.ui_scale),
+            self.config,
+            maps_dir or project_root() / "maps",
+            save_settings=self._persist,
+        )
+        self.stack: list[Screen] = []
+        self.running = True
+        self.dirty = True
+        self.frames_drawn = 0
+        self.clock = pygame.time.Clock()
+        self.push(TitleScreen(self.ui, self.start_battle))
+
+    # --- settings ---------------------------------------------------------------------------------
+    def _persist(self, settings: Settings) -> None:
+        save_settings(settings, self.config)
+        self.dirty = True
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The window's current size."""
+        surface = pygame.display.get_surface()
+        return surface.get_size() if surface is not None else self.ui.settings.window_size
+
+    # --- the stack --------------------------------------------------------------------------------
+    @property
+    def top(self) -> Screen:
+        """The screen receiving input."""
+        return self.stack[-1]
+
+    def push(self, screen: Screen) -> None:
+        """Put a screen on top."""
+        self.stack.append(screen)
+        screen.on_enter(self.size)
+        self.dirty = True
+
+    def pop(self) -> None:
+        """Remove the top screen (the last one never goes: closing it quits)."""
+        if len(self.stack) <= 1:
+            self.running = False
+            return
+        self.stack.pop()
+        self.top.on_enter(self.size)
+        self.dirty = True
+
+    def apply(self, transition: Transition | None) -> None:
+        """Carry out what a screen asked for."""
+        if transition is None:
+            return
+        if isinstance(transition, Push):
+            self.push(transition.screen)
+        elif isinstance(transition, Pop):
+            self.pop()
+            self.apply(transition.then)
+        elif isinstance(transition, Replace):
+            self.stack.pop()
+            self.push(transition.screen)
+        elif isinstance(transition, Quit):
+            self.running = False
+
+    def show_error(self, title: str, message: str) -> None:
+        """Put an error dialog on top; the game goes on."""
+        self.push(MessageDialog(self.ui, title, message, error=True))
+
+    # --- battles (the battle screen replaces the viewer in a later task) --------------------------
+    def open_board(self, map_path: str | Path | None) -> Screen:
+        """The board screen for a map file (None: a generated field). Raises when the map is bad."""
+        from game.ui.viewer import ViewerScreen
+
+        data: BoardData = (
+            generated_field() if map_path is None else open_map(map_path, grid=self.ui.settings.show_grid)
+        )
+        return ViewerScreen(self.ui, data, self.to_title)
+
+    def to_title(self) -> Transition:
+        """Back to a fresh title screen."""
+        del self.stack[1:]
+        return Replace(TitleScreen(self.ui, self.start_battle))
+
+    def start_battle(self, setup: BattleSetup) -> Transition | None:
+        """Open the board for a battle setup; a bad map gives a dialog instead."""
+        try:
+            return Push(self.open_board(setup.map_path))
+        except Exception as exc:  # any failure of a player's file becomes a sentence, not a crash
+            name = setup.map_path.name if setup.map_path is not None else "the map"
+            return Push(
+                MessageDialog(
+                    self.ui, "Cannot open the map", describe_error(exc, f"Opening {name}"), error=True
+                )
+            )
+
+    # --- events -----------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        """One event: window events here, the rest to the top screen."""
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            size = self.size
+            self.ui.settings = self.ui.settings.with_window_size(size)
+            for screen in self.stack:
+                screen.on_resize(size)
+            self.dirty = True
+            return
+        if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWFOCUSGAINED, pygame.WINDOWSHOWN):
+            self.dirty = True
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
+            if isinstance(self.top, HelpOverlay):
+                self.pop()
+            else:
+                self.push(HelpOverlay(self.ui))
+            return
+        if event.type not in (
+            pygame.KEYDOWN,
+            pygame.KEYUP,
+            pygame.MOUSEMOTION,
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+            pygame.MOUSEWHEEL,
+            pygame.TEXTINPUT,
+        ):
+            return
+        try:
+            transition = self.top.on_event(event)
+            self.apply(transition)
+        except Exception as exc:  # a bug must not throw the player out of a battle
+            traceback.print_exc(file=sys.stderr)
+            self.show_error("Something went wrong", describe_error(exc, "That action"))
+        self.dirty = True
+
+    def pump(self, dt: float = 1 / 60) -> bool:
+        """Handle every queued event, advance timers, draw if needed; True when a frame was drawn."""
+        for event in pygame.event.get():
+            self.handle(event)
+            if not self.running:
+                return False
+        return self.tick(dt)
+
+    def tick(self, dt: float) -> bool:
+        """Advance the top screen's timers and redraw when anything changed."""
+        try:
+            if self.top.update(dt):
+                self.dirty = True
+        except Exception as exc:
+            traceback.print_exc(file=sys.stderr)
+            self.show_error("Something went wrong", describe_error(exc, "Updating the screen"))
+        if self.dirty:
+            self.draw()
+            return True
+        return False
+
+    def draw(self) -> None:
+        """Draw the stack from its topmost opaque screen up, and show it."""
+        surface = pygame.display.get_surface()
+        if surface is None:
+            return
+        first = max((i for i, s in enumerate(self.stack) if s.opaque), default=0)
+        if not self.stack[first].opaque:
+            surface.fill(theme.BACKGROUND)
+        for screen in self.stack[first:]:
+            screen.draw(surface)
+        pygame.display.flip()
+        self.dirty = False
+        self.frames_drawn += 1
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the loop should end (a screen or the window asked to quit)."""
+        return not self.running
+
+    def busy(self) -> bool:
+        """Whether the top screen is animating or waiting on a timer (no sleeping then)."""
+        return bool(getattr(self.top, "busy", False))
+
+    def loop(self, frames: int | None = None) -> None:
+        """Run until quit (or until ``frames`` frames are drawn): sleep while idle, 60 fps while busy."""
+        self.clock.tick()
+        while self.running:
+            if frames is not None:
+                self.dirty = True
+                events = pygame.event.get()
+            elif self.dirty or self.busy():
+                events = pygame.event.get()
+            else:
+                first = pygame.event.wait(IDLE_WAIT_MS)
+                events = [first, *pygame.event.get()] if first.type != pygame.NOEVENT else []
+            for event in events:
+                self.handle(event)
+                if self.stopped:
+                    break
+            if self.stopped:
+                break
+            dt = self.clock.tick(BUSY_FPS) / 1000.0
+            self.tick(dt)
+            if frames is not None and self.frames_drawn >= frames:
+                break
+
+    def close(self) -> None:
+        """Remember the window size and shut pygame's display down."""
+        self.ui.settings = self.ui.settings.with_window_size(self.size)
+        save_settings(self.ui.settings, self.config)
+        pygame.display.quit()
+
+
+def run(
+    *,
+    map_path: str | None = None,
+    roster_path: str | None = None,
+    seed: int | None = None,
+    screenshot: str | None = None,
+    frames: int | None = None,
+) -> int:
+    """Play: open the window on the title screen (or straight on ``map_path``); returns the exit status.
+
+    ``screenshot``: draw ``frames`` frames (default 3), save the window as this PNG and exit;
+    ``frames`` alone: draw that many frames and exit (a smoke test).
+    """
+    app = App(seed=seed, roster_path=roster_path)
+    try:
+        if map_path is not None:
+            app.apply(
+                app.start_battle(
+                    BattleSetup(Path(map_path), Path(roster_path) if roster_path else None, seed=seed)
+                )
+            )
+        if screenshot is not None and frames is None:
+            frames = 3
+        app.loop(frames)
+        if screenshot is not None:
+            app.draw()
+            surface = pygame.display.get_surface()
+            if surface is not None:
+                pygame.image.save(surface, screenshot)
+    finally:
+        app.close()
+    return 0

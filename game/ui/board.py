@@ -1,0 +1,446 @@
+"""Drawing the battle board: the map (cached per zoom level, in chunks), overlays and miniature tokens.
+
+Frame cost is what issue 6 measures, so nothing here is drawn twice that can be kept: the map is cut into
+512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled renderer's surface when there
+is one, else as plain hexes coloured by terrain); hex tints are pre-drawn stamps blitted in one ``blits``
+call; a token is a cached sprite per look and zoom; every label is cached text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+import numpy as np
+import pygame
+
+from game.engine.hexgrid import Hex, neighbor
+from game.engine.terrain import TerrainMap
+from game.ui import theme
+from game.ui.camera import Camera, HexLayout
+from game.ui.view import BoardView, HexFill, LineOfFireView, PathView, TokenView, ZocView
+from game.ui.widgets import TextCache
+
+RGB = tuple[int, int, int]
+CHUNK = 512
+MAX_CACHED_CHUNK_PIXELS = 24_000_000
+"""About 96 MB of chunks at most; older zoom levels are dropped first."""
+
+
+def default_layout(stagger_axis: str = "y", stagger_index: str = "odd", size: int = 64) -> HexLayout:
+    """A near-regular hex layout for maps without Tiled geometry (generated maps, tests)."""
+    narrow = round(size * math.sqrt(3) / 2) & ~1
+    if stagger_axis == "y":
+        return HexLayout(narrow, size, size // 2, "y", stagger_index)
+    return HexLayout(size, narrow, size // 2, "x", stagger_index)
+
+
+class MapSource(Protocol):
+    """Where the board's map pixels come from."""
+
+    def render_chunk(self, zoom: float, rect: pygame.Rect) -> pygame.Surface:
+        """The map at ``zoom`` for the zoomed-pixel rectangle ``rect`` (same size as rect)."""
+        ...
+
+
+def _cells_in(
+    layout: HexLayout, cols: int, rows: int, x0: float, y0: float, x1: float, y1: float
+) -> Iterable[tuple[int, int]]:
+    """Cells whose bounding box may meet the map-pixel rectangle (a cell or so of slack)."""
+    col_step = layout.column_width if layout.stagger_axis == "x" else layout.width
+    row_step = layout.row_height if layout.stagger_axis == "y" else layout.height
+    c0 = max(0, int(x0 // col_step) - 2)
+    c1 = min(cols - 1, int(x1 // col_step) + 1)
+    r0 = max(0, int(y0 // row_step) - 2)
+    r1 = min(rows - 1, int(y1 // row_step) + 1)
+    for row in range(r0, r1 + 1):
+        for col in range(c0, c1 + 1):
+            yield col, row
+
+
+class HexMapSource:
+    """Plain hexes coloured by terrain: the map when no Tiled art is available (generated maps, benchmark)."""
+
+    def __init__(self, terrain: TerrainMap, layout: HexLayout, grid: bool = True) -> None:
+        self.terrain = terrain
+        self.layout = layout
+        self.grid = grid
+        base = np.array([theme.terrain_colour(t.name) for t in terrain.types], dtype=np.int16)
+        colours = base[terrain.terrain]
+        # Higher ground lighter, sight-blocking hexes darker: readable at a glance without art.
+        colours = colours + np.clip(terrain.elevation, -6, 6)[..., None] * 8
+        colours = np.where(terrain.blocks_sight[..., None], colours * 0.7, colours)
+        impassable = ~terrain.passable["walk"]
+        colours = np.where(impassable[..., None], colours * 0.6, colours)
+        self.colours = np.clip(colours, 0, 255).astype(np.uint8)
+
+    def render_chunk(self, zoom: float, rect: pygame.Rect) -> pygame.Surface:
+        """Draw the hexes meeting ``rect`` at ``zoom``."""
+        surf = pygame.Surface(rect.size)
+        surf.fill(theme.BACKGROUND)
+        lay = self.layout
+        offsets = [(dx * zoom, dy * zoom) for dx, dy in lay.corner_offsets]
+        x0, y0 = rect.x / zoom, rect.y / zoom
+        x1, y1 = rect.right / zoom, rect.bottom / zoom
+        grid_colour = (34, 40, 34)
+        draw_grid = self.grid and zoom * lay.width >= 10
+        for col, row in _cells_in(lay, self.terrain.width, self.terrain.height, x0, y0, x1, y1):
+            cx, cy = lay.cell_center(col, row)
+            sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
+            pts = [(sx + dx, sy + dy) for dx, dy in offsets]
+            c = self.colours[row, col]
+            pygame.draw.polygon(surf, (int(c[0]), int(c[1]), int(c[2])), pts)
+            if draw_grid:
+                pygame.draw.polygon(surf, grid_colour, pts, 1)
+        return surf
+
+
+class SurfaceMapSource:
+    """A map already drawn at 1:1 (the Tiled renderer's output), scaled per zoom level chunk by chunk."""
+
+    def __init__(
+        self,
+        base: pygame.Surface,
+        layout: HexLayout | None = None,
+        cols: int = 0,
+        rows: int = 0,
+        grid: bool = True,
+    ) -> None:
+        self.base = base
+        self.layout = layout
+        self.cols, self.rows = cols, rows
+        self.grid = grid
+
+    def render_chunk(self, zoom: float, rect: pygame.Rect) -> pygame.Surface:
+        """Scale the part of the base surface under ``rect``."""
+        bw, bh = self.base.get_size()
+        x0 = math.floor(rect.x / zoom)
+        y0 = math.floor(rect.y / zoom)
+        x1 = min(bw, math.ceil(rect.right / zoom))
+        y1 = min(bh, math.ceil(rect.bottom / zoom))
+        out = pygame.Surface(rect.size)
+        out.fill(theme.BACKGROUND)
+        if x1 > x0 and y1 > y0 and x0 < bw and y0 < bh:
+            part = self.base.subsurface(pygame.Rect(x0, y0, x1 - x0, y1 - y0))
+            size = (max(1, round((x1 - x0) * zoom)), max(1, round((y1 - y0) * zoom)))
+            scaled = (
+                pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
+            )
+            out.blit(scaled, (round(x0 * zoom) - rect.x, round(y0 * zoom) - rect.y))
+        if self.grid and self.layout is not None and zoom * self.layout.width >= 10:
+            lay = self.layout
+            offsets = [(dx * zoom, dy * zoom) for dx, dy in lay.corner_offsets]
+            grid = pygame.Surface(rect.size, pygame.SRCALPHA)
+            for col, row in _cells_in(
+                lay, self.cols, self.rows, rect.x / zoom, rect.y / zoom, rect.right / zoom, rect.bottom / zoom
+            ):
+                cx, cy = lay.cell_center(col, row)
+                sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
+                pygame.draw.polygon(grid, (0, 0, 0, 70), [(sx + dx, sy + dy) for dx, dy in offsets], 1)
+            out.blit(grid, (0, 0))
+        return out
+
+
+def _hex_points(camera: Camera, h: Hex) -> list[tuple[float, float]]:
+    cx, cy = camera.hex_to_screen(h)
+    z = camera.zoom
+    return [(cx + dx * z, cy + dy * z) for dx, dy in camera.layout.corner_offsets]
+
+
+class Board:
+    """The board widget: a camera over a map source, drawing a ``BoardView`` each frame."""
+
+    def __init__(
+        self,
+        layout: HexLayout,
+        cols: int,
+        rows: int,
+        source: MapSource,
+        text: TextCache,
+        view_rect: tuple[int, int, int, int],
+        palette: theme.Palette = theme.NORMAL,
+    ) -> None:
+        self.layout = layout
+        self.cols, self.rows = cols, rows
+        self.source = source
+        self.text = text
+        self.palette = palette
+        self.camera = Camera(layout, layout.map_size(cols, rows), view_rect)
+        self._chunks: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
+        self._chunk_pixels = 0
+        self._stamps: dict[tuple[RGB, int, int, bool], pygame.Surface] = {}
+        self._sprites: dict[tuple[object, ...], pygame.Surface] = {}
+        self._labels: dict[tuple[str, int], pygame.Surface] = {}
+
+    # --- map chunks -------------------------------------------------------------------------------
+    def invalidate(self) -> None:
+        """Forget every cached chunk and sprite (map or palette changed)."""
+        self._chunks.clear()
+        self._chunk_pixels = 0
+        self._stamps.clear()
+        self._sprites.clear()
+
+    def set_palette(self, palette: theme.Palette) -> None:
+        """Switch palettes (the settings' colour-blind option)."""
+        if palette is not self.palette:
+            self.palette = palette
+            self._stamps.clear()
+            self._sprites.clear()
+
+    def _chunk(self, zi: int, i: int, j: int) -> pygame.Surface:
+        key = (zi, i, j)
+        surf = self._chunks.get(key)
+        if surf is not None:
+            self._chunks.move_to_end(key)
+            return surf
+        surf = self.source.render_chunk(self.camera.zoom, pygame.Rect(i * CHUNK, j * CHUNK, CHUNK, CHUNK))
+        surf = surf.convert() if pygame.display.get_surface() is not None else surf
+        self._chunks[key] = surf
+        self._chunk_pixels += CHUNK * CHUNK
+        while self._chunk_pixels > MAX_CACHED_CHUNK_PIXELS and len(self._chunks) > 1:
+            # Drop other zoom levels first, then the least recently used.
+            victim = next((k for k in self._chunks if k[0] != zi), next(iter(self._chunks)))
+            del self._chunks[victim]
+            self._chunk_pixels -= CHUNK * CHUNK
+        return surf
+
+    def prepare(self) -> None:
+        """Draw every chunk the current view needs (so the first frame after a zoom is not a stall later)."""
+        self._draw_map(None)
+
+    def _draw_map(self, surface: pygame.Surface | None) -> None:
+        cam = self.camera
+        z = cam.zoom
+        mw, mh = cam.map_size
+        vx, vy, vw, vh = cam.view
+        zx0, zy0 = cam.origin_x * z, cam.origin_y * z
+        i0 = max(0, int(zx0 // CHUNK))
+        j0 = max(0, int(zy0 // CHUNK))
+        i1 = min(int((mw * z) // CHUNK), int((zx0 + vw) // CHUNK))
+        j1 = min(int((mh * z) // CHUNK), int((zy0 + vh) // CHUNK))
+        blits = []
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                chunk = self._chunk(cam.zoom_index, i, j)
+                blits.append((chunk, (round(vx + i * CHUNK - zx0), round(vy + j * CHUNK - zy0))))
+        if surface is not None:
+            surface.blits(blits, doreturn=False)
+
+    # --- stamps and sprites -----------------------------------------------------------------------
+    def _stamp(self, colour: RGB, alpha: int, outline: bool = False) -> pygame.Surface:
+        key = (colour, alpha, self.camera.zoom_index, outline)
+        stamp = self._stamps.get(key)
+        if stamp is None:
+            z = self.camera.zoom
+            w, h = math.ceil(self.layout.width * z) + 2, math.ceil(self.layout.height * z) + 2
+            stamp = pygame.Surface((w, h), pygame.SRCALPHA)
+            pts = [(w / 2 + dx * z, h / 2 + dy * z) for dx, dy in self.layout.corner_offsets]
+            pygame.draw.polygon(stamp, (*colour, alpha), pts)
+            if outline:
+                pygame.draw.polygon(stamp, (*colour, min(255, alpha * 2 + 60)), pts, max(1, round(2 * z)))
+            self._stamps[key] = stamp
+        return stamp
+
+    def token_radius(self) -> float:
+        """Radius of a token in screen pixels at the current zoom."""
+        return 0.42 * min(self.layout.width, self.layout.height) * self.camera.zoom
+
+    def _token_sprite(self, t: TokenView) -> pygame.Surface:
+        r = max(3, round(self.token_radius()))
+        key = (t.side_colour, t.facing % 6, t.wound_level, t.out, r, self.palette.name, t.name[:1].upper())
+        sprite = self._sprites.get(key)
+        if sprite is not None:
+            return sprite
+        size = 2 * r + 2 * max(3, r // 3) + 4
+        c = size / 2
+        sprite = pygame.Surface((size, size), pygame.SRCALPHA)
+        side = t.side_colour if not t.out else (110, 110, 116)
+        body = (34, 36, 44) if not t.out else (60, 60, 64)
+        pygame.draw.circle(sprite, (0, 0, 0, 90), (c + 1, c + 2), r + 1)
+        pygame.draw.circle(sprite, body, (c, c), r)
+        ring = max(2, r // 4)
+        pygame.draw.circle(sprite, side, (c, c), r, ring)
+        # Facing notch: a wedge pointing out across the hex side the figure faces.
+        angle = self.layout.direction_angle(t.facing)
+        tip = r + max(3, r // 3)
+        half = math.radians(26)
+        pts = [
+            (c + math.cos(angle) * tip, c - math.sin(angle) * tip),
+            (c + math.cos(angle + half) * (r - ring), c - math.sin(angle + half) * (r - ring)),
+            (c + math.cos(angle - half) * (r - ring), c - math.sin(angle - half) * (r - ring)),
+        ]
+        pygame.draw.polygon(sprite, side, pts)
+        pygame.draw.polygon(sprite, (250, 250, 250) if not t.out else (150, 150, 150), pts, 1)
+        if r >= 9:
+            initial = self.text.font(max(8, round(r * 0.95)), bold=True).render(
+                t.name[:1].upper(), True, (235, 235, 240) if not t.out else (150, 150, 150)
+            )
+            sprite.blit(initial, initial.get_rect(center=(c, c + 1)))
+        # Wound pip on the ring behind the figure, where it never hides the notch.
+        pip = max(2, r // 3)
+        px, py = c - math.cos(angle) * r * 0.72, c + math.sin(angle) * r * 0.72
+        pygame.draw.circle(sprite, (16, 16, 20), (px, py), pip + 1)
+        pygame.draw.circle(sprite, self.palette.wound_colour(t.wound_level), (px, py), pip)
+        if t.out:
+            k = r * 0.5
+            pygame.draw.line(sprite, theme.DANGER, (c - k, c - k), (c + k, c + k), max(2, r // 5))
+            pygame.draw.line(sprite, theme.DANGER, (c - k, c + k), (c + k, c - k), max(2, r // 5))
+        self._sprites[key] = sprite
+        return sprite
+
+    def _label(self, text: str, size: int) -> pygame.Surface:
+        key = (text, size)
+        label = self._labels.get(key)
+        if label is None:
+            rendered = self.text.render(text, size, theme.TEXT, bold=True)
+            label = pygame.Surface((rendered.get_width() + 8, rendered.get_height() + 2), pygame.SRCALPHA)
+            pygame.draw.rect(label, (14, 16, 20, 200), label.get_rect(), border_radius=4)
+            label.blit(rendered, (4, 1))
+            self._labels[key] = label
+        return label
+
+    # --- drawing ----------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
+        """Draw the map, overlays and tokens into the camera's screen rectangle."""
+        cam = self.camera
+        clip = surface.get_clip()
+        rect = pygame.Rect(cam.view)
+        surface.set_clip(rect)
+        surface.fill(theme.BACKGROUND, rect)
+        self._draw_map(surface)
+        for fill in view.fills:
+            self._draw_fill(surface, fill)
+        for zoc in view.zocs:
+            self._draw_zoc(surface, zoc)
+        if view.line_of_fire is not None:
+            self._draw_lof(surface, view.line_of_fire)
+        if view.path is not None:
+            self._draw_path(surface, view.path)
+        if view.hover is not None:
+            pygame.draw.polygon(
+                surface, self.palette.hover, _hex_points(cam, view.hover), max(1, round(2 * cam.zoom))
+            )
+        if view.selected is not None:
+            pygame.draw.polygon(
+                surface, self.palette.selection, _hex_points(cam, view.selected), max(2, round(3 * cam.zoom))
+            )
+        self._draw_tokens(surface, view.tokens, view.highlighted)
+        surface.set_clip(clip)
+
+    def _visible(self, sx: float, sy: float, margin: float) -> bool:
+        x, y, w, h = self.camera.view
+        return x - margin <= sx <= x + w + margin and y - margin <= sy <= y + h + margin
+
+    def _draw_fill(self, surface: pygame.Surface, fill: HexFill) -> None:
+        stamp = self._stamp(fill.colour, fill.alpha, fill.outline)
+        hw, hh = stamp.get_width() / 2, stamp.get_height() / 2
+        cam = self.camera
+        blits = []
+        for h in fill.hexes:
+            sx, sy = cam.hex_to_screen(h)
+            if self._visible(sx, sy, hw + hh):
+                blits.append((stamp, (round(sx - hw), round(sy - hh))))
+        surface.blits(blits, doreturn=False)
+
+    def _draw_zoc(self, surface: pygame.Surface, zoc: ZocView) -> None:
+        front = frozenset(neighbor(zoc.hex, zoc.facing + k) for k in (-1, 0, 1))
+        self._draw_fill(surface, HexFill(front, zoc.colour, 45))
+        cam = self.camera
+        cx, cy = cam.hex_to_screen(zoc.hex)
+        dx, dy = self.layout.direction_vector(zoc.facing)
+        radius = math.hypot(dx, dy) * cam.zoom * 1.45
+        start = self.layout.direction_angle(zoc.facing - 1) - math.pi / 6
+        stop = self.layout.direction_angle(zoc.facing + 1) + math.pi / 6
+        arc_rect = pygame.Rect(0, 0, 2 * radius, 2 * radius)
+        arc_rect.center = (round(cx), round(cy))
+        pygame.draw.arc(surface, zoc.colour, arc_rect, start, stop, max(2, round(3 * cam.zoom)))
+
+    def _draw_path(self, surface: pygame.Surface, path: PathView) -> None:
+        cam = self.camera
+        pts = [cam.hex_to_screen(h) for h in path.hexes]
+        width = max(2, round(4 * cam.zoom))
+        if len(pts) >= 2:
+            pygame.draw.lines(surface, (0, 0, 0), False, pts, width + 2)
+            pygame.draw.lines(surface, path.colour, False, pts, width)
+        dot = max(2, round(5 * cam.zoom))
+        for p in pts[1:]:
+            pygame.draw.circle(surface, path.colour, p, dot)
+        size = 13 if cam.zoom >= 0.7 else 11
+        for p, label in zip(pts, path.step_labels, strict=False):
+            if label:
+                surf = self._label(label, size)
+                surface.blit(surf, surf.get_rect(midbottom=(p[0], p[1] - dot - 2)))
+        if path.final_facing is not None and pts:
+            end = pts[-1]
+            angle = self.layout.direction_angle(path.final_facing)
+            length = self.token_radius() * 1.6
+            tip = (end[0] + math.cos(angle) * length, end[1] - math.sin(angle) * length)
+            pygame.draw.line(surface, path.colour, end, tip, width)
+            pygame.draw.circle(surface, path.colour, tip, dot + 1)
+
+    def _draw_lof(self, surface: pygame.Surface, lof: LineOfFireView) -> None:
+        cam = self.camera
+        a, b = cam.hex_to_screen(lof.start), cam.hex_to_screen(lof.end)
+        colour = self.palette.lof_blocked if lof.blocked else self.palette.line_of_fire
+        width = max(2, round(3 * cam.zoom))
+        pygame.draw.line(surface, (0, 0, 0), a, b, width + 2)
+        pygame.draw.line(surface, colour, a, b, width)
+        kinds = {
+            "clear": self.palette.lof_clear,
+            "cover": self.palette.lof_cover,
+            "bystander": self.palette.lof_bystander,
+            "blocked": self.palette.lof_blocked,
+        }
+        mark = max(3, round(7 * cam.zoom))
+        for m in lof.marks:
+            p = cam.hex_to_screen(m.hex)
+            c = kinds.get(m.kind, self.palette.lof_clear)
+            self._draw_fill(surface, HexFill(frozenset({m.hex}), c, 55))
+            if m.kind == "blocked":
+                pygame.draw.line(
+                    surface, c, (p[0] - mark, p[1] - mark), (p[0] + mark, p[1] + mark), width + 1
+                )
+                pygame.draw.line(
+                    surface, c, (p[0] - mark, p[1] + mark), (p[0] + mark, p[1] - mark), width + 1
+                )
+            else:
+                pygame.draw.circle(surface, (0, 0, 0), p, mark // 2 + 2)
+                pygame.draw.circle(surface, c, p, mark // 2 + 1)
+            if m.text:
+                label = self._label(m.text, 12)
+                surface.blit(label, label.get_rect(midtop=(p[0], p[1] + mark)))
+
+    def _draw_tokens(
+        self, surface: pygame.Surface, tokens: Sequence[TokenView], highlighted: frozenset[str]
+    ) -> None:
+        cam = self.camera
+        r = self.token_radius()
+        label_size = 12 if r < 22 else 14
+        show_labels = r >= 11
+        blits = []
+        labels = []
+        for t in sorted(tokens, key=lambda t: (t.out, cam.hex_to_screen(t.hex)[1])):
+            sx, sy = cam.hex_to_screen(t.hex)
+            if not self._visible(sx, sy, r * 3):
+                continue
+            sprite = self._token_sprite(t)
+            blits.append((sprite, sprite.get_rect(center=(round(sx), round(sy)))))
+            if t.selected or t.id in highlighted:
+                colour = self.palette.selection if t.selected else (255, 255, 255)
+                pygame.draw.circle(surface, (0, 0, 0), (sx, sy), r + max(4, r * 0.3) + 1, 4)
+                pygame.draw.circle(surface, colour, (sx, sy), r + max(4, r * 0.3), 3)
+            if show_labels:
+                label = self._label(t.short_name, label_size)
+                labels.append((label, label.get_rect(midtop=(round(sx), round(sy + r * 0.95)))))
+        surface.blits(blits, doreturn=False)
+        surface.blits(labels, doreturn=False)
+
+    def token_at(self, tokens: Sequence[TokenView], sx: float, sy: float) -> TokenView | None:
+        """The token under a screen point (the hex's occupant), if any."""
+        h = self.camera.screen_to_hex(sx, sy)
+        for t in tokens:
+            if t.hex == h:
+                return t
+        return None

@@ -1,0 +1,124 @@
+"""The screen stack: each screen turns events into the next screen (python-tcod tutorial's ``State``).
+
+A screen answers ``on_event(event)`` with a transition (push a screen over it, pop itself, replace itself,
+quit) or None; ``update(dt)`` advances timers and says whether anything visible changed; ``draw(surface)``
+paints it. A screen that is not ``opaque`` (a dialog, the help overlay) is drawn over the ones below it.
+``UiContext`` carries what every screen shares: settings, the text cache, the palette, folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygame
+
+from game.ui.settings import Settings
+from game.ui.theme import Palette, palette
+from game.ui.widgets import TextCache
+
+
+@dataclass
+class UiContext:
+    """Shared state of the interface: settings, fonts and folders."""
+
+    settings: Settings
+    text: TextCache
+    config_dir: Path
+    maps_dir: Path
+    save_settings: Callable[[Settings], None] = field(default=lambda s: None)
+    open_save: Callable[[Path], Screen] | None = None
+    """Hook for the battle record (a later task): a save file -> the battle screen showing it."""
+
+    @property
+    def palette(self) -> Palette:
+        """The palette the settings ask for (normal or colour-blind safe)."""
+        return palette(self.settings.colour_blind)
+
+    def s(self, px: float) -> int:
+        """A length in pixels at the player's UI scale."""
+        return max(1, round(px * self.settings.ui_scale))
+
+    def autosave_path(self) -> Path:
+        """Where the running battle is autosaved (Continue loads it)."""
+        return self.config_dir / "autosave.json"
+
+    def saves_dir(self) -> Path:
+        """Where Ctrl+S puts saved battles."""
+        return self.config_dir / "saves"
+
+    def has_autosave(self) -> bool:
+        """Whether Continue has something to continue."""
+        return self.autosave_path().is_file()
+
+    def has_saves(self) -> bool:
+        """Whether Load has anything to offer."""
+        folder = self.saves_dir()
+        return self.has_autosave() or (folder.is_dir() and any(folder.glob("*.json")))
+
+    def update_settings(self, settings: Settings) -> None:
+        """Adopt new settings (rescaling text) and persist them."""
+        if settings.ui_scale != self.settings.ui_scale:
+            self.text.set_scale(settings.ui_scale)
+        self.settings = settings
+        self.save_settings(settings)
+
+
+class Screen:
+    """One mode of the interface on the stack."""
+
+    opaque: bool = True
+    """Whether this screen covers the ones below it entirely (False for dialogs and overlays)."""
+
+    def __init__(self, ui: UiContext) -> None:
+        self.ui = ui
+        self.size: tuple[int, int] = (0, 0)
+
+    def on_enter(self, size: tuple[int, int]) -> None:
+        """Called when the screen becomes the top of the stack (again)."""
+        self.on_resize(size)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """Lay out for a window of this size."""
+        self.size = size
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """React to one event; return the transition it causes, if any."""
+        return None
+
+    def update(self, dt: float) -> bool:
+        """Advance timers by dt seconds; True when the screen must be redrawn."""
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the screen."""
+
+
+@dataclass(frozen=True)
+class Push:
+    """Put a screen on top of the current one."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class Pop:
+    """Remove the top screen, then apply ``then`` (e.g. the choice a dialog reports)."""
+
+    then: Transition | None = None
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Swap the top screen for another."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Close the game."""
+
+
+Transition = Push | Pop | Replace | Quit

@@ -1,0 +1,244 @@
+"""The interface driven headless by posted pygame events (issue 5, "Tests"; SDL_VIDEODRIVER=dummy)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.ui.app import WINDOW_TITLE, App, run
+from game.ui.camera import ZOOM_LEVELS
+from game.ui.dialogs import FileChooser, MessageDialog
+from game.ui.screens import EscapeMenu, HelpOverlay, NewBattleScreen, SettingsScreen, TitleScreen
+from game.ui.settings import SETTINGS_FILE
+from game.ui.viewer import ViewerScreen
+from tests.ui.conftest import click, drag, key, move, wheel
+
+
+def start_default_battle(app: App) -> ViewerScreen:
+    """Title -> New battle -> Start with the defaults: one click each."""
+    title = app.top
+    assert isinstance(title, TitleScreen)
+    click(app, title.column.buttons[0].rect.center)
+    assert isinstance(app.top, NewBattleScreen)
+    click(app, app.top.start.rect.center)
+    assert isinstance(app.top, ViewerScreen)
+    return app.top
+
+
+def test_window_opens_on_the_title_screen(app: App) -> None:
+    assert pygame.display.get_caption()[0] == WINDOW_TITLE
+    assert app.size == (1280, 720)
+    assert isinstance(app.top, TitleScreen)
+    assert app.frames_drawn >= 1
+
+
+def test_title_keyboard_navigation_skips_disabled_buttons(app: App) -> None:
+    title = app.top
+    assert isinstance(title, TitleScreen)
+    names = [b.text for b in title.column.buttons]
+    assert names == ["New battle", "Continue", "Load", "Settings", "Quit"]
+    assert not title.column.buttons[1].enabled and not title.column.buttons[2].enabled
+    key(app, pygame.K_DOWN)
+    assert title.column.buttons[title.column.focus].text == "Settings"
+    key(app, pygame.K_RETURN)
+    assert isinstance(app.top, SettingsScreen)
+    key(app, pygame.K_ESCAPE)
+    assert app.top is title
+
+
+def test_disabled_continue_explains_itself_and_does_nothing(app: App) -> None:
+    title = app.top
+    assert isinstance(title, TitleScreen)
+    cont = title.column.buttons[1]
+    click(app, cont.rect.center)
+    assert app.top is title
+    move(app, (cont.rect.centerx + 1, cont.rect.centery))
+    app.tick(1.0)
+    assert title.tooltip.shown and "No saved battle" in title.tooltip.text
+
+
+def test_continue_is_enabled_once_an_autosave_exists(tmp_path: Path, maps_dir: Path) -> None:
+    config = tmp_path / "c2"
+    config.mkdir()
+    (config / "autosave.json").write_text("{}")
+    a = App(config=config, maps_dir=maps_dir)
+    try:
+        title = a.top
+        assert isinstance(title, TitleScreen)
+        assert title.column.buttons[1].enabled and title.column.buttons[2].enabled
+        click(a, title.column.buttons[1].rect.center)
+        assert isinstance(a.top, MessageDialog)  # the save format arrives later: a dialog, not a crash
+        key(a, pygame.K_RETURN)
+        click(a, title.column.buttons[2].rect.center)
+        assert isinstance(a.top, FileChooser)
+        assert any(p.name == "autosave.json" for p in a.top.entries)
+        key(a, pygame.K_ESCAPE)
+        assert a.top is title
+    finally:
+        a.close()
+
+
+def test_quit_from_the_title(app: App) -> None:
+    key(app, pygame.K_q)
+    assert not app.running
+
+
+def test_one_click_skirmish_then_pan_with_keys_and_drag(app: App) -> None:
+    viewer = start_default_battle(app)
+    cam = viewer.board.camera
+    cam.zoom_at(3, 400, 300)  # zoomed in, so the map is larger than the view and can pan
+    x0, y0 = cam.origin_x, cam.origin_y
+    key(app, pygame.K_RIGHT)
+    assert cam.origin_x > x0
+    key(app, pygame.K_s)
+    assert cam.origin_y > y0
+    x1, y1 = cam.origin_x, cam.origin_y
+    drag(app, (500, 400), (400, 350))
+    assert cam.origin_x == pytest.approx(x1 + 100 / cam.zoom)
+    assert cam.origin_y == pytest.approx(y1 + 50 / cam.zoom)
+    assert viewer.selected_id is None  # a drag is not a click
+
+
+def test_wheel_and_plus_minus_zoom_around_the_cursor(app: App) -> None:
+    viewer = start_default_battle(app)
+    cam = viewer.board.camera
+    z0 = cam.zoom_index
+    point = (450, 330)
+    before = cam.screen_to_map(*point)
+    wheel(app, point, 1)
+    assert cam.zoom_index == z0 + 1
+    assert cam.screen_to_map(*point) == pytest.approx(before, abs=1.0)
+    key(app, pygame.K_MINUS)
+    key(app, pygame.K_MINUS)
+    assert cam.zoom_index == z0 - 1
+    key(app, pygame.K_EQUALS)
+    assert cam.zoom == ZOOM_LEVELS[z0]
+
+
+def test_click_selects_the_figure_and_hover_inspects_the_hex(app: App) -> None:
+    viewer = start_default_battle(app)
+    fid, figure = next(iter(viewer.figures.items()))
+    pos = tuple(round(v) for v in viewer.board.camera.hex_to_screen(figure.hex))
+    move(app, pos)
+    assert viewer.hover_hex == figure.hex
+    click(app, pos)
+    assert viewer.selected_id == fid
+    view = viewer.board_view()
+    assert [t.id for t in view.tokens if t.selected] == [fid]
+    assert view.zocs and view.zocs[0].hex == figure.hex
+    key(app, pygame.K_ESCAPE)  # first Escape clears the selection
+    assert viewer.selected_id is None
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, EscapeMenu)
+    key(app, pygame.K_ESCAPE)
+    assert app.top is viewer
+
+
+def test_tab_cycles_figures(app: App) -> None:
+    viewer = start_default_battle(app)
+    key(app, pygame.K_TAB)
+    first = viewer.selected_id
+    key(app, pygame.K_TAB)
+    assert first is not None and viewer.selected_id not in (None, first)
+
+
+def test_a_bad_map_opens_a_dialog_and_the_game_keeps_running(app: App, maps_dir: Path) -> None:
+    (maps_dir / "broken.tmx").write_text("<map this is not xml")
+    click(app, app.top.column.buttons[0].rect.center)  # type: ignore[attr-defined]
+    new = app.top
+    assert isinstance(new, NewBattleScreen)
+    assert new.setup().map_path == maps_dir / "broken.tmx"
+    key(app, pygame.K_RETURN)
+    dialog = app.top
+    assert isinstance(dialog, MessageDialog) and dialog.error
+    assert "broken.tmx" in dialog.message
+    assert "Traceback" not in dialog.message
+    assert app.running
+    key(app, pygame.K_RETURN)
+    assert app.top is new
+    assert app.frames_drawn > 0
+
+
+def test_a_missing_map_from_the_command_line_is_a_dialog(app: App) -> None:
+    from game.ui.screens import BattleSetup
+    app.apply(app.start_battle(BattleSetup(Path("/nowhere/missing.tmx"))))
+    assert isinstance(app.top, MessageDialog)
+    app.pump()
+    assert app.running
+
+
+def test_escape_menu_back_to_title(app: App) -> None:
+    start_default_battle(app)
+    key(app, pygame.K_ESCAPE)
+    menu = app.top
+    assert isinstance(menu, EscapeMenu)
+    back = next(b for b in menu.column.buttons if b.text == "Back to title")
+    click(app, back.rect.center)
+    assert isinstance(app.top, TitleScreen)
+    assert len(app.stack) == 1
+
+
+def test_f1_toggles_help_anywhere(app: App) -> None:
+    key(app, pygame.K_F1)
+    assert isinstance(app.top, HelpOverlay)
+    key(app, pygame.K_F1)
+    assert isinstance(app.top, TitleScreen)
+    start_default_battle(app)
+    key(app, pygame.K_F1)
+    assert isinstance(app.top, HelpOverlay)
+    key(app, pygame.K_SPACE)
+    assert isinstance(app.top, ViewerScreen)
+
+
+def test_settings_screen_changes_persist(app: App, tmp_path: Path) -> None:
+    key(app, pygame.K_s)
+    screen = app.top
+    assert isinstance(screen, SettingsScreen)
+    key(app, pygame.K_RIGHT)  # UI scale up
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_RIGHT)  # colour-blind palette on
+    assert app.ui.settings.ui_scale == 1.25
+    assert app.ui.settings.colour_blind
+    saved = json.loads((tmp_path / "config" / SETTINGS_FILE).read_text())
+    assert saved["ui_scale"] == 1.25 and saved["colour_blind"] is True
+    plus = screen.rects[2][2]
+    click(app, plus.center)
+    assert app.ui.settings.animation_speed == 2.0
+
+
+def test_window_size_is_remembered(tmp_path: Path, maps_dir: Path) -> None:
+    config = tmp_path / "c3"
+    a = App(config=config, maps_dir=maps_dir)
+    pygame.display.set_mode((1000, 640), pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1000, 640), w=1000, h=640))
+    a.pump()
+    a.close()
+    b = App(config=config, maps_dir=maps_dir)
+    try:
+        assert b.size == (1000, 640)
+    finally:
+        b.close()
+
+
+def test_errors_inside_a_screen_become_a_dialog(app: App) -> None:
+    viewer = start_default_battle(app)
+
+    def boom() -> None:
+        raise RuntimeError("kaboom")
+
+    viewer.select_at = lambda pos: boom()  # type: ignore[method-assign]
+    click(app, (300, 300))
+    assert isinstance(app.top, MessageDialog)
+    assert "kaboom" in app.top.message
+    assert app.running
+
+
+def test_run_saves_a_screenshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FUDGE_TACTICS_CONFIG_DIR", str(tmp_path / "cfg"))
+    out = tmp_path / "shot.png"
+    assert run(screenshot=str(out), frames=2) == 0
+    image = pygame.image.load(str(out))
+    assert image.get_size() == (1280, 720)
