@@ -62,8 +62,7 @@ class Weapon:
     ``damage`` is the one-handed offensive factor; ``damage_two_handed`` the factor when a weapon that may be
     wielded either way is held in both hands (Bastard Sword +3); ``damage_long`` the factor when striking a
     target more than 1 m away (Spear or Pike +3). ``reach`` is the farthest melee distance in hexes.
-    ``range_table`` holds a published table of FTC 9.3 as ``((scale, distances), ...)`` where ``distances``
-    are the greatest distances of the difficulties Terrible .. Legendary.
+    A ranged weapon's published range table (FTC 9.3) lives in ``data/ranges.toml``; see ``published_range``.
     """
 
     name: str
@@ -90,7 +89,6 @@ class Weapon:
     martial_arts_damage: int | None = None
     natural: bool = False
     note: str = ""
-    range_table: tuple[tuple[int, tuple[int, ...]], ...] = ()
     aliases: tuple[str, ...] = ()
 
     @property
@@ -116,10 +114,9 @@ class Weapon:
 
     def published_range(self, scale: int) -> tuple[int, ...] | None:
         """The FTC 9.3 row for a target of this Scale (distances for Terrible .. Legendary), if printed."""
-        for row_scale, distances in self.range_table:
-            if row_scale == scale:
-                return distances
-        return None
+        from game.engine.ranges import published_distances  # ranges reads weapons only through a Protocol
+
+        return published_distances(self, scale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +228,7 @@ def _key(name: str) -> str:
 
 def _row(defaults: Mapping[str, Any], row: Mapping[str, Any], kind: str, index: int) -> dict[str, Any]:
     merged = {**defaults, **row}
-    unknown = set(merged) - set(defaults) - {"name", "skill", "damage", "mass_kg", "defense", "range_table"}
+    unknown = set(merged) - set(defaults) - {"name", "skill", "damage", "mass_kg", "defense"}
     name = row.get("name", f"#{index + 1}")
     if unknown:
         raise EquipmentDataError(f"{DATA_FILE.name}: {kind} {name!r} has unknown field(s) "
@@ -252,9 +249,6 @@ def _data() -> _Catalogue:
     aliases: dict[str, str] = {}
     for index, row in enumerate(raw["weapon"]):
         fields = _row(raw["weapon_defaults"], row, "weapon", index)
-        table = fields.pop("range_table", {})
-        fields["range_table"] = tuple(sorted((int(s), tuple(int(d) for d in dist))
-                                             for s, dist in table.items()))
         fields["mass_kg"] = float(fields["mass_kg"])
         fields["parry_bonus_max_kg"] = float(fields["parry_bonus_max_kg"])
         try:

@@ -175,6 +175,12 @@ def _published_for(weapon: RangedWeapon, target_scale: int) -> tuple[int, ...] |
     return None
 
 
+def published_distances(weapon: RangedWeapon, target_scale: int) -> tuple[int, ...] | None:
+    """The printed FTC 9.3 row (greatest distance of each difficulty Terrible .. Legendary) for a target
+    of this Scale, or None when the weapon has no published table or the Scale is not printed."""
+    return _published_for(weapon, target_scale)
+
+
 @lru_cache(maxsize=4096)
 def _bands(name: str, base_range: int, max_range: int, target_scale: int) -> tuple[RangeBand, ...]:
     weapon = _Stats(name, base_range, max_range)
