@@ -184,11 +184,9 @@ def _outcome_ways(offence: int, target_defence: int | None, other_defences: tupl
                   damage_base: int, damage_base_head: int | None, track: WoundTrack, fudge_graze_table: bool,
                   aim: Aim, health: int | None) -> Mapping[Outcome, Fraction]:
     others_total = _WAYS ** len(other_defences)
-    target_rolls: tuple[tuple[int | None, int], ...]
-    if target_defence is None:
-        target_rolls = ((None, 1),)
-    else:
-        target_rolls = tuple((target_defence + y, w) for y, w in _ROLLS)
+    # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
+    target_rolls: tuple[tuple[int | None, int], ...] = (
+        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _ROLLS))
     ways: dict[Outcome, int] = {}
     for x, wx in _ROLLS:
         result = offence + x
