@@ -1,0 +1,54 @@
+"""The benchmark's quick path runs and reports every key of issue 6 with a number (never a timed test)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from game import bench
+
+
+def test_issue_6_bench_quick_json_has_every_key_with_a_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--quick", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == list(bench.KEYS)
+    assert set(out) == set(bench.TARGETS)
+    try:
+        import networkx  # noqa: F401
+        optional: set[str] = set()
+    except ImportError:
+        optional = {"reachable_vs_networkx"}
+    for key, value in out.items():
+        if key in optional and value is None:
+            continue
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), (key, value)
+        assert math.isfinite(value) and value > 0, (key, value)
+
+
+def test_issue_6_table_names_every_key_and_marks_misses() -> None:
+    results: dict[str, float | None] = dict.fromkeys(bench.KEYS, 1.0)
+    results["reachable_vs_networkx"] = None
+    results["frame_ms_median"] = 5.0
+    text = bench.table(results)
+    for key in bench.KEYS:
+        assert f"`{key}`" in text
+    assert "| `frame_ms_median` | 5 | ≤ 4 | **no** |" in text
+    assert "| `odds_ms` | 1 | ≤ 0.5 | **no** |" in text
+    assert "| `reachable_ms` | 1 | ≤ 1 | yes |" in text
+    assert "| `reachable_vs_networkx` | — | ≥ 5 | — |" in text
+
+
+def test_issue_6_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -> None:
+    from game.maps.loader import load_map
+
+    path = bench.write_generated_map(tmp_path)
+    loaded = load_map(path)
+    assert (loaded.width, loaded.height) == (200, 200)
+    assert [layer.name for layer in loaded.tile_layers] == ["ground", "features", "details"]
+    terrain = loaded.terrain
+    # woods and walls block sight, deep water stops walkers: the line of fire and the search have work to do
+    assert 0.02 < float(terrain.blocks_sight.mean()) < 0.4
+    assert 0.0 < float((~terrain.passable["walk"]).mean()) < 0.2
