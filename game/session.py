@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,7 +162,7 @@ class Session:
 
 def new_session(map_path: str | Path | None = None, roster_path: str | Path | None = None, *,
                 seed: int | None = None, controllers: Mapping[str, str] | None = None,
-                options: RuleOptions | None = None, autosave: Path | None | bool = True) -> Session:
+                options: RuleOptions | None = None, autosave: Path | bool | None = True) -> Session:
     """Start a battle on a map (default: the first shipped map) with a roster (default: the map's own)."""
     mp = Path(map_path) if map_path else DEFAULT_MAP
     loaded = load_map(mp)
@@ -219,6 +219,3 @@ def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
         raise record.SaveError(f"{save_path}: the battle does not replay{hint}: {exc}") from None
     return Session(battle, setup_data, loaded, autosave_path() if autosave else None)
 
-
-__all__ = ["Session", "SetupError", "new_session", "load_session", "shipped_maps", "autosave_path",
-           "Sequence"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from game.engine import record
 from game.engine.ai import make_player
@@ -109,5 +108,3 @@ def replay_main(argv: list[str]) -> int:
         print(f"verified: {len(battle.log)} decisions reproduce every roll")
     return 0
 
-
-__all__ = ["simulate_main", "replay_main", "summary", "play_out", "Path"]

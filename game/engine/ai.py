@@ -16,7 +16,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine.battle import Battle, Decision, Figure
 from game.engine.combat import Stance, melee_difficulty
-from game.engine.hexgrid import Hex, distance, direction_to, neighbors
+from game.engine.hexgrid import Hex, direction_to, distance, neighbors
 from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
 from game.engine.ranges import range_band
 
@@ -160,7 +160,7 @@ class TacticalPlayer:
         ranged = fig.character.ready_weapon.ranged
         best: tuple[float, Hex, int] | None = None
         friends = [f.hex for f in battle.able(fig.side) if f.id != fid]
-        candidates = list(reach.hexes()) + [fig.hex]
+        candidates = [*reach.hexes(), fig.hex]
         for h in candidates:
             if time.perf_counter() - start > self.time_limit:
                 break
@@ -236,4 +236,4 @@ def make_player(kind: str, seed: int = 0) -> Player:
     raise ValueError(f"unknown computer player {kind!r}; choose 'random' or 'tactical'")
 
 
-__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "make_player", "direction_to"]
+__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "direction_to", "make_player"]

@@ -17,22 +17,14 @@ import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine.characters import Character
-from game.engine.dice import coin_flip, roll_4df
-from game.engine.hexgrid import (
-    Hex,
-    direction_to,
-    distance,
-    front_hexes,
-    neighbor,
-    neighbors,
-    turn_steps,
-)
 from game.engine.combat import (
     Modifier,
+    MovedFraction,
     Stance,
     accidental_hit,
     behind_bonus,
@@ -47,9 +39,19 @@ from game.engine.combat import (
     total,
 )
 from game.engine.damage import damage_total, defensive_factors, limb_wound, offensive_factors
+from game.engine.dice import coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.equipment import weapon as equipment_weapon
-from game.engine.lof import line_of_fire
+from game.engine.hexgrid import (
+    Hex,
+    direction_to,
+    distance,
+    front_hexes,
+    neighbor,
+    neighbors,
+    turn_steps,
+)
+from game.engine.lof import LineOfFire, line_of_fire
 from game.engine.movement import IllegalMove, Reach, movement_allowance, reachable, validate_path
 from game.engine.ranges import firing_angle_modifier, range_band
 from game.engine.terrain import TerrainMap
@@ -182,7 +184,7 @@ class Figure:
     held: bool = False
     hexes_moved: int = 0
     allowance: int = 0
-    phase_start_hex: Hex = Hex(0, 0)
+    phase_start_hex: Hex = Hex(0, 0)  # noqa: RUF009 (a Hex is an immutable tuple)
     positions: list[tuple[Hex, int]] = field(default_factory=list)
 
     @property
@@ -238,6 +240,9 @@ class _PendingMove:
     to_ask: list[str] = field(default_factory=list)
     stopping: list[str] = field(default_factory=list)
     failed_at: int | None = None
+    decided_at: int | None = None
+    """The step whose stop decisions were already made (so a stopper who let the mover pass is not asked
+    again for the same step)."""
 
 
 PHASES: Mapping[str, tuple[str, ...]] = {
@@ -396,7 +401,8 @@ class Battle:
         flips = 0
         for group in groups:
             lead = group[0]
-            speed = round(sum(f.character.speed for f in group) / len(group)) if len(group) > 1 else lead.character.speed
+            speed = (round(sum(f.character.speed for f in group) / len(group)) if len(group) > 1
+                     else lead.character.speed)
             roll = roll_4df(self.rng)
             result = speed + roll.total
             out.append(ev.InitiativeRolled(lead.id, speed, roll.faces, result,
@@ -410,13 +416,32 @@ class Battle:
             tied.setdefault(k, []).append(fid)
         for same in tied.values():
             if len(same) > 1:
-                for i, fid in enumerate(same):
-                    flips += 1
+                ranked, n = self._coin_order(same)
+                flips += n
+                for i, fid in enumerate(ranked):
                     r, s, a, p, _ = keys[fid]
-                    keys[fid] = (r, s, a, p, i + (0.5 if coin_flip(self.rng) else 0.0))
+                    keys[fid] = (r, s, a, p, float(len(ranked) - i))
         self.order = sorted(keys, key=lambda fid: keys[fid], reverse=True)
         out.append(ev.InitiativeOrder(tuple(self.order), flips))
         return out
+
+    def _coin_order(self, ids: Sequence[str]) -> tuple[list[str], int]:
+        """FTC 4's last tie-break: everyone tied flips a coin, heads go first, and each group that is still
+        tied flips again until the order is settled (fair to every figure); returns (order, coins flipped)."""
+        if len(ids) <= 1:
+            return list(ids), 0
+        flips = 0
+        while True:
+            heads: list[str] = []
+            tails: list[str] = []
+            for fid in ids:
+                (heads if coin_flip(self.rng) else tails).append(fid)
+                flips += 1
+            if heads and tails:
+                break
+        first, n1 = self._coin_order(heads)
+        last, n2 = self._coin_order(tails)
+        return first + last, flips + n1 + n2
 
     # ------------------------------------------------------------------ decisions
     def decision(self) -> Decision | None:
@@ -538,6 +563,11 @@ class Battle:
         posture = fig.posture if a.posture is None else a.posture
         if posture not in ("standing", "crawling", "prone"):
             raise IllegalAction("Posture is standing, crawling or prone.")
+        if d.reason == "held_end" and not a.steps and posture == fig.posture:
+            # FTC 5: a held figure that does not use its move at the end of the phase forfeits it
+            fig.moved = True
+            fig.held = False
+            return [ev.Forfeited(fig.id), *self._advance_movement()]
         return self._start_move(fig, a.steps, "move", posture=posture)
 
     def _start_move(self, fig: Figure, steps: act.States, reason: str, *,
@@ -553,7 +583,7 @@ class Battle:
                                  terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
                                  impassable=blocking, per_hex_terrain=self.options.per_hex_terrain)
         except IllegalMove as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction(_sentence(str(exc))) from None
         fig.posture = posture or fig.posture
         fig.allowance = allowance
         self._pending = _PendingMove(fig.id, ((fig.hex, fig.facing), *path.steps), path.cost, reason)
@@ -567,7 +597,9 @@ class Battle:
         out: list[ev.Event] = []
         while p.index < len(p.path) - 1:
             here, nxt = p.path[p.index][0], p.path[p.index + 1][0]
-            if here != nxt and not p.to_ask and not p.stopping and p.failed_at is None:
+            if here != nxt and not p.to_ask and not p.stopping and p.failed_at is None \
+                    and p.decided_at != p.index:
+                p.decided_at = p.index
                 leaving = [e for e in self.enemies_of(fig)
                            if here in self.zone(e) and nxt not in self.zone(e) and e.standing_order != "never"]
                 if leaving:
@@ -624,6 +656,9 @@ class Battle:
             return out
         fig.moved = True
         fig.held = False
+        # FTC 5: a held figure may interrupt before *any* later figure, so a side that let one figure
+        # pass is asked again before the next one moves
+        self._passed = set()
         out.extend(self._advance_movement())
         return out
 
@@ -646,17 +681,26 @@ class Battle:
         fig = self.figures[a.figure]
         out: list[ev.Event] = [ev.EscapeFailed(fig.id, a.run)]
         if not a.run:
-            out.extend(self._finish_move(fig, p.path[: p.failed_at + 1], p.cost))
+            out.extend(self._finish_move(fig, self._stop_point(fig, p.path, p.failed_at), p.cost))
             return out
         stoppers = [self.figures[s] for s in self._stoppers_last]
         out.extend(self._free_attacks(fig, stoppers))
         p.failed_at = None
         if not fig.can_act:
-            out.extend(self._finish_move(fig, p.path[: p.index + 1], p.cost))
+            out.extend(self._finish_move(fig, self._stop_point(fig, p.path, p.index), p.cost))
             return out
         p.index += 1
         out.extend(self._continue_move())
         return out
+
+    def _stop_point(self, fig: Figure, path: Sequence[tuple[Hex, int]], upto: int) -> list[tuple[Hex, int]]:
+        """FTC 5.2: a move cut short (held in place, or taken out while running) ends in the last hex of
+        the path up to ``upto`` that no other figure occupies: nobody ends a move in an occupied hex."""
+        cut = list(path[: upto + 1])
+        taken = {f.hex for f in self.figures.values() if f.id != fig.id}
+        while len(cut) > 1 and cut[-1][0] in taken:
+            cut.pop()
+        return cut
 
     def _do_hold(self, a: act.Hold) -> list[ev.Event]:
         d = self._check_turn(a.figure, ("hold",), "hold")
@@ -918,6 +962,8 @@ class Battle:
             fig.facing = facing if facing is not None else fig.facing
             fig.positions.append((fig.hex, fig.facing))
             out.append(ev.Stepped(fid, origin, vacated, fig.facing, "follow"))
+            # two attackers may follow the same target: once one steps in, the others have no hex to take
+            self._follow_queue = [(f, h) for f, h in self._follow_queue if h != vacated]
         out.extend(self._advance_attack())
         return out
 
@@ -986,12 +1032,13 @@ class Battle:
         offence = skill + roll + total(omods)
         hit = is_hit(offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others],
                      difficulty) if not stray else True
-        base = dict(attacker=att.id, target=tgt.id, weapon=weapon.name, skill=skill, roll=roll,
+        base: dict[str, Any] = dict(attacker=att.id, target=tgt.id, weapon=weapon.name, skill=skill, roll=roll,
                     offence_mods=tuple((m.name, m.value) for m in omods), offence=offence, defence=defence,
                     defence_mods=tuple((m.name, m.value) for m in dmods), other_defences=tuple(others),
                     difficulty=difficulty, free_attack=free, stray=stray)
         if not hit:
-            return ev.AttackResolved(**base, hit=False, relative_degree=relative_degree(offence, defence, difficulty)), None
+            return ev.AttackResolved(**base, hit=False,
+                                     relative_degree=relative_degree(offence, defence, difficulty)), None
         rd = 0 if stray else relative_degree(offence, defence, difficulty)
         location = "torso"
         choices = hit_locations(offence, defence) if not stray else ("torso",)
@@ -1003,7 +1050,10 @@ class Battle:
         dfn = defensive_factors(tgt.character, weapon, location=location)
         dmg = damage_total(rd, off, dfn)
         level = tgt.character.wound_track.level_for_damage(dmg)
-        level = graze_cap(level, rd, fudge_graze_table=self.options.fudge_graze_table) if level else None
+        # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
+        level = graze_cap(level, rd, fudge_graze_table=self.options.fudge_graze_table, damage=dmg,
+                          scale_difference=att.character.strength_scale - tgt.character.mass_scale
+                          ) if level else None
         event = ev.AttackResolved(**base, hit=True, relative_degree=rd, location=location,
                                   offensive_factors=tuple((f.name, f.value) for f in off),
                                   defensive_factors=tuple((f.name, f.value) for f in dfn), damage=dmg,
@@ -1025,8 +1075,9 @@ class Battle:
                 if crippled:
                     fig.crippled = (*fig.crippled, location)
             fig.wounds, box = fig.wounds.record(after)
-            if box >= WoundLevel.VERY_HURT and (fig.very_hurt_from_round is None or
-                                                fig.very_hurt_from_round < self.round):
+            # FTC 6.4: the round a figure first becomes Very Hurt it fights on unhindered; later wounds
+            # do not postpone a penalty that already applies
+            if box >= WoundLevel.VERY_HURT and fig.very_hurt_from_round is None:
                 fig.very_hurt_from_round = self.round
             out.append(ev.Wounded(fig.id, dmg, str(level), roll.faces, health, str(after), str(box), crippled))
         return out
@@ -1071,10 +1122,11 @@ class Battle:
             tdecl = decls.get(t_id)
             others: list[tuple[str, int]] = []
             if weapon.ranged:
-                lof = line_of_fire(self.terrain, att.hex, tgt.hex)
+                lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, tgt.hex)
                 band = range_band(weapon, dist, tgt.character.mass_scale)
                 difficulty = band.difficulty if band else 99
-                moved = "none" if att.hexes_moved == 0 else ("half" if 2 * att.hexes_moved <= att.allowance else "full")
+                moved: MovedFraction = ("none" if att.hexes_moved == 0 else
+                                        "half" if 2 * att.hexes_moved <= att.allowance else "full")
                 omods += firing_modifiers(
                     moved_fraction=moved, firer_defending=bool(melee_on.get(a_id)),
                     elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
@@ -1123,7 +1175,7 @@ class Battle:
                rolls: Mapping[str, int], wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
         """FTC 6.5.3: a missed shot may hit a friend or an enemy of the firer on the line of fire."""
         occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
-        lof = line_of_fire(self.terrain, att.hex, tgt.hex)
+        lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, tgt.hex)
         at_risk = [fid for fid in lof.bystanders_at_risk(occupants) if fid not in (att.id, tgt.id)]
         if not at_risk:
             return []
@@ -1160,6 +1212,14 @@ class Battle:
             out.append(ev.BattleEnded(self.winner, reason))
             return True
         return False
+
+
+def _sentence(text: str) -> str:
+    """A movement error as a sentence for the player (capital first letter, full stop)."""
+    text = text.strip()
+    if not text:
+        return "That move is not allowed."
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _digest(events: Sequence[ev.Event]) -> str:

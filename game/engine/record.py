@@ -10,6 +10,7 @@ and is refused once dice were rolled for it: the rolls are public.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -80,10 +81,8 @@ def write_atomic(path: str | Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise SaveError(f"{target}: could not be saved ({exc.strerror or exc}); the previous save, if any, "
                         "is unchanged — free some disk space or choose another folder") from exc
 

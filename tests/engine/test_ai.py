@@ -1,0 +1,136 @@
+"""Computer players (issue 3): any side human or computer; they choose only among legal actions, never
+touch the battle's dice, and the tactical player decides within its time limit (FTC 5–7 via odds)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from game.engine import actions as act
+from game.engine.ai import RandomPlayer, TacticalPlayer, make_player
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, apply, legal_actions
+from game.engine.hexgrid import Hex
+from game.engine.terrain import TerrainMap
+from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, skirmish
+
+
+def _play(b: Battle, players: dict[str, object], rounds: int = 30) -> Battle:
+    while not b.over and b.round <= rounds:
+        d = legal_actions(b)
+        assert d is not None
+        rng = b.rng.getstate()
+        n = len(b.events)
+        a = players[d.side](b, d)  # type: ignore[operator]
+        # a computer player only looks: the battle's dice and log are untouched by its thinking
+        assert b.rng.getstate() == rng and len(b.events) == n
+        apply(b, a)
+    return b
+
+
+@pytest.mark.parametrize("kind", ["random", "tactical"])
+def test_computer_players_only_choose_legal_actions(kind: str) -> None:
+    """Every action a computer player picks is accepted by ``apply`` (one source of legality)."""
+    for seed in range(8):
+        options = RuleOptions(secret_stances=seed % 2 == 1, mook_group_initiative=seed % 3 == 0)
+        b = Battle(skirmish(seed, options, orders={"r0": "ask", "b2": "ask"}))
+        _play(b, {"blue": make_player(kind, seed), "red": make_player("random", seed + 100)}, rounds=15)
+        assert b.round > 1 or b.over
+
+
+def test_make_player_names() -> None:
+    """"random" and "tactical" are the computer players; anything else is a clear error."""
+    assert isinstance(make_player("random"), RandomPlayer)
+    assert isinstance(make_player("tactical"), TacticalPlayer)
+    with pytest.raises(ValueError, match="choose 'random' or 'tactical'"):
+        make_player("genius")
+
+
+def test_same_seed_same_choices() -> None:
+    """A computer player draws only from its own seeded generator: the same seed plays the same battle."""
+    logs = []
+    for _ in range(2):
+        b = _play(Battle(skirmish(12)), {"blue": TacticalPlayer(3), "red": RandomPlayer(4)}, rounds=6)
+        logs.append(b.log)
+    assert logs[0] == logs[1]
+
+
+def test_tactical_player_picks_the_target_it_hurts_most() -> None:
+    """Expected wound dealt (exact odds): with a Superb guard and a Mediocre peasant in reach, hit the peasant."""
+    def make(seed: int) -> BattleSetup:
+        return axial([("a", "blue", "knight", CENTRE, 0), ("g", "red", "guard", east(CENTRE), 3),
+                      ("p", "red", "peasant", Hex(CENTRE.q + 1, CENTRE.r - 1), 4)], seed=seed)
+
+    b = Battle(make(0))
+    while b.phase != "attack":
+        d = legal_actions(b)
+        assert d is not None
+        apply(b, act.Move(d.figure or "", ()) if d.reason in ("move", "held_end") else act.PassInterrupt(d.side))
+    while True:
+        d = legal_actions(b)
+        assert d is not None
+        if d.figure == "a":
+            break
+        apply(b, act.Declare(d.figure or "", "neutral"))
+    assert set(b.targets_for("a")) == {"g", "p"}
+    choice = TacticalPlayer(0)(b, d)
+    assert isinstance(choice, act.Declare) and choice.targets == ("p",)
+
+
+def test_tactical_player_stops_enemies_and_runs_only_when_unhurt() -> None:
+    """FTC 5.2–5.3: the tactical player always stops a mover it is asked about; after a lost escape it turns
+    tail only while unwounded (the free attacks come at -2)."""
+    b = Battle(axial([("s", "blue", "guard", CENTRE, 0), ("m", "red", "clumsy", east(CENTRE), 0)],
+                     seed=0, orders={"s": "ask"}))
+    while True:
+        d = legal_actions(b)
+        assert d is not None
+        if d.figure == "m" and d.reason == "move":
+            break
+        apply(b, act.Move(d.figure or "", ()))
+    apply(b, act.Move("m", ((east(CENTRE, 2), 0),)))
+    d = legal_actions(b)
+    assert d is not None and d.reason == "stop"
+    assert TacticalPlayer(0)(b, d) == act.StopChoice("s", True)
+
+
+def _big(seed: int) -> BattleSetup:
+    t = TerrainMap.open(20, 14)
+    figs = []
+    for i in range(10):
+        figs.append(FigureSetup(f"b{i}", f"Blue{i}", "blue", character("knight" if i % 2 else "archer"),
+                                t.hex_at(2 + i % 2, 2 + i), 0))
+        figs.append(FigureSetup(f"r{i}", f"Red{i}", "red", character("brigand" if i % 3 else "spearman"),
+                                t.hex_at(16 + i % 2, 2 + i), 3))
+    return BattleSetup(t, SIDES, tuple(figs), RuleOptions(), seed)
+
+
+@pytest.mark.slow
+def test_tactical_player_decides_within_a_second_for_ten_a_side() -> None:
+    """Issue 3: about one second at most per decision on this machine for ten figures a side."""
+    b = Battle(_big(1))
+    players = {"blue": TacticalPlayer(1), "red": TacticalPlayer(2)}
+    worst = 0.0
+    while not b.over and b.round <= 3:
+        d = legal_actions(b)
+        assert d is not None
+        t0 = time.perf_counter()
+        a = players[d.side](b, d)
+        worst = max(worst, time.perf_counter() - t0)
+        apply(b, a)
+    assert worst < 1.0, f"slowest decision took {worst:.2f} s"
+
+
+@pytest.mark.slow
+def test_tactical_player_beats_random_player() -> None:
+    """The tactical player wins clearly more battles than it loses against random play (sides swapped too)."""
+    wins = losses = 0
+    for seed in range(12):
+        tactical_side = "blue" if seed % 2 == 0 else "red"
+        other = "red" if tactical_side == "blue" else "blue"
+        b = _play(Battle(skirmish(seed)), {tactical_side: TacticalPlayer(seed), other: RandomPlayer(seed)})
+        if b.winner == tactical_side:
+            wins += 1
+        elif b.winner == other:
+            losses += 1
+    assert wins > losses

@@ -1,0 +1,195 @@
+"""Regenerate the golden battle logs in this folder (issue 3: golden logs of whole rounds).
+
+Run from the project root::
+
+    python tests/golden/make_golden.py
+
+Each log is a short battle on a scenario of ``scenarios.py`` (or a shipped map) played by a scripted
+policy; the seed is found by a deterministic search so that the log shows the rule it is named after
+(hold and interrupt, forfeits in reverse order, escape won / lost / turn tail, retreat and follow,
+simultaneous kills, a miss hitting a bystander). The logs are saved with ``record.save``, so each carries
+its seed, its actions and one events digest per action; ``tests/engine/test_record.py`` replays every
+``*.json`` here and checks every digest and the rule each log exhibits (``EXPECT``). Regenerate only when
+the rules engine changes on purpose (then the digests change and the old logs no longer replay).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from game.engine import actions as act  # noqa: E402
+from game.engine import events as ev  # noqa: E402
+from game.engine import record  # noqa: E402
+from game.engine.ai import RandomPlayer  # noqa: E402
+from game.engine.battle import Battle, Decision, legal_actions  # noqa: E402
+from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+Policy = Callable[[Battle, Decision], act.Action]
+
+EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
+    "hold_and_interrupt": lambda es: any(isinstance(e, ev.Held) for e in es)
+    and any(isinstance(e, ev.Moved) and e.figure == "a" for e in es),
+    "forfeit_in_reverse_order": lambda es: sum(isinstance(e, ev.Forfeited) for e in es) >= 2,
+    "escape_won": lambda es: any(isinstance(e, ev.EscapeContest) and e.escaped for e in es),
+    "escape_lost_stays": lambda es: any(isinstance(e, ev.EscapeFailed) and not e.run for e in es),
+    "turn_tail_and_run": lambda es: any(isinstance(e, ev.AttackResolved) and e.free_attack for e in es),
+    "retreat_and_follow": lambda es: {e.reason for e in es if isinstance(e, ev.Stepped)} >= {"retreat", "follow"},
+    "simultaneous_kills": lambda es: sum(isinstance(e, ev.TakenOut) for e in es) == 2
+    and any(isinstance(e, ev.BattleEnded) and e.winner is None for e in es),
+    "miss_hits_bystander": lambda es: any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in es),
+    "skirmish_random": lambda es: any(isinstance(e, ev.AttackResolved) for e in es),
+    "skirmish_secret_stances": lambda es: any(isinstance(e, ev.Revealed) for e in es),
+}
+"""Golden log name -> the rule its events must show (checked by the tests on replay)."""
+
+
+def _default(b: Battle, d: Decision) -> act.Action:
+    fid = d.figure or ""
+    return {
+        "move": act.Move(fid, ()), "held_end": act.Move(fid, ()), "interrupt": act.PassInterrupt(d.side),
+        "stop": act.StopChoice(fid, True), "escape_failed": act.EscapeFailedChoice(fid, False),
+        "follow": act.FollowChoice(fid, None),
+    }.get(d.reason, act.Declare(fid, "neutral"))
+
+
+def _hold(b: Battle, d: Decision) -> act.Action:
+    if d.figure == "a" and d.reason == "move":
+        return act.Hold("a")
+    if d.reason == "interrupt" and b.figures["a"].held and any(b.figures[f].moved for f in ("y", "z")):
+        return act.Move("a", ((east(b.figures["a"].hex), b.figures["a"].facing),))
+    return _default(b, d)
+
+
+def _all_hold(b: Battle, d: Decision) -> act.Action:
+    if d.reason == "move":
+        return act.Hold(d.figure or "")
+    return _default(b, d)
+
+
+AWAY = ((east(CENTRE, 2), 0), (east(CENTRE, 3), 0))
+
+
+def _leave(run: bool) -> Policy:
+    def policy(b: Battle, d: Decision) -> act.Action:
+        if d.figure == "m" and d.reason == "move":
+            return act.Move("m", AWAY)
+        if d.reason == "escape_failed":
+            return act.EscapeFailedChoice("m", run)
+        return _default(b, d)
+    return policy
+
+
+def _retreat(b: Battle, d: Decision) -> act.Action:
+    if d.reason == "declare" and d.figure == "a":
+        return act.Declare("a", "neutral", ("z",) if "z" in b.targets_for("a") else ())
+    if d.reason == "declare" and d.figure == "z":
+        back = b.retreat_hexes("z")
+        return act.Declare("z", "mildly_defensive", retreat=back[0] if back else None)
+    if d.reason == "follow":
+        return act.FollowChoice(d.figure or "", b._follow_queue[0][1])
+    return _default(b, d)
+
+
+def _slug(b: Battle, d: Decision) -> act.Action:
+    if d.reason == "declare":
+        other = "z" if d.figure == "a" else "a"
+        return act.Declare(d.figure or "", "very_aggressive", (other,) if other in b.targets_for(d.figure or "")
+                           else ())
+    return _default(b, d)
+
+
+def _fire(b: Battle, d: Decision) -> act.Action:
+    if d.reason == "declare" and d.figure == "a":
+        return act.Declare("a", "neutral", ("t",), "Shortbow")
+    return _default(b, d)
+
+
+def _random(seed: int) -> Policy:
+    players = {"blue": RandomPlayer(seed), "red": RandomPlayer(seed + 1)}
+    return lambda b, d: players[d.side](b, d)
+
+
+GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
+    # name: (scenario, policy for a seed, rounds to play)
+    "hold_and_interrupt": ("hold", lambda s: _hold, 1),
+    "forfeit_in_reverse_order": ("hold", lambda s: _all_hold, 1),
+    "escape_won": ("zoc_swift_vs_peasant", lambda s: _leave(False), 1),
+    "escape_lost_stays": ("zoc_clumsy_vs_guard", lambda s: _leave(False), 1),
+    "turn_tail_and_run": ("zoc_clumsy_vs_guard", lambda s: _leave(True), 1),
+    "retreat_and_follow": ("duel", lambda s: _retreat, 1),
+    "simultaneous_kills": ("bruisers", lambda s: _slug, 3),
+    "miss_hits_bystander": ("shot_past_enemy", lambda s: _fire, 1),
+    "skirmish_random": ("skirmish", _random, 3),
+    "skirmish_secret_stances": ("skirmish_secret", _random, 2),
+}
+
+
+def play(name: str, seed: int) -> Battle:
+    """Play golden battle ``name`` from ``seed`` for its number of rounds."""
+    scenario, policy_for, rounds = GOLDEN[name]
+    b = Battle(SCENARIOS[scenario](seed))
+    policy = policy_for(seed)
+    while not b.over and b.round <= rounds:
+        d = legal_actions(b)
+        assert d is not None
+        b.apply(policy(b, d))
+    return b
+
+
+def find_seed(name: str, tries: int = 3000) -> int:
+    """The first seed whose battle shows the rule the golden log is named after."""
+    return next(s for s in range(tries) if EXPECT[name](play(name, s).events))
+
+
+MAP_GOLDEN: dict[str, tuple[str, int, int]] = {
+    # name: (shipped map, seed, rounds) — tactical against tactical through ``game.session``
+    "map_open_field_tactical": ("open_field.tmx", 1, 3),
+}
+"""Golden logs on shipped maps (saved by ``Session.save``; the map path is stored relative to the repo)."""
+
+
+def play_map(name: str) -> object:
+    """Play a shipped-map golden battle through a session and return the session."""
+    from game.engine.ai import TacticalPlayer
+    from game.session import new_session
+
+    map_name, seed, rounds = MAP_GOLDEN[name]
+    session = new_session(ROOT / "maps" / map_name, seed=seed, autosave=False)
+    players = {sid: TacticalPlayer(seed + i) for i, sid in enumerate(session.battle.sides)}
+    while not session.battle.over and session.battle.round <= rounds:
+        d = legal_actions(session.battle)
+        assert d is not None
+        session.apply(players[d.side](session.battle, d))
+    return session
+
+
+def main() -> int:
+    """Write every golden log (``<name>.json``) and print what was written."""
+    import json
+
+    for name in MAP_GOLDEN:
+        session = play_map(name)
+        path = HERE / f"{name}.json"
+        session.save(path)  # type: ignore[attr-defined]
+        data = json.loads(path.read_text())
+        data["setup"]["map"] = "maps/" + MAP_GOLDEN[name][0]  # relative to the project root
+        data["setup"].pop("roster_file", None)
+        record.write_atomic(path, json.dumps(data, indent=1))
+        print(f"{name}: {len(data['actions'])} actions")
+    for name in GOLDEN:
+        seed = find_seed(name)
+        b = play(name, seed)
+        record.save(HERE / f"{name}.json", b, {"scenario": GOLDEN[name][0], "golden": name})
+        print(f"{name}: seed {seed}, {len(b.log)} actions, {len(b.events)} events")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
