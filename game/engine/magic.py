@@ -1,0 +1,605 @@
+"""Magic in combat (FTC 8.1 casting time and duration, 8.2 recognising spells, 8.3 ranged spells).
+
+Spells are data (``data/spells.toml``, which a GM may extend); this module holds the pure rules the battle
+calls: when a spell resolves, its range in hexes, the modifiers of its casting roll, concentration and its
+Willpower rolls, recognition, touch attacks, durations, and what an effect does to a figure's numbers.
+Nothing here keeps battle state; the battle owns the rounds, the rolls and the figures.
+
+How this game reads the points FTC 8 leaves open (each repeated where it is implemented):
+
+* *The casting roll* is the caster's one 4dF roll of the round (FTC 6.3) added to the spell's skill, plus
+  table 7's firing modifiers as FTC 8.1 says; it succeeds when it reaches the spell's difficulty. For a bolt
+  the same result is the attack: it needs the spell's difficulty and must beat the target's dodge, if the
+  target dodges the caster as it would a missile firer; the dodge gets table 8's bonus for the spell's
+  difficulty (FTC 8.3 gives named ranges, not table 5, so there is no range difficulty).
+* *Damage* of a bolt: relative degree + the spell's damage factor - the target's Mass Scale, Tough Hide,
+  Damage Capacity and (unless the spell says ``armour = false``) armour (FTC 7). No Strength: a spell is
+  not muscle-powered.
+* *Resisted spells* (``resist = "Will"``): the caster's result must beat the target's attribute + his roll.
+* *Touch* (FTC 8.3): a standard attack with Agility or the best hand-to-hand skill, doing no damage of its
+  own; the spell is cast whether or not the touch lands and takes effect only if it does.
+* *Defensive spells* protect against attacks of the round they are cast in only when cast in 1 second
+  (resolved at declaration, FTC 8.1's "instant defense spells"); a spell resolved with the attacks does not.
+* *Durations* count the round the effect begins in: a 5-round Ward cast in round 3 lasts rounds 3..7.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from game.engine import equipment
+from game.engine.characters import BRAWLING, MARTIAL_ARTS, Character
+from game.engine.combat import Modifier, MovedFraction, firing_modifiers
+from game.engine.damage import Factor, defensive_factors
+from game.engine.dice import DiceRoll, roll_4df
+from game.engine.equipment import Weapon
+from game.engine.hexgrid import Hex, within
+from game.engine.ladder import level_name, parse_level
+from game.engine.ranges import defense_bonus
+from game.engine.wounds import WoundLevel, Wounds
+
+DATA_FILE = Path(__file__).parent / "data" / "spells.toml"
+
+RANGES: tuple[str, ...] = ("self", "touch", "close", "short", "long")
+"""FTC 8.3's range kinds, plus "self" for spells on the caster."""
+EFFECTS: tuple[str, ...] = ("damage", "defence", "movement", "heal", "condition", "area")
+TARGETS: tuple[str, ...] = ("enemy", "ally", "self", "hex")
+APPLIES_TO: tuple[str, ...] = ("offence", "defence", "all", "strength", "speed", "movement", "acts")
+RESIST: tuple[str, ...] = ("", "will", "health")
+
+Resolution = Literal["declaration", "attack", "last_round"]
+ConcentrationEvent = Literal["dodge", "damaged"]
+
+
+class MagicError(ValueError):
+    """A spell catalogue entry or a spell request that makes no sense; the message names it and the fix."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# The catalogue
+# ---------------------------------------------------------------------------------------------------
+
+_TIME = re.compile(r"^\s*(\d+)\s*(second|seconds|round|rounds|minute|minutes)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """One spell of the catalogue (FTC 8): how long it takes, how far it reaches, what it does.
+
+    ``casting_time`` and ``duration`` are FTC 8.1 time-chart strings ("1 second", "1 round", "5 rounds",
+    "2 minutes"; a duration may also be "instant"). ``difficulty`` is a ladder level. The effect fields not
+    used by ``effect`` stay at their defaults (``data/spells.toml`` describes each).
+    """
+
+    key: str
+    name: str
+    casting_time: str
+    range: str
+    skill: str
+    difficulty: int
+    effect: str
+    target: str
+    duration: str = "instant"
+    damage: int = 0
+    armour: bool = True
+    defence_bonus: int = 0
+    movement_bonus: int = 0
+    speed_bonus: int = 0
+    heal_levels: int = 0
+    condition: str = ""
+    modifier: int = 0
+    applies_to: str = ""
+    radius: int = 0
+    light: int = 0
+    blocks_sight: bool = False
+    resist: str = ""
+    notes: str = ""
+
+    @property
+    def offensive(self) -> bool:
+        """Whether the spell is aimed at an enemy (FTC 8.1: resolved simultaneously with other attacks)."""
+        return self.target == "enemy"
+
+    @property
+    def defensive(self) -> bool:
+        """Whether the spell raises a defence (FTC 8.1: an instant defence when cast in 1 second)."""
+        return self.effect == "defence"
+
+    @property
+    def is_touch(self) -> bool:
+        """Whether the spell needs a touch attack first (FTC 8.3)."""
+        return self.range == "touch"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.casting_time}, {self.range}, {self.skill} {level_name(self.difficulty)})"
+
+
+@dataclass(frozen=True, slots=True)
+class _Catalogue:
+    spells: Mapping[str, Spell]
+    range_hexes: Mapping[str, int]
+    rounds_per_minute: int
+    concentration: Mapping[str, int]
+    recognition: Mapping[str, int]
+
+
+def _time_rounds(text: str, *, rounds_per_minute: int, where: str, allow_second: bool) -> int:
+    """Rounds in a time-chart string (FTC 8.1); "1 second" is 0 rounds (inside the round)."""
+    if text.strip().lower() == "instant":
+        return 0
+    match = _TIME.match(text)
+    if match is None:
+        raise MagicError(f"{where}: {text!r} is not a time of FTC 8.1's chart; write \"1 second\", "
+                         "\"1 round\", \"5 rounds\" or \"2 minutes\"")
+    count, unit = int(match.group(1)), match.group(2).lower()
+    if count < 1:
+        raise MagicError(f"{where}: {text!r} must be at least 1 {unit}")
+    if unit.startswith("second"):
+        if not allow_second or count != 1:
+            raise MagicError(f"{where}: {text!r}; only a casting time may be \"1 second\" (FTC 8.1); "
+                             "write a number of rounds instead")
+        return 0
+    if unit.startswith("minute"):
+        return count * rounds_per_minute
+    return count
+
+
+def _read_spell(key: str, row: Mapping[str, Any], rounds_per_minute: int) -> Spell:
+    where = f"{DATA_FILE.name}, spell {key!r}"
+    fields = {f for f in Spell.__slots__ if f != "key"}
+    unknown = [k for k in row if k not in fields]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], sorted(fields), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(sorted(fields))}"
+        raise MagicError(f"{where}: {unknown[0]!r} is not a field of a spell; {hint}")
+    for needed in ("name", "casting_time", "range", "skill", "difficulty", "effect", "target"):
+        if needed not in row:
+            raise MagicError(f"{where} has no {needed!r}; every spell needs name, casting_time, range, skill, "
+                             "difficulty, effect and target")
+    try:
+        difficulty = parse_level(str(row["difficulty"]))
+    except ValueError as exc:
+        raise MagicError(f"{where}, difficulty: {exc}") from None
+    values = dict(row)
+    values["difficulty"] = difficulty
+    for name, allowed in (("range", RANGES), ("effect", EFFECTS), ("target", TARGETS)):
+        values[name] = str(values[name]).strip().lower()
+        if values[name] not in allowed:
+            raise MagicError(f"{where}: {name} {row[name]!r} is unknown; use one of {', '.join(allowed)}")
+    values["resist"] = str(values.get("resist", "")).strip().lower()
+    if values["resist"] not in RESIST:
+        raise MagicError(f"{where}: resist {row['resist']!r} is unknown; use \"Will\" or \"Health\" or leave "
+                         "it out")
+    applies = str(values.get("applies_to", "")).strip().lower()
+    values["applies_to"] = applies
+    if values["effect"] == "condition" and applies not in APPLIES_TO:
+        raise MagicError(f"{where}: a condition needs applies_to, one of {', '.join(APPLIES_TO)}")
+    spell = Spell(key=key, **values)
+    _time_rounds(spell.casting_time, rounds_per_minute=rounds_per_minute, where=f"{where}, casting_time",
+                 allow_second=True)
+    _time_rounds(spell.duration, rounds_per_minute=rounds_per_minute, where=f"{where}, duration",
+                 allow_second=False)
+    if spell.effect == "area" and spell.radius < 0:
+        raise MagicError(f"{where}: an area's radius must be 0 or more hexes, not {spell.radius}")
+    if spell.effect == "heal" and spell.heal_levels < 1:
+        raise MagicError(f"{where}: a heal must lower a wound by at least 1 level (heal_levels)")
+    if not -3 <= spell.light <= 0:
+        raise MagicError(f"{where}: light is a bad-light penalty of table 7, -1 to -3, not {spell.light}")
+    return spell
+
+
+def load_catalogue(path: Path = DATA_FILE) -> Mapping[str, Spell]:
+    """Read a spell catalogue file in the format of ``data/spells.toml`` (FTC 8), keyed by lower-case name.
+
+    A GM's own file only needs ``[spell.<key>]`` tables; the rules' numbers come from the shipped file.
+    """
+    try:
+        with path.open("rb") as handle:
+            raw = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise MagicError(f"cannot read the spell catalogue {path}: {exc}; fix the file's TOML") from exc
+    per_minute = int(raw.get("rounds_per_minute", _catalogue().rounds_per_minute))
+    table = raw.get("spell", {})
+    if not isinstance(table, dict):
+        raise MagicError(f"{path}: spells are [spell.<key>] tables")
+    out: dict[str, Spell] = {}
+    for key, row in table.items():
+        spell = _read_spell(str(key), row, per_minute)
+        if spell.name.lower() in out:
+            raise MagicError(f"{path}: two spells are named {spell.name!r}; give each spell its own name")
+        out[spell.name.lower()] = spell
+    return out
+
+
+@cache
+def _catalogue() -> _Catalogue:
+    try:
+        with DATA_FILE.open("rb") as handle:
+            raw = tomllib.load(handle)
+        per_minute = int(raw["rounds_per_minute"])
+        range_hexes = {str(k): int(v) for k, v in raw["range_hexes"].items()}
+        concentration = {str(k): parse_level(str(v)) for k, v in raw["concentration"].items()}
+        recognition = {str(k): parse_level(str(v)) for k, v in raw["recognition"].items()}
+    except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
+        raise MagicError(f"cannot read the magic tables in {DATA_FILE}: {exc!r}; restore the file from the "
+                         "game's distribution") from exc
+    spells: dict[str, Spell] = {}
+    for key, row in raw.get("spell", {}).items():
+        spell = _read_spell(str(key), row, per_minute)
+        spells[spell.name.lower()] = spell
+    return _Catalogue(spells, range_hexes, per_minute, concentration, recognition)
+
+
+def spells() -> tuple[Spell, ...]:
+    """Every spell of ``data/spells.toml``, in the file's order (FTC 8)."""
+    return tuple(_catalogue().spells.values())
+
+
+def spell(name: str) -> Spell:
+    """A spell by name or key, case-insensitively; an unknown name raises ``MagicError`` naming near matches."""
+    wanted = name.strip().lower()
+    catalogue = _catalogue().spells
+    if wanted in catalogue:
+        return catalogue[wanted]
+    for candidate in catalogue.values():
+        if candidate.key.lower() == wanted.replace(" ", "_"):
+            return candidate
+    names = [s.name for s in catalogue.values()]
+    close = difflib.get_close_matches(name.strip().title(), names, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(close)}?" if close else f"known spells: {', '.join(names)}"
+    raise MagicError(f"there is no spell named {name!r}; {hint} (a GM adds spells to {DATA_FILE.name})")
+
+
+# ---------------------------------------------------------------------------------------------------
+# FTC 8.1: casting time, resolution, modifiers
+# ---------------------------------------------------------------------------------------------------
+
+def casting_rounds(item: Spell) -> int:
+    """Rounds of the battle a casting occupies, counting the round it is declared in (FTC 8.1).
+
+    "1 second" and "1 round" take the round they are declared in (1); "5 rounds" takes five, the effect
+    coming in the fifth; minutes count ``rounds_per_minute`` rounds each.
+    """
+    rounds = _time_rounds(item.casting_time, rounds_per_minute=_catalogue().rounds_per_minute,
+                          where=f"spell {item.name!r}, casting_time", allow_second=True)
+    return max(1, rounds)
+
+
+def is_instant(item: Spell) -> bool:
+    """Whether the spell is cast in 1 second (FTC 8.1): resolved when declared, before the other attacks."""
+    return _time_rounds(item.casting_time, rounds_per_minute=_catalogue().rounds_per_minute,
+                        where=f"spell {item.name!r}, casting_time", allow_second=True) == 0
+
+
+def resolves_when(item: Spell) -> Resolution:
+    """When a spell takes effect in the round (FTC 8.1).
+
+    "declaration": 1 second, resolved as soon as it is declared and taken into account for every attack;
+    "attack": 1 round, resolved simultaneously with the attacks of the attack phase;
+    "last_round": longer, the caster concentrates and the spell takes effect in the attack phase of the
+    last round of its casting time.
+    """
+    if is_instant(item):
+        return "declaration"
+    return "attack" if casting_rounds(item) == 1 else "last_round"
+
+
+def duration_rounds(item: Spell) -> int:
+    """How many rounds an effect lasts, the round it begins in included (FTC 8.1 time chart); 0 = instant."""
+    return _time_rounds(item.duration, rounds_per_minute=_catalogue().rounds_per_minute,
+                        where=f"spell {item.name!r}, duration", allow_second=False)
+
+
+def casting_modifiers(item: Spell, *, moved_fraction: MovedFraction = "none", firer_defending: bool = False,
+                      elevation_angle_modifier: int = 0, very_hurt_penalty: int = 0, footing: int = 0,
+                      light: int = 0, partial_cover: bool = False) -> tuple[Modifier, ...]:
+    """The modifiers of the casting roll, from table 7 (FTC 8.1, 6.5.1), each named.
+
+    A 1-round spell takes table 7 as a shot would, including the penalty for having moved in the movement
+    phase; a 1-second spell has no penalty for movement; a longer spell needs the caster to stay still, so
+    a caster who moved has lost it (``MagicError``). Pass the geometric terms (elevation, partial cover)
+    only where a line of fire applies (not for self or touch spells). No brace or scope for spells.
+    """
+    when = resolves_when(item)
+    if when == "last_round" and moved_fraction != "none":
+        raise MagicError(f"{item.name} takes {item.casting_time}: the caster must stay still while "
+                         "concentrating (FTC 8.1); a caster who moves breaks the spell")
+    moved: MovedFraction = "none" if when == "declaration" else moved_fraction
+    return firing_modifiers(moved_fraction=moved, firer_defending=firer_defending,
+                            elevation_angle_modifier=elevation_angle_modifier,
+                            very_hurt_penalty=very_hurt_penalty, footing=footing, light=light,
+                            partial_cover=partial_cover)
+
+
+def casting_result(skill: int, roll: DiceRoll | int, modifiers: Iterable[Modifier] = ()) -> int:
+    """The result of a casting (FTC 6.3, 8.1): the spell's skill + the caster's roll + the modifiers."""
+    total = roll.total if isinstance(roll, DiceRoll) else roll
+    return skill + total + sum(m.value for m in modifiers)
+
+
+def cast_succeeds(item: Spell, result: int) -> bool:
+    """Whether a casting result reaches the spell's difficulty (FTC 8, *Fudge* unopposed action)."""
+    return result >= item.difficulty
+
+
+def protects_this_round(cast_round: int, attack_round: int, casting_time: str) -> bool:
+    """Whether a defensive spell counts against the attacks of ``attack_round`` (FTC 8.1).
+
+    A defensive spell cast in an earlier round protects. One taking effect in the same round protects only
+    if it was cast in 1 second (resolved at declaration, before all attacks: "instant defense spells"); a
+    spell resolved with the attacks does not, since an offensive spell of the same round affects its
+    target "without regard to the defensive spell". ``cast_round`` is the round the effect began.
+    """
+    if attack_round < cast_round:
+        return False
+    if attack_round > cast_round:
+        return True
+    rounds = _time_rounds(casting_time, rounds_per_minute=_catalogue().rounds_per_minute,
+                          where="casting_time", allow_second=True)
+    return rounds == 0
+
+
+def active_in_round(item: Spell, effect_round: int, round_no: int) -> bool:
+    """Whether an effect that began in ``effect_round`` still lasts in ``round_no`` (FTC 8.1 duration).
+
+    Our reading: the duration counts the round the effect begins in; an instant effect lasts only that round.
+    """
+    return effect_round <= round_no < effect_round + max(1, duration_rounds(item))
+
+
+# ---------------------------------------------------------------------------------------------------
+# FTC 8.1: concentration
+# ---------------------------------------------------------------------------------------------------
+
+def concentration_difficulty(event: ConcentrationEvent) -> int:
+    """The Willpower result that keeps a concentrating caster's spell going (FTC 8.1): Good when forced to
+    dodge an attack, Great when he takes damage."""
+    table = _catalogue().concentration
+    if event not in table:
+        raise MagicError(f"{event!r} does not break concentration; use \"dodge\" or \"damaged\" (FTC 8.1)")
+    return table[event]
+
+
+def concentration_roll(rng: random.Random, will: int, event: ConcentrationEvent,
+                       modifier: int = 0) -> tuple[DiceRoll, bool]:
+    """Roll Willpower to keep concentrating (FTC 8.1); returns the roll and whether concentration holds."""
+    difficulty = concentration_difficulty(event)
+    roll = roll_4df(rng)
+    return roll, will + roll.total + modifier >= difficulty
+
+
+@dataclass(frozen=True, slots=True)
+class Concentration:
+    """A spell being cast over several rounds (FTC 8.1): the caster stays still; the spell takes effect in
+    the attack phase of the round in which ``rounds_left`` is 1.
+
+    ``target`` is a figure's id, a hex (an area) or None (the caster himself).
+    """
+
+    spell: Spell
+    caster: str
+    rounds_left: int
+    target: str | Hex | None = None
+
+    @classmethod
+    def begin(cls, item: Spell, caster: str, target: str | Hex | None = None) -> Concentration:
+        """The casting as declared in its first round (FTC 8.1: declared in round 1, a 5-round spell takes
+        effect in round 5)."""
+        return cls(item, caster, casting_rounds(item), target)
+
+    @property
+    def takes_effect_this_round(self) -> bool:
+        """Whether this is the last round of concentration: the spell resolves in this attack phase."""
+        return self.rounds_left <= 1
+
+    def advance(self) -> Concentration:
+        """The casting at the start of the next round, one round closer (FTC 8.1)."""
+        if self.takes_effect_this_round:
+            raise MagicError(f"{self.caster}'s {self.spell.name} has already taken effect; it cannot go on")
+        return replace(self, rounds_left=self.rounds_left - 1)
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """(rounds done, rounds needed), for the casting bar on the token."""
+        needed = casting_rounds(self.spell)
+        return needed - self.rounds_left, needed
+
+
+# ---------------------------------------------------------------------------------------------------
+# FTC 8.2: recognising spells
+# ---------------------------------------------------------------------------------------------------
+
+def recognition_difficulty(*, sees: bool, hears: bool, obscured: bool) -> int | None:
+    """The Thaumatology result needed to recognise a spell cast at the recogniser (FTC 8.2).
+
+    Good when he can both see and hear the caster; Great with only a clear view; Superb when fog or another
+    obscuration, or other people, stand in the way (our reading: also when he only hears the caster). None
+    when he can neither see nor hear the caster: there is nothing to recognise.
+    """
+    table = _catalogue().recognition
+    if not sees and not hears:
+        return None
+    if obscured or not sees:
+        return table["obscured"]
+    return table["see_and_hear"] if hears else table["clear_view"]
+
+
+def recognise(rng: random.Random, thaumatology: int, *, sees: bool, hears: bool,
+              obscured: bool) -> tuple[DiceRoll | None, bool]:
+    """A Thaumatology roll while declaring (FTC 8.2, 6.1.2); returns the roll (None: no roll possible) and
+    whether the spell is recognised."""
+    difficulty = recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
+    if difficulty is None:
+        return None, False
+    roll = roll_4df(rng)
+    return roll, thaumatology + roll.total >= difficulty
+
+
+# ---------------------------------------------------------------------------------------------------
+# FTC 8.3: ranges and touch
+# ---------------------------------------------------------------------------------------------------
+
+def spell_range_hexes(kind: str) -> int | None:
+    """A spell range in hexes (FTC 8.3): self 0, touch 1 (melee reach), close 2, short 10; long is None,
+    meaning anywhere in line of sight."""
+    key = kind.strip().lower()
+    if key not in RANGES:
+        raise MagicError(f"{kind!r} is not a spell range; use one of {', '.join(RANGES)}")
+    return _catalogue().range_hexes.get(key)
+
+
+def in_spell_range(item: Spell, distance_hexes: int, *, in_sight: bool = True) -> bool:
+    """Whether a target at this distance can be reached by the spell (FTC 8.3); a long-range spell reaches
+    anything in sight. The battle still checks the front hexes for touch (melee reach) and the line of fire
+    for bolts."""
+    if distance_hexes < 0:
+        raise MagicError(f"a distance of {distance_hexes} hexes makes no sense")
+    hexes = spell_range_hexes(item.range)
+    if hexes is None:
+        return in_sight
+    return distance_hexes <= hexes and (in_sight or item.range in ("self", "touch"))
+
+
+def _melee_skill_names() -> frozenset[str]:
+    names = {BRAWLING.lower(), MARTIAL_ARTS.lower()}
+    for w in equipment.weapons():
+        if not w.ranged:
+            names.add(w.skill.lower())
+            names.add(w.name.lower())
+    return frozenset(names)
+
+
+def touch_attack_skill(character: Character) -> int:
+    """The skill of a touch attack (FTC 8.3): Agility or any hand-to-hand combat skill, whichever is highest.
+
+    Hand-to-hand skills are those of the catalogue's melee weapons (by skill or weapon name), Brawling and
+    Martial Arts. The touch does no damage of its own.
+    """
+    melee = _melee_skill_names()
+    best = character.agility
+    for name, level in character.skills.items():
+        if name.lower() in melee:
+            best = max(best, level)
+    return best
+
+
+# ---------------------------------------------------------------------------------------------------
+# Effects
+# ---------------------------------------------------------------------------------------------------
+
+def _spell_weapon(item: Spell) -> Weapon:
+    # Armour halving (FTC 7.2) asks about the weapon; a spell is neither blunt nor small and piercing.
+    return Weapon(item.name, item.skill, item.damage, 0.0, muscle_powered=False, ranged=item.range != "touch")
+
+
+_NATURAL = ("Mass Scale", "Tough Hide", "Damage Capacity")
+
+
+def spell_offensive_factors(item: Spell) -> tuple[Factor, ...]:
+    """A damage spell's offensive factors (FTC 7.1): its own damage factor; no Strength (not muscle-powered)."""
+    if item.effect != "damage":
+        raise MagicError(f"{item.name} does no damage (effect {item.effect!r})")
+    return (Factor(item.name, item.damage),)
+
+
+def spell_defensive_factors(item: Spell, defender: Character, *, location: str = "torso") -> tuple[Factor, ...]:
+    """The target's defensive factors against a damage spell (FTC 7.2): Mass Scale, Tough Hide, Damage
+    Capacity, and armour unless the spell passes through it (``armour = false``)."""
+    factors = defensive_factors(defender, _spell_weapon(item), location=location)
+    if item.armour:
+        return factors
+    return tuple(f for f in factors if f.name.startswith(_NATURAL))
+
+
+def spell_dodge_bonus(item: Spell) -> int:
+    """The bonus of a target dodging a bolt (FTC 6.5.2, table 8, read on the spell's difficulty)."""
+    return defense_bonus(item.difficulty)
+
+
+def resist_level(item: Spell, target: Character) -> int | None:
+    """The attribute a target resists the spell with (Will or Health), or None if it cannot be resisted."""
+    if not item.resist:
+        return None
+    return target.will if item.resist == "will" else target.health
+
+
+def overcomes_resistance(casting: int, resistance: int | None) -> bool:
+    """Whether a resisted spell takes effect: the casting result must beat the target's resist result
+    (an opposed action, *Fudge* 3); an unresisted spell always does."""
+    return resistance is None or casting > resistance
+
+
+Channel = Literal["offence", "defence", "strength", "speed", "movement"]
+
+
+def effect_modifiers(item: Spell) -> tuple[tuple[Channel, Modifier], ...]:
+    """What an active spell adds to the target's numbers, by channel (FTC 8.1 effects as data).
+
+    "defence" goes to every defence result, "offence" to attack and casting results, "strength" to
+    Strength (so to muscle-powered damage, FTC 7.1), "speed" to Speed (initiative), "movement" to the
+    allowance in hexes. "all" conditions give both offence and defence. Damage, heal, area and "acts"
+    conditions give none here (see ``cannot_act``, ``heal_wounds``, ``area_hexes``).
+    """
+    out: list[tuple[Channel, Modifier]] = []
+    if item.effect == "defence" and item.defence_bonus:
+        out.append(("defence", Modifier(item.name, item.defence_bonus)))
+    elif item.effect == "movement":
+        if item.movement_bonus:
+            out.append(("movement", Modifier(item.name, item.movement_bonus)))
+        if item.speed_bonus:
+            out.append(("speed", Modifier(item.name, item.speed_bonus)))
+    elif item.effect == "condition" and item.modifier:
+        label = f"{item.condition.capitalize()} ({item.name})"
+        if item.applies_to == "all":
+            out.extend((("offence", Modifier(label, item.modifier)), ("defence", Modifier(label, item.modifier))))
+        elif item.applies_to in ("offence", "defence", "strength", "speed", "movement"):
+            channel: Channel = item.applies_to  # type: ignore[assignment]
+            out.append((channel, Modifier(label, item.modifier)))
+    return tuple(out)
+
+
+def cannot_act(item: Spell) -> bool:
+    """Whether the spell's condition stops its target from acting (e.g. paralysed) while it lasts."""
+    return item.effect == "condition" and item.applies_to == "acts"
+
+
+def area_hexes(item: Spell, center: Hex) -> frozenset[Hex]:
+    """The hexes an area spell covers: the target hex and every hex within its radius."""
+    if item.effect != "area":
+        raise MagicError(f"{item.name} is not an area spell")
+    return frozenset(within(center, item.radius))
+
+
+def heal_wounds(wounds: Wounds, levels: int) -> Wounds:
+    """A healing spell lowers the worst wound by ``levels`` (FTC 8 with *Fudge* 4.57's boxes).
+
+    The wound in the highest marked box is taken off the sheet and recorded again that many levels lower,
+    as received; below Scratch it is gone. (A Hurt wound that rolled up into the Incapacitated box is
+    recorded again as a Scratch, so two Hurts and a Very Hurt become Very Hurt again.)
+    """
+    if levels < 1:
+        raise MagicError(f"a heal lowers a wound by at least one level, not {levels}")
+    if wounds.beyond:
+        worst_level = wounds.beyond[-1]
+        rest = Wounds(wounds.track, wounds.marks, wounds.beyond[:-1])
+    else:
+        index = max((i for i, m in enumerate(wounds.marks) if m), default=None)
+        if index is None:
+            return wounds
+        worst_level = wounds.marks[index][-1]
+        marks = list(wounds.marks)
+        marks[index] = marks[index][:-1]
+        rest = Wounds(wounds.track, tuple(marks), wounds.beyond)
+    lowered = worst_level - levels
+    if lowered < WoundLevel.SCRATCH:
+        return rest
+    healed, _ = rest.record(WoundLevel(lowered))
+    return healed
