@@ -100,6 +100,8 @@ class TacticalPlayer:
     def __init__(self, seed: int = 0, time_limit: float = 0.8) -> None:
         self.rng = random.Random(seed)
         self.time_limit = time_limit
+        self._field_key: object = None
+        self._field: dict[Hex, int] = {}
 
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
         """Pick an action for the decision ``d`` (FTC 5–7)."""
@@ -142,7 +144,7 @@ class TacticalPlayer:
         w = fig.character.ready_weapon
         off = fig.character.combat_skill(w)
         dfn = target.character.combat_skill(target.character.ready_weapon)
-        diff = melee_difficulty(fig.character.strength_scale, target.character.mass_scale)
+        diff = melee_difficulty(fig.character.mass_scale, target.character.mass_scale)
         if w.ranged:
             band = range_band(w, distance(fig.hex, target.hex), target.character.mass_scale)
             if band is None:
@@ -161,18 +163,17 @@ class TacticalPlayer:
         best: tuple[float, Hex, int] | None = None
         friends = [f.hex for f in battle.able(fig.side) if f.id != fid]
         candidates = [*reach.hexes(), fig.hex]
+        field = self._approach_field(battle, fig)
         for h in candidates:
             if time.perf_counter() - start > self.time_limit:
                 break
-            near = min(enemies, key=lambda e: distance(h, e.hex))
-            dist = distance(h, near.hex)
+            # walking distance to the nearest enemy, so walls and rivers are gone round, not pressed against
+            steps = field.get(h, 999)
             if ranged:
-                band = range_band(fig.character.ready_weapon, dist, near.character.mass_scale)
-                score = -abs(dist - 4) - (10 if band is None else band.difficulty) * 0.5
-                score += 0.3 * -battle.terrain.cover_at(h)
+                score = -abs(steps - 4) * 0.7 + 0.3 * -battle.terrain.cover_at(h)
             else:
-                score = -dist * 1.0
-                if dist == 1:
+                score = -steps * 1.0
+                if steps == 1:
                     score += 3.0
             score += 0.2 * sum(1 for f in friends if distance(f, h) <= 2)
             if h != fig.hex and reach.band(h) == "escape":
@@ -181,18 +182,41 @@ class TacticalPlayer:
                     battle.figure(s).character.ready_weapon) for _, ids in reach.escapes(h) for s in ids][:3] or [0])
                 score -= 3.0 * float(1 - esc)
             score += self.rng.random() * 0.01
-            facing = self._facing_toward(h, near.hex)
             if best is None or score > best[0]:
-                best = (score, h, facing)
+                best = (score, h, 0)
         if best is None or best[1] == fig.hex:
             facing = self._facing_toward(fig.hex, min(enemies, key=lambda e: distance(fig.hex, e.hex)).hex)
             if facing != fig.facing and reach.can_reach(fig.hex, facing):
                 return act.Move(fid, reach.path(fig.hex, facing).steps)
             return _stay(fid)
-        _, h, facing = best
+        _, h, _ = best
+        facing = self._facing_toward(h, min(enemies, key=lambda e: distance(h, e.hex)).hex)
         if not reach.can_reach(h, facing):
             facing = reach.facings(h)[0]
         return act.Move(fid, reach.path(h, facing).steps)
+
+    def _approach_field(self, battle: Battle, fig: Figure) -> dict[Hex, int]:
+        """Walking distance (in hexes, ignoring figures) from every hex to the nearest enemy of ``fig``'s
+        side, by breadth-first search over passable terrain; cached while the enemies stand still."""
+        mode = fig.character.movement_modes[0]
+        sources = tuple(sorted(e.hex for e in battle.enemies_of(fig)))
+        key = (id(battle.terrain), mode, sources)
+        if self._field_key == key:
+            return self._field
+        field: dict[Hex, int] = dict.fromkeys(sources, 0)
+        frontier = list(sources)
+        terrain = battle.terrain
+        while frontier:
+            nxt: list[Hex] = []
+            for h in frontier:
+                d = field[h] + 1
+                for n in neighbors(h):
+                    if n not in field and terrain.is_passable(n, mode):
+                        field[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        self._field_key, self._field = key, field
+        return field
 
     @staticmethod
     def _facing_toward(h: Hex, target: Hex) -> int:

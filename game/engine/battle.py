@@ -33,9 +33,11 @@ from game.engine.combat import (
     hit_locations,
     is_hit,
     melee_difficulty,
+    obscured_vision_perception,
     offence_modifiers,
     relative_degree,
     resolve_miss,
+    room_to_swing_modifier,
     total,
 )
 from game.engine.damage import damage_total, defensive_factors, limb_wound, offensive_factors
@@ -409,7 +411,8 @@ class Battle:
                                            tuple(f.id for f in group) if len(group) > 1 else ()))
             for f in group:
                 f.initiative = result
-                keys[f.id] = (result, f.character.speed, f.character.agility, f.character.perception, 0.0)
+                keys[f.id] = (result, f.character.speed, f.character.agility,
+                             effective_perception(f.character), 0.0)
         # the coin decides only among figures tied on every trait
         tied: dict[tuple[int, int, int, int, float], list[str]] = {}
         for fid, k in keys.items():
@@ -1011,7 +1014,7 @@ class Battle:
             omods = offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
                                       very_hurt_penalty=s.very_hurt_penalty(self.round))
             event, wound = self._strike(s, mover, weapon, r.total, omods, defence, dmods, (),
-                                        melee_difficulty(s.character.strength_scale, mover.character.mass_scale),
+                                        melee_difficulty(s.character.mass_scale, mover.character.mass_scale),
                                         distance(s.hex, mover.hex), "best", free=True)
             out.append(event)
             if wound:
@@ -1119,6 +1122,8 @@ class Battle:
             omods = list(offence_modifiers(stance=stance, advance_hexes_used=d.advance_used, behind=behind,
                                            very_hurt_penalty=att.very_hurt_penalty(self.round),
                                            missile_dodges=len(d.dodge)))
+            if weapon.needs_room:
+                omods += room_to_swing_modifier(self._crowding(att, tgt))
             tdecl = decls.get(t_id)
             others: list[tuple[str, int]] = []
             if weapon.ranged:
@@ -1143,7 +1148,7 @@ class Battle:
                     dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0))
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
-                difficulty = melee_difficulty(att.character.strength_scale, tgt.character.mass_scale)
+                difficulty = melee_difficulty(att.character.mass_scale, tgt.character.mass_scale)
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
                     defence, dmods = None, ()
                 else:
@@ -1170,6 +1175,12 @@ class Battle:
             return out
         out.extend(self._begin_round())
         return out
+
+    def _crowding(self, fig: Figure, target: Figure) -> int:
+        """How many of a figure's adjacent hexes hold a wall or another figure, the target not counted."""
+        mode = fig.character.movement_modes[0]
+        return sum(1 for h in neighbors(fig.hex)
+                   if h != target.hex and (not self.terrain.is_passable(h, mode) or self.occupant(h) is not None))
 
     def _stray(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier], dist: int,
                rolls: Mapping[str, int], wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
@@ -1220,6 +1231,13 @@ def _sentence(text: str) -> str:
     if not text:
         return "That move is not allowed."
     return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def effective_perception(character: Character) -> int:
+    """Perception as it counts in play: a helmet that obscures vision lowers it (FTC 9.2, our reading)."""
+    if any(a.obscures_vision for a in character.armour):
+        return character.perception + obscured_vision_perception()
+    return character.perception
 
 
 def _digest(events: Sequence[ev.Event]) -> str:

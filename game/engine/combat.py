@@ -599,3 +599,23 @@ def stances() -> tuple[Stance, ...]:
 def stance_table() -> Mapping[Stance, StanceSpec]:
     """Table 4 as a mapping, for the in-game rules reference (FTC 6.1.1)."""
     return {s: s.spec for s in Stance}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Weapon and armour notes with an effect in play (FTC 9.1, 9.2)
+# ---------------------------------------------------------------------------------------------------
+
+def room_to_swing_modifier(crowded_hexes: int) -> tuple[Modifier, ...]:
+    """FTC 9.1 "needs room to swing": the attack penalty when walls or figures crowd the wielder.
+
+    ``crowded_hexes``: how many of the wielder's six adjacent hexes hold a wall or another figure (the
+    target not counted). Our reading (data/combat.toml [needs_room]): two or more give -1.
+    """
+    if crowded_hexes >= _int("needs_room", "crowded_hexes"):
+        return (Modifier("no room to swing", _int("needs_room", "penalty")),)
+    return ()
+
+
+def obscured_vision_perception() -> int:
+    """FTC 9.2 greathelm "obscures vision": our reading, a Perception modifier for the wearer (-1)."""
+    return _int("obscured_vision", "perception")

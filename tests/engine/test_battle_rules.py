@@ -752,3 +752,55 @@ def test_ftc_6_2_only_one_attacker_can_follow_into_the_vacated_hex() -> None:
                                    b.figures[d.figure or ""].facing, "follow")
     assert b.phase != "attack" or legal_actions(b) is None or legal_actions(b).reason != "follow"  # type: ignore[union-attr]
     assert any(isinstance(e, ev.AttackResolved) for e in events)
+
+
+# --- FTC 9.1 / 9.2 notes with an effect in play (our readings, README "How this game reads the rules") ---
+
+def test_ftc_9_1_needs_room_to_swing_penalises_a_crowded_battle_axe() -> None:
+    from game.engine.combat import room_to_swing_modifier
+
+    assert room_to_swing_modifier(0) == ()
+    assert room_to_swing_modifier(1) == ()
+    (mod,) = room_to_swing_modifier(2)
+    assert (mod.name, mod.value) == ("no room to swing", -1)
+
+
+def test_ftc_9_2_greathelm_obscures_vision_lowers_perception() -> None:
+    from game.engine.battle import effective_perception
+    from game.engine.characters import Character
+
+    bare = Character.from_dict({"name": "A", "perception": "Good"})
+    helmed = Character.from_dict({"name": "B", "perception": "Good", "armour": ["Greathelm"]})
+    assert effective_perception(bare) == 1
+    assert effective_perception(helmed) == 0
+
+
+def test_ftc_6_4_melee_difficulty_compares_size_not_strength() -> None:
+    """FTC 6.4: +1 per step of Scale the attacker is larger — size (Mass Scale), not Strength Scale."""
+    from game.engine.battle import Battle, BattleSetup, FigureSetup, SideSetup
+    from game.engine.characters import Character
+    from game.engine.terrain import TerrainMap
+
+    t = TerrainMap.open(6, 6)
+    strong = Character.from_dict({"name": "Ogre-strong", "strength_scale": 3, "skills": {"Axe": "Good"},
+                                  "weapons": ["Hand Axe"]})
+    small = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
+    a, b = t.hex_at(2, 2), t.hex_at(3, 2)
+    from game.engine.hexgrid import direction_to
+
+    setup = BattleSetup(t, (SideSetup("x", "X"), SideSetup("y", "Y")),
+                        (FigureSetup("a", "A", "x", strong, a, direction_to(a, b) or 0),
+                         FigureSetup("b", "B", "y", small, b, direction_to(b, a) or 0)), seed=1)
+    battle = Battle(setup)
+    from game.engine.actions import Declare, Move
+
+    while battle.phase == "movement":
+        d = battle.decision()
+        assert d is not None
+        battle.apply(Move(d.figure or d.interrupters[0]))
+    while battle.phase == "attack" and battle.round == 1:
+        d = battle.decision()
+        assert d is not None and d.figure is not None
+        battle.apply(Declare(d.figure, "neutral", ("b",) if d.figure == "a" else ("a",)))
+    attacks = [e for e in battle.events if e.kind == "attack" and e.attacker == "a"]  # type: ignore[attr-defined]
+    assert attacks and attacks[0].difficulty == -2  # type: ignore[attr-defined]  # Poor: same Mass Scale
