@@ -66,6 +66,7 @@ class App:
             maps_dir or project_root() / "maps",
             save_settings=self._persist,
         )
+        self.ui.open_save = self.open_save
         self.stack: list[Screen] = []
         self.running = True
         self.dirty = True
@@ -124,9 +125,9 @@ class App:
         """Put an error dialog on top; the game goes on."""
         self.push(MessageDialog(self.ui, title, message, error=True))
 
-    # --- battles (the battle screen replaces the viewer in a later task) --------------------------
+    # --- battles --------------------------------------------------------------------------------
     def open_board(self, map_path: str | Path | None) -> Screen:
-        """The board screen for a map file (None: a generated field). Raises when the map is bad."""
+        """The plain board viewer for a map file (None: a generated field). Raises when the map is bad."""
         from game.ui.viewer import ViewerScreen
 
         data: BoardData = (
@@ -134,20 +135,53 @@ class App:
         )
         return ViewerScreen(self.ui, data, self.to_title)
 
+    def open_battle(self, setup: BattleSetup) -> Screen:
+        """A new battle on screen: ``game.session.new_session`` with the setup's choices (raises on a bad
+        map, roster or setup; the caller turns that into a dialog)."""
+        from game.engine.battle import RuleOptions
+        from game.session import new_session
+        from game.ui.battle_screen import BattleScreen
+
+        controllers: dict[str, str] | None = dict(setup.side_controllers) or None
+        if controllers is None and setup.controllers:
+            from game.ui.screens import map_sides
+
+            assert setup.map_path is not None
+            sides, _ = map_sides(setup.map_path, setup.roster_path)
+            controllers = {sc.id: c for sc, c in zip(sides, setup.controllers, strict=False)}
+        if controllers:
+            controllers = {k: ("tactical" if v == "computer" else v) for k, v in controllers.items()}
+        session = new_session(
+            setup.map_path,
+            setup.roster_path,
+            seed=setup.seed if setup.seed is not None else self.seed,
+            controllers=controllers,
+            options=setup.options or RuleOptions(),
+        )
+        return BattleScreen(self.ui, session, self.to_title)
+
+    def open_save(self, path: Path) -> Screen:
+        """A saved battle on screen (raises ``SaveError`` with its sentence)."""
+        from game.ui.battle_screen import open_battle_save
+
+        return open_battle_save(self.ui, path, self.to_title)
+
     def to_title(self) -> Transition:
         """Back to a fresh title screen."""
         del self.stack[1:]
         return Replace(TitleScreen(self.ui, self.start_battle))
 
     def start_battle(self, setup: BattleSetup) -> Transition | None:
-        """Open the board for a battle setup; a bad map gives a dialog instead."""
+        """Open a battle for a setup; a bad map, roster or setup gives a dialog instead."""
         try:
-            return Push(self.open_board(setup.map_path))
+            if setup.map_path is None:
+                return Push(self.open_board(None))
+            return Push(self.open_battle(setup))
         except Exception as exc:  # any failure of a player's file becomes a sentence, not a crash
             name = setup.map_path.name if setup.map_path is not None else "the map"
             return Push(
                 MessageDialog(
-                    self.ui, "Cannot open the map", describe_error(exc, f"Opening {name}"), error=True
+                    self.ui, "Cannot start the battle", describe_error(exc, f"Opening {name}"), error=True
                 )
             )
 
@@ -204,6 +238,9 @@ class App:
         try:
             if self.top.update(dt):
                 self.dirty = True
+            take = getattr(self.top, "take_transition", None)
+            if take is not None:
+                self.apply(take())
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             self.show_error("Something went wrong", describe_error(exc, "Updating the screen"))

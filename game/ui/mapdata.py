@@ -111,7 +111,11 @@ def _layout_of(tiled_layout: Any) -> HexLayout:
 def open_map(path: str | Path, *, grid: bool = True) -> BoardData:
     """Load a Tiled map for the board; raises the loader's ``MapLoadError`` (or OSError) when it cannot."""
     loader = importlib.import_module("game.maps.loader")
-    loaded = loader.load_map(path)
+    return board_data_from_loaded(loader.load_map(path), path, grid=grid)
+
+
+def board_data_from_loaded(loaded: Any, path: str | Path, *, grid: bool = True) -> BoardData:
+    """The board's data for an already loaded map (``game.maps.loader.LoadedMap``; a session keeps one)."""
     layout = _layout_of(loaded.layout)
     source: MapSource
     try:

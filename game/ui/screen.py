@@ -41,12 +41,16 @@ class UiContext:
         return max(1, round(px * self.settings.ui_scale))
 
     def autosave_path(self) -> Path:
-        """Where the running battle is autosaved (Continue loads it)."""
-        return self.config_dir / "autosave.json"
+        """Where the running battle is autosaved (Continue loads it): ``game.session.autosave_path()``."""
+        from game.session import autosave_path
+
+        return autosave_path()
 
     def saves_dir(self) -> Path:
-        """Where Ctrl+S puts saved battles."""
-        return self.config_dir / "saves"
+        """Where Ctrl+S puts saved battles: ``game.session.data_dir() / "saves"``."""
+        from game.session import data_dir
+
+        return data_dir() / "saves"
 
     def has_autosave(self) -> bool:
         """Whether Continue has something to continue."""

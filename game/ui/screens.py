@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pygame
 
@@ -24,21 +24,47 @@ from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
 HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Board", ""),
-    ("Drag (any button), arrows, W A S D", "pan the map"),
-    ("Mouse wheel, + / −", "zoom around the cursor"),
-    ("Home", "fit the whole map"),
-    ("Left click", "select a figure or hex"),
-    ("Hover", "inspect a figure or hex"),
-    ("G", "hex grid on / off"),
-    ("Battle", ""),
-    ("Enter", "confirm the highlighted choice"),
-    ("H", "hold the selected figure"),
-    ("Ctrl+S / Ctrl+O", "save / load the battle"),
-    ("Ctrl+Z", "undo (when the rules allow)"),
+    ("Drag, arrows, W A S D", "pan the map"),
+    ("Wheel, + / −", "zoom around the cursor"),
+    ("Home · G · Tab", "fit map · grid · next figure"),
+    ("Click · hover", "select · inspect a hex or figure"),
+    ("Movement", ""),
+    ("Click a coloured hex", "move there along the shown path"),
+    ("Wheel / Q E over it", "choose the final facing"),
+    ("H · Space", "hold · stay where you are"),
+    ("P · click a held figure", "pass · interrupt with it"),
+    ("Y / N", "stop the mover · run or stay · follow"),
+    ("Attack", ""),
+    ("Click a red-outlined enemy, T", "choose / cycle the target"),
+    ("1 – 5", "stance, very aggressive … very defensive"),
+    ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
+    ("Enter", "declare"),
     ("Anywhere", ""),
-    ("F1", "this help"),
-    ("Esc", "menu / back / close"),
+    ("Ctrl+S · Ctrl+O · Ctrl+Z", "save · load · undo your last decision"),
+    ("F1 · Esc", "this help · menu / back"),
 )
+
+RULES_REFERENCE: tuple[tuple[str, str], ...] = (
+    ("Round", "Initiative (Speed + 4dF, best first), then movement in that order, then the attack "
+              "phase: everyone declares (lowest initiative first), one 4dF each, all blows land at once."),
+    ("Moving", "Your allowance comes from Speed; the worst terrain penalty of the hexes you use this "
+               "round lowers it (never below one hex). A hex with a figure costs one more; one side of "
+               "turning is free between hexes, more costs a hex. Hold to move later or to interrupt."),
+    ("Zones of control", "The three hexes in front of a fighting figure. Entering is free; leaving one "
+                         "whose owner stops you is an escape roll: your Agility against each stopper's "
+                         "combat skill. Lose and you stay put, or run and take a free attack from each."),
+    ("Attacking", "Melee reaches the front hexes (spears two hexes in the front arc). A hit must beat "
+                  "the target's defence, the defence of everyone else fighting you, and the difficulty. "
+                  "The margin plus weapon, Strength and armour gives the damage, read on the wound track."),
+    ("Stances", "Aggressive: better attack, worse defence, may trade the bonus to advance. Defensive: "
+                "the reverse, and may (very defensive: must) step back a hex."),
+    ("Missiles", "Range bands set the difficulty; a target that dodges rolls Agility. The line of fire is "
+                 "exact: a wall touched only at an edge gives partial cover (−1); a miss may strike a "
+                 "figure on the line."),
+    ("Wounds", "Scratch, Hurt, Very Hurt (−1 from the next round), Incapacitated, Near Death. A Health "
+               "roll can lower each wound. Incapacitated figures leave the fight."),
+)
+"""The help screen's short rules reference: our own summary of FTC as RULINGS.md reads it."""
 
 
 class ButtonColumn:
@@ -130,8 +156,13 @@ class BattleSetup:
 
     map_path: Path | None
     roster_path: Path | None = None
-    controllers: tuple[str, str] = ("human", "computer")
+    controllers: tuple[str, ...] = ()
+    """Who plays the first sides, in the map's order ("human", "tactical", "random"); empty: the roster's."""
     seed: int | None = None
+    options: Any = None
+    """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
+    side_controllers: tuple[tuple[str, str], ...] = ()
+    """(side id, controller) pairs; these win over ``controllers``."""
 
 
 class TitleScreen(Screen):
@@ -198,7 +229,7 @@ class TitleScreen(Screen):
         return self._open(self.ui.autosave_path())
 
     def _load(self) -> Transition | None:
-        folder = self.ui.saves_dir() if self.ui.saves_dir().is_dir() else self.ui.config_dir
+        folder = self.ui.saves_dir() if self.ui.saves_dir().is_dir() else self.ui.autosave_path().parent
         return Push(FileChooser(self.ui, "Load a battle", folder, (".json",), self._open))
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -263,38 +294,118 @@ class TitleScreen(Screen):
         self.tooltip.draw(surface, text)
 
 
-class NewBattleScreen(Screen):
-    """Choose a map (from maps/ or any .tmx) and who plays each side; the defaults start in one click."""
+@dataclass(frozen=True)
+class SideChoice:
+    """One side of the chosen map as the New battle screen shows it."""
 
-    CONTROLLERS = ("human", "computer")
+    id: str
+    name: str
+    colour: str
+
+
+def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice], str]:
+    """The sides a map and roster put on the field, and the roster's file name (or an error sentence)."""
+    from game.maps.loader import load_map
+    from game.roster import load_roster
+    from game.session import default_roster_for, place_figures
+
+    loaded = load_map(map_path)
+    rp = roster_path or default_roster_for(map_path, loaded)
+    roster = load_roster(rp)
+    sides: list[SideChoice] = []
+    for f in place_figures(loaded, roster):
+        if all(sc.id != f["side"] for sc in sides):
+            rs = roster.side(f["side"])
+            sides.append(SideChoice(f["side"], rs.name if rs else str(f["side"]).capitalize(),
+                                    rs.colour if rs else "#888888"))
+    return sides, rp.name
+
+
+class NewBattleScreen(Screen):
+    """Choose a map (shipped or any .tmx), a roster, who plays each side and the rule options.
+
+    The defaults (first map, its own roster, side one human and the others computer, the rules text's
+    options) start a skirmish in one click.
+    """
+
+    CONTROLLERS = ("human", "tactical", "random")
+    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {
+        "human": "Human",
+        "tactical": "Computer",
+        "random": "Computer (random)",
+    }
 
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
         super().__init__(ui)
+        from game.engine.battle import RULE_OPTION_HELP
+        from game.session import shipped_maps
+
         self.start_battle = start_battle
         found = sorted(ui.maps_dir.glob("*.tmx")) if ui.maps_dir.is_dir() else []
-        self.maps: list[Path | None] = list(found)
-        if not self.maps:
-            self.maps = [None]
-        self.controllers = ["human", "computer"]
-        self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16)
+        self.maps: list[Path] = list(found) or shipped_maps()
+        self.roster: Path | None = None
+        self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
         self.list.selected = 0
-        self.side_buttons = [Button("", functools.partial(self._toggle, i), size=16) for i in range(2)]
-        self.browse = Button("Browse…", self._browse, size=16, hotkey=pygame.K_b)
+        self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
+        self.roster_button = Button("Roster…", self._choose_roster, size=15)
+        self.roster_reset = Button("Map's own", self._reset_roster, size=15)
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
-        self._refresh_side_labels()
+        self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
+        self.option_help = dict(RULE_OPTION_HELP)
+        self.option_rects: dict[str, pygame.Rect] = {}
+        self.sides: list[SideChoice] = []
+        self.controllers: dict[str, str] = {}
+        self.side_buttons: list[Button] = []
+        self.roster_name = ""
+        self.problem = ""
+        self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
+        self._refresh()
 
     def _labels(self) -> list[str]:
-        return [
-            p.stem.replace("_", " ") if p is not None else "Open field (generated, 30 × 20)"
-            for p in self.maps
+        return [p.stem.replace("_", " ") for p in self.maps]
+
+    @property
+    def map_path(self) -> Path | None:
+        """The map chosen now."""
+        if not self.maps:
+            return None
+        index = self.list.selected if self.list.selected is not None else 0
+        return self.maps[index]
+
+    def _refresh(self) -> None:
+        """Read the chosen map's sides (cached per map and roster)."""
+        mp = self.map_path
+        if mp is None:
+            self.sides, self.roster_name, self.problem = [], "", "No maps found: use Browse… to open a .tmx file."
+        else:
+            key = (mp, self.roster)
+            if key not in self._cache:
+                try:
+                    sides, name = map_sides(mp, self.roster)
+                    self._cache[key] = (sides, name, "")
+                except Exception as exc:  # a broken map or roster is described, not raised
+                    from game.ui.dialogs import describe_error
+
+                    self._cache[key] = ([], "", describe_error(exc, f"Reading {mp.name}"))
+            self.sides, self.roster_name, self.problem = self._cache[key]
+        for i, sc in enumerate(self.sides):
+            self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
+        self.side_buttons = [
+            Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides
         ]
+        self._refresh_side_labels()
+        if self.size != (0, 0):
+            self.on_resize(self.size)
+
+    def _chosen(self, index: int) -> None:
+        self._refresh()
 
     def _refresh_side_labels(self) -> None:
-        for i, b in enumerate(self.side_buttons):
-            b.text = f"Side {'AB'[i]}: {self.controllers[i].capitalize()}"
+        for sc, b in zip(self.sides, self.side_buttons, strict=True):
+            b.text = f"{sc.name}: {self.CONTROLLER_NAMES[self.controllers[sc.id]]}"
 
-    def _toggle(self, side: int) -> bool:
+    def _toggle(self, side: str) -> bool:
         current = self.CONTROLLERS.index(self.controllers[side])
         self.controllers[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
         self._refresh_side_labels()
@@ -317,33 +428,65 @@ class NewBattleScreen(Screen):
             )
         )
 
+    def _choose_roster(self) -> Transition:
+        def chosen(path: Path) -> Transition | None:
+            self.roster = path
+            self._refresh()
+            return None
+
+        mp = self.map_path
+        folder = mp.parent if mp is not None else self.ui.maps_dir
+        return Push(FileChooser(self.ui, "Choose a roster", folder, (".toml",), chosen))
+
+    def _reset_roster(self) -> bool:
+        self.roster = None
+        self._refresh()
+        return True
+
     def setup(self) -> BattleSetup:
         """The battle the screen would start now."""
-        index = self.list.selected if self.list.selected is not None else 0
-        return BattleSetup(self.maps[index], None, (self.controllers[0], self.controllers[1]))
+        from game.engine.battle import RuleOptions
+
+        return BattleSetup(
+            self.map_path,
+            self.roster,
+            tuple(self.controllers.get(sc.id, "human") for sc in self.sides[:2]),
+            options=RuleOptions(**self.options),
+            side_controllers=tuple((sc.id, self.controllers.get(sc.id, "human")) for sc in self.sides),
+        )
 
     def _start(self) -> Transition | None:
         return self.start_battle(self.setup())
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        """Two columns: maps on the left, sides and start on the right."""
+        """Two columns: map and roster on the left; players and rule options on the right."""
         super().on_resize(size)
         s = self.ui.s
         w, h = size
-        panel_w = min(w - s(40), s(820))
+        panel_w = min(w - s(40), s(1000))
         left = (w - panel_w) // 2
-        top = s(110)
-        self.list.rect = pygame.Rect(left, top, panel_w // 2, h - top - s(100))
-        rx = left + panel_w // 2 + s(30)
-        bw = panel_w - panel_w // 2 - s(30)
-        for i, b in enumerate(self.side_buttons):
-            b.rect = pygame.Rect(rx, top + s(30) + i * s(52), bw, s(42))
-        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(12), s(140), s(38))
-        self.back.rect = pygame.Rect(rx, h - s(100) - s(46), s(120), s(46))
-        self.start.rect = pygame.Rect(rx + s(132), h - s(100) - s(46), bw - s(132), s(46))
+        top = s(100)
+        lw = panel_w * 2 // 5
+        self.list.rect = pygame.Rect(left, top, lw, h - top - s(190))
+        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(10), s(120), s(34))
+        self.roster_button.rect = pygame.Rect(left, self.list.rect.bottom + s(74), s(120), s(34))
+        self.roster_reset.rect = pygame.Rect(left + s(130), self.list.rect.bottom + s(74), s(120), s(34))
+        rx = left + lw + s(30)
+        bw = panel_w - lw - s(30)
+        y = top + s(4)
+        for b in self.side_buttons:
+            b.rect = pygame.Rect(rx, y, min(bw, s(420)), s(36))
+            y += s(42)
+        y += s(30)
+        self.option_rects = {}
+        for k in self.options:
+            self.option_rects[k] = pygame.Rect(rx, y, bw, s(40))
+            y += s(44)
+        self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
+        self.start.rect = pygame.Rect(rx + bw - s(240), h - s(70), s(240), s(44))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Arrows choose the map, Enter starts, Escape goes back."""
+        """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 return Pop()
@@ -353,43 +496,67 @@ class NewBattleScreen(Screen):
                 current = self.list.selected or 0
                 self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
                 return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for k, rect in self.option_rects.items():
+                if rect.collidepoint(event.pos):
+                    self.options[k] = not self.options[k]
+                    return None
         self.list.handle(event)
-        for b in (*self.side_buttons, self.browse, self.start, self.back):
+        for b in (*self.side_buttons, self.browse, self.roster_button, self.roster_reset, self.start, self.back):
             b.handle(event)
             if isinstance(b.result, Push | Pop | Replace | Quit):
                 return b.result
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Map list, sides, start."""
+        """Map list, roster, players, rule options, start."""
         surface.fill(theme.BACKGROUND)
         s, text = self.ui.s, self.ui.text
-        text.blit(surface, "New battle", (self.list.rect.x, s(40)), 34, theme.ACCENT, bold=True)
-        text.blit(
-            surface, "Map", (self.list.rect.x, self.list.rect.y - s(26)), 16, theme.TEXT_MUTED, bold=True
-        )
-        text.blit(
-            surface,
-            "Players",
-            (self.side_buttons[0].rect.x, self.list.rect.y),
-            16,
-            theme.TEXT_MUTED,
-            bold=True,
-        )
+        text.blit(surface, "New battle", (self.list.rect.x, s(30)), 34, theme.ACCENT, bold=True)
+        text.blit(surface, "Map", (self.list.rect.x, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         self.list.draw(surface, text)
-        for i, b in enumerate(self.side_buttons):
+        self.browse.draw(surface, text)
+        ry = self.roster_button.rect.y - s(24)
+        roster = f"Roster: {self.roster_name or '—'}" + ("" if self.roster else " (the map's own)")
+        text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
+        self.roster_button.draw(surface, text)
+        self.roster_reset.draw(surface, text)
+        rx = self.start.rect.x if not self.side_buttons else self.side_buttons[0].rect.x
+        rx = self.back.rect.x
+        text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED,
+                  bold=True)
+        for sc, b in zip(self.sides, self.side_buttons, strict=True):
             b.draw(surface, text)
-            pygame.draw.circle(surface, self.ui.palette.sides[i], (b.rect.x + s(18), b.rect.centery), s(7))
-        note_y = self.side_buttons[-1].rect.bottom + s(24)
-        for line in text.wrap(
-            "Roster: the figures placed on the map. Rule options come with the battle settings.",
-            14,
-            self.side_buttons[0].rect.width,
-        ):
-            text.blit(surface, line, (self.side_buttons[0].rect.x, note_y), 14, theme.TEXT_MUTED)
-            note_y += text.line_height(14)
-        for b in (self.browse, self.back, self.start):
-            b.draw(surface, text)
+            from game.ui.battle_screen import hex_colour
+
+            colour = self.ui.palette.sides[self.sides.index(sc)] if self.ui.settings.colour_blind else (
+                hex_colour(sc.colour))
+            pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
+        if self.problem:
+            y = self.list.rect.y
+            for line in text.wrap(self.problem, 14, self.start.rect.right - rx)[:6]:
+                text.blit(surface, line, (rx, y), 14, theme.DANGER)
+                y += text.line_height(14)
+        if self.option_rects:
+            first = next(iter(self.option_rects.values()))
+            text.blit(surface, "Rule options", (rx, first.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
+        for k, rect in self.option_rects.items():
+            box = pygame.Rect(rect.x, rect.y + s(3), s(18), s(18))
+            pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=3)
+            pygame.draw.rect(surface, theme.ACCENT if self.options[k] else theme.BORDER, box, 2, border_radius=3)
+            if self.options[k]:
+                pygame.draw.lines(surface, theme.ACCENT, False, [(box.x + s(4), box.centery),
+                                  (box.x + s(8), box.bottom - s(4)), (box.right - s(3), box.y + s(4))], 3)
+            text.blit(surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14,
+                      theme.TEXT, bold=True)
+            help_text = self.option_help[k]
+            while text.width(help_text, 12) > rect.width - s(30) and len(help_text) > 10:
+                help_text = help_text[:-2]
+            if help_text != self.option_help[k]:
+                help_text = help_text.rstrip() + "…"
+            text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
+        self.back.draw(surface, text)
+        self.start.draw(surface, text)
 
 
 class SettingsScreen(Screen):
@@ -521,7 +688,7 @@ class SettingsScreen(Screen):
 
 
 class HelpOverlay(Screen):
-    """F1: the keys (and, later, the rules reference). Any key or click closes it."""
+    """F1: the keys on the left, a short rules reference and the rule options on the right."""
 
     opaque = False
 
@@ -532,28 +699,52 @@ class HelpOverlay(Screen):
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
-        """A panel listing the keys."""
-        _dim(surface, 170)
+        """Two columns over the dimmed screen."""
+        from game.engine.battle import RULE_OPTION_HELP
+
+        _dim(surface, 190)
         s, text = self.ui.s, self.ui.text
         w, h = surface.get_size()
-        lh = text.line_height(15) + s(4)
-        rect = pygame.Rect(0, 0, min(w - s(40), s(640)), s(90) + lh * len(HELP_KEYS))
+        rect = pygame.Rect(0, 0, min(w - s(30), s(1200)), min(h - s(30), s(680)))
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(surface, "Help — keys", (rect.x + s(24), rect.y + s(18)), 24, theme.ACCENT, bold=True)
-        y = rect.y + s(60)
+        col_w = rect.width // 2 - s(30)
+        text.blit(surface, "Keys", (rect.x + s(20), rect.y + s(14)), 22, theme.ACCENT, bold=True)
+        lh = text.line_height(13) + s(2)
+        y = rect.y + s(48)
         for key, meaning in HELP_KEYS:
             if not meaning:
-                text.blit(surface, key.upper(), (rect.x + s(24), y + s(4)), 13, theme.TEXT_MUTED, bold=True)
+                y += s(3)
+                text.blit(surface, key.upper(), (rect.x + s(20), y), 11, theme.TEXT_MUTED, bold=True)
             else:
-                text.blit(surface, key, (rect.x + s(36), y), 15, theme.TEXT, bold=True)
-                text.blit(surface, meaning, (rect.x + rect.width // 2, y), 15, theme.TEXT)
+                text.blit(surface, key, (rect.x + s(28), y), 13, theme.TEXT, bold=True)
+                text.blit(surface, meaning, (rect.x + s(28) + col_w * 11 // 20, y), 13, theme.TEXT)
             y += lh
+        x = rect.x + rect.width // 2 + s(10)
+        text.blit(surface, "Rules reference", (x, rect.y + s(14)), 22, theme.ACCENT, bold=True)
+        y = rect.y + s(48)
+        small = text.line_height(12)
+        for title, body in RULES_REFERENCE:
+            text.blit(surface, title, (x, y), 12, theme.ACCENT, bold=True)
+            y += small
+            for line in text.wrap(body, 12, col_w):
+                text.blit(surface, line, (x, y), 12, theme.TEXT)
+                y += small
+            y += s(3)
+        y += s(4)
+        text.blit(surface, "Rule options (New battle)", (x, y), 12, theme.ACCENT, bold=True)
+        y += small
+        for help_text in RULE_OPTION_HELP.values():
+            for line in text.wrap("• " + help_text, 11, col_w):
+                if y > rect.bottom - s(24):
+                    break
+                text.blit(surface, line, (x, y), 11, theme.TEXT_MUTED)
+                y += text.line_height(11)
         text.blit(
             surface,
-            "any key closes",
-            (rect.right - s(16), rect.bottom - s(12)),
-            13,
+            "any key closes · our readings of the rules: README, “How this game reads the rules”",
+            (rect.right - s(16), rect.bottom - s(10)),
+            12,
             theme.TEXT_MUTED,
             anchor="bottomright",
         )
@@ -564,11 +755,14 @@ class EscapeMenu(Screen):
 
     opaque = False
 
-    def __init__(self, ui: UiContext, to_title: Callable[[], Transition]) -> None:
+    def __init__(
+        self, ui: UiContext, to_title: Callable[[], Transition], extra: list[Button] | None = None
+    ) -> None:
         super().__init__(ui)
         self.column = ButtonColumn(
             [
                 Button("Resume", Pop, hotkey=pygame.K_r),
+                *(extra or []),
                 Button("Settings", lambda: Push(SettingsScreen(self.ui))),
                 Button("Help (F1)", lambda: Push(HelpOverlay(self.ui))),
                 Button("Back to title", lambda: Pop(then=to_title())),

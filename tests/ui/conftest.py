@@ -67,3 +67,12 @@ def wheel(app: App, pos: tuple[int, int], y: int) -> None:
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y, flipped=False, precise_x=0.0,
                                          precise_y=float(y)))
     app.pump()
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Saves, the autosave and settings go to temporary folders, never the player's own."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(home))
+    monkeypatch.setenv("FUDGE_TACTICS_CONFIG_DIR", str(tmp_path / "config"))
+    return home

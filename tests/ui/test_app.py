@@ -60,17 +60,19 @@ def test_disabled_continue_explains_itself_and_does_nothing(app: App) -> None:
     assert title.tooltip.shown and "No saved battle" in title.tooltip.text
 
 
-def test_continue_is_enabled_once_an_autosave_exists(tmp_path: Path, maps_dir: Path) -> None:
+def test_continue_is_enabled_once_an_autosave_exists(tmp_path: Path, maps_dir: Path, data_home: Path) -> None:
     config = tmp_path / "c2"
     config.mkdir()
-    (config / "autosave.json").write_text("{}")
+    data_home.mkdir(parents=True, exist_ok=True)
+    (data_home / "autosave.json").write_text("{}")
     a = App(config=config, maps_dir=maps_dir)
     try:
         title = a.top
         assert isinstance(title, TitleScreen)
         assert title.column.buttons[1].enabled and title.column.buttons[2].enabled
         click(a, title.column.buttons[1].rect.center)
-        assert isinstance(a.top, MessageDialog)  # the save format arrives later: a dialog, not a crash
+        assert isinstance(a.top, MessageDialog) and a.top.error  # a damaged save: a dialog, not a crash
+        assert "Traceback" not in a.top.message
         key(a, pygame.K_RETURN)
         click(a, title.column.buttons[2].rect.center)
         assert isinstance(a.top, FileChooser)
@@ -102,11 +104,27 @@ def test_one_click_skirmish_then_pan_with_keys_and_drag(app: App) -> None:
     assert viewer.selected_id is None  # a drag is not a click
 
 
+def _over_reach(app: App, viewer: ViewerScreen, point: tuple[int, int]) -> bool:
+    move(app, point)
+    turns = getattr(viewer, "_wheel_turns", None)
+    return bool(turns()) if turns is not None else False
+
+
 def test_wheel_and_plus_minus_zoom_around_the_cursor(app: App) -> None:
     viewer = start_default_battle(app)
     cam = viewer.board.camera
+    cam.zoom_index = ZOOM_LEVELS.index(1.0)  # the map overflows the view and is not re-centred
+    cam.clamp()
+    # over a hex the moving figure cannot reach (over a reachable one the wheel turns the final facing)
+    point = next(
+        (x, y)
+        for y in range(120, 600, 23)
+        for x in range(60, 900, 37)
+        if 200 < cam.screen_to_map(x, y)[0] < cam.map_size[0] - 200
+        and 200 < cam.screen_to_map(x, y)[1] < cam.map_size[1] - 200
+        and not _over_reach(app, viewer, (x, y))
+    )
     z0 = cam.zoom_index
-    point = (450, 330)
     before = cam.screen_to_map(*point)
     wheel(app, point, 1)
     assert cam.zoom_index == z0 + 1
@@ -120,7 +138,13 @@ def test_wheel_and_plus_minus_zoom_around_the_cursor(app: App) -> None:
 
 def test_click_selects_the_figure_and_hover_inspects_the_hex(app: App) -> None:
     viewer = start_default_battle(app)
-    fid, figure = next(iter(viewer.figures.items()))
+    panel = getattr(viewer, "panel_rect", lambda d: pygame.Rect(0, 0, 0, 0))(None)
+
+    def visible(h: object) -> bool:
+        p = viewer.board.camera.hex_to_screen(h)  # type: ignore[arg-type]
+        return viewer.board.camera.in_view(*p) and not panel.inflate(60, 60).collidepoint(p)
+
+    fid, figure = next((i, f) for i, f in viewer.figures.items() if visible(f.hex))
     pos = tuple(round(v) for v in viewer.board.camera.hex_to_screen(figure.hex))
     move(app, pos)
     assert viewer.hover_hex == figure.hex

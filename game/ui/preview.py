@@ -1,0 +1,249 @@
+"""Exact odds shown before a decision is committed (issue 5, "exact odds before committing").
+
+A pure helper (no pygame): it reads the battle's state and feeds ``game.engine.odds`` the same terms the
+battle's resolution will use (``Battle._resolve_round`` / ``_defence_vs`` / ``_strike``: skill, stance,
+advance, behind bonus, Very Hurt, missile dodges, shield and parry, range difficulty, firing modifiers,
+cover, damage factors, the target's Health roll). What cannot be known at declaration time — the target's
+secret stance, who else will attack the attacker — is named in ``assumptions`` so the player can judge.
+The UI adds no rules of its own (DESIGN.md rules 2, 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from game.engine import events as ev
+from game.engine.battle import Battle, Declaration, Figure
+from game.engine.combat import (
+    Modifier,
+    MovedFraction,
+    Stance,
+    behind_bonus,
+    firing_modifiers,
+    melee_difficulty,
+    offence_modifiers,
+    total,
+)
+from game.engine.damage import defensive_factors, offensive_factors
+from game.engine.equipment import Weapon
+from game.engine.hexgrid import Hex, distance
+from game.engine.lof import LineOfFire, line_of_fire
+from game.engine.movement import Reach
+from game.engine.odds import (
+    Outcome,
+    escape_probability,
+    hit_chance,
+    hit_probability,
+    miss_probabilities,
+    outcome_distribution,
+)
+from game.engine.ranges import firing_angle_modifier, range_band
+from game.engine.zoc import escape_breakdown
+
+
+@dataclass(frozen=True)
+class StanceColumn:
+    """One stance in the side-by-side comparison (table 4, FTC 6.1.1)."""
+
+    stance: Stance
+    hit: Fraction
+    distribution: Mapping[Outcome, Fraction]
+    risk: Fraction | None
+    """Chance that the most dangerous incoming attacker hits this figure (None: nobody threatens it)."""
+
+
+@dataclass(frozen=True)
+class Bystander:
+    """A figure on the line of fire a miss may hit (FTC 6.5.3, table 9)."""
+
+    figure: str
+    friend: bool
+    chance: Fraction
+    """P(the shot misses) × P(the miss table picks this figure's group) ÷ the group's size."""
+
+
+@dataclass(frozen=True)
+class AttackPreview:
+    """Everything the declaration panel shows for one attack (FTC 6.4–7)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    ranged: bool
+    skill: int
+    offence_mods: tuple[Modifier, ...]
+    offence: int
+    defence: int | None
+    defence_mods: tuple[Modifier, ...]
+    difficulty: int
+    damage_base: int
+    distribution: Mapping[Outcome, Fraction]
+    hit: Fraction
+    stances: tuple[StanceColumn, ...] = ()
+    line: LineOfFire[str] | None = None
+    bystanders: tuple[Bystander, ...] = ()
+    assumptions: tuple[str, ...] = field(default_factory=tuple)
+
+
+def weapon_named(fig: Figure, name: str | None) -> Weapon:
+    """The figure's weapon of that name (its ready weapon when None)."""
+    if name is not None:
+        for w in fig.character.weapons:
+            if w.name.lower() == name.lower():
+                return w
+    return fig.character.ready_weapon
+
+
+def public_declarations(battle: Battle) -> dict[str, ev.Declared]:
+    """Declarations of this attack phase that every player has seen (never a hidden one)."""
+    out: dict[str, ev.Declared] = {}
+    for e in reversed(battle.events):
+        if isinstance(e, ev.PhaseBegan):
+            break
+        if isinstance(e, ev.Declared) and not e.hidden:
+            out.setdefault(e.figure, e)
+    return out
+
+
+def _melee_defence(battle: Battle, defender: Figure, attacker: Figure, weapon: Weapon,
+                   stance: str) -> tuple[int, tuple[Modifier, ...]]:
+    # The battle's own defence computation with a roll of 0, so the preview cannot drift from the rules.
+    decl = Declaration(defender.id, stance, (), defender.character.ready_weapon.name)
+    level, mods, _ = battle._defence_vs(defender, attacker, weapon, 0, decl, shield_ok=True)
+    return level, tuple(mods)
+
+
+def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id: str, stance: str = "neutral",
+                   *, dodge: Sequence[str] = (), advance: Sequence[tuple[Hex, int]] = (),
+                   compare: bool = True) -> AttackPreview:
+    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9)."""
+    att = battle.figure(fid)
+    tgt = battle.figure(target_id)
+    weapon = weapon_named(att, weapon_name)
+    st = Stance(stance)
+    assumptions: list[str] = []
+    public = public_declarations(battle)
+    tdecl = public.get(target_id)
+    if tdecl is None:
+        assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
+    t_stance = tdecl.stance if tdecl is not None else "neutral"
+    t_defends = tdecl is None or not tdecl.second_move
+    skill = att.character.combat_skill(weapon)
+    positions = [(att.hex, att.facing), *advance]
+    end_hex = positions[-1][0]
+    dist = distance(end_hex, tgt.hex)
+    line: LineOfFire[str] | None = None
+    bystanders: list[Bystander] = []
+    defence: int | None
+    dmods: tuple[Modifier, ...] = ()
+    if weapon.ranged:
+        band = range_band(weapon, dist, tgt.character.mass_scale)
+        difficulty = band.difficulty if band else 99
+        moved: MovedFraction = (
+            "none" if att.hexes_moved == 0 else ("half" if 2 * att.hexes_moved <= att.allowance else "full"))
+        base = list(offence_modifiers(stance=Stance.NEUTRAL, very_hurt_penalty=att.very_hurt_penalty(battle.round),
+                                      missile_dodges=len(dodge)))
+        occupants = {f.hex: f.id for f in battle.figures.values() if f.can_act}
+        line = line_of_fire(battle.terrain, att.hex, tgt.hex, occupants=occupants)
+        base += firing_modifiers(
+            moved_fraction=moved,
+            elevation_angle_modifier=firing_angle_modifier(battle.terrain.elevation_at(att.hex),
+                                                           battle.terrain.elevation_at(tgt.hex), dist),
+            footing=battle.terrain.footing_at(att.hex), light=battle.terrain.light_at(att.hex),
+            partial_cover=line.partial_cover)
+        if battle.terrain.cover_at(tgt.hex):
+            base.append(Modifier("target in cover", battle.terrain.cover_at(tgt.hex)))
+        defence = None
+        assumptions.append(f"{tgt.name} is taken not to dodge this shot.")
+    else:
+        difficulty = melee_difficulty(att.character.strength_scale, tgt.character.mass_scale)
+        behind = max((behind_bonus(h, tgt.hex, tgt.facing, attacker_phase_start=att.hex,
+                                   moved_this_attack_phase=(h != att.hex))
+                      for h, _ in positions if h != tgt.hex), default=0)
+        base = list(offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
+                                      very_hurt_penalty=att.very_hurt_penalty(battle.round),
+                                      missile_dodges=len(dodge)))
+        if t_defends and tgt.can_act:
+            defence, dmods = _melee_defence(battle, tgt, att, weapon, t_stance)
+        else:
+            defence = None
+    adv = max(0, len(advance))
+    stance_mod = Modifier(f"{st.display_name} stance" + (f" ({adv} advanced)" if adv else ""),
+                          st.attack_bonus - adv)
+    omods = tuple(m for m in ([stance_mod] if stance_mod.value else []) + base)
+    offence_wo_stance = skill + total(base)
+    offence = offence_wo_stance + stance_mod.value
+    off_f = offensive_factors(att.character, weapon, two_handed=att.character.wields_two_handed(weapon),
+                              distance=dist, location="torso", target=tgt.character)
+    def_f = defensive_factors(tgt.character, weapon, location="torso")
+    damage_base = sum(f.value for f in off_f) - sum(f.value for f in def_f)
+    head: int | None = None
+    if tgt.character.has_head:
+        off_h = offensive_factors(att.character, weapon, two_handed=att.character.wields_two_handed(weapon),
+                                  distance=dist, location="head", target=tgt.character)
+        def_h = defensive_factors(tgt.character, weapon, location="head")
+        head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
+    kwargs = dict(damage_base_head=head, track=tgt.character.wound_track,
+                  fudge_graze_table=battle.options.fudge_graze_table, health=tgt.character.health)
+    distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
+    p_hit = hit_chance(distribution)
+    columns: list[StanceColumn] = []
+    if compare:
+        threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
+        for s in Stance:
+            a = adv if s.max_advance >= adv else 0
+            dist_s = outcome_distribution(offence_wo_stance + s.attack_bonus - a, defence, (), difficulty,
+                                          damage_base, **kwargs)  # type: ignore[arg-type]
+            risk: Fraction | None = None
+            for e in threats:
+                ew = e.character.ready_weapon
+                e_off = e.character.combat_skill(ew) + total(offence_modifiers(
+                    stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round)))
+                my_def, _ = _melee_defence(battle, att, e, ew, s.value)
+                p = hit_probability(e_off, (my_def,),
+                                    melee_difficulty(e.character.strength_scale, att.character.mass_scale))
+                risk = p if risk is None else max(risk, p)
+            columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
+    if line is not None:
+        at_risk = [b for b in line.bystanders_at_risk() if b not in (att.id, tgt.id)]
+        friends = [b for b in at_risk if battle.figures[b].side == att.side]
+        enemies = [b for b in at_risk if battle.figures[b].side != att.side]
+        if at_risk:
+            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
+            miss = 1 - p_hit
+            for b in friends:
+                bystanders.append(Bystander(b, True, miss * p_friend / len(friends)))
+            for b in enemies:
+                bystanders.append(Bystander(b, False, miss * p_enemy / len(enemies)))
+    return AttackPreview(att.id, tgt.id, weapon.name, weapon.ranged, skill, omods, offence, defence, dmods,
+                         difficulty, damage_base, distribution, p_hit, tuple(columns), line, tuple(bystanders),
+                         tuple(assumptions))
+
+
+def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex) -> Fraction:
+    """The chance of getting through every escape contest on the preferred path to ``h`` (FTC 5.3)."""
+    mover = battle.figure(fid)
+    p = Fraction(1)
+    for _, ids in reach.escapes(h):
+        pairs = []
+        for sid in sorted(ids):
+            s = battle.figure(sid)
+            engaged = sum(1 for e in battle.enemies_of(s) if e.id != mover.id and s.hex in battle.zone(e))
+            pairs.append((s.character.combat_skill(s.character.ready_weapon), engaged))
+        if not pairs:
+            continue
+        levels = escape_breakdown(mover.character.agility, pairs)
+        p *= escape_probability(levels.mover, levels.stoppers)
+    return p
+
+
+def percent(p: Fraction | float) -> str:
+    """A chance as the panels print it: "37%", "<1%", ">99%"."""
+    x = float(p) * 100
+    if 0 < x < 1:
+        return "<1%"
+    if 99 < x < 100:
+        return ">99%"
+    return f"{round(x)}%"
