@@ -216,6 +216,9 @@ class Declaration:
     second_move: bool = False
     aim: str = "best"
     retreated: bool = False
+    pending_steps: tuple[tuple[Hex, int], ...] = ()
+    """Under secret stances: the advance, carried out at the reveal."""
+    pending_retreat: Hex | None = None
 
 
 @dataclass(frozen=True)
@@ -298,6 +301,7 @@ class Battle:
         self._declare_queue: list[str] = []
         self._declarations: dict[str, Declaration] = {}
         self._follow_queue: list[tuple[str, Hex]] = []
+        self._revealed = False
         self.events.extend(self._begin_round())
         self.digests: list[str] = []
         self.initial_digest = _digest(self.events)
@@ -748,6 +752,7 @@ class Battle:
         self.phase = "attack"
         self._declarations = {}
         self._declare_queue = [fid for fid in reversed(self.order) if self.figures[fid].can_act]
+        self._revealed = False
         for f in self.figures.values():
             f.phase_start_hex = f.hex
             f.positions = [(f.hex, f.facing)]
@@ -760,10 +765,16 @@ class Battle:
         if self._declare_queue or self._follow_queue:
             return []
         out: list[ev.Event] = []
-        if self.options.secret_stances:
+        if self.options.secret_stances and not self._revealed:
+            self._revealed = True
             out.append(ev.Revealed())
             for d in self._declarations.values():
                 out.append(ev.Declared(d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move))
+            for d in list(self._declarations.values()):
+                if d.pending_steps or d.pending_retreat is not None:
+                    out.extend(self._take_steps(self.figures[d.figure], d, d.pending_steps, d.pending_retreat))
+            if self._follow_queue:
+                return out
         out.extend(self._resolve_round())
         return out
 
@@ -914,14 +925,29 @@ class Battle:
         self._declare_queue.pop(0)
         out.append(ev.Declared(fig.id, stance.value, decl.targets, decl.dodge, weapon.name,
                                hidden=self.options.secret_stances))
-        for h, f in positions[1:]:
+        if self.options.secret_stances:
+            # the steps would show the stance: they wait for the reveal (Fudge 4.32)
+            decl.pending_steps = tuple(positions[1:])
+            decl.pending_retreat = a.retreat
+        else:
+            out.extend(self._take_steps(fig, decl, tuple(positions[1:]), a.retreat))
+        out.extend(self._advance_attack())
+        return out
+
+    def _take_steps(self, fig: Figure, decl: Declaration, steps: tuple[tuple[Hex, int], ...],
+                    retreat: Hex | None) -> list[ev.Event]:
+        """FTC 6.2: carry out a declaration's advance or retreat, and offer attackers the follow step."""
+        out: list[ev.Event] = []
+        for h, f in steps:
+            if h != fig.hex and self.occupant(h) is not None:
+                break  # under secret stances another figure may have stepped there first
             out.append(ev.Stepped(fig.id, fig.hex, h, f, "advance"))
             fig.hex, fig.facing = h, f
             fig.positions.append((h, f))
-        if a.retreat is not None:
+        if retreat is not None and self.occupant(retreat) is None:
             origin = fig.hex
-            out.append(ev.Stepped(fig.id, origin, a.retreat, fig.facing, "retreat"))
-            fig.hex = a.retreat
+            out.append(ev.Stepped(fig.id, origin, retreat, fig.facing, "retreat"))
+            fig.hex = retreat
             fig.positions.append((fig.hex, fig.facing))
             decl.retreated = True
             for other in self._declarations.values():
@@ -929,7 +955,6 @@ class Battle:
                     follower = self.figures[other.figure]
                     if distance(follower.hex, origin) == 1 and follower.can_act:
                         self._follow_queue.append((follower.id, origin))
-        out.extend(self._advance_attack())
         return out
 
     def _do_second_move(self, a: act.SecondMove) -> list[ev.Event]:

@@ -804,3 +804,43 @@ def test_ftc_6_4_melee_difficulty_compares_size_not_strength() -> None:
         battle.apply(Declare(d.figure, "neutral", ("b",) if d.figure == "a" else ("a",)))
     attacks = [e for e in battle.events if e.kind == "attack" and e.attacker == "a"]  # type: ignore[attr-defined]
     assert attacks and attacks[0].difficulty == -2  # type: ignore[attr-defined]  # Poor: same Mass Scale
+
+
+def test_fudge_4_32_secret_stances_hold_back_advance_and_retreat_steps_until_the_reveal() -> None:
+    """Under secret stances an advance or retreat would show the stance, so steps wait for the reveal."""
+    from game.engine.actions import Declare, Move
+    from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+    from game.engine.characters import Character
+    from game.engine.hexgrid import direction_to, front_hexes
+    from game.engine.terrain import TerrainMap
+
+    t = TerrainMap.open(9, 7)
+    fighter = Character.from_dict({"name": "F", "skills": {"Sword": "Good"}, "weapons": ["Broadsword"]})
+    a, b = t.hex_at(3, 3), t.hex_at(5, 3)
+    fa = direction_to(a, t.hex_at(4, 3)) or 0
+    fb = direction_to(b, t.hex_at(4, 3)) or 0
+    setup = BattleSetup(t, (SideSetup("x", "X"), SideSetup("y", "Y")),
+                        (FigureSetup("a", "A", "x", fighter, a, fa), FigureSetup("b", "B", "y", fighter, b, fb)),
+                        RuleOptions(secret_stances=True), seed=4)
+    battle = Battle(setup)
+    while battle.phase == "movement":
+        d = battle.decision()
+        assert d is not None
+        battle.apply(Move(d.figure or d.interrupters[0]))
+    first = battle.decision()
+    assert first is not None and first.figure is not None
+    mover = battle.figures[first.figure]
+    other = "b" if mover.id == "a" else "a"
+    step = front_hexes(mover.hex, mover.facing)[1]  # the hex between the two figures
+    events = battle.apply(Declare(mover.id, "mildly_aggressive", (other,), advance=(step,)))
+    assert not any(e.kind == "stepped" for e in events), "the advance must not show before the reveal"
+    assert battle.figures[mover.id].hex != step
+    declared = [e for e in events if e.kind == "declared"]
+    assert declared and all(e.hidden for e in declared)  # type: ignore[attr-defined]
+    second = battle.decision()
+    assert second is not None and second.figure == other
+    # B cannot know of A's advance, so A is not yet in its reach: it declares a defence only
+    events = battle.apply(Declare(other, "neutral"))
+    kinds = [e.kind for e in events]
+    assert "revealed" in kinds and "stepped" in kinds
+    assert kinds.index("revealed") < kinds.index("stepped")
