@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import tomllib
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from math import floor
 from pathlib import Path as FilePath
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 from game.engine import ladder
 from game.engine.hexgrid import DIRECTIONS, Hex, direction_to, turn_steps
@@ -69,6 +72,7 @@ OCCUPIED_EXTRA: int = int(_DATA["occupied"]["extra_cost"])
 """FTC 5.2: extra hexes for moving through a hex occupied by another figure."""
 
 _NO_ZONE: frozenset[str] = frozenset()
+_V = TypeVar("_V")
 
 
 class IllegalMove(ValueError):
@@ -167,33 +171,85 @@ def movement_allowance(speed: int, *, speed_scale: int = 0, posture: str = "stan
 
 # --- the grid as flat tables ---------------------------------------------------------------------------
 
+_WALL = 1 << 31
+"""Table entry of a cell a figure may not enter in a mode (impassable terrain) or that is off the map."""
+
+
 class _Grid:
-    """Neighbour and penalty tables of one map, indexed by cell number ``row * width + col``."""
+    """One map as flat tables over its axial bounding box, built once per map (cached by map identity).
+
+    Cell number ``(q - q0) * stride + (r - r0)``: the six neighbours of a cell are then six fixed offsets,
+    so the search needs no neighbour lists, and a ring of off-map cells around the map (value ``_WALL``)
+    spares it every bounds check. Only numpy work happens here, so the first search on a new map is cheap.
+    """
 
     def __init__(self, terrain: TerrainMap) -> None:
         self.terrain = terrain
         w, h = terrain.width, terrain.height
-        self.hexes: list[Hex] = [terrain.hex_at(c, r) for r in range(h) for c in range(w)]
-        self.index: dict[Hex, int] = {hx: i for i, hx in enumerate(self.hexes)}
-        self.all_neighbours: list[tuple[int, ...]] = [
-            tuple(j for d in DIRECTIONS if (j := self.index.get(Hex(hx.q + d.q, hx.r + d.r), -1)) >= 0)
-            for hx in self.hexes]
-        self._modes: dict[str, tuple[list[tuple[int, ...]], list[int], list[bool], tuple[int, ...]]] = {}
+        rows, cols = np.indices((max(h, 1), max(w, 1)))  # an empty map still gets a (wall-only) table
+        # the vectorised form of hexgrid.offset_to_hex (a test holds the two together on every layout)
+        if terrain.stagger_axis == "y":
+            shift = (rows + (rows & 1)) // 2 if terrain.stagger_index == "even" else (rows - (rows & 1)) // 2
+            q, r = cols - shift, rows
+        else:
+            shift = (cols + (cols & 1)) // 2 if terrain.stagger_index == "even" else (cols - (cols & 1)) // 2
+            q, r = cols, rows - shift
+        self.q0 = int(q.min()) - 1
+        self.r0 = int(r.min()) - 1
+        self.stride = int(r.max()) - self.r0 + 2
+        size = (int(q.max()) - self.q0 + 2) * self.stride
+        # cell number of every (row, col), so per-mode tables are one numpy scatter
+        self._cells = ((q - self.q0) * self.stride + (r - self.r0)).ravel()[:w * h]
+        inside = np.zeros(size, dtype=np.bool_)
+        inside[self._cells] = True
+        self.size = size
+        self.inside: list[bool] = inside.tolist()
+        self.offsets: tuple[int, ...] = tuple(d.q * self.stride + d.r for d in DIRECTIONS)
+        self._modes: dict[str, list[int]] = {}
+        self._hexes: dict[int, Hex] = {}
 
-    def mode(self, mode: str) -> tuple[list[tuple[int, ...]], list[int], list[bool], tuple[int, ...]]:
-        """(passable neighbours, penalty, passable per cell; cells with a penalty) for a movement mode."""
-        tables = self._modes.get(mode)
-        if tables is None:
+    def cell(self, h: Hex) -> int:
+        """The cell number of a hex, or -1 when it is not on the map."""
+        dq = h[0] - self.q0
+        dr = h[1] - self.r0
+        if dq > 0 and 0 < dr < self.stride - 1:
+            c = dq * self.stride + dr
+            if c < self.size and self.inside[c]:
+                return c
+        return -1
+
+    def cells(self, items: Iterable[tuple[Hex, _V]]) -> dict[int, _V]:
+        """``{cell: value}`` for the (hex, value) pairs whose hex is on the map (``cell`` inlined: a search
+        converts every occupied, blocked and zone hex)."""
+        q0, r0, stride, size, inside = self.q0, self.r0, self.stride, self.size, self.inside
+        out: dict[int, _V] = {}
+        for (q, r), value in items:
+            c = (q - q0) * stride + (r - r0)
+            if 0 < r - r0 < stride - 1 and 0 < c < size and inside[c]:
+                out[c] = value
+        return out
+
+    def hex(self, c: int) -> Hex:
+        """The hex of a cell number (made once per cell, so highlight sets share them)."""
+        h = self._hexes.get(c)
+        if h is None:
+            q, r = divmod(c, self.stride)
+            h = self._hexes[c] = Hex(q + self.q0, r + self.r0)
+        return h
+
+    def mode(self, mode: str) -> list[int]:
+        """Per cell the movement penalty for a mode (FTC 5.1.2), ``_WALL`` where it cannot be entered."""
+        table = self._modes.get(mode)
+        if table is None:
             if mode not in self.terrain.penalty:
                 raise IllegalMove(f"unknown movement mode {mode!r}: this map knows "
                                   f"{', '.join(sorted(self.terrain.penalty))}")
+            full = np.full(self.size, _WALL, dtype=np.int64)
             # table 3 prints penalties as negative numbers; either sign means "this many hexes fewer"
-            pen = [abs(int(x)) for x in self.terrain.penalty[mode].ravel()]
-            ok = [bool(x) for x in self.terrain.passable[mode].ravel()]
-            nbrs = [tuple(j for j in ns if ok[j]) for ns in self.all_neighbours]
-            tables = (nbrs, pen, ok, tuple(i for i, p in enumerate(pen) if p))
-            self._modes[mode] = tables
-        return tables
+            pen = np.abs(self.terrain.penalty[mode].astype(np.int64)).ravel()
+            full[self._cells] = np.where(self.terrain.passable[mode].ravel(), pen, _WALL)
+            table = self._modes[mode] = full.tolist()
+        return table
 
 
 _GRIDS: weakref.WeakKeyDictionary[TerrainMap, _Grid] = weakref.WeakKeyDictionary()
@@ -263,11 +319,16 @@ class Path:
         return tuple(out)
 
 
+def _start_penalty(terrain: TerrainMap, start: Hex, mode: str) -> int:
+    # FTC 5.1.2 counts the start hex's penalty even where the figure could not have entered it
+    return abs(terrain.move_penalty(start, mode))
+
+
 def _cell_zones(g: _Grid, zones: Mapping[Hex, frozenset[str]] | None) -> dict[int, frozenset[str]]:
     if not zones:
         return {}
-    index = g.index
-    return {index[h]: z for h, z in zones.items() if z and h in index}
+    # an empty set of stoppers is kept: the search treats it as no zone
+    return g.cells(zones.items())
 
 
 def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, *,
@@ -280,14 +341,14 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
     enters a hex the figure may not enter (off the map, impassable terrain, a blocked hex).
     """
     g = _grid(terrain)
-    _, pen, ok, _ = g.mode(mode)
-    if start not in g.index:
+    table = g.mode(mode)
+    if g.cell(start) < 0:
         raise IllegalMove(f"the figure stands at {start}, which is not on the map")
     zones = zones or {}
     here, face = start, facing % 6
     moved = occ_extra = fx = 0
     gap_sides = 0
-    max_pen = pen[g.index[start]]
+    max_pen = _start_penalty(terrain, start, mode)
     sum_pen = 0
     escapes: list[tuple[int, frozenset[str]]] = []
     for i, (hx, f) in enumerate(steps):
@@ -308,10 +369,10 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
         if direction_to(here, hx) is None:
             raise IllegalMove(f"step {i + 1} jumps from {here} to {hx}; a figure moves one adjacent hex at a "
                               "time")
-        cell = g.index.get(hx)
-        if cell is None:
+        cell = g.cell(hx)
+        if cell < 0:
             raise IllegalMove(f"step {i + 1} leaves the map at {hx}; choose a hex on the map")
-        if not ok[cell]:
+        if table[cell] == _WALL:
             raise IllegalMove(f"step {i + 1} enters {hx}, which is impassable for a figure moving by "
                               f"{mode}; go around it")
         if hx in impassable:
@@ -323,8 +384,8 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
         gap_sides = 0
         if hx in occupied and hx != start:
             occ_extra += OCCUPIED_EXTRA
-        max_pen = max(max_pen, pen[cell])
-        sum_pen += pen[cell]
+        max_pen = max(max_pen, table[cell])
+        sum_pen += table[cell]
         here = hx
     raw = sum_pen if per_hex_terrain else max_pen
     # FTC 5.1.2's one-hex minimum: under the per-hex option it can only ever rescue a single step
@@ -357,72 +418,144 @@ def validate_path(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], all
 # --- the search ----------------------------------------------------------------------------------------
 
 _BIG = 1 << 30
+"""Above any cost, escape count or label index. A label's end key ``(escapes * _BIG + cost) * _BIG + label``
+orders labels by fewest escapes, then cost, then the earliest found (which wins ties), in one comparison."""
 _BLOCK = -_BIG
+"""Overlay entry of a hex this mover may not enter (``impassable``); other entries are occupied-hex extras."""
 
 
-def _search(nbrs: list[tuple[int, ...]], pen: list[int], pen_cells: tuple[int, ...], s: int, budget: int,
-            level: int, per_hex: bool, allowance: int, occ: set[int], blocked: set[int],
-            zc: dict[int, frozenset[str]], nstates: int,
-            out: list[tuple[int, int, int, int]], base: int, applied: int) -> set[int]:
-    """One search by cost layers over states (cell, k) with k = min(hexes moved, 2).
+def _search(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, level: int,
+            overlay: dict[int, int], zc: dict[int, frozenset[str]], out: list[tuple[int, int, int, int]],
+            applied: int, ends: dict[int, int]) -> set[int]:
+    """One search by cost layers over states (cell, k) with k = min(hexes moved, 2), entering only cells
+    whose penalty is at most ``level`` (FTC 5.1.2's largest-penalty rule; ``reachable`` runs one per level).
 
-    Labels are appended to ``out`` as (state, total cost, escapes, parent label); per state a label is kept
-    only if it has fewer escapes than every cheaper one (a Pareto front of (escapes, cost)).
-    Returns the penalties of cells refused because they exceed ``level``.
+    Labels are appended to ``out`` as (3 * cell + k, cost + ``applied``, escapes, parent index into
+    ``out``); per state a label is kept only if it has fewer escapes than every cheaper one (a Pareto front
+    of (escapes, cost)). ``ends`` keeps per cell the end key (see ``_BIG``) of its preferred label.
+    Returns penalties of cells refused for exceeding ``level``: at least the smallest such penalty, the
+    only one ``reachable`` needs.
+    Work is proportional to the states reached: the map's penalty table is shared and read only for the
+    cells the search looks at, the few occupied or blocked cells sit in ``overlay``, and the fewest
+    escapes per state live in one dict per k.
     """
-    # Most cells cost exactly one hex; only the few "special" ones are looked up in the hot loop:
-    # value > 0 is the cost of entering, value < 0 is -penalty of a cell above this level, _BLOCK a wall.
-    special: dict[int, int] = {}
-    for v in pen_cells:
-        pv = pen[v]
-        if per_hex:
-            special[v] = 1 + pv
-        elif pv > level:
-            special[v] = -pv
-    for v in occ:
-        w = special.get(v, 1)
-        if w > 0:
-            special[v] = w + OCCUPIED_EXTRA
-    for v in blocked:
-        special[v] = _BLOCK
-    buckets: list[list[tuple[int, int, int]]] = [[] for _ in range(budget + 1)]
-    best = [_BIG] * nstates
+    buckets: list[list[tuple[int, int, int, int]]] = [[] for _ in range(budget + 2)]
+    fewest: tuple[dict[int, int], dict[int, int], dict[int, int]] = ({}, {}, {})
     refused: set[int] = set()
-    buckets[0].append((s * 3, 0, -1))
-    empty = _NO_ZONE
+    lowest = level + 1   # once refused, no other penalty can matter
+    buckets[0].append((s, 0, 0, -1))
     append = out.append
-    get_special = special.get
+    ends_get = ends.get
     get_zone = zc.get
+    big = _BIG
+    wall = _WALL
+    block = _BLOCK
+    big2 = big * big
     for c in range(budget + 1):
-        for state, esc, par in buckets[c]:
-            if esc >= best[state]:
+        c1 = c + 1
+        frontier = c1 > budget   # every step from here costs too much
+        push = buckets[c1].append
+        cost = c + applied
+        cost_key = cost * big
+        for u, k, esc, par in buckets[c]:
+            seen = fewest[k]
+            if esc >= seen.get(u, big):
                 continue
-            best[state] = esc
-            lab = base + len(out)
-            append((state, c + applied, esc, par))
-            u = state // 3
-            nk = 2 if state - u * 3 else 1
+            seen[u] = esc
+            lab = len(out)
+            append((u * 3 + k, cost, esc, par))
+            key = esc * big2 + cost_key + lab
+            old = ends_get(u)
+            if old is None or key < old:
+                ends[u] = key
+            if frontier:
+                if lowest not in refused:
+                    for d in offsets:
+                        p = pen[u + d]
+                        if level < p != wall and overlay.get(u + d) != block:
+                            refused.add(p)
+                continue
+            nk = 1 if k == 0 else 2
+            next_seen = fewest[nk].get
             zu = get_zone(u)
-            for v in nbrs[u]:
-                w = get_special(v, 1)
-                if w < 0:
-                    if w != _BLOCK:
-                        refused.add(-w)
+            for d in offsets:
+                v = u + d
+                p = pen[v]
+                if p > level:
+                    # a later search at that level may enter it; walls and blocked hexes never
+                    if p != wall and overlay.get(v) != block:
+                        refused.add(p)
                     continue
-                nc = c + w
+                fewer = next_seen(v, big)
+                if esc >= fewer:
+                    continue
+                ne = esc
+                if zu:
+                    zv = get_zone(v)
+                    if zv is None or not zu <= zv:
+                        ne += 1
+                        if ne >= fewer:
+                            continue
+                if v in overlay:
+                    x = overlay[v]
+                    if x != block and c1 + x <= budget:
+                        buckets[c1 + x].append((v, nk, ne, lab))
+                else:
+                    push((v, nk, ne, lab))
+    return refused
+
+
+def _search_per_hex(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, overlay: dict[int, int],
+                    zc: dict[int, frozenset[str]], out: list[tuple[int, int, int, int]],
+                    ends: dict[int, int]) -> None:
+    """``_search`` under the rule option ``per_hex_terrain``: entering a cell costs 1 + its penalty."""
+    buckets: list[list[tuple[int, int, int, int]]] = [[] for _ in range(budget + 1)]
+    fewest: tuple[dict[int, int], dict[int, int], dict[int, int]] = ({}, {}, {})
+    buckets[0].append((s, 0, 0, -1))
+    append = out.append
+    ends_get = ends.get
+    get_zone = zc.get
+    big = _BIG
+    wall = _WALL
+    for c in range(budget + 1):
+        for u, k, esc, par in buckets[c]:
+            seen = fewest[k]
+            if esc >= seen.get(u, big):
+                continue
+            seen[u] = esc
+            lab = len(out)
+            append((u * 3 + k, c, esc, par))
+            key = ((esc * big + c) * big) + lab
+            old = ends_get(u)
+            if old is None or key < old:
+                ends[u] = key
+            nk = 1 if k == 0 else 2
+            next_seen = fewest[nk].get
+            zu = get_zone(u)
+            for d in offsets:
+                v = u + d
+                p = pen[v]
+                if p == wall:
+                    continue
+                nc = c + 1 + p
+                x = overlay.get(v)
+                if x is not None:
+                    if x == _BLOCK:
+                        continue
+                    nc += x
                 if nc > budget:
-                    # FTC 5.1.2 under the per-hex option: a single step is always possible; it ends the move
-                    if per_hex and nk == 1 and allowance >= 1 and v not in occ:
+                    # FTC 5.1.2: a single step into a free hex is always possible; it ends the move
+                    if k == 0 and budget >= 1 and x is None:
                         nc = budget
                     else:
                         continue
                 ne = esc
-                if zu is not None and zu - get_zone(v, empty):
-                    ne += 1
-                nstate = v * 3 + nk
-                if ne < best[nstate]:
-                    buckets[nc].append((nstate, ne, lab))
-    return refused
+                if zu:
+                    zv = get_zone(v)
+                    if zv is None or not zu <= zv:
+                        ne += 1
+                if ne < next_seen(v, big):
+                    buckets[nc].append((v, nk, ne, lab))
 
 
 class Reach:
@@ -433,26 +566,19 @@ class Reach:
     """
 
     def __init__(self, grid: _Grid, start: Hex, facing: int, allowance: int,
-                 labels: list[tuple[int, int, int, int]], occ: set[int], settings: dict[str, Any]) -> None:
+                 labels: list[tuple[int, int, int, int]], ends: dict[int, int], occ: Iterable[int],
+                 settings: dict[str, Any]) -> None:
         self._g = grid
         self.start = start
         self.facing = facing
         self.allowance = allowance
         self._labels = labels
         self._settings = settings
-        self._start_cell = grid.index[start]
-        # per cell: list of label indices ending there (any k), for hexes where the figure may stop
-        # without a wanted facing the figure keeps its own (no turning cost), so the best label wins
-        plain: dict[int, tuple[int, int, int, int]] = {}
-        get = plain.get
-        for i, (state, cost, esc, _par) in enumerate(labels):
-            cell = state // 3
-            old = get(cell)
-            if old is None or esc < old[0] or (esc == old[0] and cost < old[1]):
-                plain[cell] = (esc, cost, i, facing)
+        # per cell where the figure may stop, the end key (see _BIG) of its best label: without a wanted facing the
+        # figure keeps its own (no turning cost), so the label with fewest escapes, then cost, wins
         for cell in occ:
-            plain.pop(cell, None)
-        self._plain = plain
+            ends.pop(cell, None)
+        self._plain = ends
         self._by_cell_cache: dict[int, list[int]] | None = None
 
     @property
@@ -470,11 +596,13 @@ class Reach:
 
     def _best(self, h: Hex, facing: int | None) -> tuple[int, int, int, int] | None:
         """(escapes, total cost, label, end facing) of the preferred way to end in ``h``."""
-        cell = self._g.index.get(h)
-        if cell is None or cell not in self._plain:
+        cell = self._g.cell(h)
+        if cell not in self._plain:
             return None
         if facing is None:
-            return self._plain[cell]
+            rest, lab = divmod(self._plain[cell], _BIG)
+            esc, cost = divmod(rest, _BIG)
+            return esc, cost, lab, self.facing
         best: tuple[int, int, int, int] | None = None
         wanted = range(6) if facing is None else (facing % 6,)
         for i in self._by_cell[cell]:
@@ -491,8 +619,8 @@ class Reach:
 
     def hexes(self) -> frozenset[Hex]:
         """Every hex the figure may end its move in; never one occupied by another figure (FTC 5.2)."""
-        hx = self._g.hexes
-        return frozenset([hx[c] for c in self._plain])
+        hx = self._g.hex
+        return frozenset([hx(c) for c in self._plain])
 
     def __contains__(self, h: object) -> bool:
         return isinstance(h, tuple) and self._best(Hex(*h), None) is not None
@@ -527,7 +655,7 @@ class Reach:
             cells.append(state // 3)
             i = par
         cells.reverse()
-        hexes = [self._g.hexes[c] for c in cells[1:]]
+        hexes = [self._g.hex(c) for c in cells[1:]]
         steps = _with_turns(self.start, self.facing, f, hexes)
         p = path_cost(self.start, self.facing, steps, self.allowance, **self._settings)
         return p
@@ -574,48 +702,42 @@ def reachable(start: Hex, facing: int, allowance: int, *, terrain: TerrainMap, m
     hex costs 1 + its penalty instead of the largest-penalty rule.
     """
     g = _grid(terrain)
-    nbrs, pen, _ok, pen_cells = g.mode(mode)
-    s = g.index.get(start)
-    if s is None:
+    pen = g.mode(mode)
+    s = g.cell(start)
+    if s < 0:
         raise IllegalMove(f"the figure stands at {start}, which is not on the map")
     facing %= 6
-    index = g.index
-    occ = {index[h] for h in occupied if h in index and h != start}
-    blocked = {index[h] for h in impassable if h in index and h != start}
+    # occupied hexes cost extra to pass (FTC 5.2); impassable ones (marked last, so they win) are refused
+    occ = g.cells(zip(occupied, repeat(OCCUPIED_EXTRA)))
+    occ.pop(s, None)
+    overlay = occ.copy()
+    overlay.update(g.cells(zip(impassable, repeat(_BLOCK))))
+    overlay.pop(s, None)
     zc = _cell_zones(g, zones)
-    nstates = 3 * len(g.hexes)
     labels: list[tuple[int, int, int, int]] = []
+    ends: dict[int, int] = {}
     a = max(0, allowance)
     settings: dict[str, Any] = {"terrain": terrain, "mode": mode, "occupied": occupied,
                                 "impassable": impassable, "zones": zones, "per_hex_terrain": per_hex_terrain}
+    offsets = g.offsets
     if per_hex_terrain:
-        _search_into(labels, nbrs, pen, pen_cells, s, a, _BIG, True, a, occ, blocked, zc, nstates, 0)
-        return Reach(g, start, facing, a, labels, occ, settings)
-    level = pen[s]
+        _search_per_hex(pen, offsets, s, a, overlay, zc, labels, ends)
+        return Reach(g, start, facing, a, labels, ends, occ, settings)
+    # FTC 5.1.2: the largest penalty among start and entered hexes reduces the allowance. One search per
+    # penalty level met, from the start hex's upwards: the search at level L may enter only hexes with
+    # penalty <= L and has allowance - L to spend; it reports the higher penalties it was refused.
+    level = _start_penalty(terrain, start, mode)
     while True:
         capped = level >= a - 1
         lvl = _BIG if capped else level
         budget = (1 if a >= 1 else 0) if capped else a - level
         applied = _applied(level, a) if not capped else max(0, a - 1)
-        refused = _search_into(labels, nbrs, pen, pen_cells, s, budget, lvl, False, a, occ, blocked, zc,
-                               nstates, applied)
+        refused = _search(pen, offsets, s, budget, lvl, overlay, zc, labels, applied, ends)
         higher = [p for p in refused if p > level]
         if capped or not higher:
             break
         level = min(higher)
-    return Reach(g, start, facing, a, labels, occ, settings)
-
-
-def _search_into(labels: list[tuple[int, int, int, int]], nbrs: list[tuple[int, ...]], pen: list[int],
-                 pen_cells: tuple[int, ...], s: int,
-                 budget: int, level: int, per_hex: bool, allowance: int, occ: set[int], blocked: set[int],
-                 zc: dict[int, frozenset[str]], nstates: int, applied: int) -> set[int]:
-    out: list[tuple[int, int, int, int]] = []
-    base = len(labels)
-    refused = _search(nbrs, pen, pen_cells, s, budget, level, per_hex, allowance, occ, blocked, zc, nstates,
-                      out, base, applied)
-    labels.extend(out)
-    return refused
+    return Reach(g, start, facing, a, labels, ends, occ, settings)
 
 
 def turn_cost(facing_from: int, facing_to: int, hexes_moved: int = 0) -> int:

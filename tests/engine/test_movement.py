@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine import ladder
-from game.engine.hexgrid import Hex, neighbor, neighbors, turn_steps
+from game.engine.hexgrid import Hex, distance, neighbor, neighbors, turn_steps
 from game.engine.movement import (
     TABLE_1_MOVEMENT,
     TABLE_2_ENCUMBRANCE,
@@ -41,12 +41,16 @@ BOOK_TABLE_3 = {"Rough or Rocky": -1, "Boulder-strewn": -2, "Sand or Runny Mud":
 WALL = 9
 
 
-def make_map(rows: list[list[int]]) -> TerrainMap:
+def make_map(rows: list[list[int]], stagger_axis: str = "y", stagger_index: str = "odd") -> TerrainMap:
     """A map from penalties per cell ([row][col]); WALL marks an impassable cell."""
     types = (*(TerrainType(f"p{p}", penalty={"walk": p, "fly": 0}, passable={"walk": True, "fly": True})
                for p in range(5)), TerrainType("wall", passable={"walk": False, "fly": True}))
     grid = np.array([[5 if p == WALL else p for p in row] for row in rows], dtype=np.int16)
-    return TerrainMap.build(len(rows[0]), len(rows), types, grid)
+    return TerrainMap.build(len(rows[0]), len(rows), types, grid, stagger_axis=stagger_axis,
+                            stagger_index=stagger_index)
+
+
+LAYOUTS = [("y", "odd"), ("y", "even"), ("x", "odd"), ("x", "even")]
 
 
 # --- table 1 and posture ------------------------------------------------------------------------------
@@ -380,6 +384,11 @@ def small_battles(draw: st.DrawFn) -> tuple[object, ...]:
 @settings(max_examples=150, deadline=None)
 @given(small_battles())
 def test_property_reach_matches_brute_force_and_paths_are_legal(battle: tuple[object, ...]) -> None:
+    check_reach_against_brute_force(battle)
+
+
+def check_reach_against_brute_force(battle: tuple[object, ...]) -> None:
+    """Every end hex and facing, its fewest escapes and cost, and a legal path to it, as brute force says."""
     t, start, facing, allowance, occupied, impassable, zones, per_hex = battle
     assert isinstance(t, TerrainMap) and isinstance(start, Hex)
     assert isinstance(facing, int) and isinstance(allowance, int) and isinstance(per_hex, bool)
@@ -424,3 +433,82 @@ def test_reach_is_deterministic_for_a_random_battlefield() -> None:
     b = reachable(CENTRE, 2, 6, terrain=t, occupied=occ)
     assert a.hexes() == b.hexes() and all(a.path(h) == b.path(h) for h in a.hexes())
 
+
+
+# --- every Tiled layout, the map edge, tables per map ---------------------------------------------------
+
+@pytest.mark.parametrize(("axis", "index"), LAYOUTS)
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (5, 4), (4, 7), (9, 2)])
+def test_ftc_5_every_tiled_layout_reaches_exactly_the_map_at_hex_distances(axis: str, index: str, width: int,
+                                                                            height: int) -> None:
+    t = TerrainMap.open(width, height, stagger_axis=axis, stagger_index=index)
+    cells = list(t.hexes())
+    start = cells[len(cells) // 2]
+    reach = reachable(start, 0, 20, terrain=t)
+    assert reach.hexes() == set(cells)
+    for h in cells:
+        assert reach.cost(h) == distance(start, h)        # open ground, no turning: one hex per hex
+        assert len(reach.path(h).hexes) == distance(start, h)
+    edge = {n for h in cells for n in neighbors(h)} - set(cells)
+    assert edge                                           # the ring just off the map, on every side
+    for h in [*edge, Hex(-1000, 3), Hex(3, -1000), Hex(10**6, 0), Hex(0, 10**6)]:
+        assert not reach.can_reach(h) and h not in reach
+        with pytest.raises(IllegalMove, match="not on the map"):
+            reachable(h, 0, 3, terrain=t)
+    on_map = set(cells)
+    for h in edge:
+        inner = next(c for c in neighbors(h) if c in on_map)
+        with pytest.raises(IllegalMove, match="leaves the map"):
+            path_cost(inner, 0, [(h, 0)], 3, terrain=t)
+
+
+@st.composite
+def small_battles_any_layout(draw: st.DrawFn) -> tuple[object, ...]:
+    axis, index = draw(st.sampled_from(LAYOUTS))
+    w = draw(st.integers(1, 5))
+    h = draw(st.integers(1, 5))
+    rows = [[draw(st.sampled_from([0, 0, 0, 1, 2, 3, WALL])) for _ in range(w)] for _ in range(h)]
+    t = make_map(rows, axis, index)
+    cells = list(t.hexes())
+    start = draw(st.sampled_from(cells))
+    occupied = frozenset(draw(st.lists(st.sampled_from(cells), max_size=3))) - {start}
+    impassable = frozenset(draw(st.lists(st.sampled_from(cells), max_size=2))) - {start}
+    zones = {c: frozenset(draw(st.sets(st.sampled_from("ab"), max_size=2)))
+             for c in draw(st.lists(st.sampled_from(cells), max_size=8))}
+    return t, start, draw(st.integers(0, 5)), draw(st.integers(0, 4)), occupied, impassable, zones, \
+        draw(st.booleans())
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_battles_any_layout())
+def test_property_reach_matches_brute_force_on_every_tiled_layout(battle: tuple[object, ...]) -> None:
+    check_reach_against_brute_force(battle)
+
+
+def test_ftc_5_1_2_three_penalty_levels_each_priced_by_its_largest_penalty() -> None:
+    # open row 1; a rough (-1) and a sand (-2) shortcut through the wall row 0 to row 2 ... priced by level
+    t = make_map([[0, 0, 0, 0, 0, 0, 0],
+                  [0, WALL, 1, WALL, 2, WALL, 0],
+                  [0, 0, 0, 0, 0, 0, 0]])
+    start = t.hex_at(2, 0)
+    reach = reachable(start, 0, 8, terrain=t)
+    for h in t.hexes():
+        if not t.is_passable(h):
+            assert not reach.can_reach(h)
+            continue
+        p = reach.path(h)
+        assert p.terrain_penalty == max([0, *(t.move_penalty(x) for x in p.hexes)])
+        assert reach.cost(h) == p.cost <= 8
+    through_rough = t.hex_at(2, 2)
+    assert reach.path(through_rough).terrain_penalty == 1 and reach.cost(through_rough) == 3
+
+
+def test_search_tables_belong_to_one_map_and_are_reused() -> None:
+    from game.engine import movement
+
+    a = make_map([[0, 0, 0], [0, 0, 0]])
+    b = make_map([[0, WALL, 0], [0, WALL, 0]])                 # same size, other ground
+    assert movement._grid(a) is movement._grid(a)
+    assert movement._grid(a) is not movement._grid(b)
+    assert reachable(a.hex_at(0, 0), 0, 5, terrain=a).can_reach(a.hex_at(2, 0))
+    assert not reachable(b.hex_at(0, 0), 0, 5, terrain=b).can_reach(b.hex_at(2, 0))
