@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -52,3 +53,13 @@ def test_issue_6_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -
     # woods and walls block sight, deep water stops walkers: the line of fire and the search have work to do
     assert 0.02 < float(terrain.blocks_sight.mean()) < 0.4
     assert 0.0 < float((~terrain.passable["walk"]).mean()) < 0.2
+
+
+def test_issue_6_frame_mouse_glides_a_few_pixels_per_frame_through_every_point() -> None:
+    """The frame benchmark's mouse moves like a hand: never more than its speed per frame, visiting each point."""
+    points = [(0.0, 0.0), (30.0, 0.0), (30.0, 40.0)]
+    route = bench._mouse_route(points, 40, speed=7.0)
+    assert len(route) == 40
+    steps = [((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 for (ax, ay), (bx, by) in itertools.pairwise(route)]
+    assert max(steps) <= 7.0 + 1.5  # rounding to whole pixels
+    assert (30, 0) in route and (30, 40) in route

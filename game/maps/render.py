@@ -207,33 +207,109 @@ def _draw_order(layout: HexLayout) -> tuple[npt.NDArray[np.int64], npt.NDArray[n
     return rows.ravel(), cols.ravel()
 
 
+def _layer_entries(loaded: LoadedMap, art: _Art, layer: TmxTileLayer, origin: tuple[int, int],
+                   xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], order_rows: npt.NDArray[np.int64],
+                   order_cols: npt.NDArray[np.int64]
+                   ) -> tuple[list[pygame.Surface], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                              npt.NDArray[np.int64]] | None:
+    """One layer's tiles in draw order: the distinct surfaces, which one each tile uses, and its top-left."""
+    layout = loaded.layout
+    ox = origin[0] + round(layer.offset[0])
+    oy = origin[1] + round(layer.offset[1]) + layout.tile_height
+    gids = layer.gids[order_rows, order_cols]
+    present = (gids & GID_MASK) != 0
+    rows, cols, gids = order_rows[present], order_cols[present], gids[present]
+    if gids.size == 0:
+        return None
+    distinct, which = np.unique(gids, return_inverse=True)
+    entries = [art.surface(int(g), layer.opacity) for g in distinct.tolist()]
+    surfaces = [e[0] for e in entries]
+    dx = np.array([e[1] for e in entries], dtype=np.int64)
+    dy = np.array([e[2] for e in entries], dtype=np.int64)
+    which = which.astype(np.int64).ravel()
+    return surfaces, which, xs[rows, cols] + ox + dx[which], ys[rows, cols] + oy + dy[which]
+
+
+def _chosen_layers(loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None) -> list[TmxTileLayer]:
+    chosen = [lay for lay in loaded.tile_layers if lay.visible] if layers is None else list(layers)
+    return [lay for lay in chosen if lay.opacity > 0]
+
+
 def draw_layers(loaded: LoadedMap, target: pygame.Surface, origin: tuple[int, int] = (0, 0),
                 layers: Iterable[TmxTileLayer] | None = None, art: _Art | None = None) -> None:
     """Draw tile layers (default: the visible ones) at 1:1 with map pixel (0, 0) at ``origin``."""
     art = art or _Art(loaded)
-    layout = loaded.layout
-    xs, ys = layout.tile_positions()
-    order_rows, order_cols = _draw_order(layout)
-    chosen = [lay for lay in loaded.tile_layers if lay.visible] if layers is None else list(layers)
-    for layer in chosen:
-        if layer.opacity <= 0:
+    xs, ys = loaded.layout.tile_positions()
+    order_rows, order_cols = _draw_order(loaded.layout)
+    for layer in _chosen_layers(loaded, layers):
+        found = _layer_entries(loaded, art, layer, origin, xs, ys, order_rows, order_cols)
+        if found is None:
             continue
-        ox = origin[0] + round(layer.offset[0])
-        oy = origin[1] + round(layer.offset[1]) + layout.tile_height
-        gids = layer.gids[order_rows, order_cols]
-        present = (gids & GID_MASK) != 0
-        rows, cols, gids = order_rows[present], order_cols[present], gids[present]
-        if gids.size == 0:
+        surfaces, which, px, py = found
+        target.fblits(list(zip(map(surfaces.__getitem__, which.tolist()), zip(px.tolist(), py.tolist(),
+                                                                              strict=True), strict=True)))
+
+
+@dataclass
+class TilePlacements:
+    """Every tile image a map's layers draw, in Tiled's order, with its rectangle in map pixels.
+
+    Built once per map (``tile_placements``) so that ``draw_region`` can draw any part of the map, such as
+    one chunk of the game's board, without drawing or holding the whole image (issue 6: a 200 x 200 map's
+    full image is over 500 MB).
+    """
+
+    surfaces: list[pygame.Surface]
+    which: npt.NDArray[np.int64]
+    x: npt.NDArray[np.int64]
+    y: npt.NDArray[np.int64]
+    right: npt.NDArray[np.int64]
+    bottom: npt.NDArray[np.int64]
+
+
+def tile_placements(loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None = None,
+                    art: _Art | None = None) -> TilePlacements:
+    """Where ``draw_layers`` would put every tile image (map pixel (0, 0) at the origin), in its order."""
+    art = art or _Art(loaded)
+    xs, ys = loaded.layout.tile_positions()
+    order_rows, order_cols = _draw_order(loaded.layout)
+    surfaces: list[pygame.Surface] = []
+    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+    for layer in _chosen_layers(loaded, layers):
+        found = _layer_entries(loaded, art, layer, (0, 0), xs, ys, order_rows, order_cols)
+        if found is None:
             continue
-        distinct, which = np.unique(gids, return_inverse=True)
-        entries = [art.surface(int(g), layer.opacity) for g in distinct.tolist()]
-        surfaces = [e[0] for e in entries]
-        dx = np.array([e[1] for e in entries], dtype=np.int64)
-        dy = np.array([e[2] for e in entries], dtype=np.int64)
-        px = (xs[rows, cols] + ox + dx[which]).tolist()
-        py = (ys[rows, cols] + oy + dy[which]).tolist()
-        target.fblits(list(zip(map(surfaces.__getitem__, which.tolist()), zip(px, py, strict=True),
-                               strict=True)))
+        layer_surfaces, which, px, py = found
+        parts.append((which + len(surfaces), px, py))
+        surfaces.extend(layer_surfaces)
+    empty = np.zeros(0, dtype=np.int64)
+    which = np.concatenate([p[0] for p in parts]) if parts else empty
+    x = np.concatenate([p[1] for p in parts]) if parts else empty
+    y = np.concatenate([p[2] for p in parts]) if parts else empty
+    widths = np.array([s.get_width() for s in surfaces], dtype=np.int64)
+    heights = np.array([s.get_height() for s in surfaces], dtype=np.int64)
+    right = x + widths[which] if parts else empty
+    bottom = y + heights[which] if parts else empty
+    return TilePlacements(surfaces, which, x, y, right, bottom)
+
+
+def draw_region(placements: TilePlacements, target: pygame.Surface, region: tuple[int, int, int, int],
+                origin: tuple[int, int] = (0, 0)) -> None:
+    """Draw the tiles whose images meet ``region`` (x, y, w, h in map pixels), map pixel (0, 0) at ``origin``.
+
+    Tiles that miss the region would leave no pixel in it, and the ones drawn keep Tiled's order, so a
+    region drawn this way is pixel for pixel the same part of ``render_map``'s image.
+    """
+    rx, ry, rw, rh = region
+    p = placements
+    hit = (p.right > rx) & (p.x < rx + rw) & (p.bottom > ry) & (p.y < ry + rh)
+    idx = np.flatnonzero(hit)
+    if idx.size == 0:
+        return
+    px = (p.x[idx] + origin[0]).tolist()
+    py = (p.y[idx] + origin[1]).tolist()
+    target.fblits(list(zip(map(p.surfaces.__getitem__, p.which[idx].tolist()), zip(px, py, strict=True),
+                           strict=True)))
 
 
 def render_map(loaded: LoadedMap) -> pygame.Surface:

@@ -9,7 +9,9 @@ nothing on screen (panels, log, odds, undo) shows another side's secret declarat
 
 Frame cost (issue 6): the board view, the panels and the overlays are rebuilt only when the battle, the
 hovered hex, the selection or the declaration being edited change (``version`` counters); a frame blits
-cached surfaces.
+cached surfaces: the board's still layers (see ``game.ui.board``), the screen's chrome (top bar and
+tracker, sheet and log column, status bar: one opaque surface repainted region by region when its key
+changes), the decision panel and the hover inspector.
 """
 
 from __future__ import annotations
@@ -145,6 +147,10 @@ class BattleScreen(ViewerScreen):
         self._preview_cache: dict[tuple[Any, ...], AttackPreview | None] = {}
         self._panel_cache: dict[str, tuple[Any, pygame.Surface]] = {}
         self._escape_labels: list[tuple[Hex, str]] = []
+        self._tokens_cache: tuple[Any, list[TokenView]] | None = None
+        self._overlay_cache: dict[tuple[Any, ...], tuple[list[HexFill], list[tuple[Hex, str]]]] = {}
+        self._chrome: pygame.Surface | None = None
+        self._chrome_keys: dict[str, Any] = {}
         self.entries: list[tuple[str, tuple[str, ...], RGB | None]] = []
         self.pending_entries: list[tuple[str, tuple[str, ...], RGB | None]] = []
         self.log_timer = 0.0
@@ -950,7 +956,10 @@ class BattleScreen(ViewerScreen):
 
     # --- views ------------------------------------------------------------------------------------
     def tokens(self) -> list[TokenView]:
-        """Token views of every figure (greyed when out)."""
+        """Token views of every figure (greyed when out); the same list until a figure or the colours change."""
+        key = (self.version, self.selected_id, self.ui.settings.colour_blind, self.ui.palette)
+        if self._tokens_cache is not None and self._tokens_cache[0] == key:
+            return self._tokens_cache[1]
         out = []
         for f in self.battle.figures.values():
             worst = f.wounds.worst
@@ -959,6 +968,7 @@ class BattleScreen(ViewerScreen):
                 level = 6 if f.wounds.overflowed else level
             out.append(TokenView(f.id, f.name, self.side_colour(f.side), f.hex, f.facing, level,
                                  f.out or not f.can_act, f.id == self.selected_id))
+        self._tokens_cache = (key, out)
         return out
 
     def board_view(self) -> BoardView:
@@ -1008,13 +1018,21 @@ class BattleScreen(ViewerScreen):
         pal = self.ui.palette
         r = self.reach(fid)
         esc = self.escapes(fid)
-        free = frozenset(h for h in r.hexes() if h not in esc)
-        likely = frozenset(h for h, p in esc.items() if p >= Fraction(1, 2))
-        unlikely = frozenset(h for h, p in esc.items() if p < Fraction(1, 2))
-        fills = [HexFill(free, pal.move_free, 95), HexFill(likely, pal.move_escape, 105),
-                 HexFill(unlikely, pal.move_free_attacks, 105)]
-        if self.board.token_radius() >= 12:
-            self._escape_labels = [(h, percent(p)) for h, p in esc.items()]
+        # the bands only change with the battle, so the board can keep them drawn while the mouse moves
+        key = (self.version, fid, pal, self.board.token_radius() >= 12)
+        cached = self._overlay_cache.get(key)
+        if cached is None:
+            free = frozenset(h for h in r.hexes() if h not in esc)
+            likely = frozenset(h for h, p in esc.items() if p >= Fraction(1, 2))
+            unlikely = frozenset(h for h, p in esc.items() if p < Fraction(1, 2))
+            cached = ([HexFill(free, pal.move_free, 95), HexFill(likely, pal.move_escape, 105),
+                       HexFill(unlikely, pal.move_free_attacks, 105)],
+                      [(h, percent(p)) for h, p in esc.items()] if key[-1] else [])
+            self._overlay_cache.clear()
+            self._overlay_cache[key] = cached
+        fills = cached[0]
+        if cached[1]:
+            self._escape_labels = cached[1]
         path_view = None
         path = self.planned_path(fid, self.hover_hex)
         if path is not None:
@@ -1125,12 +1143,14 @@ class BattleScreen(ViewerScreen):
         self.board.set_palette(self.ui.palette)
         self._view = None
         self._panel_cache.clear()
+        self._chrome_keys.clear()
         self._buttons_key = None
 
     def on_enter(self, size: tuple[int, int]) -> None:
         """Back on top (from a menu, the curtain, settings): pick up setting changes."""
         super().on_enter(size)
         self._panel_cache.clear()
+        self._chrome_keys.clear()
         self._view = None
         self._buttons_key = None
 
@@ -1147,24 +1167,11 @@ class BattleScreen(ViewerScreen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Board and overlays, then the cached panels."""
-        w, h = surface.get_size()
-        s = self.ui.s
-        self.board.draw(surface, self.board_view())
-        self._draw_escape_labels(surface)
+        self.board.draw(surface, self.board_view(), self._escape_labels)
         d = self.decision()
         state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
-        surface.blit(self._cached("top", (state_key, self.status, d), (w, s(self.TOP) + s(self.TRACK)),
-                                  lambda surf: self._paint_top(surf, d)), (0, 0))
-        side = s(self.SIDE)
-        sheet_key = (state_key, self.selected_id, self._hover_figure() if self.selected_id is None else None,
-                     self.hover_hex)
-        col_h = self.log.rect.y - (s(self.TOP) + s(self.TRACK))
-        surface.blit(self._cached("sheet", sheet_key, (side, col_h), self._paint_sheet),
-                     (w - side, s(self.TOP) + s(self.TRACK)))
+        self._draw_chrome(surface, d, state_key)
         text = self.ui.text
-        pygame.draw.rect(surface, theme.BACKGROUND, (w - side, self.log.rect.y - s(4), side,
-                                                     h - self.log.rect.y - s(self.STATUS) + s(4)))
-        self.log.draw(surface, text)
         mine = self.my_decision()
         if mine is not None:
             self._rebuild_buttons()
@@ -1177,22 +1184,54 @@ class BattleScreen(ViewerScreen):
                 b.draw(surface, text)
         elif d is not None and not self.is_human(d.side):
             self._draw_thinking(surface, d)
-        self._draw_inspector_box(surface)
-        bar = pygame.Rect(0, h - s(self.STATUS), w, s(self.STATUS))
-        pygame.draw.rect(surface, theme.PANEL, bar)
-        pygame.draw.line(surface, theme.BORDER, bar.topleft, bar.topright)
-        msg = self.status or ("drag / WASD pan · wheel zoom · Q/E facing · H hold · Space stay · "
-                              "Ctrl+S save · Ctrl+Z undo · Esc menu · F1 help")
-        text.blit(surface, msg, (s(10), bar.centery), 13, theme.DANGER if self.status_error else theme.TEXT_MUTED,
-                  anchor="midleft")
+        self._draw_inspector_box(surface, state_key)
 
-    def _draw_escape_labels(self, surface: pygame.Surface) -> None:
-        cam = self.board.camera
-        for hx, label in self._escape_labels:
-            sx, sy = cam.hex_to_screen(hx)
-            if cam.in_view(sx, sy):
-                lab = self.board._label(label, 11)
-                surface.blit(lab, lab.get_rect(center=(round(sx), round(sy))))
+    def _draw_chrome(self, surface: pygame.Surface, d: Decision | None, state_key: tuple[Any, ...]) -> None:
+        """Top bar and tracker, sheet and log column, status bar: repainted into one cached opaque surface
+        only where their content changed, then blitted region by region (they never overlap the board)."""
+        w, h = surface.get_size()
+        s, text = self.ui.s, self.ui.text
+        if self._chrome is None or self._chrome.get_size() != (w, h):
+            self._chrome = pygame.Surface((w, h), 0, surface)
+            self._chrome_keys.clear()
+        chrome = self._chrome
+        top_h = s(self.TOP) + s(self.TRACK)
+        side = s(self.SIDE)
+        status_h = s(self.STATUS)
+        top_rect = pygame.Rect(0, 0, w, top_h)
+        side_rect = pygame.Rect(w - side, top_h, side, max(0, h - top_h - status_h))
+        bar = pygame.Rect(0, h - status_h, w, status_h)
+        key: tuple[Any, ...] = (state_key, self.status, d, w)
+        if self._chrome_keys.get("top") != key:
+            self._chrome_keys["top"] = key
+            chrome.fill((0, 0, 0), top_rect)
+            self._paint_top(chrome.subsurface(top_rect), d)
+        col_h = self.log.rect.y - top_h
+        sheet_key = (state_key, self.selected_id, self._hover_figure() if self.selected_id is None else None)
+        log = self.log
+        key = (sheet_key, (w, h), len(log.items), log.items[-1] if log.items else None, log.scroll, log.hovered,
+               log.selected, tuple(log.rect))
+        if self._chrome_keys.get("side") != key:
+            self._chrome_keys["side"] = key
+            clip = chrome.get_clip()
+            chrome.set_clip(side_rect)
+            if col_h > 0:
+                self._paint_sheet(chrome.subsurface(pygame.Rect(w - side, top_h, side, col_h).clip(side_rect)))
+            pygame.draw.rect(chrome, theme.BACKGROUND, (w - side, log.rect.y - s(4), side,
+                                                        h - log.rect.y - status_h + s(4)))
+            log.draw(chrome, text)
+            chrome.set_clip(clip)
+        key = (self.status, self.status_error, w, self.ui.settings.ui_scale)
+        if self._chrome_keys.get("status") != key:
+            self._chrome_keys["status"] = key
+            pygame.draw.rect(chrome, theme.PANEL, bar)
+            pygame.draw.line(chrome, theme.BORDER, bar.topleft, bar.topright)
+            msg = self.status or ("drag / WASD pan · wheel zoom · Q/E facing · H hold · Space stay · "
+                                  "Ctrl+S save · Ctrl+Z undo · Esc menu · F1 help")
+            text.blit(chrome, msg, (s(10), bar.centery), 13,
+                      theme.DANGER if self.status_error else theme.TEXT_MUTED, anchor="midleft")
+        surface.blits([(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)],
+                      doreturn=False)
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         s = self.ui.s
@@ -1332,10 +1371,16 @@ class BattleScreen(ViewerScreen):
         text.blit(surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11,
                   theme.TEXT_MUTED)
 
-    def _draw_inspector_box(self, surface: pygame.Surface) -> None:
+    def _draw_inspector_box(self, surface: pygame.Surface, state_key: Any = None) -> None:
         """The hover inspector: the hex (terrain, penalty, cover, elevation) and who stands there."""
         hx = self.hover_hex
         if hx is None or not self.data.terrain.contains(hx):
+            return
+        cam_view = tuple(self.board.camera.view)
+        key = (state_key, hx, self._panel_top, cam_view)
+        hit = self._panel_cache.get("inspector")
+        if hit is not None and hit[0][0] == key and state_key is not None:
+            surface.blit(hit[1], hit[0][1])
             return
         s, text = self.ui.s, self.ui.text
         t = self.data.terrain
@@ -1357,9 +1402,13 @@ class BattleScreen(ViewerScreen):
         rect = pygame.Rect(x + bw - width - s(8), y + s(8), width, lh * len(lines) + s(10))
         if self._panel_top:
             rect.bottom = y + bh - s(8)
-        draw_panel(surface, rect, theme.PANEL, theme.BORDER, radius=4, alpha=225)
+        # drawn once per hovered hex into a translucent surface, then blitted every frame
+        box = pygame.Surface(rect.size, pygame.SRCALPHA)
+        draw_panel(box, box.get_rect(), theme.PANEL, theme.BORDER, radius=4, alpha=225)
         for i, (line, colour) in enumerate(lines):
-            text.blit(surface, line, (rect.x + s(8), rect.y + s(5) + i * lh), 12, colour)
+            text.blit(box, line, (s(8), s(5) + i * lh), 12, colour)
+        self._panel_cache["inspector"] = ((key, rect.topleft), box)
+        surface.blit(box, rect.topleft)
 
     def _paint_panel(self, surf: pygame.Surface, d: Decision) -> None:
         s, text = self.ui.s, self.ui.text

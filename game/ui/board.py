@@ -4,6 +4,13 @@ Frame cost is what issue 6 measures, so nothing here is drawn twice that can be 
 512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled renderer's surface when there
 is one, else as plain hexes coloured by terrain); hex tints are pre-drawn stamps blitted in one ``blits``
 call; a token is a cached sprite per look and zoom; every label is cached text.
+
+The parts of a frame that stay put while the mouse moves (map, hex fills, zones of control, tokens, hex
+labels) are composed once into a cached surface, rebuilt only when the camera or one of those parts
+changes (a cheap equality check of the view's lists). A frame blits it, then draws the parts that follow
+the mouse (line of fire, path preview, hover and selection outlines) and, in the rectangle they cover
+only, puts the tokens back on top from a second cached layer without them, so the picture is pixel for
+pixel the one drawn layer by layer (``draw_direct``).
 """
 
 from __future__ import annotations
@@ -129,24 +136,54 @@ class SurfaceMapSource:
                 pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
             )
             out.blit(scaled, (round(x0 * zoom) - rect.x, round(y0 * zoom) - rect.y))
-        if self.grid and self.layout is not None and zoom * self.layout.width >= 10:
-            lay = self.layout
-            offsets = [(dx * zoom, dy * zoom) for dx, dy in lay.corner_offsets]
-            grid = pygame.Surface(rect.size, pygame.SRCALPHA)
-            for col, row in _cells_in(
-                lay, self.cols, self.rows, rect.x / zoom, rect.y / zoom, rect.right / zoom, rect.bottom / zoom
-            ):
-                cx, cy = lay.cell_center(col, row)
-                sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
-                pygame.draw.polygon(grid, (0, 0, 0, 70), [(sx + dx, sy + dy) for dx, dy in offsets], 1)
-            out.blit(grid, (0, 0))
+        if self.grid and self.layout is not None:
+            draw_grid(out, self.layout, self.cols, self.rows, zoom, rect)
         return out
+
+
+def draw_grid(out: pygame.Surface, layout: HexLayout, cols: int, rows: int, zoom: float, rect: pygame.Rect) -> None:
+    """Outline the hexes meeting ``rect`` (zoomed pixels) over a chunk of map art, when they are big enough."""
+    if zoom * layout.width < 10:
+        return
+    offsets = [(dx * zoom, dy * zoom) for dx, dy in layout.corner_offsets]
+    grid = pygame.Surface(rect.size, pygame.SRCALPHA)
+    for col, row in _cells_in(layout, cols, rows, rect.x / zoom, rect.y / zoom, rect.right / zoom, rect.bottom / zoom):
+        cx, cy = layout.cell_center(col, row)
+        sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
+        pygame.draw.polygon(grid, (0, 0, 0, 70), [(sx + dx, sy + dy) for dx, dy in offsets], 1)
+    out.blit(grid, (0, 0))
 
 
 def _hex_points(camera: Camera, h: Hex) -> list[tuple[float, float]]:
     cx, cy = camera.hex_to_screen(h)
     z = camera.zoom
     return [(cx + dx * z, cy + dy * z) for dx, dy in camera.layout.corner_offsets]
+
+
+class _TokenOps:
+    """The tokens of one still frame, ready to draw again into any part of the board.
+
+    Order as the board always drew them: selection rings, then every sprite (farther back first), then
+    every label, so drawing them clipped to a rectangle restores exactly what lies there.
+    """
+
+    def __init__(self) -> None:
+        self.rings: list[tuple[tuple[float, float], float, RGB, pygame.Rect]] = []
+        self.sprites: list[tuple[pygame.Surface, pygame.Rect]] = []
+        self.labels: list[tuple[pygame.Surface, pygame.Rect]] = []
+
+    def draw(self, surface: pygame.Surface, within: pygame.Rect | None = None) -> None:
+        """Draw all of them, or only those meeting ``within`` (the caller clips to it)."""
+        rings, sprites, labels = self.rings, self.sprites, self.labels
+        if within is not None:
+            rings = [rings[i] for i in within.collidelistall([b for *_, b in rings])]
+            sprites = [sprites[i] for i in within.collidelistall([r for _, r in sprites])]
+            labels = [labels[i] for i in within.collidelistall([r for _, r in labels])]
+        for centre, radius, colour, _ in rings:
+            pygame.draw.circle(surface, (0, 0, 0), centre, radius + 1, 4)
+            pygame.draw.circle(surface, colour, centre, radius, 3)
+        surface.blits(sprites, doreturn=False)
+        surface.blits(labels, doreturn=False)
 
 
 class Board:
@@ -173,6 +210,13 @@ class Board:
         self._stamps: dict[tuple[RGB, int, int, bool], pygame.Surface] = {}
         self._sprites: dict[tuple[object, ...], pygame.Surface] = {}
         self._labels: dict[tuple[str, int], pygame.Surface] = {}
+        self._epoch = 0
+        self._static_key: tuple[object, ...] | None = None
+        self._under: pygame.Surface | None = None
+        self._composite: pygame.Surface | None = None
+        self._token_ops: _TokenOps | None = None
+        self.static_builds = 0
+        """How often the cached layers were redrawn (tests and the benchmark read it)."""
 
     # --- map chunks -------------------------------------------------------------------------------
     def invalidate(self) -> None:
@@ -181,6 +225,7 @@ class Board:
         self._chunk_pixels = 0
         self._stamps.clear()
         self._sprites.clear()
+        self._epoch += 1
 
     def set_palette(self, palette: theme.Palette) -> None:
         """Switch palettes (the settings' colour-blind option)."""
@@ -188,6 +233,7 @@ class Board:
             self.palette = palette
             self._stamps.clear()
             self._sprites.clear()
+            self._epoch += 1
 
     def _chunk(self, zi: int, i: int, j: int) -> pygame.Surface:
         key = (zi, i, j)
@@ -302,8 +348,21 @@ class Board:
         return label
 
     # --- drawing ----------------------------------------------------------------------------------
-    def draw(self, surface: pygame.Surface, view: BoardView) -> None:
-        """Draw the map, overlays and tokens into the camera's screen rectangle."""
+    def draw(
+        self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()
+    ) -> None:
+        """Draw the map, overlays, tokens and ``hex_labels`` (small text on hexes, over the tokens) into the
+        camera's screen rectangle: the cached still layers, then what follows the mouse."""
+        rect = pygame.Rect(self.camera.view)
+        self.ensure_static(surface, view, hex_labels)
+        assert self._composite is not None
+        surface.blit(self._composite, rect, rect)
+        self._draw_moving(surface, view, rect)
+
+    def draw_direct(
+        self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()
+    ) -> None:
+        """Draw everything layer by layer without the cached layers (what ``draw`` must look like)."""
         cam = self.camera
         clip = surface.get_clip()
         rect = pygame.Rect(cam.view)
@@ -314,6 +373,46 @@ class Board:
             self._draw_fill(surface, fill)
         for zoc in view.zocs:
             self._draw_zoc(surface, zoc)
+        self._draw_overlays(surface, view)
+        self._token_ops_for(view, hex_labels).draw(surface)
+        surface.set_clip(clip)
+
+    def ensure_static(
+        self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()
+    ) -> bool:
+        """Redraw the cached still layers if the camera or the still parts of ``view`` changed; True if so."""
+        cam = self.camera
+        key = (self._epoch, cam.zoom_index, cam.origin_x, cam.origin_y, tuple(cam.view), surface.get_size(),
+               tuple(view.fills), tuple(view.zocs), tuple(view.tokens), view.highlighted, tuple(hex_labels))
+        if key == self._static_key and self._composite is not None:
+            return False
+        size = surface.get_size()
+        if self._under is None or self._under.get_size() != size:
+            self._under = pygame.Surface(size, 0, surface)
+            self._composite = pygame.Surface(size, 0, surface)
+        under, composite = self._under, self._composite
+        assert composite is not None
+        rect = pygame.Rect(cam.view)
+        under.set_clip(rect)
+        under.fill(theme.BACKGROUND, rect)
+        self._draw_map(under)
+        for fill in view.fills:
+            self._draw_fill(under, fill)
+        for zoc in view.zocs:
+            self._draw_zoc(under, zoc)
+        under.set_clip(None)
+        composite.blit(under, rect, rect)
+        composite.set_clip(rect)
+        self._token_ops = self._token_ops_for(view, hex_labels)
+        self._token_ops.draw(composite)
+        composite.set_clip(None)
+        self._static_key = key
+        self.static_builds += 1
+        return True
+
+    def _draw_overlays(self, surface: pygame.Surface, view: BoardView) -> None:
+        """What follows the mouse: line of fire, path preview, hover and selection outlines."""
+        cam = self.camera
         if view.line_of_fire is not None:
             self._draw_lof(surface, view.line_of_fire)
         if view.path is not None:
@@ -326,8 +425,98 @@ class Board:
             pygame.draw.polygon(
                 surface, self.palette.selection, _hex_points(cam, view.selected), max(2, round(3 * cam.zoom))
             )
-        self._draw_tokens(surface, view.tokens, view.highlighted)
+
+    def _draw_moving(self, surface: pygame.Surface, view: BoardView, rect: pygame.Rect) -> None:
+        """Overlays over the cached frame; under them the tokens go back on top, as drawn layer by layer."""
+        dirty = self._overlay_bounds(view)
+        if dirty is None:
+            return
+        dirty = dirty.clip(rect)
+        if dirty.width <= 0 or dirty.height <= 0:
+            return
+        assert self._under is not None and self._token_ops is not None
+        clip = surface.get_clip()
+        surface.set_clip(dirty.clip(clip))
+        surface.blit(self._under, dirty, dirty)
+        self._draw_overlays(surface, view)
+        self._token_ops.draw(surface, dirty)
         surface.set_clip(clip)
+
+    def _overlay_bounds(self, view: BoardView) -> pygame.Rect | None:
+        """A rectangle holding every pixel the moving overlays may touch (a few pixels to spare)."""
+        cam = self.camera
+        z = cam.zoom
+        rects: list[pygame.Rect] = []
+
+        def around(points: Iterable[tuple[float, float]], pad: float) -> None:
+            pts = list(points)
+            if not pts:
+                return
+            xs = [p[0] for p in pts]
+            ys = [p[1] for p in pts]
+            x0, y0 = math.floor(min(xs) - pad), math.floor(min(ys) - pad)
+            rects.append(pygame.Rect(x0, y0, math.ceil(max(xs) + pad) - x0 + 1, math.ceil(max(ys) + pad) - y0 + 1))
+
+        hex_pad = max(self.layout.width, self.layout.height) * z / 2 + 4
+        if view.line_of_fire is not None:
+            lof = view.line_of_fire
+            width = max(2, round(3 * z))
+            mark = max(3, round(7 * z))
+            around((cam.hex_to_screen(lof.start), cam.hex_to_screen(lof.end)), width + 4)
+            for m in lof.marks:
+                p = cam.hex_to_screen(m.hex)
+                around((p,), max(hex_pad, mark + width + 4))
+                if m.text:
+                    mark_label = self._label(m.text, 12)
+                    rects.append(mark_label.get_rect(midtop=(p[0], p[1] + mark)).inflate(4, 4))
+        if view.path is not None:
+            path = view.path
+            pts = [cam.hex_to_screen(h) for h in path.hexes]
+            width = max(2, round(4 * z))
+            dot = max(2, round(5 * z))
+            around(pts, width + dot + 4)
+            size = 13 if z >= 0.7 else 11
+            for p, step in zip(pts, path.step_labels, strict=False):
+                if step:
+                    surf = self._label(step, size)
+                    rects.append(surf.get_rect(midbottom=(p[0], p[1] - dot - 2)).inflate(4, 4))
+            if path.final_facing is not None and pts:
+                around((pts[-1],), self.token_radius() * 1.6 + dot + width + 4)
+        for h in (view.hover, view.selected):
+            if h is not None:
+                around((cam.hex_to_screen(h),), hex_pad + 4)
+        if not rects:
+            return None
+        return rects[0].unionall(rects[1:])
+
+    def _token_ops_for(self, view: BoardView, hex_labels: Sequence[tuple[Hex, str]]) -> _TokenOps:
+        """The tokens' drawing (rings, sprites, name labels, then the hex labels) as a replayable list."""
+        cam = self.camera
+        r = self.token_radius()
+        label_size = 12 if r < 22 else 14
+        show_labels = r >= 11
+        ops = _TokenOps()
+        for t in sorted(view.tokens, key=lambda t: (t.out, cam.hex_to_screen(t.hex)[1])):
+            sx, sy = cam.hex_to_screen(t.hex)
+            if not self._visible(sx, sy, r * 3):
+                continue
+            sprite = self._token_sprite(t)
+            ops.sprites.append((sprite, sprite.get_rect(center=(round(sx), round(sy)))))
+            if t.selected or t.id in view.highlighted:
+                colour = self.palette.selection if t.selected else (255, 255, 255)
+                ring = r + max(4, r * 0.3)
+                bound = pygame.Rect(0, 0, 2 * ring + 6, 2 * ring + 6)
+                bound.center = (round(sx), round(sy))
+                ops.rings.append(((sx, sy), ring, colour, bound))
+            if show_labels:
+                label = self._label(t.short_name, label_size)
+                ops.labels.append((label, label.get_rect(midtop=(round(sx), round(sy + r * 0.95)))))
+        for h, text in hex_labels:
+            sx, sy = cam.hex_to_screen(h)
+            if cam.in_view(sx, sy):
+                lab = self._label(text, 11)
+                ops.labels.append((lab, lab.get_rect(center=(round(sx), round(sy)))))
+        return ops
 
     def _visible(self, sx: float, sy: float, margin: float) -> bool:
         x, y, w, h = self.camera.view
@@ -411,31 +600,6 @@ class Board:
             if m.text:
                 label = self._label(m.text, 12)
                 surface.blit(label, label.get_rect(midtop=(p[0], p[1] + mark)))
-
-    def _draw_tokens(
-        self, surface: pygame.Surface, tokens: Sequence[TokenView], highlighted: frozenset[str]
-    ) -> None:
-        cam = self.camera
-        r = self.token_radius()
-        label_size = 12 if r < 22 else 14
-        show_labels = r >= 11
-        blits = []
-        labels = []
-        for t in sorted(tokens, key=lambda t: (t.out, cam.hex_to_screen(t.hex)[1])):
-            sx, sy = cam.hex_to_screen(t.hex)
-            if not self._visible(sx, sy, r * 3):
-                continue
-            sprite = self._token_sprite(t)
-            blits.append((sprite, sprite.get_rect(center=(round(sx), round(sy)))))
-            if t.selected or t.id in highlighted:
-                colour = self.palette.selection if t.selected else (255, 255, 255)
-                pygame.draw.circle(surface, (0, 0, 0), (sx, sy), r + max(4, r * 0.3) + 1, 4)
-                pygame.draw.circle(surface, colour, (sx, sy), r + max(4, r * 0.3), 3)
-            if show_labels:
-                label = self._label(t.short_name, label_size)
-                labels.append((label, label.get_rect(midtop=(round(sx), round(sy + r * 0.95)))))
-        surface.blits(blits, doreturn=False)
-        surface.blits(labels, doreturn=False)
 
     def token_at(self, tokens: Sequence[TokenView], sx: float, sy: float) -> TokenView | None:
         """The token under a screen point (the hex's occupant), if any."""

@@ -148,3 +148,107 @@ def test_shipped_maps_open_with_their_figures() -> None:
             assert data.terrain.contains(f.hex)
         for col, row in ((0, 0), (data.terrain.width - 1, data.terrain.height - 1)):
             assert data.layout.pixel_to_cell(*data.layout.cell_center(col, row)) == (col, row)
+
+
+def _whole_image_source(path: Path) -> tuple[object, object]:
+    """The old way: the whole Tiled image at 1:1 on the background, scaled chunk by chunk."""
+    from game.maps.loader import load_map
+    from game.maps.render import offset_margins, render_map
+    from game.ui.board import SurfaceMapSource
+    from game.ui.mapdata import TiledMapSource, layout_of
+
+    loaded = load_map(path)
+    layout = layout_of(loaded.layout)
+    left, top, _, _ = offset_margins(loaded)
+    base = pygame.Surface(layout.map_size(loaded.width, loaded.height))
+    base.fill(theme.BACKGROUND)
+    base.blit(render_map(loaded), (-left, -top))
+    return (SurfaceMapSource(base, layout, loaded.width, loaded.height, grid=False),
+            TiledMapSource(loaded, layout, grid=False))
+
+
+@pytest.mark.skipif(not (MAPS / "village.tmx").is_file(), reason="no shipped village map")
+def test_issue_6_tiled_chunks_assemble_to_render_maps_picture() -> None:
+    """Chunks drawn lazily at 1:1 put together are render_map's image pixel for pixel (issue 4's renderer)."""
+    pygame.display.init()
+    whole, lazy = _whole_image_source(MAPS / "village.tmx")
+    w, h = lazy.size  # type: ignore[attr-defined]
+    assembled = pygame.Surface((w, h))
+    for j in range(0, h, 512):
+        for i in range(0, w, 512):
+            assembled.blit(lazy.render_chunk(1.0, pygame.Rect(i, j, 512, 512)), (i, j))  # type: ignore[attr-defined]
+    expected = whole.base  # type: ignore[attr-defined]
+    assert pygame.image.tobytes(assembled, "RGB") == pygame.image.tobytes(expected, "RGB")
+
+
+@pytest.mark.skipif(not (MAPS / "forest_road.tmx").is_file(), reason="no shipped forest map")
+@pytest.mark.parametrize("zoom", [0.25, 0.5, 0.7, 1.4])
+def test_issue_6_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: float) -> None:
+    pygame.display.init()
+    whole, lazy = _whole_image_source(MAPS / "forest_road.tmx")
+    for rect in (pygame.Rect(0, 0, 512, 512), pygame.Rect(512, 0, 512, 512), pygame.Rect(512, 512, 512, 512)):
+        a = whole.render_chunk(zoom, rect)  # type: ignore[attr-defined]
+        b = lazy.render_chunk(zoom, rect)  # type: ignore[attr-defined]
+        assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (zoom, rect)
+
+
+def test_issue_6_open_map_draws_no_whole_image() -> None:
+    """A board is ready after drawing only the chunks it shows (the source never renders the full map)."""
+    from game.maps import render
+    from game.ui.mapdata import TiledMapSource
+
+    pygame.display.init()
+    calls: list[int] = []
+    original = render.render_map
+    render.render_map = lambda loaded: calls.append(1) or original(loaded)  # type: ignore[assignment]
+    try:
+        data = open_map(MAPS / "village.tmx")
+    finally:
+        render.render_map = original  # type: ignore[assignment]
+    assert calls == []
+    assert isinstance(data.source, TiledMapSource)
+    board = Board(data.layout, data.terrain.width, data.terrain.height, data.source, TextCache(), (0, 0, 600, 400))
+    board.prepare()
+    assert 0 < len(board._chunks) <= 4
+
+
+@pytest.mark.parametrize("axis", ["x", "y"])
+def test_issue_6_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) -> None:
+    """The still layers are cached and the tokens restored under a moving path / line of fire / hover, and
+    the frame is still exactly what drawing every layer in order gives (paths under tokens, labels on top)."""
+    pygame.display.init()
+    board, _, terrain = make_board(axis)
+    base = full_view(terrain)
+    labels = [(Hex(11, 6), "50%"), (Hex(4, 4), "83%")]
+    cached, direct = pygame.Surface((1280, 720)), pygame.Surface((1280, 720))
+    goals = [Hex(10 + k % 5, 5 + k // 5) for k in range(10)]
+    for zoom_step in (0, 1, -2):
+        board.camera.zoom_at(zoom_step, 400, 300)
+        for k, goal in enumerate(goals):
+            path = PathView((Hex(3, 3), Hex(4, 3), Hex(5, 3), goal), step_labels=("", "1", "2", f"{k}/8"),
+                            final_facing=k % 6)
+            lof = LineOfFireView(Hex(2, 2), goal, (LofMark(Hex(5, 4), "cover", "−1"), LofMark(goal, "blocked")),
+                                 k % 2 == 0)
+            view = BoardView(base.tokens, base.fills, path, lof if k % 3 else None, base.zocs, goal,
+                             Hex(5, 5) if k % 2 else None, base.highlighted)
+            board.draw(cached, view, labels)
+            board.draw_direct(direct, view, labels)
+            assert pygame.image.tobytes(cached, "RGB") == pygame.image.tobytes(direct, "RGB"), (zoom_step, k)
+
+
+def test_issue_6_still_layers_are_redrawn_only_when_they_change(surface: pygame.Surface) -> None:
+    board, _, terrain = make_board()
+    view = full_view(terrain)
+    board.draw(surface, view)
+    builds = board.static_builds
+    for goal in (Hex(11, 6), Hex(12, 6), Hex(12, 7)):  # the mouse moves: only the path and hover change
+        moved = BoardView(list(view.tokens), list(view.fills), PathView((Hex(10, 5), goal)), view.line_of_fire,
+                          list(view.zocs), goal, view.selected, view.highlighted)
+        board.draw(surface, moved)
+    assert board.static_builds == builds
+    hurt = [TokenView(t.id, t.name, t.side_colour, t.hex, t.facing, 3) if t.id == "t0" else t for t in view.tokens]
+    board.draw(surface, BoardView(hurt, view.fills, view.path, view.line_of_fire, view.zocs, view.hover))
+    assert board.static_builds == builds + 1
+    board.camera.pan(30, 0)
+    board.draw(surface, BoardView(hurt, view.fills, view.path, view.line_of_fire, view.zocs, view.hover))
+    assert board.static_builds == builds + 2
