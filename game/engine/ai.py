@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from game.engine import actions as act
@@ -102,6 +102,7 @@ class TacticalPlayer:
         self.time_limit = time_limit
         self._field_key: object = None
         self._field: dict[Hex, int] = {}
+        self._frontier: list[Hex] = []
 
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
         """Pick an action for the decision ``d`` (FTC 5–7)."""
@@ -163,7 +164,7 @@ class TacticalPlayer:
         best: tuple[float, Hex, int] | None = None
         friends = [f.hex for f in battle.able(fig.side) if f.id != fid]
         candidates = [*reach.hexes(), fig.hex]
-        field = self._approach_field(battle, fig)
+        field = self._approach_field(battle, fig, candidates)
         for h in candidates:
             if time.perf_counter() - start > self.time_limit:
                 break
@@ -195,18 +196,22 @@ class TacticalPlayer:
             facing = reach.facings(h)[0]
         return act.Move(fid, reach.path(h, facing).steps)
 
-    def _approach_field(self, battle: Battle, fig: Figure) -> dict[Hex, int]:
-        """Walking distance (in hexes, ignoring figures) from every hex to the nearest enemy of ``fig``'s
-        side, by breadth-first search over passable terrain; cached while the enemies stand still."""
+    def _approach_field(self, battle: Battle, fig: Figure, wanted: Iterable[Hex]) -> dict[Hex, int]:
+        """Walking distance (in hexes, ignoring figures) to the nearest enemy of ``fig``'s side, by a
+        breadth-first search over passable terrain from the enemies. It runs only until every hex in
+        ``wanted`` is labelled and resumes from where it stopped for the next figure, while the enemies
+        stand still, so its cost follows the distance to the enemy, not the size of the map."""
         mode = fig.character.movement_modes[0]
         sources = tuple(sorted(e.hex for e in battle.enemies_of(fig)))
         key = (id(battle.terrain), mode, sources)
-        if self._field_key == key:
-            return self._field
-        field: dict[Hex, int] = dict.fromkeys(sources, 0)
-        frontier = list(sources)
-        terrain = battle.terrain
-        while frontier:
+        if self._field_key != key:
+            self._field_key = key
+            self._field = dict.fromkeys(sources, 0)
+            self._frontier = list(sources)
+        field, terrain = self._field, battle.terrain
+        missing = {h for h in wanted if h not in field}
+        frontier = self._frontier
+        while missing and frontier:
             nxt: list[Hex] = []
             for h in frontier:
                 d = field[h] + 1
@@ -214,8 +219,9 @@ class TacticalPlayer:
                     if n not in field and terrain.is_passable(n, mode):
                         field[n] = d
                         nxt.append(n)
+                        missing.discard(n)
             frontier = nxt
-        self._field_key, self._field = key, field
+        self._frontier = frontier
         return field
 
     @staticmethod

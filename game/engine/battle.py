@@ -349,19 +349,23 @@ class Battle:
                 zones.setdefault(h, set()).add(e.id)
         return {h: frozenset(s) for h, s in zones.items()}
 
-    def movement_allowance_of(self, fig: Figure) -> int:
-        """FTC 5, 5.1.1: hexes this round before terrain (posture and encumbrance included)."""
+    def movement_allowance_of(self, fig: Figure, posture: str | None = None) -> int:
+        """FTC 5, 5.1.1: hexes this round before terrain (posture — the figure's own, or the one it is
+        about to take — and encumbrance included)."""
         c = fig.character
-        return movement_allowance(c.speed, speed_scale=c.speed_scale, posture=fig.posture,
+        return movement_allowance(c.speed, speed_scale=c.speed_scale, posture=posture or fig.posture,
                                   strength=c.strength, strength_scale=c.strength_scale,
                                   load_kg=c.carried_mass_kg())
 
-    def reach_for(self, fid: str, *, allowance: int | None = None) -> Reach:
-        """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3)."""
+    def reach_for(self, fid: str, *, allowance: int | None = None, posture: str | None = None) -> Reach:
+        """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3);
+        ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
         occupied = frozenset(f.hex for f in self.figures.values() if f.id != fid)
         blocking = frozenset(f.hex for f in self.enemies_of(fig))
-        return reachable(fig.hex, fig.facing, self.movement_allowance_of(fig) if allowance is None else allowance,
+        if allowance is None:
+            allowance = self.movement_allowance_of(fig, posture)
+        return reachable(fig.hex, fig.facing, allowance,
                          terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
                          impassable=blocking, zones=self.stopper_zones(fig),
                          per_hex_terrain=self.options.per_hex_terrain)

@@ -139,6 +139,8 @@ class BattleScreen(ViewerScreen):
         self.highlight: frozenset[str] = frozenset()
         self.actor: str | None = None
         self.facing_choice: int | None = None
+        self.posture_choice: str | None = None
+        """The posture the moving figure takes before it moves (C cycles it; FTC 5 "Crawling and Rolling")."""
         self.decl = DeclState()
         self.buttons: list[Button] = []
         self._buttons_key: tuple[Any, ...] | None = None
@@ -276,6 +278,7 @@ class BattleScreen(ViewerScreen):
         self._view = None
         self.actor = None
         self.facing_choice = None
+        self.posture_choice = None
         self.decl = DeclState()
         self._reach_cache.clear()
         self._escape_cache.clear()
@@ -298,12 +301,22 @@ class BattleScreen(ViewerScreen):
             return self.actor
         return d.figure
 
+    def posture_of(self, fid: str) -> str:
+        """The posture the figure would move in: the chosen one for the mover, else its own."""
+        return self.posture_choice or self.battle.figure(fid).posture
+
+    def move_action(self, fid: str, steps: tuple[tuple[Hex, int], ...]) -> act.Move:
+        """The Move to send, with the posture change when one was chosen."""
+        posture = self.posture_of(fid)
+        return act.Move(fid, steps, posture if posture != self.battle.figure(fid).posture else None)
+
     def reach(self, fid: str) -> Reach:
-        """The figure's reachable hexes now (cached until the battle changes)."""
-        key = (self.version, fid)
+        """The figure's reachable hexes now, in the posture it would move in (cached until a change)."""
+        posture = self.posture_of(fid)
+        key = (self.version, fid, posture)
         r = self._reach_cache.get(key)
         if r is None:
-            r = self.battle.reach_for(fid)
+            r = self.battle.reach_for(fid, posture=posture)
             self._reach_cache[key] = r
         return r
 
@@ -316,6 +329,29 @@ class BattleScreen(ViewerScreen):
             out = {h: escape_chance(self.battle, fid, r, h) for h in r.hexes() if r.band(h) == "escape"}
             self._escape_cache[key] = out
         return out
+
+    def cmd_posture(self) -> None:
+        """C: cycle the mover's posture — standing, crawling, lying down (FTC 5 "Crawling and Rolling")."""
+        d = self.my_decision()
+        fid = self.active_mover(d) if d is not None else None
+        if fid is None:
+            return
+        order = ("standing", "crawling", "prone")
+        self.posture_choice = order[(order.index(self.posture_of(fid)) + 1) % 3]
+        self._view = None
+        self.set_status(f"{self.battle.figure(fid).name} will move {self.posture_choice}: "
+                        f"{self.reach(fid).allowance} hex(es) this round.")
+
+    def cmd_standing_order(self) -> bool:
+        """O: cycle the selected figure's standing order for stopping enemies (always / never / ask);
+        only for a figure of the side whose player is at the computer now."""
+        d = self.my_decision()
+        fid = self.selected_id
+        if d is None or fid is None or self.battle.figure(fid).side != d.side:
+            return False
+        orders = ("always", "never", "ask")
+        current = self.battle.figure(fid).standing_order
+        return self.send(act.SetStandingOrder(fid, orders[(orders.index(current) + 1) % 3]))
 
     def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:
         """The path the figure would take to ``h`` with the chosen final facing."""
@@ -387,8 +423,8 @@ class BattleScreen(ViewerScreen):
             if self.facing_choice is not None and self.facing_choice != self.battle.figure(fid).facing:
                 path = self.planned_path(fid, self.battle.figure(fid).hex)
                 if path is not None:
-                    return self.send(act.Move(fid, path.steps))
-            return self.send(act.Move(fid, ()))
+                    return self.send(self.move_action(fid, path.steps))
+            return self.send(self.move_action(fid, ()))
         if d.reason == "escape_failed":
             return self.send(act.EscapeFailedChoice(d.figure or "", False))
         if d.reason == "follow":
@@ -745,7 +781,7 @@ class BattleScreen(ViewerScreen):
                 and self.facing_choice != self.battle.figure(fid).facing
             if fid is not None and (not own or turning) and self.reach(fid).can_reach(h):
                 path = self.planned_path(fid, h)
-                if path is not None and self.send(act.Move(fid, path.steps)):
+                if path is not None and self.send(self.move_action(fid, path.steps)):
                     return
         if d is not None and d.reason == "declare":
             self.ensure_decl(d)
@@ -817,6 +853,11 @@ class BattleScreen(ViewerScreen):
             if key in (pygame.K_q, pygame.K_e) and (d.reason in MOVE_REASONS or self.decl.second_move):
                 self.facing_choice = ((self._current_facing() or 0) + (1 if key == pygame.K_q else -1)) % 6
                 self._view = None
+                return None
+            if key == pygame.K_c and d.reason in MOVE_REASONS:
+                self.cmd_posture()
+                return None
+            if key == pygame.K_o and self.cmd_standing_order():
                 return None
             if key == pygame.K_h and d.reason == "move":
                 self.cmd_hold()
@@ -1322,7 +1363,8 @@ class BattleScreen(ViewerScreen):
         y += s(28)
         state = "out of the fight" if f.out else ("held" if f.held and not f.moved else
                                                  ("moved" if f.moved else "ready"))
-        text.blit(surf, f"{self.battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
+        text.blit(surf, f"{self.battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}"
+                        f" · stops enemies: {f.standing_order} (O)",
                   (x, y), 12, theme.TEXT_MUTED)
         y += s(20)
         colw = (w - 2 * x) // 4
@@ -1435,6 +1477,7 @@ class BattleScreen(ViewerScreen):
                 line = "Click another held figure to choose it; click a coloured hex to move."
             else:
                 line = "Click a coloured hex to move there · wheel or Q/E: final facing."
+            line += f" · C: posture ({self.posture_of(fid)})" if fid else ""
             for part in text.wrap(line, 13, w - 2 * x)[:2]:
                 text.blit(surf, part, (x, y), 13, theme.TEXT)
                 y += text.line_height(13)

@@ -32,6 +32,8 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a coloured hex", "move there along the shown path"),
     ("Wheel / Q E over it", "choose the final facing"),
     ("H · Space", "hold · stay where you are"),
+    ("C", "posture: standing · crawling · lying down"),
+    ("O on your selected figure", "standing order: always / never / ask before stopping enemies"),
     ("P · click a held figure", "pass · interrupt with it"),
     ("Y / N", "stop the mover · run or stay · follow"),
     ("Attack", ""),

@@ -441,3 +441,57 @@ def test_a_disk_error_while_saving_is_a_message_not_a_traceback(app: App) -> Non
     key(app, pygame.K_SPACE)
     assert screen.status_error and "Autosave failed" in screen.status
     assert app.running
+
+
+def test_ftc_5_posture_key_cycles_crawling_and_the_move_is_sent_with_it(tmp_path, monkeypatch) -> None:
+    """C turns the mover to crawling: the reachable hexes shrink and the Move carries the posture."""
+    import pygame
+
+    from game.engine import actions as act
+    from game.session import new_session
+    from game.ui.app import App
+    from game.ui.battle_screen import BattleScreen
+
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("FUDGE_TACTICS_CONFIG_DIR", str(tmp_path / "cfg"))
+    app = App(config=tmp_path / "cfg")
+    session = new_session("maps/open_field.tmx", seed=5, controllers={"blue": "human", "red": "human"},
+                          autosave=False)
+    screen = BattleScreen(app.ui, session, lambda: None)
+    d = screen.my_decision()
+    assert d is not None and d.reason == "move"
+    fid = screen.active_mover(d)
+    assert fid is not None
+    standing = len(screen.reach(fid).hexes())
+    screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c"))
+    assert screen.posture_of(fid) == "crawling"
+    assert len(screen.reach(fid).hexes()) < standing
+    sent: list[act.Action] = []
+    monkeypatch.setattr(screen, "send", lambda a: sent.append(a) or True)
+    screen.cmd_stay()
+    assert isinstance(sent[-1], act.Move) and sent[-1].posture == "crawling"
+
+
+def test_standing_order_key_changes_only_the_deciding_sides_figures(tmp_path, monkeypatch) -> None:
+    """O cycles the selected figure's standing order (RULINGS.md), never an opponent's."""
+    import pygame
+
+    from game.session import new_session
+    from game.ui.app import App
+    from game.ui.battle_screen import BattleScreen
+
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
+    app = App(config=tmp_path / "cfg")
+    session = new_session("maps/open_field.tmx", seed=5, controllers={"blue": "human", "red": "human"},
+                          autosave=False)
+    screen = BattleScreen(app.ui, session, lambda: None)
+    d = screen.my_decision()
+    assert d is not None
+    mine = next(f for f in session.battle.figures.values() if f.side == d.side)
+    theirs = next(f for f in session.battle.figures.values() if f.side != d.side)
+    screen.selected_id = mine.id
+    screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o"))
+    assert session.battle.figures[mine.id].standing_order == "never"
+    screen.selected_id = theirs.id
+    screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o"))
+    assert session.battle.figures[theirs.id].standing_order == "always"
