@@ -245,6 +245,8 @@ class _PendingMove:
     to_ask: list[str] = field(default_factory=list)
     stopping: list[str] = field(default_factory=list)
     failed_at: int | None = None
+    failed_stoppers: tuple[str, ...] = ()
+    """Who won the failed escape contest: they get the free attacks if the mover runs (FTC 5.3)."""
     decided_at: int | None = None
     """The step whose stop decisions were already made (so a stopper who let the mover pass is not asked
     again for the same step)."""
@@ -628,7 +630,7 @@ class Battle:
                 out.append(self._escape(fig, stoppers, here))
                 if not out[-1].escaped:  # type: ignore[attr-defined]
                     p.failed_at = p.index
-                    self._stoppers_last = [s.id for s in stoppers]
+                    p.failed_stoppers = tuple(s.id for s in stoppers)
                     return out
             p.index += 1
         out.extend(self._finish_move(fig, p.path, p.cost))
@@ -694,7 +696,7 @@ class Battle:
         if not a.run:
             out.extend(self._finish_move(fig, self._stop_point(fig, p.path, p.failed_at), p.cost))
             return out
-        stoppers = [self.figures[s] for s in self._stoppers_last]
+        stoppers = [self.figures[s] for s in p.failed_stoppers]
         out.extend(self._free_attacks(fig, stoppers))
         p.failed_at = None
         if not fig.can_act:
