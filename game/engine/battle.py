@@ -55,7 +55,7 @@ from game.engine.hexgrid import (
 )
 from game.engine.lof import LineOfFire, line_of_fire
 from game.engine.movement import IllegalMove, Reach, movement_allowance, reachable, validate_path
-from game.engine.ranges import firing_angle_modifier, range_band
+from game.engine.ranges import RangeBand, firing_angle_modifier, range_band
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds, apply_health_roll, graze_cap
 from game.engine.zoc import escape_breakdown, roll_escape
@@ -219,6 +219,20 @@ class Declaration:
     pending_steps: tuple[tuple[Hex, int], ...] = ()
     """Under secret stances: the advance, carried out at the reveal."""
     pending_retreat: Hex | None = None
+
+
+OUT_OF_RANGE = 99
+"""A difficulty no roll reaches: a missile target beyond Max range (FTC 6.5: "ineffective")."""
+
+
+@dataclass(frozen=True)
+class AttackTerms:
+    """What an attack's offence and difficulty are made of (``Battle.attack_terms``)."""
+
+    modifiers: tuple[Modifier, ...]
+    difficulty: int
+    band: RangeBand | None = None
+    line: LineOfFire[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -1145,32 +1159,14 @@ class Battle:
             weapon = self._weapon_of(att, d.weapon)
             stance = Stance(d.stance)
             dist = distance(att.hex, tgt.hex)
-            behind = 0
-            if not weapon.ranged:
-                behind = max((behind_bonus(h, tgt.hex, tgt.facing, attacker_phase_start=att.phase_start_hex,
-                                           moved_this_attack_phase=(h != att.phase_start_hex))
-                              for h, _ in att.positions if h != tgt.hex), default=0)
-            omods = list(offence_modifiers(stance=stance, advance_hexes_used=d.advance_used, behind=behind,
-                                           very_hurt_penalty=att.very_hurt_penalty(self.round),
-                                           missile_dodges=len(d.dodge)))
-            if weapon.needs_room:
-                omods += room_to_swing_modifier(self._crowding(att, tgt))
+            terms = self.attack_terms(att, tgt, weapon, stance, advance_used=d.advance_used, dodges=len(d.dodge),
+                                      firer_defending=bool(melee_on.get(a_id)))
+            omods = list(terms.modifiers)
+            difficulty = terms.difficulty
+            band = terms.band
             tdecl = decls.get(t_id)
             others: list[tuple[str, int]] = []
             if weapon.ranged:
-                lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, tgt.hex)
-                band = range_band(weapon, dist, tgt.character.mass_scale)
-                difficulty = band.difficulty if band else 99
-                moved: MovedFraction = ("none" if att.hexes_moved == 0 else
-                                        "half" if 2 * att.hexes_moved <= att.allowance else "full")
-                omods += firing_modifiers(
-                    moved_fraction=moved, firer_defending=bool(melee_on.get(a_id)),
-                    elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
-                                                                   self.terrain.elevation_at(tgt.hex), dist),
-                    footing=self.terrain.footing_at(att.hex), light=self.terrain.light_at(att.hex),
-                    partial_cover=lof.partial_cover)
-                if self.terrain.cover_at(tgt.hex):
-                    omods.append(Modifier("target in cover", self.terrain.cover_at(tgt.hex)))
                 defence: int | None = None
                 dmods: tuple[Modifier, ...] = ()
                 if tdecl is not None and a_id in tdecl.dodge and not tdecl.second_move:
@@ -1179,7 +1175,6 @@ class Battle:
                     dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0))
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
-                difficulty = melee_difficulty(att.character.mass_scale, tgt.character.mass_scale)
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
                     defence, dmods = None, ()
                 else:
@@ -1196,7 +1191,8 @@ class Battle:
             if wound:
                 wounds.append(wound)
             elif weapon.ranged and not event.hit:
-                out.extend(self._stray(att, tgt, weapon, rolls[a_id], omods, dist, rolls, wounds))
+                assert terms.line is not None
+                out.extend(self._stray(att, tgt, weapon, rolls[a_id], omods, terms.line, rolls, wounds))
         out.extend(self._apply_wounds(wounds))
         for f in self.figures.values():
             if not f.can_act and not f.out:
@@ -1207,18 +1203,56 @@ class Battle:
         out.extend(self._begin_round())
         return out
 
+    def attack_terms(self, att: Figure, tgt: Figure, weapon: Weapon, stance: Stance, *, advance_used: int = 0,
+                     dodges: int = 0, positions: Sequence[tuple[Hex, int]] | None = None,
+                     phase_start: Hex | None = None, firer_defending: bool = False) -> AttackTerms:
+        """The named offence modifiers and the absolute difficulty of one attack, and for a missile its range
+        band and line of fire (FTC 6.4, 6.4.1, 6.5, tables 4 and 7; 9.1 "needs room to swing").
+
+        The round's resolution and the odds shown before a declaration both come from here (DESIGN.md rule
+        3). ``positions`` / ``phase_start`` default to the attacker's attack-phase movement so far; the
+        preview passes a planned advance instead.
+        """
+        positions = att.positions if positions is None else positions
+        start = att.phase_start_hex if phase_start is None else phase_start
+        behind = 0
+        if not weapon.ranged:
+            behind = max((behind_bonus(h, tgt.hex, tgt.facing, attacker_phase_start=start,
+                                       moved_this_attack_phase=(h != start))
+                          for h, _ in positions if h != tgt.hex), default=0)
+        mods = list(offence_modifiers(stance=stance, advance_hexes_used=advance_used, behind=behind,
+                                      very_hurt_penalty=att.very_hurt_penalty(self.round), missile_dodges=dodges))
+        if not weapon.ranged:
+            if weapon.needs_room:
+                mods += room_to_swing_modifier(self._crowding(att, tgt))
+            return AttackTerms(tuple(mods), melee_difficulty(att.character.mass_scale, tgt.character.mass_scale))
+        dist = distance(att.hex, tgt.hex)
+        occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
+        lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, tgt.hex, occupants=occupants)
+        band = range_band(weapon, dist, tgt.character.mass_scale)
+        moved: MovedFraction = ("none" if att.hexes_moved == 0 else
+                                "half" if 2 * att.hexes_moved <= att.allowance else "full")
+        mods += firing_modifiers(
+            moved_fraction=moved, firer_defending=firer_defending,
+            elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
+                                                           self.terrain.elevation_at(tgt.hex), dist),
+            footing=self.terrain.footing_at(att.hex), light=self.terrain.light_at(att.hex),
+            partial_cover=lof.partial_cover)
+        if self.terrain.cover_at(tgt.hex):
+            mods.append(Modifier("target in cover", self.terrain.cover_at(tgt.hex)))
+        return AttackTerms(tuple(mods), band.difficulty if band else OUT_OF_RANGE, band, lof)
+
     def _crowding(self, fig: Figure, target: Figure) -> int:
         """How many of a figure's adjacent hexes hold a wall or another figure, the target not counted."""
         mode = fig.character.movement_modes[0]
         return sum(1 for h in neighbors(fig.hex)
                    if h != target.hex and (not self.terrain.is_passable(h, mode) or self.occupant(h) is not None))
 
-    def _stray(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier], dist: int,
-               rolls: Mapping[str, int], wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+    def _stray(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier],
+               lof: LineOfFire[str], rolls: Mapping[str, int],
+               wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
         """FTC 6.5.3: a missed shot may hit a friend or an enemy of the firer on the line of fire."""
-        occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
-        lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, tgt.hex)
-        at_risk = [fid for fid in lof.bystanders_at_risk(occupants) if fid not in (att.id, tgt.id)]
+        at_risk = [fid for fid in lof.bystanders_at_risk() if fid not in (att.id, tgt.id)]
         if not at_risk:
             return []
         friends = [f for f in at_risk if self.figures[f].side == att.side]

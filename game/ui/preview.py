@@ -18,10 +18,7 @@ from game.engine import events as ev
 from game.engine.battle import Battle, Declaration, Figure
 from game.engine.combat import (
     Modifier,
-    MovedFraction,
     Stance,
-    behind_bonus,
-    firing_modifiers,
     melee_difficulty,
     offence_modifiers,
     total,
@@ -29,7 +26,7 @@ from game.engine.combat import (
 from game.engine.damage import defensive_factors, offensive_factors
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, distance
-from game.engine.lof import LineOfFire, line_of_fire
+from game.engine.lof import LineOfFire
 from game.engine.movement import Reach
 from game.engine.odds import (
     Outcome,
@@ -39,7 +36,6 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
-from game.engine.ranges import firing_angle_modifier, range_band
 from game.engine.zoc import escape_breakdown
 
 
@@ -134,41 +130,23 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
     positions = [(att.hex, att.facing), *advance]
     end_hex = positions[-1][0]
     dist = distance(end_hex, tgt.hex)
-    line: LineOfFire[str] | None = None
     bystanders: list[Bystander] = []
     defence: int | None
     dmods: tuple[Modifier, ...] = ()
+    # the same terms the round's resolution will use (Battle.attack_terms); the stance is added below so
+    # the five stances can be compared
+    terms = battle.attack_terms(att, tgt, weapon, Stance.NEUTRAL, dodges=len(dodge), positions=positions,
+                                phase_start=att.hex)
+    base = list(terms.modifiers)
+    difficulty = terms.difficulty
+    line = terms.line
     if weapon.ranged:
-        band = range_band(weapon, dist, tgt.character.mass_scale)
-        difficulty = band.difficulty if band else 99
-        moved: MovedFraction = (
-            "none" if att.hexes_moved == 0 else ("half" if 2 * att.hexes_moved <= att.allowance else "full"))
-        base = list(offence_modifiers(stance=Stance.NEUTRAL, very_hurt_penalty=att.very_hurt_penalty(battle.round),
-                                      missile_dodges=len(dodge)))
-        occupants = {f.hex: f.id for f in battle.figures.values() if f.can_act}
-        line = line_of_fire(battle.terrain, att.hex, tgt.hex, occupants=occupants)
-        base += firing_modifiers(
-            moved_fraction=moved,
-            elevation_angle_modifier=firing_angle_modifier(battle.terrain.elevation_at(att.hex),
-                                                           battle.terrain.elevation_at(tgt.hex), dist),
-            footing=battle.terrain.footing_at(att.hex), light=battle.terrain.light_at(att.hex),
-            partial_cover=line.partial_cover)
-        if battle.terrain.cover_at(tgt.hex):
-            base.append(Modifier("target in cover", battle.terrain.cover_at(tgt.hex)))
         defence = None
         assumptions.append(f"{tgt.name} is taken not to dodge this shot.")
+    elif t_defends and tgt.can_act:
+        defence, dmods = _melee_defence(battle, tgt, att, weapon, t_stance)
     else:
-        difficulty = melee_difficulty(att.character.strength_scale, tgt.character.mass_scale)
-        behind = max((behind_bonus(h, tgt.hex, tgt.facing, attacker_phase_start=att.hex,
-                                   moved_this_attack_phase=(h != att.hex))
-                      for h, _ in positions if h != tgt.hex), default=0)
-        base = list(offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
-                                      very_hurt_penalty=att.very_hurt_penalty(battle.round),
-                                      missile_dodges=len(dodge)))
-        if t_defends and tgt.can_act:
-            defence, dmods = _melee_defence(battle, tgt, att, weapon, t_stance)
-        else:
-            defence = None
+        defence = None
     adv = max(0, len(advance))
     stance_mod = Modifier(f"{st.display_name} stance" + (f" ({adv} advanced)" if adv else ""),
                           st.attack_bonus - adv)
@@ -203,7 +181,7 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
                     stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round)))
                 my_def, _ = _melee_defence(battle, att, e, ew, s.value)
                 p = hit_probability(e_off, (my_def,),
-                                    melee_difficulty(e.character.strength_scale, att.character.mass_scale))
+                                    melee_difficulty(e.character.mass_scale, att.character.mass_scale))
                 risk = p if risk is None else max(risk, p)
             columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
     if line is not None:

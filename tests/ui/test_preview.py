@@ -1,0 +1,51 @@
+"""The odds shown before committing are the odds the round is then resolved with (DESIGN.md rule 3)."""
+
+from __future__ import annotations
+
+from game.engine.actions import Declare, Move
+from game.engine.battle import Battle, BattleSetup, FigureSetup, SideSetup
+from game.engine.characters import Character
+from game.engine.events import AttackResolved
+from game.engine.hexgrid import direction_to
+from game.engine.terrain import TerrainMap
+from game.ui.preview import attack_preview
+
+
+def _to_attack_phase(battle: Battle) -> None:
+    while battle.phase == "movement":
+        d = battle.decision()
+        assert d is not None
+        battle.apply(Move(d.figure or d.interrupters[0]))
+
+
+def test_ftc_6_4_preview_difficulty_and_modifiers_match_the_resolved_attack() -> None:
+    """A Strength-Scale brute with a battle axe, crowded by a third figure: the preview shows the same
+    melee difficulty (Mass Scale, FTC 6.4) and the same named modifiers ("no room to swing", FTC 9.1) that
+    the resolution then uses."""
+    t = TerrainMap.open(8, 6)
+    brute = Character.from_dict({"name": "Brute", "strength_scale": 2, "skills": {"Axe": "Good"},
+                                 "weapons": ["Battle Axe"]})
+    man = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
+    a, b = t.hex_at(3, 2), t.hex_at(4, 2)
+    crowd1, crowd2 = t.hex_at(2, 2), t.hex_at(3, 1)
+    setup = BattleSetup(
+        t, (SideSetup("x", "X"), SideSetup("y", "Y")),
+        (FigureSetup("a", "Brute", "x", brute, a, direction_to(a, b) or 0),
+         FigureSetup("b", "Man", "y", man, b, direction_to(b, a) or 0),
+         FigureSetup("c", "Friend", "x", man, crowd1, 0),
+         FigureSetup("d", "Friend 2", "x", man, crowd2, 0)), seed=2)
+    battle = Battle(setup)
+    _to_attack_phase(battle)
+    if battle.figures["a"].hex != a or battle.figures["b"].hex != b:
+        raise AssertionError("the figures were told to stay put")
+    preview = attack_preview(battle, "a", "Battle Axe", "b", "neutral", compare=False)
+    assert preview.difficulty == -2  # Poor: same Mass Scale, whatever the Strength Scale
+    assert ("no room to swing", -1) in [(m.name, m.value) for m in preview.offence_mods]
+    while battle.phase == "attack" and battle.round == 1:
+        d = battle.decision()
+        assert d is not None and d.figure is not None
+        targets = ("b",) if d.figure == "a" else ()
+        battle.apply(Declare(d.figure, "neutral", targets))
+    resolved = next(e for e in battle.events if isinstance(e, AttackResolved) and e.attacker == "a")
+    assert resolved.difficulty == preview.difficulty
+    assert dict(resolved.offence_mods) == {m.name: m.value for m in preview.offence_mods}
