@@ -18,7 +18,7 @@ from game.engine import record
 from game.engine.actions import Action
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
 from game.engine.events import Event, PhaseBegan
-from game.engine.hexgrid import Hex, distance
+from game.engine.hexgrid import Hex, facing_toward
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map
 from game.roster import Roster, RosterError, load_roster, parse_roster
@@ -63,12 +63,6 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _facing_toward(h: Hex, target: Hex) -> int:
-    from game.engine.hexgrid import neighbors
-
-    return min(range(6), key=lambda d: distance(neighbors(h)[d], target))
-
-
 def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
     """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones."""
     placed: list[dict[str, Any]] = []
@@ -98,7 +92,7 @@ def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
         others = [x for s, z in zones.items() if s != rf.side for x in z]
         target = others[len(others) // 2] if others else h
         placed.append({"id": f"f{len(placed) + 1}", "name": rf.name, "side": rf.side, "character": rf.character,
-                       "hex": [h.q, h.r], "facing": _facing_toward(h, target) if target != h else 0,
+                       "hex": [h.q, h.r], "facing": facing_toward(h, target) if target != h else 0,
                        "mook": rf.mook})
     if not placed:
         raise SetupError(f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] "

@@ -16,7 +16,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine.battle import Battle, Decision, Figure
 from game.engine.combat import Stance, melee_difficulty
-from game.engine.hexgrid import Hex, direction_to, distance, neighbors
+from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
 from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
 from game.engine.ranges import range_band
 
@@ -186,12 +186,12 @@ class TacticalPlayer:
             if best is None or score > best[0]:
                 best = (score, h, 0)
         if best is None or best[1] == fig.hex:
-            facing = self._facing_toward(fig.hex, min(enemies, key=lambda e: distance(fig.hex, e.hex)).hex)
+            facing = facing_toward(fig.hex, min(enemies, key=lambda e: distance(fig.hex, e.hex)).hex)
             if facing != fig.facing and reach.can_reach(fig.hex, facing):
                 return act.Move(fid, reach.path(fig.hex, facing).steps)
             return _stay(fid)
         _, h, _ = best
-        facing = self._facing_toward(h, min(enemies, key=lambda e: distance(h, e.hex)).hex)
+        facing = facing_toward(h, min(enemies, key=lambda e: distance(h, e.hex)).hex)
         if not reach.can_reach(h, facing):
             facing = reach.facings(h)[0]
         return act.Move(fid, reach.path(h, facing).steps)
@@ -223,11 +223,6 @@ class TacticalPlayer:
             frontier = nxt
         self._frontier = frontier
         return field
-
-    @staticmethod
-    def _facing_toward(h: Hex, target: Hex) -> int:
-        best = min(range(6), key=lambda d: distance(neighbors(h)[d], target))
-        return best
 
     def _declare(self, battle: Battle, fid: str) -> act.Action:
         fig = battle.figure(fid)
@@ -266,4 +261,4 @@ def make_player(kind: str, seed: int = 0) -> Player:
     raise ValueError(f"unknown computer player {kind!r}; choose 'random' or 'tactical'")
 
 
-__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "direction_to", "make_player"]
+__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "make_player"]

@@ -12,8 +12,6 @@ setup + seed + actions reproduce the whole battle (``game.engine.record``).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -320,7 +318,7 @@ class Battle:
         self._revealed = False
         self.events.extend(self._begin_round())
         self.digests: list[str] = []
-        self.initial_digest = _digest(self.events)
+        self.initial_digest = ev.events_digest(self.events)
 
     # ------------------------------------------------------------------ queries
     def figure(self, fid: str) -> Figure:
@@ -544,7 +542,7 @@ class Battle:
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
-        self.digests.append(_digest(new_events))
+        self.digests.append(ev.events_digest(new_events))
         return new_events
 
     # ---- always allowed
@@ -1303,11 +1301,6 @@ def effective_perception(character: Character) -> int:
     if any(a.obscures_vision for a in character.armour):
         return character.perception + obscured_vision_perception()
     return character.perception
-
-
-def _digest(events: Sequence[ev.Event]) -> str:
-    text = json.dumps([e.to_json() for e in events], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def front_arc_2(h: Hex, facing: int) -> frozenset[Hex]:

@@ -7,6 +7,9 @@ relative degree, damage factors, the wound box marked. ``text()`` gives the comb
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -459,3 +462,10 @@ class BattleEnded(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"Battle over: {self.reason}"
+
+
+def events_digest(events: Sequence[Event]) -> str:
+    """A short fingerprint of what one decision caused, dice included (DESIGN.md rule 6: a replay must
+    reproduce every roll, so saves keep one digest per action)."""
+    text = json.dumps([e.to_json() for e in events], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

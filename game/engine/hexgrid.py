@@ -87,6 +87,12 @@ def direction_to(a: Hex, b: Hex) -> int | None:
         return None
 
 
+def facing_toward(h: Hex, target: Hex) -> int:
+    """The facing from ``h`` that points most nearly at ``target`` (the front hex closest to it; FTC 5.2)."""
+    ns = neighbors(h)
+    return min(range(6), key=lambda d: distance(ns[d], target))
+
+
 def turn_steps(facing_from: int, facing_to: int) -> int:
     """How many hex sides of turning lie between two facings (0..3), FTC 5 "Changing Facing"."""
     diff = (facing_to - facing_from) % 6

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from game.engine.actions import Action, action_from_json, action_to_json
-from game.engine.battle import Battle, BattleSetup, IllegalAction, _digest
-from game.engine.events import Event
+from game.engine.battle import Battle, BattleSetup, IllegalAction
+from game.engine.events import events_digest
 
 SAVE_VERSION = 1
 FORMAT_NAME = "fudge-tactics-battle"
@@ -38,11 +38,6 @@ class ReplayMismatch(ValueError):
     def __init__(self, index: int, message: str) -> None:
         super().__init__(message)
         self.index = index
-
-
-def events_digest(events: Sequence[Event]) -> str:
-    """A short fingerprint of what one action caused (its events, dice included)."""
-    return _digest(events)
 
 
 @dataclass(frozen=True)

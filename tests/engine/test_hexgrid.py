@@ -11,6 +11,7 @@ from game.engine.hexgrid import (
     direction_to,
     directly_behind,
     distance,
+    facing_toward,
     front_hexes,
     hex_to_offset,
     neighbors,
@@ -89,3 +90,10 @@ def test_ftc_5_turning_completely_around_is_three_sides() -> None:
     assert turn_steps(0, 3) == 3
     assert turn_steps(5, 0) == 1
     assert turn_steps(2, 2) == 0
+
+
+@given(hexes, st.integers(min_value=0, max_value=5), st.integers(min_value=1, max_value=8))
+def test_facing_toward_a_hex_straight_ahead_is_that_direction(h: Hex, d: int, k: int) -> None:
+    target = Hex(h.q + DIRECTIONS[d].q * k, h.r + DIRECTIONS[d].r * k)
+    assert facing_toward(h, target) == d
+    assert target in front_hexes(h, facing_toward(h, target)) or k > 1
