@@ -22,20 +22,19 @@ from __future__ import annotations
 import enum
 import math
 import random
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from game.engine.datafiles import data_path, read_table
 from game.engine.dice import DiceRoll, choose, roll_d6, situational_roll
 from game.engine.hexgrid import DIRECTIONS, Hex, directly_behind, distance, neighbor, rear_hexes
 from game.engine.ladder import level_name
 
 T = TypeVar("T")
 
-DATA_FILE = Path(__file__).parent / "data" / "combat.toml"
+DATA_FILE = data_path("combat.toml")
 
 
 class CombatError(ValueError):
@@ -46,16 +45,7 @@ class CombatDataError(ValueError):
     """``data/combat.toml`` is missing or malformed; the message names the key and the fix."""
 
 
-def _load(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise CombatDataError(f"cannot read the combat tables in {path}: {exc}; restore the file from "
-                              "the game's distribution") from exc
-
-
-_DATA: dict[str, Any] = _load(DATA_FILE)
+_DATA: Mapping[str, Any] = read_table("combat.toml")
 
 
 def _section(name: str) -> dict[str, Any]:

@@ -21,20 +21,18 @@ The numbers live in ``data/creatures.toml``. How this game reads the open points
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from pathlib import Path
 from typing import Any, Literal
 
 from game.engine.characters import Character, CharacterError
 from game.engine.combat import Modifier, Stance
 from game.engine.damage import Factor
+from game.engine.datafiles import data_path, read_table
 from game.engine.hexgrid import Hex, distance, neighbor, neighbors
 from game.engine.wounds import WoundError, WoundTrack, named_track, track_names
 
-DATA_FILE = Path(__file__).parent / "data" / "creatures.toml"
+DATA_FILE = data_path("creatures.toml")
 
 PiercingMode = Literal["halve", "ignore"]
 
@@ -43,14 +41,8 @@ class CreatureError(ValueError):
     """A creature entry or a large-figure request that makes no sense; the message says how to fix it."""
 
 
-@cache
 def _data() -> Mapping[str, Any]:
-    try:
-        with DATA_FILE.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise CreatureError(f"cannot read {DATA_FILE}: {exc}; restore the file from the game's "
-                            "distribution") from exc
+    return read_table("creatures.toml")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -25,15 +25,15 @@ How this game reads the open points (also in the docstrings below):
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-DATA_FILE = Path(__file__).parent / "data" / "equipment.toml"
+from game.engine.datafiles import data_path, read_table
+
+DATA_FILE = data_path("equipment.toml")
 
 BODY = "body"
 HEAD = "head"
@@ -242,8 +242,7 @@ def _row(defaults: Mapping[str, Any], row: Mapping[str, Any], kind: str, index: 
 
 @cache
 def _data() -> _Catalogue:
-    with DATA_FILE.open("rb") as handle:
-        raw = tomllib.load(handle)
+    raw = read_table("equipment.toml")
     weapons: dict[str, Weapon] = {}
     armours: dict[str, Armour] = {}
     aliases: dict[str, str] = {}

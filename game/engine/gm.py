@@ -24,7 +24,6 @@ that limit; where two conditions of one kind cover a hex the worse counts.
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
@@ -32,22 +31,21 @@ from typing import Any, ClassVar
 from game.engine import equipment
 from game.engine.actions import Action
 from game.engine.characters import ATTRIBUTES, Character, CharacterError
-from game.engine.combat import DATA_FILE as COMBAT_DATA_FILE
+from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex
 from game.engine.ladder import parse_level
 from game.engine.wounds import WoundError, Wounds, WoundTrack
 
 Mods = tuple[tuple[str, int], ...]
 
-SITUATIONAL_MIN = -3
-SITUATIONAL_MAX = 3
-"""*Fudge* 4.1: the GM's modifier ranges from -3 to +3."""
+SITUATIONAL_MIN: int = int(read_table("combat.toml")["gm"]["situational_min"])
+SITUATIONAL_MAX: int = int(read_table("combat.toml")["gm"]["situational_max"])
+"""*Fudge* 4.1: the GM's modifier ranges from -3 to +3 (``data/combat.toml`` [gm])."""
 
 
 
 def _table_7_worst() -> dict[str, int]:
-    with COMBAT_DATA_FILE.open("rb") as handle:
-        firing = tomllib.load(handle)["firing"]
+    firing = read_table("combat.toml")["firing"]
     return {"bad_light": int(firing["light_worst"]), "insecure_footing": int(firing["footing_worst"])}
 
 

@@ -28,19 +28,18 @@ given by hand (``faces``), for a GM who rolls physical dice.
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from game.engine.characters import Character
+from game.engine.datafiles import data_path, read_table
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.ladder import level_name, parse_level
 from game.engine.wounds import WoundLevel, Wounds
 
-DATA_FILE = Path(__file__).parent / "data" / "healing.toml"
+DATA_FILE = data_path("healing.toml")
 
 MINUTES_PER_DAY = 24 * 60
 
@@ -52,12 +51,7 @@ class HealingError(ValueError):
 @cache
 def healing_data() -> Mapping[str, Any]:
     """The parsed ``data/healing.toml`` (*Fudge* 4.8 numbers), read once."""
-    try:
-        with DATA_FILE.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise HealingError(f"cannot read the healing rules in {DATA_FILE}: {exc}; restore the file from the "
-                           "game's distribution") from exc
+    return read_table("healing.toml")
 
 
 def paces() -> tuple[str, ...]:

@@ -39,6 +39,7 @@ from game.engine import equipment
 from game.engine.characters import BRAWLING, MARTIAL_ARTS, Character
 from game.engine.combat import Modifier, MovedFraction, firing_modifiers
 from game.engine.damage import Factor, defensive_factors
+from game.engine.datafiles import data_path, read_table
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, within
@@ -46,7 +47,7 @@ from game.engine.ladder import level_name, parse_level
 from game.engine.ranges import defense_bonus
 from game.engine.wounds import WoundLevel, Wounds
 
-DATA_FILE = Path(__file__).parent / "data" / "spells.toml"
+DATA_FILE = data_path("spells.toml")
 
 RANGES: tuple[str, ...] = ("self", "touch", "close", "short", "long")
 """FTC 8.3's range kinds, plus "self" for spells on the caster."""
@@ -222,13 +223,12 @@ def load_catalogue(path: Path = DATA_FILE) -> Mapping[str, Spell]:
 @cache
 def _catalogue() -> _Catalogue:
     try:
-        with DATA_FILE.open("rb") as handle:
-            raw = tomllib.load(handle)
+        raw = read_table("spells.toml")
         per_minute = int(raw["rounds_per_minute"])
         range_hexes = {str(k): int(v) for k, v in raw["range_hexes"].items()}
         concentration = {str(k): parse_level(str(v)) for k, v in raw["concentration"].items()}
         recognition = {str(k): parse_level(str(v)) for k, v in raw["recognition"].items()}
-    except (OSError, tomllib.TOMLDecodeError, KeyError, ValueError) as exc:
+    except (KeyError, ValueError) as exc:
         raise MagicError(f"cannot read the magic tables in {DATA_FILE}: {exc!r}; restore the file from the "
                          "game's distribution") from exc
     spells: dict[str, Spell] = {}

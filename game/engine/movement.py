@@ -21,25 +21,23 @@ path the player drew (``validate_path``), so highlights, the AI and validation a
 
 from __future__ import annotations
 
-import tomllib
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
 from math import floor
-from pathlib import Path as FilePath
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 import numpy as np
 
 from game.engine import ladder
+from game.engine.datafiles import read_table
 from game.engine.hexgrid import DIRECTIONS, Hex, direction_to, turn_steps
 from game.engine.terrain import TerrainMap
 
-_DATA: dict[str, Any] = tomllib.loads(
-    (FilePath(__file__).parent / "data" / "movement.toml").read_text("utf-8"))
+_DATA: Mapping[str, Any] = read_table("movement.toml")
 
 POSTURES: tuple[str, ...] = ("standing", "crawling", "prone")
 """Postures a figure moves in (FTC 5 "Crawling and Rolling")."""

@@ -15,16 +15,15 @@ Every number comes from ``data/ranges.toml``; this module holds the formulas:
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Protocol
 
+from game.engine.datafiles import data_path, read_table
 from game.engine.ladder import LEGENDARY, level_name
 
-DATA_FILE = Path(__file__).parent / "data" / "ranges.toml"
+DATA_FILE = data_path("ranges.toml")
 
 
 class RangeDataError(ValueError):
@@ -84,8 +83,7 @@ def _fraction(value: Any, where: str) -> Fraction:
 @lru_cache(maxsize=1)
 def _data() -> _Data:
     try:
-        with DATA_FILE.open("rb") as f:
-            raw = tomllib.load(f, parse_float=Fraction)  # exact decimals: 1.3 is 13/10, 0.1 is 1/10
+        raw = read_table("ranges.toml", exact=True)  # exact decimals: 1.3 is 13/10, 0.1 is 1/10
         table_5 = tuple(sorted(
             (_fraction(row["multiple"], "table_5.multiple"), int(row["difficulty"]),
              int(row["defender_bonus"]))
@@ -102,7 +100,7 @@ def _data() -> _Data:
             for t in raw["published"].values())
         data = _Data(_fraction(raw["scale_factor"], "scale_factor"), table_5, table_8, angles,
                      int(raw["line_of_fire"]["partial_cover_modifier"]), published)
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RangeDataError):
             raise
         raise RangeDataError(f"{DATA_FILE}: the ranged-fire tables cannot be read ({exc!r}); "

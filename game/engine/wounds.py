@@ -19,17 +19,16 @@ in ``data/damage.toml``).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import cache
-from pathlib import Path
 from typing import Any
 
+from game.engine.datafiles import data_path, read_table
 from game.engine.ladder import parse_level
 
-DATA_FILE = Path(__file__).parent / "data" / "damage.toml"
+DATA_FILE = data_path("damage.toml")
 
 PAIN_THRESHOLDS: tuple[str, ...] = ("normal", "high", "low")
 
@@ -73,8 +72,7 @@ class WoundLevel(IntEnum):
 @cache
 def damage_data() -> Mapping[str, Any]:
     """The parsed ``data/damage.toml`` (FTC 6.6, 7.1-7.4 numbers), read once."""
-    with DATA_FILE.open("rb") as handle:
-        return tomllib.load(handle)
+    return read_table("damage.toml")
 
 
 # ----------------------------------------------------------------------------------------- tracks

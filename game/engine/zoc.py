@@ -9,17 +9,15 @@ skill, or stay (his move ends) or turn tail and run (free attacks at his defence
 from __future__ import annotations
 
 import random
-import tomllib
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from game.engine.datafiles import read_table
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.hexgrid import Hex, front_hexes
 
-_DATA: dict[str, Any] = tomllib.loads(
-    (Path(__file__).parent / "data" / "movement.toml").read_text("utf-8"))["zone_of_control"]
+_DATA: Mapping[str, Any] = read_table("movement.toml")["zone_of_control"]
 
 MOVER_PER_EXTRA_STOPPER: int = int(_DATA["mover_per_extra_stopper"])
 """FTC 5.3: the mover's modifier for each stopper beyond the first."""
