@@ -1363,9 +1363,11 @@ class BattleScreen(ViewerScreen):
         y += s(28)
         state = "out of the fight" if f.out else ("held" if f.held and not f.moved else
                                                  ("moved" if f.moved else "ready"))
-        text.blit(surf, f"{self.battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}"
-                        f" · stops enemies: {f.standing_order} (O)",
+        text.blit(surf, f"{self.battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
                   (x, y), 12, theme.TEXT_MUTED)
+        y += s(16)
+        order = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}[f.standing_order]
+        text.blit(surf, f"Enemies leaving its zone: {order} (O)", (x, y), 12, theme.TEXT_MUTED)
         y += s(20)
         colw = (w - 2 * x) // 4
         for i, t in enumerate(TRAITS):
