@@ -69,6 +69,11 @@ class Roster:
 
 def load_roster(path: str | Path) -> Roster:
     """Read a roster file (TOML)."""
+    return parse_roster(read_roster_data(path), str(Path(path)))
+
+
+def read_roster_data(path: str | Path) -> dict[str, Any]:
+    """A roster file's plain TOML data, unchecked (the roster editor opens rosters it must still fix)."""
     p = Path(path)
     try:
         if p.stat().st_size > MAX_ROSTER_BYTES:
@@ -80,7 +85,7 @@ def load_roster(path: str | Path) -> Roster:
         raise RosterError(f"{p}: cannot be read ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"{p}: not valid TOML ({exc}); fix the line it names") from None
-    return parse_roster(data, str(p))
+    return data
 
 
 def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
