@@ -917,11 +917,19 @@ class RosterEditor(Screen):
         self._text("Sides", (m, y), 13, theme.ACCENT, True)
         self.side_list.rect = pygame.Rect(m, y + s(18), aw, s(68))
         side_rows = []
+        side_colours: list[tuple[int, int, int] | None] = []
         for sid, sd in self.sides.items():
             sd = sd if isinstance(sd, dict) else {}
             controller = CONTROLLER_NAMES.get(str(sd.get("controller", "human")), str(sd.get("controller")))
-            side_rows.append(f"{sd.get('name', sid)} ({sid}) · {controller} · {sd.get('colour', '')}")
-        self.side_list.set_items(side_rows)
+            side_rows.append(f"● {sd.get('name', sid)} ({sid}) · {controller}")
+            colour = str(sd.get("colour", ""))
+            if re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+                # lightened halfway to white: readable on the list's dark and selected rows
+                r, g, b = ((int(colour[i:i + 2], 16) + 255) // 2 for i in (1, 3, 5))
+                side_colours.append((r, g, b))
+            else:
+                side_colours.append(None)
+        self.side_list.set_items(side_rows, side_colours)
         self.side_list.selected = min(self.side_index, len(side_rows) - 1) if side_rows else None
         y = self.side_list.rect.bottom + s(6)
         bw5 = (aw - s(24)) // 5
