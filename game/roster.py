@@ -9,12 +9,17 @@ Every problem raises ``RosterError`` naming the file, the entry and the fix.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import tomli_w
 
 from game.engine.characters import Character, CharacterError
 
@@ -64,6 +69,11 @@ class Roster:
 
 def load_roster(path: str | Path) -> Roster:
     """Read a roster file (TOML)."""
+    return parse_roster(read_roster_data(path), str(Path(path)))
+
+
+def read_roster_data(path: str | Path) -> dict[str, Any]:
+    """A roster file's plain TOML data, unchecked (the roster editor opens rosters it must still fix)."""
     p = Path(path)
     try:
         if p.stat().st_size > MAX_ROSTER_BYTES:
@@ -75,7 +85,7 @@ def load_roster(path: str | Path) -> Roster:
         raise RosterError(f"{p}: cannot be read ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"{p}: not valid TOML ({exc}); fix the line it names") from None
-    return parse_roster(data, str(p))
+    return data
 
 
 def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
@@ -136,3 +146,103 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         for n in range(count):
             figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
     return Roster(tuple(sides), characters, tuple(figures), data, source)
+
+
+# ------------------------------------------------------------------------------------------ saving
+
+_TABLE_KEYS = ("sides", "characters")
+
+
+def _toml_key(key: str) -> str:
+    """A key as TOML writes it (bare when it can be, quoted otherwise), escaped by tomli-w."""
+    line = tomli_w.dumps({key: 0})
+    return line[: -len(" = 0\n")]
+
+
+def _toml_value(value: Any) -> str:
+    """One value on one line: tables inline (``skills = { Sword = "Good" }``), as a GM writes them."""
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    line = tomli_w.dumps({"v": value})
+    return line[len("v = "):].rstrip("\n")
+
+
+def _pairs(table: Mapping[str, Any]) -> list[str]:
+    return [f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in table.items()]
+
+
+def roster_to_toml(roster_or_data: Roster | Mapping[str, Any]) -> str:
+    """A roster as TOML text in the format of the module docstring (``load_roster`` reads it back equal).
+
+    Takes a ``Roster`` (its raw ``data`` is written, so keys this game does not know survive) or plain
+    roster data. ``[sides.*]`` and ``[characters.*]`` become one table each, ``figures`` an array of
+    tables, small tables inside a character (skills) stay inline. Anything of another shape is written
+    by tomli-w as it is.
+    """
+    data = roster_or_data.data if isinstance(roster_or_data, Roster) else roster_or_data
+    top: dict[str, Any] = {}
+    tables: list[str] = []
+    rest: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _TABLE_KEYS and isinstance(value, Mapping) and all(isinstance(v, Mapping)
+                                                                      for v in value.values()):
+            for sub, table in value.items():
+                tables.append("\n".join([f"[{_toml_key(key)}.{_toml_key(str(sub))}]", *_pairs(table)]))
+        elif (isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value)):
+            for table in value:
+                tables.append("\n".join([f"[[{_toml_key(key)}]]", *_pairs(table)]))
+        elif isinstance(value, Mapping):
+            rest[key] = value
+        else:
+            top[key] = value
+    parts = []
+    if top:
+        parts.append("\n".join(_pairs(top)))
+    parts.extend(tables)
+    if rest:
+        parts.append(tomli_w.dumps(rest).rstrip("\n"))
+    return "\n\n".join(parts) + "\n"
+
+
+def _leading_comments(path: Path) -> str:
+    """The comment lines at the top of an existing roster (its description for GMs), kept on saving."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    head = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        head.append(line)
+    return "\n".join(head) + "\n\n" if head else ""
+
+
+def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
+    """Write a roster as TOML atomically (temp file, fsync, rename): the file is wholly new or wholly old.
+
+    The comment lines at the top of the file it replaces are kept. A full disk or an unwritable folder
+    raises ``RosterError`` naming the file and the fix; the old file is then untouched.
+    """
+    target = Path(path)
+    text = _leading_comments(target) + roster_to_toml(data)
+    tmp: str | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise RosterError(f"{target}: the roster could not be saved ({exc.strerror or exc}); the file as it "
+                          "was is unchanged — free some disk space, or use Save as to choose a folder you "
+                          "may write to") from None

@@ -205,6 +205,12 @@ class TitleScreen(Screen):
                     tooltip="UI scale, colours, animation.",
                     hotkey=pygame.K_s,
                 ),
+                Button(
+                    "Roster editor",
+                    self._roster_editor,
+                    tooltip="Edit the characters, sides and figures of a roster file.",
+                    hotkey=pygame.K_r,
+                ),
                 Button("Quit", Quit, hotkey=pygame.K_q),
             ]
         )
@@ -229,6 +235,11 @@ class TitleScreen(Screen):
 
     def _continue(self) -> Transition | None:
         return self._open(self.ui.autosave_path())
+
+    def _roster_editor(self) -> Transition:
+        from game.ui.roster_editor import choose_roster_to_edit
+
+        return choose_roster_to_edit(self.ui)
 
     def _load(self) -> Transition | None:
         folder = self.ui.saves_dir() if self.ui.saves_dir().is_dir() else self.ui.autosave_path().parent
@@ -351,6 +362,8 @@ class NewBattleScreen(Screen):
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
         self.roster_button = Button("Roster…", self._choose_roster, size=15)
         self.roster_reset = Button("Map's own", self._reset_roster, size=15)
+        self.roster_edit = Button("Edit roster", self._edit_roster, size=15, hotkey=pygame.K_e,
+                                  tooltip="Edit this roster: characters, traits, skills, gear.")
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
         self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
@@ -440,6 +453,28 @@ class NewBattleScreen(Screen):
         folder = mp.parent if mp is not None else self.ui.maps_dir
         return Push(FileChooser(self.ui, "Choose a roster", folder, (".toml",), chosen))
 
+    def _edit_roster(self) -> Transition | None:
+        from game.ui.roster_editor import edit_roster, roster_for_map
+
+        mp = self.map_path
+        if mp is None:
+            return None
+        try:
+            path = roster_for_map(mp, self.roster)
+        except Exception as exc:  # a broken map is described, not raised
+            from game.ui.dialogs import describe_error
+
+            return Push(MessageDialog(self.ui, "Cannot edit the roster", describe_error(exc, f"Reading {mp.name}"),
+                                      error=True))
+
+        def saved(new_path: Path) -> None:
+            if new_path != path or self.roster is not None:
+                self.roster = new_path
+            self._cache.clear()
+            self._refresh()
+
+        return edit_roster(self.ui, path, saved)
+
     def _reset_roster(self) -> bool:
         self.roster = None
         self._refresh()
@@ -473,6 +508,7 @@ class NewBattleScreen(Screen):
         self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(10), s(120), s(34))
         self.roster_button.rect = pygame.Rect(left, self.list.rect.bottom + s(74), s(120), s(34))
         self.roster_reset.rect = pygame.Rect(left + s(130), self.list.rect.bottom + s(74), s(120), s(34))
+        self.roster_edit.rect = pygame.Rect(left + s(260), self.list.rect.bottom + s(74), s(120), s(34))
         rx = left + lw + s(30)
         bw = panel_w - lw - s(30)
         y = top + s(4)
@@ -504,7 +540,8 @@ class NewBattleScreen(Screen):
                     self.options[k] = not self.options[k]
                     return None
         self.list.handle(event)
-        for b in (*self.side_buttons, self.browse, self.roster_button, self.roster_reset, self.start, self.back):
+        for b in (*self.side_buttons, self.browse, self.roster_button, self.roster_reset, self.roster_edit, self.start,
+                  self.back):
             b.handle(event)
             if isinstance(b.result, Push | Pop | Replace | Quit):
                 return b.result
@@ -523,6 +560,7 @@ class NewBattleScreen(Screen):
         text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
         self.roster_button.draw(surface, text)
         self.roster_reset.draw(surface, text)
+        self.roster_edit.draw(surface, text)
         rx = self.start.rect.x if not self.side_buttons else self.side_buttons[0].rect.x
         rx = self.back.rect.x
         text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED,
