@@ -263,8 +263,8 @@ class DeployScreen(ViewerScreen):
         """Place every figure in the tray as ``place_figures`` would: map figures on their own hex when it is
         free, the others on the first free hexes of their zone facing the enemy."""
         used = {p.hex for p in self.pieces.values() if p.hex is not None}
-        count = 0
-        for p in self.unplaced():
+        waiting = self.unplaced()
+        for p in waiting:
             if p.home is not None and p.home not in used:
                 p.hex = p.home
             else:
@@ -274,9 +274,8 @@ class DeployScreen(ViewerScreen):
                     self.say(describe_error(exc, "Auto-deploy"), error=True)
                     break
             used.add(p.hex)
-            count += 1
         else:
-            self.say(f"Auto-deployed {count} figure(s)." if count else
+            self.say(f"Auto-deployed {len(waiting)} figure(s)." if waiting else
                      "Every figure is already placed; Clear first to deploy them all again.")
         self._refresh_labels()
         self._view = None
