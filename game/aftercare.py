@@ -92,7 +92,8 @@ class Aftercare:
         for p in self.patients.values():
             after = care_after_battle(p.wounds)
             if after != p.wounds:
-                p.lines.append(f"Care after the battle: Scratches erased ({p.wounds.label} → {after.label})")
+                gone = len(list(p.wounds.received())) - len(list(after.received()))
+                p.lines.append(f"Care after the battle: {gone} Scratch(es) erased; {after.label} now")
                 p.wounds = after
                 changed.append(p.name)
         return changed

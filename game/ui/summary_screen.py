@@ -69,6 +69,8 @@ class SummaryScreen(Screen):
         self.tooltip = Tooltip()
         self.scroll = 0
         self._mouse = (-1, -1)
+        self.drawn_boxes: dict[str, list[tuple[pygame.Rect, str]]] = {}
+        """Per figure, each box of its current sheet as last drawn and its mark ("" when empty)."""
         self.luck_top = 0
         self.heal_top = 0
         self.card_rects: list[tuple[pygame.Rect, str]] = []
@@ -398,7 +400,8 @@ class SummaryScreen(Screen):
             x = self._draw_boxes(surface, before, x, y, faded=True)
             text.blit(surface, "→", (x - s(2), y + s(12)), 15, theme.ACCENT, bold=True)
             x += s(18)
-        self._draw_boxes(surface, p.wounds, x, y)
+        self.drawn_boxes[fid] = []
+        self._draw_boxes(surface, p.wounds, x, y, record=self.drawn_boxes[fid])
         if p.lines:
             last = p.lines[-1]
             while text.width(last, 11) > rect.width - s(20) and len(last) > 10:
@@ -406,7 +409,8 @@ class SummaryScreen(Screen):
             text.blit(surface, last if last == p.lines[-1] else last.rstrip() + "…",
                       (rect.x + s(12), rect.bottom - s(16)), 11, theme.TEXT_MUTED)
 
-    def _draw_boxes(self, surface: pygame.Surface, wounds: Wounds, x: int, y: int, faded: bool = False) -> int:
+    def _draw_boxes(self, surface: pygame.Surface, wounds: Wounds, x: int, y: int, faded: bool = False,
+                    record: list[tuple[pygame.Rect, str]] | None = None) -> int:
         """One wound sheet as boxes (*Fudge* 4.57): a column per level, its label above; returns the right edge."""
         s, text = self.ui.s, self.ui.text
         box = s(14)
@@ -420,6 +424,8 @@ class SummaryScreen(Screen):
                 r = pygame.Rect(bx, y + s(13), box, box)
                 pygame.draw.rect(surface, theme.PANEL_LIGHT, r)
                 pygame.draw.rect(surface, theme.BORDER, r, 1)
+                if record is not None:
+                    record.append((r, col["marks"][k] if k < len(col["marks"]) else ""))
                 if k < len(col["marks"]):
                     mark = col["marks"][k]
                     glyph = "X" if mark == col["level"] else mark[0]
