@@ -78,7 +78,7 @@ class DeployScreen(ViewerScreen):
     TOP = 40
     SIDE = 360
     STATUS = 26
-    ROW = 26
+    ROW = 24
 
     def __init__(self, ui: UiContext, setup: BattleSetup,
                  start_battle: Callable[[BattleSetup], Transition | None]) -> None:
@@ -321,7 +321,7 @@ class DeployScreen(ViewerScreen):
         top, side, status = s(self.TOP), s(self.SIDE), s(self.STATUS)
         self.board.camera.set_view((0, top, max(100, w - side), max(100, h - top - status)))
         if not self._fitted:
-            self.board.camera.fit()
+            self._fit_zones()
             self._fitted = True
         self.board.set_palette(self.ui.palette)
         x = w - side + s(12)
@@ -339,6 +339,27 @@ class DeployScreen(ViewerScreen):
         self.clear_button.rect = pygame.Rect(x + bw // 2 + s(4), bottom - s(84), bw - bw // 2 - s(4), s(34))
         self.tray_rect = pygame.Rect(x, y, bw, max(s(self.ROW), self.auto_button.rect.y - s(10) - y))
         self._view = None
+
+    def _fit_zones(self) -> None:
+        """Fit the map, then come closer (for readable names) as far as every deployment zone stays in view."""
+        from game.ui.camera import ZOOM_LEVELS
+
+        cam = self.board.camera
+        cam.fit()
+        spots = [h for z in self.data.zones.values() for h in z] or [
+            p.hex for p in self.pieces.values() if p.hex is not None]
+        if not spots:
+            return
+        centres = [self.data.layout.hex_center(h) for h in spots]
+        pad = max(self.data.layout.width, self.data.layout.height)
+        x0, x1 = min(c[0] for c in centres) - pad, max(c[0] for c in centres) + pad
+        y0, y1 = min(c[1] for c in centres) - pad, max(c[1] for c in centres) + pad
+        _, _, vw, vh = cam.view
+        while (self.board.token_radius() < self.ui.s(12) and cam.zoom_index < len(ZOOM_LEVELS) - 1
+               and (x1 - x0) * ZOOM_LEVELS[cam.zoom_index + 1] <= vw
+               and (y1 - y0) * ZOOM_LEVELS[cam.zoom_index + 1] <= vh):
+            cam.zoom_index += 1
+        cam.center_on((x0 + x1) / 2, (y0 + y1) / 2)
 
     @property
     def buttons(self) -> list[Button]:
@@ -528,10 +549,10 @@ class DeployScreen(ViewerScreen):
                      for side, hexes in self.data.zones.items()]
             if self.drag_piece is not None and self.drag_moved:
                 # gold, not a side colour: the legal hexes must stand out from the zone's own shading
-                fills.append(HexFill(self.legal_hexes(self.drag_piece), theme.ACCENT, 60, outline=True))
+                fills.append(HexFill(self.legal_hexes(self.drag_piece), theme.ACCENT, 95, outline=True))
                 h = self.hover_hex
                 if h is not None and h not in self.legal_hexes(self.drag_piece):
-                    fills.append(HexFill(frozenset({h}), theme.DANGER, 110, outline=True))
+                    fills.append(HexFill(frozenset({h}), theme.DANGER, 170, outline=True))
             self._view = BoardView(self.tokens(), fills, hover=self.hover_hex)
         return self._view
 
@@ -552,6 +573,8 @@ class DeployScreen(ViewerScreen):
             sprite = self.board._token_sprite(TokenView(p.id, p.name, self.side_colour(p.side), Hex(0, 0),
                                                         p.facing))
             surface.blit(sprite, sprite.get_rect(center=self.mouse))
+            label = self.board._label(p.name, 13)
+            surface.blit(label, label.get_rect(midtop=(self.mouse[0], self.mouse[1] + sprite.get_height() // 2)))
         top = s(self.TOP)
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surface, theme.BORDER, (0, top - 1), (w, top - 1))
