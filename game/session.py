@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,9 +63,10 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
-    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones."""
-    placed: list[dict[str, Any]] = []
+def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
+    """Every figure of a battle before deployment: the map's ``figure`` objects on their hexes, then the
+    roster's ``[[figures]]`` with ``"hex": None`` (still to be placed in their side's deployment zone)."""
+    figures: list[dict[str, Any]] = []
     used: set[Hex] = set()
     for i, pf in enumerate(loaded.deployment.figures):
         if pf.character not in roster.characters:
@@ -75,29 +76,102 @@ def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
         if pf.hex in used:
             raise SetupError(f"{loaded.path}: two figures stand on the same hex ({pf.name!r}); move one in Tiled")
         used.add(pf.hex)
-        placed.append({"id": f"f{i + 1}", "name": pf.name, "side": pf.side, "character": pf.character,
-                       "hex": [pf.hex.q, pf.hex.r], "facing": pf.facing, "mook": False})
-    zones = loaded.deployment.zones
-    terrain = loaded.terrain
+        figures.append({"id": f"f{i + 1}", "name": pf.name, "side": pf.side, "character": pf.character,
+                        "hex": [pf.hex.q, pf.hex.r], "facing": pf.facing, "mook": False})
     for rf in roster.figures:
-        zone = sorted(zones.get(rf.side, frozenset()))
-        if not zone:
-            raise SetupError(f"{loaded.path}: the roster places {rf.name!r} on side {rf.side!r}, but the map has "
-                             f"no deployment zone for that side; draw a 'deploy' object with side={rf.side}")
-        free = [h for h in zone if h not in used and terrain.is_passable(h)]
-        if not free:
-            raise SetupError(f"{loaded.path}: the deployment zone of side {rf.side!r} is full; make it larger")
-        h = free[0]
-        used.add(h)
-        others = [x for s, z in zones.items() if s != rf.side for x in z]
-        target = others[len(others) // 2] if others else h
-        placed.append({"id": f"f{len(placed) + 1}", "name": rf.name, "side": rf.side, "character": rf.character,
-                       "hex": [h.q, h.r], "facing": facing_toward(h, target) if target != h else 0,
-                       "mook": rf.mook})
+        figures.append({"id": f"f{len(figures) + 1}", "name": rf.name, "side": rf.side, "character": rf.character,
+                        "hex": None, "facing": 0, "mook": rf.mook})
+    return figures
+
+
+def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure") -> tuple[Hex, int]:
+    """Where automatic deployment puts the next figure of a side: the first free passable hex of its zone,
+    facing the middle of the other sides' zones (``used`` holds the hexes already taken)."""
+    zones = loaded.deployment.zones
+    zone = sorted(zones.get(side, frozenset()))
+    if not zone:
+        raise SetupError(f"{loaded.path}: the roster places {name!r} on side {side!r}, but the map has "
+                         f"no deployment zone for that side; draw a 'deploy' object with side={side}")
+    free = [h for h in zone if h not in used and loaded.terrain.is_passable(h)]
+    if not free:
+        raise SetupError(f"{loaded.path}: the deployment zone of side {side!r} is full; make it larger")
+    h = free[0]
+    others = [x for s, z in zones.items() if s != side for x in z]
+    target = others[len(others) // 2] if others else h
+    return h, (facing_toward(h, target) if target != h else 0)
+
+
+def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
+    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones."""
+    placed = deployment_figures(loaded, roster)
+    used = {Hex(*f["hex"]) for f in placed if f["hex"] is not None}
+    for f in placed:
+        if f["hex"] is None:
+            h, facing = auto_place(loaded, f["side"], used, f["name"])
+            used.add(h)
+            f["hex"], f["facing"] = [h.q, h.r], facing
     if not placed:
         raise SetupError(f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] "
                          "to the roster")
     return placed
+
+
+PLACEMENT_KEYS = ("id", "name", "side", "character", "hex", "facing")
+
+
+def check_placements(loaded: LoadedMap, roster: Roster, placements: Sequence[Mapping[str, Any]]
+                     ) -> list[dict[str, Any]]:
+    """Explicit placements (the deployment screen's): each figure on a passable hex of the map, no two on one
+    hex, a character the roster has, a facing 0-5 (FTC 5.2). Returns them as save data; a bad one raises a
+    ``SetupError`` naming the figure and the fix."""
+    out: list[dict[str, Any]] = []
+    taken: dict[Hex, str] = {}
+    ids: set[str] = set()
+    for i, p in enumerate(placements):
+        who = repr(str(p.get("name", p.get("id", f"#{i + 1}")))) if isinstance(p, Mapping) else f"#{i + 1}"
+        if not isinstance(p, Mapping):
+            raise SetupError(f"placement {who} is not a table; give id, name, side, character, hex and facing")
+        missing = [k for k in PLACEMENT_KEYS if k not in p]
+        if missing:
+            raise SetupError(f"figure {who} has no {', '.join(missing)}; give every placed figure "
+                             + ", ".join(PLACEMENT_KEYS))
+        fid = str(p["id"])
+        if fid in ids:
+            raise SetupError(f"figure {who}: the id {fid!r} is used twice; give each figure its own id")
+        ids.add(fid)
+        if str(p["character"]) not in roster.characters:
+            raise SetupError(f"figure {who} is the character {p['character']!r}, which the roster "
+                             f"{roster.source} does not have; add [characters.{p['character']}] or pick another")
+        raw = p["hex"]
+        if raw is None:
+            raise SetupError(f"figure {who} has not been placed; drag it onto its side's deployment zone "
+                             "or use Auto-deploy")
+        try:
+            h = Hex(int(raw[0]), int(raw[1]))
+            facing = int(p["facing"])
+        except (TypeError, ValueError, IndexError):
+            raise SetupError(f"figure {who}: hex {raw!r} / facing {p['facing']!r} are not numbers; give hex as "
+                             "[q, r] and facing as 0-5") from None
+        if not 0 <= facing <= 5:
+            raise SetupError(f"figure {who}: facing {facing} is not a hex side; give 0-5")
+        if not loaded.terrain.contains(h):
+            raise SetupError(f"figure {who} stands off the map (hex {h.q},{h.r}); place it on the map")
+        if not loaded.terrain.is_passable(h):
+            raise SetupError(f"figure {who} stands on impassable {loaded.terrain.type_at(h).name} "
+                             f"(hex {h.q},{h.r}); move it to a hex it can stand on")
+        if h in taken:
+            raise SetupError(f"figure {who} stands on the same hex as {taken[h]!r} (hex {h.q},{h.r}); "
+                             "move one of them")
+        taken[h] = str(p["name"])
+        out.append({"id": fid, "name": str(p["name"]), "side": str(p["side"]), "character": str(p["character"]),
+                    "hex": [h.q, h.r], "facing": facing, "mook": bool(p.get("mook", False))})
+    if not out:
+        raise SetupError("no figures are placed; place at least one figure of each of two sides")
+    return out
+
+
+GM_REFEREE = "referee"
+"""The GM seat held by a referee who plays no side (issue 8)."""
 
 
 def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:
@@ -156,19 +230,29 @@ class Session:
 
 def new_session(map_path: str | Path | None = None, roster_path: str | Path | None = None, *,
                 seed: int | None = None, controllers: Mapping[str, str] | None = None,
-                options: RuleOptions | None = None, autosave: Path | bool | None = True) -> Session:
-    """Start a battle on a map (default: the first shipped map) with a roster (default: the map's own)."""
+                options: RuleOptions | None = None, autosave: Path | bool | None = True,
+                placements: Sequence[Mapping[str, Any]] | None = None, gm: str | None = None) -> Session:
+    """Start a battle on a map (default: the first shipped map) with a roster (default: the map's own).
+
+    ``placements``: the figures as the deployment screen placed them (id, name, side, character, hex [q, r],
+    facing, mook; checked by ``check_placements``); None places them as ``place_figures`` does.
+    ``gm``: who holds the GM's seat (issue 8): None, ``"referee"`` or the id of a side whose player is the GM;
+    kept as ``setup_data["gm"]``.
+    """
     mp = Path(map_path) if map_path else DEFAULT_MAP
     loaded = load_map(mp)
     rp = Path(roster_path) if roster_path else default_roster_for(mp, loaded)
     roster = load_roster(rp)
-    placed = place_figures(loaded, roster)
+    placed = place_figures(loaded, roster) if placements is None else check_placements(loaded, roster, placements)
     side_ids: list[str] = []
     for f in placed:
         if f["side"] not in side_ids:
             side_ids.append(f["side"])
     if len(side_ids) < 2:
         raise SetupError(f"{mp}: a battle needs figures of at least two sides; found only {side_ids}")
+    if gm is not None and gm != GM_REFEREE and gm not in side_ids:
+        raise SetupError(f"{mp}: the GM seat {gm!r} is neither {GM_REFEREE!r} nor a side of this battle "
+                         f"({', '.join(side_ids)}); choose one of those or no GM")
     sides = []
     for i, sid in enumerate(side_ids):
         rs = roster.side(sid)
@@ -183,6 +267,7 @@ def new_session(map_path: str | Path | None = None, roster_path: str | Path | No
         "roster_file": str(rp), "sides": sides, "figures": placed,
         "options": (options or RuleOptions()).to_json(), "seed": seed,
         "title": str(loaded.properties.get("name", mp.stem.replace("_", " ").title())),
+        "gm": gm,
     }
     battle = Battle(build_setup(setup_data, loaded))
     where = autosave_path() if autosave is True else (autosave or None)

@@ -123,3 +123,101 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     s = load_session(copy, autosave=False)
     assert len(s.battle.log) == len(data["actions"]) and s.battle.digests == data["digests"]
     assert any(e.kind == "attack" for e in s.battle.events)
+
+
+# ------------------------------------------------------------------------- issue 8: deployment and GM seat
+
+def _default_placements() -> list[dict[str, object]]:
+    return [dict(f) for f in new_session(seed=1, autosave=False).setup_data["figures"]]
+
+
+def test_issue_8_placements_put_each_figure_on_its_dropped_hex_and_facing() -> None:
+    """The deployment screen's placements become the battle's figures exactly (FTC 5.2 facing included)."""
+    from game.engine.hexgrid import Hex
+
+    placements = _default_placements()
+    s0 = new_session(seed=1, autosave=False)
+    free = next(h for h in sorted(s0.loaded.deployment.zones[str(placements[0]["side"])])
+                if s0.loaded.terrain.is_passable(h) and all(Hex(*p["hex"]) != h for p in placements))  # type: ignore[misc]
+    placements[0] = {**placements[0], "hex": [free.q, free.r], "facing": 4}
+    s = new_session(seed=1, autosave=False, placements=placements)
+    f = s.battle.figures[str(placements[0]["id"])]
+    assert f.hex == free and f.facing == 4
+    assert s.setup_data["figures"][0]["hex"] == [free.q, free.r]
+
+
+def test_issue_8_placements_survive_save_and_load(tmp_path: Path) -> None:
+    placements = _default_placements()
+    placements[1] = {**placements[1], "facing": (int(placements[1]["facing"]) + 2) % 6}  # type: ignore[call-overload]
+    s = new_session(seed=2, autosave=False, placements=placements, gm="referee")
+    s.save(tmp_path / "b.json")
+    again = load_session(tmp_path / "b.json", autosave=False)
+    assert again.setup_data["gm"] == "referee"
+    assert {f.id: (f.hex, f.facing) for f in again.battle.figures.values()} == {
+        f.id: (f.hex, f.facing) for f in s.battle.figures.values()}
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"hex": [999, 999]}, "off the map"),
+    ({"character": "dragon"}, "dragon"),
+    ({"facing": 7}, "facing 7"),
+    ({"hex": None}, "Auto-deploy"),
+])
+def test_issue_8_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, object], words: str) -> None:
+    from game.session import SetupError
+
+    placements = _default_placements()
+    placements[0] = {**placements[0], **change}
+    with pytest.raises(SetupError) as info:
+        new_session(seed=1, autosave=False, placements=placements)
+    assert str(placements[0]["name"]) in str(info.value) and words in str(info.value)
+
+
+def test_issue_8_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -> None:
+    from game.session import SetupError
+
+    placements = _default_placements()
+    placements[1] = {**placements[1], "hex": placements[0]["hex"]}
+    with pytest.raises(SetupError, match="same hex"):
+        new_session(seed=1, autosave=False, placements=placements)
+    s = new_session(seed=1, autosave=False)
+    t = s.loaded.terrain
+    wall = next(t.hex_at(c, r) for r in range(t.height) for c in range(t.width)
+                if not t.is_passable(t.hex_at(c, r)))
+    placements = _default_placements()
+    placements[2] = {**placements[2], "hex": [wall.q, wall.r]}
+    with pytest.raises(SetupError, match="impassable") as info:
+        new_session(seed=1, autosave=False, placements=placements)
+    assert str(placements[2]["name"]) in str(info.value)
+
+
+def test_issue_8_gm_seat_is_kept_in_the_setup_data() -> None:
+    from game.session import SetupError
+
+    assert new_session(seed=1, autosave=False).setup_data["gm"] is None
+    side = next(iter(new_session(seed=1, autosave=False).battle.sides))
+    assert new_session(seed=1, autosave=False, gm=side).setup_data["gm"] == side
+    with pytest.raises(SetupError, match="GM seat"):
+        new_session(seed=1, autosave=False, gm="nobody-here")
+
+
+def test_issue_8_auto_place_is_place_figures_logic() -> None:
+    """Auto-deployment of a roster's [[figures]]: the first free passable hex of the side's zone, facing
+    the other zones (the same as ``place_figures``)."""
+    from game.maps.loader import load_map
+    from game.roster import parse_roster
+    from game.session import DEFAULT_MAP, auto_place, deployment_figures, place_figures
+
+    loaded = load_map(DEFAULT_MAP)
+    base = new_session(seed=1, autosave=False).setup_data["roster"]
+    extra = {**base, "figures": [{"character": next(iter(base["characters"])), "side": "red", "name": "Late"}]}
+    roster = parse_roster(extra, "test roster")
+    waiting = deployment_figures(loaded, roster)
+    assert waiting[-1]["hex"] is None and waiting[-1]["name"] == "Late"
+    from game.engine.hexgrid import Hex
+
+    used = {Hex(*f["hex"]) for f in waiting if f["hex"] is not None}
+    h, facing = auto_place(loaded, "red", used, "Late")
+    placed = place_figures(loaded, roster)
+    assert placed[-1]["hex"] == [h.q, h.r] and placed[-1]["facing"] == facing
+    assert h in loaded.deployment.zones["red"]

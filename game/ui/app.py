@@ -157,6 +157,8 @@ class App:
             seed=setup.seed if setup.seed is not None else self.seed,
             controllers=controllers,
             options=setup.options or RuleOptions(),
+            placements=list(setup.placements) if setup.placements is not None else None,
+            gm=setup.gm,
         )
         return BattleScreen(self.ui, session, self.to_title)
 
@@ -176,6 +178,10 @@ class App:
         try:
             if setup.map_path is None:
                 return Push(self.open_board(None))
+            if setup.deploy and setup.placements is None:
+                from game.ui.deploy_screen import DeployScreen
+
+                return Push(DeployScreen(self.ui, setup, self.start_battle))
             return Push(self.open_battle(setup))
         except Exception as exc:  # any failure of a player's file becomes a sentence, not a crash
             name = setup.map_path.name if setup.map_path is not None else "the map"
@@ -320,7 +326,8 @@ def run(
         if map_path is not None:
             app.apply(
                 app.start_battle(
-                    BattleSetup(Path(map_path), Path(roster_path) if roster_path else None, seed=seed)
+                    BattleSetup(Path(map_path), Path(roster_path) if roster_path else None, seed=seed,
+                                deploy=False)
                 )
             )
         if screenshot is not None and frames is None:

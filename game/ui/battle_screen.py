@@ -591,12 +591,17 @@ class BattleScreen(ViewerScreen):
         return Push(FileChooser(self.ui, "Load a battle", folder, (".json",), chosen))
 
     def menu(self) -> Transition:
-        """Esc: resume, save, load, settings, help, back to title, quit."""
-        return Push(EscapeMenu(self.ui, self.to_title, extra=[
+        """Esc: resume, save, load, settings, help, back to title, quit (and the summary once it is over)."""
+        extra = [
             Button("Save (Ctrl+S)", lambda: Pop(then=None) if self.cmd_save() else Pop()),
             Button("Load (Ctrl+O)", lambda: Pop(then=self.load_chooser())),
-            Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())),
-        ]))
+        ]
+        if self.battle.over:
+            extra.append(Button("After the battle…", lambda: Pop(then=summary_of(self.ui, self.battle,
+                                                                                  self.to_title))))
+        else:
+            extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
+        return Push(EscapeMenu(self.ui, self.to_title, extra=extra))
 
     def yield_dialog(self) -> Transition | None:
         """Ask the deciding human side whether it gives up the battle."""
@@ -1674,24 +1679,27 @@ class VictoryScreen(Screen):
         self.to_title = to_title
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=16)
         self.look_button = Button("Look at the board", Pop, size=16)
+        self.summary_button = Button("After the battle…", lambda: summary_of(ui, battle, to_title), size=16,
+                                     hotkey=pygame.K_a)
 
     def on_resize(self, size: tuple[int, int]) -> None:
         """Buttons at the bottom."""
         super().on_resize(size)
         s = self.ui.s
-        self.title_button.rect = pygame.Rect(size[0] // 2 + s(10), size[1] - s(70), s(200), s(42))
-        self.look_button.rect = pygame.Rect(size[0] // 2 - s(210), size[1] - s(70), s(200), s(42))
+        self.title_button.rect = pygame.Rect(size[0] // 2 + s(120), size[1] - s(70), s(200), s(42))
+        self.summary_button.rect = pygame.Rect(size[0] // 2 - s(100), size[1] - s(70), s(200), s(42))
+        self.look_button.rect = pygame.Rect(size[0] // 2 - s(320), size[1] - s(70), s(200), s(42))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Enter: title; Esc: back to the board."""
+        """Enter: title; A: after the battle (summary, export, healing); Esc: back to the board."""
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 return Pop(then=self.to_title())
             if event.key == pygame.K_ESCAPE:
                 return Pop()
-        for b in (self.title_button, self.look_button):
+        for b in (self.title_button, self.look_button, self.summary_button):
             b.handle(event)
-            if isinstance(b.result, Pop):
+            if isinstance(b.result, Pop | Push):
                 return b.result
         return None
 
@@ -1722,10 +1730,18 @@ class VictoryScreen(Screen):
             y += lh
         self.title_button.draw(surface, text)
         self.look_button.draw(surface, text)
+        self.summary_button.draw(surface, text)
 
     def _colour(self, side: str) -> RGB:
         s = self.battle.sides.get(side)
         return hex_colour(s.colour) if s is not None else theme.TEXT
+
+
+def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition]) -> Transition:
+    """The after-battle screen (wounds, who hit whom, luck, export, healing) pushed over this one."""
+    from game.ui.summary_screen import SummaryScreen
+
+    return Push(SummaryScreen(ui, battle, to_title))
 
 
 def open_battle_save(ui: UiContext, path: Path, to_title: Callable[[], Transition]) -> BattleScreen:

@@ -165,6 +165,12 @@ class BattleSetup:
     """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
     side_controllers: tuple[tuple[str, str], ...] = ()
     """(side id, controller) pairs; these win over ``controllers``."""
+    placements: tuple[dict[str, Any], ...] | None = None
+    """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
+    gm: str | None = None
+    """The GM seat: None, "referee" or a side id (issue 8)."""
+    deploy: bool = True
+    """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
 
 
 class TitleScreen(Screen):

@@ -24,7 +24,11 @@ def start_default_battle(app: App) -> ViewerScreen:
     click(app, title.column.buttons[0].rect.center)
     assert isinstance(app.top, NewBattleScreen)
     click(app, app.top.start.rect.center)
-    assert isinstance(app.top, ViewerScreen)
+    from game.ui.deploy_screen import DeployScreen
+
+    assert isinstance(app.top, DeployScreen)  # the map's figures stand ready: Enter starts
+    key(app, pygame.K_RETURN)
+    assert isinstance(app.top, ViewerScreen) and not isinstance(app.top, DeployScreen)
     return app.top
 
 

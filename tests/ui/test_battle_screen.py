@@ -16,6 +16,7 @@ from game.engine.hexgrid import Hex
 from game.session import new_session
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen, VictoryScreen
+from game.ui.deploy_screen import DeployScreen
 from game.ui.dialogs import MessageDialog
 from game.ui.screens import NewBattleScreen, TitleScreen
 from tests.ui.conftest import click, key, move
@@ -81,6 +82,8 @@ def test_new_battle_defaults_start_a_skirmish_in_one_click(app: App) -> None:
     assert nb.maps and len(nb.sides) >= 2
     assert list(nb.controllers.values())[:2] == ["human", "tactical"]
     click(app, nb.start.rect.center)
+    assert isinstance(app.top, DeployScreen)  # the map's figures stand ready: Enter starts
+    key(app, pygame.K_RETURN)
     screen = app.top
     assert isinstance(screen, BattleScreen)
     controllers = [s.controller for s in screen.battle.sides.values()]
@@ -94,6 +97,7 @@ def test_new_battle_rule_option_checkbox_reaches_the_battle(app: App) -> None:
     click(app, nb.option_rects["secret_stances"].center)
     assert nb.options["secret_stances"]
     click(app, nb.start.rect.center)
+    key(app, pygame.K_RETURN)
     assert isinstance(app.top, BattleScreen)
     assert app.top.battle.options.secret_stances
 

@@ -1,0 +1,163 @@
+"""After the battle: healing the figures of a finished battle (*Fudge* 4.8), as the after-battle screen offers it.
+
+The battle itself is never changed: ``Aftercare`` copies each figure's wound record and heals the copies with
+``game.engine.healing`` in three steps a GM runs in any order:
+
+* ``care()``: a few minutes' care erase every Scratch (*Fudge* 4.8);
+* ``treat_side(side, healer=..., gm_level=...)``: a healer of that side — a figure with a medical skill, or a
+  skill level the GM enters for a healer who did not fight — treats each wounded figure of the side once,
+  one 4dF roll each (Good heals every wound a level, Great two, Superb three);
+* ``rest(weeks)``: untreated wounds heal a level per week.
+
+Every roll draws from a generator seeded from the battle's seed but separate from the battle's own (the
+battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the same battle heals the same way.
+``lines`` keeps what happened to each figure, dice included, for the screen and the exported text.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from game.engine.battle import Battle
+from game.engine.healing import Treatment, care_after_battle, healing_data, healing_skill, rest, treat
+from game.engine.ladder import level_name
+from game.engine.wounds import WoundLevel, Wounds
+from game.report import boxes_text
+
+DAYS_PER_WEEK = 7
+
+
+class AftercareError(ValueError):
+    """A healing step that cannot be taken; the message says what is wrong and what to do instead."""
+
+
+@dataclass
+class Patient:
+    """One figure's wounds between battles and what healing did to them."""
+
+    id: str
+    name: str
+    side: str
+    wounds: Wounds
+    lines: list[str] = field(default_factory=list)
+    treated: bool = False
+
+    @property
+    def wounded(self) -> bool:
+        """Whether a wound worse than a Scratch is left (only those need a healer, *Fudge* 4.8)."""
+        return any(w > WoundLevel.SCRATCH for w in self.wounds.received())
+
+
+@dataclass(frozen=True)
+class Healer:
+    """A figure able to treat wounds (*Fudge* 4.8): its medical skill and level."""
+
+    id: str
+    name: str
+    skill: str
+    level: int
+
+
+class Aftercare:
+    """The healing between battles of one finished battle's figures (*Fudge* 4.8)."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.rng = random.Random(f"fudge-tactics healing {battle.setup.seed}")
+        self.patients: dict[str, Patient] = {
+            f.id: Patient(f.id, f.name, f.side, f.wounds) for f in battle.figures.values()}
+        self.cared = False
+        self.weeks = 0
+
+    def healers(self, side: str) -> list[Healer]:
+        """The figures of a side who can treat the others (*Fudge* 4.8): a trained medical skill of the data's
+        list and still able to act after the battle (an Incapacitated healer treats nobody)."""
+        names = {str(n) for n in healing_data()["treatment"]["skills"]}
+        out = []
+        for f in self.battle.figures.values():
+            if f.side != side or not self.patients[f.id].wounds.can_act:
+                continue
+            if any(f.character.has_skill(n) for n in names):
+                skill, level = healing_skill(f.character)
+                out.append(Healer(f.id, f.name, skill, level))
+        return sorted(out, key=lambda h: -h.level)
+
+    def care(self) -> list[str]:
+        """A few minutes' care after the battle erase every Scratch (*Fudge* 4.8); returns what changed."""
+        if self.cared:
+            raise AftercareError("the Scratches have already been tended after this battle")
+        self.cared = True
+        changed = []
+        for p in self.patients.values():
+            after = care_after_battle(p.wounds)
+            if after != p.wounds:
+                gone = len(list(p.wounds.received())) - len(list(after.received()))
+                p.lines.append(f"Care after the battle: {gone} Scratch(es) erased; {after.label} now")
+                p.wounds = after
+                changed.append(p.name)
+        return changed
+
+    def treat_side(self, side: str, *, healer: str | None = None, gm_level: int | None = None,
+                   pace: str | None = None) -> list[Treatment]:
+        """A healer treats every wounded, untreated figure of a side, one roll each (*Fudge* 4.8).
+
+        ``healer``: the id of a figure of ``healers(side)``; or ``gm_level``: a skill level the GM enters for a
+        healer who did not fight. Each patient is treated once: a second treatment after the wounds were
+        already treated does not help (*Fudge* 4.8 lets the skill heal the wounds, not heal them again).
+        """
+        if healer is not None:
+            found = next((h for h in self.healers(side) if h.id == healer), None)
+            if found is None:
+                raise AftercareError(f"{self.battle.names().get(healer, healer)} cannot treat {side}'s wounded: "
+                                     "choose a figure of that side with a medical skill who can still act, "
+                                     "or enter a skill level for the GM's healer")
+            who, skill, level = found.name, found.skill, found.level
+        elif gm_level is not None:
+            who, skill, level = "the GM's healer", "healing skill", gm_level
+        else:
+            raise AftercareError("choose a healer: a figure with a medical skill, or a skill level from the GM")
+        done = []
+        for p in self.patients.values():
+            if p.side != side or p.treated or not p.wounded:
+                continue
+            t = treat(self.rng, p.wounds, level, pace=pace, skill_name=skill)
+            p.treated = True
+            p.lines.append(f"Treated by {who}: " + "; ".join(t.explanation))
+            p.wounds = t.after
+            done.append(t)
+        return done
+
+    def rest(self, weeks: int) -> None:
+        """Every figure rests ``weeks`` weeks: each week heals every wound a level (*Fudge* 4.8)."""
+        if weeks < 1:
+            raise AftercareError(f"rest at least one week, not {weeks}")
+        self.weeks += weeks
+        for p in self.patients.values():
+            if not any(True for _ in p.wounds.received()):
+                continue
+            r = rest(p.wounds, weeks * DAYS_PER_WEEK)
+            detail = "; ".join(r.explanation) or "no change"
+            p.lines.append(f"Rest {weeks} week(s): {detail} ({p.wounds.label} → {r.after.label})")
+            p.wounds = r.after
+
+    def text(self) -> str:
+        """The healing steps and each figure's sheet afterwards, for the exported log."""
+        lines = ["", "Healing (Fudge 4.8)", "-------------------"]
+        if not any(p.lines for p in self.patients.values()):
+            lines.append("  no healing applied")
+        for p in self.patients.values():
+            if not p.lines:
+                continue
+            lines.append(f"  {p.name}:")
+            lines.extend(f"    {line}" for line in p.lines)
+            lines.append(f"    now {p.wounds.label}: {boxes_text(p.wounds)}")
+        return "\n".join(lines) + "\n"
+
+
+def skill_label(level: int) -> str:
+    """A skill level as the ladder names it (for the GM's healer)."""
+    return level_name(level)
+
+
+__all__ = ["Aftercare", "AftercareError", "Healer", "Patient", "skill_label"]
