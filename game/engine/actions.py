@@ -81,6 +81,13 @@ class Declare(Action):
     (-1 to its attack each). ``advance`` is up to two steps for an aggressive stance (each step costs one
     point of the stance's attack bonus; a step into the same hex means "turn one side", given by
     ``advance_facing``); ``retreat`` is the hex a defensive stance steps back into.
+
+    ``spell`` (FTC 8): the figure casts this known spell instead of attacking with a weapon (``targets``
+    stays empty; the stance still counts for its defence). ``spell_target`` is the figure it is cast on
+    (None: the caster himself), ``spell_hex`` the hex an area spell is centred on. A caster concentrating
+    on a spell of several rounds continues it by declaring the same spell again; any other declaration
+    abandons it. ``dodge`` may name enemy casters as well as missile firers (FTC 8.3: bolts are dodged
+    like missiles).
     """
 
     kind: ClassVar[str] = "declare"
@@ -93,6 +100,9 @@ class Declare(Action):
     advance_facing: int | None = None
     retreat: Hex | None = None
     aim: str = "best"
+    spell: str | None = None
+    spell_target: str | None = None
+    spell_hex: Hex | None = None
 
 
 @dataclass(frozen=True)
@@ -178,7 +188,7 @@ def action_from_json(data: Any) -> Action:
             value = tuple((Hex(int(q), int(r)), int(fc)) for q, r, fc in value)
         elif f.name == "advance":
             value = tuple(Hex(int(q), int(r)) for q, r in value)
-        elif f.name in ("retreat", "hex"):
+        elif f.name in ("retreat", "hex", "spell_hex"):
             value = None if value is None else Hex(int(value[0]), int(value[1]))
         elif f.name in ("targets", "dodge"):
             value = tuple(str(v) for v in value)

@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from game.engine import actions as act
+from game.engine import magic
 from game.engine.battle import Battle, Decision, Figure
-from game.engine.combat import Stance, melee_difficulty
+from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
 from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
 from game.engine.ranges import range_band
@@ -57,6 +58,8 @@ class RandomPlayer:
         raise ValueError(f"no rule for decision {d.reason!r}")
 
     def _move(self, battle: Battle, fid: str) -> act.Move:
+        if battle.casting_of(fid) is not None and self.rng.random() < 0.7:
+            return _stay(fid)  # FTC 8.1: moving breaks the concentration (now and then it does move)
         reach = battle.reach_for(fid)
         hexes = sorted(reach.hexes())
         if not hexes:
@@ -72,6 +75,10 @@ class RandomPlayer:
         stances: list[str] = opts["stances"]  # type: ignore[assignment]
         retreats: list[Hex] = opts["retreats"]  # type: ignore[assignment]
         firers: list[str] = opts["firers"]  # type: ignore[assignment]
+        if battle.figure(fid).character.spells:
+            cast = self._cast(battle, fid, opts, stances)
+            if cast is not None:
+                return cast
         if rng.random() < 0.1:
             reach = battle.reach_for(fid)
             hexes = sorted(reach.hexes())
@@ -90,6 +97,24 @@ class RandomPlayer:
             w, ts = rng.choice(usable)
             return act.Declare(fid, stance, (rng.choice(ts),), w, dodge, retreat=retreat)
         return act.Declare(fid, stance, (), None, dodge, retreat=retreat)
+
+    def _cast(self, battle: Battle, fid: str, opts: dict[str, object], stances: list[str]) -> act.Declare | None:
+        """FTC 8: go on concentrating, or cast a random known spell at a legal target (or neither)."""
+        rng = self.rng
+        still = [s for s in stances if Stance(s).max_advance == 0 and Stance(s).retreat != "must"] or ["neutral"]
+        stance = rng.choice(still)
+        casting = opts.get("casting")
+        if isinstance(casting, str) and rng.random() < 0.8:
+            return act.Declare(fid, stance, spell=casting)
+        spells: dict[str, list[str]] = opts.get("spells", {})  # type: ignore[assignment]
+        usable = sorted((n, ts) for n, ts in spells.items() if ts)
+        if not usable or rng.random() < 0.4:
+            return None
+        name, targets = rng.choice(usable)
+        target = rng.choice(targets)
+        if magic.spell(name).target == "hex":
+            return act.Declare(fid, stance, spell=name, spell_hex=battle.figure(target).hex)
+        return act.Declare(fid, stance, spell=name, spell_target=target)
 
 
 class TacticalPlayer:
@@ -156,6 +181,8 @@ class TacticalPlayer:
 
     def _move(self, battle: Battle, fid: str, start: float) -> act.Move:
         fig = battle.figure(fid)
+        if battle.casting_of(fid) is not None:
+            return _stay(fid)  # FTC 8.1: a concentrating caster stands still
         reach = battle.reach_for(fid)
         enemies = battle.enemies_of(fig)
         if not enemies:
@@ -238,6 +265,9 @@ class TacticalPlayer:
                     best = (v, w, t)
         threats = battle.threats_to(fid)
         hurt = fig.wounds.worst is not None and int(fig.wounds.worst) >= 2
+        spell = self._best_spell(battle, fig, opts, threats) if fig.character.spells else None
+        if spell is not None and (best is None or spell[0] > best[0]):
+            return spell[1]
         if best is None:
             if threats and retreats and "mildly_defensive" in stances:
                 return act.Declare(fid, "mildly_defensive", (), None, retreat=retreats[0] if hurt else None)
@@ -250,6 +280,55 @@ class TacticalPlayer:
         else:
             stance = "mildly_aggressive"
         return act.Declare(fid, stance, (t,), w)
+
+
+    def _best_spell(self, battle: Battle, fig: Figure, opts: dict[str, object],
+                    threats: list[Figure]) -> tuple[Fraction, act.Declare] | None:
+        """FTC 8: the known spell worth most now (a rough score on the exact chance of the casting roll,
+        comparable with ``_attack_value``'s expected wound), or going on with a spell being concentrated on."""
+        stance = "mildly_defensive" if threats else "neutral"
+        casting = battle.casting_of(fig.id)
+        if casting is not None:
+            return Fraction(100), act.Declare(fig.id, stance, spell=casting.spell.name)
+        spells: dict[str, list[str]] = opts.get("spells", {})  # type: ignore[assignment]
+        near = min((distance(fig.hex, e.hex) for e in battle.enemies_of(fig)), default=99)
+        best: tuple[Fraction, act.Declare] | None = None
+        for name, targets in spells.items():
+            item = magic.spell(name)
+            if magic.resolves_when(item) == "last_round" and near <= 4:
+                continue  # no time to stand still concentrating with enemies this close
+            skill = fig.character.skill_level(item.skill)
+            for t in targets:
+                tgt = battle.figure(t)
+                terms = battle.spell_terms(fig.id, name, t)
+                p = hit_probability(skill + total(terms.modifiers), (), terms.difficulty)
+                value = p * self._spell_worth(battle, fig, item, tgt, threats)
+                if value > 0 and (best is None or value > best[0]):
+                    if item.target == "hex":
+                        decl = act.Declare(fig.id, stance, spell=name, spell_hex=tgt.hex)
+                    else:
+                        decl = act.Declare(fig.id, stance, spell=name, spell_target=t)
+                    best = (value, decl)
+        return best
+
+    def _spell_worth(self, battle: Battle, fig: Figure, item: magic.Spell, tgt: Figure,
+                     threats: list[Figure]) -> Fraction:
+        """How much a spell that takes effect on ``tgt`` is worth, in expected wound levels (a heuristic)."""
+        already = any(e.spell.name == item.name for e in battle.effects_on(tgt.id))
+        if item.effect == "damage":
+            return Fraction(2 + item.damage, 2)
+        if item.effect == "heal":
+            worst = tgt.wounds.worst
+            return Fraction(2) if worst is not None and int(worst) >= 2 else Fraction(0)
+        if already:
+            return Fraction(0)
+        if item.effect == "defence":
+            return Fraction(item.defence_bonus, 2) if threats or tgt.id != fig.id else Fraction(0)
+        if item.effect == "condition":
+            return Fraction(3, 2) if magic.cannot_act(item) else Fraction(abs(item.modifier), 2)
+        if item.effect == "movement":
+            return Fraction(1, 3) if (item.movement_bonus < 0) == (tgt.side != fig.side) else Fraction(0)
+        return Fraction(1, 4)
 
 
 def make_player(kind: str, seed: int = 0) -> Player:

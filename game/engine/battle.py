@@ -19,6 +19,7 @@ from typing import Any
 
 from game.engine import actions as act
 from game.engine import events as ev
+from game.engine import magic
 from game.engine.characters import Character
 from game.engine.combat import (
     Modifier,
@@ -38,7 +39,7 @@ from game.engine.combat import (
     room_to_swing_modifier,
     total,
 )
-from game.engine.damage import damage_total, defensive_factors, limb_wound, offensive_factors
+from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
 from game.engine.dice import coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.equipment import weapon as equipment_weapon
@@ -51,7 +52,8 @@ from game.engine.hexgrid import (
     neighbors,
     turn_steps,
 )
-from game.engine.lof import LineOfFire, line_of_fire
+from game.engine.hexgrid import within as within_hexes
+from game.engine.lof import LineOfFire, line_hexes, line_of_fire
 from game.engine.movement import IllegalMove, Reach, movement_allowance, reachable, validate_path
 from game.engine.ranges import RangeBand, firing_angle_modifier, range_band
 from game.engine.terrain import TerrainMap
@@ -217,6 +219,10 @@ class Declaration:
     pending_steps: tuple[tuple[Hex, int], ...] = ()
     """Under secret stances: the advance, carried out at the reveal."""
     pending_retreat: Hex | None = None
+    spell: str | None = None
+    """FTC 8: the spell cast (or concentrated on) instead of a weapon attack, its figure or hex."""
+    spell_target: str | None = None
+    spell_hex: Hex | None = None
 
 
 OUT_OF_RANGE = 99
@@ -231,6 +237,16 @@ class AttackTerms:
     difficulty: int
     band: RangeBand | None = None
     line: LineOfFire[str] | None = None
+
+
+@dataclass(frozen=True)
+class EffectOn:
+    """A lasting spell on a figure as the screen shows it (``Battle.effects_on``, FTC 8.1)."""
+
+    spell: magic.Spell
+    caster: str
+    rounds_left: int
+    effect: magic.ActiveEffect
 
 
 @dataclass(frozen=True)
@@ -316,6 +332,13 @@ class Battle:
         self._declarations: dict[str, Declaration] = {}
         self._follow_queue: list[tuple[str, Hex]] = []
         self._revealed = False
+        # magic (FTC 8): concentrations, lasting effects, the round's rolls (made early for a 1-second
+        # spell, FTC 8.1), recognitions
+        self._casting: dict[str, magic.Concentration] = {}
+        self._effects: list[magic.ActiveEffect] = []
+        self._roll_faces: dict[str, tuple[int, ...]] = {}
+        self._recognised: dict[tuple[str, str], str] = {}
+        self._spell_weapons: dict[str, tuple[Weapon, magic.Spell]] = {}
         self.events.extend(self._begin_round())
         self.digests: list[str] = []
         self.initial_digest = ev.events_digest(self.events)
@@ -367,9 +390,10 @@ class Battle:
         """FTC 5, 5.1.1: hexes this round before terrain (posture — the figure's own, or the one it is
         about to take — and encumbrance included)."""
         c = fig.character
-        return movement_allowance(c.speed, speed_scale=c.speed_scale, posture=posture or fig.posture,
-                                  strength=c.strength, strength_scale=c.strength_scale,
-                                  load_kg=c.carried_mass_kg())
+        allowance = movement_allowance(c.speed, speed_scale=c.speed_scale, posture=posture or fig.posture,
+                                       strength=c.strength, strength_scale=c.strength_scale,
+                                       load_kg=c.carried_mass_kg())
+        return self._magic_allowance(fig, allowance)
 
     def reach_for(self, fid: str, *, allowance: int | None = None, posture: str | None = None) -> Reach:
         """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3);
@@ -388,11 +412,13 @@ class Battle:
     def _begin_round(self) -> list[ev.Event]:
         self.round += 1
         out: list[ev.Event] = [ev.RoundBegan(self.round), ev.PhaseBegan(self.round, "initiative")]
+        out.extend(self._magic_round_began())
         for f in self.figures.values():
             f.moved = False
             f.held = False
             f.hexes_moved = 0
             f.allowance = self.movement_allowance_of(f)
+        out.extend(self._magic_held_fast("move"))
         if self.round == 1 or not self.options.initiative_once:
             out.extend(self._roll_initiative())
         else:
@@ -425,15 +451,15 @@ class Battle:
         flips = 0
         for group in groups:
             lead = group[0]
-            speed = (round(sum(f.character.speed for f in group) / len(group)) if len(group) > 1
-                     else lead.character.speed)
+            speed = (round(sum(self._speed_of(f) for f in group) / len(group)) if len(group) > 1
+                     else self._speed_of(lead))
             roll = roll_4df(self.rng)
             result = speed + roll.total
             out.append(ev.InitiativeRolled(lead.id, speed, roll.faces, result,
                                            tuple(f.id for f in group) if len(group) > 1 else ()))
             for f in group:
                 f.initiative = result
-                keys[f.id] = (result, f.character.speed, f.character.agility,
+                keys[f.id] = (result, self._speed_of(f), f.character.agility,
                              effective_perception(f.character), 0.0)
         # the coin decides only among figures tied on every trait
         tied: dict[tuple[int, int, int, int, float], list[str]] = {}
@@ -675,6 +701,7 @@ class Battle:
         fig.hex, fig.facing = path[-1]
         fig.hexes_moved += len(hexes) - 1
         out: list[ev.Event] = [ev.Moved(fig.id, tuple(hexes), fig.facing, cost, fig.allowance, reason)]
+        out.extend(self._magic_moved(fig, len(hexes) - 1))
         if reason == "second move":
             self._declare_queue.pop(0)
             out.extend(self._advance_attack())
@@ -775,6 +802,7 @@ class Battle:
             f.phase_start_hex = f.hex
             f.positions = [(f.hex, f.facing)]
         out: list[ev.Event] = [ev.PhaseBegan(self.round, "attack")]
+        out.extend(self._magic_attack_phase_began())
         if not self._declare_queue:
             out.extend(self._resolve_round())
         return out
@@ -810,7 +838,8 @@ class Battle:
         band = range_band(weapon, distance(firer.hex, target.hex), target.character.mass_scale)
         if band is None:
             return False
-        return not line_of_fire(self.terrain, firer.hex, target.hex).blocked
+        return not line_of_fire(self.terrain, firer.hex, target.hex).blocked \
+            and not self._magic_sight_blocked(firer.hex, target.hex)
 
     def targets_for(self, fid: str, weapon: Weapon | None = None, *,
                     positions: Sequence[tuple[Hex, int]] | None = None) -> list[str]:
@@ -858,8 +887,12 @@ class Battle:
         weapons = {w.name: self.targets_for(fid, w) for w in fig.character.weapons or (fig.character.ready_weapon,)}
         retreats = self.retreat_hexes(fid)
         stances = [s.value for s in Stance if not (s.retreat == "must" and not retreats)]
-        firers = [e.id for e in self.enemies_of(fig) if any(w.ranged for w in e.character.weapons)]
-        return {"weapons": weapons, "stances": stances, "retreats": retreats, "firers": firers}
+        firers = [e.id for e in self.enemies_of(fig) if any(w.ranged for w in e.character.weapons)
+                  or self._casts_bolts(e)]
+        options: dict[str, object] = {"weapons": weapons, "stances": stances, "retreats": retreats,
+                                      "firers": firers}
+        options.update(self._magic_declare_options(fig))
+        return options
 
     def _weapon_of(self, fig: Figure, name: str | None) -> Weapon:
         if name is None:
@@ -880,6 +913,7 @@ class Battle:
 
     def _do_declare(self, a: act.Declare) -> list[ev.Event]:
         fig = self._check_declarer(a.figure, "declare")
+        plan = self._check_spell_declaration(fig, a)
         try:
             stance = Stance(a.stance)
         except ValueError:
@@ -893,8 +927,9 @@ class Battle:
             if t not in enemies:
                 raise IllegalAction(f"{self.figure(t).name} is not an enemy able to fight.")
         for firer in a.dodge:
-            if firer not in enemies or not any(w.ranged for w in self.figures[firer].character.weapons):
-                raise IllegalAction(f"{self.figure(firer).name} is not an enemy missile firer.")
+            if firer not in enemies or not (any(w.ranged for w in self.figures[firer].character.weapons)
+                                            or self._casts_bolts(self.figures[firer])):
+                raise IllegalAction(f"{self.figure(firer).name} is not an enemy missile firer or caster.")
         # advance (aggressive stances trade attack bonus for steps, FTC 6.2)
         positions = [(fig.hex, fig.facing)]
         if a.advance:
@@ -943,6 +978,7 @@ class Battle:
         self._declare_queue.pop(0)
         out.append(ev.Declared(fig.id, stance.value, decl.targets, decl.dodge, weapon.name,
                                hidden=self.options.secret_stances))
+        out.extend(self._magic_declared(fig, decl, plan))
         if self.options.secret_stances:
             # the steps would show the stance: they wait for the reveal (Fudge 4.32)
             decl.pending_steps = tuple(positions[1:])
@@ -1032,10 +1068,12 @@ class Battle:
         base_mods = defence_modifiers(stance=stance, parry_penalty=parry_penalty(own, weapon),
                                       unwieldy=own.defense_penalty, parry_bonus=parry_bonus(own, weapon),
                                       very_hurt_penalty=vh, free_attack_run=run)
+        base_mods = (*base_mods, *self._magic_mods(defender, "defence"))
         weapon_result = defender.character.combat_skill(own) + roll + total(base_mods)
         shield = defender.character.shield_in_use(own)
         if shield_ok and shield is not None:
             mods = defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh, free_attack_run=run)
+            mods = (*mods, *self._magic_mods(defender, "defence"))
             shield_result = defender.character.skill_level("Shield") + roll + total(mods)
             if shield_result > weapon_result:
                 return shield_result, mods, True
@@ -1072,9 +1110,10 @@ class Battle:
     def _strike(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier],
                 defence: int | None, dmods: Sequence[Modifier], others: Sequence[tuple[str, int]],
                 difficulty: int, dist: int, aim: str, *, free: bool = False, stray: bool = False,
-                ) -> tuple[ev.AttackResolved, tuple[Figure, int, str, int] | None]:
-        """One attack: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3)."""
-        skill = att.character.combat_skill(weapon)
+                skill: int | None = None) -> tuple[ev.AttackResolved, tuple[Figure, int, str, int] | None]:
+        """One attack: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3); ``skill``: a touch
+        spell's touch skill (FTC 8.3) instead of the weapon's."""
+        skill = att.character.combat_skill(weapon) if skill is None else skill
         offence = skill + roll + total(omods)
         hit = is_hit(offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others],
                      difficulty) if not stray else True
@@ -1094,6 +1133,7 @@ class Battle:
         off = offensive_factors(att.character, weapon, two_handed=two, distance=dist, location=location,
                                 target=tgt.character)
         dfn = defensive_factors(tgt.character, weapon, location=location)
+        off, dfn = self._magic_factors(att, tgt, weapon, location, off, dfn)
         dmg = damage_total(rd, off, dfn)
         level = tgt.character.wound_track.level_for_damage(dmg)
         # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
@@ -1136,9 +1176,11 @@ class Battle:
                    and self.figures[fid].can_act]
         rolls: dict[str, int] = {}
         for fid in rollers:
-            r = roll_4df(self.rng)
-            rolls[fid] = r.total
-            out.append(ev.CombatRoll(fid, r.faces))
+            faces = self._roll_faces.get(fid)  # FTC 8.1: rolled already for a 1-second spell
+            if faces is None:
+                faces = self._roll_faces[fid] = roll_4df(self.rng).faces
+            rolls[fid] = sum(faces)
+            out.append(ev.CombatRoll(fid, faces))
         attacks = [(fid, t) for fid in rollers for t in decls[fid].targets if self.figures[t].can_act]
         melee_on: dict[str, list[str]] = {}
         for a, t in attacks:
@@ -1170,7 +1212,8 @@ class Battle:
                 if tdecl is not None and a_id in tdecl.dodge and not tdecl.second_move:
                     dmods = defence_modifiers(stance=Stance(tdecl.stance),
                                               very_hurt_penalty=tgt.very_hurt_penalty(self.round))
-                    dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0))
+                    dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0),
+                             *self._magic_mods(tgt, "defence"))
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
@@ -1191,7 +1234,9 @@ class Battle:
             elif weapon.ranged and not event.hit:
                 assert terms.line is not None
                 out.extend(self._stray(att, tgt, weapon, rolls[a_id], omods, terms.line, rolls, wounds))
+        out.extend(self._magic_resolve(rollers, rolls, attacks, melee_on, wounds))
         out.extend(self._apply_wounds(wounds))
+        out.extend(self._magic_damaged(wounds))
         for f in self.figures.values():
             if not f.can_act and not f.out:
                 f.out = True
@@ -1223,6 +1268,7 @@ class Battle:
         if not weapon.ranged:
             if weapon.needs_room:
                 mods += room_to_swing_modifier(self._crowding(att, tgt))
+            mods += self._magic_attack_mods(att, tgt.hex)
             return AttackTerms(tuple(mods), melee_difficulty(att.character.mass_scale, tgt.character.mass_scale))
         dist = distance(att.hex, tgt.hex)
         occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
@@ -1238,6 +1284,7 @@ class Battle:
             partial_cover=lof.partial_cover)
         if self.terrain.cover_at(tgt.hex):
             mods.append(Modifier("target in cover", self.terrain.cover_at(tgt.hex)))
+        mods += self._magic_attack_mods(att, tgt.hex)
         return AttackTerms(tuple(mods), band.difficulty if band else OUT_OF_RANGE, band, lof)
 
     def _crowding(self, fig: Figure, target: Figure) -> int:
@@ -1271,6 +1318,552 @@ class Battle:
             out.append(event)
             if wound:
                 wounds.append(wound)
+        return out
+
+    # ------------------------------------------------------------------ magic (FTC 8)
+    # Everything the battle does for spells lives in this block; the rest of the state machine only calls
+    # these hooks (round start, movement, declaration, resolution, the modifiers of attacks and defences).
+
+    def casting_of(self, fid: str) -> magic.Concentration | None:
+        """The spell of several rounds this figure is concentrating on, if any (FTC 8.1)."""
+        return self._casting.get(fid)
+
+    def effects(self) -> list[magic.ActiveEffect]:
+        """Every lasting spell effect now held by the battle (FTC 8.1), on figures and areas."""
+        return list(self._effects)
+
+    def effects_on(self, fid: str) -> list[EffectOn]:
+        """The lasting effects on a figure now, areas it stands in included (FTC 8.1), with rounds left."""
+        fig = self.figure(fid)
+        return [EffectOn(e.spell, e.caster, e.rounds_left(self.round), e) for e in self._effects
+                if e.target == fid or fig.hex in e.hexes()]
+
+    def known_spells(self, fid: str) -> list[magic.Spell]:
+        """The catalogue spells a figure knows (roster key ``spells``)."""
+        return [magic.spell(name) for name in self.figure(fid).character.spells]
+
+    def spell_targets(self, fid: str, spell_name: str) -> list[str]:
+        """Figures a figure may cast a known spell on now (FTC 8.3 ranges; an area spell: figures whose hex
+        it may be centred on). Empty when the figure does not know the spell or cannot cast now."""
+        fig = self.figure(fid)
+        try:
+            item = magic.spell(spell_name)
+        except magic.MagicError:
+            return []
+        if item.name not in fig.character.spells or not fig.can_act or self._cannot_act(fig):
+            return []
+        if magic.resolves_when(item) == "last_round" and fig.hexes_moved and self._casting.get(fid) is None:
+            return []  # FTC 8.1: a long casting needs a caster who stood still
+        if item.target == "self":
+            return [fid]
+        pool = self.enemies_of(fig) if item.target in ("enemy", "hex") else self.able(fig.side)
+        return [f.id for f in pool if self._spell_reaches(fig, item, f.hex, f.id)]
+
+    def spell_hexes(self, fid: str, spell_name: str) -> list[Hex]:
+        """Hexes an area spell may be centred on now: within its range and in sight (FTC 8.3)."""
+        fig = self.figure(fid)
+        item = magic.spell(spell_name)
+        if item.effect != "area" or item.name not in fig.character.spells:
+            return []
+        reach = magic.spell_range_hexes(item.range)
+        radius = reach if reach is not None else max(self.terrain.width, self.terrain.height)
+        return [h for h in sorted(within_hexes(fig.hex, radius))
+                if self.terrain.contains(h) and self._spell_reaches(fig, item, h, None)]
+
+    def spell_terms(self, caster: str, spell_name: str, target: str | Hex | None = None, *,
+                    stance: Stance = Stance.NEUTRAL, dodges: int = 0, firer_defending: bool = False) -> AttackTerms:
+        """The named modifiers and the difficulty of a casting roll (FTC 8.1: table 4's stance and table 7's
+        firing modifiers, the penalty for having moved for a 1-round spell; 8.3: a line of fire for spells
+        cast at a distance). Resolution and the odds shown before declaring both come from here."""
+        fig = self.figure(caster)
+        item = magic.spell(spell_name)
+        mods = list(offence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round),
+                                      missile_dodges=dodges))
+        target_hex = self.figure(target).hex if isinstance(target, str) else target
+        line: LineOfFire[str] | None = None
+        angle = 0
+        partial = False
+        if item.range in ("close", "short", "long") and target_hex is not None and target_hex != fig.hex:
+            occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
+            line = line_of_fire(self.terrain, fig.hex, target_hex, occupants=occupants)
+            dist = distance(fig.hex, target_hex)
+            angle = firing_angle_modifier(self.terrain.elevation_at(fig.hex),
+                                          self.terrain.elevation_at(target_hex), dist)
+            partial = line.partial_cover
+        moved: MovedFraction = ("none" if fig.hexes_moved == 0 or magic.resolves_when(item) == "last_round" else
+                                "half" if 2 * fig.hexes_moved <= fig.allowance else "full")
+        mods += magic.casting_modifiers(item, moved_fraction=moved, firer_defending=firer_defending,
+                                        elevation_angle_modifier=angle, footing=self.terrain.footing_at(fig.hex),
+                                        light=self.terrain.light_at(fig.hex), partial_cover=partial)
+        if line is not None and isinstance(target, str) and self.terrain.cover_at(line.target):
+            mods.append(Modifier("target in cover", self.terrain.cover_at(line.target)))
+        mods += self._magic_attack_mods(fig, target_hex if target_hex is not None else fig.hex)
+        return AttackTerms(tuple(mods), item.difficulty, None, line)
+
+    def recognised_by(self, fid: str) -> dict[str, str]:
+        """Casters whose spell this figure has recognised (FTC 8.2), with the spell's name."""
+        return {caster: name for (who, caster), name in self._recognised.items() if who == fid}
+
+    def casting_at(self, fid: str) -> dict[str, str | None]:
+        """Enemy casters casting at this figure now (their target, or an area over its hex): the spell's name
+        when the figure recognised it (FTC 8.2), None when it only sees that something is being cast."""
+        fig = self.figure(fid)
+        out: dict[str, str | None] = {}
+        for caster, item, target, h in self._castings_now():
+            if self.figures[caster].side == fig.side:
+                continue
+            if target == fid or (h is not None and item.effect == "area" and fig.hex in magic.area_hexes(item, h)):
+                out[caster] = self._recognised.get((fid, caster))
+        return out
+
+    # -- helpers
+    def _cannot_act(self, fig: Figure) -> magic.Spell | None:
+        for e in self._effects:
+            if e.target == fig.id and magic.cannot_act(e.spell) and e.counts_in(self.round):
+                return e.spell
+        return None
+
+    def _magic_mods(self, fig: Figure, channel: str) -> tuple[Modifier, ...]:
+        """Modifiers of the effects on a figure in one channel (offence, defence, speed, movement, strength)
+        that count this round (FTC 8.1: not those cast with this round's attacks)."""
+        out: list[Modifier] = []
+        for e in self._effects:
+            if e.target == fig.id and e.counts_in(self.round):
+                out.extend(m for ch, m in magic.effect_modifiers(e.spell) if ch == channel)
+        return tuple(out)
+
+    def _speed_of(self, fig: Figure) -> int:
+        """Speed for initiative (FTC 4), with spells that quicken or slow the figure."""
+        return fig.character.speed + total(self._magic_mods(fig, "speed"))
+
+    def _magic_allowance(self, fig: Figure, allowance: int) -> int:
+        bonus = total(self._magic_mods(fig, "movement"))
+        if not bonus:
+            return allowance
+        return max(1 if allowance > 0 else 0, allowance + bonus)
+
+    def _area_effects(self) -> list[magic.ActiveEffect]:
+        return [e for e in self._effects if e.hex is not None and e.counts_in(self.round)]
+
+    def _magic_sight_blocked(self, a: Hex, b: Hex) -> bool:
+        """Whether an area spell that blocks sight lies across the line between two hexes (their own hexes
+        excepted: a figure at the edge of a cloud can be seen and shot at, with the bad light)."""
+        areas = [e.hexes() for e in self._area_effects() if e.spell.blocks_sight]
+        if not areas or a == b:
+            return False
+        crossed = {lh.hex for lh in line_hexes(a, b) if lh.interior and lh.hex not in (a, b)}
+        return any(crossed & hexes for hexes in areas)
+
+    def _magic_attack_mods(self, att: Figure, target_hex: Hex) -> list[Modifier]:
+        """An attacker's spell modifiers: conditions on his offence, and table 7's bad light of an area
+        spell the attack is made into, out of or across (the worst one counts)."""
+        mods = list(self._magic_mods(att, "offence"))
+        worst: tuple[int, str] | None = None
+        touched: set[Hex] | None = None
+        for e in self._area_effects():
+            if not e.spell.light:
+                continue
+            if touched is None:
+                touched = {lh.hex for lh in line_hexes(att.hex, target_hex)} | {att.hex, target_hex}
+            if touched & e.hexes() and (worst is None or e.spell.light < worst[0]):
+                worst = (e.spell.light, e.spell.name)
+        if worst is not None:
+            mods.append(Modifier(f"bad light ({worst[1]})", worst[0]))
+        return mods
+
+    def _magic_factors(self, att: Figure, tgt: Figure, weapon: Weapon, location: str,
+                       off: tuple[Factor, ...], dfn: tuple[Factor, ...],
+                       ) -> tuple[tuple[Factor, ...], tuple[Factor, ...]]:
+        """Spells in the damage factors (FTC 7.1-7.2): a weakened attacker's Strength, and a spell's own
+        defensive factors (armour left out for spells that pass through it)."""
+        entry = self._spell_weapons.get(weapon.name)
+        if entry is not None and entry[0] is weapon:
+            dfn = magic.spell_defensive_factors(entry[1], tgt.character, location=location)
+        if weapon.muscle_powered:
+            off = (*off, *(Factor(m.name, m.value) for m in self._magic_mods(att, "strength")))
+        return off, dfn
+
+    def _spell_weapon(self, item: magic.Spell) -> Weapon:
+        entry = self._spell_weapons.get(item.name)
+        if entry is None:
+            entry = (magic.spell_weapon(item), item)
+            self._spell_weapons[item.name] = entry
+        return entry[0]
+
+    def _casts_bolts(self, fig: Figure) -> bool:
+        """Whether a figure knows a spell it may cast at an enemy from a distance (FTC 8.3: dodged like a
+        missile)."""
+        for name in fig.character.spells:
+            item = magic.spell(name)
+            if item.target == "enemy" and item.range in ("close", "short", "long"):
+                return True
+        return False
+
+    def _spell_reaches(self, fig: Figure, item: magic.Spell, target_hex: Hex, target_id: str | None) -> bool:
+        """FTC 8.3: self, touch (a front hex, as melee reach), close 2, short 10, long in sight; beyond touch
+        the line of sight must be clear of sight-blocking terrain and areas."""
+        if item.range == "self":
+            return target_id == fig.id
+        if target_id == fig.id:
+            return item.target in ("ally", "self")
+        if item.range == "touch":
+            return target_id is not None and self._reach_ok(fig.hex, fig.facing, target_hex, self._melee_weapon(fig))
+        if not magic.in_spell_range(item, distance(fig.hex, target_hex)):
+            return False
+        return not line_of_fire(self.terrain, fig.hex, target_hex).blocked \
+            and not self._magic_sight_blocked(fig.hex, target_hex)
+
+    def _castings_now(self) -> list[tuple[str, magic.Spell, str | None, Hex | None]]:
+        """Spells being cast this round: (caster, spell, target figure, target hex)."""
+        out: list[tuple[str, magic.Spell, str | None, Hex | None]] = []
+        for fid, conc in self._casting.items():
+            t = conc.target
+            out.append((fid, conc.spell, t if isinstance(t, str) else None, t if isinstance(t, Hex) else None))
+        for d in self._declarations.values():
+            if d.spell is not None and d.figure not in self._casting:
+                out.append((d.figure, magic.spell(d.spell), d.spell_target, d.spell_hex))
+        return out
+
+    def _magic_declare_options(self, fig: Figure) -> dict[str, object]:
+        spells: dict[str, list[str]] = {}
+        for item in self.known_spells(fig.id):
+            spells[item.name] = self.spell_targets(fig.id, item.name)
+        conc = self._casting.get(fig.id)
+        return {"spells": spells, "casting": conc.spell.name if conc else None,
+                "casting_at": self.casting_at(fig.id)}
+
+    def _early_roll(self, fid: str, out: list[ev.Event]) -> int:
+        """A figure's one roll of the round (FTC 6.3), made early because a 1-second spell is resolved when
+        declared (FTC 8.1); the round's resolution uses it again."""
+        faces = self._roll_faces.get(fid)
+        if faces is None:
+            faces = roll_4df(self.rng).faces
+            self._roll_faces[fid] = faces
+            out.append(ev.CombatRoll(fid, faces))
+        return sum(faces)
+
+    # -- hooks of the state machine
+    def _magic_round_began(self) -> list[ev.Event]:
+        """FTC 8.1: effects past their duration end; concentrations move on a round (or end, if the caster
+        can no longer cast)."""
+        out: list[ev.Event] = []
+        for e in list(self._effects):
+            if not e.active(self.round):
+                self._effects.remove(e)
+                out.append(ev.EffectEnded(e.spell.name, e.caster, e.target, e.hex))
+        self._roll_faces = {}
+        for fid, conc in list(self._casting.items()):
+            caster = self.figures[fid]
+            if not caster.can_act or conc.takes_effect_this_round:
+                del self._casting[fid]
+                out.append(ev.ConcentrationBroken(fid, conc.spell.name, "the caster cannot go on"))
+            else:
+                self._casting[fid] = conc.advance()
+        return out
+
+    def _magic_held_fast(self, phase: str) -> list[ev.Event]:
+        """A figure that cannot act under a spell (e.g. paralysed) loses its move or its declaration."""
+        out: list[ev.Event] = []
+        for f in self.figures.values():
+            item = self._cannot_act(f) if f.can_act else None
+            if item is None:
+                continue
+            if phase == "move":
+                f.moved = True
+            elif f.id in self._declare_queue:
+                self._declare_queue.remove(f.id)
+            out.append(ev.HeldFast(f.id, item.name, phase))
+            if f.id in self._casting:
+                out.append(ev.ConcentrationBroken(f.id, self._casting.pop(f.id).spell.name, item.name))
+        return out
+
+    def _magic_attack_phase_began(self) -> list[ev.Event]:
+        self._roll_faces = {}
+        return self._magic_held_fast("attack")
+
+    def _magic_moved(self, fig: Figure, hexes: int) -> list[ev.Event]:
+        """FTC 8.1: a concentrating caster must remain still; leaving his hex breaks the spell (our reading:
+        the move is allowed, and the spell is lost; turning in place keeps it)."""
+        if hexes <= 0 or fig.id not in self._casting:
+            return []
+        return [ev.ConcentrationBroken(fig.id, self._casting.pop(fig.id).spell.name, "the caster moved")]
+
+    def _check_spell_declaration(self, fig: Figure, a: act.Declare) -> tuple[magic.Spell, str | None, Hex | None,
+                                                                              bool] | None:
+        """Validate the spell part of a declaration (FTC 8); returns (spell, target, hex, continuing)."""
+        if a.spell is None:
+            if a.spell_target is not None or a.spell_hex is not None:
+                raise IllegalAction("A spell target needs a spell: name the spell to cast.")
+            return None
+        try:
+            item = magic.spell(a.spell)
+        except magic.MagicError as exc:
+            raise IllegalAction(_sentence(str(exc))) from None
+        if item.name not in fig.character.spells:
+            known = ", ".join(fig.character.spells) or "no spells"
+            raise IllegalAction(f"{fig.name} does not know {item.name} (knows {known}).")
+        if a.targets:
+            raise IllegalAction("Casting a spell is the figure's action this round: declare no weapon target.")
+        if a.advance:
+            raise IllegalAction("A caster does not advance: an advance brings a figure to the enemy it strikes.")
+        conc = self._casting.get(fig.id)
+        continuing = conc is not None and conc.spell.name == item.name
+        long_cast = magic.resolves_when(item) == "last_round"
+        if long_cast and a.retreat is not None:
+            raise IllegalAction(f"{item.name} needs the caster to stay still (FTC 8.1): no retreat while casting it.")
+        if continuing:
+            assert conc is not None
+            t = conc.target
+            return item, t if isinstance(t, str) else None, t if isinstance(t, Hex) else None, True
+        if long_cast and fig.hexes_moved:
+            raise IllegalAction(f"{item.name} takes {item.casting_time}: the caster must stand still while "
+                                f"concentrating (FTC 8.1), and {fig.name} moved this round.")
+        if item.target == "hex":
+            h = a.spell_hex
+            if h is None and a.spell_target is not None:
+                h = self.figure(a.spell_target).hex
+            if h is None or not self.terrain.contains(h) or not self._spell_reaches(fig, item, h, None):
+                raise IllegalAction(f"{item.name} is centred on a hex within {item.range} range and in sight.")
+            return item, None, h, False
+        target = a.spell_target if a.spell_target is not None else (fig.id if item.target in ("self", "ally")
+                                                                     else None)
+        if target is None:
+            raise IllegalAction(f"{item.name} is cast at an enemy: name the target.")
+        if target not in self.spell_targets(fig.id, item.name):
+            raise IllegalAction(f"{self.figure(target).name} cannot be reached by {item.name} "
+                                f"({item.range} range) now.")
+        return item, target, None, False
+
+    def _magic_declared(self, fig: Figure, decl: Declaration,
+                        plan: tuple[magic.Spell, str | None, Hex | None, bool] | None) -> list[ev.Event]:
+        """After a declaration: recognition rolls (FTC 8.2), an abandoned concentration, a spell begun or
+        continued (FTC 8.1), and a 1-second spell resolved at once."""
+        out: list[ev.Event] = self._magic_recognise(fig)
+        conc = self._casting.get(fig.id)
+        if plan is None or (conc is not None and not plan[3]):
+            if conc is not None:
+                del self._casting[fig.id]
+                out.append(ev.ConcentrationBroken(fig.id, conc.spell.name, "abandoned"))
+            if plan is None:
+                return out
+        item, target, h, continuing = plan
+        decl.spell, decl.spell_target, decl.spell_hex = item.name, target, h
+        if continuing:
+            assert conc is not None
+            out.append(ev.CastingContinued(fig.id, item.name, conc.rounds_left))
+            return out
+        when = magic.resolves_when(item)
+        out.append(ev.CastingBegan(fig.id, item.name, target, h, magic.casting_rounds(item), when))
+        if when == "last_round":
+            self._casting[fig.id] = magic.Concentration.begin(item, fig.id, target if target is not None else h)
+        elif when == "declaration":
+            rolls: dict[str, int] = {fig.id: self._early_roll(fig.id, out)}
+            tgt = self.figures.get(target or "")
+            if tgt is not None and tgt.side != fig.side and tgt.can_act:
+                tdecl = self._declarations.get(tgt.id)
+                if item.is_touch or (tdecl is not None and fig.id in tdecl.dodge and not tdecl.second_move):
+                    rolls[tgt.id] = self._early_roll(tgt.id, out)
+            wounds: list[tuple[Figure, int, str, int]] = []
+            out.extend(self._cast(fig, decl, item, target, h, rolls, {}, wounds))
+            out.extend(self._apply_wounds(wounds))
+            out.extend(self._magic_damaged(wounds))
+            # results count for every other attack (FTC 8.1): a figure no longer able does not declare
+            self._declare_queue = [q for q in self._declare_queue if self.figures[q].can_act]
+        return out
+
+    def _magic_recognise(self, fig: Figure) -> list[ev.Event]:
+        """FTC 8.2: a figure with Thaumatology rolls, while declaring, to recognise each enemy spell being
+        cast at it: Good seeing and hearing the caster (within short range), Great with only a clear view,
+        Superb through fog, an area spell or other people in the way."""
+        if not fig.character.has_skill("Thaumatology"):
+            return []
+        out: list[ev.Event] = []
+        for caster, name in self.casting_at(fig.id).items():
+            if name is not None:
+                continue
+            c = self.figures[caster]
+            item = next(i for cid, i, _, _ in self._castings_now() if cid == caster)
+            lof = line_of_fire(self.terrain, c.hex, fig.hex,
+                               occupants={f.hex: f.id for f in self.figures.values() if f.can_act})
+            sees = not lof.blocked and not self._magic_sight_blocked(c.hex, fig.hex)
+            hears = distance(c.hex, fig.hex) <= (magic.spell_range_hexes("short") or 0)
+            crossed = {lh.hex for lh in lof.hexes}
+            obscured = (lof.partial_cover or any(crossed & e.hexes() for e in self._area_effects())
+                        or any(o not in (caster, fig.id) for o in lof.bystanders_at_risk()
+                               if distance(c.hex, self.figures[o].hex) < distance(c.hex, fig.hex)))
+            difficulty = magic.recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
+            if difficulty is None:
+                continue
+            skill = fig.character.skill_level("Thaumatology")
+            roll, ok = magic.recognise(self.rng, skill, sees=sees, hears=hears, obscured=obscured)
+            assert roll is not None
+            if ok:
+                self._recognised[(fig.id, caster)] = item.name
+            out.append(ev.SpellRecognised(fig.id, caster, item.name, skill, roll.faces, skill + roll.total,
+                                          difficulty, ok))
+        return out
+
+    def _spell_dodge(self, tgt: Figure, caster: Figure, item: magic.Spell,
+                     rolls: Mapping[str, int]) -> tuple[int | None, tuple[Modifier, ...]]:
+        """A target's dodge against a spell cast at it from a distance (FTC 8.3 as missiles, 6.5.2)."""
+        tdecl = self._declarations.get(tgt.id)
+        if tdecl is None or caster.id not in tdecl.dodge or tdecl.second_move or tgt.id not in rolls:
+            return None, ()
+        dmods = (*defence_modifiers(stance=Stance(tdecl.stance), very_hurt_penalty=tgt.very_hurt_penalty(self.round)),
+                 Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"))
+        return tgt.character.agility + rolls[tgt.id] + total(dmods), dmods
+
+    def _cast(self, fig: Figure, decl: Declaration, item: magic.Spell, target: str | None, h: Hex | None,
+              rolls: Mapping[str, int], melee_on: Mapping[str, list[str]],
+              wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+        """One spell takes effect (FTC 8): the casting roll; a bolt dodged like a missile and straying like
+        one; a touch attack first for a touch spell; the target's resistance; then the effect."""
+        out: list[ev.Event] = []
+        tgt = self.figures.get(target) if target is not None else None
+        if tgt is not None and tgt.out and item.effect != "heal":
+            out.append(ev.ConcentrationBroken(fig.id, item.name, f"{tgt.name} is out of the fight"))
+            return out
+        aim_hex = tgt.hex if tgt is not None else h
+        if tgt is not None and not self._spell_reaches(fig, item, tgt.hex, tgt.id):
+            out.append(ev.ConcentrationBroken(fig.id, item.name, f"{tgt.name} is out of reach"))
+            return out
+        terms = self.spell_terms(fig.id, item.name, tgt.id if tgt is not None else h, stance=Stance(decl.stance),
+                                 dodges=len(decl.dodge), firer_defending=bool(melee_on.get(fig.id)))
+        skill = fig.character.skill_level(item.skill)
+        roll = rolls[fig.id]
+        faces = self._roll_faces.get(fig.id)
+        result = magic.casting_result(skill, roll, terms.modifiers)
+        success = magic.cast_succeeds(item, result)
+        hostile = tgt is not None and tgt.side != fig.side
+        bolt = hostile and item.range in ("close", "short", "long")
+        defence: int | None = None
+        dmods: tuple[Modifier, ...] = ()
+        if success and bolt and item.effect != "damage" and tgt is not None:
+            defence, dmods = self._spell_dodge(tgt, fig, item, rolls)
+        landed = success and (defence is None or result > defence)
+        out.append(ev.SpellCast(fig.id, item.name, target, aim_hex if tgt is None else None, skill,
+                                faces if faces is not None else (), tuple((m.name, m.value) for m in terms.modifiers),
+                                result, item.difficulty, success, defence, tuple((m.name, m.value) for m in dmods),
+                                landed))
+        if not landed:
+            return out
+        if hostile and tgt is not None and (item.effect == "damage" or item.is_touch):
+            touch = item.is_touch
+            weapon = self._spell_weapon(item) if item.effect == "damage" else self._melee_weapon(fig)
+            if touch:
+                fist = self._melee_weapon(fig)
+                omods = self.attack_terms(fig, tgt, fist, Stance(decl.stance), dodges=len(decl.dodge)).modifiers
+                tdecl = self._declarations.get(tgt.id)
+                if tgt.id in rolls and not (tdecl is not None and tdecl.second_move):
+                    tdef: int | None
+                    tdef, tmods, _ = self._defence_vs(tgt, fig, fist, rolls[tgt.id], tdecl, shield_ok=True)
+                else:
+                    tdef, tmods = None, ()
+                others = [(o, self._defence_vs(self.figures[o], fig, fist, rolls[o], self._declarations.get(o),
+                                               shield_ok=False)[0])
+                          for o in melee_on.get(fig.id, []) if o != tgt.id and o in rolls]
+                diff = melee_difficulty(fig.character.mass_scale, tgt.character.mass_scale)
+                tskill = magic.touch_attack_skill(fig.character)
+                if item.effect == "damage":
+                    event, wound = self._strike(fig, tgt, weapon, roll, omods, tdef, tmods, others, diff,
+                                                distance(fig.hex, tgt.hex), "best", skill=tskill)
+                    out.append(event)
+                    if wound:
+                        wounds.append(wound)
+                    return out
+                offence = tskill + roll + total(omods)
+                hit = is_hit(offence, ([tdef] if tdef is not None else []) + [r for _, r in others], diff)
+                out.append(ev.TouchAttack(fig.id, tgt.id, item.name, tskill, roll,
+                                          tuple((m.name, m.value) for m in omods), offence, tdef,
+                                          tuple((m.name, m.value) for m in tmods), diff, hit))
+                if not hit:
+                    return out
+            else:
+                bdef, bmods = self._spell_dodge(tgt, fig, item, rolls)
+                event, wound = self._strike(fig, tgt, weapon, roll, terms.modifiers, bdef, bmods, (),
+                                            item.difficulty, distance(fig.hex, tgt.hex), "best")
+                out.append(event)
+                if wound:
+                    wounds.append(wound)
+                elif not event.hit and terms.line is not None:
+                    out.extend(self._stray(fig, tgt, weapon, roll, terms.modifiers, terms.line, rolls, wounds))
+                return out
+        if tgt is not None and item.resist:
+            level = magic.resist_level(item, tgt.character)
+            assert level is not None
+            r = roll_4df(self.rng)
+            resisted = not magic.overcomes_resistance(result, level + r.total)
+            out.append(ev.SpellResisted(tgt.id, fig.id, item.name, item.resist, level, r.faces, level + r.total,
+                                        result, resisted))
+            if resisted:
+                return out
+        if item.effect == "heal":
+            if tgt is not None:
+                before = tgt.wounds.label
+                tgt.wounds = magic.heal_wounds(tgt.wounds, item.heal_levels)
+                out.append(ev.Healed(tgt.id, fig.id, item.name, item.heal_levels, before, tgt.wounds.label))
+            return out
+        if item.effect == "damage":
+            return out  # a damage spell on a friend or oneself: nothing more to do
+        effect = magic.ActiveEffect(item, fig.id, None if item.effect == "area" else (target or fig.id),
+                                    h if item.effect == "area" else None, self.round)
+        self._effects.append(effect)
+        out.append(ev.EffectBegan(item.name, fig.id, effect.target, effect.hex, self.round, effect.last_round))
+        return out
+
+    def _magic_resolve(self, rollers: Sequence[str], rolls: Mapping[str, int], attacks: Sequence[tuple[str, str]],
+                       melee_on: Mapping[str, list[str]], wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+        """FTC 8.1 in the attack phase: concentrating casters who are attacked roll Will (Good) for each
+        attack they must dodge; then the 1-round spells and the spells in their last round take effect,
+        simultaneously with the attacks (their wounds join the round's)."""
+        out: list[ev.Event] = []
+        decls = self._declarations
+        for cid, conc in list(self._casting.items()):
+            d = decls.get(cid)
+            if d is None or d.spell != conc.spell.name or cid not in rolls:
+                del self._casting[cid]
+                out.append(ev.ConcentrationBroken(cid, conc.spell.name, "not continued"))
+                continue
+            forced = [a for a, t in attacks if t == cid
+                      and (not self._weapon_of(self.figures[a], decls[a].weapon).ranged or a in d.dodge)]
+            forced += [o.figure for o in decls.values() if o.spell is not None and o.figure in rollers
+                       and o.spell_target == cid and o.figure in d.dodge]
+            for _ in forced:
+                if not self._concentration_roll(cid, "dodge", out):
+                    break
+        for fid in rollers:
+            d = decls[fid]
+            if d.spell is None or not self.figures[fid].can_act:
+                continue
+            item = magic.spell(d.spell)
+            when = magic.resolves_when(item)
+            if when == "declaration":
+                continue
+            if when == "last_round":
+                running = self._casting.get(fid)
+                if running is None or not running.takes_effect_this_round:
+                    continue
+                del self._casting[fid]
+            out.extend(self._cast(self.figures[fid], d, item, d.spell_target, d.spell_hex, rolls, melee_on, wounds))
+        return out
+
+    def _concentration_roll(self, cid: str, reason: magic.ConcentrationEvent, out: list[ev.Event]) -> bool:
+        conc = self._casting[cid]
+        will = self.figures[cid].character.will
+        roll, kept = magic.concentration_roll(self.rng, will, reason)
+        out.append(ev.ConcentrationRolled(cid, conc.spell.name, reason, will, roll.faces, will + roll.total,
+                                          magic.concentration_difficulty(reason), kept))
+        if not kept:
+            del self._casting[cid]
+            out.append(ev.ConcentrationBroken(cid, conc.spell.name, "lost concentration"))
+        return kept
+
+    def _magic_damaged(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+        """FTC 8.1: a concentrating caster who takes damage needs a Great Will roll to go on."""
+        out: list[ev.Event] = []
+        for fig, _, _, _ in wounds:
+            if fig.id in self._casting:
+                self._concentration_roll(fig.id, "damaged", out)
         return out
 
     def _check_over(self, out: list[ev.Event]) -> bool:

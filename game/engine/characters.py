@@ -22,6 +22,7 @@ Roster format of one character (every field optional except ``name``)::
     has_head = true          # false: no +2 for head blows (FTC 6.6)
     resist_sharp = 0         # reduces sharp weapons' factor against this creature (FTC 7.1 note)
     damage_capacity = 0      # Fudge 4.52 option, not used by FTC: omit to leave it out of the damage factors
+    spells = ["Fire Bolt"]   # FTC 8: spells of data/spells.toml the character knows (cast with their skill)
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ TOUGH_HIDE_DEFAULT: int = int(damage_data()["characters"]["tough_hide_default"])
 _FIELDS: tuple[str, ...] = (
     "name", *ATTRIBUTES, "skills", "scale", "strength_scale", "mass_scale", "speed_scale", "gifts", "faults",
     "tough_hide", "weapons", "armour", "shield", "gear_kg", "two_handed", "wound_track", "movement_modes",
-    "has_head", "resist_sharp", "damage_capacity")
+    "has_head", "resist_sharp", "damage_capacity", "spells")
 
 
 _LEVEL_FIX = 'write a ladder name such as "Good" or "Legendary+1", or a number such as 1'
@@ -114,6 +115,8 @@ class Character:
     resist_sharp: int = 0
     damage_capacity: int | None = None
     key: str = ""
+    spells: tuple[str, ...] = ()
+    """FTC 8: the catalogue spells the character knows, by their catalogue names."""
 
     def __post_init__(self) -> None:
         # Freeze the skills so that a shared roster dict cannot change a character later.
@@ -253,6 +256,8 @@ class Character:
             out["resist_sharp"] = self.resist_sharp
         if self.damage_capacity is not None:
             out["damage_capacity"] = level_name(self.damage_capacity)
+        if self.spells:
+            out["spells"] = list(self.spells)
         return out
 
 
@@ -357,7 +362,21 @@ class _Reader:
             two_handed=two_handed, wound_track=self.track(), movement_modes=modes,
             has_head=self.flag("has_head", True), resist_sharp=self.integer("resist_sharp", 0),
             damage_capacity=None if capacity is None else self.to_level("damage_capacity", capacity),
-            key=self.key)
+            key=self.key, spells=self.spells())
+
+    def spells(self) -> tuple[str, ...]:
+        """FTC 8: the known spells, each checked against the catalogue (near matches named on a typo)."""
+        from game.engine import magic  # magic reads characters: imported here, not at the top
+
+        known: list[str] = []
+        for value in self.names("spells"):
+            try:
+                item = magic.spell(str(value))
+            except magic.MagicError as exc:
+                raise self.fail("spells", str(exc), "write a spell name of data/spells.toml") from None
+            if item.name not in known:
+                known.append(item.name)
+        return tuple(known)
 
     def weapon(self, value: object) -> Weapon:
         try:

@@ -464,6 +464,294 @@ class BattleEnded(Event):
         return f"Battle over: {self.reason}"
 
 
+# ---------------------------------------------------------------------------------------------------
+# Magic in combat (FTC 8)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _aim(names: dict[str, str] | None, target: str | None, hex_: Hex | None) -> str:
+    if target:
+        return f" on {_n(names, target)}"
+    if hex_ is not None:
+        return f" at hex ({hex_[0]}, {hex_[1]})"
+    return ""
+
+
+@dataclass(frozen=True)
+class CastingBegan(Event):
+    """FTC 8.1: a figure declares a spell; ``rounds`` is its casting time in rounds (1: this round)."""
+
+    kind: ClassVar[str] = "casting_began"
+    caster: str
+    spell: str
+    target: str | None
+    hex: Hex | None
+    rounds: int
+    resolves: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster,) + ((self.target,) if self.target else ())
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        when = {"declaration": "at once (1 second)", "attack": "with the attacks",
+                "last_round": f"over {self.rounds} rounds, concentrating"}[self.resolves]
+        return f"{_n(names, self.caster)} casts {self.spell}{_aim(names, self.target, self.hex)} {when}"
+
+
+@dataclass(frozen=True)
+class CastingContinued(Event):
+    """FTC 8.1: a concentrating caster goes on casting; the spell takes effect when ``rounds_left`` is 1."""
+
+    kind: ClassVar[str] = "casting_continued"
+    caster: str
+    spell: str
+    rounds_left: int
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        more = "takes effect this round" if self.rounds_left <= 1 else f"{self.rounds_left} rounds to go"
+        return f"{_n(names, self.caster)} keeps concentrating on {self.spell} ({more})"
+
+
+@dataclass(frozen=True)
+class SpellCast(Event):
+    """FTC 8.1, 8.3: the casting roll: skill + the caster's roll + table 7's modifiers against the spell's
+    difficulty; for a bolt, ``defence`` is the target's dodge and ``landed`` whether it got through."""
+
+    kind: ClassVar[str] = "spell_cast"
+    caster: str
+    spell: str
+    target: str | None
+    hex: Hex | None
+    skill: int
+    faces: tuple[int, ...]
+    modifiers: Mods
+    result: int
+    difficulty: int
+    success: bool
+    defence: int | None = None
+    defence_mods: Mods = ()
+    landed: bool = False
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster,) + ((self.target,) if self.target else ())
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        line = (f"{_n(names, self.caster)} casts {self.spell}{_aim(names, self.target, self.hex)}: "
+                f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = "
+                f"{level_name(self.result)} vs {level_name(self.difficulty)}")
+        if not self.success:
+            return line + " — the spell fails"
+        if self.defence is not None:
+            line += f"; dodge {level_name(self.defence)}{_mods(self.defence_mods)}"
+            return line + (" — it strikes" if self.landed else " — dodged")
+        return line + " — success"
+
+
+@dataclass(frozen=True)
+class TouchAttack(Event):
+    """FTC 8.3: the touch of a touch spell: Agility or a melee skill + the roll, no damage of its own."""
+
+    kind: ClassVar[str] = "touch_attack"
+    caster: str
+    target: str
+    spell: str
+    skill: int
+    roll: int
+    offence_mods: Mods
+    offence: int
+    defence: int | None
+    defence_mods: Mods
+    difficulty: int
+    hit: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster, self.target)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        line = (f"{_n(names, self.caster)} reaches to touch {_n(names, self.target)} ({self.spell}): "
+                f"{level_name(self.skill)} {self.roll:+d}{_mods(self.offence_mods)} = {level_name(self.offence)}")
+        if self.defence is not None:
+            line += f" vs {level_name(self.defence)}{_mods(self.defence_mods)}"
+        return line + (" — touched" if self.hit else " — no touch, the spell is lost")
+
+
+@dataclass(frozen=True)
+class SpellResisted(Event):
+    """A resisted spell (data: ``resist``): the target's Will or Health roll against the casting result."""
+
+    kind: ClassVar[str] = "spell_resisted"
+    figure: str
+    caster: str
+    spell: str
+    attribute: str
+    level: int
+    faces: tuple[int, ...]
+    result: int
+    casting: int
+    resisted: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure, self.caster)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return (f"{_n(names, self.figure)} resists {self.spell} with {self.attribute.capitalize()} "
+                f"{level_name(self.level)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.casting)} — " + ("resisted" if self.resisted else "it takes hold"))
+
+
+@dataclass(frozen=True)
+class SpellRecognised(Event):
+    """FTC 8.2: a Thaumatology roll while declaring, to identify a spell being cast at the figure."""
+
+    kind: ClassVar[str] = "spell_recognised"
+    figure: str
+    caster: str
+    spell: str
+    skill: int
+    faces: tuple[int, ...]
+    result: int
+    difficulty: int
+    success: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure, self.caster)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        head = (f"{_n(names, self.figure)} watches {_n(names, self.caster)}'s casting: Thaumatology "
+                f"{level_name(self.skill)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.difficulty)}")
+        return head + (f" — recognises {self.spell}" if self.success else " — does not recognise the spell")
+
+
+@dataclass(frozen=True)
+class ConcentrationRolled(Event):
+    """FTC 8.1: a concentrating caster's Willpower roll (Good when forced to dodge, Great when damaged)."""
+
+    kind: ClassVar[str] = "concentration_rolled"
+    caster: str
+    spell: str
+    reason: str
+    will: int
+    faces: tuple[int, ...]
+    result: int
+    difficulty: int
+    kept: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        why = "forced to dodge" if self.reason == "dodge" else "damaged"
+        return (f"{_n(names, self.caster)} ({why}) keeps concentrating on {self.spell}? Will "
+                f"{level_name(self.will)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.difficulty)} — " + ("kept" if self.kept else "lost"))
+
+
+@dataclass(frozen=True)
+class ConcentrationBroken(Event):
+    """FTC 8.1: a spell of several rounds is lost (a failed Will roll, the caster moved, abandoned it, or
+    could no longer cast it)."""
+
+    kind: ClassVar[str] = "concentration_broken"
+    caster: str
+    spell: str
+    reason: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.caster)}'s {self.spell} is broken off ({self.reason})"
+
+
+@dataclass(frozen=True)
+class EffectBegan(Event):
+    """FTC 8.1: a lasting spell takes hold of a figure (or an area around ``hex``) for rounds
+    ``first_round`` .. ``last_round``."""
+
+    kind: ClassVar[str] = "effect_began"
+    spell: str
+    caster: str
+    figure: str | None
+    hex: Hex | None
+    first_round: int
+    last_round: int
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.caster,) + ((self.figure,) if self.figure else ())
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return (f"{self.spell}{_aim(names, self.figure, self.hex)} takes hold (rounds {self.first_round}"
+                f"–{self.last_round})")
+
+
+@dataclass(frozen=True)
+class EffectEnded(Event):
+    """FTC 8.1: a spell's duration is over; it ends at the start of the round after its last."""
+
+    kind: ClassVar[str] = "effect_ended"
+    spell: str
+    caster: str
+    figure: str | None
+    hex: Hex | None
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,) if self.figure else ()
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{self.spell}{_aim(names, self.figure, self.hex)} wears off"
+
+
+@dataclass(frozen=True)
+class Healed(Event):
+    """A healing spell lowers the figure's worst wound (FTC 8 with *Fudge* 4.57's boxes)."""
+
+    kind: ClassVar[str] = "healed"
+    figure: str
+    caster: str
+    spell: str
+    levels: int
+    before: str
+    after: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure, self.caster)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} is healed by {self.spell}: {self.before} → {self.after}"
+
+
+@dataclass(frozen=True)
+class HeldFast(Event):
+    """A figure under a spell that stops it acting (e.g. paralysed) loses its move or its declaration."""
+
+    kind: ClassVar[str] = "held_fast"
+    figure: str
+    spell: str
+    phase: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} cannot act ({self.spell}): no {self.phase}"
+
+
 def events_digest(events: Sequence[Event]) -> str:
     """A short fingerprint of what one decision caused, dice included (DESIGN.md rule 6: a replay must
     reproduce every roll, so saves keep one digest per action)."""

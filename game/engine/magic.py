@@ -500,6 +500,12 @@ def _spell_weapon(item: Spell) -> Weapon:
     return Weapon(item.name, item.skill, item.damage, 0.0, muscle_powered=False, ranged=item.range != "touch")
 
 
+def spell_weapon(item: Spell) -> Weapon:
+    """A damage spell seen as a weapon for the battle's attack code (FTC 7.1, 8.3): the spell's skill, its
+    damage factor, not muscle-powered (no Strength), ranged unless it is a touch."""
+    return _spell_weapon(item)
+
+
 _NATURAL = ("Mass Scale", "Tough Hide", "Damage Capacity")
 
 
@@ -603,3 +609,39 @@ def heal_wounds(wounds: Wounds, levels: int) -> Wounds:
         return rest
     healed, _ = rest.record(WoundLevel(lowered))
     return healed
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveEffect:
+    """A lasting spell held by the battle (FTC 8.1): on a figure (``target``) or an area around ``hex``,
+    from ``start_round`` for the spell's duration (the start round counted)."""
+
+    spell: Spell
+    caster: str
+    target: str | None
+    hex: Hex | None
+    start_round: int
+
+    @property
+    def last_round(self) -> int:
+        """The last round the effect lasts (FTC 8.1 duration, the start round counted)."""
+        return self.start_round + max(1, duration_rounds(self.spell)) - 1
+
+    def active(self, round_no: int) -> bool:
+        """Whether the effect still lasts in ``round_no`` (``active_in_round``)."""
+        return active_in_round(self.spell, self.start_round, round_no)
+
+    def counts_in(self, round_no: int) -> bool:
+        """Whether the effect's numbers count for the attacks of ``round_no`` (FTC 8.1): an effect that took
+        hold with this round's attacks does not count until the next round; one cast in 1 second does."""
+        return self.active(round_no) and protects_this_round(self.start_round, round_no, self.spell.casting_time)
+
+    def rounds_left(self, round_no: int) -> int:
+        """Rounds the effect still lasts, ``round_no`` included (for the screen)."""
+        return max(0, self.last_round - round_no + 1)
+
+    def hexes(self) -> frozenset[Hex]:
+        """The hexes an area effect covers (none for an effect on a figure)."""
+        if self.hex is None or self.spell.effect != "area":
+            return frozenset()
+        return area_hexes(self.spell, self.hex)

@@ -2,7 +2,8 @@
 
 Run from the project root::
 
-    python tests/golden/make_golden.py
+    python tests/golden/make_golden.py                 # every log
+    python tests/golden/make_golden.py spell_cast      # only the logs named
 
 Each log is a short battle on a scenario of ``scenarios.py`` (or a shipped map) played by a scripted
 policy; the seed is found by a deterministic search so that the log shows the rule it is named after
@@ -46,6 +47,11 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
     "miss_hits_bystander": lambda es: any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in es),
     "skirmish_random": lambda es: any(isinstance(e, ev.AttackResolved) for e in es),
     "skirmish_secret_stances": lambda es: any(isinstance(e, ev.Revealed) for e in es),
+    "spell_interrupted": lambda es: any(isinstance(e, ev.ConcentrationRolled) and e.reason == "damaged"
+                                        and not e.kept for e in es)
+    and any(isinstance(e, ev.ConcentrationBroken) and e.reason == "lost concentration" for e in es),
+    "spell_cast": lambda es: any(isinstance(e, ev.SpellCast) and e.spell == "Thunderstrike" and e.success
+                                 for e in es) and sum(isinstance(e, ev.CastingContinued) for e in es) == 4,
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -111,6 +117,17 @@ def _fire(b: Battle, d: Decision) -> act.Action:
     return _default(b, d)
 
 
+def _thunder(target: str, *, shooter: str | None = None) -> Policy:
+    """FTC 8.1: the wizard concentrates on Thunderstrike; ``shooter`` (if any) shoots at him undodged."""
+    def policy(b: Battle, d: Decision) -> act.Action:
+        if d.reason == "declare" and d.figure == "w" and (b.round == 1 or b.casting_of("w") is not None):
+            return act.Declare("w", spell="Thunderstrike", spell_target=target)
+        if d.reason == "declare" and d.figure == shooter:
+            return act.Declare(shooter, "neutral", ("w",), "Shortbow")
+        return _default(b, d)
+    return policy
+
+
 def _random(seed: int) -> Policy:
     players = {"blue": RandomPlayer(seed), "red": RandomPlayer(seed + 1)}
     return lambda b, d: players[d.side](b, d)
@@ -128,6 +145,8 @@ GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     "miss_hits_bystander": ("shot_past_enemy", lambda s: _fire, 1),
     "skirmish_random": ("skirmish", _random, 3),
     "skirmish_secret_stances": ("skirmish_secret", _random, 2),
+    "spell_interrupted": ("spell_duel", lambda s: _thunder("a", shooter="a"), 3),
+    "spell_cast": ("spell_far", lambda s: _thunder("b"), 5),
 }
 
 
@@ -170,11 +189,19 @@ def play_map(name: str) -> object:
     return session
 
 
-def main() -> int:
-    """Write every golden log (``<name>.json``) and print what was written."""
+def main(argv: list[str] | None = None) -> int:
+    """Write the golden logs named on the command line (all of them when none is named) and print what
+    was written; regenerate only the logs whose rules changed."""
     import json
 
+    wanted = set(sys.argv[1:] if argv is None else argv)
+    unknown = wanted - set(GOLDEN) - set(MAP_GOLDEN)
+    if unknown:
+        print(f"unknown golden log(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
     for name in MAP_GOLDEN:
+        if wanted and name not in wanted:
+            continue
         session = play_map(name)
         path = HERE / f"{name}.json"
         session.save(path)  # type: ignore[attr-defined]
@@ -184,6 +211,8 @@ def main() -> int:
         record.write_atomic(path, json.dumps(data, indent=1))
         print(f"{name}: {len(data['actions'])} actions")
     for name in GOLDEN:
+        if wanted and name not in wanted:
+            continue
         seed = find_seed(name)
         b = play(name, seed)
         record.save(HERE / f"{name}.json", b, {"scenario": GOLDEN[name][0], "golden": name})

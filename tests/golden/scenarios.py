@@ -32,6 +32,14 @@ CHARACTERS: Mapping[str, Mapping[str, Any]] = {
     "guard": {"name": "Guard", "skills": {"Sword": "Superb"}, "weapons": ["Broadsword"]},
     "bruiser": {"name": "Bruiser", "strength": "Superb", "skills": {"Axe": "Superb"},
                 "weapons": ["Battle Axe"]},
+    "wizard": {"name": "Wizard", "will": "Good", "skills": {"Magic": "Great", "Thaumatology": "Good",
+                                                            "Knife": "Fair"},
+               "weapons": ["Large Knife"], "spells": [
+                   "Fire Bolt", "Flame Dart", "Lightning", "Far Bolt", "Thunderstrike", "Ward", "Shield of Force",
+                   "Haste", "Slow", "Heal Wound", "Paralysing Touch", "Withering Touch", "Blinding Cloud",
+                   "Dazzle", "Blindness", "Weakness"]},
+    "seer": {"name": "Seer", "skills": {"Thaumatology": "Great", "Magic": "Good", "Knife": "Fair"},
+             "weapons": ["Large Knife"], "spells": ["Flame Dart", "Ward", "Dazzle"]},
 }
 
 
@@ -118,6 +126,25 @@ def shot_setup(bystander_side: str = "red") -> Callable[[int], BattleSetup]:
     return make
 
 
+def spell_duel(seed: int) -> BattleSetup:
+    """FTC 8.1: a blue wizard 5 hexes west of a red archer, facing each other."""
+    return axial([("w", "blue", "wizard", CENTRE, 0), ("a", "red", "archer", east(CENTRE, 5), 3)], seed=seed)
+
+
+def spell_far(seed: int) -> BattleSetup:
+    """FTC 8.1: a blue wizard 7 hexes west of a red brigand who keeps his distance."""
+    return axial([("w", "blue", "wizard", Hex(1, 4), 0), ("b", "red", "brigand", Hex(8, 4), 3)], seed=seed)
+
+
+def magic_skirmish(seed: int = 0, options: RuleOptions | None = None) -> BattleSetup:
+    """FTC 8 in a skirmish: a wizard and a seer join the three against three of ``skirmish``."""
+    return setup([("b0", "blue", "knight", (1, 2), 0), ("b1", "blue", "wizard", (1, 5), 0),
+                  ("b2", "blue", "spearman", (2, 3), 0), ("r0", "red", "brigand", (6, 2), 3),
+                  ("r1", "red", "seer", (6, 4), 3), ("r2", "red", "archer", (7, 6), 3),
+                  ("r3", "red", "wizard", (7, 3), 3)],
+                 seed=seed, width=9, height=8, options=options, mooks=frozenset({"r2"}))
+
+
 SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "skirmish": lambda seed: skirmish(seed),
     "skirmish_secret": lambda seed: skirmish(seed, RuleOptions(secret_stances=True, mook_group_initiative=True)),
@@ -128,6 +155,9 @@ SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "bruisers": duel("bruiser", "bruiser"),
     "shot_past_enemy": shot_setup("red"),
     "shot_past_friend": shot_setup("blue"),
+    "spell_duel": spell_duel,
+    "spell_far": spell_far,
+    "magic_skirmish": lambda seed: magic_skirmish(seed),
 }
 """Scenario name -> setup for a seed; a golden log's ``setup`` holds ``{"scenario": name}``."""
 

@@ -1,0 +1,457 @@
+"""Magic in the battle (FTC 8): casting time and concentration (8.1), recognition (8.2), ranges, touch and
+bolts (8.3), lasting effects, and random play with casters keeping the battle's invariants."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.engine import actions as act
+from game.engine import events as ev
+from game.engine import magic
+from game.engine.ai import RandomPlayer
+from game.engine.battle import Battle, IllegalAction, RuleOptions, legal_actions
+from game.engine.characters import Character, CharacterError
+from game.engine.combat import Stance
+from game.engine.equipment import weapon
+from game.engine.hexgrid import Hex
+from game.engine.wounds import WoundLevel
+from tests.engine.test_battle import check_events, check_state
+from tests.golden.scenarios import CENTRE, axial, east, magic_skirmish, spell_duel, spell_far
+
+Declares = Mapping[str, act.Action] | Callable[[Battle, str], act.Action]
+
+
+def play_round(b: Battle, declares: Declares | None = None, moves: Mapping[str, act.Move] | None = None,
+               ) -> list[ev.Event]:
+    """Play the rest of the current round: figures stay put unless ``moves`` says otherwise, and declare
+    as ``declares`` says (default: a neutral defence)."""
+    start = b.round
+    out: list[ev.Event] = []
+    while not b.over and b.round == start:
+        d = legal_actions(b)
+        assert d is not None
+        fid = d.figure or ""
+        a: act.Action
+        if d.reason in ("move", "held_end"):
+            a = (moves or {}).get(fid, act.Move(fid, ()))
+        elif d.reason == "declare":
+            a = declares(b, fid) if callable(declares) else (declares or {}).get(fid, act.Declare(fid))
+        elif d.reason == "interrupt":
+            a = act.PassInterrupt(d.side)
+        elif d.reason == "stop":
+            a = act.StopChoice(fid, True)
+        elif d.reason == "escape_failed":
+            a = act.EscapeFailedChoice(fid, False)
+        else:
+            a = act.FollowChoice(fid, None)
+        out.extend(b.apply(a))
+    return out
+
+
+def kinds(events: list[ev.Event], cls: type[ev.Event]) -> list[ev.Event]:
+    return [e for e in events if isinstance(e, cls)]
+
+
+def first_seed(make: Callable[[int], Battle], test: Callable[[Battle], bool], tries: int = 400) -> Battle:
+    """The first battle (by seed) for which ``test`` holds after playing it (deterministic search)."""
+    for seed in range(tries):
+        b = make(seed)
+        if test(b):
+            return b
+    raise AssertionError("no seed shows the rule")
+
+
+# ------------------------------------------------------------------------------------------ roster
+
+
+def test_ftc_8_roster_spells_round_trip_and_unknown_spell_names_near_matches() -> None:
+    data = {"name": "Mage", "skills": {"Magic": "Good"}, "spells": ["fire bolt", "Ward"]}
+    c = Character.from_dict(data, key="mage")
+    assert c.spells == ("Fire Bolt", "Ward")
+    assert Character.from_dict(c.to_dict(), key="mage") == c
+    with pytest.raises(CharacterError) as err:
+        Character.from_dict({"name": "Mage", "spells": ["Fire Blot"]}, key="mage")
+    assert "mage" in str(err.value) and "Fire Blot" in str(err.value) and "Fire Bolt" in str(err.value)
+
+
+def test_ftc_8_declare_with_a_spell_round_trips_as_json() -> None:
+    a = act.Declare("w", "neutral", spell="Blinding Cloud", spell_hex=Hex(3, 2), dodge=("x",))
+    assert act.action_from_json(act.action_to_json(a)) == a
+    b = act.Declare("w", spell="Fire Bolt", spell_target="z")
+    assert act.action_from_json(act.action_to_json(b)) == b
+
+
+# ------------------------------------------------------------------------------------------ 8.1 timing
+
+
+def test_ftc_8_1_one_second_spell_is_resolved_when_declared() -> None:
+    b = Battle(spell_duel(0))
+    out = play_round(b, lambda b_, fid: act.Declare(fid, spell="Ward") if fid == "w" else act.Declare(fid))
+    declared_at = next(i for i, e in enumerate(out) if isinstance(e, ev.CastingBegan))
+    cast_at = next(i for i, e in enumerate(out) if isinstance(e, ev.SpellCast))
+    first_attack_roll = next(i for i, e in enumerate(out) if isinstance(e, ev.PhaseBegan) and e.round == 2)
+    # the casting comes right with the declaration, before the round's combat rolls
+    combat_rolls = [i for i, e in enumerate(out) if isinstance(e, ev.CombatRoll)]
+    assert declared_at < cast_at < first_attack_roll
+    assert any(cast_at < i for i in combat_rolls)
+    assert magic.resolves_when(magic.spell("Ward")) == "declaration"
+
+
+def _wizard_and_guard(seed: int) -> Battle:
+    return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "guard", east(CENTRE), 3)], seed=seed))
+
+
+@pytest.mark.parametrize(("spell", "protects"), [("Ward", True), ("Shield of Force", False)])
+def test_ftc_8_1_instant_defence_protects_this_round_a_one_round_spell_does_not(spell: str, protects: bool) -> None:
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell=spell, spell_target="w")
+        return act.Declare(fid, "neutral", ("w",))
+
+    def shows(b: Battle) -> bool:
+        out = play_round(b, declares)
+        cast = kinds(out, ev.SpellCast)
+        return bool(cast) and cast[0].success and any(isinstance(e, ev.AttackResolved) for e in out)  # type: ignore[attr-defined]
+
+    b = first_seed(_wizard_and_guard, shows)
+    attack = next(e for e in reversed(b.events) if isinstance(e, ev.AttackResolved) and e.target == "w")
+    assert any(name == spell for name, _ in attack.defence_mods) is protects
+    if not b.over and not protects:
+        # from the next round on, it protects
+        out = play_round(b, lambda b_, fid: act.Declare(fid, "neutral", ("w",)) if fid == "k" else act.Declare(fid))
+        nxt = [e for e in out if isinstance(e, ev.AttackResolved) and e.target == "w"]
+        if nxt:
+            assert any(name == spell for name, _ in nxt[0].defence_mods)
+
+
+def test_ftc_8_1_one_round_spell_takes_table_7_penalty_when_the_caster_moved() -> None:
+    b = Battle(spell_duel(1))
+    w = b.figure("w")
+    step = (east(w.hex), w.facing)
+    out = play_round(b, {"w": act.Declare("w", spell="Fire Bolt", spell_target="a")}, {"w": act.Move("w", (step,))})
+    cast = kinds(out, ev.SpellCast)[0]
+    assert isinstance(cast, ev.SpellCast)
+    assert any(name.startswith("Moved") and value < 0 for name, value in cast.modifiers)
+    # resolved with the attacks: after the combat rolls of the round
+    rolls = [i for i, e in enumerate(out) if isinstance(e, ev.CombatRoll)]
+    assert min(rolls) < out.index(cast)
+
+
+def test_ftc_8_1_spell_of_several_rounds_cannot_begin_after_moving() -> None:
+    b = Battle(spell_far(0))
+    w = b.figure("w")
+    while True:
+        d = legal_actions(b)
+        assert d is not None
+        if d.reason == "declare" and d.figure == "w":
+            break
+        if d.reason == "move" and d.figure == "w":
+            b.apply(act.Move("w", ((east(w.hex), w.facing),)))
+        else:
+            b.apply(act.Move(d.figure or "", ()) if d.reason in ("move", "held_end") else act.Declare(d.figure or ""))
+    with pytest.raises(IllegalAction, match="stand still"):
+        b.apply(act.Declare("w", spell="Thunderstrike", spell_target="b"))
+
+
+def _thunder(b: Battle, fid: str) -> act.Action:
+    return act.Declare(fid, spell="Thunderstrike", spell_target="b") if fid == "w" else act.Declare(fid)
+
+
+def test_ftc_8_1_concentration_kept_takes_effect_in_the_last_round() -> None:
+    b = Battle(spell_far(3))
+    began = play_round(b, _thunder)
+    assert kinds(began, ev.CastingBegan) and b.casting_of("w") is not None
+    assert b.casting_of("w").rounds_left == 4  # type: ignore[union-attr]  # round 2 of 5
+    for _ in range(3):
+        out = play_round(b, _thunder)
+        assert kinds(out, ev.CastingContinued) and not kinds(out, ev.SpellCast)
+    last = play_round(b, _thunder)
+    cast = kinds(last, ev.SpellCast)
+    assert len(cast) == 1 and cast[0].spell == "Thunderstrike"  # type: ignore[attr-defined]
+    assert b.round == 6 and b.casting_of("w") is None
+
+
+def test_ftc_8_1_concentration_broken_by_moving() -> None:
+    b = Battle(spell_far(0))
+    play_round(b, _thunder)
+    w = b.figure("w")
+    out = play_round(b, lambda b_, fid: _thunder(b_, fid) if b_.casting_of(fid) else act.Declare(fid),
+                     {"w": act.Move("w", ((east(w.hex), w.facing),))})
+    broken = kinds(out, ev.ConcentrationBroken)
+    assert broken and broken[0].reason == "the caster moved"  # type: ignore[attr-defined]
+    assert b.casting_of("w") is None
+
+
+def test_ftc_8_1_concentration_may_be_abandoned_by_declaring_something_else() -> None:
+    b = Battle(spell_far(0))
+    play_round(b, _thunder)
+    out = play_round(b, {"w": act.Declare("w")})
+    assert [e.reason for e in kinds(out, ev.ConcentrationBroken)] == ["abandoned"]  # type: ignore[attr-defined]
+
+
+def _archer_shoots(dodge: bool) -> Callable[[Battle, str], act.Action]:
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            if b.casting_of("w") is None and b.round > 1:
+                return act.Declare("w")
+            return act.Declare("w", spell="Thunderstrike", spell_target="a", dodge=("a",) if dodge else ())
+        return act.Declare(fid, "neutral", ("w",), "Shortbow")
+    return declares
+
+
+def test_ftc_8_1_concentration_broken_by_dodge() -> None:
+    def shows(b: Battle) -> bool:
+        play_round(b, _archer_shoots(True))
+        return any(isinstance(e, ev.ConcentrationRolled) and e.reason == "dodge" and not e.kept for e in b.events)
+
+    b = first_seed(lambda s: Battle(spell_duel(s)), shows)
+    rolled = next(e for e in b.events if isinstance(e, ev.ConcentrationRolled))
+    assert rolled.difficulty == 1 and rolled.result == rolled.will + sum(rolled.faces)  # Good
+    assert any(isinstance(e, ev.ConcentrationBroken) and e.reason == "lost concentration" for e in b.events)
+    assert b.casting_of("w") is None
+
+
+def test_ftc_8_1_missile_not_dodged_forces_no_will_roll() -> None:
+    b = Battle(spell_duel(2))
+    play_round(b, _archer_shoots(False))
+    assert not any(isinstance(e, ev.ConcentrationRolled) and e.reason == "dodge" for e in b.events)
+
+
+def test_ftc_8_1_concentration_broken_by_damage() -> None:
+    def shows(b: Battle) -> bool:
+        play_round(b, _archer_shoots(False))
+        return any(isinstance(e, ev.ConcentrationRolled) and e.reason == "damaged" and not e.kept for e in b.events)
+
+    b = first_seed(lambda s: Battle(spell_duel(s)), shows)
+    rolled = next(e for e in b.events if isinstance(e, ev.ConcentrationRolled))
+    assert rolled.difficulty == 2  # Great
+    wounded = [i for i, e in enumerate(b.events) if isinstance(e, ev.Wounded) and e.figure == "w"]
+    assert wounded and wounded[0] < b.events.index(rolled)
+    assert b.casting_of("w") is None
+
+
+# ------------------------------------------------------------------------------------------ 8.2 recognition
+
+
+def test_ftc_8_2_thaumatology_roll_while_declaring_recognises_the_spell() -> None:
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("b", "red", "seer", east(CENTRE, 5), 3)],
+                            seed=seed))
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell="Thunderstrike", spell_target="b")
+        return act.Declare(fid)
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        play_round(b, declares)
+        return any(isinstance(e, ev.SpellRecognised) and e.success for e in b.events)
+
+    b = first_seed(make, shows)
+    rec = next(e for e in b.events if isinstance(e, ev.SpellRecognised))
+    assert rec.figure == "b" and rec.caster == "w" and rec.spell == "Thunderstrike"
+    assert rec.difficulty == 1  # Good: sees and hears the caster 5 hexes away
+    assert b.casting_at("b") == {"w": "Thunderstrike"}
+    assert b.declare_options("b")["casting_at"] == {"w": "Thunderstrike"}
+
+
+def test_ftc_8_2_recognition_difficulty_great_and_superb() -> None:
+    assert magic.recognition_difficulty(sees=True, hears=False, obscured=False) == 2
+    assert magic.recognition_difficulty(sees=True, hears=True, obscured=True) == 3
+
+
+# ------------------------------------------------------------------------------------------ 8.3 ranges
+
+
+def test_ftc_8_3_ranges_close_short_long_and_touch() -> None:
+    b = Battle(spell_duel(0))  # the archer stands 5 hexes away
+    assert b.spell_targets("w", "Fire Bolt") == ["a"]      # short: 10 hexes
+    assert b.spell_targets("w", "Lightning") == []         # close: 2 hexes
+    assert b.spell_targets("w", "Far Bolt") == ["a"]       # long: in sight
+    assert b.spell_targets("w", "Withering Touch") == []   # touch: a front hex
+    assert b.spell_targets("w", "Ward") == ["w"]
+    opts = b.declare_options("w")["spells"]
+    assert isinstance(opts, dict) and opts["Fire Bolt"] == ["a"]
+
+
+def test_ftc_8_3_touch_attack_with_agility_or_melee_skill_and_no_damage_of_its_own() -> None:
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)],
+                            seed=seed))
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        return act.Declare("w", spell="Paralysing Touch", spell_target="z") if fid == "w" else act.Declare(fid)
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        return any(isinstance(e, ev.TouchAttack) for e in b.events)
+
+    b = first_seed(make, shows)
+    touch = next(e for e in b.events if isinstance(e, ev.TouchAttack))
+    assert touch.skill == magic.touch_attack_skill(b.figure("w").character)
+    assert touch.offence == touch.skill + touch.roll + sum(v for _, v in touch.offence_mods)
+    assert not any(isinstance(e, ev.Wounded) and e.figure == "z" for e in b.events)
+    b2 = Battle(spell_duel(0))
+    assert b2.spell_targets("w", "Paralysing Touch") == []
+
+
+def test_ftc_8_3_paralysed_target_cannot_act() -> None:
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)],
+                            seed=seed))
+
+    def shows(b: Battle) -> bool:
+        play_round(b, lambda b_, fid: act.Declare("w", spell="Paralysing Touch", spell_target="z")
+                   if fid == "w" else act.Declare(fid))
+        return any(isinstance(e, ev.EffectBegan) for e in b.events) and not b.over
+
+    b = first_seed(make, shows)
+    began = next(i for i, e in enumerate(b.events) if isinstance(e, ev.EffectBegan))
+    play_round(b)
+    after = b.events[began:]
+    assert {(e.figure, e.phase) for e in kinds(after, ev.HeldFast)} == {("z", "move"), ("z", "attack")}  # type: ignore[attr-defined]
+    assert not any(isinstance(e, (ev.Declared, ev.Moved)) and e.figure == "z" for e in after)
+
+
+def test_ftc_8_3_bolt_missed_onto_a_bystander() -> None:
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("t", "red", "swift", east(CENTRE, 4), 3),
+                             ("by", "red", "brigand", east(CENTRE, 2), 3)], seed=seed))
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell="Fire Bolt", spell_target="t")
+        if fid == "t":
+            return act.Declare("t", "mildly_defensive", dodge=("w",))
+        return act.Declare(fid)
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        return any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in b.events)
+
+    b = first_seed(make, shows)
+    miss = next(e for e in b.events if isinstance(e, ev.AttackResolved) and e.target == "t")
+    assert miss.weapon == "Fire Bolt" and not miss.hit and miss.defence is not None
+    assert ("dodging a spell", magic.spell_dodge_bonus(magic.spell("Fire Bolt"))) in miss.defence_mods
+
+
+def test_ftc_8_3_dodge_accepts_an_enemy_caster() -> None:
+    b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE, 4), 3)], seed=0))
+    assert "w" in b.declare_options("z")["firers"]  # type: ignore[operator]
+
+
+# ------------------------------------------------------------------------------------------ effects
+
+
+def test_ftc_8_area_spell_gives_bad_light_and_blocks_sight() -> None:
+    b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("a", "red", "archer", east(CENTRE, 5), 3)], seed=0))
+    centre = east(CENTRE, 2)
+    b._effects.append(magic.ActiveEffect(magic.spell("Blinding Cloud"), "w", None, centre, 0))
+    # sight across the cloud is blocked: no bolt, no arrow
+    assert b.spell_targets("w", "Fire Bolt") == []
+    assert b.targets_for("a", weapon("Shortbow")) == []
+    # attacking into it: table 7's bad light
+    w, a = b.figure("w"), b.figure("a")
+    a.hex = east(centre, 1)  # inside the cloud, at its edge
+    terms = b.attack_terms(a, w, weapon("Large Knife"), Stance.NEUTRAL)
+    assert ("bad light (Blinding Cloud)", -2) in [(m.name, m.value) for m in terms.modifiers]
+
+
+def test_ftc_8_heal_lowers_the_worst_wound() -> None:
+    def make(seed: int) -> Battle:
+        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "blue", "knight", east(CENTRE), 0),
+                          ("z", "red", "brigand", east(CENTRE, 5), 3)], seed=seed))
+        b.figure("k").wounds = b.figure("k").wounds.record(WoundLevel.HURT)[0]
+        return b
+
+    def shows(b: Battle) -> bool:
+        play_round(b, lambda b_, fid: act.Declare("w", spell="Heal Wound", spell_target="k")
+                   if fid == "w" else act.Declare(fid))
+        return any(isinstance(e, ev.Healed) for e in b.events)
+
+    b = first_seed(make, shows)
+    healed = next(e for e in b.events if isinstance(e, ev.Healed))
+    assert healed.before == "Hurt" and healed.after == "Scratch"
+    assert b.figure("k").wounds.worst == WoundLevel.SCRATCH
+
+
+def test_ftc_8_1_effect_expires_at_round_start_with_an_event() -> None:
+    def shows(b: Battle) -> bool:
+        play_round(b, lambda b_, fid: act.Declare("w", spell="Ward") if fid == "w" else act.Declare(fid))
+        return any(isinstance(e, ev.EffectBegan) for e in b.events)
+
+    b = first_seed(lambda s: Battle(spell_far(s)), shows)
+    began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
+    assert (began.first_round, began.last_round) == (1, 5)
+    assert [x.rounds_left for x in b.effects_on("w")] == [4]  # round 2 now: rounds 2..5
+    for _ in range(3):
+        play_round(b)
+    assert b.effects_on("w") and not any(isinstance(e, ev.EffectEnded) for e in b.events)
+    out = play_round(b)
+    assert [e.spell for e in kinds(out, ev.EffectEnded)] == ["Ward"]  # type: ignore[attr-defined]
+    assert b.effects_on("w") == []
+
+
+def test_ftc_8_spell_terms_match_the_casting_roll() -> None:
+    b = Battle(spell_duel(4))
+    out = play_round(b, {"w": act.Declare("w", spell="Fire Bolt", spell_target="a")})
+    cast = kinds(out, ev.SpellCast)[0]
+    assert isinstance(cast, ev.SpellCast)
+    assert cast.result == cast.skill + sum(cast.faces) + sum(v for _, v in cast.modifiers)
+    assert cast.success == (cast.result >= cast.difficulty)
+
+
+def test_ftc_8_illegal_spell_declarations_change_nothing() -> None:
+    b = Battle(spell_duel(0))
+    while (d := legal_actions(b)) is not None and d.reason != "declare":
+        b.apply(act.Move(d.figure or "", ()))
+    d = legal_actions(b)
+    assert d is not None
+    fid = d.figure or ""
+    other = "a" if fid == "w" else "w"
+    n = len(b.events)
+    bad = [act.Declare(fid, spell="Meteor Swarm"), act.Declare(fid, spell="Lightning", spell_target=other),
+           act.Declare(fid, spell_target=other)]
+    if fid == "a":
+        bad.append(act.Declare("a", spell="Fire Bolt", spell_target="w"))  # the archer knows no spells
+    for a in bad:
+        with pytest.raises(IllegalAction):
+            b.apply(a)
+    assert len(b.events) == n and legal_actions(b) == d
+
+
+# ------------------------------------------------------------------------------------------ random play
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), secret=st.booleans())
+def test_ftc_8_random_play_with_casters_keeps_every_invariant(seed: int, secret: bool) -> None:
+    b = Battle(magic_skirmish(seed, RuleOptions(secret_stances=secret)))
+    players = {"blue": RandomPlayer(seed), "red": RandomPlayer(seed + 1)}
+    while not b.over and b.round <= 10:
+        d = legal_actions(b)
+        assert d is not None
+        action = players[d.side](b, d)
+        able = {f.id for f in b.figures.values() if f.can_act}
+        wounds = {f.id: list(f.wounds.received()) for f in b.figures.values()}
+        events = b.apply(action)
+        check_events(b, events, able)
+        _check_healing_aware_state(b, wounds, events)
+        for fid, conc in b._casting.items():
+            assert b.figures[fid].can_act and conc.rounds_left >= 1
+        for e in b.effects():
+            assert e.active(b.round)
+
+
+def _check_healing_aware_state(b: Battle, wounds: dict[str, list[object]], events: list[ev.Event]) -> None:
+    """``check_state``, except that a healing spell may shrink its target's wound track."""
+    healed = {e.figure for e in events if isinstance(e, ev.Healed)}
+    for fid in healed:
+        wounds[fid] = []
+    check_state(b, wounds)  # type: ignore[arg-type]
+
