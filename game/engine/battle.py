@@ -59,7 +59,6 @@ from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds, apply_health_roll, graze_cap
 from game.engine.zoc import EscapeLevels, EscapeResult, escape_breakdown
 
-
 act.register_gm_actions()  # saved logs carry the GM's decisions (issue 8)
 
 

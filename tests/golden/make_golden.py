@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
 
 from game.engine import actions as act  # noqa: E402
 from game.engine import events as ev  # noqa: E402
-from game.engine import record  # noqa: E402
+from game.engine import gm, record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
 from game.engine.battle import Battle, Decision, legal_actions  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
@@ -46,6 +46,9 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
     "miss_hits_bystander": lambda es: any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in es),
     "skirmish_random": lambda es: any(isinstance(e, ev.AttackResolved) for e in es),
     "skirmish_secret_stances": lambda es: any(isinstance(e, ev.Revealed) for e in es),
+    "gm_refereed": lambda es: sum(isinstance(e, ev.GMActed) for e in es) >= 7
+    and any(isinstance(e, ev.AttackResolved) and any(n.startswith("GM") for n, _ in (*e.offence_mods, *e.defence_mods))
+            for e in es),
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -116,6 +119,36 @@ def _random(seed: int) -> Policy:
     return lambda b, d: players[d.side](b, d)
 
 
+def _refereed(seed: int) -> Policy:
+    """Issue 8: random players, and a GM who gives modifiers and a condition, sets a die, ends a round
+    and sends a reinforcement (each GM decision once, when the battle reaches its moment)."""
+    play_random = _random(seed)
+    done: set[str] = set()
+
+    def between_rounds(b: Battle) -> bool:
+        return b.phase == "movement" and not any(f.moved or f.held for f in b.figures.values())
+
+    def policy(b: Battle, d: Decision) -> act.Action:
+        script: list[tuple[str, bool, act.Action]] = [
+            ("hill", True, gm.SituationalModifier("hill", "b0", 1, "high ground", "removed")),
+            ("dusk", True, gm.BattleCondition("dusk", "bad_light", -1, reason="dusk")),
+            ("sun", True, gm.SituationalModifier("sun", "red", -1, "sun in their eyes")),
+            ("die", True, gm.SetDie("b1", "combat", (1, 1, 0, 0))),
+            ("lift", b.round == 2 and between_rounds(b), gm.RemoveModifier("hill")),
+            ("horn", b.round == 2 and between_rounds(b), gm.EndRound("the horn sounds")),
+            ("help", b.round == 3 and between_rounds(b),
+             gm.AddFigure("r9", "red", next(b.terrain.hex_at(8, row) for row in range(b.terrain.height)
+                                            if b.occupant(b.terrain.hex_at(8, row)) is None),
+                          3, "Latecomer", roster_key="brigand")),
+        ]
+        for name, ready, action in script:
+            if ready and name not in done:
+                done.add(name)
+                return action
+        return play_random(b, d)
+    return policy
+
+
 GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     # name: (scenario, policy for a seed, rounds to play)
     "hold_and_interrupt": ("hold", lambda s: _hold, 1),
@@ -128,6 +161,7 @@ GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     "miss_hits_bystander": ("shot_past_enemy", lambda s: _fire, 1),
     "skirmish_random": ("skirmish", _random, 3),
     "skirmish_secret_stances": ("skirmish_secret", _random, 2),
+    "gm_refereed": ("skirmish_gm", _refereed, 3),
 }
 
 
@@ -170,11 +204,19 @@ def play_map(name: str) -> object:
     return session
 
 
-def main() -> int:
-    """Write every golden log (``<name>.json``) and print what was written."""
+def main(argv: list[str] | None = None) -> int:
+    """Write every golden log (``<name>.json``), or only those named on the command line, and print what
+    was written (``python tests/golden/make_golden.py gm_refereed``)."""
     import json
 
+    only = set(sys.argv[1:] if argv is None else argv)
+    unknown = only - set(GOLDEN) - set(MAP_GOLDEN)
+    if unknown:
+        print(f"no golden log named {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
     for name in MAP_GOLDEN:
+        if only and name not in only:
+            continue
         session = play_map(name)
         path = HERE / f"{name}.json"
         session.save(path)  # type: ignore[attr-defined]
@@ -184,6 +226,8 @@ def main() -> int:
         record.write_atomic(path, json.dumps(data, indent=1))
         print(f"{name}: {len(data['actions'])} actions")
     for name in GOLDEN:
+        if only and name not in only:
+            continue
         seed = find_seed(name)
         b = play(name, seed)
         record.save(HERE / f"{name}.json", b, {"scenario": GOLDEN[name][0], "golden": name})

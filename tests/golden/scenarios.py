@@ -8,6 +8,7 @@ them, so a golden log can always be rebuilt from its scenario name and seed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
@@ -118,6 +119,11 @@ def shot_setup(bystander_side: str = "red") -> Callable[[int], BattleSetup]:
     return make
 
 
+def refereed(seed: int) -> BattleSetup:
+    """Issue 8: the skirmish with a GM who plays no side (the "referee" seat)."""
+    return replace(skirmish(seed), gm="referee")
+
+
 SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "skirmish": lambda seed: skirmish(seed),
     "skirmish_secret": lambda seed: skirmish(seed, RuleOptions(secret_stances=True, mook_group_initiative=True)),
@@ -128,6 +134,7 @@ SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "bruisers": duel("bruiser", "bruiser"),
     "shot_past_enemy": shot_setup("red"),
     "shot_past_friend": shot_setup("blue"),
+    "skirmish_gm": refereed,
 }
 """Scenario name -> setup for a seed; a golden log's ``setup`` holds ``{"scenario": name}``."""
 
