@@ -70,7 +70,10 @@ def hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
 
 
 def action_side(battle: Battle, action: act.Action) -> str | None:
-    """The side that made a decision (from its figure or its side field)."""
+    """The side that made a decision (from its figure or its side field); None for the GM's (issue 8), so
+    no player's undo takes back a GM decision."""
+    if action.kind.startswith("gm_"):
+        return None
     side = getattr(action, "side", None)
     if isinstance(side, str) and side:
         return side

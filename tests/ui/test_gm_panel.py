@@ -12,6 +12,7 @@ from pathlib import Path
 import pygame
 
 from game.engine import actions as act
+from game.engine import gm
 from game.engine.battle import Battle
 from game.session import build_setup, new_session
 from game.ui.app import App
@@ -155,3 +156,13 @@ def test_issue_8_a_gm_playing_a_side_alone_gets_the_panel_at_once(app: App) -> N
     screen._rebuild_buttons()
     click(app, next(b for b in screen.buttons if b.text == "GM (G)").rect.center)
     assert isinstance(app.top, GMPanel)
+
+
+def test_issue_8_a_player_cannot_undo_the_gm_decision(app: App) -> None:
+    """Ctrl+Z by the side deciding now does not take back a GM decision about its figure."""
+    screen = gm_battle(app, "referee")
+    d = screen.decision()
+    assert d is not None and d.figure is not None
+    screen.send(gm.DenyEscape(d.figure))
+    assert not screen.cmd_undo()
+    assert screen.battle.log[-1].kind == "gm_deny_escape"
