@@ -187,8 +187,11 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
                         Hex(int(f["hex"][0]), int(f["hex"][1])), int(f["facing"]) % 6, mook=bool(f.get("mook")))
             for f in setup_data["figures"])
         options = RuleOptions.from_json(setup_data.get("options", {}))
+        gm_seat = setup_data.get("gm")  # issue 8: a side id, "referee", or absent (no GM)
+        if gm_seat is not None and gm_seat != "referee" and gm_seat not in {s.id for s in sides}:
+            raise SetupError(f"the GM's seat {gm_seat!r} is not a side of this battle; choose a side or 'referee'")
         return BattleSetup(loaded.terrain, sides, figures, options, int(setup_data["seed"]),
-                           str(setup_data.get("title", "")))
+                           str(setup_data.get("title", "")), None if gm_seat is None else str(gm_seat))
     except (KeyError, TypeError, IndexError) as exc:
         raise SetupError(f"the battle setup is incomplete or damaged ({exc!r})") from None
 

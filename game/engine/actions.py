@@ -154,6 +154,16 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+def register_gm_actions() -> None:
+    """Add the GM's actions (``game.engine.gm``, issue 8) to ``ACTION_TYPES`` so logs carry them.
+
+    Imported here, not at the top, because ``gm`` builds on this module's ``Action``.
+    """
+    from game.engine.gm import GM_ACTION_TYPES
+
+    ACTION_TYPES.update(GM_ACTION_TYPES)
+
+
 def _encode(value: Any) -> Any:
     if isinstance(value, Hex):
         return [value.q, value.r]
@@ -176,6 +186,11 @@ def action_from_json(data: Any) -> Action:
     """Rebuild an action from ``action_to_json`` output; raises ``ValueError`` naming what is wrong."""
     if not isinstance(data, dict) or "kind" not in data:
         raise ValueError("an action must be an object with a 'kind'")
+    if str(data["kind"]).startswith("gm_"):
+        register_gm_actions()
+        from game.engine.gm import gm_action_from_json
+
+        return gm_action_from_json(data)
     cls = ACTION_TYPES.get(str(data["kind"]))
     if cls is None:
         raise ValueError(f"unknown action kind {data['kind']!r}")

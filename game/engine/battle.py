@@ -19,7 +19,7 @@ from typing import Any
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import magic
+from game.engine import gm, magic
 from game.engine.characters import Character
 from game.engine.combat import (
     Modifier,
@@ -40,7 +40,7 @@ from game.engine.combat import (
     total,
 )
 from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
-from game.engine.dice import coin_flip, roll_4df
+from game.engine.dice import DiceRoll, coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.equipment import weapon as equipment_weapon
 from game.engine.hexgrid import (
@@ -58,7 +58,9 @@ from game.engine.movement import IllegalMove, Reach, movement_allowance, reachab
 from game.engine.ranges import RangeBand, firing_angle_modifier, range_band
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds, apply_health_roll, graze_cap
-from game.engine.zoc import escape_breakdown, roll_escape
+from game.engine.zoc import EscapeLevels, EscapeResult, escape_breakdown
+
+act.register_gm_actions()  # saved logs carry the GM's decisions (issue 8)
 
 
 class IllegalAction(ValueError):
@@ -83,6 +85,8 @@ class CountingRandom(random.Random):
 
 
 STANDING_ORDERS = ("always", "never", "ask")
+GM_REFEREE = "referee"
+"""The GM's seat when the GM plays no side (issue 8)."""
 CONTROLLERS = ("human", "tactical", "random")
 
 
@@ -161,6 +165,9 @@ class BattleSetup:
     options: RuleOptions = RuleOptions()
     seed: int = 0
     title: str = ""
+    gm: str | None = None
+    """Issue 8, the GM's seat: a side id whose player is the GM, "referee" for a GM who plays no side, or
+    None (no GM: GM actions are refused)."""
 
 
 @dataclass
@@ -306,6 +313,8 @@ class Battle:
             if f.hex in hexes:
                 raise ValueError(f"two figures stand on the same hex {f.hex}")
             hexes.add(f.hex)
+        if setup.gm is not None and setup.gm != GM_REFEREE and setup.gm not in side_ids:
+            raise ValueError(f"the GM's seat {setup.gm!r} is neither a side of the battle nor {GM_REFEREE!r}")
         self.setup = setup
         self.terrain = setup.terrain
         self.options = setup.options
@@ -339,6 +348,11 @@ class Battle:
         self._roll_faces: dict[str, tuple[int, ...]] = {}
         self._recognised: dict[tuple[str, str], str] = {}
         self._spell_weapons: dict[str, tuple[Weapon, magic.Spell]] = {}
+        # the GM's seat (issue 8): standing modifiers and conditions, dice set by hand, escape overrides
+        self.gm_state = gm.GMState()
+        self.gm_dice: list[gm.SetDie] = []
+        self.gm_escape: dict[str, bool] = {}
+        self.removed: dict[str, Figure] = {}
         self.events.extend(self._begin_round())
         self.digests: list[str] = []
         self.initial_digest = ev.events_digest(self.events)
@@ -352,8 +366,8 @@ class Battle:
             raise IllegalAction(f"There is no figure {fid!r} in this battle.") from None
 
     def names(self) -> dict[str, str]:
-        """Display names by figure id (for event texts)."""
-        return {f.id: f.name for f in self.figures.values()}
+        """Display names by figure id (for event texts), figures the GM removed included."""
+        return {f.id: f.name for f in (*self.figures.values(), *self.removed.values())}
 
     def able(self, side: str | None = None) -> list[Figure]:
         """Figures that can act, optionally of one side, in setup order."""
@@ -411,6 +425,7 @@ class Battle:
     # ------------------------------------------------------------------ rounds & initiative
     def _begin_round(self) -> list[ev.Event]:
         self.round += 1
+        self._gm_new_round()
         out: list[ev.Event] = [ev.RoundBegan(self.round), ev.PhaseBegan(self.round, "initiative")]
         out.extend(self._magic_round_began())
         for f in self.figures.values():
@@ -453,7 +468,7 @@ class Battle:
             lead = group[0]
             speed = (round(sum(self._speed_of(f) for f in group) / len(group)) if len(group) > 1
                      else self._speed_of(lead))
-            roll = roll_4df(self.rng)
+            roll = self._roll("initiative", *(f.id for f in group))
             result = speed + roll.total
             out.append(ev.InitiativeRolled(lead.id, speed, roll.faces, result,
                                            tuple(f.id for f in group) if len(group) > 1 else ()))
@@ -560,11 +575,12 @@ class Battle:
         if self.over:
             raise IllegalAction("The battle is over.")
         kind = action.kind
-        if kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
+        is_gm = isinstance(action, gm.GMAction)  # the GM may act in any phase (issue 8)
+        if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
-        handler = getattr(self, f"_do_{kind}")
-        new_events: list[ev.Event] = handler(action)
+        new_events: list[ev.Event] = (self._do_gm(action) if isinstance(action, gm.GMAction)
+                                      else getattr(self, f"_do_{kind}")(action))
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
@@ -674,14 +690,25 @@ class Battle:
         out.extend(self._finish_move(fig, p.path, p.cost))
         return out
 
-    def _escape(self, fig: Figure, stoppers: list[Figure], at: Hex) -> ev.EscapeContest:
-        """FTC 5.3: the escape contest, with its modifiers, rolled at once."""
+    def escape_levels(self, fig: Figure, stoppers: Sequence[Figure]) -> EscapeLevels:
+        """FTC 5.3: the escape contest's levels with their named modifiers, the GM's included (the contest
+        and the odds shown on screen both come from here)."""
         pairs = []
         for s in stoppers:
             engaged = sum(1 for e in self.enemies_of(s) if e.id != fig.id and s.hex in self.zone(e))
             pairs.append((self._combat_skill(s), engaged))
-        levels = escape_breakdown(fig.character.agility, pairs)
-        result = roll_escape(self.rng, levels.mover, levels.stoppers)
+        return self._gm_escape_levels(escape_breakdown(fig.character.agility, pairs), fig, stoppers)
+
+    def _escape(self, fig: Figure, stoppers: list[Figure], at: Hex) -> ev.EscapeContest | ev.EscapeOverridden:
+        """FTC 5.3: the escape contest, with its modifiers, rolled at once (unless the GM decided it)."""
+        if fig.id in self.gm_escape:
+            return ev.EscapeOverridden(fig.id, tuple(s.id for s in stoppers), self.gm_escape.pop(fig.id))
+        levels = self.escape_levels(fig, stoppers)
+        # mover first, then each stopper in order: the draws of FTC 5.3's contest as zoc.roll_escape makes them
+        mr = self._roll("escape", fig.id)
+        rolls = tuple(self._roll("escape", s.id) for s in stoppers)
+        result = EscapeResult(mr, levels.mover + mr.total, rolls,
+                              tuple(lv + r.total for lv, r in zip(levels.stoppers, rolls, strict=True)))
         stopper_mods = levels.stopper_modifiers
         return ev.EscapeContest(fig.id, at, fig.character.agility, tuple(levels.mover_modifiers),
                                 result.mover_roll.faces,
@@ -1065,15 +1092,16 @@ class Battle:
         stance = Stance(decl.stance) if decl else Stance.NEUTRAL
         own = self._melee_weapon(defender)
         vh = defender.very_hurt_penalty(self.round)
-        base_mods = defence_modifiers(stance=stance, parry_penalty=parry_penalty(own, weapon),
-                                      unwieldy=own.defense_penalty, parry_bonus=parry_bonus(own, weapon),
-                                      very_hurt_penalty=vh, free_attack_run=run)
-        base_mods = (*base_mods, *self._magic_mods(defender, "defence"))
+        gm_mods = self.gm_terms(defender)
+        base_mods = (*defence_modifiers(stance=stance, parry_penalty=parry_penalty(own, weapon),
+                                        unwieldy=own.defense_penalty, parry_bonus=parry_bonus(own, weapon),
+                                        very_hurt_penalty=vh, free_attack_run=run),
+                     *self._magic_mods(defender, "defence"), *gm_mods)
         weapon_result = defender.character.combat_skill(own) + roll + total(base_mods)
         shield = defender.character.shield_in_use(own)
         if shield_ok and shield is not None:
-            mods = defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh, free_attack_run=run)
-            mods = (*mods, *self._magic_mods(defender, "defence"))
+            mods = (*defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh,
+                                       free_attack_run=run), *self._magic_mods(defender, "defence"), *gm_mods)
             shield_result = defender.character.skill_level("Shield") + roll + total(mods)
             if shield_result > weapon_result:
                 return shield_result, mods, True
@@ -1082,18 +1110,18 @@ class Battle:
     def _free_attacks(self, mover: Figure, stoppers: list[Figure]) -> list[ev.Event]:
         """FTC 5.3: each stopper attacks the runner at once; one defence roll at -2, no blow back."""
         out: list[ev.Event] = []
-        mover_roll = roll_4df(self.rng)
+        mover_roll = self._roll("combat", mover.id)
         out.append(ev.CombatRoll(mover.id, mover_roll.faces))
         wounds: list[tuple[Figure, int, str, int]] = []
         for s in stoppers:
-            r = roll_4df(self.rng)
+            r = self._roll("combat", s.id)
             out.append(ev.CombatRoll(s.id, r.faces))
             weapon = self._melee_weapon(s)
             defence, dmods, _ = self._defence_vs(mover, s, weapon, mover_roll.total, None, shield_ok=True, run=True)
             behind = behind_bonus(s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex,
                                   moved_this_attack_phase=False)
-            omods = offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
-                                      very_hurt_penalty=s.very_hurt_penalty(self.round))
+            omods = (*offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
+                                        very_hurt_penalty=s.very_hurt_penalty(self.round)), *self.gm_terms(s))
             event, wound = self._strike(s, mover, weapon, r.total, omods, defence, dmods, (),
                                         melee_difficulty(s.character.mass_scale, mover.character.mass_scale),
                                         distance(s.hex, mover.hex), "best", free=True)
@@ -1151,7 +1179,7 @@ class Battle:
         out: list[ev.Event] = []
         for fig, dmg, location, lv in wounds:
             level = WoundLevel(lv)
-            roll = roll_4df(self.rng)
+            roll = self._roll("health", fig.id)
             health = fig.character.health + roll.total
             after = apply_health_roll(level, health)
             crippled = None
@@ -1178,7 +1206,7 @@ class Battle:
         for fid in rollers:
             faces = self._roll_faces.get(fid)  # FTC 8.1: rolled already for a 1-second spell
             if faces is None:
-                faces = self._roll_faces[fid] = roll_4df(self.rng).faces
+                faces = self._roll_faces[fid] = self._roll("combat", fid).faces
             rolls[fid] = sum(faces)
             out.append(ev.CombatRoll(fid, faces))
         attacks = [(fid, t) for fid in rollers for t in decls[fid].targets if self.figures[t].can_act]
@@ -1213,7 +1241,7 @@ class Battle:
                     dmods = defence_modifiers(stance=Stance(tdecl.stance),
                                               very_hurt_penalty=tgt.very_hurt_penalty(self.round))
                     dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0),
-                             *self._magic_mods(tgt, "defence"))
+                             *self._magic_mods(tgt, "defence"), *self.gm_terms(tgt))
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
@@ -1265,6 +1293,7 @@ class Battle:
                           for h, _ in positions if h != tgt.hex), default=0)
         mods = list(offence_modifiers(stance=stance, advance_hexes_used=advance_used, behind=behind,
                                       very_hurt_penalty=att.very_hurt_penalty(self.round), missile_dodges=dodges))
+        mods += self.gm_terms(att)
         if not weapon.ranged:
             if weapon.needs_room:
                 mods += room_to_swing_modifier(self._crowding(att, tgt))
@@ -1280,7 +1309,7 @@ class Battle:
             moved_fraction=moved, firer_defending=firer_defending,
             elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
                                                            self.terrain.elevation_at(tgt.hex), dist),
-            footing=self.terrain.footing_at(att.hex), light=self.terrain.light_at(att.hex),
+            footing=self.footing_at(att.hex), light=self.light_at(att.hex),
             partial_cover=lof.partial_cover)
         if self.terrain.cover_at(tgt.hex):
             mods.append(Modifier("target in cover", self.terrain.cover_at(tgt.hex)))
@@ -1302,7 +1331,8 @@ class Battle:
             return []
         friends = [f for f in at_risk if self.figures[f].side == att.side]
         enemies = [f for f in at_risk if self.figures[f].side != att.side]
-        dice, victim, _ = resolve_miss(self.rng, friends, enemies)
+        set_roll = self._set_die("situational", att.id)
+        dice, victim, _ = resolve_miss(self.rng, friends, enemies, roll=set_roll)
         out: list[ev.Event] = [ev.StrayShot(att.id, tgt.id, dice.faces, tuple(friends), tuple(enemies), victim)]
         if victim is None:
             return out
@@ -1393,11 +1423,12 @@ class Battle:
         moved: MovedFraction = ("none" if fig.hexes_moved == 0 or magic.resolves_when(item) == "last_round" else
                                 "half" if 2 * fig.hexes_moved <= fig.allowance else "full")
         mods += magic.casting_modifiers(item, moved_fraction=moved, firer_defending=firer_defending,
-                                        elevation_angle_modifier=angle, footing=self.terrain.footing_at(fig.hex),
-                                        light=self.terrain.light_at(fig.hex), partial_cover=partial)
+                                        elevation_angle_modifier=angle, footing=self.footing_at(fig.hex),
+                                        light=self.light_at(fig.hex), partial_cover=partial)
         if line is not None and isinstance(target, str) and self.terrain.cover_at(line.target):
             mods.append(Modifier("target in cover", self.terrain.cover_at(line.target)))
         mods += self._magic_attack_mods(fig, target_hex if target_hex is not None else fig.hex)
+        mods += self.gm_terms(fig)
         return AttackTerms(tuple(mods), item.difficulty, None, line)
 
     def recognised_by(self, fid: str) -> dict[str, str]:
@@ -1537,7 +1568,7 @@ class Battle:
         declared (FTC 8.1); the round's resolution uses it again."""
         faces = self._roll_faces.get(fid)
         if faces is None:
-            faces = roll_4df(self.rng).faces
+            faces = self._roll("combat", fid).faces
             self._roll_faces[fid] = faces
             out.append(ev.CombatRoll(fid, faces))
         return sum(faces)
@@ -1710,7 +1741,8 @@ class Battle:
         if tdecl is None or caster.id not in tdecl.dodge or tdecl.second_move or tgt.id not in rolls:
             return None, ()
         dmods = (*defence_modifiers(stance=Stance(tdecl.stance), very_hurt_penalty=tgt.very_hurt_penalty(self.round)),
-                 Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"))
+                 Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"),
+                 *self.gm_terms(tgt))
         return tgt.character.agility + rolls[tgt.id] + total(dmods), dmods
 
     def _cast(self, fig: Figure, decl: Declaration, item: magic.Spell, target: str | None, h: Hex | None,
@@ -1879,6 +1911,294 @@ class Battle:
             out.append(ev.BattleEnded(self.winner, reason))
             return True
         return False
+
+    # ------------------------------------------------------------------ the GM's seat (issue 8)
+    # Every GM decision is an action (game.engine.gm), so saves and replays carry it; they are accepted in
+    # any phase, checked by gm.validate_gm_action and then here, and said in the log by one GMActed event.
+    # Edits of figures (wounds, gear, traits, reinforcements, removals) are made "between rounds", read as
+    # the simplest legal moment: in the movement phase before any figure has moved or held this round.
+
+    BATTLE_ROLLS = ("combat", "initiative", "escape", "health", "situational")
+    """The rolls a battle makes, so the ones a GM may set by hand here (healing is between battles)."""
+
+    def gm_modifiers_on(self, fid: str) -> tuple[gm.SituationalModifier, ...]:
+        """*Fudge* 4.1: the GM's situational modifiers counting for a figure this round (its token's badge)."""
+        fig = self.figure(fid)
+        return tuple(m for m in self.gm_state.modifiers if m.target in (fig.id, fig.side)
+                     and (m.until != "round" or m.round == self.round))
+
+    def gm_terms(self, fig: Figure) -> tuple[Modifier, ...]:
+        """*Fudge* 4.1: the GM's modifiers on a figure's offence, defence and escape rolls this round, named."""
+        return tuple(Modifier(n, v) for n, v in gm.modifier_terms(self.gm_state.modifiers, fig.id, fig.side,
+                                                                  self.round))
+
+    def light_at(self, h: Hex) -> int:
+        """FTC table 7: bad light on a hex: the map's (Tiled ``light``) or the GM's condition, the worse."""
+        return min(self.terrain.light_at(h), gm.condition_value(self.gm_state.conditions, "bad_light", h))
+
+    def footing_at(self, h: Hex) -> int:
+        """FTC table 7: insecure footing on a hex: the map's (Tiled ``footing``) or the GM's, the worse."""
+        return min(self.terrain.footing_at(h),
+                   gm.condition_value(self.gm_state.conditions, "insecure_footing", h))
+
+    def _gm_new_round(self) -> None:
+        # FTC 3: a new round begins; the GM's "this round" modifiers and escape overrides lapse
+        self.gm_state = self.gm_state.expire(self.round)
+        self.gm_escape = {}
+
+    def _gm_escape_levels(self, levels: EscapeLevels, fig: Figure, stoppers: Sequence[Figure]) -> EscapeLevels:
+        mover = self.gm_terms(fig)
+        per = [self.gm_terms(s) for s in stoppers]
+        if not mover and not any(per):
+            return levels
+        return EscapeLevels(levels.mover + total(mover), (*levels.mover_modifiers, *((m.name, m.value) for m in mover)),
+                            tuple(lv + total(p) for lv, p in zip(levels.stoppers, per, strict=True)),
+                            tuple((*ms, *((m.name, m.value) for m in p))
+                                  for ms, p in zip(levels.stopper_modifiers, per, strict=True)))
+
+    def _set_die(self, purpose: str, fid: str) -> DiceRoll | None:
+        """The first roll of ``purpose`` the GM set by hand for a figure, taken from the queue (SetDie)."""
+        for i, s in enumerate(self.gm_dice):
+            if s.purpose == purpose and s.figure == fid:
+                del self.gm_dice[i]
+                return DiceRoll(s.faces)
+        return None
+
+    def _roll(self, purpose: str, *fids: str) -> DiceRoll:
+        """Every 4dF roll of the battle (FTC 4, 5.3, 6.3, 7.4): the faces the GM set for one of ``fids``,
+        else the battle's generator, drawn exactly as without a GM."""
+        for fid in fids:
+            roll = self._set_die(purpose, fid)
+            if roll is not None:
+                return roll
+        return roll_4df(self.rng)
+
+    def _do_gm(self, a: gm.GMAction) -> list[ev.Event]:
+        """Issue 8: carry out a GM decision; an illegal one raises ``IllegalAction`` and changes nothing."""
+        if self.setup.gm is None:
+            raise IllegalAction("This battle has no GM seat; mark a player as GM in the battle setup.")
+        known = {*self.figures, *self.removed} if isinstance(a, gm.AddFigure) else set(self.figures)
+        fig = self.figures.get(getattr(a, "figure", ""))
+        try:
+            gm.validate_gm_action(a, figures=known, sides=set(self.sides),
+                                  track=fig.wounds.track if fig is not None else None)
+            out: list[ev.Event] = getattr(self, f"_gm_{a.kind[3:]}")(a)
+        except gm.GMActionError as exc:
+            raise IllegalAction(_sentence(str(exc))) from None
+        return out
+
+    def _gm_who(self, target: str) -> tuple[tuple[str, ...], str]:
+        # a figure is named in the log text by its id (names filled in by the log); a side by its name
+        if target in self.figures:
+            return (target,), "{0}"
+        return (), self.sides[target].name.replace("{", "{{").replace("}", "}}")
+
+    def _gm_no_move_under_way(self) -> None:
+        if self._pending is not None:
+            raise IllegalAction(f"Finish {self.figures[self._pending.figure].name}'s move first.")
+
+    def _gm_between_rounds(self, what: str) -> None:
+        if self.phase != "movement" or self._pending is not None or any(
+                f.moved or f.held for f in self.figures.values()):
+            raise IllegalAction(f"{what} only between rounds, before any figure has moved or held; "
+                                "end the round first.")
+
+    def _gm_settle(self) -> list[ev.Event]:
+        """After figures left, joined or rejoined the fight: end the battle if at most one side can fight,
+        else let the round go on without the figures that cannot act."""
+        out: list[ev.Event] = []
+        if self._check_over(out):
+            return out
+        if self.phase == "movement":
+            out.extend(self._advance_movement())
+            return out
+        self._declare_queue = [f for f in self._declare_queue if f in self.figures and self.figures[f].can_act]
+        self._follow_queue = [(f, h) for f, h in self._follow_queue if f in self.figures and self.figures[f].can_act]
+        out.extend(self._advance_attack())
+        return out
+
+    def _gm_modifier(self, a: gm.SituationalModifier) -> list[ev.Event]:
+        self.gm_state = self.gm_state.with_action(a, self.round)
+        subjects, who = self._gm_who(a.target)
+        span = "this round" if a.until == "round" else "until removed"
+        return [ev.GMActed(a.kind, f"{a.value:+d} to {who}'s rolls {span}", subjects, a.reason)]
+
+    def _gm_remove_modifier(self, a: gm.RemoveModifier) -> list[ev.Event]:
+        mod = next((m for m in self.gm_state.modifiers if m.id == a.id), None)
+        cond = next((c for c in self.gm_state.conditions if c.id == a.id), None)
+        self.gm_state = self.gm_state.with_action(a, self.round)
+        if mod is not None:
+            subjects, who = self._gm_who(mod.target) if mod.target in (*self.figures, *self.sides) else ((), "")
+            return [ev.GMActed(a.kind, f"lifts {mod.value:+d} on {who}", subjects, mod.reason)]
+        what = cond.condition.replace("_", " ") if cond is not None else a.id
+        return [ev.GMActed(a.kind, f"lifts the {what}", (), cond.reason if cond else "")]
+
+    def _gm_condition(self, a: gm.BattleCondition) -> list[ev.Event]:
+        off = [h for h in a.region if not self.terrain.contains(h)]
+        if off:
+            raise IllegalAction(f"The region reaches off the map at {off[0]}; choose hexes on the map.")
+        self.gm_state = self.gm_state.with_action(a, self.round)
+        name = a.condition.replace("_", " ")
+        where = f"on {len(a.region)} hex{'es' if len(a.region) != 1 else ''}" if a.region else "over the battlefield"
+        what = f"{name} {a.value:+d} {where} (table 7)" if a.value else f"lifts the {name} ({a.id})"
+        return [ev.GMActed(a.kind, what, (), a.reason)]
+
+    def _gm_set_die(self, a: gm.SetDie) -> list[ev.Event]:
+        if a.purpose not in self.BATTLE_ROLLS:
+            raise IllegalAction(f"A battle makes no {a.purpose} roll; set one of {', '.join(self.BATTLE_ROLLS)}.")
+        self.gm_dice.append(a)
+        faces = " ".join({-1: "-", 0: "0", 1: "+"}.get(f, str(f)) for f in a.faces)
+        return [ev.GMActed(a.kind, f"{{0}}'s next {a.purpose} roll is set by hand: [{faces}]", (a.figure,))]
+
+    def _gm_grant_escape(self, a: gm.GrantEscape) -> list[ev.Event]:
+        return self._gm_escape_override(a.figure, True)
+
+    def _gm_deny_escape(self, a: gm.DenyEscape) -> list[ev.Event]:
+        return self._gm_escape_override(a.figure, False)
+
+    def _gm_escape_override(self, fid: str, escaped: bool) -> list[ev.Event]:
+        """FTC 5.3 overridden: a figure that has just failed its escape gets through at once; otherwise the
+        figure's next escape contest this round is decided (no dice rolled)."""
+        p = self._pending
+        kind = "gm_grant_escape" if escaped else "gm_deny_escape"
+        if p is not None and p.figure == fid and p.failed_at is not None:
+            if not escaped:
+                raise IllegalAction(f"{self.figures[fid].name} is held already.")
+            p.failed_at = None
+            p.index += 1
+            return [ev.GMActed(kind, "lets {0} escape after all", (fid,)), *self._continue_move()]
+        self.gm_escape[fid] = escaped
+        what = "escape" if escaped else "be held at"
+        return [ev.GMActed(kind, f"{{0}} will {what} the next zone of control this round, whatever the dice",
+                           (fid,))]
+
+    def _gm_grant_free_attack(self, a: gm.GrantFreeAttack) -> list[ev.Event]:
+        return self._gm_free_attack(a.attacker, a.target, True)
+
+    def _gm_deny_free_attack(self, a: gm.DenyFreeAttack) -> list[ev.Event]:
+        return self._gm_free_attack(a.attacker, a.target, False)
+
+    def _gm_free_attack(self, aid: str, tid: str, grant: bool) -> list[ev.Event]:
+        """FTC 5.3 overridden: who strikes the runner. Decided while the mover, having failed an escape,
+        chooses whether to turn tail and run."""
+        att, tgt = self.figure(aid), self.figure(tid)
+        p = self._pending
+        if p is None or p.failed_at is None or p.figure != tgt.id:
+            raise IllegalAction(f"A free attack is granted or denied while {tgt.name} has failed an escape "
+                                "and chooses whether to run (FTC 5.3).")
+        if grant:
+            if aid in p.failed_stoppers:
+                raise IllegalAction(f"{att.name} has that free attack already.")
+            if att.side == tgt.side or not att.can_act or distance(att.hex, tgt.hex) != 1:
+                raise IllegalAction(f"{att.name} must be an enemy of {tgt.name}, able to fight and next to it.")
+            p.failed_stoppers = (*p.failed_stoppers, aid)
+            what = "{0} gets a free attack on {1} if {1} runs"
+        else:
+            if aid not in p.failed_stoppers:
+                raise IllegalAction(f"{att.name} has no free attack on {tgt.name} to deny.")
+            p.failed_stoppers = tuple(s for s in p.failed_stoppers if s != aid)
+            what = "{0} gets no free attack on {1}"
+        return [ev.GMActed("gm_grant_free_attack" if grant else "gm_deny_free_attack", what, (aid, tid))]
+
+    def _gm_end_round(self, a: gm.EndRound) -> list[ev.Event]:
+        self._gm_no_move_under_way()
+        # FTC 3: the round ends here: moves not yet made and attacks not yet resolved are lost
+        self._declare_queue, self._follow_queue, self._declarations = [], [], {}
+        return [ev.GMActed(a.kind, f"ends round {self.round}", (), a.reason), *self._begin_round()]
+
+    def _gm_end_battle(self, a: gm.EndBattle) -> list[ev.Event]:
+        self.over, self.phase, self.winner = True, "over", a.winner
+        result = f"{self.sides[a.winner].name} wins" if a.winner else "no side wins"
+        return [ev.GMActed(a.kind, "ends the battle", (), a.reason),
+                ev.BattleEnded(a.winner, f"the GM ends it, {result}")]
+
+    def _gm_declare_out(self, a: gm.DeclareOut) -> list[ev.Event]:
+        fig = self.figure(a.figure)
+        if fig.out:
+            raise IllegalAction(f"{fig.name} is out of the fight already.")
+        self._gm_no_move_under_way()
+        fig.out = True
+        return [ev.GMActed(a.kind, "takes {0} out of the fight", (fig.id,), a.reason), *self._gm_settle()]
+
+    def _gm_declare_in(self, a: gm.DeclareIn) -> list[ev.Event]:
+        fig = self.figure(a.figure)
+        if not fig.out:
+            raise IllegalAction(f"{fig.name} is in the fight already.")
+        if not fig.wounds.can_act:
+            raise IllegalAction(f"{fig.name}'s wounds ({fig.wounds.label}) keep it out of the fight; "
+                                "clear wound boxes first.")
+        self._gm_no_move_under_way()
+        fig.out = False
+        if fig.id not in self.order:
+            self.order.append(fig.id)  # last in the order until initiative is next rolled
+        return [ev.GMActed(a.kind, "brings {0} back into the fight", (fig.id,), a.reason), *self._gm_settle()]
+
+    def _gm_edit_wounds(self, a: gm.EditWounds) -> list[ev.Event]:
+        fig = self.figure(a.figure)
+        self._gm_between_rounds("Wounds are edited")
+        fig.wounds = gm.edited_wounds(a.wounds, fig.wounds.track)
+        fig.very_hurt_from_round = None  # set between rounds: a Very Hurt penalty counts from this round
+        out: list[ev.Event] = [ev.GMActed(a.kind, f"sets {{0}}'s wounds: {fig.wounds.label}", (fig.id,))]
+        if not fig.can_act and not fig.out:
+            fig.out = True
+            out.append(ev.TakenOut(fig.id, fig.wounds.label))
+        return [*out, *self._gm_settle()]
+
+    def _gm_edit_gear(self, a: gm.EditGear) -> list[ev.Event]:
+        fig = self.figure(a.figure)
+        self._gm_between_rounds("Gear is changed")
+        fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield)
+        fig.allowance = self.movement_allowance_of(fig)
+        gear = ", ".join((*a.weapons, *a.armour, *((a.shield,) if a.shield else ()))) or "nothing"
+        return [ev.GMActed(a.kind, f"changes {{0}}'s gear: {gear}", (fig.id,))]
+
+    def _gm_edit_traits(self, a: gm.EditTraits) -> list[ev.Event]:
+        fig = self.figure(a.figure)
+        self._gm_between_rounds("Traits are changed")
+        fig.character = gm.edited_traits(fig.character, a.changes)
+        fig.allowance = self.movement_allowance_of(fig)
+        return [ev.GMActed(a.kind, f"changes {{0}}'s traits: {', '.join(sorted(a.changes))}", (fig.id,))]
+
+    def _gm_add_figure(self, a: gm.AddFigure) -> list[ev.Event]:
+        self._gm_between_rounds("Reinforcements arrive")
+        if a.character is not None:
+            character = gm.new_character(a.character)
+        else:
+            known = {f.character.key: f.character for f in self.setup.figures}
+            if a.roster_key not in known:
+                raise IllegalAction(f"No figure of this battle is the character {a.roster_key!r}; "
+                                    "give the new figure's character table instead.")
+            character = known[a.roster_key]
+        if not self.terrain.is_passable(a.hex, character.movement_modes[0]) or self.occupant(a.hex) is not None:
+            raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
+        fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook)
+        fig.allowance = self.movement_allowance_of(fig)
+        # FTC 4: the reinforcement rolls its initiative and takes its place in this round's order
+        roll = self._roll("initiative", fig.id)
+        fig.initiative = character.speed + roll.total
+
+        def key(f: Figure) -> tuple[int, int, int, int]:
+            return f.initiative, f.character.speed, f.character.agility, effective_perception(f.character)
+
+        at = next((i for i, fid in enumerate(self.order) if key(self.figures[fid]) < key(fig)), len(self.order))
+        self.figures[fig.id] = fig
+        self.order.insert(at, fig.id)
+        self._due = 0  # nobody has acted yet: the movement phase starts again from the top of the order
+        side = self.sides[a.side].name.replace("{", "{{").replace("}", "}}")
+        return [ev.GMActed(a.kind, f"{{0}} joins {side}", (fig.id,)),
+                ev.InitiativeRolled(fig.id, character.speed, roll.faces, fig.initiative, ()),
+                ev.InitiativeOrder(tuple(self.order)), *self._gm_settle()]
+
+    def _gm_remove_figure(self, a: gm.RemoveFigure) -> list[ev.Event]:
+        self._gm_between_rounds("A figure is removed")
+        fig = self.figures.pop(a.figure)
+        self.removed[fig.id] = fig
+        self.order = [f for f in self.order if f != fig.id]
+        self._due = 0  # nobody has acted yet: the movement phase starts again from the top of the order
+        self._declarations = {}  # last round's, read only by threats_to
+        self.gm_dice = [s for s in self.gm_dice if s.figure != fig.id]
+        self.gm_escape.pop(fig.id, None)
+        return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._gm_settle()]
 
 
 def _sentence(text: str) -> str:

@@ -512,16 +512,18 @@ def miss_thresholds(friends: int, enemies: int) -> tuple[int | None, int | None]
 MissSide = Literal["friend", "enemy", "none"]
 
 
-def resolve_miss(rng: random.Random, friends: Sequence[T], enemies: Sequence[T]) -> tuple[DiceRoll, T | None,
-                                                                                         MissSide]:
+def resolve_miss(rng: random.Random, friends: Sequence[T], enemies: Sequence[T], *,
+                 roll: DiceRoll | None = None) -> tuple[DiceRoll, T | None, MissSide]:
     """After a missed direct shot, who on the line of fire is hit instead (FTC 6.5.3, table 9).
 
     ``friends`` and ``enemies`` are the firer's friends and enemies at risk (on the line, within twice the
     target's distance, not the target). One situational 4dF roll; a victim is chosen at random among the
     figures of the side it hits. Returns the roll, the victim (or None) and ``"friend"``, ``"enemy"`` or
-    ``"none"``. Then resolve the victim's dodge with :func:`accidental_hit`.
+    ``"none"``. Then resolve the victim's dodge with :func:`accidental_hit`. ``roll``: the situational
+    roll when the GM set it by hand (issue 8); only the victim is then drawn from ``rng``.
     """
-    roll = situational_roll(rng)
+    if roll is None:
+        roll = situational_roll(rng)
     friend_at, enemy_at = miss_thresholds(len(friends), len(enemies))
     if friend_at is not None and roll.total <= friend_at:
         return roll, choose(rng, friends), "friend"

@@ -752,6 +752,47 @@ class HeldFast(Event):
         return f"{_n(names, self.figure)} cannot act ({self.spell}): no {self.phase}"
 
 
+@dataclass(frozen=True)
+class GMActed(Event):
+    """Issue 8: a GM decision (modifier, condition, override, edit), said in the log with its reason.
+
+    ``what`` is a sentence with ``{0}``, ``{1}`` … standing for the names of ``subjects`` (figure ids).
+    """
+
+    kind: ClassVar[str] = "gm_acted"
+    action: str
+    what: str
+    subjects: tuple[str, ...] = ()
+    reason: str = ""
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return self.subjects
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        line = "GM: " + self.what.format(*(_n(names, s) for s in self.subjects))
+        return line + (f" — {self.reason}" if self.reason else "")
+
+
+@dataclass(frozen=True)
+class EscapeOverridden(Event):
+    """FTC 5.3 overridden by the GM: the mover escapes (or is held) with no contest rolled."""
+
+    kind: ClassVar[str] = "escape_overridden"
+    mover: str
+    stoppers: tuple[str, ...]
+    escaped: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.mover, *self.stoppers)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        who = ", ".join(_n(names, s) for s in self.stoppers)
+        verb = "escapes" if self.escaped else "is held by"
+        return f"GM: {_n(names, self.mover)} {verb} {who} whatever the dice say"
+
+
 def events_digest(events: Sequence[Event]) -> str:
     """A short fingerprint of what one decision caused, dice included (DESIGN.md rule 6: a replay must
     reproduce every roll, so saves keep one digest per action)."""

@@ -70,7 +70,10 @@ def hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
 
 
 def action_side(battle: Battle, action: act.Action) -> str | None:
-    """The side that made a decision (from its figure or its side field)."""
+    """The side that made a decision (from its figure or its side field); None for the GM's (issue 8), so
+    no player's undo takes back a GM decision."""
+    if action.kind.startswith("gm_"):
+        return None
     side = getattr(action, "side", None)
     if isinstance(side, str) and side:
         return side
@@ -619,6 +622,44 @@ class BattleScreen(ViewerScreen):
         return Push(MessageDialog(self.ui, "Yield the battle?", f"{name} gives up; the other side wins.",
                                   (("Cancel", None), ("Yield", do_yield))))
 
+    # --- the GM's seat (issue 8) ------------------------------------------------------------------
+    def gm_seated(self) -> bool:
+        """Whether the GM sits at the screen now: the GM plays a side, and that human side has the seat
+        (its decision, or the last one shown). A referee GM is never seated: the curtain calls the GM."""
+        seat = self.battle.setup.gm
+        if seat is None or seat not in self.battle.sides or not self.is_human(seat):
+            return False
+        d = self.decision()
+        current = d.side if d is not None and self.is_human(d.side) else self.last_human_side
+        return current in (None, seat) and (len(self.human_sides) == 1 or current == seat)
+
+    def open_gm_panel(self) -> Transition | None:
+        """G: the GM's panel, only in a battle with a GM seat; in hotseat the curtain first names the GM so
+        the players never see the GM's controls."""
+        from game.ui.gm_panel import GMPanel
+
+        if self.battle.setup.gm is None:
+            self.set_status("This battle has no GM seat; mark a player as GM in the battle setup.", error=True)
+            return None
+        if self.battle.over:
+            self.set_status("The battle is over.", error=True)
+            return None
+        panel = GMPanel(self.ui, self, self._after_gm_panel)
+        if self.gm_seated():
+            return Push(panel)
+        return Push(CurtainScreen(self.ui, "the GM", theme.ACCENT, then=lambda: Push(panel)))
+
+    def _after_gm_panel(self) -> Transition | None:
+        """The panel closed: the seat goes back to the player who decides now (behind the curtain)."""
+        self._buttons_key = None
+        self._view = None
+        self.version += 1
+        d = self.decision()
+        if self.gm_seated() or d is None or not self.is_human(d.side):
+            return None
+        self.last_human_side = d.side
+        return Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
+
     # --- input ------------------------------------------------------------------------------------
     def _rebuild_buttons(self) -> None:
         d = self.my_decision()
@@ -644,6 +685,9 @@ class BattleScreen(ViewerScreen):
                 x += s(w) + s(8)
             return b
 
+        if self.battle.setup.gm is not None and d.reason != "declare":
+            # issue 8: the way into the GM's panel (behind the curtain unless the GM sits here)
+            add("GM (G)", self.open_gm_panel, 80, at=(rect.right - s(92), rect.y + s(8)))
         if d.reason in ("move", "held_end"):
             if d.reason == "move":
                 add("Hold (H)", self.cmd_hold)
@@ -900,6 +944,8 @@ class BattleScreen(ViewerScreen):
                     self.decl.advance, self.decl.retreat = [], None
                     self._view = None
                     return None
+        if key == pygame.K_g and not ctrl:
+            return self.open_gm_panel()
         if key == pygame.K_TAB:
             ids = [f.id for f in self.battle.figures.values() if not f.out]
             if ids:
@@ -1012,8 +1058,9 @@ class BattleScreen(ViewerScreen):
             level = 0 if worst is None else int(worst)
             if f.out and level >= int(WoundLevel.NEAR_DEATH):
                 level = 6 if f.wounds.overflowed else level
+            badge = " ".join(m.label for m in self.battle.gm_modifiers_on(f.id))
             out.append(TokenView(f.id, f.name, self.side_colour(f.side), f.hex, f.facing, level,
-                                 f.out or not f.can_act, f.id == self.selected_id))
+                                 f.out or not f.can_act, f.id == self.selected_id, badge=badge))
         self._tokens_cache = (key, out)
         return out
 
@@ -1445,6 +1492,9 @@ class BattleScreen(ViewerScreen):
                           self.side_colour(occ.side)))
             lines.append((f"Str {level_name(c.strength)} · Agi {level_name(c.agility)} · "
                           f"{c.ready_weapon.name} {level_name(c.combat_skill(c.ready_weapon))}", theme.TEXT_MUTED))
+            for m in self.battle.gm_modifiers_on(occ.id):
+                span = "this round" if m.until == "round" else "until lifted"
+                lines.append((f"GM: {m.label} ({span})", theme.ACCENT))
         lh = text.line_height(12)
         width = max(text.width(line, 12) for line, _ in lines) + s(16)
         x, y, bw, bh = self.board.camera.view
@@ -1643,17 +1693,20 @@ class BattleScreen(ViewerScreen):
 class CurtainScreen(Screen):
     """Hotseat hand-off: hides the board until the next player confirms (issue 5, "Hotseat")."""
 
-    def __init__(self, ui: UiContext, side_name: str, colour: RGB) -> None:
+    def __init__(self, ui: UiContext, side_name: str, colour: RGB,
+                 then: Callable[[], Transition | None] | None = None) -> None:
         super().__init__(ui)
         self.side_name = side_name
         self.colour = colour
+        self.then = then
+        """What follows the curtain (the GM's panel behind the GM's curtain), if anything."""
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Enter, Space or a click lifts the curtain (F1 and Esc are left to the app and do nothing here)."""
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            return Pop()
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            return Pop()
+        keyed = event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+        clicked = event.type == pygame.MOUSEBUTTONUP and event.button == 1
+        if keyed or clicked:
+            return Pop(then=self.then() if self.then is not None else None)
         return None
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -511,6 +511,9 @@ class Board:
             if show_labels:
                 label = self._label(t.short_name, label_size)
                 ops.labels.append((label, label.get_rect(midtop=(round(sx), round(sy + r * 0.95)))))
+                if t.badge:
+                    badge = self._label(t.badge if len(t.badge) <= 14 else t.badge[:13] + "…", 11)
+                    ops.labels.append((badge, badge.get_rect(midbottom=(round(sx), round(sy - r * 0.95)))))
         for h, text in hex_labels:
             sx, sy = cam.hex_to_screen(h)
             if cam.in_view(sx, sy):

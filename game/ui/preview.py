@@ -36,7 +36,6 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
-from game.engine.zoc import escape_breakdown
 
 
 @dataclass(frozen=True)
@@ -205,14 +204,10 @@ def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex) -> Fraction:
     mover = battle.figure(fid)
     p = Fraction(1)
     for _, ids in reach.escapes(h):
-        pairs = []
-        for sid in sorted(ids):
-            s = battle.figure(sid)
-            engaged = sum(1 for e in battle.enemies_of(s) if e.id != mover.id and s.hex in battle.zone(e))
-            pairs.append((s.character.combat_skill(s.character.ready_weapon), engaged))
-        if not pairs:
+        if not ids:
             continue
-        levels = escape_breakdown(mover.character.agility, pairs)
+        # the battle's own levels (GM modifiers included), so the odds shown cannot drift from the contest
+        levels = battle.escape_levels(mover, [battle.figure(sid) for sid in sorted(ids)])
         p *= escape_probability(levels.mover, levels.stoppers)
     return p
 

@@ -30,6 +30,8 @@ class TokenView:
     selected: bool = False
     label: str = ""
     """Short text under the token; the name's first word when empty."""
+    badge: str = ""
+    """Small text over the token: the GM's situational modifiers on the figure (issue 8), e.g. "+2 hill"."""
 
     @property
     def short_name(self) -> str:

@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
 
 from game.engine import actions as act  # noqa: E402
 from game.engine import events as ev  # noqa: E402
-from game.engine import record  # noqa: E402
+from game.engine import gm, record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
 from game.engine.battle import Battle, Decision, legal_actions  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
@@ -52,6 +52,9 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
     and any(isinstance(e, ev.ConcentrationBroken) and e.reason == "lost concentration" for e in es),
     "spell_cast": lambda es: any(isinstance(e, ev.SpellCast) and e.spell == "Thunderstrike" and e.success
                                  for e in es) and sum(isinstance(e, ev.CastingContinued) for e in es) == 4,
+    "gm_refereed": lambda es: sum(isinstance(e, ev.GMActed) for e in es) >= 7
+    and any(isinstance(e, ev.AttackResolved) and any(n.startswith("GM") for n, _ in (*e.offence_mods, *e.defence_mods))
+            for e in es),
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -133,6 +136,36 @@ def _random(seed: int) -> Policy:
     return lambda b, d: players[d.side](b, d)
 
 
+def _refereed(seed: int) -> Policy:
+    """Issue 8: random players, and a GM who gives modifiers and a condition, sets a die, ends a round
+    and sends a reinforcement (each GM decision once, when the battle reaches its moment)."""
+    play_random = _random(seed)
+    done: set[str] = set()
+
+    def between_rounds(b: Battle) -> bool:
+        return b.phase == "movement" and not any(f.moved or f.held for f in b.figures.values())
+
+    def policy(b: Battle, d: Decision) -> act.Action:
+        script: list[tuple[str, bool, act.Action]] = [
+            ("hill", True, gm.SituationalModifier("hill", "b0", 1, "high ground", "removed")),
+            ("dusk", True, gm.BattleCondition("dusk", "bad_light", -1, reason="dusk")),
+            ("sun", True, gm.SituationalModifier("sun", "red", -1, "sun in their eyes")),
+            ("die", True, gm.SetDie("b1", "combat", (1, 1, 0, 0))),
+            ("lift", b.round == 2 and between_rounds(b), gm.RemoveModifier("hill")),
+            ("horn", b.round == 2 and between_rounds(b), gm.EndRound("the horn sounds")),
+            ("help", b.round == 3 and between_rounds(b),
+             gm.AddFigure("r9", "red", next(b.terrain.hex_at(8, row) for row in range(b.terrain.height)
+                                            if b.occupant(b.terrain.hex_at(8, row)) is None),
+                          3, "Latecomer", roster_key="brigand")),
+        ]
+        for name, ready, action in script:
+            if ready and name not in done:
+                done.add(name)
+                return action
+        return play_random(b, d)
+    return policy
+
+
 GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     # name: (scenario, policy for a seed, rounds to play)
     "hold_and_interrupt": ("hold", lambda s: _hold, 1),
@@ -147,6 +180,7 @@ GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     "skirmish_secret_stances": ("skirmish_secret", _random, 2),
     "spell_interrupted": ("spell_duel", lambda s: _thunder("a", shooter="a"), 3),
     "spell_cast": ("spell_far", lambda s: _thunder("b"), 5),
+    "gm_refereed": ("skirmish_gm", _refereed, 3),
 }
 
 

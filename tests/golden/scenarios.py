@@ -8,6 +8,7 @@ them, so a golden log can always be rebuilt from its scenario name and seed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
@@ -145,6 +146,11 @@ def magic_skirmish(seed: int = 0, options: RuleOptions | None = None) -> BattleS
                  seed=seed, width=9, height=8, options=options, mooks=frozenset({"r2"}))
 
 
+def refereed(seed: int) -> BattleSetup:
+    """Issue 8: the skirmish with a GM who plays no side (the "referee" seat)."""
+    return replace(skirmish(seed), gm="referee")
+
+
 SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "skirmish": lambda seed: skirmish(seed),
     "skirmish_secret": lambda seed: skirmish(seed, RuleOptions(secret_stances=True, mook_group_initiative=True)),
@@ -158,6 +164,7 @@ SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "spell_duel": spell_duel,
     "spell_far": spell_far,
     "magic_skirmish": lambda seed: magic_skirmish(seed),
+    "skirmish_gm": refereed,
 }
 """Scenario name -> setup for a seed; a golden log's ``setup`` holds ``{"scenario": name}``."""
 

@@ -1,0 +1,168 @@
+"""The GM's panel on the battle screen (issue 8), driven by posted pygame events (SDL_VIDEODRIVER=dummy).
+
+The panel opens with G only in a battle with a GM seat, behind the hotseat curtain unless the GM sits at
+the screen; every button sends one GM action through the session, so it shows up in the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+
+from game.engine import actions as act
+from game.engine import gm
+from game.engine.battle import Battle
+from game.session import build_setup, new_session
+from game.ui.app import App
+from game.ui.battle_screen import BattleScreen, CurtainScreen
+from game.ui.gm_panel import GMPanel
+from game.ui.widgets import Button
+from tests.ui.conftest import click, key
+from tests.ui.test_battle_screen import all_human
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELD = ROOT / "maps" / "open_field.tmx"
+
+
+def gm_battle(app: App, seat: str | None, controllers: dict[str, str] | None = None) -> BattleScreen:
+    """The open field with the GM in ``seat`` (a side, "referee" or None); log animation off."""
+    app.ui.settings = replace(app.ui.settings, animation_speed=0.0)
+    session = new_session(FIELD, seed=3, controllers=controllers or all_human())
+    if seat is not None:
+        session.setup_data["gm"] = seat
+        session.battle = Battle(build_setup(session.setup_data, session.loaded))
+    screen = BattleScreen(app.ui, session, app.to_title)
+    app.push(screen)
+    app.pump()
+    return screen
+
+
+def button(panel: GMPanel, label: str) -> Button:
+    """The panel's button whose text starts with ``label``."""
+    return next(b for b in panel.buttons if b.text.startswith(label))
+
+
+def type_text(app: App, text: str) -> None:
+    """Type characters as a keyboard does (KEYDOWN with its unicode)."""
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch), mod=0, unicode=ch, scancode=0))
+    app.pump()
+
+
+def open_as_referee(app: App) -> tuple[BattleScreen, GMPanel]:
+    """A hotseat battle refereed by a GM who plays no side, the curtain lifted and the panel open."""
+    screen = gm_battle(app, "referee")
+    for _ in range(3):
+        app.tick(0.0)
+        if isinstance(app.top, CurtainScreen):
+            key(app, pygame.K_RETURN)
+    key(app, pygame.K_g)
+    curtain = app.top
+    assert isinstance(curtain, CurtainScreen) and curtain.side_name == "the GM"
+    key(app, pygame.K_RETURN)
+    panel = app.top
+    assert isinstance(panel, GMPanel)
+    return screen, panel
+
+
+def test_issue_8_no_gm_panel_without_a_gm_seat(app: App) -> None:
+    """G in a battle without a GM seat opens nothing and says why."""
+    screen = gm_battle(app, None)
+    for _ in range(3):
+        app.tick(0.0)
+        if isinstance(app.top, CurtainScreen):
+            key(app, pygame.K_RETURN)
+    key(app, pygame.K_g)
+    assert app.top is screen
+    assert "no GM seat" in screen.status
+
+
+def test_issue_8_the_curtain_names_the_gm_before_the_panel_opens(app: App) -> None:
+    """In hotseat the players pass the computer to the GM first; closing hands it back behind a curtain."""
+    screen, _ = open_as_referee(app)
+    key(app, pygame.K_ESCAPE)
+    curtain = app.top
+    d = screen.decision()
+    assert d is not None
+    assert isinstance(curtain, CurtainScreen) and curtain.side_name == screen.battle.sides[d.side].name
+
+
+def test_fudge_4_1_a_modifier_from_the_panel_reaches_the_log_and_the_token(app: App) -> None:
+    """+2 with a typed reason: a GM action in the log, a badge on the token, a line in the hover box."""
+    screen, panel = open_as_referee(app)
+    fid = panel.figure
+    click(app, button(panel, "+2").rect.center)
+    type_text(app, "hill")
+    click(app, button(panel, "Give").rect.center)
+    mods = screen.battle.gm_modifiers_on(fid)
+    assert [(m.value, m.reason, m.until) for m in mods] == [(2, "hill", "round")]
+    assert any(t.startswith("GM: +2 to ") and t.endswith("— hill") for t, _, _ in screen.entries)
+    assert panel.message.startswith("GM: +2") and not panel.error
+    token = next(t for t in screen.tokens() if t.id == fid)
+    assert token.badge == "+2 hill"
+
+
+def test_issue_8_the_panel_ends_the_round_and_sets_a_die(app: App) -> None:
+    """Set die and End round go through the session like any decision."""
+    screen, panel = open_as_referee(app)
+    click(app, button(panel, "Set die").rect.center)
+    assert screen.battle.gm_dice and screen.battle.gm_dice[0].faces == (0, 0, 0, 0)
+    click(app, button(panel, "End round").rect.center)
+    assert screen.battle.round == 2
+    assert isinstance(screen.battle.log[-1], act.Action) and screen.battle.log[-1].kind == "gm_end_round"
+
+
+def test_issue_8_a_refused_edit_is_shown_in_the_panel_and_changes_nothing(app: App) -> None:
+    """Wounds are edited between rounds only: once a figure has moved the panel shows the refusal."""
+    screen = gm_battle(app, "referee")
+    d = screen.decision()
+    assert d is not None and d.figure is not None
+    screen.send(act.Move(d.figure, ()))
+    _, panel = open_as_referee_again(app)
+    log = len(screen.battle.log)
+    click(app, button(panel, "Tick Scratch").rect.center)
+    assert panel.error and "between rounds" in panel.message
+    assert len(screen.battle.log) == log
+
+
+def open_as_referee_again(app: App) -> tuple[BattleScreen, GMPanel]:
+    """Lift any curtain, press G, pass the curtain to the GM: the panel."""
+    for _ in range(3):
+        app.tick(0.0)
+        if isinstance(app.top, CurtainScreen):
+            key(app, pygame.K_RETURN)
+    key(app, pygame.K_g)
+    key(app, pygame.K_RETURN)
+    panel = app.top
+    assert isinstance(panel, GMPanel)
+    return panel.screen, panel
+
+
+def test_issue_8_a_gm_playing_a_side_alone_gets_the_panel_at_once(app: App) -> None:
+    """One human side, which is the GM's: no curtain, the panel opens (also from its button)."""
+    sides = list(all_human())
+    controllers = {sides[0]: "human", **{s: "random" for s in sides[1:]}}
+    screen = gm_battle(app, sides[0], controllers)
+    for _ in range(20):
+        if screen.my_decision() is not None:
+            break
+        app.pump(1.0)
+    key(app, pygame.K_g)
+    assert isinstance(app.top, GMPanel)
+    key(app, pygame.K_ESCAPE)
+    assert app.top is screen
+    screen._rebuild_buttons()
+    click(app, next(b for b in screen.buttons if b.text == "GM (G)").rect.center)
+    assert isinstance(app.top, GMPanel)
+
+
+def test_issue_8_a_player_cannot_undo_the_gm_decision(app: App) -> None:
+    """Ctrl+Z by the side deciding now does not take back a GM decision about its figure."""
+    screen = gm_battle(app, "referee")
+    d = screen.decision()
+    assert d is not None and d.figure is not None
+    screen.send(gm.DenyEscape(d.figure))
+    assert not screen.cmd_undo()
+    assert screen.battle.log[-1].kind == "gm_deny_escape"
