@@ -32,6 +32,16 @@ CHARACTERS: Mapping[str, Mapping[str, Any]] = {
     "guard": {"name": "Guard", "skills": {"Sword": "Superb"}, "weapons": ["Broadsword"]},
     "bruiser": {"name": "Bruiser", "strength": "Superb", "skills": {"Axe": "Superb"},
                 "weapons": ["Battle Axe"]},
+    # creatures (FTC 5 large figures, Fudge 4.23 kinds, 4.57 mooks, 4.58 Scale)
+    "troll": {"name": "Troll", "strength": "Great", "scale": 2, "footprint": 3, "kind": "carnivore",
+              "skills": {"Club": "Good"}, "weapons": ["Large Club"], "tough_hide": 1},
+    "dragon": {"name": "Dragon", "strength": "Good", "scale": 4, "footprint": 7, "kind": "carnivore",
+               "skills": {"Brawling": "Great"}, "weapons": ["Fist"], "wound_track": "major_npc"},
+    "giant": {"name": "Giant", "strength": "Good", "scale": 3, "footprint": 3, "skills": {"Club": "Fair"},
+              "weapons": ["Large Club"]},
+    "pixie": {"name": "Pixie", "agility": "Superb", "scale": -3, "kind": "prey",
+              "skills": {"Knife": "Great"}, "weapons": ["Stiletto"]},
+    "goblin": {"name": "Goblin", "skills": {"Axe": "Fair"}, "weapons": ["Hand Axe"], "wound_track": "mook"},
 }
 
 
@@ -116,6 +126,16 @@ def shot_setup(bystander_side: str = "red") -> Callable[[int], BattleSetup]:
                       ("by", bystander_side, "brigand", east(CENTRE, 2), 3 if bystander_side == "red" else 0)],
                      seed=seed)
     return make
+
+
+def large_skirmish(seed: int = 0, options: RuleOptions | None = None, *,
+                   orders: Mapping[str, str] | None = None) -> BattleSetup:
+    """Large figures in a skirmish (FTC 5): a knight, a spearman and an archer against a 3-hex troll, a
+    7-hex dragon and a goblin mook."""
+    return setup([("b0", "blue", "knight", (1, 2), 0), ("b1", "blue", "archer", (1, 6), 0),
+                  ("b2", "blue", "spearman", (2, 4), 0), ("r0", "red", "troll", (8, 2), 3),
+                  ("r1", "red", "dragon", (8, 6), 3), ("r2", "red", "goblin", (10, 4), 3)],
+                 seed=seed, width=12, height=10, options=options, orders=orders, mooks=frozenset({"r2"}))
 
 
 SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
