@@ -17,6 +17,7 @@ from typing import Any
 from game.engine import record
 from game.engine.actions import Action
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+from game.engine.creatures import footprint
 from game.engine.events import Event, PhaseBegan
 from game.engine.hexgrid import Hex, facing_toward
 from game.maps.errors import MapLoadError
@@ -64,40 +65,71 @@ def _sha256(path: Path) -> str:
 
 
 def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
-    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones."""
+    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones; a
+    large figure (FTC 5, the roster's ``footprint``) needs its whole footprint free, passable and, for a
+    roster figure, inside its side's zone."""
     placed: list[dict[str, Any]] = []
     used: set[Hex] = set()
+    terrain = loaded.terrain
     for i, pf in enumerate(loaded.deployment.figures):
         if pf.character not in roster.characters:
             raise SetupError(f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
                              f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
                              "map object's 'character' property")
-        if pf.hex in used:
+        size = roster.characters[pf.character].footprint
+        cells = footprint(pf.hex, size, pf.facing % 6)
+        if size != 1 and not all(terrain.is_passable(h) and h not in used for h in cells):
+            raise SetupError(f"{loaded.path}: figure {pf.name!r} covers {size} hexes around its position, and "
+                             "some of them are taken or impassable; move it in Tiled to where it has room")
+        if not used.isdisjoint(cells):
             raise SetupError(f"{loaded.path}: two figures stand on the same hex ({pf.name!r}); move one in Tiled")
-        used.add(pf.hex)
+        used |= cells
         placed.append({"id": f"f{i + 1}", "name": pf.name, "side": pf.side, "character": pf.character,
                        "hex": [pf.hex.q, pf.hex.r], "facing": pf.facing, "mook": False})
     zones = loaded.deployment.zones
-    terrain = loaded.terrain
     for rf in roster.figures:
         zone = sorted(zones.get(rf.side, frozenset()))
         if not zone:
             raise SetupError(f"{loaded.path}: the roster places {rf.name!r} on side {rf.side!r}, but the map has "
                              f"no deployment zone for that side; draw a 'deploy' object with side={rf.side}")
-        free = [h for h in zone if h not in used and terrain.is_passable(h)]
-        if not free:
-            raise SetupError(f"{loaded.path}: the deployment zone of side {rf.side!r} is full; make it larger")
-        h = free[0]
-        used.add(h)
         others = [x for s, z in zones.items() if s != rf.side for x in z]
-        target = others[len(others) // 2] if others else h
+        size = roster.characters[rf.character].footprint
+        if size == 1:
+            free = [h for h in zone if h not in used and terrain.is_passable(h)]
+            if not free:
+                raise SetupError(f"{loaded.path}: the deployment zone of side {rf.side!r} is full; make it larger")
+            h = free[0]
+            target = others[len(others) // 2] if others else h
+            facing = facing_toward(h, target) if target != h else 0
+        else:
+            spot = _large_spot(zone, size, others, used, loaded)
+            if spot is None:
+                raise SetupError(f"{loaded.path}: {rf.name!r} covers {size} hexes and its whole footprint fits "
+                                 f"nowhere free in the deployment zone of side {rf.side!r}; make the zone larger "
+                                 "(or place the figure on the map with a 'figure' object)")
+            h, facing = spot
+        used |= footprint(h, size, facing)
         placed.append({"id": f"f{len(placed) + 1}", "name": rf.name, "side": rf.side, "character": rf.character,
-                       "hex": [h.q, h.r], "facing": facing_toward(h, target) if target != h else 0,
-                       "mook": rf.mook})
+                       "hex": [h.q, h.r], "facing": facing, "mook": rf.mook})
     if not placed:
         raise SetupError(f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] "
                          "to the roster")
     return placed
+
+
+def _large_spot(zone: list[Hex], size: int, others: list[Hex], used: set[Hex],
+                loaded: LoadedMap) -> tuple[Hex, int] | None:
+    """Where a large figure fits in a deployment zone (FTC 5): the first hex, facing the enemy's zone if it
+    can (else any facing), whose whole footprint is in the zone, passable and free."""
+    inside = set(zone)
+    for h in zone:
+        target = others[len(others) // 2] if others else h
+        first = facing_toward(h, target) if target != h else 0
+        for facing in (first, *(f for f in range(6) if f != first)):
+            cells = footprint(h, size, facing)
+            if cells <= inside and used.isdisjoint(cells) and all(loaded.terrain.is_passable(c) for c in cells):
+                return h, facing
+    return None
 
 
 def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:

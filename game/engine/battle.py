@@ -308,7 +308,8 @@ class Battle:
         self.options = setup.options
         self.rng = CountingRandom(setup.seed)
         self.figures: dict[str, Figure] = {
-            f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook)
+            f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook,
+                         wounds=Wounds(f.character.wound_track))  # FTC 7.3: a creature's own track
             for f in setup.figures}
         self.sides: dict[str, SideSetup] = {s.id: s for s in setup.sides}
         self.round = 0
