@@ -2,7 +2,8 @@
 
 Run from the project root::
 
-    python tests/golden/make_golden.py
+    python tests/golden/make_golden.py                      # every log
+    python tests/golden/make_golden.py large_through_zoc    # only the logs named
 
 Each log is a short battle on a scenario of ``scenarios.py`` (or a shipped map) played by a scripted
 policy; the seed is found by a deterministic search so that the log shows the rule it is named after
@@ -28,6 +29,7 @@ from game.engine import events as ev  # noqa: E402
 from game.engine import record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
 from game.engine.battle import Battle, Decision, legal_actions  # noqa: E402
+from game.engine.hexgrid import Hex  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -46,6 +48,11 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
     "miss_hits_bystander": lambda es: any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in es),
     "skirmish_random": lambda es: any(isinstance(e, ev.AttackResolved) for e in es),
     "skirmish_secret_stances": lambda es: any(isinstance(e, ev.Revealed) for e in es),
+    "large_through_zoc": lambda es: any(isinstance(e, ev.EscapeContest) and e.mover == "d" and e.escaped
+                                        for e in es)
+    and any(isinstance(e, ev.Moved) and e.figure == "d" and len(e.path) > 2 for e in es),
+    "scale_both_sides": lambda es: {e.attacker for e in es if isinstance(e, ev.AttackResolved) and e.hit}
+    == {"g", "p"},
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -111,6 +118,20 @@ def _fire(b: Battle, d: Decision) -> act.Action:
     return _default(b, d)
 
 
+def _large_leaves(b: Battle, d: Decision) -> act.Action:
+    if d.figure == "d" and d.reason == "move":
+        away = Hex(CENTRE.q - 3, CENTRE.r)
+        return act.Move("d", b.reach_for("d").path(away).steps)
+    return _default(b, d)
+
+
+def _trade_blows(b: Battle, d: Decision) -> act.Action:
+    if d.reason == "declare":
+        other = "p" if d.figure == "g" else "g"
+        return act.Declare(d.figure or "", "neutral", (other,) if other in b.targets_for(d.figure or "") else ())
+    return _default(b, d)
+
+
 def _random(seed: int) -> Policy:
     players = {"blue": RandomPlayer(seed), "red": RandomPlayer(seed + 1)}
     return lambda b, d: players[d.side](b, d)
@@ -128,6 +149,8 @@ GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     "miss_hits_bystander": ("shot_past_enemy", lambda s: _fire, 1),
     "skirmish_random": ("skirmish", _random, 3),
     "skirmish_secret_stances": ("skirmish_secret", _random, 2),
+    "large_through_zoc": ("large_zoc", lambda s: _large_leaves, 1),
+    "scale_both_sides": ("scale_both", lambda s: _trade_blows, 3),
 }
 
 
@@ -170,11 +193,18 @@ def play_map(name: str) -> object:
     return session
 
 
-def main() -> int:
-    """Write every golden log (``<name>.json``) and print what was written."""
+def main(names: list[str] | None = None) -> int:
+    """Write every golden log (``<name>.json``), or only those named on the command line (so that adding
+    a log never rewrites the others), and print what was written."""
     import json
 
+    unknown = set(names or ()) - set(GOLDEN) - set(MAP_GOLDEN)
+    if unknown:
+        print(f"unknown golden log(s): {', '.join(sorted(unknown))}; known: {', '.join([*MAP_GOLDEN, *GOLDEN])}")
+        return 2
     for name in MAP_GOLDEN:
+        if names and name not in names:
+            continue
         session = play_map(name)
         path = HERE / f"{name}.json"
         session.save(path)  # type: ignore[attr-defined]
@@ -184,6 +214,8 @@ def main() -> int:
         record.write_atomic(path, json.dumps(data, indent=1))
         print(f"{name}: {len(data['actions'])} actions")
     for name in GOLDEN:
+        if names and name not in names:
+            continue
         seed = find_seed(name)
         b = play(name, seed)
         record.save(HERE / f"{name}.json", b, {"scenario": GOLDEN[name][0], "golden": name})
@@ -192,4 +224,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

@@ -138,6 +138,16 @@ def large_skirmish(seed: int = 0, options: RuleOptions | None = None, *,
                  seed=seed, width=12, height=10, options=options, orders=orders, mooks=frozenset({"r2"}))
 
 
+def large_zoc_setup(seed: int) -> BattleSetup:
+    """FTC 5, 5.3: a red 7-hex dragon starts in the zone of control of a blue knight facing its east side."""
+    return axial([("d", "red", "dragon", CENTRE, 0), ("k", "blue", "knight", east(CENTRE, 2), 3)], seed=seed)
+
+
+def scale_both_setup(seed: int) -> BattleSetup:
+    """FTC 6.4, 7.1-7.2: a 3-hex giant (Scale 3) against a pixie (Scale -3), side by side."""
+    return axial([("g", "blue", "giant", CENTRE, 0), ("p", "red", "pixie", east(CENTRE, 1), 3)], seed=seed)
+
+
 SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "skirmish": lambda seed: skirmish(seed),
     "skirmish_secret": lambda seed: skirmish(seed, RuleOptions(secret_stances=True, mook_group_initiative=True)),
@@ -148,6 +158,8 @@ SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "bruisers": duel("bruiser", "bruiser"),
     "shot_past_enemy": shot_setup("red"),
     "shot_past_friend": shot_setup("blue"),
+    "large_zoc": large_zoc_setup,
+    "scale_both": scale_both_setup,
 }
 """Scenario name -> setup for a seed; a golden log's ``setup`` holds ``{"scenario": name}``."""
 
