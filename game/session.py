@@ -17,6 +17,7 @@ from typing import Any
 from game.engine import record
 from game.engine.actions import Action
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+from game.engine.creatures import footprint
 from game.engine.events import Event, PhaseBegan
 from game.engine.hexgrid import Hex, facing_toward
 from game.maps.errors import MapLoadError
@@ -65,17 +66,24 @@ def _sha256(path: Path) -> str:
 
 def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
     """Every figure of a battle before deployment: the map's ``figure`` objects on their hexes, then the
-    roster's ``[[figures]]`` with ``"hex": None`` (still to be placed in their side's deployment zone)."""
+    roster's ``[[figures]]`` with ``"hex": None`` (still to be placed in their side's deployment zone). A large
+    figure placed on the map (FTC 5, the roster's ``footprint``) needs its whole footprint free and passable."""
     figures: list[dict[str, Any]] = []
     used: set[Hex] = set()
+    terrain = loaded.terrain
     for i, pf in enumerate(loaded.deployment.figures):
         if pf.character not in roster.characters:
             raise SetupError(f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
                              f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
                              "map object's 'character' property")
-        if pf.hex in used:
+        size = roster.characters[pf.character].footprint
+        cells = footprint(pf.hex, size, pf.facing % 6)
+        if size != 1 and not all(terrain.is_passable(h) and h not in used for h in cells):
+            raise SetupError(f"{loaded.path}: figure {pf.name!r} covers {size} hexes around its position, and "
+                             "some of them are taken or impassable; move it in Tiled to where it has room")
+        if not used.isdisjoint(cells):
             raise SetupError(f"{loaded.path}: two figures stand on the same hex ({pf.name!r}); move one in Tiled")
-        used.add(pf.hex)
+        used |= cells
         figures.append({"id": f"f{i + 1}", "name": pf.name, "side": pf.side, "character": pf.character,
                         "hex": [pf.hex.q, pf.hex.r], "facing": pf.facing, "mook": False})
     for rf in roster.figures:
@@ -84,31 +92,60 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
     return figures
 
 
-def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure") -> tuple[Hex, int]:
+def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure", size: int = 1
+               ) -> tuple[Hex, int]:
     """Where automatic deployment puts the next figure of a side: the first free passable hex of its zone,
-    facing the middle of the other sides' zones (``used`` holds the hexes already taken)."""
+    facing the middle of the other sides' zones (``used`` holds the hexes already taken); a large figure
+    (FTC 5) goes where its whole footprint fits in the zone."""
     zones = loaded.deployment.zones
     zone = sorted(zones.get(side, frozenset()))
     if not zone:
         raise SetupError(f"{loaded.path}: the roster places {name!r} on side {side!r}, but the map has "
                          f"no deployment zone for that side; draw a 'deploy' object with side={side}")
+    others = [x for s, z in zones.items() if s != side for x in z]
+    if size != 1:
+        spot = _large_spot(zone, size, others, used, loaded)
+        if spot is None:
+            raise SetupError(f"{loaded.path}: {name!r} covers {size} hexes and its whole footprint fits "
+                             f"nowhere free in the deployment zone of side {side!r}; make the zone larger "
+                             "(or place the figure on the map with a 'figure' object)")
+        return spot
     free = [h for h in zone if h not in used and loaded.terrain.is_passable(h)]
     if not free:
         raise SetupError(f"{loaded.path}: the deployment zone of side {side!r} is full; make it larger")
     h = free[0]
-    others = [x for s, z in zones.items() if s != side for x in z]
     target = others[len(others) // 2] if others else h
     return h, (facing_toward(h, target) if target != h else 0)
 
 
+def _large_spot(zone: list[Hex], size: int, others: list[Hex], used: set[Hex],
+                loaded: LoadedMap) -> tuple[Hex, int] | None:
+    """Where a large figure fits in a deployment zone (FTC 5): the first hex, facing the enemy's zone if it
+    can (else any facing), whose whole footprint is in the zone, passable and free."""
+    inside = set(zone)
+    for h in zone:
+        target = others[len(others) // 2] if others else h
+        first = facing_toward(h, target) if target != h else 0
+        for facing in (first, *(f for f in range(6) if f != first)):
+            cells = footprint(h, size, facing)
+            if cells <= inside and used.isdisjoint(cells) and all(loaded.terrain.is_passable(c) for c in cells):
+                return h, facing
+    return None
+
+
 def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
-    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones."""
+    """Figures from the map's ``figure`` objects, then the roster's ``[[figures]]`` in deployment zones; a
+    large figure (FTC 5) takes its whole footprint."""
     placed = deployment_figures(loaded, roster)
-    used = {Hex(*f["hex"]) for f in placed if f["hex"] is not None}
+    used: set[Hex] = set()
+    for f in placed:
+        if f["hex"] is not None:
+            used |= footprint(Hex(*f["hex"]), roster.characters[f["character"]].footprint, f["facing"] % 6)
     for f in placed:
         if f["hex"] is None:
-            h, facing = auto_place(loaded, f["side"], used, f["name"])
-            used.add(h)
+            size = roster.characters[f["character"]].footprint
+            h, facing = auto_place(loaded, f["side"], used, f["name"], size)
+            used |= footprint(h, size, facing)
             f["hex"], f["facing"] = [h.q, h.r], facing
     if not placed:
         raise SetupError(f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] "
@@ -121,9 +158,9 @@ PLACEMENT_KEYS = ("id", "name", "side", "character", "hex", "facing")
 
 def check_placements(loaded: LoadedMap, roster: Roster, placements: Sequence[Mapping[str, Any]]
                      ) -> list[dict[str, Any]]:
-    """Explicit placements (the deployment screen's): each figure on a passable hex of the map, no two on one
-    hex, a character the roster has, a facing 0-5 (FTC 5.2). Returns them as save data; a bad one raises a
-    ``SetupError`` naming the figure and the fix."""
+    """Explicit placements (the deployment screen's): each figure on passable hexes of the map (every hex of
+    a large figure's footprint, FTC 5), no two on one hex, a character the roster has, a facing 0-5 (FTC 5.2).
+    Returns them as save data; a bad one raises a ``SetupError`` naming the figure and the fix."""
     out: list[dict[str, Any]] = []
     taken: dict[Hex, str] = {}
     ids: set[str] = set()
@@ -154,15 +191,17 @@ def check_placements(loaded: LoadedMap, roster: Roster, placements: Sequence[Map
                              "[q, r] and facing as 0-5") from None
         if not 0 <= facing <= 5:
             raise SetupError(f"figure {who}: facing {facing} is not a hex side; give 0-5")
-        if not loaded.terrain.contains(h):
-            raise SetupError(f"figure {who} stands off the map (hex {h.q},{h.r}); place it on the map")
-        if not loaded.terrain.is_passable(h):
-            raise SetupError(f"figure {who} stands on impassable {loaded.terrain.type_at(h).name} "
-                             f"(hex {h.q},{h.r}); move it to a hex it can stand on")
-        if h in taken:
-            raise SetupError(f"figure {who} stands on the same hex as {taken[h]!r} (hex {h.q},{h.r}); "
-                             "move one of them")
-        taken[h] = str(p["name"])
+        size = roster.characters[str(p["character"])].footprint
+        for c in sorted(footprint(h, size, facing)):
+            if not loaded.terrain.contains(c):
+                raise SetupError(f"figure {who} stands off the map (hex {c.q},{c.r}); place it on the map")
+            if not loaded.terrain.is_passable(c):
+                raise SetupError(f"figure {who} stands on impassable {loaded.terrain.type_at(c).name} "
+                                 f"(hex {c.q},{c.r}); move it to a hex it can stand on")
+            if c in taken:
+                raise SetupError(f"figure {who} stands on the same hex as {taken[c]!r} (hex {c.q},{c.r}); "
+                                 "move one of them")
+            taken[c] = str(p["name"])
         out.append({"id": fid, "name": str(p["name"]), "side": str(p["side"]), "character": str(p["character"]),
                     "hex": [h.q, h.r], "facing": facing, "mook": bool(p.get("mook", False))})
     if not out:

@@ -17,6 +17,7 @@ from game.engine import actions as act
 from game.engine import magic
 from game.engine.battle import Battle, Decision, Figure
 from game.engine.combat import Stance, melee_difficulty, total
+from game.engine.creatures import default_stance
 from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
 from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
 from game.engine.ranges import range_band
@@ -279,6 +280,10 @@ class TacticalPlayer:
             stance = "very_aggressive" if "very_aggressive" in stances else "neutral"
         else:
             stance = "mildly_aggressive"
+        if fig.character.kind != "person" and not hurt:
+            # Fudge 4.23: a creature fights the way its kind does (hunters press, prey shies away)
+            own = default_stance(fig.character.kind).value
+            stance = own if own in stances else stance
         return act.Declare(fid, stance, (t,), w)
 
 

@@ -39,6 +39,7 @@ from game.engine.combat import (
     room_to_swing_modifier,
     total,
 )
+from game.engine.creatures import footprint, front_zone, kind_modifiers, large_distance, pierce_defence
 from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
 from game.engine.dice import DiceRoll, coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
@@ -201,6 +202,16 @@ class Figure:
         """Able to fight: not taken out and wounds below Incapacitated (FTC 6.4, 7.3)."""
         return not self.out and self.wounds.can_act
 
+    @property
+    def size(self) -> int:
+        """How many hexes the figure covers (FTC 5): 1, 3 or 7, the roster's ``footprint``."""
+        return self.character.footprint
+
+    @property
+    def cells(self) -> frozenset[Hex]:
+        """The hexes the figure covers now (FTC 5; ``creatures.footprint`` around its hex)."""
+        return footprint(self.hex, self.character.footprint, self.facing)
+
     def very_hurt_penalty(self, round_no: int) -> int:
         """FTC 6.4.1: Very Hurt gives -1 from the round after it was taken (pain gifts per wounds.py)."""
         pen = self.wounds.penalty(self.character.pain)
@@ -308,11 +319,13 @@ class Battle:
         for f in setup.figures:
             if f.side not in side_ids:
                 raise ValueError(f"figure {f.name!r} is on side {f.side!r}, which is not in the battle")
-            if not setup.terrain.is_passable(f.hex):
-                raise ValueError(f"figure {f.name!r} stands on a hex it cannot occupy: {f.hex}")
-            if f.hex in hexes:
-                raise ValueError(f"two figures stand on the same hex {f.hex}")
-            hexes.add(f.hex)
+            big = "" if f.character.footprint == 1 else f" (it covers {f.character.footprint} hexes; give it room)"
+            for h in footprint(f.hex, f.character.footprint, f.facing % 6):
+                if not setup.terrain.is_passable(h):
+                    raise ValueError(f"figure {f.name!r} stands on a hex it cannot occupy: {h}{big}")
+                if h in hexes:
+                    raise ValueError(f"two figures stand on the same hex {h}{big and f' ({f.name!r} is one)'}")
+                hexes.add(h)
         if setup.gm is not None and setup.gm != GM_REFEREE and setup.gm not in side_ids:
             raise ValueError(f"the GM's seat {setup.gm!r} is neither a side of the battle nor {GM_REFEREE!r}")
         self.setup = setup
@@ -320,7 +333,8 @@ class Battle:
         self.options = setup.options
         self.rng = CountingRandom(setup.seed)
         self.figures: dict[str, Figure] = {
-            f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook)
+            f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook,
+                         wounds=Wounds(f.character.wound_track))  # FTC 7.3: a creature's own track
             for f in setup.figures}
         self.sides: dict[str, SideSetup] = {s.id: s for s in setup.sides}
         self.round = 0
@@ -376,7 +390,7 @@ class Battle:
     def occupant(self, h: Hex) -> Figure | None:
         """The figure standing on a hex, if any (taken-out figures still occupy their hex)."""
         for f in self.figures.values():
-            if f.hex == h:
+            if f.hex == h or (f.character.footprint != 1 and h in f.cells):
                 return f
         return None
 
@@ -388,6 +402,8 @@ class Battle:
         """FTC 5.2: the three front hexes of a figure that can act (none otherwise)."""
         if not fig.can_act:
             return frozenset()
+        if fig.size != 1:
+            return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
         return frozenset(front_hexes(fig.hex, fig.facing))
 
     def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
@@ -413,14 +429,64 @@ class Battle:
         """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3);
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
-        occupied = frozenset(f.hex for f in self.figures.values() if f.id != fid)
-        blocking = frozenset(f.hex for f in self.enemies_of(fig))
+        occupied = _covered(f for f in self.figures.values() if f.id != fid)
+        blocking = _covered(self.enemies_of(fig))
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
         return reachable(fig.hex, fig.facing, allowance,
                          terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
                          impassable=blocking, zones=self.stopper_zones(fig),
-                         per_hex_terrain=self.options.per_hex_terrain)
+                         per_hex_terrain=self.options.per_hex_terrain, size=fig.size)
+
+    # ------------------------------------------------------------------ large figures (FTC 5; creatures.py)
+    def cells_of(self, fid: str) -> frozenset[Hex]:
+        """The hexes a figure covers (FTC 5): its hex, or its 3- or 7-hex footprint (for the screen)."""
+        return self.figure(fid).cells
+
+    def _body(self, fig: Figure, h: Hex, facing: int) -> frozenset[Hex]:
+        """The hexes ``fig`` would cover standing on ``h`` with ``facing``."""
+        return footprint(h, fig.character.footprint, facing)
+
+    def _fits(self, fig: Figure, h: Hex, facing: int) -> bool:
+        """FTC 5.2: every hex ``fig`` would cover there is passable for it and nobody else's."""
+        mode = fig.character.movement_modes[0]
+        for c in self._body(fig, h, facing):
+            occ = self.occupant(c)
+            if not self.terrain.is_passable(c, mode) or (occ is not None and occ is not fig):
+                return False
+        return True
+
+    def _distance(self, a: Figure, b: Figure) -> int:
+        """Hexes between two figures: between their nearest hexes (RULINGS.md; creatures.large_distance)."""
+        if a.size == 1 and b.size == 1:
+            return distance(a.hex, b.hex)
+        return large_distance(a.cells, b.cells)
+
+    def _aim(self, firer: Figure, target: Figure) -> tuple[Hex, int]:
+        """The hex a missile is aimed at and the range (FTC 6.5): a large target is shot at its nearest hex
+        with a line of fire (the nearest hex when none has one); range counts between the nearest hexes."""
+        if firer.size == 1 and target.size == 1:
+            return target.hex, distance(firer.hex, target.hex)
+        cells = sorted(target.cells, key=lambda c: (distance(firer.hex, c), c))
+        aim = next((c for c in cells if not line_of_fire(self.terrain, firer.hex, c).blocked), cells[0])
+        return aim, large_distance(firer.cells, target.cells)
+
+    def _follow_step(self, fig: Figure, vacated: Hex) -> tuple[Hex, int] | None:
+        """FTC 6.2's follow step: a one-hex figure steps into the hex its target left, facing the way it
+        stepped; a large figure shifts one hex, keeping its facing, so that it covers that hex. None when
+        it cannot (not adjacent, or no room)."""
+        if fig.size == 1:
+            facing = direction_to(fig.hex, vacated)
+            if distance(fig.hex, vacated) != 1 or self.occupant(vacated) is not None:
+                return None
+            return vacated, facing if facing is not None else fig.facing
+        for c in sorted(fig.cells):
+            d = direction_to(c, vacated)
+            if d is not None:
+                h = neighbor(fig.hex, d)
+                if self._fits(fig, h, fig.facing):
+                    return h, fig.facing
+        return None
 
     # ------------------------------------------------------------------ rounds & initiative
     def _begin_round(self) -> list[ev.Event]:
@@ -643,12 +709,13 @@ class Battle:
         fig.posture = posture or fig.posture
         allowance = self.movement_allowance_of(fig)
         fig.posture = old_posture
-        occupied = frozenset(f.hex for f in self.figures.values() if f.id != fig.id)
-        blocking = frozenset(f.hex for f in self.enemies_of(fig))
+        occupied = _covered(f for f in self.figures.values() if f.id != fig.id)
+        blocking = _covered(self.enemies_of(fig))
         try:
             path = validate_path(fig.hex, fig.facing, tuple(steps), allowance,
                                  terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
-                                 impassable=blocking, per_hex_terrain=self.options.per_hex_terrain)
+                                 impassable=blocking, per_hex_terrain=self.options.per_hex_terrain,
+                                 size=fig.size)
         except IllegalMove as exc:
             raise IllegalAction(_sentence(str(exc))) from None
         fig.posture = posture or fig.posture
@@ -664,11 +731,14 @@ class Battle:
         out: list[ev.Event] = []
         while p.index < len(p.path) - 1:
             here, nxt = p.path[p.index][0], p.path[p.index + 1][0]
-            if here != nxt and not p.to_ask and not p.stopping and p.failed_at is None \
+            # a large figure's turn moves its hexes too (FTC 5), so it may leave a zone by turning
+            was, now = ({here}, {nxt}) if fig.size == 1 else (self._body(fig, *p.path[p.index]),
+                                                                self._body(fig, *p.path[p.index + 1]))
+            if was != now and not p.to_ask and not p.stopping and p.failed_at is None \
                     and p.decided_at != p.index:
                 p.decided_at = p.index
-                leaving = [e for e in self.enemies_of(fig)
-                           if here in self.zone(e) and nxt not in self.zone(e) and e.standing_order != "never"]
+                leaving = [e for e in self.enemies_of(fig) if e.standing_order != "never"
+                           and not self.zone(e).isdisjoint(was) and self.zone(e).isdisjoint(now)]
                 if leaving:
                     p.stopping = [e.id for e in leaving if e.standing_order == "always"]
                     p.to_ask = [e.id for e in leaving if e.standing_order == "ask"]
@@ -695,7 +765,7 @@ class Battle:
         and the odds shown on screen both come from here)."""
         pairs = []
         for s in stoppers:
-            engaged = sum(1 for e in self.enemies_of(s) if e.id != fig.id and s.hex in self.zone(e))
+            engaged = sum(1 for e in self.enemies_of(s) if e.id != fig.id and not self.zone(e).isdisjoint(s.cells))
             pairs.append((self._combat_skill(s), engaged))
         return self._gm_escape_levels(escape_breakdown(fig.character.agility, pairs), fig, stoppers)
 
@@ -776,8 +846,8 @@ class Battle:
         """FTC 5.2: a move cut short (held in place, or taken out while running) ends in the last hex of
         the path up to ``upto`` that no other figure occupies: nobody ends a move in an occupied hex."""
         cut = list(path[: upto + 1])
-        taken = {f.hex for f in self.figures.values() if f.id != fig.id}
-        while len(cut) > 1 and cut[-1][0] in taken:
+        taken = _covered(f for f in self.figures.values() if f.id != fig.id)
+        while len(cut) > 1 and not taken.isdisjoint(self._body(fig, *cut[-1])):
             cut.pop()
         return cut
 
@@ -852,8 +922,17 @@ class Battle:
         return out
 
     # ---- attack phase: who can be attacked
-    def _reach_ok(self, att_hex: Hex, att_facing: int, target_hex: Hex, weapon: Weapon) -> bool:
-        """Melee reach (RULINGS.md): a front hex; spear/pike also distance 2 in the front arc."""
+    def _reach_ok(self, att_hex: Hex, att_facing: int, target_hex: Hex, weapon: Weapon, *, size: int = 1,
+                  target: tuple[int, int] = (1, 0)) -> bool:
+        """Melee reach (RULINGS.md): a front hex; spear/pike also distance 2 in the front arc. A large
+        attacker (``size``) reaches from the front of its footprint, a large target (``target``: its size and
+        facing) is reached at any of its hexes (FTC 5; creatures.front_zone)."""
+        if size != 1 or target[0] != 1:
+            body = footprint(att_hex, size, att_facing)
+            zone = front_zone(body, att_facing, 2 if weapon.reach >= 2 else 1)
+            if self.options.attack_any_adjacent:
+                zone |= {n for c in body for n in neighbors(c)} - body
+            return not zone.isdisjoint(footprint(target_hex, target[0], target[1]))
         d = distance(att_hex, target_hex)
         if d == 1:
             return self.options.attack_any_adjacent or target_hex in front_hexes(att_hex, att_facing)
@@ -862,11 +941,12 @@ class Battle:
         return False
 
     def _ranged_ok(self, firer: Figure, target: Figure, weapon: Weapon) -> bool:
-        band = range_band(weapon, distance(firer.hex, target.hex), target.character.mass_scale)
+        aim, dist = self._aim(firer, target)
+        band = range_band(weapon, dist, target.character.mass_scale)
         if band is None:
             return False
-        return not line_of_fire(self.terrain, firer.hex, target.hex).blocked \
-            and not self._magic_sight_blocked(firer.hex, target.hex)
+        return not line_of_fire(self.terrain, firer.hex, aim).blocked \
+            and not self._magic_sight_blocked(firer.hex, aim)
 
     def targets_for(self, fid: str, weapon: Weapon | None = None, *,
                     positions: Sequence[tuple[Hex, int]] | None = None) -> list[str]:
@@ -880,7 +960,8 @@ class Battle:
             if weapon.ranged:
                 if self._ranged_ok(fig, e, weapon):
                     out.append(e.id)
-            elif any(self._reach_ok(h, f, th, weapon) for h, f in mine for th, _ in e.positions):
+            elif any(self._reach_ok(h, f, th, weapon, size=fig.size, target=(e.size, tf))
+                     for h, f in mine for th, tf in e.positions):
                 out.append(e.id)
         return out
 
@@ -891,8 +972,8 @@ class Battle:
         out = []
         for e in self.enemies_of(fig):
             d = self._declarations.get(e.id)
-            if (d and fid in d.targets) or (d is None and self._reach_ok(e.hex, e.facing, fig.hex,
-                                                                        e.character.ready_weapon)):
+            if (d and fid in d.targets) or (d is None and self._reach_ok(
+                    e.hex, e.facing, fig.hex, e.character.ready_weapon, size=e.size, target=(fig.size, fig.facing))):
                 out.append(e)
         return out
 
@@ -901,6 +982,11 @@ class Battle:
         fig = self.figure(fid)
         threats = self.threats_to(fid)
         out = []
+        if fig.size != 1 or any(t.size != 1 for t in threats):
+            # a large figure shifts its whole footprint; distances between nearest hexes (FTC 5)
+            return [h for h in neighbors(fig.hex) if self._fits(fig, h, fig.facing)
+                    and all(large_distance(self._body(fig, h, fig.facing), t.cells) > self._distance(fig, t)
+                            for t in threats)]
         for h in neighbors(fig.hex):
             if not self.terrain.is_passable(h, fig.character.movement_modes[0]) or self.occupant(h):
                 continue
@@ -971,12 +1057,18 @@ class Battle:
                     nf = a.advance_facing if a.advance_facing is not None else f
                     if turn_steps(f, nf) != 1:
                         raise IllegalAction("Turning in place during an advance turns exactly one hex side.")
+                    if fig.size != 1 and not self._fits(fig, h, nf):
+                        raise IllegalAction(f"{fig.name} has no room to turn there.")
                     f = nf
                 else:
                     if step not in front_hexes(h, f):
                         raise IllegalAction("Each advancing step goes into one of the three hexes in front.")
                     occ = self.occupant(step)
-                    if occ is not None or not self.terrain.is_passable(step, fig.character.movement_modes[0]):
+                    if fig.size != 1:
+                        if not self._fits(fig, step, direction_to(h, step) or 0):
+                            raise IllegalAction(f"{fig.name} has no room there: every hex it would cover must "
+                                                "be free and passable.")
+                    elif occ is not None or not self.terrain.is_passable(step, fig.character.movement_modes[0]):
                         raise IllegalAction("That hex is occupied or cannot be entered.")
                     f = direction_to(h, step) or 0 if direction_to(h, step) is not None else f
                     h = step
@@ -1020,13 +1112,15 @@ class Battle:
         """FTC 6.2: carry out a declaration's advance or retreat, and offer attackers the follow step."""
         out: list[ev.Event] = []
         for h, f in steps:
-            if h != fig.hex and self.occupant(h) is not None:
+            if (h != fig.hex and self.occupant(h) is not None) if fig.size == 1 else not self._fits(fig, h, f):
                 break  # under secret stances another figure may have stepped there first
             out.append(ev.Stepped(fig.id, fig.hex, h, f, "advance"))
             fig.hex, fig.facing = h, f
             fig.positions.append((h, f))
-        if retreat is not None and self.occupant(retreat) is None:
+        if retreat is not None and (self.occupant(retreat) is None if fig.size == 1
+                                    else self._fits(fig, retreat, fig.facing)):
             origin = fig.hex
+            left = sorted(fig.cells - self._body(fig, retreat, fig.facing)) if fig.size != 1 else [origin]
             out.append(ev.Stepped(fig.id, origin, retreat, fig.facing, "retreat"))
             fig.hex = retreat
             fig.positions.append((fig.hex, fig.facing))
@@ -1034,8 +1128,10 @@ class Battle:
             for other in self._declarations.values():
                 if fig.id in other.targets and Stance(other.stance).retreat == "none" and other.figure != fig.id:
                     follower = self.figures[other.figure]
-                    if distance(follower.hex, origin) == 1 and follower.can_act:
-                        self._follow_queue.append((follower.id, origin))
+                    # the follower steps into a hex the target left (FTC 6.2), if it can
+                    spot = next((c for c in left if self._follow_step(follower, c) is not None), None)
+                    if spot is not None and follower.can_act:
+                        self._follow_queue.append((follower.id, spot))
         return out
 
     def _do_second_move(self, a: act.SecondMove) -> list[ev.Event]:
@@ -1060,19 +1156,19 @@ class Battle:
         fig = self.figures[fid]
         if a.hex is not None and a.hex != vacated:
             raise IllegalAction("Following steps into the hex the target left.")
-        if a.hex is not None and self.occupant(vacated) is not None:
+        step = self._follow_step(fig, vacated)
+        if a.hex is not None and step is None:
             raise IllegalAction("The hex the target left is taken.")
         self._follow_queue.pop(0)
         out: list[ev.Event] = []
-        if a.hex is not None:
+        if a.hex is not None and step is not None:
             origin = fig.hex
-            facing = direction_to(origin, vacated)
-            fig.hex = vacated
-            fig.facing = facing if facing is not None else fig.facing
+            fig.hex, fig.facing = step
             fig.positions.append((fig.hex, fig.facing))
-            out.append(ev.Stepped(fid, origin, vacated, fig.facing, "follow"))
+            out.append(ev.Stepped(fid, origin, fig.hex, fig.facing, "follow"))
             # two attackers may follow the same target: once one steps in, the others have no hex to take
-            self._follow_queue = [(f, h) for f, h in self._follow_queue if h != vacated]
+            self._follow_queue = [(f, h) for f, h in self._follow_queue
+                                  if h != vacated and self._follow_step(self.figures[f], h) is not None]
         out.extend(self._advance_attack())
         return out
 
@@ -1093,15 +1189,16 @@ class Battle:
         own = self._melee_weapon(defender)
         vh = defender.very_hurt_penalty(self.round)
         gm_mods = self.gm_terms(defender)
+        kind = kind_modifiers(defender.character.kind)[1]  # Fudge 4.23: a carnivore defends a level low
         base_mods = (*defence_modifiers(stance=stance, parry_penalty=parry_penalty(own, weapon),
                                         unwieldy=own.defense_penalty, parry_bonus=parry_bonus(own, weapon),
                                         very_hurt_penalty=vh, free_attack_run=run),
-                     *self._magic_mods(defender, "defence"), *gm_mods)
+                     *kind, *self._magic_mods(defender, "defence"), *gm_mods)
         weapon_result = defender.character.combat_skill(own) + roll + total(base_mods)
         shield = defender.character.shield_in_use(own)
         if shield_ok and shield is not None:
             mods = (*defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh,
-                                       free_attack_run=run), *self._magic_mods(defender, "defence"), *gm_mods)
+                                       free_attack_run=run), *kind, *self._magic_mods(defender, "defence"), *gm_mods)
             shield_result = defender.character.skill_level("Shield") + roll + total(mods)
             if shield_result > weapon_result:
                 return shield_result, mods, True
@@ -1121,10 +1218,11 @@ class Battle:
             behind = behind_bonus(s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex,
                                   moved_this_attack_phase=False)
             omods = (*offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
-                                        very_hurt_penalty=s.very_hurt_penalty(self.round)), *self.gm_terms(s))
+                                        very_hurt_penalty=s.very_hurt_penalty(self.round)),
+                     *kind_modifiers(s.character.kind)[0], *self.gm_terms(s))
             event, wound = self._strike(s, mover, weapon, r.total, omods, defence, dmods, (),
                                         melee_difficulty(s.character.mass_scale, mover.character.mass_scale),
-                                        distance(s.hex, mover.hex), "best", free=True)
+                                        self._distance(s, mover), "best", free=True)
             out.append(event)
             if wound:
                 wounds.append(wound)
@@ -1162,6 +1260,9 @@ class Battle:
                                 target=tgt.character)
         dfn = defensive_factors(tgt.character, weapon, location=location)
         off, dfn = self._magic_factors(att, tgt, weapon, location, off, dfn)
+        piercing = att.character.piercing(weapon)
+        if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
+            dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
         dmg = damage_total(rd, off, dfn)
         level = tgt.character.wound_track.level_for_damage(dmg)
         # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
@@ -1226,7 +1327,7 @@ class Battle:
             d = decls[a_id]
             weapon = self._weapon_of(att, d.weapon)
             stance = Stance(d.stance)
-            dist = distance(att.hex, tgt.hex)
+            dist = self._distance(att, tgt)
             terms = self.attack_terms(att, tgt, weapon, stance, advance_used=d.advance_used, dodges=len(d.dodge),
                                       firer_defending=bool(melee_on.get(a_id)))
             omods = list(terms.modifiers)
@@ -1293,34 +1394,42 @@ class Battle:
                           for h, _ in positions if h != tgt.hex), default=0)
         mods = list(offence_modifiers(stance=stance, advance_hexes_used=advance_used, behind=behind,
                                       very_hurt_penalty=att.very_hurt_penalty(self.round), missile_dodges=dodges))
+        mods += kind_modifiers(att.character.kind)[0]  # Fudge 4.23: prey attacks a level low
         mods += self.gm_terms(att)
         if not weapon.ranged:
             if weapon.needs_room:
                 mods += room_to_swing_modifier(self._crowding(att, tgt))
             mods += self._magic_attack_mods(att, tgt.hex)
             return AttackTerms(tuple(mods), melee_difficulty(att.character.mass_scale, tgt.character.mass_scale))
-        dist = distance(att.hex, tgt.hex)
-        occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
-        lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, tgt.hex, occupants=occupants)
+        aim, dist = self._aim(att, tgt)
+        # every hex a figure covers is on the map of occupants: a large figure in the way is at risk
+        occupants = {h: f.id for f in self.figures.values() if f.can_act
+                     for h in ((f.hex,) if f.size == 1 else f.cells)}
+        lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, aim, occupants=occupants)
         band = range_band(weapon, dist, tgt.character.mass_scale)
         moved: MovedFraction = ("none" if att.hexes_moved == 0 else
                                 "half" if 2 * att.hexes_moved <= att.allowance else "full")
         mods += firing_modifiers(
             moved_fraction=moved, firer_defending=firer_defending,
             elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
-                                                           self.terrain.elevation_at(tgt.hex), dist),
+                                                           self.terrain.elevation_at(aim), dist),
             footing=self.footing_at(att.hex), light=self.light_at(att.hex),
             partial_cover=lof.partial_cover)
-        if self.terrain.cover_at(tgt.hex):
-            mods.append(Modifier("target in cover", self.terrain.cover_at(tgt.hex)))
-        mods += self._magic_attack_mods(att, tgt.hex)
+        if self.terrain.cover_at(aim):
+            mods.append(Modifier("target in cover", self.terrain.cover_at(aim)))
+        mods += self._magic_attack_mods(att, aim)
         return AttackTerms(tuple(mods), band.difficulty if band else OUT_OF_RANGE, band, lof)
 
     def _crowding(self, fig: Figure, target: Figure) -> int:
         """How many of a figure's adjacent hexes hold a wall or another figure, the target not counted."""
         mode = fig.character.movement_modes[0]
         return sum(1 for h in neighbors(fig.hex)
-                   if h != target.hex and (not self.terrain.is_passable(h, mode) or self.occupant(h) is not None))
+                   if h != target.hex and (not self.terrain.is_passable(h, mode)
+                                           or self._other_occupant(h, fig, target)))
+
+    def _other_occupant(self, h: Hex, *figs: Figure) -> bool:
+        occ = self.occupant(h)
+        return occ is not None and all(occ is not f for f in figs)
 
     def _stray(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier],
                lof: LineOfFire[str], rolls: Mapping[str, int],
@@ -1344,7 +1453,7 @@ class Battle:
         lands, _ = accidental_hit(att.character.combat_skill(weapon) + roll + total(omods), dodge)
         if lands:
             event, wound = self._strike(att, v, weapon, roll, omods, None, (), (), -99,
-                                        distance(att.hex, v.hex), "torso", stray=True)
+                                        self._distance(att, v), "torso", stray=True)
             out.append(event)
             if wound:
                 wounds.append(wound)
@@ -1414,9 +1523,13 @@ class Battle:
         angle = 0
         partial = False
         if item.range in ("close", "short", "long") and target_hex is not None and target_hex != fig.hex:
-            occupants = {f.hex: f.id for f in self.figures.values() if f.can_act}
+            if isinstance(target, str):  # a large target is aimed at its nearest hex (FTC 5, 6.5)
+                target_hex, dist = self._aim(fig, self.figure(target))
+            else:
+                dist = distance(fig.hex, target_hex)
+            occupants = {h: f.id for f in self.figures.values() if f.can_act
+                         for h in ((f.hex,) if f.size == 1 else f.cells)}
             line = line_of_fire(self.terrain, fig.hex, target_hex, occupants=occupants)
-            dist = distance(fig.hex, target_hex)
             angle = firing_angle_modifier(self.terrain.elevation_at(fig.hex),
                                           self.terrain.elevation_at(target_hex), dist)
             partial = line.partial_cover
@@ -1537,12 +1650,16 @@ class Battle:
             return target_id == fig.id
         if target_id == fig.id:
             return item.target in ("ally", "self")
+        tgt = self.figures.get(target_id or "")
         if item.range == "touch":
-            return target_id is not None and self._reach_ok(fig.hex, fig.facing, target_hex, self._melee_weapon(fig))
-        if not magic.in_spell_range(item, distance(fig.hex, target_hex)):
+            return tgt is not None and self._reach_ok(fig.hex, fig.facing, tgt.hex, self._melee_weapon(fig),
+                                                      size=fig.size, target=(tgt.size, tgt.facing))
+        # a large target is aimed at its nearest hex with a line of fire, as a missile is (FTC 5, 6.5)
+        aim, dist = self._aim(fig, tgt) if tgt is not None else (target_hex, distance(fig.hex, target_hex))
+        if not magic.in_spell_range(item, dist):
             return False
-        return not line_of_fire(self.terrain, fig.hex, target_hex).blocked \
-            and not self._magic_sight_blocked(fig.hex, target_hex)
+        return not line_of_fire(self.terrain, fig.hex, aim).blocked \
+            and not self._magic_sight_blocked(fig.hex, aim)
 
     def _castings_now(self) -> list[tuple[str, magic.Spell, str | None, Hex | None]]:
         """Spells being cast this round: (caster, spell, target figure, target hex)."""
@@ -2169,7 +2286,9 @@ class Battle:
                 raise IllegalAction(f"No figure of this battle is the character {a.roster_key!r}; "
                                     "give the new figure's character table instead.")
             character = known[a.roster_key]
-        if not self.terrain.is_passable(a.hex, character.movement_modes[0]) or self.occupant(a.hex) is not None:
+        cells = footprint(a.hex, character.footprint, a.facing % 6)  # a large reinforcement needs room (FTC 5)
+        if any(not self.terrain.is_passable(c, character.movement_modes[0]) or self.occupant(c) is not None
+               for c in cells):
             raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
         fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook)
         fig.allowance = self.movement_allowance_of(fig)
@@ -2199,6 +2318,17 @@ class Battle:
         self.gm_dice = [s for s in self.gm_dice if s.figure != fig.id]
         self.gm_escape.pop(fig.id, None)
         return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._gm_settle()]
+
+
+def _covered(figures: Iterable[Figure]) -> frozenset[Hex]:
+    """Every hex the figures cover (FTC 5: a large figure's whole footprint)."""
+    out: set[Hex] = set()
+    for f in figures:
+        if f.character.footprint == 1:
+            out.add(f.hex)
+        else:
+            out |= f.cells
+    return frozenset(out)
 
 
 def _sentence(text: str) -> str:

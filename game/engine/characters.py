@@ -17,12 +17,16 @@ Roster format of one character (every field optional except ``name``)::
     shield = "Medium Shield"
     gear_kg = 2.0
     two_handed = false       # wields a bastard sword two-handed (then no shield)
-    wound_track = "default"  # a track of data/damage.toml, or { levels = [..], damage = [..], boxes = [..] }
+    wound_track = "default"  # a track of data/damage.toml ("epic", ...) or data/creatures.toml ("mook"), or
+                             # { levels = [..], damage = [..], boxes = [..] }
     movement_modes = ["walk"]
     has_head = true          # false: no +2 for head blows (FTC 6.6)
     resist_sharp = 0         # reduces sharp weapons' factor against this creature (FTC 7.1 note)
     damage_capacity = 0      # Fudge 4.52 option, not used by FTC: omit to leave it out of the damage factors
     spells = ["Fire Bolt"]   # FTC 8: spells of data/spells.toml the character knows (cast with their skill)
+    footprint = 1            # hexes the figure covers on the map: 1, 3 or 7 (FTC 5 "some creatures will be larger")
+    kind = "person"          # a kind of data/creatures.toml: "carnivore" defends -1, "prey" attacks -1 (Fudge 4.23)
+    scale_piercing = { Harpoon = "halve" }   # weapons that pierce Scale (Fudge 4.58): "halve" or "ignore"
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 from game.engine import equipment
+from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
 from game.engine.wounds import DEFAULT_TRACK, WoundError, WoundTrack, damage_data, named_track
@@ -60,8 +65,16 @@ TOUGH_HIDE_DEFAULT: int = int(damage_data()["characters"]["tough_hide_default"])
 _FIELDS: tuple[str, ...] = (
     "name", *ATTRIBUTES, "skills", "scale", "strength_scale", "mass_scale", "speed_scale", "gifts", "faults",
     "tough_hide", "weapons", "armour", "shield", "gear_kg", "two_handed", "wound_track", "movement_modes",
-    "has_head", "resist_sharp", "damage_capacity", "spells")
+    "has_head", "resist_sharp", "damage_capacity", "spells", "footprint", "kind", "scale_piercing")
 
+
+_CREATURES: Mapping[str, Any] = read_table("creatures.toml")
+CREATURE_KINDS: tuple[str, ...] = tuple(_CREATURES["kinds"])
+"""Creature kinds of ``data/creatures.toml`` (*Fudge* 4.23): "person", "carnivore", "prey", ..."""
+FOOTPRINT_SIZES: tuple[int, ...] = tuple(int(n) for n in _CREATURES["footprint"]["sizes"])
+"""Hexes a figure may cover (FTC 5): 1, 3 or 7."""
+PIERCING_MODES: tuple[str, ...] = ("halve", "ignore")
+"""*Fudge* 4.58: a scale-piercing weapon that hits well halves the target's Mass Scale or ignores it."""
 
 _LEVEL_FIX = 'write a ladder name such as "Good" or "Legendary+1", or a number such as 1'
 
@@ -85,7 +98,9 @@ class Character:
     armour and helmets; ``shield`` is separate. ``two_handed`` means the figure holds a weapon that may be
     wielded either way (Bastard Sword) in both hands. ``tough_hide`` is natural armour (FTC 7.2),
     ``has_head`` and ``resist_sharp`` are creature notes of FTC 6.6 and 7.1, ``damage_capacity`` the optional
-    *Fudge* 4.52 defensive factor (None: not used, as in FTC).
+    *Fudge* 4.52 defensive factor (None: not used, as in FTC). ``footprint`` is how many hexes the figure
+    covers (FTC 5), ``kind`` its creature kind (*Fudge* 4.23), ``scale_piercing`` the weapons (by name) that
+    pierce Scale and how (*Fudge* 4.58).
     """
 
     name: str
@@ -117,10 +132,14 @@ class Character:
     key: str = ""
     spells: tuple[str, ...] = ()
     """FTC 8: the catalogue spells the character knows, by their catalogue names."""
+    footprint: int = 1
+    kind: str = "person"
+    scale_piercing: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         # Freeze the skills so that a shared roster dict cannot change a character later.
         object.__setattr__(self, "skills", MappingProxyType(dict(self.skills)))
+        object.__setattr__(self, "scale_piercing", MappingProxyType(dict(self.scale_piercing)))
 
     def __hash__(self) -> int:
         return hash((self.key, self.name))
@@ -138,6 +157,13 @@ class Character:
     def has_skill(self, name: str) -> bool:
         """Whether the character has trained this skill (it is listed)."""
         return any(s.lower() == name.strip().lower() for s in self.skills)
+
+    def piercing(self, item: Weapon) -> str | None:
+        """How a weapon of this figure pierces Scale (*Fudge* 4.58): "halve", "ignore" or None."""
+        for name, mode in self.scale_piercing.items():
+            if name.lower() == item.name.lower():
+                return mode
+        return None
 
     def uses_martial_arts(self, item: Weapon) -> bool:
         """Whether an unarmed blow uses Martial Arts (FTC 9.1 Fist / Kick notes): the figure has the skill and
@@ -258,6 +284,12 @@ class Character:
             out["damage_capacity"] = level_name(self.damage_capacity)
         if self.spells:
             out["spells"] = list(self.spells)
+        if self.footprint != 1:
+            out["footprint"] = self.footprint
+        if self.kind != "person":
+            out["kind"] = self.kind
+        if self.scale_piercing:
+            out["scale_piercing"] = dict(self.scale_piercing)
         return out
 
 
@@ -356,13 +388,22 @@ class _Reader:
                             "both hands", "remove the shield or list a one-handed weapon first")
         modes = tuple(str(m) for m in self.names("movement_modes")) or ("walk",)
         capacity = self.data.get("damage_capacity")
+        footprint = self.integer("footprint", 1)
+        if footprint not in FOOTPRINT_SIZES:
+            raise self.fail("footprint", f"{footprint} hexes is not a figure size",
+                            f"write one of {', '.join(map(str, FOOTPRINT_SIZES))}")
+        kind = self.data.get("kind", "person")
+        if not isinstance(kind, str) or kind.strip().lower() not in CREATURE_KINDS:
+            raise self.fail("kind", f"{kind!r} is not a creature kind",
+                            f"write one of {', '.join(CREATURE_KINDS)} (or add it to data/creatures.toml)")
         return Character(
             name=name.strip(), **attrs, skills=skills, **scales, gifts=gifts, faults=faults,
             tough_hide=tough_hide, weapons=weapons, armour=armour, shield=shield, gear_kg=float(gear),
             two_handed=two_handed, wound_track=self.track(), movement_modes=modes,
             has_head=self.flag("has_head", True), resist_sharp=self.integer("resist_sharp", 0),
             damage_capacity=None if capacity is None else self.to_level("damage_capacity", capacity),
-            key=self.key, spells=self.spells())
+            key=self.key, spells=self.spells(), footprint=footprint, kind=kind.strip().lower(),
+            scale_piercing=self.piercing(weapons))
 
     def spells(self) -> tuple[str, ...]:
         """FTC 8: the known spells, each checked against the catalogue (near matches named on a typo)."""
@@ -377,6 +418,27 @@ class _Reader:
             if item.name not in known:
                 known.append(item.name)
         return tuple(known)
+
+    def piercing(self, weapons: tuple[Weapon, ...]) -> dict[str, str]:
+        raw = self.data.get("scale_piercing", {})
+        if not isinstance(raw, Mapping):
+            raise self.fail("scale_piercing", f"{raw!r} is not a table",
+                            'write scale_piercing = { Harpoon = "halve" } (or "ignore")')
+        out: dict[str, str] = {}
+        for name, mode in raw.items():
+            try:
+                wanted = equipment.weapon(str(name)).name
+            except UnknownEquipment:
+                wanted = str(name).strip()
+            match = next((w for w in weapons if w.name.lower() == wanted.lower()), None)
+            if match is None:
+                raise self.fail("scale_piercing", f"names {name!r}, which the character does not carry",
+                                "list the weapon under weapons, or use the name of a weapon listed there")
+            if mode not in PIERCING_MODES:
+                raise self.fail("scale_piercing", f"{name}: {mode!r} is not a way to pierce Scale",
+                                'write "halve" (halve the Mass Scale) or "ignore" (ignore it)')
+            out[match.name] = str(mode)
+        return out
 
     def weapon(self, value: object) -> Weapon:
         try:

@@ -178,10 +178,16 @@ class WoundTrack:
 
 def named_track(name: str) -> WoundTrack:
     """A wound track from ``data/damage.toml``: "default" (FTC 7.3), "cinematic" (*Fudge* 4.57),
-    "doubled_degree" (*Fudge* 4.55), "epic" (*Fudge* 4.63)."""
+    "doubled_degree" (*Fudge* 4.55), "epic" (*Fudge* 4.63); or a creature track of ``data/creatures.toml``
+    ("mook" of *Fudge* 4.57, "major_npc")."""
     tracks = damage_data()["tracks"]
     if name not in tracks:
-        raise WoundError(f"there is no wound track named {name!r}; use one of {', '.join(tracks)} "
+        # creatures' own tracks ("mook" of Fudge 4.57, "major_npc") are named tracks too
+        creature = read_table("creatures.toml").get("tracks", {})
+        if name in creature:
+            return WoundTrack.from_data(creature[name], name=name)
+        raise WoundError(f"there is no wound track named {name!r}; use one of "
+                         f"{', '.join([*tracks, *creature])} "
                          "or give the track as a table of levels, damage and boxes")
     return WoundTrack.from_data(tracks[name], name=name)
 

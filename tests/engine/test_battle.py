@@ -69,7 +69,10 @@ def check_events(b: Battle, events: Sequence[ev.Event], able_before: set[str]) -
             if e.hit:
                 assert e.damage == (e.relative_degree + sum(v for _, v in e.offensive_factors)
                                     - sum(v for _, v in e.defensive_factors))
-                if e.relative_degree == 1 and not b.options.fudge_graze_table:
+                att, tgt = b.figures[e.attacker].character, b.figures[e.target].character
+                # Fudge 4.56: a larger Strength Scale raises the cap; a track without Scratch starts higher
+                if e.relative_degree == 1 and not b.options.fudge_graze_table \
+                        and att.strength_scale <= tgt.mass_scale and tgt.wound_track.name != "mook":
                     assert e.wound in (None, "Scratch"), "FTC 7.3: a graze does at most a Scratch"
             else:
                 assert e.wound is None and e.damage == 0

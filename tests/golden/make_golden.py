@@ -29,6 +29,7 @@ from game.engine import events as ev  # noqa: E402
 from game.engine import gm, record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
 from game.engine.battle import Battle, Decision, legal_actions  # noqa: E402
+from game.engine.hexgrid import Hex  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -55,6 +56,11 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
     "gm_refereed": lambda es: sum(isinstance(e, ev.GMActed) for e in es) >= 7
     and any(isinstance(e, ev.AttackResolved) and any(n.startswith("GM") for n, _ in (*e.offence_mods, *e.defence_mods))
             for e in es),
+    "large_through_zoc": lambda es: any(isinstance(e, ev.EscapeContest) and e.mover == "d" and e.escaped
+                                        for e in es)
+    and any(isinstance(e, ev.Moved) and e.figure == "d" and len(e.path) > 2 for e in es),
+    "scale_both_sides": lambda es: {e.attacker for e in es if isinstance(e, ev.AttackResolved) and e.hit}
+    == {"g", "p"},
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -131,6 +137,20 @@ def _thunder(target: str, *, shooter: str | None = None) -> Policy:
     return policy
 
 
+def _large_leaves(b: Battle, d: Decision) -> act.Action:
+    if d.figure == "d" and d.reason == "move":
+        away = Hex(CENTRE.q - 3, CENTRE.r)
+        return act.Move("d", b.reach_for("d").path(away).steps)
+    return _default(b, d)
+
+
+def _trade_blows(b: Battle, d: Decision) -> act.Action:
+    if d.reason == "declare":
+        other = "p" if d.figure == "g" else "g"
+        return act.Declare(d.figure or "", "neutral", (other,) if other in b.targets_for(d.figure or "") else ())
+    return _default(b, d)
+
+
 def _random(seed: int) -> Policy:
     players = {"blue": RandomPlayer(seed), "red": RandomPlayer(seed + 1)}
     return lambda b, d: players[d.side](b, d)
@@ -181,6 +201,8 @@ GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
     "spell_interrupted": ("spell_duel", lambda s: _thunder("a", shooter="a"), 3),
     "spell_cast": ("spell_far", lambda s: _thunder("b"), 5),
     "gm_refereed": ("skirmish_gm", _refereed, 3),
+    "large_through_zoc": ("large_zoc", lambda s: _large_leaves, 1),
+    "scale_both_sides": ("scale_both", lambda s: _trade_blows, 3),
 }
 
 

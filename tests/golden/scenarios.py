@@ -41,6 +41,16 @@ CHARACTERS: Mapping[str, Mapping[str, Any]] = {
                    "Dazzle", "Blindness", "Weakness"]},
     "seer": {"name": "Seer", "skills": {"Thaumatology": "Great", "Magic": "Good", "Knife": "Fair"},
              "weapons": ["Large Knife"], "spells": ["Flame Dart", "Ward", "Dazzle"]},
+    # creatures (FTC 5 large figures, Fudge 4.23 kinds, 4.57 mooks, 4.58 Scale)
+    "troll": {"name": "Troll", "strength": "Great", "scale": 2, "footprint": 3, "kind": "carnivore",
+              "skills": {"Club": "Good"}, "weapons": ["Large Club"], "tough_hide": 1},
+    "dragon": {"name": "Dragon", "strength": "Good", "scale": 4, "footprint": 7, "kind": "carnivore",
+               "skills": {"Brawling": "Great"}, "weapons": ["Fist"], "wound_track": "major_npc"},
+    "giant": {"name": "Giant", "strength": "Good", "scale": 3, "footprint": 3, "skills": {"Club": "Fair"},
+              "weapons": ["Large Club"]},
+    "pixie": {"name": "Pixie", "agility": "Superb", "scale": -3, "kind": "prey",
+              "skills": {"Knife": "Great"}, "weapons": ["Stiletto"]},
+    "goblin": {"name": "Goblin", "skills": {"Axe": "Fair"}, "weapons": ["Hand Axe"], "wound_track": "mook"},
 }
 
 
@@ -151,6 +161,26 @@ def refereed(seed: int) -> BattleSetup:
     return replace(skirmish(seed), gm="referee")
 
 
+def large_skirmish(seed: int = 0, options: RuleOptions | None = None, *,
+                   orders: Mapping[str, str] | None = None) -> BattleSetup:
+    """Large figures in a skirmish (FTC 5): a knight, a spearman and an archer against a 3-hex troll, a
+    7-hex dragon and a goblin mook."""
+    return setup([("b0", "blue", "knight", (1, 2), 0), ("b1", "blue", "archer", (1, 6), 0),
+                  ("b2", "blue", "spearman", (2, 4), 0), ("r0", "red", "troll", (8, 2), 3),
+                  ("r1", "red", "dragon", (8, 6), 3), ("r2", "red", "goblin", (10, 4), 3)],
+                 seed=seed, width=12, height=10, options=options, orders=orders, mooks=frozenset({"r2"}))
+
+
+def large_zoc_setup(seed: int) -> BattleSetup:
+    """FTC 5, 5.3: a red 7-hex dragon starts in the zone of control of a blue knight facing its east side."""
+    return axial([("d", "red", "dragon", CENTRE, 0), ("k", "blue", "knight", east(CENTRE, 2), 3)], seed=seed)
+
+
+def scale_both_setup(seed: int) -> BattleSetup:
+    """FTC 6.4, 7.1-7.2: a 3-hex giant (Scale 3) against a pixie (Scale -3), side by side."""
+    return axial([("g", "blue", "giant", CENTRE, 0), ("p", "red", "pixie", east(CENTRE, 1), 3)], seed=seed)
+
+
 SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "skirmish": lambda seed: skirmish(seed),
     "skirmish_secret": lambda seed: skirmish(seed, RuleOptions(secret_stances=True, mook_group_initiative=True)),
@@ -165,6 +195,8 @@ SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "spell_far": spell_far,
     "magic_skirmish": lambda seed: magic_skirmish(seed),
     "skirmish_gm": refereed,
+    "large_zoc": large_zoc_setup,
+    "scale_both": scale_both_setup,
 }
 """Scenario name -> setup for a seed; a golden log's ``setup`` holds ``{"scenario": name}``."""
 

@@ -1,0 +1,341 @@
+"""Large figures, creatures and Scale in a real battle (FTC 5, 5.2, 5.3, 6.2, 6.5.3, 7.2, 7.3; *Fudge* 4.23,
+4.57, 4.58): footprints that move, turn and block, zones of control from a large figure's front, reach onto
+any hex of a large target, line of fire over every hex a figure covers, the mook track, creature kinds,
+scale-piercing weapons and the Fudge examples played out by the battle itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.engine import actions as act
+from game.engine import events as ev
+from game.engine.ai import RandomPlayer, TacticalPlayer
+from game.engine.battle import Battle, BattleSetup, FigureSetup, IllegalAction, RuleOptions, apply, legal_actions
+from game.engine.characters import Character
+from game.engine.combat import Stance
+from game.engine.creatures import footprint, front_zone
+from game.engine.hexgrid import Hex, neighbor
+from game.engine.lof import line_of_fire
+from game.engine.terrain import OPEN_GROUND, TerrainMap, TerrainType
+from tests.engine.test_battle import check_events, check_state
+from tests.engine.test_scale import DRAGON, FIONN, MCMURTREE, SHEBA, WILBUR
+from tests.golden.scenarios import SIDES, character, large_skirmish
+
+C = Hex(6, 4)
+WALL = TerrainType("wall", passable={"walk": False, "fly": True}, blocks_sight=True)
+
+
+def battle(figures: list[tuple[str, str, Character | str, Hex, int]], *, terrain: TerrainMap | None = None,
+           seed: int = 0, orders: Mapping[str, str] | None = None) -> Battle:
+    """A battle on an open 16 x 12 field (or ``terrain``) with figures at axial hexes."""
+    t = terrain or TerrainMap.open(16, 12)
+    figs = tuple(FigureSetup(fid, fid.upper(), side, character(ch) if isinstance(ch, str) else ch, h, facing,
+                             (orders or {}).get(fid, "always"))
+                 for fid, side, ch, h, facing in figures)
+    return Battle(BattleSetup(t, SIDES, figs, RuleOptions(), seed))
+
+
+def walls(cells: set[tuple[int, int]], width: int = 16, height: int = 12) -> TerrainMap:
+    """An open field with walls (impassable, blocking sight) at the given (col, row) cells."""
+    grid = np.zeros((height, width), dtype=np.int16)
+    for col, row in cells:
+        grid[row, col] = 1
+    return TerrainMap.build(width, height, (OPEN_GROUND, WALL), grid)
+
+
+def first_round(b: Battle, declare: Mapping[str, act.Declare] | None = None) -> list[ev.Event]:
+    """Play round 1: nobody moves, the given declarations (others defend), stoppers always stop."""
+    out: list[ev.Event] = []
+    while b.round == 1 and not b.over:
+        d = legal_actions(b)
+        assert d is not None
+        fid = d.figure or ""
+        action: act.Action = {
+            "move": act.Move(fid, ()), "held_end": act.Move(fid, ()), "interrupt": act.PassInterrupt(d.side),
+            "stop": act.StopChoice(fid, True), "escape_failed": act.EscapeFailedChoice(fid, False),
+            "follow": act.FollowChoice(fid, None),
+        }.get(d.reason) or (declare or {}).get(fid, act.Declare(fid, "neutral"))
+        out.extend(apply(b, action))
+    return out
+
+
+def attacks(events: list[ev.Event], attacker: str) -> list[ev.AttackResolved]:
+    return [e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == attacker]
+
+
+def to_attack_phase(b: Battle) -> Battle:
+    """Nobody moves in round 1's movement phase."""
+    while b.phase == "movement":
+        d = legal_actions(b)
+        assert d is not None
+        apply(b, act.Move(d.figure or "", ()))
+    return b
+
+
+def move_first(b: Battle, fid: str) -> None:
+    """Let every figure before ``fid`` stay where it is, so that ``fid`` is due to move."""
+    while True:
+        d = legal_actions(b)
+        assert d is not None and d.reason == "move"
+        if d.figure == fid:
+            return
+        apply(b, act.Move(d.figure or "", ()))
+
+
+# --- FTC 5: a large figure moves and turns its whole footprint ---------------------------------------------
+
+def test_ftc_5_three_hex_figure_moves_and_turning_moves_its_hexes() -> None:
+    b = battle([("t", "red", "troll", C, 0), ("k", "blue", "knight", Hex(1, 1), 0)])
+    troll = b.figures["t"]
+    assert troll.size == 3 and b.cells_of("t") == footprint(C, 3, 0) and len(b.cells_of("t")) == 3
+    move_first(b, "t")
+    reach = b.reach_for("t")
+    east2 = Hex(C.q + 2, C.r)
+    path = reach.path(east2, 2)
+    apply(b, act.Move("t", path.steps))
+    assert (troll.hex, troll.facing) == (east2, 2)
+    assert b.cells_of("t") == footprint(east2, 3, 2) != footprint(east2, 3, 0)
+    for h in b.cells_of("t"):
+        assert b.occupant(h) is troll
+
+
+def test_ftc_5_seven_hex_figure_moves_and_nobody_ends_on_it() -> None:
+    b = battle([("d", "red", "dragon", C, 3), ("k", "blue", "knight", Hex(C.q - 4, C.r), 0)])
+    assert b.figures["d"].size == 7
+    move_first(b, "k")
+    reach = b.reach_for("k")
+    for h in b.cells_of("d"):
+        assert not reach.can_reach(h)                # FTC 5.2: nobody ends on any hex of another figure
+    with pytest.raises(IllegalAction):
+        apply(b, act.Move("k", ((Hex(C.q - 3, C.r), 0), (Hex(C.q - 2, C.r), 0), (Hex(C.q - 1, C.r), 0))))
+    apply(b, act.Move("k", ()))
+    d = legal_actions(b)
+    assert d is not None and d.figure == "d"
+    reach = b.reach_for("d")
+    west = Hex(C.q - 1, C.r)
+    assert not reach.can_reach(Hex(C.q - 3, C.r))   # the knight's hex would be covered
+    apply(b, act.Move("d", reach.path(west).steps))
+    assert b.figures["d"].hex == west and b.cells_of("d") == footprint(west, 7, 3)
+
+
+def test_ftc_5_a_narrow_gap_lets_a_man_through_but_not_a_seven_hex_dragon() -> None:
+    # a wall across column 8 with a one-hex gap at row 5
+    t = walls({(8, row) for row in range(12) if row != 5})
+    start = t.hex_at(5, 5)
+    beyond = t.hex_at(11, 5)
+    b = battle([("d", "red", "dragon", start, 0), ("m", "red", "brigand", t.hex_at(5, 9), 0),
+                ("k", "blue", "knight", t.hex_at(14, 10), 3)], terrain=t)
+    dragon_reach = b.reach_for("d", allowance=12)
+    man_reach = b.reach_for("m", allowance=12)
+    assert man_reach.can_reach(beyond)
+    assert not any(h.q > t.hex_at(8, 5).q + 1 for h in dragon_reach.hexes())
+    assert not dragon_reach.can_reach(beyond)
+
+
+def test_ftc_5_a_three_hex_figure_cannot_turn_where_it_has_no_room() -> None:
+    t = TerrainMap.open(16, 12)
+    b = battle([("t", "red", "troll", C, 0), ("a", "red", "brigand", neighbor(C, 1), 0),
+                ("z", "red", "brigand", neighbor(C, 5), 0), ("k", "blue", "knight", Hex(1, 1), 0)], terrain=t)
+    reach = b.reach_for("t")
+    troll = b.figures["t"]
+    room = [f for f in range(6) if all(b.occupant(h) in (None, troll) for h in footprint(C, 3, f))]
+    assert 0 < len(room) < 6
+    assert set(reach.facings(C)) <= set(room)
+    assert set(reach.facings(C)) & set(room) - {0}     # it may still turn where it has room
+
+
+# --- FTC 5.2-5.3: zones of control of and against large figures ----------------------------------------
+
+def test_ftc_5_2_zone_of_control_from_a_large_figures_front_stops_a_mover() -> None:
+    troll = footprint(C, 3, 0)
+    zone = front_zone(troll, 0)
+    # a hex in the troll's zone that is not one of its head's three front hexes
+    spot = next(h for h in sorted(zone) if h not in front_zone({C}, 0))
+    b = battle([("t", "blue", "troll", C, 0), ("m", "red", "peasant", spot, 0)])
+    assert spot in b.zone(b.figures["t"])
+    move_first(b, "m")
+    reach = b.reach_for("m")
+    away = next(h for h in sorted(reach.hexes(), key=lambda h: -abs(h.r - spot.r) - abs(h.q - spot.q))
+                if not zone & {h})
+    assert reach.band(away) == "escape"
+    events = apply(b, act.Move("m", reach.path(away).steps))
+    contest = [e for e in events if isinstance(e, ev.EscapeContest)]
+    assert contest and contest[0].stoppers == ("t",) and contest[0].mover == "m"
+
+
+def test_ftc_5_3_a_large_figure_moving_through_a_zone_of_control_escapes() -> None:
+    for seed in range(60):
+        b = battle([("d", "red", "dragon", C, 0), ("k", "blue", "knight", Hex(C.q + 2, C.r), 3)], seed=seed)
+        assert not b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))   # the dragon starts in his zone
+        move_first(b, "d")
+        reach = b.reach_for("d")
+        away = Hex(C.q - 3, C.r)
+        assert reach.band(away) == "escape"
+        events = apply(b, act.Move("d", reach.path(away).steps))
+        contest = [e for e in events if isinstance(e, ev.EscapeContest)]
+        assert contest and contest[0].mover == "d" and contest[0].stoppers == ("k",)
+        if contest[0].escaped:
+            assert b.figures["d"].hex == away and b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))
+            return
+    raise AssertionError("no seed let the dragon escape")
+
+
+# --- FTC 6.2: reach onto any hex -------------------------------------------------------------------------
+
+def test_ftc_6_2_a_large_target_is_reached_at_any_of_its_hexes() -> None:
+    # the knight stands east of the dragon's eastern hex, two hexes from its centre, facing it
+    knight_hex = Hex(C.q + 2, C.r)
+    b = to_attack_phase(battle([("d", "red", "dragon", C, 0), ("k", "blue", "knight", knight_hex, 3)]))
+    assert "d" in b.targets_for("k")                                    # the dragon's eastern hex
+    assert "k" in b.targets_for("d")                                    # from the front of its footprint
+    assert b.threats_to("k") == [b.figures["d"]]
+    b = to_attack_phase(battle([("d", "red", "dragon", C, 3), ("k", "blue", "knight", knight_hex, 3)]))
+    assert "k" not in b.targets_for("d")                                # the knight is behind it
+    assert "d" in b.targets_for("k")
+
+
+# --- FTC 6.5.3: line of fire over every hex a figure covers ------------------------------------------------
+
+def test_ftc_6_5_3_a_large_figure_on_the_line_is_at_risk_and_a_large_target_is_hit_on_any_hex() -> None:
+    archer = Hex(2, 4)
+    b = battle([("a", "blue", "archer", archer, 0), ("t", "red", "troll", Hex(5, 4), 0),
+                ("z", "red", "brigand", Hex(9, 4), 3)])
+    att, tgt = b.figures["a"], b.figures["z"]
+    terms = b.attack_terms(att, tgt, att.character.ready_weapon, Stance.NEUTRAL)
+    assert terms.line is not None and "t" in terms.line.bystanders_at_risk()
+    # a wall hides the dragon's centre from the archer, not its northern hexes
+    t = walls({(6, 6)})
+    centre = t.hex_at(8, 6)
+    firer = t.hex_at(3, 6)
+    b = battle([("a", "blue", "archer", firer, 0), ("d", "red", "dragon", centre, 3)], terrain=t)
+    assert line_of_fire(t, firer, centre).blocked
+    assert "d" in b.targets_for("a")
+    terms = b.attack_terms(b.figures["a"], b.figures["d"], b.figures["a"].character.ready_weapon,
+                           Stance.NEUTRAL)
+    assert terms.line is not None and not terms.line.blocked and terms.line.target in b.cells_of("d")
+
+
+# --- Fudge 4.57: mooks -------------------------------------------------------------------------------------
+
+def test_fudge_4_57_mook_track_second_wound_puts_it_out() -> None:
+    goblin = character("goblin")
+    assert goblin.wound_track.name == "mook"
+    for seed in range(80):
+        b = battle([("k", "blue", "guard", C, 0), ("g", "red", goblin, Hex(C.q + 1, C.r), 3)], seed=seed)
+        wounds: list[ev.Wounded] = []
+        while not b.over and b.round <= 8:
+            d = legal_actions(b)
+            assert d is not None
+            fid = d.figure or ""
+            a: act.Action = (act.Declare(fid, "neutral", ("g",) if fid == "k" else ()) if d.reason == "declare"
+                             else act.Move(fid, ()))
+            wounds += [e for e in apply(b, a) if isinstance(e, ev.Wounded) and e.figure == "g"]
+        if len(wounds) >= 2 and wounds[0].box == "Hurt":
+            # the first wound only marks Hurt; the second finds no open box below Out of the Battle
+            assert wounds[1].box == "Incapacitated"
+            assert b.figures["g"].out and not b.figures["g"].can_act
+            return
+    raise AssertionError("no seed wounded the goblin twice")
+
+
+# --- Fudge 4.23: carnivores and prey -----------------------------------------------------------------------
+
+def test_fudge_4_23_prey_attacks_a_level_low_and_a_carnivore_defends_a_level_low() -> None:
+    b = battle([("p", "blue", "pixie", C, 0), ("t", "red", "troll", Hex(C.q + 1, C.r), 3)])
+    events = first_round(b, {"p": act.Declare("p", "neutral", ("t",)), "t": act.Declare("t", "neutral", ("p",))})
+    pix = attacks(events, "p")[0]
+    assert ("Prey", -1) in pix.offence_mods
+    assert ("Carnivore", -1) in pix.defence_mods
+    troll = attacks(events, "t")[0]
+    assert not any(name == "Carnivore" for name, _ in troll.offence_mods)
+
+
+# --- Fudge 4.58: scale-piercing --------------------------------------------------------------------------
+
+def test_fudge_4_58_a_scale_piercing_spear_halves_the_dragons_mass_scale_on_a_solid_blow() -> None:
+    hunter = character("spearman", skills={"Spear": "Legendary"}, scale_piercing={"Spear": "halve"})
+    assert hunter.to_dict()["scale_piercing"] == {"Spear or Pike": "halve"}
+    for seed in range(80):
+        b = battle([("h", "blue", hunter, Hex(C.q + 2, C.r), 3), ("d", "red", "dragon", C, 0)], seed=seed)
+        events = first_round(b, {"h": act.Declare("h", "neutral", ("d",), aim="torso")})
+        hits = [e for e in attacks(events, "h") if e.hit and e.relative_degree >= 3]
+        if hits:
+            factors = dict(hits[0].defensive_factors)
+            assert factors.get("Mass Scale (halved: scale-piercing)") == 2 and "Mass Scale" not in factors
+            return
+    raise AssertionError("no seed gave a solid blow")
+
+
+# --- Fudge 4.58's examples in a battle --------------------------------------------------------------------
+
+def test_fudge_4_58_knight_against_a_seven_hex_dragon_in_a_battle() -> None:
+    dragon = replace(DRAGON, footprint=7)
+    for seed in range(200):
+        b = battle([("w", "blue", WILBUR, Hex(C.q + 2, C.r), 3), ("d", "red", dragon, C, 0)], seed=seed)
+        events = first_round(b, {"w": act.Declare("w", "neutral", ("d",), aim="torso")})
+        blow = attacks(events, "w")[0]
+        assert blow.difficulty == -2                              # Poor: the knight is the smaller
+        if blow.hit and blow.relative_degree == 3:
+            assert sum(v for _, v in blow.offensive_factors) == 6     # "+6"
+            assert sum(v for _, v in blow.defensive_factors) == 8     # against "+8"
+            assert blow.damage == 1 and blow.wound == "Scratch"      # "3-2 = one point": a Scratch
+            return
+    raise AssertionError("no seed gave Wilbur his +3")
+
+
+def test_fudge_4_58_warrior_against_leprechaun_in_a_battle() -> None:
+    sheba = replace(SHEBA, skills={"Martial Arts": 3})  # Superb: a kicker good enough for the Great difficulty
+    for seed in range(200):
+        b = battle([("s", "blue", sheba, C, 0), ("l", "red", MCMURTREE, Hex(C.q + 1, C.r), 3)], seed=seed)
+        events = first_round(b, {"s": act.Declare("s", "neutral", ("l",), aim="torso")})
+        kick = attacks(events, "s")[0]
+        assert kick.difficulty == 2                                 # Great: the leprechaun is tiny
+        if kick.hit and kick.relative_degree == 2:
+            assert sum(v for _, v in kick.offensive_factors) == 1      # "+1"
+            assert sum(v for _, v in kick.defensive_factors) == -3     # against "-3"
+            assert kick.damage == 6 and kick.wound == "Very Hurt"     # "six points ... Very Hurt"
+            return
+    raise AssertionError("no seed gave Sheba her +2")
+
+
+def test_fudge_4_58_leprechaun_clubs_the_warrior_in_a_battle_for_no_damage() -> None:
+    for seed in range(40):
+        b = battle([("s", "blue", SHEBA, C, 0), ("f", "red", FIONN, Hex(C.q + 1, C.r), 3)], seed=seed)
+        events = first_round(b, {"f": act.Declare("f", "neutral", ("s",))})
+        blow = attacks(events, "f")[0]
+        assert blow.difficulty == -2                                # Poor: Fionn is the smaller
+        if blow.hit:
+            assert blow.wound is None or blow.relative_degree >= 4
+            return
+    raise AssertionError("Fionn never hit")
+
+
+# --- the state machine with large figures ------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), tactical=st.booleans(), opt=st.sampled_from(range(3)))
+def test_ftc_5_random_play_with_large_figures_keeps_every_invariant(seed: int, tactical: bool, opt: int) -> None:
+    """Random (or tactical) legal play with a 3-hex troll and a 7-hex dragon: every invariant of the
+    battle, and no two figures ever share a hex of their footprints."""
+    options = [RuleOptions(), RuleOptions(secret_stances=True, attack_any_adjacent=True),
+               RuleOptions(per_hex_terrain=True)][opt]
+    b = Battle(large_skirmish(seed, options))
+    player = TacticalPlayer if tactical else RandomPlayer
+    players = {"blue": player(seed), "red": player(seed + 1)}
+    while not b.over and b.round <= 6:
+        d = legal_actions(b)
+        assert d is not None
+        able = {f.id for f in b.figures.values() if f.can_act}
+        wounds = {f.id: list(f.wounds.received()) for f in b.figures.values()}
+        events = apply(b, players[d.side](b, d))
+        check_events(b, events, able)
+        check_state(b, wounds)
+        cells = [h for f in b.figures.values() for h in b.cells_of(f.id)]
+        assert len(cells) == len(set(cells)), "two figures share a hex"
+        assert all(b.terrain.is_passable(h) for h in cells)
