@@ -5,7 +5,7 @@ Run it from the project root after ``python assets/make_tiles.py`` (which writes
     python maps/make_maps.py
 
 Each map is laid out by a function below from a fixed seed, so the output is the same every run. A GM
-would rather draw a map in Tiled (see the GM's guide in the README); this script is how the four shipped
+would rather draw a map in Tiled (see the GM's guide in the README); this script is how the shipped
 maps were made, and remaking them after a change to the tile list keeps their tile ids right.
 """
 
@@ -637,7 +637,61 @@ def _rect_size(m: BattleMap, cells: list[Cell]) -> tuple[float, float]:
     return round(max(xs) - min(xs) + 40), round(max(ys) - min(ys) + 40)
 
 
-MAPS: tuple[Callable[[], BattleMap], ...] = (open_field, village, forest_road, ruined_keep)
+# --------------------------------------------------------------------------------------------------
+# 5. Wyrm's hollow: pointy-top, stagger y / odd, base64-zlib; a roster with spells, a dragon and mooks
+# --------------------------------------------------------------------------------------------------
+def wyrm_hollow() -> BattleMap:
+    m = BattleMap("wyrm_hollow", "The Wyrm's Hollow",
+                  "A stony valley ends at a dragon's cave: the wyrm and its goblin servants against a "
+                  "knight, a wizard and a priest. Room enough for a beast that fills seven hexes.",
+                  mt.POINTY, "odd", 26, 18, "base64-zlib")
+    rng = random.Random(55)
+    patches = smooth_noise(m, 56, 3.0)
+    for c in m.cells():
+        v = patches[c] + rng.uniform(-0.06, 0.06)
+        m.ground(c, "dirt" if v < 0.38 else "rough" if v > 0.66 else "grass")
+    # cliffs along the north and south edges, ragged
+    noise = smooth_noise(m, 55, 2.5)
+    for c in m.cells():
+        col, row = c
+        edge = min(row, m.height - 1 - row)
+        if edge == 0 or (edge == 1 and noise[c] > 0.55):
+            m.feature(c, "stone_wall")
+        elif edge <= 2 and noise[c] > 0.45 and rng.random() < 0.5:
+            m.feature(c, "scree")
+    # the cave mouth in the east: a paved floor of old stone where the wyrm sleeps
+    lair = (21, 9)
+    for c in m.cells():
+        if m.dist(c, lair) <= 3 and not m.get("features", c):
+            m.ground(c, "keep_floor" if m.dist(c, lair) <= 2 else "rocky")
+    for c in m.cells():
+        if c[0] == m.width - 1 and not 6 <= c[1] <= 11:
+            m.feature(c, "stone_wall")
+    # a pool fed by a trickle, boulders and a few stunted firs in the valley
+    for c in m.blob((10, 5), 1.6, rng, 0.5):
+        if not m.get("features", c):
+            m.ground(c, "shallows")
+    for c in ((13, 12), (14, 12), (7, 11), (16, 4)):
+        m.feature(c, "boulders")
+    for c in ((4, 14), (5, 3), (12, 14)):
+        m.feature(c, "firs")
+    for c in m.blob((9, 12), 1.3, rng):
+        if not m.get("features", c):
+            m.feature(c, "brush")
+    m.deploy_rect("Valley mouth", "blue", [(c, r) for c in range(1, 5) for r in range(5, 13)])
+    m.deploy_rect("The lair", "red", [(c, r) for c in range(17, 24) for r in range(4, 14)])
+    for name, char, c, f in (("Sir Gawen", "knight", (4, 9), 0), ("Mirelda", "wizard", (2, 8), 0),
+                             ("Brother Anselm", "priest", (2, 10), 0), ("Tam", "archer", (3, 7), 0),
+                             ("Wenna", "archer", (3, 11), 0)):
+        m.figure(name, "blue", char, c, f)
+    for name, char, c, f in (("Ssarvex", "dragon", lair, 3), ("Snag", "goblin", (18, 6), 3),
+                             ("Grub", "goblin", (18, 8), 3), ("Nib", "goblin", (18, 11), 3),
+                             ("Skulk", "goblin_archer", (19, 5), 3), ("Rattle", "goblin_archer", (19, 12), 3)):
+        m.figure(name, "red", char, c, f)
+    return m
+
+
+MAPS: tuple[Callable[[], BattleMap], ...] = (open_field, village, forest_road, ruined_keep, wyrm_hollow)
 
 
 def main() -> int:

@@ -47,7 +47,8 @@ def test_saving_keeps_the_comment_lines_at_the_top_of_the_file(tmp_path: Path) -
 
 
 def test_the_saved_text_reads_like_a_hand_written_roster() -> None:
-    text = roster_to_toml(load_roster(SHIPPED[-1]))
+    village = next(p for p in SHIPPED if p.name == "village.roster.toml")
+    text = roster_to_toml(load_roster(village))
     assert "[sides.blue]" in text and "[characters.sergeant]" in text
     assert 'skills = { Sword = "Good", Shield = "Good", Brawling = "Good" }' in text
     assert 'weapons = ["Broadsword", "Large Knife"]' in text

@@ -70,8 +70,15 @@ def test_ftc_table_9_1_every_cell(name: str, one: int, two: int | None, far: int
 
 
 def test_ftc_table_9_1_has_exactly_the_printed_rows() -> None:
-    melee = [w.name for w in equipment.weapons() if not w.ranged]
+    # the catalogue adds one row of its own after the printed ones: a beast's natural weapons
+    melee = [w.name for w in equipment.weapons() if not w.ranged and w.name != "Claws and Teeth"]
     assert melee == [row[0] for row in TABLE_9_1]
+
+
+def test_fudge_4_54_claws_and_teeth_small_and_sharp() -> None:
+    item = weapon("Claws")
+    assert (item.name, item.skill, item.damage, item.mass_kg) == ("Claws and Teeth", "Brawling", 1, 0.0)
+    assert item.sharp and item.natural and not item.ranged
 
 
 @pytest.mark.parametrize(("name", "defense", "mass", "location"), TABLE_9_2)
