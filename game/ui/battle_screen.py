@@ -242,7 +242,7 @@ class BattleScreen(ViewerScreen):
         return e.text(self.names()), tuple(e.figures), colour
 
     def _rebuild_log(self) -> None:
-        self.entries = [self._entry(e) for e in self.battle.events]
+        self.entries = spell_panel.log_entries(self, list(self.battle.events))
         self.pending_entries = []
         self._sync_log()
 
@@ -273,7 +273,7 @@ class BattleScreen(ViewerScreen):
     def after_change(self, new_events: list[ev.Event]) -> None:
         """New events: queue them for the log, reset the per-decision state, note save errors."""
         speed = self.ui.settings.animation_speed
-        entries = [self._entry(e) for e in new_events]
+        entries = spell_panel.log_entries(self, new_events)
         if speed <= 0:
             self.entries.extend(entries)
             self._sync_log()

@@ -265,6 +265,8 @@ class SpellPreview:
     distribution: Mapping[Outcome, Fraction] | None = None
     """A damage bolt's outcomes against a target that does not dodge."""
     line: LineOfFire[str] | None = None
+    bystanders: tuple[Bystander, ...] = ()
+    """Figures a damage bolt that misses may strike (FTC 8.3: misses as for missiles, 6.5.3)."""
     assumptions: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -352,6 +354,16 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
                                             track=tgt.character.wound_track,
                                             fudge_graze_table=battle.options.fudge_graze_table,
                                             health=tgt.character.health)
+    bystanders: list[Bystander] = []
+    if distribution is not None and terms.line is not None and tgt is not None:
+        at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]
+        friends = [b for b in at_risk if battle.figures[b].side == caster.side]
+        enemies = [b for b in at_risk if battle.figures[b].side != caster.side]
+        if at_risk:
+            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
+            miss = 1 - effect
+            bystanders += [Bystander(b, True, miss * p_friend / len(friends)) for b in friends]
+            bystanders += [Bystander(b, False, miss * p_enemy / len(enemies)) for b in enemies]
     return SpellPreview(caster.id, item.name, tgt.id if tgt is not None else None, spot, skill, terms.modifiers,
                         result, item.difficulty, cast, effect, dodged, dodge_level, touch, touch_def, damage_base,
-                        distribution, terms.line, tuple(assumptions))
+                        distribution, terms.line, tuple(bystanders), tuple(assumptions))

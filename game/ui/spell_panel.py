@@ -68,7 +68,8 @@ def spell_tooltip(item: magic.Spell, caster: Figure | None = None) -> str:
         what += f", lasts {item.duration}"
     if item.resist:
         what += f"; resisted by {item.resist.capitalize()}"
-    parts.append(what + ".")
+    parts[0] += "."
+    parts.append(what[:1].upper() + what[1:] + ".")
     if item.notes:
         parts.append(item.notes)
     return " ".join(parts)
@@ -103,6 +104,25 @@ def log_colour(e: ev.Event) -> RGB | None:
     if isinstance(e, ev.EffectEnded | ev.HeldFast | ev.SpellResisted | ev.TouchAttack):
         return (190, 160, 220)
     return None
+
+
+def log_entries(screen: BattleScreen, events: list[ev.Event]) -> list[tuple[str, tuple[str, ...], RGB | None]]:
+    """The screen's log entries for these events; a caster's declaration reads "casts X" instead of "attacks
+    nobody with <weapon>" (the casting event that follows it names the spell, FTC 8)."""
+    out = [screen._entry(e) for e in events]
+    names = screen.battle.names()
+    for i, e in enumerate(events):
+        if not isinstance(e, ev.Declared) or e.hidden or e.targets or e.second_move:
+            continue
+        for nxt in events[i + 1:i + 4]:
+            if isinstance(nxt, ev.CastingBegan | ev.CastingContinued) and nxt.caster == e.figure:
+                verb = "casts" if isinstance(nxt, ev.CastingBegan) else "keeps casting"
+                dodge = f", dodging {', '.join(names.get(d, d) for d in e.dodge)}" if e.dodge else ""
+                who = names.get(e.figure, e.figure)
+                text = f"{who}: {e.stance.replace('_', ' ')} stance, {verb} {nxt.spell}{dodge}"
+                out[i] = (text, out[i][1], out[i][2])
+                break
+    return out
 
 
 # ------------------------------------------------------------------------------------ the declaration
@@ -326,7 +346,7 @@ def overlays(screen: BattleScreen) -> tuple[list[HexFill], LineOfFireView | None
     if band is None:
         band = range_hexes(screen.battle, d.figure, item)  # type: ignore[assignment]
         screen._preview_cache[key] = band
-    fills = [HexFill(band, colour, 40)]  # type: ignore[arg-type]
+    fills = [HexFill(band, colour, 55)]  # type: ignore[arg-type]
     conc = screen.battle.casting_of(d.figure)
     continuing = conc is not None and conc.spell.name == d.spell
     if continuing:
@@ -407,9 +427,10 @@ def draw_token_marks(screen: BattleScreen, surface: pygame.Surface) -> None:
             continue
         if progress is not None:
             done, needed = progress
-            ring = pygame.Rect(0, 0, 2 * r + 10, 2 * r + 10)
+            width = max(3, round(r / 4))
+            ring = pygame.Rect(0, 0, 2 * (r + width + 4), 2 * (r + width + 4))
             ring.center = (round(cx), round(cy))
-            width = max(3, round(r / 5))
+            pygame.draw.circle(surface, (20, 16, 30), ring.center, ring.width // 2 + 1, width + 2)
             gap = 0.12 if needed > 1 else 0.0
             step = 2 * math.pi / max(1, needed)
             for i in range(needed):
