@@ -253,11 +253,11 @@ def click(screen: BattleScreen, h: Hex, occupant: Figure | None) -> bool:
         return d.spell is not None
     if is_area(d.spell):
         if h in spell_hexes(screen, d.spell):
-            d.spell_hex = None if d.spell_hex == h else h
+            d.spell_hex = h
             return True
         return False
     if occupant is not None and occupant.id in spell_targets(screen, d.spell):
-        d.spell_target = None if d.spell_target == occupant.id else occupant.id
+        d.spell_target = occupant.id
         return True
     return False
 
