@@ -653,7 +653,7 @@ def wyrm_hollow() -> BattleMap:
     # cliffs along the north and south edges, ragged
     noise = smooth_noise(m, 55, 2.5)
     for c in m.cells():
-        col, row = c
+        row = c[1]
         edge = min(row, m.height - 1 - row)
         if edge == 0 or (edge == 1 and noise[c] > 0.55):
             m.feature(c, "stone_wall")

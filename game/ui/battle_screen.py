@@ -37,7 +37,7 @@ from game.engine.movement import Reach
 from game.engine.odds import Outcome
 from game.engine.ranges import band_table
 from game.engine.wounds import WoundLevel
-from game.ui import theme
+from game.ui import spell_panel, theme
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import FileChooser, MessageDialog, describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
@@ -95,11 +95,15 @@ class DeclState:
     advance: list[tuple[Hex, int]] = field(default_factory=list)
     retreat: Hex | None = None
     second_move: bool = False
+    spell: str | None = None
+    """A spell to cast instead of attacking (FTC 8; game.ui.spell_panel), with its target or centre hex."""
+    spell_target: str | None = None
+    spell_hex: Hex | None = None
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary (the panel and overlays are rebuilt when it changes)."""
         return (self.figure, self.weapon, self.target, self.stance, tuple(sorted(self.dodge)),
-                tuple(self.advance), self.retreat, self.second_move)
+                tuple(self.advance), self.retreat, self.second_move, self.spell, self.spell_target, self.spell_hex)
 
 
 def battle_stats(battle: Battle) -> list[dict[str, Any]]:
@@ -237,10 +241,11 @@ class BattleScreen(ViewerScreen):
             colour = (240, 150, 90)
         elif isinstance(e, ev.BattleEnded):
             colour = theme.ACCENT
+        colour = spell_panel.log_colour(e) or colour
         return e.text(self.names()), tuple(e.figures), colour
 
     def _rebuild_log(self) -> None:
-        self.entries = [self._entry(e) for e in self.battle.events]
+        self.entries = spell_panel.log_entries(self, list(self.battle.events))
         self.pending_entries = []
         self._sync_log()
 
@@ -271,7 +276,7 @@ class BattleScreen(ViewerScreen):
     def after_change(self, new_events: list[ev.Event]) -> None:
         """New events: queue them for the log, reset the per-decision state, note save errors."""
         speed = self.ui.settings.animation_speed
-        entries = [self._entry(e) for e in new_events]
+        entries = spell_panel.log_entries(self, new_events)
         if speed <= 0:
             self.entries.extend(entries)
             self._sync_log()
@@ -370,7 +375,7 @@ class BattleScreen(ViewerScreen):
     def preview(self) -> AttackPreview | None:
         """The odds of the declaration being edited (cached per state)."""
         d = self.decl
-        if d.target is None or d.second_move:
+        if d.target is None or d.second_move or d.spell is not None:
             return None
         key = (self.version, d.key())
         if key not in self._preview_cache:
@@ -395,7 +400,8 @@ class BattleScreen(ViewerScreen):
         """Start a fresh declaration when a new figure declares."""
         if d.reason == "declare" and self.decl.figure != d.figure:
             fig = self.battle.figure(d.figure or "")
-            self.decl = DeclState(figure=fig.id, weapon=fig.character.ready_weapon.name)
+            self.decl = DeclState(figure=fig.id, weapon=fig.character.ready_weapon.name,
+                                  spell=spell_panel.default_spell(self.battle, fig.id))
 
     def targets(self) -> list[str]:
         """Enemies the declaring figure may attack with its weapon (from its position after any advance)."""
@@ -465,6 +471,8 @@ class BattleScreen(ViewerScreen):
         if s.second_move:
             self.set_status("Second move: click a highlighted hex to move there.", error=False)
             return False
+        if s.spell is not None:
+            return self.send(spell_panel.declare_action(self))
         advance = tuple(h for h, _ in s.advance)
         advance_facing = s.advance[-1][1] if s.advance and s.advance[-1][0] == (
             s.advance[-2][0] if len(s.advance) > 1 else self.battle.figure(s.figure).hex) else None
@@ -498,7 +506,7 @@ class BattleScreen(ViewerScreen):
 
     def cmd_weapon(self, name: str) -> bool:
         """Choose the weapon to attack with."""
-        self.decl.weapon = name
+        self.decl.weapon, self.decl.spell = name, None
         if self.decl.target not in self.targets():
             self.decl.target = None
         self._view = None
@@ -515,7 +523,7 @@ class BattleScreen(ViewerScreen):
     def cmd_second_move(self) -> bool:
         """Neither attack nor defend: move again (FTC 6.2)."""
         self.decl.second_move = not self.decl.second_move
-        self.decl.target = None
+        self.decl.target, self.decl.spell = None, None
         self._view = None
         return True
 
@@ -525,6 +533,8 @@ class BattleScreen(ViewerScreen):
         if d is None or d.reason != "declare":
             return False
         self.ensure_decl(d)
+        if self.decl.spell is not None:
+            return spell_panel.cycle_target(self)
         ts = self.targets()
         if not ts:
             self.set_status("No enemy is within reach of this weapon.", error=False)
@@ -714,7 +724,7 @@ class BattleScreen(ViewerScreen):
                 w = max(70, min(150, self.ui.text.width(name, 13) // max(1, self.ui.settings.ui_scale) + 24))
                 b = Button(name, functools.partial(self.cmd_weapon, name), pygame.Rect(bx, top, s(int(w)), s(26)),
                            size=13)
-                b.focused = name == self.decl.weapon and not self.decl.second_move
+                b.focused = name == self.decl.weapon and not self.decl.second_move and self.decl.spell is None
                 self.buttons.append(b)
                 bx += s(int(w)) + s(6)
             b = Button("Second move", self.cmd_second_move, pygame.Rect(bx, top, s(110), s(26)), size=13)
@@ -741,6 +751,7 @@ class BattleScreen(ViewerScreen):
                     b.focused = fid in self.decl.dodge
                     self.buttons.append(b)
                     fx += s(90)
+            spell_panel.add_buttons(self, rect)
             add("Declare (Enter)", self.cmd_declare, 140, enabled=not self.decl.second_move)
             add("Next target (T)", self.cmd_cycle_target, 140)
 
@@ -749,7 +760,7 @@ class BattleScreen(ViewerScreen):
         s = self.ui.s
         x, y, w, h = self.board.camera.view
         if d is not None and d.reason == "declare":
-            pw, ph = min(w - s(20), s(900)), s(232)
+            pw, ph = min(w - s(20), s(900)), s(232) + spell_panel.extra_height(self, d.figure)
         else:
             pw, ph = min(w - s(20), s(520)), s(112)
         if self._panel_top:
@@ -778,6 +789,7 @@ class BattleScreen(ViewerScreen):
             return None
         if event.type == pygame.MOUSEMOTION:
             self.log.handle(event)
+            spell_panel.hover(self, event.pos)
         return super().on_event(event)
 
     def _current_facing(self) -> int | None:
@@ -859,7 +871,9 @@ class BattleScreen(ViewerScreen):
                     self.send(act.SecondMove(fig.id, path.steps))
                     return True
             return False
-        if occupant is not None and occupant.id in self.targets():
+        if s.spell is not None and spell_panel.click(self, h, occupant):
+            return True
+        if occupant is not None and s.spell is None and occupant.id in self.targets():
             s.target = None if s.target == occupant.id else occupant.id
             return True
         st = Stance(s.stance)
@@ -1081,7 +1095,7 @@ class BattleScreen(ViewerScreen):
                 fills, path_view = self._movement_overlays(fid)
         elif d is not None and d.reason == "declare":
             self.ensure_decl(d)
-            fills, lof_view = self._attack_overlays()
+            fills, lof_view = spell_panel.overlays(self) if self.decl.spell else self._attack_overlays()
         elif d is not None and d.reason == "follow" and self.battle._follow_queue:
             fills = [HexFill(frozenset({self.battle._follow_queue[0][1]}), pal.move_free, 110, outline=True)]
         for fid in (self.selected_id, self._hover_figure()):
@@ -1261,6 +1275,7 @@ class BattleScreen(ViewerScreen):
     def draw(self, surface: pygame.Surface) -> None:
         """Board and overlays, then the cached panels."""
         self.board.draw(surface, self.board_view(), self._escape_labels)
+        spell_panel.draw_token_marks(self, surface)
         d = self.decision()
         state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
         self._draw_chrome(surface, d, state_key)
@@ -1278,6 +1293,7 @@ class BattleScreen(ViewerScreen):
         elif d is not None and not self.is_human(d.side):
             self._draw_thinking(surface, d)
         self._draw_inspector_box(surface, state_key)
+        spell_panel.draw_tooltip(self, surface)
 
     def _draw_chrome(self, surface: pygame.Surface, d: Decision | None, state_key: tuple[Any, ...]) -> None:
         """Top bar and tracker, sheet and log column, status bar: repainted into one cached opaque surface
@@ -1495,6 +1511,7 @@ class BattleScreen(ViewerScreen):
             for m in self.battle.gm_modifiers_on(occ.id):
                 span = "this round" if m.until == "round" else "until lifted"
                 lines.append((f"GM: {m.label} ({span})", theme.ACCENT))
+            lines.extend(spell_panel.inspector_lines(self.battle, occ))
         lh = text.line_height(12)
         width = max(text.width(line, 12) for line, _ in lines) + s(16)
         x, y, bw, bh = self.board.camera.view
@@ -1593,11 +1610,15 @@ class BattleScreen(ViewerScreen):
         opts = self.declare_options()
         if [f for f in opts["firers"] if f != fig.id]:
             text.blit(surf, "Dodge:", (x, s(161)), 12, theme.TEXT_MUTED)
+        spell_panel.paint_row_label(self, surf)
         # the odds column
         ox = left_w + s(16)
         ow = w - ox - s(12)
         pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
         y = s(8)
+        if st.spell is not None:
+            spell_panel.paint_odds(self, surf, ox, ow)
+            return
         pv = self.preview()
         if st.target is None:
             for part in text.wrap("Target: click an enemy outlined in red, or press T. With no target the "

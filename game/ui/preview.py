@@ -15,15 +15,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from game.engine import events as ev
+from game.engine import magic
 from game.engine.battle import Battle, Declaration, Figure
 from game.engine.combat import (
     Modifier,
     Stance,
+    defence_modifiers,
     melee_difficulty,
     offence_modifiers,
     total,
 )
 from game.engine.damage import defensive_factors, offensive_factors
+from game.engine.dice import FOUR_DF, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, distance
 from game.engine.lof import LineOfFire
@@ -220,3 +223,142 @@ def percent(p: Fraction | float) -> str:
     if 99 < x < 100:
         return ">99%"
     return f"{round(x)}%"
+
+
+# ---------------------------------------------------------------------------------------------------
+# FTC 8: the odds of a casting
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SpellPreview:
+    """Everything the declaration panel shows for one casting (FTC 8.1 casting roll, 8.3 bolts and touch).
+
+    ``cast`` is the chance that the casting roll reaches the spell's difficulty; ``effect`` the chance that
+    the spell then takes effect on a target that does not dodge (a touch spell's touch attack and a resisted
+    spell's resistance roll included, with the one roll they share); ``dodged`` the same against a target that
+    dodges the caster as it would a missile (bolts only, else None).
+    """
+
+    caster: str
+    spell: str
+    target: str | None
+    hex: Hex | None
+    skill: int
+    modifiers: tuple[Modifier, ...]
+    result: int
+    """Skill plus modifiers: the casting result with a roll of 0."""
+    difficulty: int
+    cast: Fraction
+    effect: Fraction
+    dodged: Fraction | None = None
+    dodge: int | None = None
+    """The target's dodge before its roll (Agility, stance, table 8's bonus on the spell's difficulty)."""
+    touch: int | None = None
+    """A touch spell's touch attack with a roll of 0 (Agility or melee skill plus its modifiers)."""
+    touch_defence: int | None = None
+    damage_base: int | None = None
+    distribution: Mapping[Outcome, Fraction] | None = None
+    """A damage bolt's outcomes against a target that does not dodge."""
+    line: LineOfFire[str] | None = None
+    bystanders: tuple[Bystander, ...] = ()
+    """Figures a damage bolt that misses may strike (FTC 8.3: misses as for missiles, 6.5.3)."""
+    assumptions: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _resists(item: magic.Spell, target: Figure | None, result: int) -> Fraction:
+    """P(the target's resistance roll stays below the casting result) (FTC 8, resisted spells)."""
+    if target is None or not item.resist:
+        return Fraction(1)
+    level = magic.resist_level(item, target.character)
+    if level is None:
+        return Fraction(1)
+    return prob_at_most(result - level - 1)
+
+
+def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex | None = None,
+                  stance: str = "neutral", *, dodge: Sequence[str] = ()) -> SpellPreview:
+    """The exact odds of ``fid`` casting ``spell_name`` (FTC 8.1, 8.3) from ``Battle.spell_terms``, the terms
+    the resolution uses: skill + 4dF + table 4 and table 7's modifiers against the spell's difficulty; a bolt
+    must also beat the dodge of a target that dodges; a touch spell needs its touch attack with the same roll;
+    a resisted spell must beat the target's Will or Health roll."""
+    caster = battle.figure(fid)
+    item = magic.spell(spell_name)
+    tgt = battle.figure(target) if isinstance(target, str) else None
+    spot = target if isinstance(target, Hex) else None
+    st = Stance(stance)
+    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge))
+    skill = caster.character.skill_level(item.skill)
+    result = skill + total(terms.modifiers)
+    assumptions: list[str] = []
+    if battle.threats_to(fid) and item.range in ("close", "short", "long") and tgt is not None:
+        assumptions.append("attacked in melee while casting: table 7's −1 for a firer who defends is not counted.")
+    hostile = tgt is not None and tgt.side != caster.side and tgt.can_act
+    bolt = hostile and item.range in ("close", "short", "long")
+    public = public_declarations(battle)
+    tdecl = public.get(tgt.id) if tgt is not None else None
+    t_stance = tdecl.stance if tdecl is not None else "neutral"
+    if hostile and tdecl is None and tgt is not None and (bolt or item.is_touch):
+        assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
+    dodge_level: int | None = None
+    if bolt and tgt is not None:
+        dmods = (*defence_modifiers(stance=Stance(t_stance), very_hurt_penalty=tgt.very_hurt_penalty(battle.round)),
+                 Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *battle._magic_mods(tgt, "defence"))
+        dodge_level = tgt.character.agility + total(dmods)
+    touch: int | None = None
+    touch_def: int | None = None
+    touch_diff = 0
+    if item.is_touch and hostile and tgt is not None:
+        fist = battle._melee_weapon(caster)
+        omods = battle.attack_terms(caster, tgt, fist, st, dodges=len(dodge)).modifiers
+        touch = magic.touch_attack_skill(caster.character) + total(omods)
+        if tdecl is None or not tdecl.second_move:
+            touch_def, _ = _melee_defence(battle, tgt, caster, fist, t_stance)
+        touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
+    cast = effect = Fraction(0)
+    dodged: Fraction | None = Fraction(0) if bolt else None
+    for r, p in FOUR_DF.items():
+        res = result + r
+        if res < item.difficulty:
+            continue
+        cast += p
+        lands = Fraction(1)
+        if touch is not None:
+            t_off = touch + r
+            lands = Fraction(0) if t_off < touch_diff else (
+                Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
+        resist = _resists(item, tgt, res)
+        effect += p * lands * resist
+        if dodged is not None and dodge_level is not None:
+            dodged += p * prob_at_most(res - dodge_level - 1) * resist
+    damage_base: int | None = None
+    distribution: Mapping[Outcome, Fraction] | None = None
+    if bolt and tgt is not None and item.effect == "damage":
+        weapon = magic.spell_weapon(item)
+        dist = distance(caster.hex, tgt.hex)
+
+        def base_at(location: str) -> int:
+            off = offensive_factors(caster.character, weapon, two_handed=False, distance=dist, location=location,
+                                    target=tgt.character)
+            dfn = magic.spell_defensive_factors(item, tgt.character, location=location)
+            return sum(f.value for f in off) - sum(f.value for f in dfn)
+
+        damage_base = base_at("torso")
+        head = base_at("head") if tgt.character.has_head else None
+        offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
+        distribution = outcome_distribution(offence, None, (), item.difficulty, damage_base, damage_base_head=head,
+                                            track=tgt.character.wound_track,
+                                            fudge_graze_table=battle.options.fudge_graze_table,
+                                            health=tgt.character.health)
+    bystanders: list[Bystander] = []
+    if distribution is not None and terms.line is not None and tgt is not None:
+        at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]
+        friends = [b for b in at_risk if battle.figures[b].side == caster.side]
+        enemies = [b for b in at_risk if battle.figures[b].side != caster.side]
+        if at_risk:
+            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
+            miss = 1 - effect
+            bystanders += [Bystander(b, True, miss * p_friend / len(friends)) for b in friends]
+            bystanders += [Bystander(b, False, miss * p_enemy / len(enemies)) for b in enemies]
+    return SpellPreview(caster.id, item.name, tgt.id if tgt is not None else None, spot, skill, terms.modifiers,
+                        result, item.difficulty, cast, effect, dodged, dodge_level, touch, touch_def, damage_base,
+                        distribution, terms.line, tuple(bystanders), tuple(assumptions))

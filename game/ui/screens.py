@@ -40,6 +40,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
+    ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
     ("Ctrl+S · Ctrl+O · Ctrl+Z", "save · load · undo your last decision"),
@@ -65,6 +66,10 @@ RULES_REFERENCE: tuple[tuple[str, str], ...] = (
                  "figure on the line."),
     ("Wounds", "Scratch, Hurt, Very Hurt (−1 from the next round), Incapacitated, Near Death. A Health "
                "roll can lower each wound. Incapacitated figures leave the fight."),
+    ("Magic", "A caster picks a spell in the Spells row instead of attacking: skill + 4dF + firing modifiers "
+              "against its difficulty. 1 second: rolled at once; 1 round: with the attacks; longer: stand "
+              "still and concentrate (ring on the token), Will Good when forced to dodge, Great when hurt. "
+              "Ranges: touch, close 2, short 10, long in sight; bolts are dodged like missiles."),
 )
 """The help screen's short rules reference: our own summary of FTC as RULINGS.md reads it."""
 
