@@ -27,7 +27,7 @@ from game.engine.hexgrid import Hex, neighbor
 from game.engine.terrain import TerrainMap
 from game.ui import theme
 from game.ui.camera import Camera, HexLayout
-from game.ui.large_tokens import draw_large_token, draw_outline, footprint_edges
+from game.ui.large_tokens import draw_large_token, draw_outline, footprint_edges, front_extent
 from game.ui.view import BoardView, HexFill, LineOfFireView, PathView, TokenView, ZocView
 from game.ui.widgets import TextCache
 
@@ -649,11 +649,8 @@ class Board:
             # where the whole body ends (FTC 5): its hexes tinted and outlined, the arrow from its front
             self._draw_fill(surface, HexFill(path.end_cells, path.colour, 40))
             draw_outline(surface, self.cells_outline(path.end_cells), path.colour, width)
-            if path.final_facing is not None and pts:
-                ux, uy = self.layout.direction_vector(path.final_facing)
-                norm = math.hypot(ux, uy) or 1.0
-                front = max(((p[0] - pts[-1][0]) * ux + (p[1] - pts[-1][1]) * uy) / norm
-                            for p in (cam.hex_to_screen(c) for c in path.end_cells))
+            if path.final_facing is not None and path.hexes:
+                front = front_extent(self.layout, path.hexes[-1], path.end_cells, path.final_facing) * cam.zoom
         if path.final_facing is not None and pts:
             end = pts[-1]
             angle = self.layout.direction_angle(path.final_facing)

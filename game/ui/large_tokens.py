@@ -182,6 +182,16 @@ def draw_large_token(layout: HexLayout, zoom: float, centre: Hex, cells: Iterabl
     return sprite, (ax, ay)
 
 
+def front_extent(layout: HexLayout, centre: Hex, cells: Iterable[Hex], facing: int) -> float:
+    """How far (map pixels) the centre of a footprint's front-most hex lies ahead of its position hex,
+    along its facing (FTC 5.2): 0 for one hex and for a 3-hex figure's head, one hex for a 7-hex figure."""
+    ux, uy = layout.direction_vector(facing)
+    norm = math.hypot(ux, uy) or 1.0
+    cx, cy = layout.hex_center(centre)
+    return max([0.0, *(((x - cx) * ux + (y - cy) * uy) / norm
+                       for x, y in (layout.hex_center(c) for c in cells))])
+
+
 def large_end(battle: Battle, fid: str, path: Path) -> frozenset[Hex]:
     """Where a large figure's whole body ends a planned move (FTC 5: its footprint around the path's last
     hex, with the path's final facing); empty for a one-hex figure, whose path's last hex says it all."""
@@ -198,6 +208,7 @@ __all__ = [
     "draw_outline",
     "fill_rounded_hull",
     "footprint_edges",
+    "front_extent",
     "large_end",
     "side_corners",
 ]
