@@ -40,6 +40,7 @@ from game.engine.wounds import WoundLevel
 from game.ui import spell_panel, theme
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import FileChooser, MessageDialog, describe_error
+from game.ui.large_tokens import large_end
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview, attack_preview, escape_chance, percent, weapon_named
 from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
@@ -1074,7 +1075,8 @@ class BattleScreen(ViewerScreen):
                 level = 6 if f.wounds.overflowed else level
             badge = " ".join(m.label for m in self.battle.gm_modifiers_on(f.id))
             out.append(TokenView(f.id, f.name, self.side_colour(f.side), f.hex, f.facing, level,
-                                 f.out or not f.can_act, f.id == self.selected_id, badge=badge))
+                                 f.out or not f.can_act, f.id == self.selected_id, badge=badge,
+                                 cells=f.cells if f.size != 1 else frozenset()))
         self._tokens_cache = (key, out)
         return out
 
@@ -1102,7 +1104,8 @@ class BattleScreen(ViewerScreen):
             if fid is not None and fid in self.battle.figures:
                 f = self.battle.figures[fid]
                 if f.can_act and not any(z.hex == f.hex for z in zocs):
-                    zocs.append(ZocView(f.hex, f.facing, self.side_colour(f.side)))
+                    zocs.append(ZocView(f.hex, f.facing, self.side_colour(f.side),
+                                        self.battle.zone(f) if f.size != 1 else frozenset()))
         current = d.figure if d is not None else None
         highlighted = set(self.highlight)
         if current:
@@ -1148,7 +1151,7 @@ class BattleScreen(ViewerScreen):
             if self.hover_hex in esc:
                 label += f" · escape {percent(esc[self.hover_hex])}"
             labels = (*("" for _ in hexes[:-1]), label)
-            path_view = PathView(hexes, pal.path, labels, path.end_facing)
+            path_view = PathView(hexes, pal.path, labels, path.end_facing, large_end(self.battle, fid, path))
         return fills, path_view
 
     def _attack_overlays(self) -> tuple[list[HexFill], LineOfFireView | None]:
@@ -1159,7 +1162,7 @@ class BattleScreen(ViewerScreen):
         fills: list[HexFill] = []
         if weapon.ranged:
             fills.extend(self._range_fills(fig, weapon))
-        targets = frozenset(self.battle.figure(t).hex for t in self.targets())
+        targets = frozenset(h for t in self.targets() for h in self.battle.cells_of(t))
         fills.append(HexFill(targets, theme.DANGER, 70, outline=True))
         st = Stance(s.stance)
         if st.retreat != "none":

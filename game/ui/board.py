@@ -27,6 +27,7 @@ from game.engine.hexgrid import Hex, neighbor
 from game.engine.terrain import TerrainMap
 from game.ui import theme
 from game.ui.camera import Camera, HexLayout
+from game.ui.large_tokens import draw_large_token, draw_outline, footprint_edges, front_extent
 from game.ui.view import BoardView, HexFill, LineOfFireView, PathView, TokenView, ZocView
 from game.ui.widgets import TextCache
 
@@ -169,19 +170,24 @@ class _TokenOps:
 
     def __init__(self) -> None:
         self.rings: list[tuple[tuple[float, float], float, RGB, pygame.Rect]] = []
+        self.outlines: list[tuple[list[tuple[tuple[float, float], tuple[float, float]]], RGB, int, pygame.Rect]] = []
+        """Rings of large figures (FTC 5): the outline of every hex they cover."""
         self.sprites: list[tuple[pygame.Surface, pygame.Rect]] = []
         self.labels: list[tuple[pygame.Surface, pygame.Rect]] = []
 
     def draw(self, surface: pygame.Surface, within: pygame.Rect | None = None) -> None:
         """Draw all of them, or only those meeting ``within`` (the caller clips to it)."""
-        rings, sprites, labels = self.rings, self.sprites, self.labels
+        rings, sprites, labels, outlines = self.rings, self.sprites, self.labels, self.outlines
         if within is not None:
             rings = [rings[i] for i in within.collidelistall([b for *_, b in rings])]
+            outlines = [outlines[i] for i in within.collidelistall([b for *_, b in outlines])] if outlines else []
             sprites = [sprites[i] for i in within.collidelistall([r for _, r in sprites])]
             labels = [labels[i] for i in within.collidelistall([r for _, r in labels])]
         for centre, radius, colour, _ in rings:
             pygame.draw.circle(surface, (0, 0, 0), centre, radius + 1, 4)
             pygame.draw.circle(surface, colour, centre, radius, 3)
+        for segments, colour, width, _ in outlines:
+            draw_outline(surface, segments, colour, width)
         surface.blits(sprites, doreturn=False)
         surface.blits(labels, doreturn=False)
 
@@ -209,6 +215,7 @@ class Board:
         self._chunk_pixels = 0
         self._stamps: dict[tuple[RGB, int, int, bool], pygame.Surface] = {}
         self._sprites: dict[tuple[object, ...], pygame.Surface] = {}
+        self._large_sprites: dict[tuple[object, ...], tuple[pygame.Surface, tuple[int, int]]] = {}
         self._labels: dict[tuple[str, int], pygame.Surface] = {}
         self._epoch = 0
         self._static_key: tuple[object, ...] | None = None
@@ -225,6 +232,7 @@ class Board:
         self._chunk_pixels = 0
         self._stamps.clear()
         self._sprites.clear()
+        self._large_sprites.clear()
         self._epoch += 1
 
     def set_palette(self, palette: theme.Palette) -> None:
@@ -233,6 +241,7 @@ class Board:
             self.palette = palette
             self._stamps.clear()
             self._sprites.clear()
+            self._large_sprites.clear()
             self._epoch += 1
 
     def _chunk(self, zi: int, i: int, j: int) -> pygame.Surface:
@@ -336,6 +345,34 @@ class Board:
         self._sprites[key] = sprite
         return sprite
 
+    def token_sprite(self, t: TokenView) -> tuple[pygame.Surface, tuple[int, int]]:
+        """A token's sprite and the pixel of its position hex in it (the sprite's centre for one hex; a
+        large figure's base spans its footprint, FTC 5)."""
+        if not t.large:
+            sprite = self._token_sprite(t)
+            return sprite, (sprite.get_width() // 2, sprite.get_height() // 2)
+        r = max(3, round(self.token_radius()))
+        shape = tuple(sorted((c.q - t.hex.q, c.r - t.hex.r) for c in t.cells))
+        key = ("large", shape, t.side_colour, t.facing % 6, t.wound_level, t.out, r, self.palette.name,
+               t.name[:1].upper(), self.camera.zoom_index)
+        cached = self._large_sprites.get(key)
+        if cached is None:
+            initial = None
+            if r >= 6:
+                big = 1.6 if len(t.cells) >= 7 else 1.25
+                initial = self.text.font(max(8, round(r * 0.95 * big)), bold=True).render(
+                    t.name[:1].upper(), True, (235, 235, 240) if not t.out else (150, 150, 150))
+            cached = draw_large_token(self.layout, self.camera.zoom, t.hex, t.cells, t.facing % 6, r,
+                                      t.side_colour, self.palette.wound_colour(t.wound_level), t.out, initial,
+                                      theme.DANGER)
+            self._large_sprites[key] = cached
+        return cached
+
+    def cells_outline(self, cells: Iterable[Hex]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        """The outer sides of some hexes in screen pixels (a large figure's footprint, FTC 5)."""
+        to_screen = self.camera.map_to_screen
+        return [(to_screen(*a), to_screen(*b)) for a, b in footprint_edges(self.layout, cells)]
+
     def _label(self, text: str, size: int) -> pygame.Surface:
         key = (text, size)
         label = self._labels.get(key)
@@ -418,9 +455,13 @@ class Board:
         if view.path is not None:
             self._draw_path(surface, view.path)
         if view.hover is not None:
-            pygame.draw.polygon(
-                surface, self.palette.hover, _hex_points(cam, view.hover), max(1, round(2 * cam.zoom))
-            )
+            body = _large_cells_at(view, view.hover)
+            if body:
+                draw_outline(surface, self.cells_outline(body), self.palette.hover, max(1, round(2 * cam.zoom)))
+            else:
+                pygame.draw.polygon(
+                    surface, self.palette.hover, _hex_points(cam, view.hover), max(1, round(2 * cam.zoom))
+                )
         if view.selected is not None:
             pygame.draw.polygon(
                 surface, self.palette.selection, _hex_points(cam, view.selected), max(2, round(3 * cam.zoom))
@@ -482,9 +523,11 @@ class Board:
                     rects.append(surf.get_rect(midbottom=(p[0], p[1] - dot - 2)).inflate(4, 4))
             if path.final_facing is not None and pts:
                 around((pts[-1],), self.token_radius() * 1.6 + dot + width + 4)
+            if path.end_cells:
+                around((cam.hex_to_screen(h) for h in path.end_cells), hex_pad + self.token_radius() * 1.6 + width + 4)
         for h in (view.hover, view.selected):
             if h is not None:
-                around((cam.hex_to_screen(h),), hex_pad + 4)
+                around((cam.hex_to_screen(c) for c in (_large_cells_at(view, h) or (h,))), hex_pad + 4)
         if not rects:
             return None
         return rects[0].unionall(rects[1:])
@@ -498,6 +541,9 @@ class Board:
         ops = _TokenOps()
         for t in sorted(view.tokens, key=lambda t: (t.out, cam.hex_to_screen(t.hex)[1])):
             sx, sy = cam.hex_to_screen(t.hex)
+            if t.large:
+                self._large_token_ops(ops, t, view, label_size if show_labels else 0)
+                continue
             if not self._visible(sx, sy, r * 3):
                 continue
             sprite = self._token_sprite(t)
@@ -521,6 +567,35 @@ class Board:
                 ops.labels.append((lab, lab.get_rect(center=(round(sx), round(sy)))))
         return ops
 
+    def _large_token_ops(self, ops: _TokenOps, t: TokenView, view: BoardView, label_size: int) -> None:
+        """A large figure's token (FTC 5): its base across the footprint, the footprint outlined when it is
+        selected or highlighted, its name under the base and its badge over it."""
+        cam = self.camera
+        sx, sy = cam.hex_to_screen(t.hex)
+        sprite, (ax, ay) = self.token_sprite(t)
+        rect = sprite.get_rect(topleft=(round(sx) - ax, round(sy) - ay))
+        x, y, w, h = cam.view
+        if not rect.colliderect(pygame.Rect(x, y, w, h).inflate(8, 8)):
+            return
+        ops.sprites.append((sprite, rect))
+        if t.selected or t.id in view.highlighted:
+            colour = self.palette.selection if t.selected else (255, 255, 255)
+            width = max(3, round(3 * cam.zoom))
+            segments = self.cells_outline(t.cells)
+            bound = rect.unionall([pygame.Rect(min(a[0], b[0]), min(a[1], b[1]), abs(a[0] - b[0]) + 1,
+                                               abs(a[1] - b[1]) + 1) for a, b in segments])
+            ops.outlines.append((segments, colour, width, bound.inflate(2 * width + 6, 2 * width + 6)))
+        if label_size:
+            r = self.token_radius()
+            pts = [cam.hex_to_screen(c) for c in t.cells]
+            mx = sum(p[0] for p in pts) / len(pts)
+            label = self._label(t.short_name, label_size)
+            ops.labels.append((label, label.get_rect(midtop=(round(mx), round(max(p[1] for p in pts) + r * 0.95)))))
+            if t.badge:
+                badge = self._label(t.badge if len(t.badge) <= 14 else t.badge[:13] + "…", 11)
+                top = round(min(p[1] for p in pts) - r * 0.95)
+                ops.labels.append((badge, badge.get_rect(midbottom=(round(mx), top))))
+
     def _visible(self, sx: float, sy: float, margin: float) -> bool:
         x, y, w, h = self.camera.view
         return x - margin <= sx <= x + w + margin and y - margin <= sy <= y + h + margin
@@ -537,6 +612,11 @@ class Board:
         surface.blits(blits, doreturn=False)
 
     def _draw_zoc(self, surface: pygame.Surface, zoc: ZocView) -> None:
+        if zoc.front:
+            # a large figure's zone (FTC 5.2 over its footprint): tinted and outlined, no arc can follow it
+            self._draw_fill(surface, HexFill(zoc.front, zoc.colour, 45))
+            draw_outline(surface, self.cells_outline(zoc.front), zoc.colour, max(1, round(2 * self.camera.zoom)))
+            return
         front = frozenset(neighbor(zoc.hex, zoc.facing + k) for k in (-1, 0, 1))
         self._draw_fill(surface, HexFill(front, zoc.colour, 45))
         cam = self.camera
@@ -564,10 +644,17 @@ class Board:
             if label:
                 surf = self._label(label, size)
                 surface.blit(surf, surf.get_rect(midbottom=(p[0], p[1] - dot - 2)))
+        front = 0.0
+        if path.end_cells:
+            # where the whole body ends (FTC 5): its hexes tinted and outlined, the arrow from its front
+            self._draw_fill(surface, HexFill(path.end_cells, path.colour, 40))
+            draw_outline(surface, self.cells_outline(path.end_cells), path.colour, width)
+            if path.final_facing is not None and path.hexes:
+                front = front_extent(self.layout, path.hexes[-1], path.end_cells, path.final_facing) * cam.zoom
         if path.final_facing is not None and pts:
             end = pts[-1]
             angle = self.layout.direction_angle(path.final_facing)
-            length = self.token_radius() * 1.6
+            length = self.token_radius() * 1.6 + front
             tip = (end[0] + math.cos(angle) * length, end[1] - math.sin(angle) * length)
             pygame.draw.line(surface, path.colour, end, tip, width)
             pygame.draw.circle(surface, path.colour, tip, dot + 1)
@@ -608,6 +695,14 @@ class Board:
         """The token under a screen point (the hex's occupant), if any."""
         h = self.camera.screen_to_hex(sx, sy)
         for t in tokens:
-            if t.hex == h:
+            if t.hex == h or (t.cells and h in t.cells):
                 return t
         return None
+
+
+def _large_cells_at(view: BoardView, h: Hex) -> frozenset[Hex]:
+    """The footprint of the large figure covering ``h`` (FTC 5), empty when none does."""
+    for t in view.tokens:
+        if t.cells and h in t.cells and len(t.cells) > 1:
+            return t.cells
+    return frozenset()

@@ -26,10 +26,12 @@ from typing import Any
 
 import pygame
 
+from game.engine.creatures import footprint
 from game.engine.hexgrid import Hex
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
 from game.ui.dialogs import describe_error
+from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
 from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.screens import BattleSetup
@@ -64,6 +66,15 @@ class Piece:
     mook: bool = False
     home: Hex | None = None
     """The hex the map's own ``figure`` object gives it (it may always go back there)."""
+    size: int = 1
+    """Hexes it covers (FTC 5, the roster's ``footprint``): 1, 3 or 7 around its hex."""
+
+    def cells(self, h: Hex | None = None, facing: int | None = None) -> frozenset[Hex]:
+        """The hexes it covers standing on ``h`` (default: where it stands) facing ``facing`` (FTC 5)."""
+        at = h if h is not None else self.hex
+        if at is None:
+            return frozenset()
+        return footprint(at, self.size, (self.facing if facing is None else facing) % 6)
 
     def placement(self) -> dict[str, Any]:
         """As ``game.session.new_session``'s ``placements`` want it."""
@@ -99,7 +110,8 @@ class DeployScreen(ViewerScreen):
         for f in raw:
             h = Hex(*f["hex"]) if f["hex"] is not None else None
             self.pieces[str(f["id"])] = Piece(str(f["id"]), str(f["name"]), str(f["side"]), str(f["character"]), h,
-                                              int(f["facing"]) % 6, bool(f["mook"]), h)
+                                              int(f["facing"]) % 6, bool(f["mook"]), h,
+                                              roster.characters[str(f["character"])].footprint)
         self.side_ids: list[str] = []
         for p in self.pieces.values():
             if p.side not in self.side_ids:
@@ -134,6 +146,7 @@ class DeployScreen(ViewerScreen):
         self.back_button = Button("Back", Pop, size=15, tooltip="Back to New battle (Esc).")
         self.start_button = Button("Start battle", self.start, size=17)
         self.tray_rect = pygame.Rect(0, 0, 0, 0)
+        self._legal_cache: dict[tuple[object, ...], frozenset[Hex]] = {}
         self._refresh_labels()
 
     # --- sides and names ----------------------------------------------------------------------------
@@ -196,18 +209,53 @@ class DeployScreen(ViewerScreen):
         return sorted((p for p in self.pieces.values() if p.hex is None), key=lambda p: order[p.side])
 
     def occupant(self, h: Hex) -> Piece | None:
-        """The placed figure standing on a hex."""
-        return next((p for p in self.pieces.values() if p.hex == h), None)
+        """The placed figure standing on a hex (any hex of a large figure's footprint, FTC 5)."""
+        return next((p for p in self.pieces.values()
+                     if p.hex == h or (p.size != 1 and p.hex is not None and h in p.cells())), None)
 
-    def legal_hexes(self, pid: str) -> frozenset[Hex]:
-        """Where a figure may be dropped: free passable hexes of its side's zone (and its own map hex)."""
+    def legal_hexes(self, pid: str, facing: int | None = None) -> frozenset[Hex]:
+        """Where a figure may be dropped: free passable hexes of its side's zone (and its own map hex); for
+        a large figure (FTC 5) the hexes its position may take, facing ``facing`` (default: its own), with
+        every hex of its footprint free, passable and in the zone."""
         p = self.pieces[pid]
         allowed = set(self.data.zones.get(p.side, frozenset()))
         if p.home is not None:
             allowed.add(p.home)
         terrain = self.data.terrain
+        if p.size != 1:
+            # the board asks on every mouse move of a drag: keep the answer until a figure moves or turns
+            key = (pid, p.facing if facing is None else facing % 6,
+                   tuple((q.hex, q.facing) for q in self.pieces.values()))
+            cached = self._legal_cache.get(key)
+            if cached is None:
+                cached = frozenset(h for h in allowed if not self._footprint_refusal(p, h, facing))
+                self._legal_cache.clear()
+                self._legal_cache[key] = cached
+            return cached
         return frozenset(h for h in allowed if terrain.contains(h) and terrain.is_passable(h)
                          and (self.occupant(h) is None or self.occupant(h) is p))
+
+    def _footprint_refusal(self, p: Piece, h: Hex, facing: int | None = None) -> str:
+        """Why a large figure may not stand with its position on ``h`` (FTC 5; "" when it may): every hex of
+        its footprint on the map, passable, free and in its side's zone (its own map placement excepted).
+        The same conditions ``game.session.check_placements`` checks when the battle starts, plus the zone."""
+        terrain = self.data.terrain
+        zone = self.data.zones.get(p.side, frozenset())
+        cells = p.cells(h, facing)
+        at_home = p.home is not None and h == p.home
+        for c in sorted(cells):
+            if not terrain.contains(c):
+                return f"{p.name} covers {p.size} hexes and one of them would be off the map; give it room."
+            other = self.occupant(c)
+            if other is not None and other is not p:
+                return f"{p.name} covers {p.size} hexes and {other.name} stands on one of them; give it room."
+            if not terrain.is_passable(c):
+                return (f"{p.name} covers {p.size} hexes and one of them is {terrain.type_at(c).name}, which "
+                        "nobody can enter; give it room.")
+            if c not in zone and not at_home:
+                return (f"{p.name} covers {p.size} hexes and all of them must be in the deployment zone of "
+                        f"{self.side_name(p.side)}; move it further in.")
+        return ""
 
     def refusal(self, pid: str, h: Hex | None) -> str:
         """Why a figure may not stand on a hex ("" when it may)."""
@@ -215,6 +263,8 @@ class DeployScreen(ViewerScreen):
         terrain = self.data.terrain
         if h is None or not terrain.contains(h):
             return f"{p.name} must stand on the map: drop it on a shaded hex of {self.side_name(p.side)}."
+        if p.size != 1 and p.side in self.data.zones:
+            return self._footprint_refusal(p, h)
         other = self.occupant(h)
         if other is not None and other is not p:
             return f"{p.name} cannot stand there: {other.name} already does. Drop it on a free hex."
@@ -248,10 +298,26 @@ class DeployScreen(ViewerScreen):
         return True
 
     def turn(self, pid: str, step: int) -> None:
-        """Turn a placed figure one hex side (positive: counter-clockwise, as Q and the wheel up)."""
+        """Turn a placed figure one hex side (positive: counter-clockwise, as Q and the wheel up); a large
+        figure's footprint turns with it (FTC 5) and a turn that would put part of it where it may not stand
+        is refused with the reason."""
         p = self.pieces[pid]
+        if p.size != 1 and p.hex is not None and p.side in self.data.zones:
+            why = self._footprint_refusal(p, p.hex, p.facing + step)
+            if why:
+                self.say(f"{p.name} cannot turn there: {why}", error=True)
+                return
         p.facing = (p.facing + step) % 6
         self.selected_piece = pid
+        self.say(f"{p.name} faces {self.compass(p.facing)}.")
+        self._view = None
+
+    def turn_in_hand(self, step: int) -> None:
+        """Turn the figure being dragged (Q / E or the wheel): a large figure's footprint under the cursor
+        turns with it (FTC 5), so it can be fitted before it is dropped."""
+        assert self.drag_piece is not None
+        p = self.pieces[self.drag_piece]
+        p.facing = (p.facing + step) % 6
         self.say(f"{p.name} faces {self.compass(p.facing)}.")
         self._view = None
 
@@ -262,18 +328,18 @@ class DeployScreen(ViewerScreen):
     def auto_deploy(self) -> bool:
         """Place every figure in the tray as ``place_figures`` would: map figures on their own hex when it is
         free, the others on the first free hexes of their zone facing the enemy."""
-        used = {p.hex for p in self.pieces.values() if p.hex is not None}
+        used = {c for p in self.pieces.values() for c in p.cells()}
         waiting = self.unplaced()
         for p in waiting:
-            if p.home is not None and p.home not in used:
+            if p.home is not None and used.isdisjoint(p.cells(p.home)):
                 p.hex = p.home
             else:
                 try:
-                    p.hex, p.facing = auto_place(self.loaded, p.side, used, p.name)
+                    p.hex, p.facing = auto_place(self.loaded, p.side, used, p.name, p.size)
                 except SetupError as exc:
                     self.say(describe_error(exc, "Auto-deploy"), error=True)
                     break
-            used.add(p.hex)
+            used |= p.cells()
         else:
             self.say(f"Auto-deployed {len(waiting)} figure(s)." if waiting else
                      "Every figure is already placed; Clear first to deploy them all again.")
@@ -448,6 +514,9 @@ class DeployScreen(ViewerScreen):
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag_piece is not None:
             return self._drop(event.pos)
         if event.type == pygame.MOUSEWHEEL and event.y:
+            if self.drag_piece is not None and self.drag_moved:
+                self.turn_in_hand(1 if event.y > 0 else -1)
+                return None
             p = self.piece_at(self.mouse)
             if p is not None:
                 self.turn(p.id, 1 if event.y > 0 else -1)
@@ -486,7 +555,9 @@ class DeployScreen(ViewerScreen):
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             return self.start()
         if key in (pygame.K_q, pygame.K_e):
-            if self.selected_piece is not None and self.pieces[self.selected_piece].hex is not None:
+            if self.drag_piece is not None and self.drag_moved:
+                self.turn_in_hand(1 if key == pygame.K_q else -1)
+            elif self.selected_piece is not None and self.pieces[self.selected_piece].hex is not None:
                 self.turn(self.selected_piece, 1 if key == pygame.K_q else -1)
             else:
                 self.say("Select a placed figure first (click it), then Q / E turn it.", error=True)
@@ -539,7 +610,7 @@ class DeployScreen(ViewerScreen):
         """Every placed figure (the one being dragged follows the mouse instead)."""
         moving = self.drag_piece if self.drag_moved else None
         return [TokenView(p.id, p.name, self.side_colour(p.side), p.hex, p.facing, 0, False,
-                          p.id == self.selected_piece)
+                          p.id == self.selected_piece, cells=p.cells() if p.size != 1 else frozenset())
                 for p in self.pieces.values() if p.hex is not None and p.id != moving]
 
     def board_view(self) -> BoardView:
@@ -551,7 +622,13 @@ class DeployScreen(ViewerScreen):
                 # gold, not a side colour: the legal hexes must stand out from the zone's own shading
                 fills.append(HexFill(self.legal_hexes(self.drag_piece), theme.ACCENT, 95, outline=True))
                 h = self.hover_hex
-                if h is not None and h not in self.legal_hexes(self.drag_piece):
+                p = self.pieces[self.drag_piece]
+                if h is not None and p.size != 1:
+                    # the whole footprint under the cursor (FTC 5), gold where it may stand, red where not
+                    ok = not self.refusal(p.id, h)
+                    fills.append(HexFill(p.cells(h), theme.ACCENT if ok else theme.DANGER, 120 if ok else 170,
+                                         outline=True))
+                elif h is not None and h not in self.legal_hexes(self.drag_piece):
                     fills.append(HexFill(frozenset({h}), theme.DANGER, 170, outline=True))
             self._view = BoardView(self.tokens(), fills, hover=self.hover_hex)
         return self._view
@@ -566,13 +643,19 @@ class DeployScreen(ViewerScreen):
         surface.set_clip(pygame.Rect(cam.view))
         sel = self.pieces.get(self.selected_piece or "")
         if sel is not None and sel.hex is not None and sel.id != (self.drag_piece if self.drag_moved else None):
-            self._draw_arrow(surface, cam.hex_to_screen(sel.hex), sel.facing, self.ui.palette.selection)
+            self._draw_arrow(surface, cam.hex_to_screen(sel.hex), sel.facing, self.ui.palette.selection,
+                             front_extent(self.data.layout, sel.hex, sel.cells(), sel.facing) * cam.zoom)
         surface.set_clip(clip)
         if self.drag_piece is not None and self.drag_moved:
             p = self.pieces[self.drag_piece]
-            sprite = self.board._token_sprite(TokenView(p.id, p.name, self.side_colour(p.side), Hex(0, 0),
-                                                        p.facing))
-            surface.blit(sprite, sprite.get_rect(center=self.mouse))
+            sprite, anchor = self.board.token_sprite(TokenView(
+                p.id, p.name, self.side_colour(p.side), Hex(0, 0), p.facing,
+                cells=p.cells(Hex(0, 0)) if p.size != 1 else frozenset()))
+            if p.size != 1:
+                # see-through, so the footprint's gold or red under the cursor shows where it would stand
+                sprite = sprite.copy()
+                sprite.set_alpha(150)
+            surface.blit(sprite, (self.mouse[0] - anchor[0], self.mouse[1] - anchor[1]))
             label = self.board._label(p.name, 13)
             surface.blit(label, label.get_rect(midtop=(self.mouse[0], self.mouse[1] + sprite.get_height() // 2)))
         top = s(self.TOP)
@@ -593,11 +676,12 @@ class DeployScreen(ViewerScreen):
                   13, theme.DANGER if self.message_error else theme.TEXT_MUTED, anchor="midleft")
         self.tooltip.draw(surface, text)
 
-    def _draw_arrow(self, surface: pygame.Surface, centre: tuple[float, float], facing: int, colour: RGB) -> None:
+    def _draw_arrow(self, surface: pygame.Surface, centre: tuple[float, float], facing: int, colour: RGB,
+                    front: float = 0.0) -> None:
         angle = self.data.layout.direction_angle(facing)
         r = self.board.token_radius()
-        start = (centre[0] + math.cos(angle) * r * 0.9, centre[1] - math.sin(angle) * r * 0.9)
-        tip = (centre[0] + math.cos(angle) * r * 2.0, centre[1] - math.sin(angle) * r * 2.0)
+        start = (centre[0] + math.cos(angle) * (r * 0.9 + front), centre[1] - math.sin(angle) * (r * 0.9 + front))
+        tip = (centre[0] + math.cos(angle) * (r * 2.0 + front), centre[1] - math.sin(angle) * (r * 2.0 + front))
         width = max(2, round(r / 6))
         pygame.draw.line(surface, (0, 0, 0), start, tip, width + 2)
         pygame.draw.line(surface, colour, start, tip, width)

@@ -32,6 +32,13 @@ class TokenView:
     """Short text under the token; the name's first word when empty."""
     badge: str = ""
     """Small text over the token: the GM's situational modifiers on the figure (issue 8), e.g. "+2 hill"."""
+    cells: frozenset[Hex] = frozenset()
+    """Every hex a large figure covers (FTC 5; ``hex`` is its position hex among them); empty for one hex."""
+
+    @property
+    def large(self) -> bool:
+        """Whether the figure covers more than one hex (drawn as one token across its footprint)."""
+        return len(self.cells) > 1
 
     @property
     def short_name(self) -> str:
@@ -58,6 +65,8 @@ class PathView:
     colour: RGB = (255, 255, 255)
     step_labels: tuple[str, ...] = ()
     final_facing: int | None = None
+    end_cells: frozenset[Hex] = frozenset()
+    """A large figure's footprint where the path ends, facing included (FTC 5); empty for one hex."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,9 @@ class ZocView:
     hex: Hex
     facing: int
     colour: RGB
+    front: frozenset[Hex] = frozenset()
+    """The zone's hexes when the engine gives them (a large figure's front, ``Battle.zone``); empty: the three
+    front hexes of ``hex``."""
 
 
 @dataclass
