@@ -1248,8 +1248,11 @@ class BattleScreen(ViewerScreen):
             cam.clamp()
             self._fitted = True
         log_h = max(s(140), (size[1] - top - s(self.STATUS)) * 2 // 5)
+        at_end = self.log.scroll >= self.log.max_scroll
         self.log.rect = pygame.Rect(size[0] - side + s(8), size[1] - s(self.STATUS) - log_h - s(6),
                                     side - s(16), log_h)
+        if at_end:  # the log was scrolled to its end for the old height; keep the latest entries in view
+            self.log.scroll = self.log.max_scroll
         self.board.set_palette(self.ui.palette)
         self._view = None
         self._panel_cache.clear()

@@ -499,3 +499,14 @@ def test_standing_order_key_changes_only_the_deciding_sides_figures(tmp_path, mo
     screen.selected_id = theirs.id
     screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o"))
     assert session.battle.figures[theirs.id].standing_order == "always"
+
+
+def test_log_opens_scrolled_to_its_latest_entries_with_the_column_full(app: App) -> None:
+    # a battle screen opened on a battle in progress shows a full log column ending at the newest entry,
+    # not only the last line (the log was scrolled before its height was known)
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    assert len(screen.entries) > screen.log.visible_rows
+    assert screen.log.scroll == screen.log.max_scroll
+    assert screen.log.scroll + screen.log.visible_rows >= len(screen.entries)
+    assert len(screen.entries) - screen.log.scroll == screen.log.visible_rows
