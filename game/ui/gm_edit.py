@@ -693,6 +693,12 @@ class PlaceFigure(Screen):
         super().on_resize(size)
         self.screen.on_resize(size)
 
+    @property
+    def bar(self) -> pygame.Rect:
+        """The instruction bar over the top of the board (a click there places nothing)."""
+        s, view = self.ui.s, self.screen.board.camera.view
+        return pygame.Rect(view[0] + s(10), view[1] + s(8), min(view[2] - s(20), s(780)), s(52))
+
     def hex_at(self, pos: tuple[int, int]) -> Hex | None:
         """The map hex under a screen point (None off the board)."""
         cam = self.screen.board.camera
@@ -734,7 +740,7 @@ class PlaceFigure(Screen):
             self.screen.zoom(1 if event.y > 0 else -1, self.mouse)
             self.hover = self.hex_at(self.mouse)
             return None
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and not self.bar.collidepoint(event.pos):
             h = self.hex_at(event.pos)
             if h is not None:
                 return self.place_at(h)
@@ -785,7 +791,7 @@ class PlaceFigure(Screen):
             surface.blit(overlay, (0, 0))
         s, text = self.ui.s, self.ui.text
         d = self.dialog
-        bar = pygame.Rect(cam.view[0] + s(10), cam.view[1] + s(8), min(cam.view[2] - s(20), s(780)), s(52))
+        bar = self.bar
         draw_panel(surface, bar, theme.PANEL, theme.ACCENT, radius=6)
         dx, dy = cam.layout.direction_vector(self.facing)
         where = "" if self.hover is None else f" · hex {self.hover.q},{self.hover.r}"
