@@ -2114,9 +2114,21 @@ class Battle:
         if self._pending is not None:
             raise IllegalAction(f"Finish {self.figures[self._pending.figure].name}'s move first.")
 
+    def gm_between_rounds(self) -> bool:
+        """Issue 8: whether the GM may edit, add or remove figures now ("between rounds": the movement
+        phase before any figure has moved or held this round)."""
+        return self.phase == "movement" and self._pending is None and not any(
+            f.moved or f.held for f in self.figures.values())
+
+    def gm_free_for(self, character: Character, h: Hex, facing: int) -> bool:
+        """FTC 5: whether a reinforcement of this character may stand on ``h`` facing ``facing``: every hex
+        of its footprint on the map, passable for it and empty (the AddFigure check, for the GM's screen)."""
+        cells = footprint(h, character.footprint, facing % 6)
+        return all(self.terrain.is_passable(c, character.movement_modes[0]) and self.occupant(c) is None
+                   for c in cells)
+
     def _gm_between_rounds(self, what: str) -> None:
-        if self.phase != "movement" or self._pending is not None or any(
-                f.moved or f.held for f in self.figures.values()):
+        if not self.gm_between_rounds():
             raise IllegalAction(f"{what} only between rounds, before any figure has moved or held; "
                                 "end the round first.")
 
@@ -2286,9 +2298,7 @@ class Battle:
                 raise IllegalAction(f"No figure of this battle is the character {a.roster_key!r}; "
                                     "give the new figure's character table instead.")
             character = known[a.roster_key]
-        cells = footprint(a.hex, character.footprint, a.facing % 6)  # a large reinforcement needs room (FTC 5)
-        if any(not self.terrain.is_passable(c, character.movement_modes[0]) or self.occupant(c) is not None
-               for c in cells):
+        if not self.gm_free_for(character, a.hex, a.facing):  # a large reinforcement needs room (FTC 5)
             raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
         fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook)
         fig.allowance = self.movement_allowance_of(fig)

@@ -19,8 +19,8 @@ from game.engine.battle import Battle
 from game.engine.hexgrid import Hex, distance
 from game.engine.wounds import WoundLevel, Wounds
 from game.ui import theme
-from game.ui.screen import Pop, Screen, Transition, UiContext
-from game.ui.widgets import Button, draw_panel
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext
+from game.ui.widgets import Button, Tooltip, draw_panel
 
 if TYPE_CHECKING:
     from game.ui.battle_screen import BattleScreen
@@ -31,6 +31,7 @@ FACE_TEXT = {-1: "−", 0: "0", 1: "+"}
 WOUND_TICKS = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED)
 NEAR = 2
 """A condition "near the figure" covers the hexes within this distance of it."""
+EDIT_WHEN = "Between rounds only: in the movement phase before any figure has moved or held (End round first)."
 
 
 class GMPanel(Screen):
@@ -60,6 +61,7 @@ class GMPanel(Screen):
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.buttons: list[Button] = []
         self.rows: list[tuple[str, int]] = []
+        self.tooltip = Tooltip()
 
     # --- state -------------------------------------------------------------------------------------
     @property
@@ -88,6 +90,10 @@ class GMPanel(Screen):
             self.message, self.error = self.screen.status, True
         self.layout()
         return ok
+
+    def closing_transition(self) -> Transition | None:
+        """After a decision made in a box opened from the panel: close the panel too if it ended the battle."""
+        return Pop(then=self.on_close()) if self.battle.over else None
 
     def _id(self, prefix: str) -> str:
         taken = self.battle.gm_state.ids()
@@ -142,6 +148,19 @@ class GMPanel(Screen):
         wounds = Wounds(fig.wounds.track) if level is None else fig.wounds.record(level)[0]
         return self.send(gm.EditWounds(fig.id, wounds.to_data()))
 
+    def cmd_edit(self, which: str) -> Transition | None:
+        """Gear…, Traits…, Reinforce…, Remove: the boxes of ``game.ui.gm_edit`` (between rounds only)."""
+        from game.ui import gm_edit
+
+        if which == "remove":
+            return gm_edit.confirm_remove(self)
+        if which == "reinforce":
+            return Push(gm_edit.ReinforceDialog(self.ui, self))
+        if self.figure not in self.battle.figures:
+            return None
+        editor = gm_edit.GearEditor if which == "gear" else gm_edit.TraitsEditor
+        return Push(editor(self.ui, self, self.figure))
+
     def cmd_winner(self) -> None:
         """Cycle the winner named when the GM ends the battle (a side, or none)."""
         choices: list[str | None] = [None, *self.battle.sides]
@@ -161,6 +180,7 @@ class GMPanel(Screen):
         self.rect = pygame.Rect(0, 0, w, h)
         self.rect.center = (self.size[0] // 2, self.size[1] // 2)
         self.buttons, self.rows = [], []
+        self.notes: list[tuple[str, tuple[int, int]]] = []
         b = self.battle
         fig = b.figures.get(self.figure)
         left = self.rect.x + s(16)
@@ -173,9 +193,10 @@ class GMPanel(Screen):
             x = left + s(110)
 
         def add(label: str, fn: Callable[[], object], width: int = 70, *, on: bool = False,
-                enabled: bool = True, hotkey: int | None = None) -> None:
+                enabled: bool = True, hotkey: int | None = None, tip: str = "") -> None:
             nonlocal x
-            btn = Button(label, fn, pygame.Rect(x, y, s(width), s(26)), size=13, enabled=enabled, hotkey=hotkey)
+            btn = Button(label, fn, pygame.Rect(x, y, s(width), s(26)), size=13, enabled=enabled, hotkey=hotkey,
+                         tooltip=tip)
             btn.focused = on
             self.buttons.append(btn)
             x += s(width) + s(6)
@@ -246,6 +267,20 @@ class GMPanel(Screen):
             add(f"Tick {name}", functools.partial(self.cmd_wound, level), 112, enabled=fig is not None)
         add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=fig is not None)
         next_row()
+        row("Edit")
+        # issue 8: figures are edited, added and removed between rounds only (the engine's rule, asked here)
+        between = b.gm_between_rounds()
+        add("Gear…", functools.partial(self.cmd_edit, "gear"), 90, enabled=between and fig is not None,
+            tip=f"Weapons, armour and shield from the catalogue. {EDIT_WHEN}")
+        add("Traits…", functools.partial(self.cmd_edit, "traits"), 90, enabled=between and fig is not None,
+            tip=f"Attributes, skills, gifts and faults on the ladder. {EDIT_WHEN}")
+        add("Reinforce…", functools.partial(self.cmd_edit, "reinforce"), 110, enabled=between,
+            tip=f"A figure from the roster, or a copy of this one, placed on a free hex. {EDIT_WHEN}")
+        add("Remove", functools.partial(self.cmd_edit, "remove"), 90, enabled=between and fig is not None,
+            tip=f"This figure leaves the battle (asks first). {EDIT_WHEN}")
+        if not between:
+            self.notes.append(("between rounds only", (x + s(4), y + s(6))))
+        next_row()
         row("Fight")
         if fig is not None and fig.out:
             add("Bring back in", lambda: self.send(gm.DeclareIn(self.figure, self.reason.strip())), 120)
@@ -280,8 +315,21 @@ class GMPanel(Screen):
                 continue
             if btn is self.close_button or self.battle.over:
                 return Pop(then=self.on_close())
+            if isinstance(btn.result, Push | Pop):
+                return btn.result
             break
+        if event.type == pygame.MOUSEMOTION:
+            self.tooltip.hover(next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), ""), event.pos)
         return None
+
+    @property
+    def busy(self) -> bool:
+        """A tooltip is waiting for its delay."""
+        return self.tooltip.pending
+
+    def update(self, dt: float) -> bool:
+        """Tooltip timer."""
+        return self.tooltip.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The panel over the dimmed battle."""
@@ -294,6 +342,8 @@ class GMPanel(Screen):
                   18, theme.ACCENT, bold=True)
         for title, y in self.rows:
             text.blit(surface, title, (self.rect.x + s(16), y + s(5)), 14, theme.TEXT_MUTED, bold=True)
+        for note, pos in self.notes:
+            text.blit(surface, note, pos, 13, theme.TEXT_MUTED)
         box = pygame.Rect(self.rect.x + s(126), self.reason_y, s(420), s(24))
         pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=4)
         pygame.draw.rect(surface, theme.BORDER, box, width=1, border_radius=4)
@@ -306,3 +356,4 @@ class GMPanel(Screen):
             colour = theme.DANGER if self.error else theme.TEXT
             for i, line in enumerate(text.wrap(self.message, 13, self.rect.width - s(170))[:2]):
                 text.blit(surface, line, (self.rect.x + s(16), self.rect.bottom - s(44) + i * s(17)), 13, colour)
+        self.tooltip.draw(surface, text)
