@@ -1996,6 +1996,17 @@ class Battle:
             out.extend(self._cast(self.figures[fid], d, item, d.spell_target, d.spell_hex, rolls, melee_on, wounds))
         return out
 
+    def _magic_figure_removed(self, fid: str) -> list[ev.Event]:
+        """The GM removed a figure (issue 8): its own concentration ends, and so does every concentration on
+        it as the target (FTC 8.1: a spell needs its target), so no spell later looks for it."""
+        out: list[ev.Event] = []
+        for cid, conc in list(self._casting.items()):
+            if cid == fid or conc.target == fid:
+                del self._casting[cid]
+                why = "the caster left the battle" if cid == fid else "the target left the battle"
+                out.append(ev.ConcentrationBroken(cid, conc.spell.name, why))
+        return out
+
     def _concentration_roll(self, cid: str, reason: magic.ConcentrationEvent, out: list[ev.Event]) -> bool:
         conc = self._casting[cid]
         will = self.figures[cid].character.will
@@ -2317,7 +2328,8 @@ class Battle:
         self._declarations = {}  # last round's, read only by threats_to
         self.gm_dice = [s for s in self.gm_dice if s.figure != fig.id]
         self.gm_escape.pop(fig.id, None)
-        return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._gm_settle()]
+        return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._magic_figure_removed(fig.id),
+                *self._gm_settle()]
 
 
 def _covered(figures: Iterable[Figure]) -> frozenset[Hex]:

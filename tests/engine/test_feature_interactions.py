@@ -1,0 +1,73 @@
+"""Where magic (FTC 8), the GM's seat (issue 8) and large figures (FTC 5) meet: spells on and by large
+figures, GM decisions about casters and creatures, and random play mixing all three."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.engine import actions as act
+from game.engine import events as ev
+from game.engine import gm
+from game.engine.battle import Battle, BattleSetup, legal_actions
+from game.engine.hexgrid import Hex
+from tests.engine.test_magic_battle import play_round
+from tests.golden.scenarios import CENTRE, CHARACTERS, axial, east, spell_far
+
+
+def refereed(setup: BattleSetup) -> Battle:
+    """A battle whose GM plays no side."""
+    return Battle(replace(setup, gm="referee"))
+
+
+def thunder(b: Battle, fid: str) -> act.Action:
+    """The wizard concentrates on Thunderstrike at the brigand; everyone else defends."""
+    if fid == "w":
+        return act.Declare("w", spell="Thunderstrike", spell_target="b")
+    return act.Declare(fid)
+
+
+def test_issue_8_removing_a_concentrating_caster_ends_his_concentration() -> None:
+    b = refereed(spell_far(0))
+    play_round(b, thunder)
+    assert b.casting_of("w") is not None
+    events = b.apply(gm.RemoveFigure("w"))
+    assert any(isinstance(e, ev.ConcentrationBroken) and e.caster == "w" for e in events)
+    assert "w" not in b._casting
+    assert "w" not in b.declare_options("b").get("casting_at", {})  # type: ignore[operator]
+    # the battle goes on (it is over: only red is left), and a later round does not look for the caster
+    assert b.over
+
+
+def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
+    setup = axial([("w", "blue", "wizard", Hex(1, 4), 0), ("k", "blue", "knight", Hex(1, 6), 0),
+                   ("b", "red", "brigand", Hex(8, 4), 3)], seed=0)
+    b = refereed(setup)
+    play_round(b, thunder)
+    b.apply(gm.RemoveFigure("w"))
+    assert not b.over
+    b.declare_options("b")
+    play_round(b)
+    play_round(b)
+    assert b.round >= 4 or b.over
+
+
+def test_issue_8_removing_the_target_of_a_concentration_breaks_it() -> None:
+    setup = axial([("w", "blue", "wizard", Hex(1, 4), 0), ("b", "red", "brigand", Hex(8, 4), 3),
+                   ("c", "red", "brigand", Hex(8, 7), 3)], seed=0)
+    b = refereed(setup)
+    play_round(b, thunder)
+    events = b.apply(gm.RemoveFigure("b"))
+    assert any(isinstance(e, ev.ConcentrationBroken) and e.caster == "w" for e in events)
+    assert b.casting_of("w") is None
+    later: list[ev.Event] = []
+    for _ in range(5):
+        later += play_round(b, lambda bb, fid: act.Declare(fid))
+    assert not [e for e in later if isinstance(e, ev.SpellCast) and e.target == "b"]
+
+
+def test_issue_8_a_large_reinforcement_has_its_own_wound_track() -> None:
+    b = refereed(spell_far(0))
+    b.apply(gm.AddFigure("d", "red", Hex(6, 7), 3, character=dict(CHARACTERS["dragon"])))
+    d = b.figure("d")
+    assert d.size == 7
+    assert d.wounds.track == d.character.wound_track
