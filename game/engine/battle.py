@@ -2301,7 +2301,8 @@ class Battle:
         if any(not self.terrain.is_passable(c, character.movement_modes[0]) or self.occupant(c) is not None
                for c in cells):
             raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
-        fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook)
+        fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook,
+                     wounds=Wounds(character.wound_track))  # FTC 7.3: a creature's own track
         fig.allowance = self.movement_allowance_of(fig)
         # FTC 4: the reinforcement rolls its initiative and takes its place in this round's order
         roll = self._roll("initiative", fig.id)
