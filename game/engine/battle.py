@@ -1474,8 +1474,9 @@ class Battle:
     def effects_on(self, fid: str) -> list[EffectOn]:
         """The lasting effects on a figure now, areas it stands in included (FTC 8.1), with rounds left."""
         fig = self.figure(fid)
+        cells = _covered((fig,))  # an area over any hex of a large figure is on it (FTC 5)
         return [EffectOn(e.spell, e.caster, e.rounds_left(self.round), e) for e in self._effects
-                if e.target == fid or fig.hex in e.hexes()]
+                if e.target == fid or not cells.isdisjoint(e.hexes())]
 
     def known_spells(self, fid: str) -> list[magic.Spell]:
         """The catalogue spells a figure knows (roster key ``spells``)."""
@@ -1552,11 +1553,13 @@ class Battle:
         """Enemy casters casting at this figure now (their target, or an area over its hex): the spell's name
         when the figure recognised it (FTC 8.2), None when it only sees that something is being cast."""
         fig = self.figure(fid)
+        cells = _covered((fig,))  # an area over any hex of a large figure is cast at it (FTC 5)
         out: dict[str, str | None] = {}
         for caster, item, target, h in self._castings_now():
             if self.figures[caster].side == fig.side:
                 continue
-            if target == fid or (h is not None and item.effect == "area" and fig.hex in magic.area_hexes(item, h)):
+            if target == fid or (h is not None and item.effect == "area"
+                                 and not cells.isdisjoint(magic.area_hexes(item, h))):
                 out[caster] = self._recognised.get((fid, caster))
         return out
 

@@ -71,3 +71,44 @@ def test_issue_8_a_large_reinforcement_has_its_own_wound_track() -> None:
     d = b.figure("d")
     assert d.size == 7
     assert d.wounds.track == d.character.wound_track
+
+
+def cloud_on_troll(seed: int) -> tuple[Battle, list[dict[str, str | None]]]:
+    """A blue wizard casts Blinding Cloud centred two hexes east of a red troll's hex: the cloud covers one
+    of the troll's three hexes, not the one it stands on. Returns what the troll saw of the casting."""
+    b = refereed(axial([("w", "blue", "wizard", Hex(1, 4), 0), ("t", "red", "troll", Hex(6, 4), 3)], seed=seed))
+    seen: list[dict[str, str | None]] = []
+    first: list[str] = []
+
+    def declare(bb: Battle, fid: str) -> act.Action:
+        first.append(fid)
+        if fid == "w":
+            return act.Declare("w", spell="Blinding Cloud", spell_hex=Hex(8, 4))
+        if first[0] == "w":  # the troll declares after the wizard: the casting is under way
+            seen.append(bb.casting_at("t"))
+        return act.Declare(fid)
+
+    play_round(b, declare)
+    return b, seen
+
+
+def test_ftc_8_an_area_over_part_of_a_large_figure_is_on_it() -> None:
+    for seed in range(60):
+        b, seen = cloud_on_troll(seed)
+        troll = b.figure("t")
+        assert Hex(7, 4) in troll.cells and Hex(8, 4) not in troll.cells
+        if any(e.spell.name == "Blinding Cloud" for e in b.effects()):
+            assert [e.spell.name for e in b.effects_on("t")] == ["Blinding Cloud"]
+            break
+    else:
+        raise AssertionError("no seed lands the cloud")
+
+
+def test_ftc_8_2_a_large_figure_sees_an_area_cast_over_part_of_it() -> None:
+    for seed in range(60):
+        b, seen = cloud_on_troll(seed)
+        if seen:
+            assert "w" in seen[0]
+            break
+    else:
+        raise AssertionError("no seed has the wizard declare first")
