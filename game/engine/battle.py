@@ -2220,7 +2220,7 @@ class Battle:
         if grant:
             if aid in p.failed_stoppers:
                 raise IllegalAction(f"{att.name} has that free attack already.")
-            if att.side == tgt.side or not att.can_act or distance(att.hex, tgt.hex) != 1:
+            if att.side == tgt.side or not att.can_act or self._distance(att, tgt) != 1:  # nearest hexes (FTC 5)
                 raise IllegalAction(f"{att.name} must be an enemy of {tgt.name}, able to fight and next to it.")
             p.failed_stoppers = (*p.failed_stoppers, aid)
             what = "{0} gets a free attack on {1} if {1} runs"

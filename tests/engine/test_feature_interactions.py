@@ -11,7 +11,7 @@ from game.engine import gm
 from game.engine.battle import Battle, BattleSetup, legal_actions
 from game.engine.hexgrid import Hex
 from tests.engine.test_magic_battle import play_round
-from tests.golden.scenarios import CENTRE, CHARACTERS, axial, east, spell_far
+from tests.golden.scenarios import CHARACTERS, axial, spell_far
 
 
 def refereed(setup: BattleSetup) -> Battle:
@@ -94,7 +94,7 @@ def cloud_on_troll(seed: int) -> tuple[Battle, list[dict[str, str | None]]]:
 
 def test_ftc_8_an_area_over_part_of_a_large_figure_is_on_it() -> None:
     for seed in range(60):
-        b, seen = cloud_on_troll(seed)
+        b, _seen = cloud_on_troll(seed)
         troll = b.figure("t")
         assert Hex(7, 4) in troll.cells and Hex(8, 4) not in troll.cells
         if any(e.spell.name == "Blinding Cloud" for e in b.effects()):
@@ -106,9 +106,28 @@ def test_ftc_8_an_area_over_part_of_a_large_figure_is_on_it() -> None:
 
 def test_ftc_8_2_a_large_figure_sees_an_area_cast_over_part_of_it() -> None:
     for seed in range(60):
-        b, seen = cloud_on_troll(seed)
+        _b, seen = cloud_on_troll(seed)
         if seen:
             assert "w" in seen[0]
             break
     else:
         raise AssertionError("no seed has the wizard declare first")
+
+
+def test_ftc_5_3_the_gm_grants_a_free_attack_to_a_large_figure_next_to_the_runner() -> None:
+    """The troll's hex is two hexes from the runner, but one of the hexes it covers is next to him (FTC 5:
+    distances between nearest hexes), so the GM may give it a free attack."""
+    b = refereed(axial([("m", "blue", "brigand", Hex(8, 4), 0), ("k", "red", "brigand", Hex(9, 4), 3),
+                        ("t", "red", "troll", Hex(6, 4), 3)], seed=0, orders={"t": "never"}))
+    while True:
+        d = legal_actions(b)
+        assert d is not None and d.reason in ("move", "interrupt")
+        if d.figure == "m":
+            break
+        b.apply(act.Move(d.figure or "", ()) if d.reason == "move" else act.PassInterrupt(d.side))
+    b.apply(gm.DenyEscape("m"))
+    b.apply(act.Move("m", ((Hex(8, 4), 1), (Hex(8, 4), 2), (Hex(8, 3), 2))))
+    d = legal_actions(b)
+    assert d is not None and d.reason == "escape_failed"
+    events = b.apply(gm.GrantFreeAttack("t", "m"))
+    assert isinstance(events[0], ev.GMActed)
