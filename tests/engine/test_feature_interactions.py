@@ -3,15 +3,22 @@ figures, GM decisions about casters and creatures, and random play mixing all th
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import gm
+from game.engine import gm, record
+from game.engine.ai import RandomPlayer
 from game.engine.battle import Battle, BattleSetup, legal_actions
 from game.engine.hexgrid import Hex
+from tests.engine.test_battle import check_events, check_state
 from tests.engine.test_magic_battle import play_round
-from tests.golden.scenarios import CHARACTERS, axial, spell_far
+from tests.golden.scenarios import CHARACTERS, axial, setup, spell_far
 
 
 def refereed(setup: BattleSetup) -> Battle:
@@ -131,3 +138,60 @@ def test_ftc_5_3_the_gm_grants_a_free_attack_to_a_large_figure_next_to_the_runne
     assert d is not None and d.reason == "escape_failed"
     events = b.apply(gm.GrantFreeAttack("t", "m"))
     assert isinstance(events[0], ev.GMActed)
+
+
+def mixed(seed: int) -> BattleSetup:
+    """Casters, large figures and a GM seat (the referee): a blue wizard, seer and knight against a red
+    wizard, a 3-hex troll and a 7-hex dragon."""
+    return replace(setup([("b0", "blue", "knight", (1, 2), 0), ("b1", "blue", "wizard", (1, 5), 0),
+                          ("b2", "blue", "seer", (2, 7), 0), ("r0", "red", "troll", (8, 2), 3),
+                          ("r1", "red", "dragon", (8, 6), 3), ("r2", "red", "wizard", (10, 4), 3)],
+                         seed=seed, width=12, height=10), gm="referee")
+
+
+def gm_whim(b: Battle, rng: random.Random) -> gm.GMAction | None:
+    """Now and then a legal GM situational modifier on a random figure or side (*Fudge* 4.1)."""
+    if rng.random() > 0.15 or b.over:
+        return None
+    target = rng.choice([*sorted(b.figures), *sorted(b.sides)])
+    until = rng.choice(["round", "removed"])
+    return gm.SituationalModifier(f"m{len(b.log)}", target, rng.choice([-2, -1, 1, 2]), "whim", until, b.round)
+
+
+def play_mixed(b: Battle, seed: int, max_rounds: int = 12) -> Battle:
+    """Random legal play with the GM's whims, every invariant of test_battle checked after every action,
+    and no two figures sharing a hex of their footprints."""
+    players = {s: RandomPlayer(seed + i) for i, s in enumerate(sorted(b.sides))}
+    rng = random.Random(seed)
+    while not b.over and b.round <= max_rounds:
+        action: act.Action | None = gm_whim(b, rng)
+        if action is None:
+            d = legal_actions(b)
+            assert d is not None
+            action = players[d.side](b, d)
+        able = {f.id for f in b.figures.values() if f.can_act}
+        wounds = {f.id: list(f.wounds.received()) for f in b.figures.values()}
+        events = b.apply(action)
+        check_events(b, events, able)
+        check_state(b, wounds)
+        cells = [c for f in b.figures.values() for c in f.cells]
+        assert len(cells) == len(set(cells)), "two figures share a hex of their footprints"
+    return b
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_issue_8_random_play_with_casters_large_figures_and_a_gm_keeps_the_invariants(seed: int) -> None:
+    b = play_mixed(Battle(mixed(seed)), seed)
+    assert b.over or b.round > 12
+
+
+def test_issue_8_a_battle_of_casters_large_figures_and_a_gm_replays_from_its_save(tmp_path: Path) -> None:
+    for seed in range(3):
+        b = play_mixed(Battle(mixed(seed)), seed, max_rounds=8)
+        assert any(a.kind == "gm_modifier" for a in b.log)
+        record.save(tmp_path / "mixed.json", b, {"scenario": "mixed"})
+        rec = record.load(tmp_path / "mixed.json")
+        again = record.replay(mixed(seed), rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
+        assert again.digests == b.digests
+        assert [e.text(again.names()) for e in again.events] == [e.text(b.names()) for e in b.events]
