@@ -1474,8 +1474,9 @@ class Battle:
     def effects_on(self, fid: str) -> list[EffectOn]:
         """The lasting effects on a figure now, areas it stands in included (FTC 8.1), with rounds left."""
         fig = self.figure(fid)
+        cells = _covered((fig,))  # an area over any hex of a large figure is on it (FTC 5)
         return [EffectOn(e.spell, e.caster, e.rounds_left(self.round), e) for e in self._effects
-                if e.target == fid or fig.hex in e.hexes()]
+                if e.target == fid or not cells.isdisjoint(e.hexes())]
 
     def known_spells(self, fid: str) -> list[magic.Spell]:
         """The catalogue spells a figure knows (roster key ``spells``)."""
@@ -1552,11 +1553,13 @@ class Battle:
         """Enemy casters casting at this figure now (their target, or an area over its hex): the spell's name
         when the figure recognised it (FTC 8.2), None when it only sees that something is being cast."""
         fig = self.figure(fid)
+        cells = _covered((fig,))  # an area over any hex of a large figure is cast at it (FTC 5)
         out: dict[str, str | None] = {}
         for caster, item, target, h in self._castings_now():
             if self.figures[caster].side == fig.side:
                 continue
-            if target == fid or (h is not None and item.effect == "area" and fig.hex in magic.area_hexes(item, h)):
+            if target == fid or (h is not None and item.effect == "area"
+                                 and not cells.isdisjoint(magic.area_hexes(item, h))):
                 out[caster] = self._recognised.get((fid, caster))
         return out
 
@@ -1996,6 +1999,17 @@ class Battle:
             out.extend(self._cast(self.figures[fid], d, item, d.spell_target, d.spell_hex, rolls, melee_on, wounds))
         return out
 
+    def _magic_figure_removed(self, fid: str) -> list[ev.Event]:
+        """The GM removed a figure (issue 8): its own concentration ends, and so does every concentration on
+        it as the target (FTC 8.1: a spell needs its target), so no spell later looks for it."""
+        out: list[ev.Event] = []
+        for cid, conc in list(self._casting.items()):
+            if cid == fid or conc.target == fid:
+                del self._casting[cid]
+                why = "the caster left the battle" if cid == fid else "the target left the battle"
+                out.append(ev.ConcentrationBroken(cid, conc.spell.name, why))
+        return out
+
     def _concentration_roll(self, cid: str, reason: magic.ConcentrationEvent, out: list[ev.Event]) -> bool:
         conc = self._casting[cid]
         will = self.figures[cid].character.will
@@ -2218,7 +2232,7 @@ class Battle:
         if grant:
             if aid in p.failed_stoppers:
                 raise IllegalAction(f"{att.name} has that free attack already.")
-            if att.side == tgt.side or not att.can_act or distance(att.hex, tgt.hex) != 1:
+            if att.side == tgt.side or not att.can_act or self._distance(att, tgt) != 1:  # nearest hexes (FTC 5)
                 raise IllegalAction(f"{att.name} must be an enemy of {tgt.name}, able to fight and next to it.")
             p.failed_stoppers = (*p.failed_stoppers, aid)
             what = "{0} gets a free attack on {1} if {1} runs"
@@ -2300,7 +2314,8 @@ class Battle:
             character = known[a.roster_key]
         if not self.gm_free_for(character, a.hex, a.facing):  # a large reinforcement needs room (FTC 5)
             raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
-        fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook)
+        fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook,
+                     wounds=Wounds(character.wound_track))  # FTC 7.3: a creature's own track
         fig.allowance = self.movement_allowance_of(fig)
         # FTC 4: the reinforcement rolls its initiative and takes its place in this round's order
         roll = self._roll("initiative", fig.id)
@@ -2327,7 +2342,8 @@ class Battle:
         self._declarations = {}  # last round's, read only by threats_to
         self.gm_dice = [s for s in self.gm_dice if s.figure != fig.id]
         self.gm_escape.pop(fig.id, None)
-        return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._gm_settle()]
+        return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._magic_figure_removed(fig.id),
+                *self._gm_settle()]
 
 
 def _covered(figures: Iterable[Figure]) -> frozenset[Hex]:
