@@ -510,3 +510,22 @@ def test_log_opens_scrolled_to_its_latest_entries_with_the_column_full(app: App)
     assert screen.log.scroll == screen.log.max_scroll
     assert screen.log.scroll + screen.log.visible_rows >= len(screen.entries)
     assert len(screen.entries) - screen.log.scroll == screen.log.visible_rows
+
+
+def test_issue_7_wyrm_hollow_plays_on_screen_with_spells_a_large_wyrm_and_mooks(app: App) -> None:
+    # the shipped roster with spells, a 7-hex creature and mooks, computer against computer, to the victory screen
+    screen = open_battle(app, ROOT / "maps" / "wyrm_hollow.tmx", controllers={"blue": "tactical", "red": "tactical"},
+                         seed=2)
+    battle = screen.battle
+    wyrm = next(f for f in battle.figures.values() if f.size == 7)
+    token = next(t for t in screen.tokens() if t.id == wyrm.id)
+    assert token.cells == battle.cells_of(wyrm.id) and len(token.cells) == 7
+    assert any(f.character.wound_track.name == "mook" for f in battle.figures.values())
+    for _ in range(3000):
+        app.tick(1.0)
+        if isinstance(app.top, VictoryScreen) or battle.over:
+            break
+    app.tick(1.0)
+    assert battle.over and isinstance(app.top, VictoryScreen)
+    assert any(isinstance(e, ev.SpellCast) for e in battle.events)
+    assert any("Fire Bolt" in t for t, _, _ in screen.entries)
