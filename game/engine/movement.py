@@ -873,13 +873,6 @@ class LargeReach(Reach):
         """Every hex the figure's position (its centre, creatures.footprint) may end on."""
         return frozenset(h for h, _ in self._ends)
 
-    def __contains__(self, h: object) -> bool:
-        return isinstance(h, tuple) and self._best(Hex(*h), None) is not None
-
-    def can_reach(self, h: Hex, facing: int | None = None) -> bool:
-        """Whether the figure may end in ``h`` (with ``facing``, when given) this move (FTC 5)."""
-        return self._best(h, facing) is not None
-
     def _need(self, h: Hex, facing: int | None) -> tuple[int, int, int, int]:
         b = self._best(h, facing)
         if b is None:
