@@ -914,7 +914,8 @@ class Battle:
             for d in self._declarations.values():
                 out.append(ev.Declared(d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move))
             for d in list(self._declarations.values()):
-                if d.pending_steps or d.pending_retreat is not None:
+                # a figure taken out or held fast since it declared makes no step at the reveal
+                if (d.pending_steps or d.pending_retreat is not None) and self.figures[d.figure].can_act:
                     out.extend(self._take_steps(self.figures[d.figure], d, d.pending_steps, d.pending_retreat))
             if self._follow_queue:
                 return out

@@ -173,6 +173,8 @@ def play_mixed(b: Battle, seed: int, max_rounds: int = 12) -> Battle:
         wounds = {f.id: list(f.wounds.received()) for f in b.figures.values()}
         events = b.apply(action)
         check_events(b, events, able)
+        for fid in {e.figure for e in events if isinstance(e, ev.Healed)}:
+            wounds[fid] = []  # a healing spell may shrink its target's wound track (FTC 8)
         check_state(b, wounds)
         cells = [c for f in b.figures.values() for c in f.cells]
         assert len(cells) == len(set(cells)), "two figures share a hex of their footprints"
