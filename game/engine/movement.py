@@ -329,6 +329,24 @@ def _cell_zones(g: _Grid, zones: Mapping[Hex, frozenset[str]] | None) -> dict[in
     return g.cells(zones.items())
 
 
+def _step_shape(i: int, here: Hex, face: int, hx: Hex, f: int, gap_sides: int) -> tuple[int, int]:
+    """FTC 5 "Facing": one step of an explicit path is a turn of one hex side in place or a move into an
+    adjacent hex keeping the facing. Returns the sides turned in the current gap between hexes and what this
+    step's turn costs in hexes (the free sides of ``data/movement.toml`` first); raises ``IllegalMove``."""
+    if hx == here:
+        if turn_steps(face, f) != 1:
+            raise IllegalMove(f"step {i + 1} turns from facing {face} to {f} in place; turn one hex side "
+                              "at a time")
+        return gap_sides + 1, _SIDE_COST if gap_sides + 1 > _FREE_SIDES else 0
+    if f != face:
+        raise IllegalMove(f"step {i + 1} moves to {hx} and changes facing at once; moving does not turn "
+                          "a figure, so add a separate turn step")
+    if direction_to(here, hx) is None:
+        raise IllegalMove(f"step {i + 1} jumps from {here} to {hx}; a figure moves one adjacent hex at a "
+                          "time")
+    return 0, 0
+
+
 def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, *,
               terrain: TerrainMap, mode: str = "walk", occupied: frozenset[Hex] = frozenset(),
               impassable: frozenset[Hex] = frozenset(), zones: Mapping[Hex, frozenset[str]] | None = None,
@@ -352,21 +370,11 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
     for i, (hx, f) in enumerate(steps):
         hx = Hex(*hx)
         f %= 6
+        gap_sides, turn_cost = _step_shape(i, here, face, hx, f, gap_sides)
+        fx += turn_cost
         if hx == here:
-            if turn_steps(face, f) != 1:
-                raise IllegalMove(f"step {i + 1} turns from facing {face} to {f} in place; turn one hex side "
-                                  "at a time")
-            gap_sides += 1
-            if gap_sides > _FREE_SIDES:
-                fx += _SIDE_COST
             face = f
             continue
-        if f != face:
-            raise IllegalMove(f"step {i + 1} moves to {hx} and changes facing at once; moving does not turn "
-                              "a figure, so add a separate turn step")
-        if direction_to(here, hx) is None:
-            raise IllegalMove(f"step {i + 1} jumps from {here} to {hx}; a figure moves one adjacent hex at a "
-                              "time")
         cell = g.cell(hx)
         if cell < 0:
             raise IllegalMove(f"step {i + 1} leaves the map at {hx}; choose a hex on the map")
@@ -379,7 +387,6 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
         if left:
             escapes.append((i, left))
         moved += 1
-        gap_sides = 0
         if hx in occupied and hx != start:
             occ_extra += OCCUPIED_EXTRA
         max_pen = max(max_pen, table[cell])
@@ -802,22 +809,10 @@ def large_path_cost(start: Hex, facing: int, size: int, steps: Sequence[tuple[He
     for i, (hx, f) in enumerate(steps):
         hx = Hex(*hx)
         f %= 6
-        if hx == here:
-            if turn_steps(face, f) != 1:
-                raise IllegalMove(f"step {i + 1} turns from facing {face} to {f} in place; turn one hex side "
-                                  "at a time")
-            gap_sides += 1
-            if gap_sides > _FREE_SIDES:
-                fx += _SIDE_COST
-        else:
-            if f != face:
-                raise IllegalMove(f"step {i + 1} moves to {hx} and changes facing at once; moving does not "
-                                  "turn a figure, so add a separate turn step")
-            if direction_to(here, hx) is None:
-                raise IllegalMove(f"step {i + 1} jumps from {here} to {hx}; a figure moves one adjacent hex "
-                                  "at a time")
+        gap_sides, turn_cost = _step_shape(i, here, face, hx, f, gap_sides)
+        fx += turn_cost
+        if hx != here:
             moved += 1
-            gap_sides = 0
         new = body(hx, f)
         pen = 0
         for c in new - cells:
