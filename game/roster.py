@@ -9,10 +9,7 @@ Every problem raises ``RosterError`` naming the file, the entry and the fix.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,6 +19,7 @@ from typing import Any
 import tomli_w
 
 from game.engine.characters import Character, CharacterError
+from game.engine.record import SaveError, write_atomic
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -230,19 +228,11 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
     """
     target = Path(path)
     text = _leading_comments(target) + roster_to_toml(data)
-    tmp: str | None = None
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        raise RosterError(f"{target}: the roster could not be saved ({exc.strerror or exc}); the file as it "
+        write_atomic(target, text)
+    except SaveError as err:
+        cause = err.__cause__
+        why = (cause.strerror or cause) if isinstance(cause, OSError) else err
+        raise RosterError(f"{target}: the roster could not be saved ({why}); the file as it "
                           "was is unchanged — free some disk space, or use Save as to choose a folder you "
                           "may write to") from None

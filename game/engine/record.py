@@ -67,17 +67,19 @@ def to_json(battle: Battle, setup_data: Mapping[str, Any], digests: Sequence[str
 def write_atomic(path: str | Path, text: str) -> None:
     """Write a file so that it is either wholly the new text or wholly the old file (temp, fsync, rename)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp: str | None = None
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise SaveError(f"{target}: could not be saved ({exc.strerror or exc}); the previous save, if any, "
                         "is unchanged — free some disk space or choose another folder") from exc
 
