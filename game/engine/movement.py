@@ -868,14 +868,6 @@ class LargeReach(Reach):
         """Every hex the figure's position (its centre, creatures.footprint) may end on."""
         return frozenset(h for h, _ in self._ends)
 
-    def _need(self, h: Hex, facing: int | None) -> tuple[int, int, int, int]:
-        b = self._best(h, facing)
-        if b is None:
-            with_facing = "" if facing is None else f" facing {facing % 6}"
-            raise IllegalMove(f"the {self.size}-hex figure at {self.start} cannot reach {h}{with_facing} this "
-                              f"move (allowance {self.allowance}); pick a highlighted hex")
-        return b
-
     def cost(self, h: Hex, facing: int | None = None) -> int:
         """Hexes of allowance the preferred path to ``h`` uses (FTC 5, 5.1.2)."""
         return self.path(h, facing).cost
