@@ -114,7 +114,7 @@ class RandomPlayer:
         name, targets = rng.choice(usable)
         target = rng.choice(targets)
         if magic.spell(name).target == "hex":
-            return act.Declare(fid, stance, spell=name, spell_hex=battle.figure(target).hex)
+            return act.Declare(fid, stance, spell=name, spell_hex=battle.area_hex_on(fid, name, target))
         return act.Declare(fid, stance, spell=name, spell_target=target)
 
 
@@ -310,7 +310,7 @@ class TacticalPlayer:
                 value = p * self._spell_worth(battle, fig, item, tgt, threats)
                 if value > 0 and (best is None or value > best[0]):
                     if item.target == "hex":
-                        decl = act.Declare(fig.id, stance, spell=name, spell_hex=tgt.hex)
+                        decl = act.Declare(fig.id, stance, spell=name, spell_hex=battle.area_hex_on(fig.id, name, t))
                     else:
                         decl = act.Declare(fig.id, stance, spell=name, spell_target=t)
                     best = (value, decl)

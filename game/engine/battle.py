@@ -1497,8 +1497,24 @@ class Battle:
             return []  # FTC 8.1: a long casting needs a caster who stood still
         if item.target == "self":
             return [fid]
-        pool = self.enemies_of(fig) if item.target in ("enemy", "hex") else self.able(fig.side)
+        if item.target == "hex":
+            return [f.id for f in self.enemies_of(fig) if self._area_hex_on(fig, item, f) is not None]
+        pool = self.enemies_of(fig) if item.target == "enemy" else self.able(fig.side)
         return [f.id for f in pool if self._spell_reaches(fig, item, f.hex, f.id)]
+
+    def area_hex_on(self, fid: str, spell_name: str, target: str) -> Hex | None:
+        """The hex to centre a known area spell on so that it covers ``target`` (FTC 8.3): the target's own
+        hex when it is within range and in sight, else the nearest hex of a large target's footprint that
+        is; None when no hex of the target can be chosen."""
+        item = magic.spell(spell_name)
+        if item.target != "hex":
+            return None
+        return self._area_hex_on(self.figure(fid), item, self.figure(target))
+
+    def _area_hex_on(self, fig: Figure, item: magic.Spell, tgt: Figure) -> Hex | None:
+        cells = [tgt.hex, *sorted(tgt.cells - {tgt.hex}, key=lambda c: (distance(fig.hex, c), c))]
+        return next((c for c in cells if self.terrain.contains(c) and self._spell_reaches(fig, item, c, None)),
+                    None)
 
     def spell_hexes(self, fid: str, spell_name: str) -> list[Hex]:
         """Hexes an area spell may be centred on now: within its range and in sight (FTC 8.3)."""
@@ -1773,7 +1789,7 @@ class Battle:
         if item.target == "hex":
             h = a.spell_hex
             if h is None and a.spell_target is not None:
-                h = self.figure(a.spell_target).hex
+                h = self._area_hex_on(fig, item, self.figure(a.spell_target))
             if h is None or not self.terrain.contains(h) or not self._spell_reaches(fig, item, h, None):
                 raise IllegalAction(f"{item.name} is centred on a hex within {item.range} range and in sight.")
             return item, None, h, False

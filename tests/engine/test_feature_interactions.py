@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, record
 from game.engine.ai import RandomPlayer
-from game.engine.battle import Battle, BattleSetup, legal_actions
+from game.engine.battle import Battle, BattleSetup, IllegalAction, legal_actions
 from game.engine.hexgrid import Hex
 from tests.engine.test_battle import check_events, check_state
 from tests.engine.test_magic_battle import play_round
@@ -197,3 +198,28 @@ def test_issue_8_a_battle_of_casters_large_figures_and_a_gm_replays_from_its_sav
         again = record.replay(mixed(seed), rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
         assert again.digests == b.digests
         assert [e.text(again.names()) for e in again.events] == [e.text(b.names()) for e in b.events]
+
+
+def test_ftc_8_3_an_area_spell_reaches_a_large_figure_by_its_nearest_hex_in_range() -> None:
+    """The dragon's own hex is 11 hexes from the wizard, beyond Blinding Cloud's short range (10), but its
+    west hex is 10 away: the dragon is a legal target, and the cloud is centred on that hex, not on the
+    dragon's own (a random player once declared the out-of-range centre and was refused)."""
+    b = refereed(axial([("w", "blue", "wizard", Hex(0, 2), 0), ("d", "red", "dragon", Hex(11, 2), 3)],
+                       seed=0, width=16))
+    assert "d" in b.spell_targets("w", "Blinding Cloud")
+    assert b.area_hex_on("w", "Blinding Cloud", "d") == Hex(10, 2)
+    assert b.area_hex_on("w", "Thunderstrike", "d") is None  # not an area spell
+    declared: list[Hex | None] = []
+
+    def declare(bb: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            with pytest.raises(IllegalAction):
+                bb.apply(act.Declare("w", spell="Blinding Cloud", spell_hex=Hex(11, 2)))
+            declared.append(bb.area_hex_on("w", "Blinding Cloud", "d"))
+            return act.Declare("w", spell="Blinding Cloud", spell_target="d")
+        return act.Declare(fid)
+
+    events = play_round(b, declare)
+    assert declared == [Hex(10, 2)]
+    casts = [e for e in events if isinstance(e, ev.SpellCast)]
+    assert casts and all(e.hex == Hex(10, 2) for e in casts)
