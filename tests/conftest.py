@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import os
 
+from hypothesis import settings
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+# The same examples on every run, so that a test run (and CI) passes or fails for the code alone; set
+# HYPOTHESIS_PROFILE=explore to draw fresh random examples when hunting for bugs.
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.register_profile("explore", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
