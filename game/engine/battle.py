@@ -1562,6 +1562,33 @@ class Battle:
         mods += self.gm_terms(fig)
         return AttackTerms(tuple(mods), item.difficulty, None, line)
 
+    def spell_dodge_terms(self, target: str, spell_name: str, stance: Stance) -> tuple[Modifier, ...]:
+        """The modifiers of a target dodging a spell cast at it from a distance (FTC 8.3, as a missile: 6.5.2
+        and table 8's bonus read on the spell's difficulty; spells on the target; *Fudge* 4.1 the GM's
+        modifiers). Resolution and the odds shown before declaring both come from here."""
+        tgt = self.figure(target)
+        item = magic.spell(spell_name)
+        return (*defence_modifiers(stance=stance, very_hurt_penalty=tgt.very_hurt_penalty(self.round)),
+                Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"),
+                *self.gm_terms(tgt))
+
+    def resistance_terms(self, target: str, spell_name: str) -> tuple[int, tuple[Modifier, ...]] | None:
+        """A target's resistance to a resisted spell before its 4dF (FTC 8: Will or Health; *Fudge* 4.1: the
+        GM's modifiers on the figure count here as in its other rolls); None when the spell is not resisted.
+        Resolution and the odds shown before declaring both come from here."""
+        tgt = self.figure(target)
+        level = magic.resist_level(magic.spell(spell_name), tgt.character)
+        if level is None:
+            return None
+        return level, self.gm_terms(tgt)
+
+    def concentration_terms(self, fid: str) -> tuple[int, tuple[Modifier, ...]]:
+        """A concentrating caster's Will and the modifiers on his roll to keep concentrating (FTC 8.1: Good
+        when forced to dodge, Great when damaged; *Fudge* 4.1: the GM's modifiers on the figure). Resolution
+        and the odds shown on the declaration panel both come from here."""
+        fig = self.figure(fid)
+        return fig.character.will, self.gm_terms(fig)
+
     def recognised_by(self, fid: str) -> dict[str, str]:
         """Casters whose spell this figure has recognised (FTC 8.2), with the spell's name."""
         return {caster: name for (who, caster), name in self._recognised.items() if who == fid}
@@ -1713,7 +1740,13 @@ class Battle:
     # -- hooks of the state machine
     def _magic_round_began(self) -> list[ev.Event]:
         """FTC 8.1: effects past their duration end; concentrations move on a round (or end, if the caster
-        can no longer cast)."""
+        can no longer cast).
+
+        A concentration still in its last round here never reached its attack phase (the attack phase takes
+        every spell due in it; only the GM's *End round* skips it): the spell takes effect in an attack phase,
+        so our reading is that the concentration carries on, still in its last round, and the spell takes
+        effect in this round's attack phase if the caster declares it again (README, the GM's seat).
+        """
         out: list[ev.Event] = []
         for e in list(self._effects):
             if not e.active(self.round):
@@ -1722,9 +1755,11 @@ class Battle:
         self._roll_faces = {}
         for fid, conc in list(self._casting.items()):
             caster = self.figures[fid]
-            if not caster.can_act or conc.takes_effect_this_round:
+            if not caster.can_act:
                 del self._casting[fid]
                 out.append(ev.ConcentrationBroken(fid, conc.spell.name, "the caster cannot go on"))
+            elif conc.takes_effect_this_round:
+                out.append(ev.CastingContinued(fid, conc.spell.name, conc.rounds_left))
             else:
                 self._casting[fid] = conc.advance()
         return out
@@ -1851,14 +1886,7 @@ class Battle:
                 continue
             c = self.figures[caster]
             item = next(i for cid, i, _, _ in self._castings_now() if cid == caster)
-            lof = line_of_fire(self.terrain, c.hex, fig.hex,
-                               occupants={f.hex: f.id for f in self.figures.values() if f.can_act})
-            sees = not lof.blocked and not self._magic_sight_blocked(c.hex, fig.hex)
-            hears = distance(c.hex, fig.hex) <= (magic.spell_range_hexes("short") or 0)
-            crossed = {lh.hex for lh in lof.hexes}
-            obscured = (lof.partial_cover or any(crossed & e.hexes() for e in self._area_effects())
-                        or any(o not in (caster, fig.id) for o in lof.bystanders_at_risk()
-                               if distance(c.hex, self.figures[o].hex) < distance(c.hex, fig.hex)))
+            sees, hears, obscured = self._recognition_view(fig, c)
             difficulty = magic.recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
             if difficulty is None:
                 continue
@@ -1871,15 +1899,49 @@ class Battle:
                                           difficulty, ok))
         return out
 
+    def recognition_view(self, fid: str, caster: str) -> tuple[bool, bool, bool]:
+        """What a figure makes out of a caster for recognising his spell (FTC 8.2): (sees, hears, obscured),
+        as ``magic.recognition_difficulty`` reads them. A large figure watches from whichever of its hexes
+        sees best, and a large caster is seen at whichever of his hexes is seen best (FTC 5, as a missile is
+        aimed at a large target's hexes); hearing counts between their nearest hexes."""
+        return self._recognition_view(self.figure(fid), self.figure(caster))
+
+    def _recognition_view(self, fig: Figure, c: Figure) -> tuple[bool, bool, bool]:
+        hears = self._distance(c, fig) <= (magic.spell_range_hexes("short") or 0)
+        occupants = {h: f.id for f in self.figures.values() if f.can_act for h in (f.cells if f.size > 1 else (f.hex,))}
+        best = magic.recognition_difficulty(sees=True, hears=hears, obscured=False)
+        pairs = [(c.hex, fig.hex)]
+        if c.size > 1 or fig.size > 1:
+            pairs += sorted((a, b) for a in c.cells for b in fig.cells if (a, b) != (c.hex, fig.hex))
+        view: tuple[bool, bool, bool] | None = None
+        rank: int | None = None
+        for a, b in pairs:
+            lof = line_of_fire(self.terrain, a, b, occupants=occupants)
+            sees = not lof.blocked and not self._magic_sight_blocked(a, b)
+            crossed = {lh.hex for lh in lof.hexes}
+            near = distance(a, b)
+            obscured = (lof.partial_cover or any(crossed & e.hexes() for e in self._area_effects())
+                        or any(o not in (c.id, fig.id) for o in lof.bystanders_at_risk()
+                               if self._nearest(a, self.figures[o]) < near))
+            difficulty = magic.recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
+            if difficulty is not None and (rank is None or difficulty < rank):
+                view, rank = (sees, hears, obscured), difficulty
+            if rank == best:
+                break
+        return view if view is not None else (False, hears, False)
+
+    @staticmethod
+    def _nearest(h: Hex, fig: Figure) -> int:
+        """Hexes from ``h`` to the nearest hex ``fig`` covers (FTC 5)."""
+        return distance(h, fig.hex) if fig.size == 1 else min(distance(h, x) for x in fig.cells)
+
     def _spell_dodge(self, tgt: Figure, caster: Figure, item: magic.Spell,
                      rolls: Mapping[str, int]) -> tuple[int | None, tuple[Modifier, ...]]:
         """A target's dodge against a spell cast at it from a distance (FTC 8.3 as missiles, 6.5.2)."""
         tdecl = self._declarations.get(tgt.id)
         if tdecl is None or caster.id not in tdecl.dodge or tdecl.second_move or tgt.id not in rolls:
             return None, ()
-        dmods = (*defence_modifiers(stance=Stance(tdecl.stance), very_hurt_penalty=tgt.very_hurt_penalty(self.round)),
-                 Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"),
-                 *self.gm_terms(tgt))
+        dmods = self.spell_dodge_terms(tgt.id, item.name, Stance(tdecl.stance))
         return tgt.character.agility + rolls[tgt.id] + total(dmods), dmods
 
     def _cast(self, fig: Figure, decl: Declaration, item: magic.Spell, target: str | None, h: Hex | None,
@@ -1957,13 +2019,14 @@ class Battle:
                 elif not event.hit and terms.line is not None:
                     out.extend(self._stray(fig, tgt, weapon, roll, terms.modifiers, terms.line, rolls, wounds))
                 return out
-        if tgt is not None and item.resist:
-            level = magic.resist_level(item, tgt.character)
-            assert level is not None
+        resistance = self.resistance_terms(tgt.id, item.name) if tgt is not None else None
+        if tgt is not None and resistance is not None:
+            level, rmods = resistance
             r = roll_4df(self.rng)
-            resisted = not magic.overcomes_resistance(result, level + r.total)
-            out.append(ev.SpellResisted(tgt.id, fig.id, item.name, item.resist, level, r.faces, level + r.total,
-                                        result, resisted))
+            resists_with = level + r.total + total(rmods)
+            resisted = not magic.overcomes_resistance(result, resists_with)
+            out.append(ev.SpellResisted(tgt.id, fig.id, item.name, item.resist, level, r.faces, resists_with,
+                                        result, resisted, tuple((m.name, m.value) for m in rmods)))
             if resisted:
                 return out
         if item.effect == "heal":
@@ -2029,10 +2092,11 @@ class Battle:
 
     def _concentration_roll(self, cid: str, reason: magic.ConcentrationEvent, out: list[ev.Event]) -> bool:
         conc = self._casting[cid]
-        will = self.figures[cid].character.will
-        roll, kept = magic.concentration_roll(self.rng, will, reason)
-        out.append(ev.ConcentrationRolled(cid, conc.spell.name, reason, will, roll.faces, will + roll.total,
-                                          magic.concentration_difficulty(reason), kept))
+        will, mods = self.concentration_terms(cid)
+        roll, kept = magic.concentration_roll(self.rng, will, reason, total(mods))
+        out.append(ev.ConcentrationRolled(cid, conc.spell.name, reason, will, roll.faces,
+                                          will + roll.total + total(mods), magic.concentration_difficulty(reason),
+                                          kept, tuple((m.name, m.value) for m in mods)))
         if not kept:
             del self._casting[cid]
             out.append(ev.ConcentrationBroken(cid, conc.spell.name, "lost concentration"))
@@ -2261,6 +2325,10 @@ class Battle:
         return [ev.GMActed("gm_grant_free_attack" if grant else "gm_deny_free_attack", what, (aid, tid))]
 
     def _gm_end_round(self, a: gm.EndRound) -> list[ev.Event]:
+        """FTC 3 cut short by the GM: moves not yet made and attacks not yet resolved are lost. A round of
+        concentration counts as stood through; a spell due in this attack phase (FTC 8.1: its last round of
+        concentration) carries on into the next round and takes effect in its attack phase
+        (``_magic_round_began``)."""
         self._gm_no_move_under_way()
         # FTC 3: the round ends here: moves not yet made and attacks not yet resolved are lost
         self._declare_queue, self._follow_queue, self._declarations = [], [], {}

@@ -58,6 +58,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _json_without_empty(event: Event, name: str) -> dict[str, Any]:
+    """``Event.to_json`` leaving out the field ``name`` when it is empty, so an event that gained that field
+    keeps the digest of the battles saved before it (DESIGN.md rule 6: old saves replay unchanged)."""
+    out = Event.to_json(event)
+    if not out[name]:
+        del out[name]
+    return out
+
+
 def _n(names: dict[str, str] | None, fid: str) -> str:
     return (names or {}).get(fid, fid)
 
@@ -596,6 +605,8 @@ class SpellResisted(Event):
     result: int
     casting: int
     resisted: bool
+    modifiers: Mods = ()
+    """The GM's modifiers on the target's roll (*Fudge* 4.1), counted in ``result``."""
 
     @property
     def figures(self) -> tuple[str, ...]:
@@ -603,8 +614,12 @@ class SpellResisted(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return (f"{_n(names, self.figure)} resists {self.spell} with {self.attribute.capitalize()} "
-                f"{level_name(self.level)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.level)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
                 f"{level_name(self.casting)} — " + ("resisted" if self.resisted else "it takes hold"))
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
+        return _json_without_empty(self, "modifiers")
 
 
 @dataclass(frozen=True)
@@ -645,6 +660,8 @@ class ConcentrationRolled(Event):
     result: int
     difficulty: int
     kept: bool
+    modifiers: Mods = ()
+    """The GM's modifiers on the caster's roll (*Fudge* 4.1), counted in ``result``."""
 
     @property
     def figures(self) -> tuple[str, ...]:
@@ -653,8 +670,12 @@ class ConcentrationRolled(Event):
     def text(self, names: dict[str, str] | None = None) -> str:
         why = "forced to dodge" if self.reason == "dodge" else "damaged"
         return (f"{_n(names, self.caster)} ({why}) keeps concentrating on {self.spell}? Will "
-                f"{level_name(self.will)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.will)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
                 f"{level_name(self.difficulty)} — " + ("kept" if self.kept else "lost"))
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
+        return _json_without_empty(self, "modifiers")
 
 
 @dataclass(frozen=True)

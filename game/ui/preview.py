@@ -20,13 +20,12 @@ from game.engine.battle import Battle, Declaration, Figure
 from game.engine.combat import (
     Modifier,
     Stance,
-    defence_modifiers,
     melee_difficulty,
     offence_modifiers,
     total,
 )
 from game.engine.damage import defensive_factors, offensive_factors
-from game.engine.dice import FOUR_DF, prob_at_most
+from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, distance
 from game.engine.lof import LineOfFire
@@ -265,14 +264,25 @@ class SpellPreview:
     assumptions: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _resists(item: magic.Spell, target: Figure | None, result: int) -> Fraction:
-    """P(the target's resistance roll stays below the casting result) (FTC 8, resisted spells)."""
-    if target is None or not item.resist:
+def _resists(battle: Battle, item: magic.Spell, target: Figure | None, result: int) -> Fraction:
+    """P(the target's resistance roll stays below the casting result) (FTC 8, resisted spells), from
+    ``Battle.resistance_terms`` like the resolution (the GM's modifiers on the target included)."""
+    if target is None:
         return Fraction(1)
-    level = magic.resist_level(item, target.character)
-    if level is None:
+    terms = battle.resistance_terms(target.id, item.name)
+    if terms is None:
         return Fraction(1)
-    return prob_at_most(result - level - 1)
+    level, mods = terms
+    return prob_at_most(result - level - total(mods) - 1)
+
+
+def concentration_odds(battle: Battle, fid: str) -> dict[str, Fraction]:
+    """P(a concentrating caster keeps his spell) for each Will roll that may test it (FTC 8.1: "dodge" needs
+    Good, "damaged" Great), from ``Battle.concentration_terms`` like the resolution (the GM's modifiers
+    included)."""
+    will, mods = battle.concentration_terms(fid)
+    return {reason: prob_at_least(magic.concentration_difficulty(reason) - will - total(mods))
+            for reason in ("dodge", "damaged")}
 
 
 def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex | None = None,
@@ -301,9 +311,7 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
         assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
     dodge_level: int | None = None
     if bolt and tgt is not None:
-        dmods = (*defence_modifiers(stance=Stance(t_stance), very_hurt_penalty=tgt.very_hurt_penalty(battle.round)),
-                 Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *battle._magic_mods(tgt, "defence"))
-        dodge_level = tgt.character.agility + total(dmods)
+        dodge_level = tgt.character.agility + total(battle.spell_dodge_terms(tgt.id, item.name, Stance(t_stance)))
     touch: int | None = None
     touch_def: int | None = None
     touch_diff = 0
@@ -326,7 +334,7 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
             t_off = touch + r
             lands = Fraction(0) if t_off < touch_diff else (
                 Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
-        resist = _resists(item, tgt, res)
+        resist = _resists(battle, item, tgt, res)
         effect += p * lands * resist
         if dodged is not None and dodge_level is not None:
             dodged += p * prob_at_most(res - dodge_level - 1) * resist

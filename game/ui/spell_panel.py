@@ -22,7 +22,7 @@ from game.engine.battle import Battle, Figure
 from game.engine.hexgrid import Hex, distance, front_hexes
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.preview import SpellPreview, percent, spell_preview
+from game.ui.preview import SpellPreview, concentration_odds, percent, spell_preview
 from game.ui.view import HexFill, LineOfFireView
 from game.ui.widgets import Button, Tooltip
 
@@ -495,9 +495,10 @@ def paint_odds(screen: BattleScreen, surf: pygame.Surface, ox: int, ow: int) -> 
     if conc is not None and conc.spell.name == d.spell:
         done, needed = conc.progress
         head = f"Continue casting {item.name} (round {done + 1} of {needed})"
+        keep = concentration_odds(screen.battle, d.figure)
         sub = ("it takes effect in this round's attack phase" if conc.takes_effect_this_round else
                f"{conc.rounds_left - 1} more round(s) after this one; stand still, a dodge needs a Good Will "
-               "roll, damage a Great one")
+               f"roll (kept {percent(keep['dodge'])}), damage a Great one ({percent(keep['damaged'])})")
         text.blit(surf, head, (ox, y), 15, colour, bold=True)
         y += s(22)
         for part in text.wrap(sub, 11, ow)[:2]:

@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,11 +16,17 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, record
 from game.engine.ai import RandomPlayer
-from game.engine.battle import Battle, BattleSetup, IllegalAction, legal_actions
+from game.engine.battle import Battle, BattleSetup, FigureSetup, IllegalAction, RuleOptions, legal_actions
+from game.engine.characters import Character
+from game.engine.combat import Stance
 from game.engine.hexgrid import Hex
+from game.engine.ladder import GOOD, SUPERB
+from game.engine.lof import line_of_fire
+from game.engine.terrain import OPEN_GROUND, TerrainMap
 from tests.engine.test_battle import check_events, check_state
+from tests.engine.test_large_battle import WALL
 from tests.engine.test_magic_battle import play_round
-from tests.golden.scenarios import CHARACTERS, axial, setup, spell_far
+from tests.golden.scenarios import CHARACTERS, SIDES, axial, character, setup, spell_duel, spell_far
 
 
 def refereed(setup: BattleSetup) -> Battle:
@@ -223,3 +230,222 @@ def test_ftc_8_3_an_area_spell_reaches_a_large_figure_by_its_nearest_hex_in_rang
     assert declared == [Hex(10, 2)]
     casts = [e for e in events if isinstance(e, ev.SpellCast)]
     assert casts and all(e.hex == Hex(10, 2) for e in casts)
+
+
+# --- the GM's modifiers in the rolls of magic (Fudge 4.1, FTC 8.1) -------------------------------------
+
+def dodging_caster(seed: int, value: int) -> Battle:
+    """Round 1 of ``spell_duel`` with a referee: the wizard begins Thunderstrike at the archer and dodges
+    her arrow, so he rolls Will (Good) to keep concentrating (FTC 8.1); the GM gives him ``value``."""
+    b = refereed(spell_duel(seed))
+    if value:
+        b.apply(gm.SituationalModifier("calm", "w", value, "calm mind", "removed"))
+
+    def declare(bb: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell="Thunderstrike", spell_target="a", dodge=("a",))
+        return act.Declare(fid, "neutral", ("w",), "Shortbow")
+
+    play_round(b, declare)
+    return b
+
+
+def test_fudge_4_1_the_gm_modifier_counts_in_the_will_roll_to_keep_concentrating() -> None:
+    """FTC 8.1's Will roll is one of the figure's rolls: the GM's +3 is in its total and named in the log,
+    and some seed shows it keeping a concentration that the wizard's Will alone would have lost."""
+    saved: ev.ConcentrationRolled | None = None
+    for seed in range(200):
+        rolled = [e for e in dodging_caster(seed, 3).events if isinstance(e, ev.ConcentrationRolled)]
+        if not rolled:
+            continue
+        r = rolled[0]
+        assert r.reason == "dodge" and r.modifiers == (("GM: calm mind", 3),)
+        assert r.result == r.will + sum(r.faces) + 3
+        assert r.kept == (r.result >= r.difficulty)
+        assert "+3 GM: calm mind" in r.text()
+        if r.kept and r.result - 3 < r.difficulty:
+            saved = r
+            break
+    assert saved is not None, "no seed where the GM's +3 keeps a concentration Will alone loses"
+
+
+def test_ftc_8_1_a_will_roll_without_gm_modifiers_reads_and_digests_as_before() -> None:
+    """Without a GM modifier the event names none and its saved form has no ``modifiers`` key, so battles
+    saved before GM modifiers counted here replay digest for digest."""
+    for seed in range(50):
+        rolled = [e for e in dodging_caster(seed, 0).events if isinstance(e, ev.ConcentrationRolled)]
+        if rolled:
+            assert rolled[0].modifiers == () and "modifiers" not in rolled[0].to_json()
+            assert rolled[0].result == rolled[0].will + sum(rolled[0].faces)
+            return
+    raise AssertionError("no seed makes the wizard roll Will")
+
+
+def slowed_archer(seed: int, value: int) -> Battle:
+    """Round 1 of ``spell_duel`` with a referee: the wizard casts Slow (resisted by Will) at the archer; the
+    GM gives the archer ``value``."""
+    b = refereed(spell_duel(seed))
+    if value:
+        b.apply(gm.SituationalModifier("grit", "a", value, "stubborn", "removed"))
+    play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w"
+               else act.Declare(fid))
+    return b
+
+
+def test_fudge_4_1_the_gm_modifier_counts_in_the_resistance_to_a_spell() -> None:
+    """A resisted spell takes effect only if the casting beats the target's Will + 4dF (FTC 8): the GM's
+    modifier on the target counts in that roll, named in the log; some seed shows it turning the spell."""
+    turned: ev.SpellResisted | None = None
+    for seed in range(300):
+        b = slowed_archer(seed, 2)
+        resisted = [e for e in b.events if isinstance(e, ev.SpellResisted)]
+        if not resisted:
+            continue
+        r = resisted[0]
+        level, mods = b.resistance_terms("a", "Slow") or (None, ())
+        assert r.level == level == b.figure("a").character.will
+        assert r.modifiers == tuple((m.name, m.value) for m in mods) == (("GM: stubborn", 2),)
+        assert r.result == r.level + sum(r.faces) + 2
+        assert r.resisted == (r.casting <= r.result)
+        assert "+2 GM: stubborn" in r.text()
+        if r.resisted and r.casting > r.result - 2:
+            turned = r
+            break
+    assert turned is not None, "no seed where the GM's +2 lets the archer resist"
+
+
+def test_fudge_4_1_the_gm_modifier_counts_in_dodging_a_bolt_and_its_odds() -> None:
+    """FTC 8.3: a bolt is dodged like a missile; the dodge's terms (the GM's modifier included) are one
+    computation for the resolution and the screen."""
+    b = refereed(spell_duel(0))
+    b.apply(gm.SituationalModifier("nimble", "a", 2, "nimble", "removed"))
+    terms = b.spell_dodge_terms("a", "Fire Bolt", Stance.NEUTRAL)
+    assert ("GM: nimble", 2) in [(m.name, m.value) for m in terms]
+    assert ("dodging a spell", 0) in [(m.name, m.value) for m in terms]  # Fire Bolt: Fair, table 8 +0
+
+
+# --- the GM ends the last round of a concentration (FTC 8.1, issue 8) -----------------------------------
+
+def _declared_before_the_brigand(b: Battle) -> bool:
+    """Play on to the wizard's declaration of Thunderstrike; whether the round is still open after it (the
+    brigand has yet to declare)."""
+    start = b.round
+    while b.round == start:
+        d = legal_actions(b)
+        assert d is not None
+        fid = d.figure or ""
+        if d.reason == "declare":
+            b.apply(thunder(b, fid))
+            if fid == "w":
+                return b.round == start
+        elif d.reason == "interrupt":
+            b.apply(act.PassInterrupt(d.side))
+        else:
+            b.apply(act.Move(fid, ()))
+    return False
+
+
+@pytest.mark.parametrize("when", ["movement", "attack"])
+def test_ftc_8_1_a_round_the_gm_ends_carries_a_concentration_in_its_last_round_over(when: str) -> None:
+    """Thunderstrike (5 rounds) declared in round 1 takes effect in round 5's attack phase. The GM ends
+    round 5 before that attack phase (in its movement phase, or after the wizard declared it again): the
+    attack phase never came, so the concentration carries on, still in its last round, and the spell
+    strikes in round 6's attack phase."""
+    for seed in range(40):
+        b = refereed(spell_far(seed))
+        for _ in range(4):
+            play_round(b, thunder)
+        conc = b.casting_of("w")
+        assert b.round == 5 and conc is not None and conc.rounds_left == 1
+        if when == "movement" or _declared_before_the_brigand(b):
+            break
+    else:
+        raise AssertionError("no seed has the wizard declare first in round 5")
+    events = b.apply(gm.EndRound("the bell"))
+    assert not [e for e in events if isinstance(e, (ev.ConcentrationBroken, ev.SpellCast))]
+    assert [(e.caster, e.rounds_left) for e in events if isinstance(e, ev.CastingContinued)] == [("w", 1)]
+    conc = b.casting_of("w")
+    assert b.round == 6 and conc is not None and conc.rounds_left == 1
+    out = play_round(b, thunder)
+    casts = [e for e in out if isinstance(e, ev.SpellCast)]
+    assert [(e.caster, e.spell) for e in casts] == [("w", "Thunderstrike")]
+    assert b.casting_of("w") is None
+
+
+def test_ftc_8_1_a_round_the_gm_ends_before_the_last_counts_as_concentrated() -> None:
+    """Ending an earlier round of concentration spends it as usual: the caster stood still through it, and
+    nothing was due in its attack phase."""
+    b = refereed(spell_far(3))
+    play_round(b, thunder)
+    before = b.casting_of("w")
+    assert before is not None and before.rounds_left == 4
+    b.apply(gm.EndRound())
+    after = b.casting_of("w")
+    assert after is not None and after.rounds_left == 3
+
+
+# --- recognising spells with large figures (FTC 8.2, FTC 5) -------------------------------------------
+
+def _walled(figures: list[tuple[str, str, Character, Hex, int]], wall: Hex, seed: int) -> Battle:
+    """A 16 x 12 open field with one sight-blocking wall hex and the figures at axial hexes."""
+    t = TerrainMap.open(16, 12)
+    grid = np.zeros((12, 16), dtype=np.int16)
+    col, row = t.cell(wall)
+    grid[row, col] = 1
+    t = TerrainMap.build(16, 12, (OPEN_GROUND, WALL), grid)
+    figs = tuple(FigureSetup(fid, fid.upper(), side, ch, h, facing) for fid, side, ch, h, facing in figures)
+    return Battle(BattleSetup(t, SIDES, figs, RuleOptions(), seed))
+
+
+def _recognitions(b: Battle, caster: str, declare: act.Declare, rounds: int = 2) -> list[ev.SpellRecognised]:
+    for _ in range(rounds):
+        play_round(b, lambda bb, fid: declare if fid == caster else act.Declare(fid))
+    return [e for e in b.events if isinstance(e, ev.SpellRecognised)]
+
+
+def test_ftc_8_2_a_large_figure_sees_a_casting_from_any_of_its_hexes() -> None:
+    """A wall in front of the troll's head hides the wizard from that hex, but the troll's rear-left hex sees
+    and hears him: it recognises his Thunderstrike on a Good result, not the Superb of a hidden caster."""
+    troll = character("troll", skills={"Club": "Good", "Thaumatology": "Great"})
+    for seed in range(60):
+        b = _walled([("w", "blue", character("wizard"), Hex(1, 4), 0), ("t", "red", troll, Hex(8, 4), 3)],
+                    wall=Hex(7, 4), seed=seed)
+        assert line_of_fire(b.terrain, Hex(1, 4), Hex(8, 4)).blocked  # the head hex is hidden
+        assert b.recognition_view("t", "w") == (True, True, False)
+        seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="t"))
+        if seen:
+            assert seen[0].figure == "t" and seen[0].difficulty == GOOD
+            return
+    raise AssertionError("no seed has the troll declare after the wizard")
+
+
+def test_ftc_8_2_a_large_caster_is_seen_at_any_of_its_hexes() -> None:
+    """The wall hides the casting troll's head from the seer, but not its other hexes: the seer, in the
+    cloud the troll casts, sees and hears it (Good), as a large target is shot at any of its hexes."""
+    troll = character("troll", skills={"Club": "Good", "Magic": "Great"}, spells=["Blinding Cloud"])
+    for seed in range(60):
+        b = _walled([("t", "blue", troll, Hex(7, 4), 0), ("s", "red", character("seer"), Hex(3, 5), 3)],
+                    wall=Hex(5, 5), seed=seed)
+        assert line_of_fire(b.terrain, Hex(3, 5), Hex(7, 4)).blocked  # the troll's own hex is hidden
+        assert b.recognition_view("s", "t") == (True, True, False)
+        seen = _recognitions(b, "t", act.Declare("t", spell="Blinding Cloud", spell_hex=Hex(3, 4)), rounds=1)
+        if seen:
+            assert seen[0].figure == "s" and seen[0].difficulty == GOOD
+            return
+    raise AssertionError("no seed has the seer declare after the troll")
+
+
+def test_ftc_8_2_a_large_bystander_in_the_way_obscures_from_any_of_its_hexes() -> None:
+    """Other people in the way make recognition Superb (FTC 8.2): a troll whose tail hex, not its head,
+    stands between the seer and the wizard is in the way."""
+    for seed in range(60):
+        b = _walled([("w", "blue", character("wizard"), Hex(1, 4), 0),
+                     ("s", "red", character("seer"), Hex(9, 4), 3),
+                     ("t", "blue", character("troll"), Hex(5, 3), 1)], wall=Hex(0, 0), seed=seed)
+        assert b.figure("t").hex not in {lh.hex for lh in line_of_fire(b.terrain, Hex(1, 4), Hex(9, 4)).hexes}
+        assert b.recognition_view("s", "w") == (True, True, True)
+        seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="s"))
+        if seen:
+            assert seen[0].figure == "s" and seen[0].difficulty == SUPERB
+            return
+    raise AssertionError("no seed has the seer declare after the wizard")

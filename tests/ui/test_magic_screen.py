@@ -4,6 +4,7 @@ the log of spell events."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,14 +12,14 @@ import pygame
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import magic
+from game.engine import gm, magic
 from game.engine.battle import Battle
-from game.engine.dice import FOUR_DF
+from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
 from game.engine.hexgrid import distance, front_hexes
 from game.ui import spell_panel
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
-from game.ui.preview import spell_preview
+from game.ui.preview import concentration_odds, spell_preview
 from tests.engine.test_magic_battle import kinds, play_round
 from tests.golden.scenarios import magic_skirmish, spell_duel
 from tests.ui.conftest import click, key
@@ -161,6 +162,45 @@ def test_ftc_8_1_casting_odds_use_the_resolutions_terms() -> None:
     assert isinstance(cast, ev.SpellCast)
     assert dict(cast.modifiers) == {m.name: m.value for m in pv.modifiers}
     assert cast.difficulty == pv.difficulty and cast.skill == pv.skill
+
+
+def test_fudge_4_1_resistance_odds_count_the_gm_modifier_on_the_target() -> None:
+    """A resisted spell's chance of taking effect (FTC 8) is computed from ``Battle.resistance_terms``, as the
+    resolution's roll is: the GM's +2 on the target lowers it, exactly by the shifted resistance roll."""
+    b = Battle(replace(spell_duel(0), gm="referee"))
+    before = spell_preview(b, "w", "Slow", "a")
+    b.apply(gm.SituationalModifier("grit", "a", 2, "stubborn", "removed"))
+    after = spell_preview(b, "w", "Slow", "a")
+    level, mods = b.resistance_terms("a", "Slow") or (0, ())
+    assert [(m.name, m.value) for m in mods] == [("GM: stubborn", 2)]
+    item = magic.spell("Slow")
+    exact = sum((p * prob_at_most(after.result + r - level - 2 - 1) for r, p in FOUR_DF.items()
+                 if after.result + r >= item.difficulty), Fraction(0))
+    assert after.cast == before.cast and after.effect == exact < before.effect
+
+
+def test_fudge_4_1_the_dodge_shown_against_a_bolt_counts_the_gm_modifier() -> None:
+    """The target's dodge the panel shows (FTC 8.3, as a missile's) is the resolution's, GM's modifier and all."""
+    b = Battle(replace(spell_duel(0), gm="referee"))
+    before = spell_preview(b, "w", "Fire Bolt", "a")
+    b.apply(gm.SituationalModifier("nimble", "a", 2, "nimble", "removed"))
+    after = spell_preview(b, "w", "Fire Bolt", "a")
+    assert before.dodge is not None and after.dodge == before.dodge + 2
+    assert after.dodged is not None and before.dodged is not None and after.dodged < before.dodged
+
+
+def test_fudge_4_1_concentration_odds_count_the_gm_modifier() -> None:
+    """The declaration panel's chance of keeping a concentration (FTC 8.1: Will vs Good when forced to dodge,
+    Great when damaged) comes from ``Battle.concentration_terms``, the GM's modifier included."""
+    b = Battle(replace(spell_duel(0), gm="referee"))
+    will = b.figure("w").character.will
+    plain = concentration_odds(b, "w")
+    assert plain == {"dodge": prob_at_least(magic.concentration_difficulty("dodge") - will),
+                     "damaged": prob_at_least(magic.concentration_difficulty("damaged") - will)}
+    b.apply(gm.SituationalModifier("calm", "w", 1, "calm mind", "removed"))
+    helped = concentration_odds(b, "w")
+    assert helped["dodge"] == prob_at_least(magic.concentration_difficulty("dodge") - will - 1) > plain["dodge"]
+    assert helped["damaged"] > plain["damaged"]
 
 
 def test_ftc_8_3_touch_spell_odds_include_the_touch_attack() -> None:
