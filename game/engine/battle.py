@@ -2022,7 +2022,7 @@ class Battle:
         resistance = self.resistance_terms(tgt.id, item.name) if tgt is not None else None
         if tgt is not None and resistance is not None:
             level, rmods = resistance
-            r = roll_4df(self.rng)
+            r = self._roll("resistance", tgt.id)
             resists_with = level + r.total + total(rmods)
             resisted = not magic.overcomes_resistance(result, resists_with)
             out.append(ev.SpellResisted(tgt.id, fig.id, item.name, item.resist, level, r.faces, resists_with,
@@ -2093,7 +2093,8 @@ class Battle:
     def _concentration_roll(self, cid: str, reason: magic.ConcentrationEvent, out: list[ev.Event]) -> bool:
         conc = self._casting[cid]
         will, mods = self.concentration_terms(cid)
-        roll, kept = magic.concentration_roll(self.rng, will, reason, total(mods))
+        roll = self._roll("will", cid)
+        kept = magic.concentration_holds(will, roll, reason, total(mods))
         out.append(ev.ConcentrationRolled(cid, conc.spell.name, reason, will, roll.faces,
                                           will + roll.total + total(mods), magic.concentration_difficulty(reason),
                                           kept, tuple((m.name, m.value) for m in mods)))
@@ -2130,7 +2131,7 @@ class Battle:
     # Edits of figures (wounds, gear, traits, reinforcements, removals) are made "between rounds", read as
     # the simplest legal moment: in the movement phase before any figure has moved or held this round.
 
-    BATTLE_ROLLS = ("combat", "initiative", "escape", "health", "situational")
+    BATTLE_ROLLS = ("combat", "initiative", "escape", "health", "situational", "will", "resistance")
     """The rolls a battle makes, so the ones a GM may set by hand here (healing is between battles)."""
 
     def gm_modifiers_on(self, fid: str) -> tuple[gm.SituationalModifier, ...]:

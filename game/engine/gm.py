@@ -63,6 +63,8 @@ DIE_PURPOSES: Mapping[str, tuple[int, tuple[int, ...]]] = {
     "health": (4, (-1, 0, 1)),        # FTC 7.4
     "situational": (4, (-1, 0, 1)),   # FTC 6.5.3 misses
     "healing": (4, (-1, 0, 1)),       # Fudge 4.8
+    "will": (4, (-1, 0, 1)),          # FTC 8.1: Willpower to keep concentrating
+    "resistance": (4, (-1, 0, 1)),    # FTC 8: a target resisting a spell
     "scatter": (1, (1, 2, 3, 4, 5, 6)),  # FTC 6.5.3: the d6 direction of a lobbed miss
 }
 """The rolls a GM may set by hand (SetDie) and the dice each takes."""

@@ -371,9 +371,14 @@ def concentration_difficulty(event: ConcentrationEvent) -> int:
 def concentration_roll(rng: random.Random, will: int, event: ConcentrationEvent,
                        modifier: int = 0) -> tuple[DiceRoll, bool]:
     """Roll Willpower to keep concentrating (FTC 8.1); returns the roll and whether concentration holds."""
-    difficulty = concentration_difficulty(event)
     roll = roll_4df(rng)
-    return roll, will + roll.total + modifier >= difficulty
+    return roll, concentration_holds(will, roll, event, modifier)
+
+
+def concentration_holds(will: int, roll: DiceRoll, event: ConcentrationEvent, modifier: int = 0) -> bool:
+    """FTC 8.1: whether a Willpower roll already made keeps the caster concentrating (Good when forced to
+    dodge, Great when damaged)."""
+    return will + roll.total + modifier >= concentration_difficulty(event)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,8 @@ from game.ui.widgets import Button, Tooltip, draw_panel
 if TYPE_CHECKING:
     from game.ui.battle_screen import BattleScreen
 
-ROLLS = ("combat", "initiative", "escape", "health", "situational")
-"""The rolls a battle makes (``Battle.BATTLE_ROLLS``), in the order the purpose button cycles them."""
+ROLLS = Battle.BATTLE_ROLLS
+"""The rolls a battle makes, in the order the purpose button cycles them."""
 FACE_TEXT = {-1: "−", 0: "0", 1: "+"}
 WOUND_TICKS = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED)
 NEAR = 2

@@ -449,3 +449,42 @@ def test_ftc_8_2_a_large_bystander_in_the_way_obscures_from_any_of_its_hexes() -
             assert seen[0].figure == "s" and seen[0].difficulty == SUPERB
             return
     raise AssertionError("no seed has the seer declare after the wizard")
+
+
+def test_issue_8_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> None:
+    """Physical dice at the table: the GM's faces for the wizard's next Will roll (FTC 8.1) are the ones
+    rolled, and the dice of the seed are not drawn for it."""
+    for seed in range(200):
+        if any(isinstance(e, ev.ConcentrationRolled) for e in dodging_caster(seed, 0).events):
+            break
+    else:
+        raise AssertionError("no seed makes the wizard roll Will")
+    for faces in ((1, 1, 1, 1), (-1, -1, -1, -1)):
+        b = refereed(spell_duel(seed))
+        b.apply(gm.SetDie("w", "will", faces))
+
+        def declare(bb: Battle, fid: str) -> act.Action:
+            if fid == "w":
+                return act.Declare("w", spell="Thunderstrike", spell_target="a", dodge=("a",))
+            return act.Declare(fid, "neutral", ("w",), "Shortbow")
+
+        rolled = [e for e in play_round(b, declare) if isinstance(e, ev.ConcentrationRolled)]
+        assert rolled and rolled[0].faces == faces
+        assert rolled[0].kept == (faces == (1, 1, 1, 1))
+        assert not b.gm_dice
+
+
+def test_issue_8_the_gm_sets_a_resistance_roll_by_hand() -> None:
+    """The archer's roll to resist Slow (FTC 8) uses the faces the GM set for it."""
+    for seed in range(300):
+        if any(isinstance(e, ev.SpellResisted) for e in slowed_archer(seed, 0).events):
+            break
+    else:
+        raise AssertionError("no seed has the archer resist")
+    b = refereed(spell_duel(seed))
+    b.apply(gm.SetDie("a", "resistance", (1, 1, 1, 1)))
+    play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w"
+               else act.Declare(fid))
+    resisted = [e for e in b.events if isinstance(e, ev.SpellResisted)]
+    assert resisted and resisted[0].faces == (1, 1, 1, 1)
+    assert resisted[0].result == b.figure("a").character.will + 4
