@@ -20,6 +20,7 @@ import tomli_w
 
 from game.engine.characters import Character, CharacterError
 from game.engine.record import SaveError, write_atomic
+from game.engine.wounds import Wounds
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -236,3 +237,33 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
         raise RosterError(f"{target}: the roster could not be saved ({why}); the file as it "
                           "was is unchanged — free some disk space, or use Save as to choose a folder you "
                           "may write to") from None
+
+
+def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds]) -> list[str]:
+    """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
+
+    ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
+    Nothing else in the file changes (fields this game does not know included). The roster as it would be
+    is read first and the file written atomically (``save_roster``), so a roster that would not load, a full
+    disk or an unwritable folder raise ``RosterError`` and leave the file as it was. Returns the keys the
+    file no longer has (their wounds are not written).
+    """
+    target = Path(path)
+    data = read_roster_data(target)
+    chars = data.get("characters")
+    if not isinstance(chars, dict):
+        raise RosterError(f"{target}: no [characters] tables to write wounds into; check the roster file")
+    missing = []
+    for key, sheet in wounds.items():
+        table = chars.get(key)
+        if not isinstance(table, dict):
+            missing.append(key)
+            continue
+        carried = sheet.to_roster()
+        if carried:
+            table["wounds"] = carried
+        else:
+            table.pop("wounds", None)
+    parse_roster(data, str(target))
+    save_roster(target, data)
+    return missing
