@@ -43,6 +43,7 @@ from game.engine.creatures import footprint, front_zone, kind_modifiers, large_d
 from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
 from game.engine.dice import DiceRoll, coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
+from game.engine.equipment import armour as equipment_armour
 from game.engine.equipment import weapon as equipment_weapon
 from game.engine.hexgrid import (
     Hex,
@@ -2321,9 +2322,13 @@ class Battle:
     def _gm_edit_gear(self, a: gm.EditGear) -> list[ev.Event]:
         fig = self.figure(a.figure)
         self._gm_between_rounds("Gear is changed")
-        fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield)
+        fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield, a.coverage)
         fig.allowance = self.movement_allowance_of(fig)
-        gear = ", ".join((*a.weapons, *a.armour, *((a.shield,) if a.shield else ()))) or "nothing"
+        partial = {item.name: item.coverage.replace("_", " ") for item in fig.character.armour
+                   if item.coverage != "full"}  # FTC 9.2: a partial suit says so in the log
+        armour = tuple(f"{name} ({partial[worn]})" if (worn := equipment_armour(name).name) in partial else name
+                       for name in a.armour)
+        gear = ", ".join((*a.weapons, *armour, *((a.shield,) if a.shield else ()))) or "nothing"
         return [ev.GMActed(a.kind, f"changes {{0}}'s gear: {gear}", (fig.id,))]
 
     def _gm_edit_traits(self, a: gm.EditTraits) -> list[ev.Event]:
