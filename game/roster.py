@@ -243,10 +243,11 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds]) -> list[
     """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
 
     ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
-    Nothing else in the file changes (fields this game does not know included). The roster as it would be
-    is read first and the file written atomically (``save_roster``), so a roster that would not load, a full
-    disk or an unwritable folder raise ``RosterError`` and leave the file as it was. Returns the keys the
-    file no longer has (their wounds are not written).
+    No other value changes (fields this game does not know included); as with every save, only the comment
+    lines at the top of the file are kept. The roster as it would be
+    is read first and the file written atomically as ``save_roster`` writes it, so a roster that would not
+    load, a full disk or an unwritable folder raise ``RosterError`` and leave the file as it was. Returns the
+    keys the file no longer has (their wounds are not written).
     """
     target = Path(path)
     data = read_roster_data(target)
@@ -265,5 +266,11 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds]) -> list[
         else:
             table.pop("wounds", None)
     parse_roster(data, str(target))
-    save_roster(target, data)
+    try:
+        write_atomic(target, _leading_comments(target) + roster_to_toml(data))
+    except SaveError as err:
+        cause = err.__cause__
+        why = (cause.strerror or cause) if isinstance(cause, OSError) else err
+        raise RosterError(f"{target}: the wounds could not be written ({why}); the roster is unchanged — free "
+                          "some disk space or make its folder writable, then save the wounds again") from None
     return missing
