@@ -210,7 +210,7 @@ def test_gm_reinforcements_and_removed_figures_are_not_written(roster: Path) -> 
 
 
 def test_a_character_gone_from_the_roster_file_is_named_and_the_rest_is_saved(roster: Path) -> None:
-    session, care = wounded_village(roster)
+    _, care = wounded_village(roster)
     data = read_roster_data(roster)
     del data["characters"]["militia_bow"]
     save_roster(roster, data)
@@ -220,7 +220,7 @@ def test_a_character_gone_from_the_roster_file_is_named_and_the_rest_is_saved(ro
 
 
 def test_a_refusing_disk_leaves_the_roster_as_it_was(roster: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    session, care = wounded_village(roster)
+    _, care = wounded_village(roster)
     old = roster.read_bytes()
 
     def disk_full(fd: int) -> None:
