@@ -178,6 +178,14 @@ class Aftercare:
         return "\n".join(lines) + "\n"
 
 
+REMOVED = "removed by the GM"
+NOT_FROM_ROSTER = "not a roster character"
+SHARED = "figures sharing one roster character: one entry cannot hold each one's wounds"
+REINFORCEMENT = "GM reinforcements, not placed from the roster"
+GONE = "no longer in the roster file"
+"""Why a figure's wounds were not written (``CarriedWounds.skipped``)."""
+
+
 @dataclass(frozen=True)
 class CarriedWounds:
     """What ``Aftercare.save_wounds`` wrote: (figure name, condition) saved, (figure name, why not) skipped."""
@@ -187,11 +195,17 @@ class CarriedWounds:
     skipped: tuple[tuple[str, str], ...]
 
     def message(self) -> str:
-        """One paragraph for the after-battle screen's status line."""
-        saved = ", ".join(f"{name} {label}" for name, label in self.saved) or "nobody"
-        text = f"Wounds saved to {self.path.name}: {saved}."
-        if self.skipped:
-            text += " Not saved: " + "; ".join(f"{name} ({why})" for name, why in self.skipped) + "."
+        """A short paragraph for the after-battle screen's status line: the wounded by name and condition,
+        how many unhurt, and those not saved grouped by the reason."""
+        hurt = [f"{name} {label}" for name, label in self.saved if label != "Unhurt"]
+        unhurt = len(self.saved) - len(hurt)
+        parts = hurt + ([f"{unhurt} unhurt" if hurt else f"all {unhurt} unhurt"] if unhurt else [])
+        text = f"Wounds saved to {self.path.name}: {', '.join(parts) or 'nobody'}."
+        reasons: dict[str, list[str]] = {}
+        for name, why in self.skipped:
+            reasons.setdefault(why, []).append(name)
+        if reasons:
+            text += " Not saved: " + "; ".join(f"{', '.join(names)} ({why})" for why, names in reasons.items()) + "."
         return text
 
 
@@ -207,22 +221,22 @@ def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
     for f in battle.setup.figures:
         key = f.character.key
         if f.id in battle.removed or f.id not in care.patients:
-            skipped.append((names[f.id], "removed from the battle by the GM"))
+            skipped.append((names[f.id], REMOVED))
         elif not key:
-            skipped.append((names[f.id], "not a roster character"))
+            skipped.append((names[f.id], NOT_FROM_ROSTER))
         elif len(by_key[key]) > 1:
-            skipped.append((names[f.id], f"shares the roster character {key!r} with other figures"))
+            skipped.append((names[f.id], SHARED))
         else:
             chosen[key] = f.id
     for fid in care.patients:
         if fid not in placed:
-            skipped.append((names[fid], "a GM reinforcement, not placed from the roster"))
+            skipped.append((names[fid], REINFORCEMENT))
     path = Path(roster_path)
     missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()})
     saved = []
     for key, fid in chosen.items():
         if key in missing:
-            skipped.append((names[fid], f"the roster no longer has [characters.{key}]"))
+            skipped.append((names[fid], GONE))
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
     return CarriedWounds(path, tuple(saved), tuple(skipped))
