@@ -622,6 +622,8 @@ def edited_gear(character: Character, weapons: Sequence[str], armour: Sequence[s
     """
     for name in weapons:
         _need_text(name, "a weapon name")
+    if coverage is not None and not isinstance(coverage, Mapping):
+        raise GMActionError("the armour's coverage must map suit names to full, torso, no_arms or no_legs")
     coverage = dict(coverage or {})
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in coverage.items()):
         raise GMActionError("the armour's coverage must map suit names to full, torso, no_arms or no_legs")
