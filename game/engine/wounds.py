@@ -390,8 +390,9 @@ class Wounds:
                 if not isinstance(items, Sequence):
                     raise WoundError(f"{key}: {value!r} is not a list of wounds")
                 levels = [_carried_level(w, track) for w in items]
-                if where != "beyond" and any(lv > WoundLevel.parse(where) for lv in levels):
-                    raise WoundError(f"a {where} box holds a wound of that level or a lighter one that rolled "
+                top = where in ("beyond", str(track.steps[-1].level))  # a worse wound fills the top boxes
+                if not top and any(lv > WoundLevel.parse(where) for lv in levels):
+                    raise WoundError(f"the {where} boxes hold wounds of that level or lighter ones that rolled "
                                      f"up, not {', '.join(str(lv) for lv in levels)}")
                 table[where] = [str(lv) for lv in levels]
             return cls.from_data(table, track)

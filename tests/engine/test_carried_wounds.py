@@ -94,7 +94,7 @@ def test_a_sheet_a_gm_emptied_below_a_rolled_up_wound_is_written_box_by_box() ->
 
 @pytest.mark.parametrize(("value", "words"), [
     (["Hurtt"], "'Hurtt' is not a wound level"),
-    ({"Scratch": ["Hurt"]}, "a Scratch box holds a wound of that level or a lighter one"),
+    ({"Scratch": ["Hurt"]}, "the Scratch boxes hold wounds of that level or lighter ones"),
     ({"Hurt": ["Hurt", "Hurt"]}, "Hurt has 1 box"),
     ({"Bruised": ["Hurt"]}, "has no level 'Bruised'"),
     (5, "is not a list of wounds"),
