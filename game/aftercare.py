@@ -12,18 +12,26 @@ The battle itself is never changed: ``Aftercare`` copies each figure's wound rec
 Every roll draws from a generator seeded from the battle's seed but separate from the battle's own (the
 battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the same battle heals the same way.
 ``lines`` keeps what happened to each figure, dice included, for the screen and the exported text.
+
+``save_wounds(roster_path)`` writes the healed sheets back into the roster the battle came from, so each
+character carries its wounds into the next battle. Readings: a figure taken out keeps its wounds like any
+other; only figures placed at the start of the battle are written, each under its own roster character, so
+a GM's reinforcement, a figure the GM removed, and figures sharing one roster character (one entry cannot
+hold each one's wounds) are left out and named in the report.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from game.engine.battle import Battle
 from game.engine.healing import Treatment, care_after_battle, healing_data, healing_skill, rest, treat
 from game.engine.ladder import level_name
 from game.engine.wounds import WoundLevel, Wounds
 from game.report import boxes_text
+from game.roster import RosterError, save_carried_wounds
 
 DAYS_PER_WEEK = 7
 
@@ -141,6 +149,21 @@ class Aftercare:
             p.lines.append(f"Rest {weeks} week(s): {detail} ({p.wounds.label} → {r.after.label})")
             p.wounds = r.after
 
+    def save_wounds(self, roster_path: str | Path | None) -> CarriedWounds:
+        """Write each figure's wounds as healed so far into the roster file the battle was loaded from
+        (*Fudge* 4.8: the wounds left are carried into the next battle); the module doc says which figures.
+
+        ``AftercareError`` when there is no roster file to write or it cannot be written (a full disk, a
+        folder that may not be written, a roster that no longer loads); the file is then unchanged.
+        """
+        if roster_path is None or not str(roster_path):
+            raise AftercareError("this battle does not say which roster file it was loaded from, so there is "
+                                 "no roster to write the wounds into; start the battle from New battle")
+        try:
+            return _save_wounds(self, roster_path)
+        except RosterError as exc:
+            raise AftercareError(f"the wounds were not saved: {exc}") from None
+
     def text(self) -> str:
         """The healing steps and each figure's sheet afterwards, for the exported log."""
         lines = ["", "Healing (Fudge 4.8)", "-------------------"]
@@ -155,9 +178,73 @@ class Aftercare:
         return "\n".join(lines) + "\n"
 
 
+REMOVED = "removed by the GM"
+NOT_FROM_ROSTER = "not a roster character"
+SHARED = "figures sharing one roster character: one entry cannot hold each one's wounds"
+REINFORCEMENT = "GM reinforcements, not placed from the roster"
+GONE = "no longer in the roster file"
+"""Why a figure's wounds were not written (``CarriedWounds.skipped``)."""
+
+
+@dataclass(frozen=True)
+class CarriedWounds:
+    """What ``Aftercare.save_wounds`` wrote: (figure name, condition) saved, (figure name, why not) skipped."""
+
+    path: Path
+    saved: tuple[tuple[str, str], ...]
+    skipped: tuple[tuple[str, str], ...]
+
+    def message(self) -> str:
+        """A short paragraph for the after-battle screen's status line: the wounded by name and condition,
+        how many unhurt, and those not saved grouped by the reason."""
+        hurt = [f"{name} {label}" for name, label in self.saved if label != "Unhurt"]
+        unhurt = len(self.saved) - len(hurt)
+        parts = hurt + ([f"{unhurt} unhurt" if hurt else f"all {unhurt} unhurt"] if unhurt else [])
+        text = f"Wounds saved to {self.path.name}: {', '.join(parts) or 'nobody'}."
+        reasons: dict[str, list[str]] = {}
+        for name, why in self.skipped:
+            reasons.setdefault(why, []).append(name)
+        if reasons:
+            text += " Not saved: " + "; ".join(f"{', '.join(names)} ({why})" for why, names in reasons.items()) + "."
+        return text
+
+
+def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
+    battle = care.battle
+    placed = {f.id for f in battle.setup.figures}
+    by_key: dict[str, list[str]] = {}
+    for f in battle.setup.figures:
+        by_key.setdefault(f.character.key, []).append(f.id)
+    names = {**{f.id: f.name for f in battle.setup.figures}, **battle.names()}
+    skipped: list[tuple[str, str]] = []
+    chosen: dict[str, str] = {}  # character key -> figure id
+    for f in battle.setup.figures:
+        key = f.character.key
+        if f.id in battle.removed or f.id not in care.patients:
+            skipped.append((names[f.id], REMOVED))
+        elif not key:
+            skipped.append((names[f.id], NOT_FROM_ROSTER))
+        elif len(by_key[key]) > 1:
+            skipped.append((names[f.id], SHARED))
+        else:
+            chosen[key] = f.id
+    for fid in care.patients:
+        if fid not in placed:
+            skipped.append((names[fid], REINFORCEMENT))
+    path = Path(roster_path)
+    missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()})
+    saved = []
+    for key, fid in chosen.items():
+        if key in missing:
+            skipped.append((names[fid], GONE))
+        else:
+            saved.append((names[fid], care.patients[fid].wounds.label))
+    return CarriedWounds(path, tuple(saved), tuple(skipped))
+
+
 def skill_label(level: int) -> str:
     """A skill level as the ladder names it (for the GM's healer)."""
     return level_name(level)
 
 
-__all__ = ["Aftercare", "AftercareError", "Healer", "Patient", "skill_label"]
+__all__ = ["Aftercare", "AftercareError", "CarriedWounds", "Healer", "Patient", "skill_label"]

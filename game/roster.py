@@ -20,6 +20,7 @@ import tomli_w
 
 from game.engine.characters import Character, CharacterError
 from game.engine.record import SaveError, write_atomic
+from game.engine.wounds import Wounds
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -236,3 +237,40 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
         raise RosterError(f"{target}: the roster could not be saved ({why}); the file as it "
                           "was is unchanged — free some disk space, or use Save as to choose a folder you "
                           "may write to") from None
+
+
+def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds]) -> list[str]:
+    """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
+
+    ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
+    No other value changes (fields this game does not know included); as with every save, only the comment
+    lines at the top of the file are kept. The roster as it would be
+    is read first and the file written atomically as ``save_roster`` writes it, so a roster that would not
+    load, a full disk or an unwritable folder raise ``RosterError`` and leave the file as it was. Returns the
+    keys the file no longer has (their wounds are not written).
+    """
+    target = Path(path)
+    data = read_roster_data(target)
+    chars = data.get("characters")
+    if not isinstance(chars, dict):
+        raise RosterError(f"{target}: no [characters] tables to write wounds into; check the roster file")
+    missing = []
+    for key, sheet in wounds.items():
+        table = chars.get(key)
+        if not isinstance(table, dict):
+            missing.append(key)
+            continue
+        carried = sheet.to_roster()
+        if carried:
+            table["wounds"] = carried
+        else:
+            table.pop("wounds", None)
+    parse_roster(data, str(target))
+    try:
+        write_atomic(target, _leading_comments(target) + roster_to_toml(data))
+    except SaveError as err:
+        cause = err.__cause__
+        why = (cause.strerror or cause) if isinstance(cause, OSError) else err
+        raise RosterError(f"{target}: the wounds could not be written ({why}); the roster is unchanged — free "
+                          "some disk space or make its folder writable, then save the wounds again") from None
+    return missing

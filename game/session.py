@@ -306,7 +306,7 @@ def new_session(map_path: str | Path | None = None, roster_path: str | Path | No
         seed = int.from_bytes(os.urandom(4), "big")
     setup_data: dict[str, Any] = {
         "map": str(mp.resolve()), "map_sha256": _sha256(mp), "roster": dict(roster.data),
-        "roster_file": str(rp), "sides": sides, "figures": placed,
+        "roster_file": str(rp.resolve()), "sides": sides, "figures": placed,
         "options": (options or RuleOptions()).to_json(), "seed": seed,
         "title": str(loaded.properties.get("name", mp.stem.replace("_", " ").title())),
         "gm": gm,

@@ -43,6 +43,7 @@ from game.engine.creatures import footprint, front_zone, kind_modifiers, large_d
 from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
 from game.engine.dice import DiceRoll, coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
+from game.engine.equipment import armour as equipment_armour
 from game.engine.equipment import weapon as equipment_weapon
 from game.engine.hexgrid import (
     Hex,
@@ -334,7 +335,7 @@ class Battle:
         self.rng = CountingRandom(setup.seed)
         self.figures: dict[str, Figure] = {
             f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook,
-                         wounds=Wounds(f.character.wound_track))  # FTC 7.3: a creature's own track
+                         wounds=f.character.starting_wounds)  # FTC 7.3: a creature's own track; Fudge 4.8
             for f in setup.figures}
         self.sides: dict[str, SideSetup] = {s.id: s for s in setup.sides}
         self.round = 0
@@ -367,6 +368,8 @@ class Battle:
         self.gm_dice: list[gm.SetDie] = []
         self.gm_escape: dict[str, bool] = {}
         self.removed: dict[str, Figure] = {}
+        for fig in self.figures.values():
+            self.events.extend(self._carried_wounds(fig))
         self.events.extend(self._begin_round())
         self.digests: list[str] = []
         self.initial_digest = ev.events_digest(self.events)
@@ -487,6 +490,18 @@ class Battle:
                 if self._fits(fig, h, fig.facing):
                     return h, fig.facing
         return None
+
+    def _carried_wounds(self, fig: Figure) -> list[ev.Event]:
+        """*Fudge* 4.8: said in the log when a figure starts with wounds from an earlier battle (only then, so
+        a battle without carried wounds opens, and digests, exactly as before); one too hurt to act is out."""
+        if fig.character.wounds is None:
+            return []
+        out: list[ev.Event] = [ev.WoundsCarried(fig.id, tuple(str(w) for w in fig.wounds.received()),
+                                                fig.wounds.label)]
+        if not fig.wounds.can_act:
+            fig.out = True
+            out.append(ev.TakenOut(fig.id, fig.wounds.label))
+        return out
 
     # ------------------------------------------------------------------ rounds & initiative
     def _begin_round(self) -> list[ev.Event]:
@@ -2376,9 +2391,13 @@ class Battle:
     def _gm_edit_gear(self, a: gm.EditGear) -> list[ev.Event]:
         fig = self.figure(a.figure)
         self._gm_between_rounds("Gear is changed")
-        fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield)
+        fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield, a.coverage)
         fig.allowance = self.movement_allowance_of(fig)
-        gear = ", ".join((*a.weapons, *a.armour, *((a.shield,) if a.shield else ()))) or "nothing"
+        partial = {item.name: item.coverage.replace("_", " ") for item in fig.character.armour
+                   if item.coverage != "full"}  # FTC 9.2: a partial suit says so in the log
+        armour = tuple(f"{name} ({partial[worn]})" if (worn := equipment_armour(name).name) in partial else name
+                       for name in a.armour)
+        gear = ", ".join((*a.weapons, *armour, *((a.shield,) if a.shield else ()))) or "nothing"
         return [ev.GMActed(a.kind, f"changes {{0}}'s gear: {gear}", (fig.id,))]
 
     def _gm_edit_traits(self, a: gm.EditTraits) -> list[ev.Event]:
@@ -2401,7 +2420,11 @@ class Battle:
         if not self.gm_free_for(character, a.hex, a.facing):  # a large reinforcement needs room (FTC 5)
             raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
         fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook,
-                     wounds=Wounds(character.wound_track))  # FTC 7.3: a creature's own track
+                     wounds=character.starting_wounds)  # FTC 7.3: a creature's own track; Fudge 4.8
+        carried = self._carried_wounds(fig)
+        if not fig.can_act:
+            raise IllegalAction(f"{fig.name} carries wounds that leave {fig.wounds.label}: too hurt to join "
+                                "the battle; heal the character first or choose another.")
         fig.allowance = self.movement_allowance_of(fig)
         # FTC 4: the reinforcement rolls its initiative and takes its place in this round's order
         roll = self._roll("initiative", fig.id)
@@ -2415,7 +2438,7 @@ class Battle:
         self.order.insert(at, fig.id)
         self._due = 0  # nobody has acted yet: the movement phase starts again from the top of the order
         side = self.sides[a.side].name.replace("{", "{{").replace("}", "}}")
-        return [ev.GMActed(a.kind, f"{{0}} joins {side}", (fig.id,)),
+        return [ev.GMActed(a.kind, f"{{0}} joins {side}", (fig.id,)), *carried,
                 ev.InitiativeRolled(fig.id, character.speed, roll.faces, fig.initiative, ()),
                 ev.InitiativeOrder(tuple(self.order)), *self._gm_settle()]
 

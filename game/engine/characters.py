@@ -27,6 +27,8 @@ Roster format of one character (every field optional except ``name``)::
     footprint = 1            # hexes the figure covers on the map: 1, 3 or 7 (FTC 5 "some creatures will be larger")
     kind = "person"          # a kind of data/creatures.toml: "carnivore" defends -1, "prey" attacks -1 (Fudge 4.23)
     scale_piercing = { Harpoon = "halve" }   # weapons that pierce Scale (Fudge 4.58): "halve" or "ignore"
+    wounds = ["Hurt", "Scratch"]             # wounds carried from an earlier battle (Fudge 4.8), recorded in
+                                             # order on the wound track; or { Hurt = ["Hurt"], ... } box by box
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from game.engine import equipment
 from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
-from game.engine.wounds import DEFAULT_TRACK, WoundError, WoundTrack, damage_data, named_track
+from game.engine.wounds import DEFAULT_TRACK, WoundError, Wounds, WoundTrack, damage_data, named_track
 
 ATTRIBUTES: tuple[str, ...] = ("strength", "speed", "agility", "health", "reasoning", "perception", "will",
                                "charisma")
@@ -65,7 +67,7 @@ TOUGH_HIDE_DEFAULT: int = int(damage_data()["characters"]["tough_hide_default"])
 _FIELDS: tuple[str, ...] = (
     "name", *ATTRIBUTES, "skills", "scale", "strength_scale", "mass_scale", "speed_scale", "gifts", "faults",
     "tough_hide", "weapons", "armour", "shield", "gear_kg", "two_handed", "wound_track", "movement_modes",
-    "has_head", "resist_sharp", "damage_capacity", "spells", "footprint", "kind", "scale_piercing")
+    "has_head", "resist_sharp", "damage_capacity", "spells", "footprint", "kind", "scale_piercing", "wounds")
 
 
 _CREATURES: Mapping[str, Any] = read_table("creatures.toml")
@@ -100,7 +102,8 @@ class Character:
     ``has_head`` and ``resist_sharp`` are creature notes of FTC 6.6 and 7.1, ``damage_capacity`` the optional
     *Fudge* 4.52 defensive factor (None: not used, as in FTC). ``footprint`` is how many hexes the figure
     covers (FTC 5), ``kind`` its creature kind (*Fudge* 4.23), ``scale_piercing`` the weapons (by name) that
-    pierce Scale and how (*Fudge* 4.58).
+    pierce Scale and how (*Fudge* 4.58). ``wounds`` are the wounds the character carries from an earlier
+    battle (*Fudge* 4.8 heals them between battles); None when unhurt.
     """
 
     name: str
@@ -135,11 +138,25 @@ class Character:
     footprint: int = 1
     kind: str = "person"
     scale_piercing: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    wounds: Wounds | None = None
 
     def __post_init__(self) -> None:
         # Freeze the skills so that a shared roster dict cannot change a character later.
         object.__setattr__(self, "skills", MappingProxyType(dict(self.skills)))
         object.__setattr__(self, "scale_piercing", MappingProxyType(dict(self.scale_piercing)))
+        carried = self.wounds
+        if carried is not None and carried.track != self.wound_track:
+            # a new track (dataclasses.replace) takes the same wounds, recorded again in its boxes
+            carried = Wounds.from_roster([str(w) for w in carried.received()], self.wound_track)
+        if carried is not None and not any(True for _ in carried.received()):
+            carried = None  # unhurt: no carried wounds, so equal to a character written without them
+        object.__setattr__(self, "wounds", carried)
+
+    @property
+    def starting_wounds(self) -> Wounds:
+        """The wound sheet a figure of this character starts a battle with (*Fudge* 4.8: wounds heal between
+        battles, and what is left is carried into the next): its carried wounds, else an unhurt sheet."""
+        return self.wounds if self.wounds is not None else Wounds(self.wound_track)
 
     def __hash__(self) -> int:
         return hash((self.key, self.name))
@@ -290,6 +307,8 @@ class Character:
             out["kind"] = self.kind
         if self.scale_piercing:
             out["scale_piercing"] = dict(self.scale_piercing)
+        if self.wounds is not None:
+            out["wounds"] = self.wounds.to_roster()
         return out
 
 
@@ -396,14 +415,15 @@ class _Reader:
         if not isinstance(kind, str) or kind.strip().lower() not in CREATURE_KINDS:
             raise self.fail("kind", f"{kind!r} is not a creature kind",
                             f"write one of {', '.join(CREATURE_KINDS)} (or add it to data/creatures.toml)")
+        track = self.track()
         return Character(
             name=name.strip(), **attrs, skills=skills, **scales, gifts=gifts, faults=faults,
             tough_hide=tough_hide, weapons=weapons, armour=armour, shield=shield, gear_kg=float(gear),
-            two_handed=two_handed, wound_track=self.track(), movement_modes=modes,
+            two_handed=two_handed, wound_track=track, movement_modes=modes,
             has_head=self.flag("has_head", True), resist_sharp=self.integer("resist_sharp", 0),
             damage_capacity=None if capacity is None else self.to_level("damage_capacity", capacity),
             key=self.key, spells=self.spells(), footprint=footprint, kind=kind.strip().lower(),
-            scale_piercing=self.piercing(weapons))
+            scale_piercing=self.piercing(weapons), wounds=self.wounds(track))
 
     def spells(self) -> tuple[str, ...]:
         """FTC 8: the known spells, each checked against the catalogue (near matches named on a typo)."""
@@ -476,6 +496,17 @@ class _Reader:
             raise self.fail("shield", f"{item.name} is not a shield",
                             f'list it under armour = ["{item.name}"]')
         return item
+
+    def wounds(self, track: WoundTrack) -> Wounds | None:
+        """*Fudge* 4.8: the wounds carried from an earlier battle, on the character's own track."""
+        value = self.data.get("wounds")
+        if value is None:
+            return None
+        try:
+            return Wounds.from_roster(value, track)
+        except (WoundError, ValueError, TypeError) as exc:
+            raise self.fail("wounds", str(exc), 'write the wounds carried as a list such as wounds = ["Hurt", '
+                            '"Scratch"], or remove the line for an unhurt character') from None
 
     def track(self) -> WoundTrack:
         value = self.data.get("wound_track")

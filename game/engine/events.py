@@ -419,6 +419,24 @@ class Wounded(Event):
 
 
 @dataclass(frozen=True)
+class WoundsCarried(Event):
+    """*Fudge* 4.8: a figure starts the battle with the wounds its character carries from an earlier one."""
+
+    kind: ClassVar[str] = "wounds_carried"
+    figure: str
+    wounds: tuple[str, ...]
+    condition: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return (f"{_n(names, self.figure)} carries wounds from an earlier battle: {', '.join(self.wounds)} "
+                f"({self.condition})")
+
+
+@dataclass(frozen=True)
 class TakenOut(Event):
     """FTC 6.4: after all damage of the round is applied, figures unable to act leave the fight."""
 

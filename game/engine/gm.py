@@ -267,17 +267,24 @@ class EditWounds(GMAction):
 
 @dataclass(frozen=True)
 class EditGear(GMAction):
-    """FTC 9: the GM changes a figure's weapons (the first is ready), armour and shield, by catalogue name."""
+    """FTC 9: the GM changes a figure's weapons (the first is ready), armour and shield, by catalogue name.
+
+    ``coverage`` names, per suit of ``armour``, how much of the body it covers (FTC 9.2's partial suits:
+    "full", "torso", "no_arms", "no_legs"); a suit it does not name keeps the coverage the figure wears it
+    with now, or is a full suit if newly put on.
+    """
 
     kind: ClassVar[str] = "gm_edit_gear"
     figure: str
     weapons: tuple[str, ...] = ()
     armour: tuple[str, ...] = ()
     shield: str | None = None
+    coverage: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._set("weapons", _tuple(self.weapons))
         self._set("armour", _tuple(self.armour))
+        self._set("coverage", _plain(self.coverage))
 
 
 @dataclass(frozen=True)
@@ -492,7 +499,7 @@ def validate_gm_action(action: GMAction, *, figures: Collection[str] | None = No
     elif isinstance(action, EditWounds):
         edited_wounds(action.wounds, track or Wounds().track)
     elif isinstance(action, EditGear):
-        edited_gear(Character("check"), action.weapons, action.armour, action.shield)
+        edited_gear(Character("check"), action.weapons, action.armour, action.shield, action.coverage)
     elif isinstance(action, EditTraits):
         validate_trait_changes(action.changes)
     elif isinstance(action, AddFigure):
@@ -609,26 +616,44 @@ def edited_wounds(data: Mapping[str, Any], track: WoundTrack) -> Wounds:
 
 
 def edited_gear(character: Character, weapons: Sequence[str], armour: Sequence[str],
-                shield: str | None) -> Character:
-    """FTC 9: the character with new gear from the catalogue; ``GMActionError`` names an unknown item."""
+                shield: str | None, coverage: Mapping[str, str] | None = None) -> Character:
+    """FTC 9: the character with new gear from the catalogue; ``GMActionError`` names an unknown item.
+
+    A suit of armour keeps the coverage the character wears it with (FTC 9.2's partial suits: a breastplate
+    of plate stays a breastplate) unless ``coverage`` names another for it (``EditGear``).
+    """
     for name in weapons:
         _need_text(name, "a weapon name")
+    if coverage is not None and not isinstance(coverage, Mapping):
+        raise GMActionError("the armour's coverage must map suit names to full, torso, no_arms or no_legs")
+    coverage = dict(coverage or {})
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in coverage.items()):
+        raise GMActionError("the armour's coverage must map suit names to full, torso, no_arms or no_legs")
     try:
         for name in weapons:
             equipment.weapon(name)
-        for name in armour:
-            equipment.armour(name)
+        suits = [equipment.armour(name) for name in armour]
         if shield is not None:
             equipment.armour(shield)
+        chosen = {equipment.armour(name).name: value for name, value in coverage.items()}
     except (KeyError, ValueError) as exc:
         raise GMActionError(str(exc.args[0] if exc.args else exc)) from exc
+    unworn = sorted(set(chosen) - {item.name for item in suits})
+    if unworn:
+        raise GMActionError(f"a coverage is given for {', '.join(unworn)}, which is not in the new armour; "
+                            "tick the suit or drop its coverage")
+    worn = {item.name: item.coverage for item in character.armour}
+    entries: list[str | dict[str, str]] = []
+    for name, item in zip(armour, suits, strict=True):
+        cover = chosen.get(item.name, worn.get(item.name, "full"))
+        entries.append(name if cover == "full" else {"name": name, "coverage": cover})
     data = character.to_dict()
     for key in ("weapons", "armour", "shield"):
         data.pop(key, None)
     if weapons:
         data["weapons"] = list(weapons)
     if armour:
-        data["armour"] = list(armour)
+        data["armour"] = entries
     if shield is not None:
         data["shield"] = shield
     return _build(data, character.key)

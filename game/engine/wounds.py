@@ -354,6 +354,66 @@ class Wounds:
         beyond = tuple(WoundLevel.parse(w) for w in data.get("beyond", ()))
         return cls(track, marks, beyond)
 
+    def to_roster(self) -> list[str] | dict[str, list[str]]:
+        """The wounds a character carries between battles, as a roster writes them (*Fudge* 4.8, 4.57).
+
+        Usually a list of the wounds as received (``["Hurt", "Scratch"]``), which ``from_roster`` records
+        again in that order, box by box, onto the same sheet. A sheet that re-recording would not rebuild (a
+        GM emptied a lower box under a rolled-up wound) is written box by box, as ``to_data``. Unhurt: ``[]``.
+        """
+        received = [str(w) for w in self.received()]
+        if Wounds.from_roster(received, self.track) == self:
+            return received
+        return {level: marks for level, marks in self.to_data().items() if marks}
+
+    @classmethod
+    def from_roster(cls, data: object, track: WoundTrack = DEFAULT_TRACK) -> Wounds:
+        """Read carried wounds (``to_roster``): a list of wounds recorded in order like fresh ones (*Fudge*
+        4.57: a wound with no open box takes the next higher one), or a table of level -> the wounds in its
+        boxes. Names are levels ("Very Hurt", "hurt") or the track's labels ("Out of the Battle");
+        ``WoundError`` says what does not fit."""
+        if isinstance(data, str):
+            data = [data]
+        if isinstance(data, Mapping):
+            columns = {str(s.level).lower(): s for s in track.steps}
+            columns.update({s.label.lower(): s for s in track.steps if s.label})
+            table: dict[str, list[str]] = {}
+            for key, value in data.items():
+                where = "beyond" if str(key).strip().lower() == "beyond" else None
+                if where is None:
+                    step = columns.get(str(key).strip().lower())
+                    if step is None:
+                        raise WoundError(f"the {track.name} track has no level {key!r}; use "
+                                         f"{', '.join(s.name for s in track.steps)} (or beyond)")
+                    where = str(step.level)
+                items = [value] if isinstance(value, str) else value
+                if not isinstance(items, Sequence):
+                    raise WoundError(f"{key}: {value!r} is not a list of wounds")
+                levels = [_carried_level(w, track) for w in items]
+                top = where in ("beyond", str(track.steps[-1].level))  # a worse wound fills the top boxes
+                if not top and any(lv > WoundLevel.parse(where) for lv in levels):
+                    raise WoundError(f"the {where} boxes hold wounds of that level or lighter ones that rolled "
+                                     f"up, not {', '.join(str(lv) for lv in levels)}")
+                table[where] = [str(lv) for lv in levels]
+            return cls.from_data(table, track)
+        if not isinstance(data, Sequence):
+            raise WoundError(f"{data!r} is not a list of wounds")
+        wounds = cls(track)
+        for item in data:
+            wounds, _ = wounds.record(_carried_level(item, track))
+        return wounds
+
+
+def _carried_level(item: object, track: WoundTrack) -> WoundLevel:
+    """One carried wound's level: a level's name or number, or a label of the track ("Out of the Battle")."""
+    if isinstance(item, str):
+        for s in track.steps:
+            if s.label and s.label.lower() == item.strip().lower():
+                return s.level
+    if isinstance(item, bool) or not isinstance(item, str | int):
+        raise WoundError(f"{item!r} is not a wound; write a level such as \"Hurt\"")
+    return WoundLevel.parse(item)
+
 
 def pain_penalty(worst: WoundLevel | None, pain: str = "normal") -> int:
     """The penalty of a worst wound level for a pain threshold (FTC 6.4.1, *Fudge* 4.51; module doc)."""

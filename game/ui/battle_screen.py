@@ -611,8 +611,8 @@ class BattleScreen(ViewerScreen):
             Button("Load (Ctrl+O)", lambda: Pop(then=self.load_chooser())),
         ]
         if self.battle.over:
-            extra.append(Button("After the battle…", lambda: Pop(then=summary_of(self.ui, self.battle,
-                                                                                  self.to_title))))
+            extra.append(Button("After the battle…", lambda: Pop(then=summary_of(
+                self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file")))))
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
         return Push(EscapeMenu(self.ui, self.to_title, extra=extra))
@@ -1007,7 +1007,8 @@ class BattleScreen(ViewerScreen):
         if d is None:
             if not self.victory_shown:
                 self.victory_shown = True
-                self.pending = Push(VictoryScreen(self.ui, self.battle, self.to_title))
+                self.pending = Push(VictoryScreen(self.ui, self.battle, self.to_title,
+                                                  roster_path=self.session.setup_data.get("roster_file")))
                 return True
             return changed
         if not self.is_human(d.side):
@@ -1752,14 +1753,16 @@ class CurtainScreen(Screen):
 class VictoryScreen(Screen):
     """The battle is over: winner, rounds and every figure's statistics."""
 
-    def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition]) -> None:
+    def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
+                 roster_path: str | Path | None = None) -> None:
         super().__init__(ui)
         self.battle = battle
         self.stats = battle_stats(battle)
         self.to_title = to_title
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=16)
         self.look_button = Button("Look at the board", Pop, size=16)
-        self.summary_button = Button("After the battle…", lambda: summary_of(ui, battle, to_title), size=16,
+        self.summary_button = Button("After the battle…",
+                                     lambda: summary_of(ui, battle, to_title, roster_path=roster_path), size=16,
                                      hotkey=pygame.K_a)
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -1817,11 +1820,13 @@ class VictoryScreen(Screen):
         return hex_colour(s.colour) if s is not None else theme.TEXT
 
 
-def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition]) -> Transition:
-    """The after-battle screen (wounds, who hit whom, luck, export, healing) pushed over this one."""
+def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
+               roster_path: str | Path | None = None) -> Transition:
+    """The after-battle screen (wounds, who hit whom, luck, export, healing, saving the wounds into
+    ``roster_path``, the roster file the battle was loaded from) pushed over this one."""
     from game.ui.summary_screen import SummaryScreen
 
-    return Push(SummaryScreen(ui, battle, to_title))
+    return Push(SummaryScreen(ui, battle, to_title, roster_path=roster_path))
 
 
 def open_battle_save(ui: UiContext, path: Path, to_title: Callable[[], Transition]) -> BattleScreen:

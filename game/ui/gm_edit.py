@@ -240,8 +240,9 @@ def _columns(dialog: GMDialog, top: int, bottom: int, left: int, col_width: int,
 
 class GearEditor(GMDialog):
     """FTC 9: the figure's weapons (the first is ready), armour and helmets, shield, ticked from the
-    catalogue with their masses; the carried mass, encumbrance and movement (FTC 5.1.1) follow each tick.
-    Apply sends ``gm.EditGear``."""
+    catalogue with their masses; a ticked suit shows its coverage (FTC 9.2's partial suits: full, torso, no
+    arms, no legs), which a click changes; the carried mass, encumbrance and movement (FTC 5.1.1) follow
+    each tick. Apply sends ``gm.EditGear`` with every ticked suit's coverage."""
 
     TITLE = "Gear — from the FTC 9 catalogue"
 
@@ -251,6 +252,8 @@ class GearEditor(GMDialog):
         c = self.figure.character
         self.weapons: list[str] = [w.name for w in c.weapons]
         self.armour: list[str] = [a.name for a in c.armour]
+        self.coverage: dict[str, str] = {a.name: a.coverage for a in c.armour if a.is_body}
+        """FTC 9.2: how much of the body each suit covers, as worn (kept when a suit is unticked and ticked)."""
         self.shield: str | None = c.shield.name if c.shield is not None else None
 
     @property
@@ -270,6 +273,16 @@ class GearEditor(GMDialog):
         """Tick or untick body armour or a helmet (FTC 9.2)."""
         self.armour = [a for a in self.armour if a != name] if name in self.armour else [*self.armour, name]
 
+    def cycle_coverage(self, name: str) -> None:
+        """The next coverage of a ticked suit (FTC 9.2): full, torso only, arms bare, legs bare."""
+        order = equipment.COVERAGES
+        now = self.coverage.get(name, "full")
+        self.coverage[name] = order[(order.index(now) + 1) % len(order)] if now in order else "full"
+
+    def chosen_coverage(self) -> dict[str, str]:
+        """The coverage of every ticked suit of body armour, as ``gm.EditGear`` takes it."""
+        return {name: self.coverage.get(name, "full") for name in self.armour if equipment.armour(name).is_body}
+
     def choose_shield(self, name: str | None) -> None:
         """One shield or none (FTC 9.2)."""
         self.shield = name
@@ -277,7 +290,8 @@ class GearEditor(GMDialog):
     def preview(self) -> tuple[Character | None, str]:
         """The character as it would be with the ticked gear, or the engine's objection."""
         try:
-            return gm.edited_gear(self.figure.character, tuple(self.weapons), tuple(self.armour), self.shield), ""
+            return gm.edited_gear(self.figure.character, tuple(self.weapons), tuple(self.armour), self.shield,
+                                  self.chosen_coverage()), ""
         except gm.GMActionError as exc:
             return None, str(exc)
 
@@ -309,7 +323,8 @@ class GearEditor(GMDialog):
 
     def apply(self) -> Transition | None:
         """Send ``gm.EditGear`` with the ticked gear."""
-        return self.send(gm.EditGear(self.fid, tuple(self.weapons), tuple(self.armour), self.shield))
+        return self.send(gm.EditGear(self.fid, tuple(self.weapons), tuple(self.armour), self.shield,
+                                     self.chosen_coverage()))
 
     def layout(self) -> None:
         """Weapons, armour and helmets, shields in columns; the load on the right."""
@@ -338,9 +353,23 @@ class GearEditor(GMDialog):
 
         def armour_row(a: equipment.Armour) -> Callable[[pygame.Rect], None]:
             def place(rect: pygame.Rect) -> None:
-                self.row(f"{a.name} ({a.location})", functools.partial(self.toggle_armour, a.name), rect,
-                         checked=a.name in self.armour, detail=f"{a.mass_kg:g}",
-                         tooltip=f"{a.name}: {a.location}, {_kg(a.mass_kg)}")
+                ticked = a.name in self.armour
+                cover = self.coverage.get(a.name, "full") if a.is_body else "full"
+                if not (a.is_body and ticked):
+                    self.row(f"{a.name} ({a.location})", functools.partial(self.toggle_armour, a.name), rect,
+                             checked=ticked, detail=f"{a.mass_kg:g}",
+                             tooltip=f"{a.name}: {a.location}, {_kg(a.mass_kg)}")
+                    return
+                # FTC 9.2: a ticked suit shows how much of the body it covers; a click on it changes that
+                worn = a.with_coverage(cover)
+                row = pygame.Rect(rect.x, rect.y, rect.width - s(62), rect.height)
+                self.row(a.name, functools.partial(self.toggle_armour, a.name), row, checked=True,
+                         detail=f"{worn.mass_kg:g}", tooltip=f"{a.name}: {cover.replace('_', ' ')}, "
+                                                             f"{_kg(worn.mass_kg)}")
+                self.button(cover.replace("_", " "), functools.partial(self.cycle_coverage, a.name),
+                            pygame.Rect(rect.right - s(60), rect.y, s(58), rect.height), size=11,
+                            tooltip="How much of the body the suit covers (FTC 9.2): full; torso only (half "
+                                    "the mass); no arms or no legs (two thirds). Click for the next.")
             return place
 
         def shield_row(name: str | None, mass: float) -> Callable[[pygame.Rect], None]:

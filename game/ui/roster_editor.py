@@ -56,7 +56,7 @@ _SECTION_OF = {
     "name": "name", "skills": "skills", "scale": "scale", "strength_scale": "scale", "mass_scale": "scale",
     "speed_scale": "scale", "gifts": "traits", "faults": "traits", "tough_hide": "traits",
     "weapons": "weapons", "two_handed": "weapons", "armour": "armour", "shield": "shield",
-    "gear_kg": "gear", "wound_track": "track", **{a: "attributes" for a in ATTRIBUTES},
+    "gear_kg": "gear", "wound_track": "track", "wounds": "track", **{a: "attributes" for a in ATTRIBUTES},
 }
 _FIELD = re.compile(r"field '([^']+)': (.*)$", re.S)
 
@@ -1134,6 +1134,12 @@ class RosterEditor(Screen):
             levels = ", ".join(f"{st.name} {st.boxes}" for st in steps or ())
         except ValueError:
             track_text = f"{track} (unknown)"
+        carried = self.check(self.selected)[0] if self.selected is not None and "wounds" in table else None
+        if carried is not None and carried.wounds is not None:
+            # Fudge 4.8: wounds saved after a battle stay in the file; the editor keeps them and shows them
+            track_text += f" · carries {carried.wounds.label}"
+            levels = (f"{levels}. " if levels else "") + "carried wounds " + ", ".join(
+                str(w) for w in carried.wounds.received())
         self._text(track_text, (x + s(110), y + s(4)), 13)
         self.sections["track"] = (x + s(120) + self.ui.text.width(track_text, 13), y + s(5), right - s(112))
         self._button("track.choose", "Change…", pygame.Rect(right - s(104), y, s(104), s(24)), self.choose_track,

@@ -8,7 +8,9 @@ the expectation 0). "Export log" writes the readable text log (``game.report.exp
 healing below it into the data folder (``game.session.data_dir``) and says where; a disk that refuses it gives
 a message and changes nothing. The healing step runs *Fudge* 4.8 through ``game.aftercare.Aftercare``: care
 erases Scratches, each side's healer (a figure with a medical skill, or a skill level the GM enters) treats
-that side's wounded with one roll each shown with its dice, and rest heals a level a week.
+that side's wounded with one roll each shown with its dice, and rest heals a level a week. "Save wounds to
+roster" writes the sheets as healed so far into the roster file the battle was loaded from
+(``Aftercare.save_wounds``), so the next battle starts each character with the wounds it carries.
 """
 
 from __future__ import annotations
@@ -57,9 +59,12 @@ class SummaryScreen(Screen):
 
     CARD_H = 74
 
-    def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition]) -> None:
+    def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
+                 roster_path: str | Path | None = None) -> None:
         super().__init__(ui)
         self.battle = battle
+        self.roster_path = Path(roster_path) if roster_path else None
+        """The roster file the battle was loaded from (``setup_data["roster_file"]``), None if unknown."""
         self.to_title = to_title
         self.summary: dict[str, Any] = battle_summary(battle)
         self.care = Aftercare(battle)
@@ -114,6 +119,15 @@ class SummaryScreen(Screen):
         self.export_button = Button("Export log", self.do_export, size=15, hotkey=pygame.K_x,
                                     tooltip="Write the whole battle as readable text, with this summary and the "
                                             "healing, into the game's data folder (X).")
+        where = self.roster_path.name if self.roster_path else "the roster"
+        self.wounds_button = Button(
+            "Save wounds to roster", self.do_save_wounds, size=15, hotkey=pygame.K_w,
+            enabled=self.roster_path is not None,
+            tooltip=(f"Fudge 4.8: write every figure's wounds, as healed here, into {where}, so each character "
+                     "starts the next battle with them (W). Figures sharing one roster character and GM "
+                     "reinforcements are left out." if self.roster_path is not None else
+                     "This battle does not say which roster file it came from, so there is no roster to write "
+                     "the wounds into."))
         self.back_button = Button("Back", Pop, size=15, tooltip="Back (Esc).")
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=15)
         self._labels()
@@ -232,6 +246,16 @@ class SummaryScreen(Screen):
         self.say(f"Log exported to {path}")
         return True
 
+    def do_save_wounds(self) -> bool:
+        """Write the healed wounds into the battle's roster file (atomic; a refusal changes nothing)."""
+        try:
+            report = self.care.save_wounds(self.roster_path)
+        except AftercareError as exc:
+            self.say(f"{str(exc)[:1].upper()}{str(exc)[1:]}. The roster file is unchanged.", error=True)
+            return True
+        self.say(report.message())
+        return True
+
     # --- layout ---------------------------------------------------------------------------------------
     @property
     def buttons(self) -> list[Button]:
@@ -239,8 +263,8 @@ class SummaryScreen(Screen):
         out = [self.care_button]
         for row in self.side_rows.values():
             out.extend(row)
-        out += [self.weeks_minus, self.weeks_plus, self.rest_button, self.export_button, self.back_button,
-                self.title_button]
+        out += [self.weeks_minus, self.weeks_plus, self.rest_button, self.export_button, self.wounds_button,
+                self.back_button, self.title_button]
         return out
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -273,6 +297,7 @@ class SummaryScreen(Screen):
         self.rest_button.rect = pygame.Rect(rx + s(70), y, right_w - s(70), s(30))
         by = h - s(64)
         self.export_button.rect = pygame.Rect(margin, by, s(160), s(42))
+        self.wounds_button.rect = pygame.Rect(self.export_button.rect.right + s(10), by, s(210), s(42))
         self.title_button.rect = pygame.Rect(w - margin - s(180), by, s(180), s(42))
         self.back_button.rect = pygame.Rect(self.title_button.rect.x - s(130), by, s(120), s(42))
         self._layout_cards()
@@ -369,11 +394,11 @@ class SummaryScreen(Screen):
         for b in self.buttons:
             b.draw(surface, text)
         msg = self.message
-        limit = self.back_button.rect.x - self.export_button.rect.right - s(30)
-        lines = text.wrap(msg, 13, max(s(100), limit))[:3]
+        limit = self.back_button.rect.x - self.wounds_button.rect.right - s(30)
+        lines = text.wrap(msg, 13, max(s(100), limit))[:4]
         y = self.export_button.rect.centery - len(lines) * text.line_height(13) // 2
         for line in lines:
-            text.blit(surface, line, (self.export_button.rect.right + s(16), y), 13,
+            text.blit(surface, line, (self.wounds_button.rect.right + s(16), y), 13,
                       theme.DANGER if self.message_error else theme.TEXT)
             y += text.line_height(13)
         self.tooltip.draw(surface, text)

@@ -268,3 +268,41 @@ def test_issue_8_gear_traits_and_a_reinforcement_survive_save_and_load(app: App,
     app.pump()
     assert any(t.id == new and t.hex == h for t in again.tokens())
     assert any(t.startswith("GM: Militia joins") for t, _, _ in again.entries)
+
+
+def test_ftc_9_2_a_suits_coverage_is_chosen_in_the_gear_editor_and_kept_by_later_edits(app: App) -> None:
+    """A ticked suit shows its coverage; clicks step it (full, torso, no arms); Apply sends it; a later edit
+    that leaves the suit alone keeps it a partial suit."""
+    screen, panel = open_as_referee(app)
+    fid = panel.figure
+    click(app, button(panel, "Gear").rect.center)
+    editor = app.top
+    assert isinstance(editor, GearEditor)
+    if "Chain Mail" not in editor.armour:
+        click(app, row(editor, "Chain Mail").rect.center)
+    mail = row(editor, "Chain Mail").rect
+
+    def coverage_button() -> Button:
+        return next(b for b in editor.buttons if b.rect.y == mail.y and b.text in ("full", "torso", "no arms"))
+
+    full_mass = float(row(editor, "Chain Mail").detail)  # type: ignore[attr-defined]
+    assert coverage_button().text == "full"
+    click(app, coverage_button().rect.center)
+    assert coverage_button().text == "torso"
+    assert float(row(editor, "Chain Mail").detail) == full_mass / 2  # type: ignore[attr-defined]
+    click(app, coverage_button().rect.center)
+    assert editor.chosen_coverage()["Chain Mail"] == "no_arms"
+    assert editor.apply_button is not None
+    click(app, editor.apply_button.rect.center)
+    worn = next(a for a in screen.battle.figure(fid).character.armour if a.name == "Chain Mail")
+    assert worn.coverage == "no_arms" and not worn.covers("arm")
+    assert any("Chain Mail (no arms)" in t for t in logged(screen, "GM: changes"))
+    click(app, button(panel, "Gear").rect.center)
+    again = app.top
+    assert isinstance(again, GearEditor) and again.chosen_coverage()["Chain Mail"] == "no_arms"
+    click(app, row(again, "Large Shield").rect.center)
+    assert again.apply_button is not None
+    click(app, again.apply_button.rect.center)
+    assert app.top is panel and not panel.error and screen.battle.log[-1].kind == "gm_edit_gear"
+    kept = next(a for a in screen.battle.figure(fid).character.armour if a.name == "Chain Mail")
+    assert kept.coverage == "no_arms"

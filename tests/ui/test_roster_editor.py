@@ -296,3 +296,23 @@ def test_fields_the_editor_does_not_know_are_kept(app: App, maps_dir: Path) -> N
                                      "strength": "Mediocre", "skills": {"Staff": "Fair"}}
     assert ed.sides["a"]["banner"] == "lion"
     assert 'spells = ["Fire Bolt"]' in roster_to_toml(ed.data)
+
+
+def test_fudge_4_8_carried_wounds_are_shown_and_survive_the_editors_save(app: App, roster_file: Path) -> None:
+    """Wounds saved after a battle stay in the roster when a GM edits and saves it, and show by the track."""
+    from game.roster import read_roster_data, save_roster
+
+    data = read_roster_data(roster_file)
+    data["characters"]["sergeant"]["wounds"] = ["Very Hurt", "Scratch"]
+    save_roster(roster_file, data)
+    ed = open_editor(app, roster_file)
+    assert any(text.endswith("· carries Very Hurt") for text, *_ in ed.texts)
+    assert "carried wounds Scratch, Very Hurt" in ed.buttons["track.choose"].tooltip
+    press(app, "attr.strength.+")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert not ed.dirty
+    sergeant = load_roster(roster_file).characters["sergeant"]
+    assert sergeant.strength == GREAT
+    assert sergeant.wounds is not None and [str(w) for w in sergeant.wounds.received()] == ["Scratch", "Very Hurt"]
+    assert 'wounds = ["Scratch", "Very Hurt"]' not in roster_file.read_text(encoding="utf-8")  # kept as written
+    assert 'wounds = ["Very Hurt", "Scratch"]' in roster_file.read_text(encoding="utf-8")

@@ -6,7 +6,9 @@ knows the sheets, and the screen is opened the way a player opens it: from the v
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +22,8 @@ from game.engine.healing import care_after_battle, rest, treat
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds
 from game.report import export_log_text, hit_matrix, wound_boxes
+from game.roster import load_roster
+from game.session import Session
 from game.ui import theme
 from game.ui.app import App
 from game.ui.battle_screen import VictoryScreen
@@ -221,3 +225,98 @@ def test_the_menu_offers_the_summary_once_the_battle_is_over(app: App) -> None:
     assert isinstance(app.top, SummaryScreen)
     key(app, pygame.K_ESCAPE)
     assert app.top is screen
+
+
+# ------------------------------------------------------------------------------------------ wounds to the roster
+
+def village_battle_over(roster: Path) -> Session:
+    """A village battle from a copy of its roster, played two rounds and then yielded, with known wounds."""
+    from game.engine import actions as act
+    from game.session import new_session
+
+    session = new_session(VILLAGE, roster, seed=5, autosave=False)
+    b = session.battle
+    players = {sid: make_player("tactical", i) for i, sid in enumerate(b.sides)}
+    while not b.over and b.round <= 2:
+        d = legal_actions(b)
+        assert d is not None
+        session.apply(players[d.side](b, d))
+    if not b.over:
+        d = legal_actions(b)
+        assert d is not None
+        session.apply(act.Yield(d.side))
+    for f in b.figures.values():
+        f.wounds = Wounds(f.character.wound_track)
+    sergeant = next(f for f in b.figures.values() if f.character.key == "sergeant")
+    sergeant.wounds = Wounds().record(WoundLevel.SCRATCH)[0].record(WoundLevel.VERY_HURT)[0]
+    return session
+
+
+VILLAGE = Path(__file__).resolve().parent.parent.parent / "maps" / "village.tmx"
+
+
+def open_village_summary(app: App, session: Session) -> SummaryScreen:
+    """The battle screen's victory screen, then "After the battle…", as a player reaches it."""
+    from game.ui.battle_screen import BattleScreen
+
+    screen = BattleScreen(app.ui, session, app.to_title)
+    app.push(screen)
+    for _ in range(600):  # the log's lines come in one by one, then the victory screen
+        if isinstance(app.top, VictoryScreen):
+            break
+        app.pump(0.5)
+    victory = app.top
+    assert isinstance(victory, VictoryScreen)
+    click(app, victory.summary_button.rect.center)
+    summary = app.top
+    assert isinstance(summary, SummaryScreen)
+    app.draw()
+    return summary
+
+
+def test_fudge_4_8_save_wounds_writes_the_healed_sheets_into_the_battles_roster(app: App, tmp_path: Path) -> None:
+    roster = tmp_path / "village.roster.toml"
+    shutil.copyfile(VILLAGE.with_suffix(".roster.toml"), roster)
+    session = village_battle_over(roster)
+    screen = open_village_summary(app, session)
+    assert screen.roster_path == roster.resolve() and screen.wounds_button.enabled
+    assert "village.roster.toml" in screen.wounds_button.tooltip and "(W)" in screen.wounds_button.tooltip
+    click(app, screen.care_button.rect.center)  # the Scratch goes first
+    click(app, screen.wounds_button.rect.center)
+    assert not screen.message_error
+    assert screen.message.startswith("Wounds saved to village.roster.toml: Sergeant Osric Very Hurt, ")
+    assert "unhurt. Not saved: " in screen.message and "(figures sharing one roster character" in screen.message
+    carried = load_roster(roster).characters["sergeant"].wounds
+    assert carried is not None and [str(w) for w in carried.received()] == ["Very Hurt"]
+    # the hotkey does the same again, after a week's rest
+    click(app, screen.rest_button.rect.center)
+    key(app, pygame.K_w)
+    assert "Sergeant Osric Hurt" in screen.message
+    assert [str(w) for w in load_roster(roster).characters["sergeant"].wounds.received()] == ["Hurt"]  # type: ignore[union-attr]
+
+
+def test_save_wounds_on_a_refusing_disk_gives_a_message_and_changes_nothing(
+        app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    roster = tmp_path / "village.roster.toml"
+    shutil.copyfile(VILLAGE.with_suffix(".roster.toml"), roster)
+    session = village_battle_over(roster)
+    screen = open_village_summary(app, session)
+    old = roster.read_bytes()
+
+    def refuse(src: str, dst: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    key(app, pygame.K_w)
+    assert app.top is screen and app.running
+    assert screen.message_error and "Permission denied" in screen.message and "unchanged" in screen.message
+    assert roster.read_bytes() == old
+
+
+def test_a_battle_without_a_roster_file_cannot_save_wounds_and_says_why(app: App) -> None:
+    b = finished_battle()
+    screen = open_summary(app, b)
+    assert not screen.wounds_button.enabled
+    assert "does not say which roster file" in screen.wounds_button.tooltip
+    key(app, pygame.K_w)
+    assert not screen.message_error and "Wounds saved" not in screen.message
