@@ -31,6 +31,7 @@ from game.engine.characters import (
     MARTIAL_ARTS,
     PIERCING_MODES,
     TOUGH_HIDE,
+    TOUGH_HIDE_DEFAULT,
     Character,
 )
 from game.engine.datafiles import read_table
@@ -56,7 +57,7 @@ Action = Callable[[], object]
 
 _SECTION_OF = {
     "name": "name", "skills": "skills", "scale": "scale", "strength_scale": "scale", "mass_scale": "scale",
-    "speed_scale": "scale", "gifts": "traits", "faults": "traits", "tough_hide": "traits",
+    "speed_scale": "scale", "gifts": "traits", "faults": "traits", "tough_hide": "creature",
     "weapons": "weapons", "two_handed": "weapons", "armour": "armour", "shield": "shield",
     "gear_kg": "gear", "wound_track": "creature", "footprint": "creature", "kind": "creature",
     "has_head": "creature", "spells": "spells", "scale_piercing": "piercing",
@@ -309,7 +310,7 @@ class PickDialog(Screen):
         self.rect = pygame.Rect(0, 0, min(size[0] - 40, s(520)), min(size[1] - 40, s(480)))
         self.rect.center = (size[0] // 2, size[1] // 2)
         self.field.rect = pygame.Rect(self.rect.x + s(16), self.rect.y + s(70), self.rect.width - s(32), s(34))
-        detail_h = 2 * self.ui.text.line_height(13) + s(8) if self.details else 0
+        detail_h = 3 * self.ui.text.line_height(13) + s(8) if self.details else 0
         self.list.rect = pygame.Rect(self.rect.x + s(16), self.field.rect.bottom + s(8), self.rect.width - s(32),
                                      self.rect.bottom - s(66) - self.field.rect.bottom - s(8) - detail_h)
         self.choose.rect = pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(50), s(110), s(34))
@@ -378,7 +379,7 @@ class PickDialog(Screen):
         self.list.draw(surface, text)
         if self.details:
             y = self.list.rect.bottom + s(6)
-            for line in text.wrap(self.detail(self.list.selected), 13, self.list.rect.width)[:2]:
+            for line in text.wrap(self.detail(self.list.selected), 13, self.list.rect.width)[:3]:
                 text.blit(surface, line, (self.list.rect.x, y), 13, theme.TEXT_MUTED)
                 y += text.line_height(13)
         self.choose.enabled = self.list.selected is not None
@@ -1461,12 +1462,19 @@ class RosterEditor(Screen):
         hx = x + half + s(6)
         self._text("Tough Hide", (hx, y + s(4)), 13)
         hide = self.tough_hide()
-        right_stepper = x + width - s(56) - s(26)
-        self._stepper("tough_hide", right_stepper, y,
-                      str(hide) if hide is not None else _short(table.get("tough_hide", "?"), 4),
+        if hide is not None:
+            hide_text = str(hide)
+        elif "tough_hide" in table:
+            hide_text = _short(table["tough_hide"], 4)
+        else:  # while another field is wrong: the gift alone gives the data default, shown once it is fixed
+            gift = any(str(g).strip().lower() == TOUGH_HIDE.lower() for g in self._names("gifts"))
+            hide_text = "gift" if gift else "0"
+        right_stepper = x + width - s(56) - s(34)
+        self._stepper("tough_hide", right_stepper, y, hide_text,
                       partial(self.step_tough_hide, -1), partial(self.step_tough_hide, 1), "Natural armour",
-                      width=26, tip="FTC 7.2: natural armour such as Tough Hide adds to the defensive factor; "
-                                    "the gift alone gives 1.")
+                      width=34, colour=theme.DANGER if bad == "tough_hide" else theme.TEXT,
+                      tip=f"FTC 7.2: natural armour such as Tough Hide adds to the defensive factor; the gift "
+                          f"alone gives {TOUGH_HIDE_DEFAULT}.")
         self.hover_tips.append((pygame.Rect(hx, y, right_stepper - hx, s(24)),
                                 "FTC 7.2: natural armour (Tough Hide) adds to the defensive damage factor."))
         y += s(30)
@@ -1670,6 +1678,12 @@ class RosterEditor(Screen):
     # --- events -------------------------------------------------------------------------------------
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Buttons, lists and the keyboard shortcuts of the footer."""
+        result = self._dispatch(event)
+        if isinstance(result, Push):
+            self.tooltip.hover("", (0, 0))  # the dialog covers what the tip was about
+        return result
+
+    def _dispatch(self, event: pygame.event.Event) -> Transition | None:
         if event.type == pygame.KEYDOWN:
             ctrl = event.mod & pygame.KMOD_CTRL
             if event.key == pygame.K_ESCAPE:
