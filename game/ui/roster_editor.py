@@ -7,6 +7,10 @@ shown next to its field and in the status line, and a roster with an error is ne
 
 Attributes and skills are shown as ladder names (FTC 2, Fudge 1.3), gear comes from the FTC 9 catalogue with
 its mass, and the carried mass, encumbrance and movement allowance follow each change (FTC 5, 5.1.1 table 2).
+Wizards and creatures: spells from the spell catalogue (FTC 8, ``game.engine.magic``), the footprint (FTC 5),
+the creature kind (Fudge 4.23), head (FTC 6.6), wound track (FTC 7.3, Fudge 4.57, 4.63; a track the file gives
+as a table is kept), Tough Hide (FTC 7.2), Scale (Fudge 4.58) and scale-piercing weapons; the choices offered
+come from the data files, and their validity from the same roster reader.
 "Save" writes the file that was opened; "Save as" writes ``<name>.roster.toml`` in the player's roster folder
 (``rosters_dir()``, i.e. ``FUDGE_TACTICS_HOME/rosters``).
 """
