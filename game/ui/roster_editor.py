@@ -511,11 +511,12 @@ class RosterEditor(Screen):
     def _select_row(self, index: int) -> None:
         keys = list(self.characters)
         if 0 <= index < len(keys) and keys[index] != self.selected:
-            self.selected = keys[index]
-            self.layout()
+            self.select(keys[index])
 
     def select(self, key: str) -> None:
-        """Show this character."""
+        """Show this character (its lists from the top)."""
+        if key != self.selected:
+            self.scroll = {}
         self.selected = key
         self.layout()
 
@@ -570,6 +571,7 @@ class RosterEditor(Screen):
             keys = list(self.characters)
             i = keys.index(key)
             del self.characters[key]
+            self.custom_tracks.pop(key, None)
             rest = list(self.characters)
             self.selected = rest[min(i, len(rest) - 1)] if rest else None
             self.changed(f"Deleted {key}. Maps whose figures name {key!r} need another character.")
