@@ -7,6 +7,10 @@ shown next to its field and in the status line, and a roster with an error is ne
 
 Attributes and skills are shown as ladder names (FTC 2, Fudge 1.3), gear comes from the FTC 9 catalogue with
 its mass, and the carried mass, encumbrance and movement allowance follow each change (FTC 5, 5.1.1 table 2).
+Wizards and creatures: spells from the spell catalogue (FTC 8, ``game.engine.magic``), the footprint (FTC 5),
+the creature kind (Fudge 4.23), head (FTC 6.6), wound track (FTC 7.3, Fudge 4.57, 4.63; a track the file gives
+as a table is kept), Tough Hide (FTC 7.2), Scale (Fudge 4.58) and scale-piercing weapons; the choices offered
+come from the data files, and their validity from the same roster reader.
 "Save" writes the file that was opened; "Save as" writes ``<name>.roster.toml`` in the player's roster folder
 (``rosters_dir()``, i.e. ``FUDGE_TACTICS_HOME/rosters``).
 """
@@ -16,25 +20,28 @@ from __future__ import annotations
 import copy
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pygame
 
-from game.engine import equipment
+from game.engine import creatures, equipment, magic
 from game.engine.characters import (
     ATTRIBUTES,
     HIGH_PAIN_THRESHOLD,
     LOW_PAIN_THRESHOLD,
     MARTIAL_ARTS,
+    PIERCING_MODES,
     TOUGH_HIDE,
+    TOUGH_HIDE_DEFAULT,
     Character,
 )
+from game.engine.datafiles import read_table
 from game.engine.ladder import FAIR, LEGENDARY, TERRIBLE, level_name, parse_level
 from game.engine.movement import encumbrance_penalty, load_thresholds_kg, movement_allowance
-from game.engine.wounds import damage_data, named_track
+from game.engine.wounds import Wounds, WoundTrack, named_track
 from game.roster import DEFAULT_COLOURS, RosterError, parse_roster, read_roster_data, save_roster
 from game.ui import theme
 from game.ui.dialogs import MessageDialog, _dim
@@ -54,11 +61,35 @@ Action = Callable[[], object]
 
 _SECTION_OF = {
     "name": "name", "skills": "skills", "scale": "scale", "strength_scale": "scale", "mass_scale": "scale",
-    "speed_scale": "scale", "gifts": "traits", "faults": "traits", "tough_hide": "traits",
+    "speed_scale": "scale", "gifts": "traits", "faults": "traits", "tough_hide": "creature",
     "weapons": "weapons", "two_handed": "weapons", "armour": "armour", "shield": "shield",
-    "gear_kg": "gear", "wound_track": "track", "wounds": "track", **{a: "attributes" for a in ATTRIBUTES},
+    "gear_kg": "gear", "wound_track": "creature", "footprint": "creature", "kind": "creature",
+    "has_head": "creature", "spells": "spells", "scale_piercing": "piercing", "wounds": "creature",
+    **{a: "attributes" for a in ATTRIBUTES},
 }
 _FIELD = re.compile(r"field '([^']+)': (.*)$", re.S)
+LOAD_PANEL_HEIGHT = 112
+CREATURE_PANEL_HEIGHT = 20 + 30 + 30 + 34
+"""Height of the creature block (header, two rows of fields, the track's boxes) at UI scale 1."""
+_SCALE_RULES = {
+    "all": "Fudge 4.58: a creature's Scale counts in combat; FTC 5, 5.1.1, 6.4, 6.5, 7.1, 7.2 use it.",
+    "Strength": "FTC 5.1.1: the load carried ×1.5 a step; FTC 7.1: + to damage with muscle-powered weapons.",
+    "Mass": "FTC 6.4: melee difficulty +1 a step the attacker is larger; 6.5: range ×1.3 a step; "
+            "7.2: + to the defensive factor.",
+    "Speed": "FTC 5: movement ×1.2 a step (rounded).",
+}
+CUSTOM_TRACK = "custom"
+"""The wound-track cycle's name for a track the roster gives as a table (kept as it is, FTC 7.3)."""
+_TRACK_RULES = {
+    "default": "FTC 7.3, Fudge 4.57: the standard track",
+    "mook": "Fudge 4.57: mooks, Undamaged, Hurt, Out of the Battle",
+    "major_npc": "Fudge 4.58's dragon: a major NPC's three Scratch boxes",
+    "epic": "Fudge 4.63: the epic track, Incapacitated in one blow",
+    "cinematic": "Fudge 4.57: a cinematic sheet, one more box for Scratch and Hurt",
+    "doubled_degree": "Fudge 4.55: for a doubled relative degree",
+    CUSTOM_TRACK: "FTC 7.3: the creature's own track, as the roster file gives it",
+}
+"""Where each wound track of the data files comes from, for its tooltip (the numbers stay in the data)."""
 
 
 def rosters_dir() -> Path:
@@ -94,6 +125,54 @@ def _level(value: object) -> int | None:
 
 def _kg(x: float) -> str:
     return f"{x:g} kg"
+
+
+def _short(value: object, limit: int = 14) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def track_names() -> list[str]:
+    """The wound tracks a roster may name (FTC 7.3; data/damage.toml and data/creatures.toml), default first."""
+    names = list(dict.fromkeys(creatures.creature_track_names()))
+    return ["default", *(n for n in names if n != "default")]
+
+
+def track_columns(track: WoundTrack, wounds: Wounds | None = None) -> list[tuple[str, str]]:
+    """A wound track's columns as a sheet shows them (FTC 7.3): the level, and the damage that inflicts it
+    with one □ per box ("Scratch", "1–2 □□□"); boxes the carried ``wounds`` fill are ■ (Fudge 4.8)."""
+    columns = []
+    for i, step in enumerate(track.steps):
+        nxt = track.steps[i + 1].min_damage - 1 if i + 1 < len(track.steps) else None
+        band = f"{step.min_damage}+" if nxt is None else (f"{step.min_damage}" if nxt == step.min_damage
+                                                            else f"{step.min_damage}–{nxt}")
+        filled = min(step.boxes, wounds.filled(step.level)) if wounds is not None else 0
+        columns.append((step.name, f"{band} " + "■" * filled + "□" * (step.boxes - filled)))
+    return columns
+
+
+def track_summary(track: WoundTrack) -> str:
+    """A wound track on one line (FTC 7.3): "Scratch 1–2 □□□ · Hurt 3–4 □ · …"."""
+    return " · ".join(f"{name} {boxes}" for name, boxes in track_columns(track))
+
+
+def spell_reach(item: magic.Spell) -> str:
+    """A spell's range as the editor shows it (FTC 8.3): self, touch, close (2 hexes), long (in sight)."""
+    hexes = magic.spell_range_hexes(item.range)
+    if item.range in ("self", "touch"):
+        return item.range
+    return f"{item.range} ({hexes} hexes)" if hexes is not None else f"{item.range} (in sight)"
+
+
+def spell_summary(item: magic.Spell) -> str:
+    """A spell's skill, casting time and range (FTC 8.1, 8.3), as the spell list and the picker show it."""
+    return f"{item.skill} · {item.casting_time} · {spell_reach(item)}"
+
+
+def kind_note(kind: str) -> str:
+    """The one-line note of a creature kind in data/creatures.toml (Fudge 4.23), or ''."""
+    row = read_table("creatures.toml").get("kinds", {}).get(kind, {})
+    return str(row.get("note", "")) if isinstance(row, Mapping) else ""
 
 
 def _armour_entry(entry: object) -> tuple[str, float | None]:
@@ -196,16 +275,20 @@ class PickDialog(Screen):
     """Choose from a list, narrowed by typing; with ``free_text`` the typed name itself is offered first.
 
     ``items`` are (label, value) pairs; ``on_pick(value)`` gets the choice (Enter, double-click or Choose).
+    ``details`` maps a value to one line about it (a spell's description), shown under the list for the
+    selected row and as a tooltip over a row.
     """
 
     opaque = False
 
     def __init__(self, ui: UiContext, title: str, items: Sequence[tuple[str, str]],
                  on_pick: Callable[[str], Transition | None], *, free_text: bool = False,
-                 hint: str = "") -> None:
+                 hint: str = "", details: Mapping[str, str] | None = None) -> None:
         super().__init__(ui)
         self.title, self.items, self.on_pick, self.free_text = title, list(items), on_pick, free_text
         self.hint = hint or ("Type to narrow the list" + (" or to name your own" if free_text else ""))
+        self.details: dict[str, str] = dict(details or {})
+        self.tooltip = Tooltip()
         self.field = TextField("")
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), size=15)
         self.choose = Button("Choose", lambda: True, size=15)
@@ -232,8 +315,9 @@ class PickDialog(Screen):
         self.rect = pygame.Rect(0, 0, min(size[0] - 40, s(520)), min(size[1] - 40, s(480)))
         self.rect.center = (size[0] // 2, size[1] // 2)
         self.field.rect = pygame.Rect(self.rect.x + s(16), self.rect.y + s(70), self.rect.width - s(32), s(34))
+        detail_h = 3 * self.ui.text.line_height(13) + s(8) if self.details else 0
         self.list.rect = pygame.Rect(self.rect.x + s(16), self.field.rect.bottom + s(8), self.rect.width - s(32),
-                                     self.rect.bottom - s(66) - self.field.rect.bottom - s(8))
+                                     self.rect.bottom - s(66) - self.field.rect.bottom - s(8) - detail_h)
         self.choose.rect = pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(50), s(110), s(34))
         self.cancel.rect = pygame.Rect(self.rect.right - s(246), self.rect.bottom - s(50), s(110), s(34))
 
@@ -269,7 +353,25 @@ class PickDialog(Screen):
             b.handle(event)
             if b.result is not None:
                 return self._pick() if b is self.choose else Pop()
+        if event.type == pygame.MOUSEMOTION and self.details:
+            i = self.list.index_at(event.pos)
+            self.tooltip.hover(self.detail(i) if i is not None else "", event.pos)
         return None
+
+    def detail(self, index: int | None) -> str:
+        """The line about the row at ``index`` of the narrowed list ('' for none)."""
+        if index is None or not 0 <= index < len(self.shown):
+            return ""
+        return self.details.get(self.shown[index], "")
+
+    @property
+    def busy(self) -> bool:
+        """A tooltip is waiting for its delay."""
+        return self.tooltip.pending
+
+    def update(self, dt: float) -> bool:
+        """Tooltip timer."""
+        return self.tooltip.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed editor."""
@@ -280,9 +382,15 @@ class PickDialog(Screen):
         text.blit(surface, self.hint, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.TEXT_MUTED)
         self.field.draw(surface, text)
         self.list.draw(surface, text)
+        if self.details:
+            y = self.list.rect.bottom + s(6)
+            for line in text.wrap(self.detail(self.list.selected), 13, self.list.rect.width)[:3]:
+                text.blit(surface, line, (self.list.rect.x, y), 13, theme.TEXT_MUTED)
+                y += text.line_height(13)
         self.choose.enabled = self.list.selected is not None
         self.choose.draw(surface, text)
         self.cancel.draw(surface, text)
+        self.tooltip.draw(surface, text)
 
 
 # -------------------------------------------------------------------------------------------- editor
@@ -319,6 +427,14 @@ class RosterEditor(Screen):
         self.figure_list = ScrollList(pygame.Rect(0, 0, 10, 10), size=13, on_select=self._select_figure)
         self.load_rect = pygame.Rect(0, 0, 0, 0)
         self.load_lines: list[tuple[str, tuple[int, int, int]]] = []
+        self.hover_tips: list[tuple[pygame.Rect, str]] = []
+        self.footer_lines = 1
+        self.scroll: dict[str, int] = {}
+        """First row shown of each list the window is too short for ("skills", "spells")."""
+        self.scroll_areas: dict[str, pygame.Rect] = {}
+        self.mouse = (0, 0)
+        self.custom_tracks: dict[str, Any] = {}
+        """Each character's own wound-track table (FTC 7.3), kept while the cycle shows a named track."""
         self.encumbrance_text = ""
         self.allowance: int | None = None
 
@@ -396,11 +512,12 @@ class RosterEditor(Screen):
     def _select_row(self, index: int) -> None:
         keys = list(self.characters)
         if 0 <= index < len(keys) and keys[index] != self.selected:
-            self.selected = keys[index]
-            self.layout()
+            self.select(keys[index])
 
     def select(self, key: str) -> None:
-        """Show this character."""
+        """Show this character (its lists from the top)."""
+        if key != self.selected:
+            self.scroll = {}
         self.selected = key
         self.layout()
 
@@ -455,6 +572,7 @@ class RosterEditor(Screen):
             keys = list(self.characters)
             i = keys.index(key)
             del self.characters[key]
+            self.custom_tracks.pop(key, None)
             rest = list(self.characters)
             self.selected = rest[min(i, len(rest) - 1)] if rest else None
             self.changed(f"Deleted {key}. Maps whose figures name {key!r} need another character.")
@@ -579,6 +697,12 @@ class RosterEditor(Screen):
             return False
         values = list(self.scales())
         values[index] += step
+        return self._write_scales(values)
+
+    def _write_scales(self, values: list[int]) -> bool:
+        table = self.current
+        if table is None:
+            return False
         for f in ("scale", *SCALE_FIELDS):
             table.pop(f, None)
         if len(set(values)) == 1:
@@ -641,16 +765,199 @@ class RosterEditor(Screen):
         return self._set("two_handed", not (table or {}).get("two_handed", False), False)
 
     def choose_track(self) -> Transition:
-        """Pick a wound track of data/damage.toml (FTC 7.3, Fudge 4.57)."""
+        """Pick a wound track of data/damage.toml or data/creatures.toml (FTC 7.3, Fudge 4.57, 4.63), or the
+        character's own table."""
         def picked(name: str) -> Transition | None:
-            self._set("wound_track", name, "default")
+            self.set_track(name)
             return None
 
-        items = []
-        for name in damage_data()["tracks"]:
-            track = named_track(name)
-            items.append((f"{name}: " + " · ".join(f"{s.name} {s.boxes}" for s in track.steps), name))
-        return Push(PickDialog(self.ui, "Wound track (FTC 7.3)", items, picked))
+        items, details = [], {}
+        for name in self.track_options():
+            track = self.custom_track() if name == CUSTOM_TRACK else named_track(name)
+            items.append((f"{name.replace('_', ' ')}: " + (track_summary(track) if track else "not a track"), name))
+            details[name] = _TRACK_RULES.get(name, "FTC 7.3")
+        return Push(PickDialog(self.ui, "Wound track (FTC 7.3)", items, picked, details=details))
+
+    # --- magic and creatures ------------------------------------------------------------------------
+    def spell_tip(self, item: magic.Spell) -> str:
+        """A spell's tooltip: its description, its casting roll and the character's skill for it (FTC 8)."""
+        c = self.check(self.selected)[0] if self.selected is not None else None
+        text = (item.notes + " " if item.notes else "") + (
+            f"Cast with {item.skill} against {level_name(item.difficulty)} (FTC 8.1); {item.casting_time}, "
+            f"range {spell_reach(item)}, lasts {item.duration}.")
+        if c is not None:
+            if c.has_skill(item.skill):
+                text += f" {c.name} has {item.skill} {level_name(c.skill_level(item.skill))}."
+            else:
+                text += (f" {c.name} has no {item.skill} skill and casts at "
+                         f"{level_name(c.skill_level(item.skill))}: add the skill.")
+        return text
+
+    def add_spell(self) -> Transition | None:
+        """Pick a spell of the catalogue (FTC 8, data/spells.toml), shown with its skill, casting time and range."""
+        if self.current is None:
+            return None
+        have = set()
+        for name in self._names("spells"):
+            try:
+                have.add(magic.spell(str(name)).name)
+            except magic.MagicError:
+                continue
+
+        def picked(name: str) -> Transition | None:
+            self._set_names("spells", [*self._names("spells"), name])
+            self.status = f"Spell {name} added."
+            return None
+
+        items, details = [], {}
+        for item in magic.spells():
+            if item.name not in have:
+                items.append((f"{item.name} — {spell_summary(item)}", item.name))
+                details[item.name] = self.spell_tip(item)
+        if not items:
+            self.status, self.status_error = "The character knows every spell of the catalogue.", False
+            return None
+        return Push(PickDialog(self.ui, "Add a spell (FTC 8)", items, picked, details=details,
+                               hint="Type to narrow the list; the selected spell is described below it"))
+
+    def remove_spell(self, index: int) -> bool:
+        """Forget one spell (FTC 8)."""
+        return self.remove_at("spells", index)
+
+    def _cycle(self, name: str, options: Sequence[object], default: object, step: int) -> bool:
+        table = self.current
+        if table is None or not options:
+            return False
+        now = table.get(name, default)
+        if isinstance(now, str):
+            now = now.strip().lower()
+        known = [i for i, o in enumerate(options) if o == now and type(o) is type(now)]
+        i = (known[0] + step) % len(options) if known else 0
+        return self._set(name, options[i], default)
+
+    def cycle_footprint(self, step: int = 1) -> bool:
+        """The hexes the figure covers, round 1, 3 and 7 (FTC 5: "some creatures will be larger")."""
+        return self._cycle("footprint", creatures.footprint_sizes(), 1, step)
+
+    def cycle_kind(self, step: int = 1) -> bool:
+        """The creature kind, round data/creatures.toml's kinds (Fudge 4.23: carnivore, prey)."""
+        return self._cycle("kind", creatures.kinds(), "person", step)
+
+    def toggle_head(self) -> bool:
+        """Whether the creature has a head to strike at +2 damage (FTC 6.6)."""
+        table = self.current
+        return self._set("has_head", (table or {}).get("has_head", True) is not True, True)
+
+    def custom_track(self) -> WoundTrack | None:
+        """The character's own wound-track table, as the battle reads it (FTC 7.3); None if it has none or it
+        is wrong."""
+        table = self.current
+        raw = (table or {}).get("wound_track")
+        if not isinstance(raw, dict):
+            raw = self.custom_tracks.get(self.selected or "")
+        try:
+            return creatures.creature_track(raw) if isinstance(raw, dict) else None
+        except creatures.CreatureError:
+            return None
+
+    def track_options(self) -> list[str]:
+        """The wound tracks the cycle goes round: the named ones, then the character's own table if any."""
+        table = self.current or {}
+        own = isinstance(table.get("wound_track"), dict) or (self.selected or "") in self.custom_tracks
+        return [*track_names(), *((CUSTOM_TRACK,) if own else ())]
+
+    def set_track(self, name: str) -> bool:
+        """Give the character a named track, or back its own table (kept while another is chosen; FTC 7.3)."""
+        table, key = self.current, self.selected
+        if table is None or key is None:
+            return False
+        now = table.get("wound_track")
+        if isinstance(now, dict):
+            self.custom_tracks[key] = copy.deepcopy(now)
+        if name == CUSTOM_TRACK:
+            if key not in self.custom_tracks:
+                return False
+            return self._set("wound_track", copy.deepcopy(self.custom_tracks[key]))
+        return self._set("wound_track", name, "default")
+
+    def cycle_track(self, step: int = 1) -> bool:
+        """The next (or previous) wound track: default, mook, major NPC, epic, ... (FTC 7.3, Fudge 4.57, 4.63)."""
+        table = self.current
+        if table is None:
+            return False
+        now = table.get("wound_track", "default")
+        options = self.track_options()
+        at = CUSTOM_TRACK if isinstance(now, dict) else now
+        i = (options.index(at) + step) % len(options) if at in options else 0
+        return self.set_track(options[i])
+
+    def tough_hide(self) -> int | None:
+        """Natural armour as the battle reads it (FTC 7.2, Tough Hide); None while the character has an error."""
+        c = self.check(self.selected)[0] if self.selected is not None else None
+        return c.tough_hide if c is not None else None
+
+    def step_tough_hide(self, step: int) -> bool:
+        """Natural armour one up or down (FTC 7.2); at 0 the gift Tough Hide goes too (it alone gives armour)."""
+        table = self.current
+        if table is None:
+            return False
+        now = self.tough_hide()
+        if now is None:
+            raw = table.get("tough_hide", 0)
+            now = raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+        new = max(0, now + step)
+        if new:
+            table["tough_hide"] = new
+            return self.changed()
+        table.pop("tough_hide", None)
+        gifts = [g for g in self._names("gifts") if str(g).strip().lower() != TOUGH_HIDE.lower()]
+        return self._set_names("gifts", gifts)
+
+    def step_all_scale(self, step: int) -> bool:
+        """Strength, Mass and Speed Scale together one step (Fudge 4.58; a dragon is Scale 3 in all three)."""
+        if self.current is None:
+            return False
+        return self._write_scales([v + step for v in self.scales()])
+
+    def piercing(self) -> dict[str, str]:
+        """The character's scale-piercing weapons and how each pierces (Fudge 4.58), as the roster gives them."""
+        raw = (self.current or {}).get("scale_piercing", {})
+        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    def choose_piercing(self) -> Transition | None:
+        """Make a carried weapon scale-piercing (Fudge 4.58): on a solid blow the target's Mass Scale counts
+        half ("halve") or not at all ("ignore"), or back to normal."""
+        table = self.current
+        if table is None:
+            return None
+        now = self.piercing()
+        names = list(dict.fromkeys([*(str(w) for w in self._names("weapons")), *now]))
+        if not names:
+            self.status, self.status_error = "Add a weapon first: only a carried weapon can pierce Scale.", True
+            return None
+        degree = creatures.hit_well_degree()
+        what = {"": "normal: the target's Mass Scale counts in full",
+                "halve": f"halves the target's Mass Scale on a hit by {degree} or more",
+                "ignore": f"ignores the target's Mass Scale on a hit by {degree} or more"}
+        items, details = [], {}
+        for name in names:
+            mode = next((m for k, m in now.items() if k.lower() == name.lower()), "")
+            for m in ("", *PIERCING_MODES):
+                value = f"{name}\t{m}"
+                items.append((f"{name} — {what.get(m, m)}" + ("  ✓" if m == mode else ""), value))
+                details[value] = ("Fudge 4.58: scale-piercing weapons such as whale harpoons. "
+                                  + ("" if name in self._names("weapons") else
+                                     f"{name} is not carried: choose normal, or add the weapon again."))
+
+        def picked(value: str) -> Transition | None:
+            name, _, mode = value.partition("\t")
+            kept = {k: v for k, v in self.piercing().items() if k.lower() != name.lower()}
+            if mode:
+                kept[name] = mode
+            self._set("scale_piercing", kept or None)
+            return None
+
+        return Push(PickDialog(self.ui, "Scale-piercing weapons (Fudge 4.58)", items, picked, details=details))
 
     # --- sides and figures ---------------------------------------------------------------------------
     def _select_side(self, index: int) -> None:
@@ -850,17 +1157,19 @@ class RosterEditor(Screen):
         self.texts.append((value, pos, size, colour, bold, anchor))
 
     def _header(self, section: str, title: str, x: int, y: int, right: int) -> None:
+        title = self._fit(title, 13, right - x, True)
         self._text(title, (x, y), 13, theme.ACCENT, True)
         self.sections[section] = (x + self.ui.text.width(title, 13, True) + self.ui.s(10), y, right)
 
     def _stepper(self, ident: str, x: int, y: int, value: str, minus: Callable[[], object],
-                 plus: Callable[[], object], what: str, width: int = 86, colour: tuple[int, int, int] = theme.TEXT
-                 ) -> int:
+                 plus: Callable[[], object], what: str, width: int = 86, colour: tuple[int, int, int] = theme.TEXT,
+                 tip: str = "") -> int:
         s = self.ui.s
-        self._button(f"{ident}.-", "−", pygame.Rect(x, y, s(24), s(24)), minus, f"{what}: one step down")
+        more = f" {tip}" if tip else ""
+        self._button(f"{ident}.-", "−", pygame.Rect(x, y, s(24), s(24)), minus, f"{what}: one step down.{more}")
         self._text(value, (x + s(26) + s(width) // 2, y + s(12)), 14, colour, True, "center")
         self._button(f"{ident}.+", "+", pygame.Rect(x + s(28) + s(width), y, s(24), s(24)), plus,
-                     f"{what}: one step up")
+                     f"{what}: one step up.{more}")
         return x + s(56) + s(width)
 
     def layout(self) -> None:
@@ -869,9 +1178,17 @@ class RosterEditor(Screen):
             return
         s = self.ui.s
         w, h = self.size
-        self.buttons, self.texts, self.sections = {}, [], {}
+        self.buttons, self.texts, self.sections, self.hover_tips, self.scroll_areas = {}, [], {}, [], {}
         m = s(16)
         top = s(64)
+        footer = ("Ctrl+S save · Ctrl+Shift+S save as · Ctrl+N add · Ctrl+D copy · F2 rename · Delete · "
+                  "↑/↓ character · Ctrl+M spell · Ctrl+F footprint · Ctrl+K kind · Ctrl+W wound track "
+                  "(+Shift: back) · Ctrl+−/+ Scale · Esc close · hover for help")
+        lines = self.ui.text.wrap(footer, 12, w - 2 * m)[:2]
+        for i, line in enumerate(reversed(lines)):
+            self._text(line, (m, h - s(8) - i * self.ui.text.line_height(12)), 12, theme.TEXT_MUTED, False,
+                       "bottomleft")
+        self.footer_lines = len(lines)
         # header
         title = "Roster editor — " + (self.path.name if self.path else "new roster") + (" *" if self.dirty else "")
         self._text(title, (m, s(14)), 24, theme.ACCENT, True)
@@ -887,8 +1204,8 @@ class RosterEditor(Screen):
             bx -= s(110)
             self._button(ident, label, pygame.Rect(bx, s(12), s(100), s(34)), action, tip, size=15, hotkey=k)
             bx -= s(6)
-        # column A: characters, sides, figures
-        aw = s(290)
+        # column A: characters, sides, figures; narrower in a narrow window
+        aw = max(s(200), min(s(290), (w - 2 * m) * 24 // 100))
         self._text("Characters", (m, top), 13, theme.ACCENT, True)
         list_h = max(s(120), h - top - s(380))
         self.char_list.rect = pygame.Rect(m, top + s(20), aw, list_h)
@@ -955,9 +1272,10 @@ class RosterEditor(Screen):
                                    if not fig_rows else None)
         self.figure_list.selected = min(self.figure_index, len(fig_rows) - 1) if fig_rows else None
         y = self.figure_list.rect.bottom + s(6)
+        remove = "Remove" if self.ui.text.width("Remove", 12, True) + s(6) <= bw5 else "Del"
         rows = [
             ("fig.add", "Add", self.add_figure, "Figures of the selected character for the selected side."),
-            ("fig.remove", "Remove", self.remove_figure, "Remove the selected entry."),
+            ("fig.remove", remove, self.remove_figure, "Remove the selected entry."),
             ("fig.side", "Side", self.cycle_figure_side, "Move the entry to the next side."),
             ("fig.count.-", "−1", partial(self.step_count, -1), "One figure fewer."),
             ("fig.count.+", "+1", partial(self.step_count, 1), "One figure more."),
@@ -966,7 +1284,9 @@ class RosterEditor(Screen):
             self._button(ident, label, pygame.Rect(m + i * (bw5 + s(6)), y, bw5, s(26)), action, tip, size=12)
         # columns B and C: the selected character
         bx0 = m + aw + s(24)
-        bw_col = (w - bx0 - m - s(24)) * 47 // 100
+        rest = w - bx0 - m - s(24)
+        # the attributes need two label-and-stepper columns side by side; the gear column gives way first
+        bw_col = min(max(rest * 47 // 100, s(420)), rest - s(280))
         cx0 = bx0 + bw_col + s(24)
         cw = w - cx0 - m
         table = self.current
@@ -975,9 +1295,43 @@ class RosterEditor(Screen):
         else:
             self._character_panel(table, bx0, top, bw_col)
             self._gear_panel(table, cx0, top, cw)
-        self._text("Ctrl+S save · Ctrl+Shift+S save as · Ctrl+N add · Ctrl+D copy · F2 rename · Delete · "
-                   "↑/↓ character · Esc close · hover a button for help", (m, h - s(8)), 12, theme.TEXT_MUTED,
-                   False, "bottomleft")
+
+    @property
+    def content_bottom(self) -> int:
+        """The lowest y the columns may fill: above the footer and two lines of status."""
+        text = self.ui.text
+        return (self.size[1] - self.ui.s(14) - self.footer_lines * text.line_height(12)
+                - 2 * text.line_height(13))
+
+    def _fit(self, value: str, size: int, room: int, bold: bool = False) -> str:
+        """The text cut with "…" to fit ``room`` pixels (narrow windows; the tooltip or status has it whole)."""
+        text = self.ui.text
+        if text.width(value, size, bold) <= room:
+            return value
+        while len(value) > 1 and text.width(value + "…", size, bold) > room:
+            value = value[:-1]
+        return value.rstrip() + "…"
+
+    def _first_row(self, ident: str, total: int, rows: int) -> int:
+        first = max(0, min(self.scroll.get(ident, 0), total - rows))
+        self.scroll[ident] = first
+        return first
+
+    def scroll_list(self, ident: str, step: int) -> bool:
+        """Scroll a list the window is too short for ("skills", "spells") by ``step`` rows."""
+        self.scroll[ident] = max(0, self.scroll.get(ident, 0) + step)
+        self.layout()
+        return True
+
+    def _pager(self, ident: str, first: int, rows: int, total: int, x: int, y: int, right: int) -> None:
+        s = self.ui.s
+        self._text(f"{first + 1}–{first + rows} of {total}: scroll for more", (x, y + s(3)), 12, theme.TEXT_MUTED)
+        self._button(f"{ident}.up", "▲", pygame.Rect(right - s(56), y, s(24), s(22)),
+                     partial(self.scroll_list, ident, -1), "Show the rows above (mouse wheel).",
+                     enabled=first > 0)
+        self._button(f"{ident}.down", "▼", pygame.Rect(right - s(28), y, s(24), s(22)),
+                     partial(self.scroll_list, ident, 1), "Show the rows below (mouse wheel).",
+                     enabled=first + rows < total)
 
     def _character_panel(self, table: dict[str, Any], x: int, top: int, width: int) -> None:
         s = self.ui.s
@@ -992,23 +1346,31 @@ class RosterEditor(Screen):
         self._header("attributes", "Attributes (FTC 2.1)", x, y, right)
         y += s(20)
         half = width // 2
+        label_w = min(s(80), max(self.ui.text.width(a.capitalize(), 14) for a in ATTRIBUTES) + s(8))
         for i, attr in enumerate(ATTRIBUTES):
             cx, cy = x + (i % 2) * half, y + (i // 2) * s(28)
             value = table.get(attr, FAIR)
             lv = _level(value)
             self._text(attr.capitalize(), (cx, cy + s(4)), 14)
-            self._stepper(f"attr.{attr}", cx + s(80), cy, level_name(lv) if lv is not None else str(value),
+            self._stepper(f"attr.{attr}", cx + label_w, cy, level_name(lv) if lv is not None else str(value),
                           partial(self.step_level, attr, -1), partial(self.step_level, attr, 1),
                           attr.capitalize(), width=72, colour=theme.TEXT if lv is not None else theme.DANGER)
         y += 4 * s(28) + s(8)
-        self._header("scale", "Scale (Fudge 4.6)", x, y, right)
+        all_x = right - s(56) - s(26)
+        self._header("scale", "Scale (Fudge 4.6)", x, y, all_x - s(44))
+        scales = self.scales()
+        self._text("all", (all_x - s(6), y + s(1)), 13, theme.TEXT_MUTED, False, "topright")
+        self._stepper("scale.all", all_x, y - s(4), f"{scales[0]:+d}" if len(set(scales)) == 1 else "…",
+                      partial(self.step_all_scale, -1), partial(self.step_all_scale, 1),
+                      "Strength, Mass and Speed Scale together (Ctrl+− / Ctrl++)", width=26,
+                      tip=_SCALE_RULES["all"])
         y += s(20)
         third = width // 3
-        for i, (label, value) in enumerate(zip(("Strength", "Mass", "Speed"), self.scales(), strict=True)):
+        for i, (label, value) in enumerate(zip(("Strength", "Mass", "Speed"), scales, strict=True)):
             cx = x + i * third
             self._text(label, (cx, y + s(4)), 13)
             self._stepper(f"scale.{i}", cx + s(58), y, f"{value:+d}", partial(self.step_scale, i, -1),
-                          partial(self.step_scale, i, 1), f"{label} Scale", width=26)
+                          partial(self.step_scale, i, 1), f"{label} Scale", width=26, tip=_SCALE_RULES[label])
         y += s(36)
         self._header("skills", "Skills", x, y, right - s(110))
         self._button("skill.add", "Add skill…", pygame.Rect(right - s(100), y - s(4), s(100), s(24)),
@@ -1016,26 +1378,32 @@ class RosterEditor(Screen):
         y += s(22)
         skills = table.get("skills", {})
         skills = skills if isinstance(skills, dict) else {}
-        room = max(1, (self.size[1] - s(190) - y) // s(28))
+        traits = max(len(self._names("gifts")), len(self._names("faults")))
+        below = s(8) + s(48) + traits * s(24) + s(8) + s(CREATURE_PANEL_HEIGHT)
+        room = max(2, (self.content_bottom - below - y) // s(28))
         items = list(skills.items())
-        for name, value in items[:room]:
+        rows = len(items) if len(items) <= room else room - 1
+        first = self._first_row("skills", len(items), rows)
+        self.scroll_areas["skills"] = pygame.Rect(x, y, width, rows * s(28))
+        for name, value in items[first:first + rows]:
             lv = _level(value)
-            self._text(str(name), (x, y + s(4)), 14)
+            self._text(self._fit(str(name), 14, width - s(206)), (x, y + s(4)), 14)
             nx = self._stepper(f"skill.{name}", x + width - s(200), y, level_name(lv) if lv is not None else str(value),
                                partial(self.step_skill, name, -1), partial(self.step_skill, name, 1),
                                str(name), colour=theme.TEXT if lv is not None else theme.DANGER)
             self._button(f"skill.{name}.x", "×", pygame.Rect(nx + s(4), y, s(24), s(24)),
                          partial(self.remove_skill, name), f"Remove {name} (untrained skills default to Poor).")
             y += s(28)
-        if len(items) > room:
-            self._text(f"… and {len(items) - room} more", (x, y), 12, theme.TEXT_MUTED)
-            y += s(18)
+        if rows < len(items):
+            self._pager("skills", first, rows, len(items), x, y, x + width)
+            y += s(26)
         if not items:
             self._text("none (every skill Poor)", (x, y + s(2)), 13, theme.TEXT_MUTED)
             y += s(24)
         y += s(8)
         self._header("traits", "Gifts and faults (Fudge 4.51)", x, y, right)
         y += s(20)
+        bottom = y + s(28)
         for col, field in enumerate(("gifts", "faults")):
             cx = x + col * half
             yy = y
@@ -1049,6 +1417,103 @@ class RosterEditor(Screen):
                 self._button(f"{field}.{i}.x", "×", pygame.Rect(cx + half - s(34), yy, s(22), s(22)),
                              partial(self.remove_at, field, i), f"Remove {name}.")
                 yy += s(24)
+            bottom = max(bottom, yy)
+        self._creature_panel(table, x, bottom + s(8), width)
+
+    def _creature_panel(self, table: dict[str, Any], x: int, top: int, width: int) -> None:
+        """Footprint, kind, head, wound track and natural armour (FTC 5, 6.6, 7.2, 7.3; Fudge 4.23, 4.57)."""
+        s = self.ui.s
+        y = top
+        self._header("creature", "Creature and wounds", x, y, x + width)
+        y += s(20)
+        bad = self.error_field()
+        mark = {f: ("⚠ " if f == bad else "") for f in ("footprint", "kind", "has_head", "wound_track")}
+        footprint = table.get("footprint", 1)
+        fp = (f"{footprint} hex{'es' if footprint != 1 else ''}" if isinstance(footprint, int)
+              and not isinstance(footprint, bool) else _short(footprint))
+        kind = table.get("kind", "person")
+        kinds = ", ".join(creatures.kinds())
+        head = table.get("has_head", True)
+        cells: list[tuple[str, str, Action, str]] = [
+            ("footprint", f"{mark['footprint']}Footprint: {fp}", self.cycle_footprint,
+             "FTC 5: some creatures are larger than one hex. 1 hex: a person; 3: its hex (the head), the hex "
+             "behind and the rear hex on its left; 7: its hex and the six around it. Click for the next size "
+             "(Ctrl+F, Ctrl+Shift+F back)."),
+            ("kind", f"{mark['kind']}Kind: {_short(kind)}", self.cycle_kind,
+             f"Fudge 4.23: {kind_note(str(kind).strip().lower()) or 'not a kind of data/creatures.toml.'} "
+             f"Click for the next kind ({kinds}; Ctrl+K, Ctrl+Shift+K back)."),
+            ("head", f"{mark['has_head']}Head: " + ("yes" if head is True else "no" if head is False
+                                                    else _short(head)), self.toggle_head,
+             "FTC 6.6: a blow to the head does +2 damage; a creature without a head takes none."),
+        ]
+        third = (width - s(12)) // 3
+        for i, (ident, label, action, tip) in enumerate(cells):
+            self._button(ident, label, pygame.Rect(x + i * (third + s(6)), y, third, s(24)), action, tip)
+        y += s(30)
+        raw = table.get("wound_track", "default")
+        name = CUSTOM_TRACK if isinstance(raw, dict) else raw
+        c = self.check(self.selected)[0] if self.selected is not None else None
+        track = c.wound_track if c is not None else None
+        if track is None:
+            try:
+                track = creatures.creature_track(raw) if isinstance(raw, str | dict) else None
+            except creatures.CreatureError:
+                track = None
+        summary = track_summary(track) if track is not None else "not a wound track"
+        half = (width - s(6)) // 2
+        shown = str(name).replace("_", " ") if isinstance(name, str) else _short(name)
+        self._button("track", f"{mark['wound_track']}Wound track: {_short(shown, 16)}",
+                     pygame.Rect(x, y, half, s(24)), self.cycle_track,
+                     f"{_TRACK_RULES.get(str(name), 'FTC 7.3')}: {summary}. Click for the next track "
+                     f"({', '.join(self.track_options())}; Ctrl+W, Ctrl+Shift+W back).")
+        hx = x + half + s(6)
+        self._text("Tough Hide", (hx, y + s(4)), 13)
+        hide = self.tough_hide()
+        if hide is not None:
+            hide_text = str(hide)
+        elif "tough_hide" in table:
+            hide_text = _short(table["tough_hide"], 4)
+        else:  # while another field is wrong: the gift alone gives the data default, shown once it is fixed
+            gift = any(str(g).strip().lower() == TOUGH_HIDE.lower() for g in self._names("gifts"))
+            hide_text = "gift" if gift else "0"
+        right_stepper = x + width - s(56) - s(34)
+        self._stepper("tough_hide", right_stepper, y, hide_text,
+                      partial(self.step_tough_hide, -1), partial(self.step_tough_hide, 1), "Natural armour",
+                      width=34, colour=theme.DANGER if bad == "tough_hide" else theme.TEXT,
+                      tip=f"FTC 7.2: natural armour such as Tough Hide adds to the defensive factor; the gift "
+                          f"alone gives {TOUGH_HIDE_DEFAULT}.")
+        self.hover_tips.append((pygame.Rect(hx, y, right_stepper - hx, s(24)),
+                                "FTC 7.2: natural armour (Tough Hide) adds to the defensive damage factor."))
+        y += s(30)
+        carried = c.wounds if c is not None and c.wounds is not None and c.wounds.worst is not None else None
+        self._track_sheet(track, x, y, width - s(70), carried)
+        tip = f"Wound track: {summary} (FTC 7.3)."
+        if carried is not None:
+            # Fudge 4.8: wounds saved after a battle stay in the file; the editor keeps them and shows them
+            tip += (f" Carries {carried.label} from an earlier battle (■): "
+                    + ", ".join(str(w) for w in carried.received()) + ".")
+        self.hover_tips.append((pygame.Rect(x, y, width - s(70), s(34)), tip))
+        self._button("track.choose", "List…", pygame.Rect(x + width - s(60), y, s(60), s(22)),
+                     self.choose_track, "All wound tracks with their boxes (FTC 7.3, Fudge 4.57, 4.63).", size=12)
+
+    def _track_sheet(self, track: WoundTrack | None, x: int, y: int, room: int,
+                     wounds: Wounds | None = None) -> None:
+        """The wound track as a character sheet draws it (FTC 7.3): each level over its damage and boxes,
+        the boxes of carried wounds filled."""
+        text, s = self.ui.text, self.ui.s
+        if track is None:
+            self._text("not a wound track: see the message below", (x, y + s(2)), 12, theme.DANGER)
+            return
+        lh = text.line_height(12)
+        cx = x
+        for name, boxes in track_columns(track, wounds):
+            col = max(text.width(name, 12), text.width(boxes, 12))
+            if cx + col > x + room:
+                self._text("…", (cx, y), 12, theme.TEXT_MUTED)
+                return
+            self._text(name, (cx, y), 12, theme.TEXT_MUTED)
+            self._text(boxes, (cx, y + lh), 12)
+            cx += col + s(12)
 
     def _gear_panel(self, table: dict[str, Any], x: int, top: int, width: int) -> None:
         s = self.ui.s
@@ -1069,7 +1534,9 @@ class RosterEditor(Screen):
                 colour = theme.TEXT
             except (KeyError, ValueError):
                 info, colour = "not in the catalogue", theme.DANGER
-            self._text(str(name), (x, y + s(3)), 14, colour, i == 0)
+            label = self._fit(str(name), 14, width - s(150), i == 0)
+            self._text(label, (x, y + s(3)), 14, colour, i == 0)
+            info = self._fit(info, 13, width - s(74) - self.ui.text.width(label, 14, i == 0))
             self._text(info, (right - s(64), y + s(4)), 13, theme.TEXT_MUTED, False, "topright")
             if i > 0:
                 self._button(f"weapon.{i}.ready", "▲", pygame.Rect(right - s(56), y, s(24), s(24)),
@@ -1086,6 +1553,18 @@ class RosterEditor(Screen):
                          pygame.Rect(x, y + s(2), s(180), s(24)), self.toggle_two_handed,
                          "Hold the bastard sword in both hands (+3 damage, FTC 9.1); no shield then.")
             y += s(30)
+        pierce = self.piercing()
+        self._header("piercing", "Scale-piercing", x, y + s(4), x + s(150))
+        shown = ", ".join(f"{k}: {v}" for k, v in pierce.items()) or "none"
+        room = right - s(112) - (x + s(120))
+        while len(shown) > 6 and self.ui.text.width(shown, 13) > room:
+            shown = shown[:-2].rstrip() + "…"
+        self._text(shown, (x + s(120), y + s(5)), 13, theme.TEXT if pierce else theme.TEXT_MUTED)
+        self.sections["piercing"] = (x + s(130) + self.ui.text.width(shown, 13), y + s(5), right - s(112))
+        self._button("pierce.choose", "Change…", pygame.Rect(right - s(104), y, s(104), s(24)),
+                     self.choose_piercing, "Fudge 4.58: a scale-piercing weapon (a whaler's harpoon) halves or "
+                     "ignores the target's Mass Scale when it hits well.")
+        y += s(30)
         y += s(8)
         self._header("armour", "Armour and helmets (FTC 9.2)", x, y, right - s(110))
         self._button("armour.add", "Add armour…", pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
@@ -1094,6 +1573,7 @@ class RosterEditor(Screen):
         armour = self._names("armour")
         for i, entry in enumerate(armour):
             label, mass = _armour_entry(entry)
+            label = self._fit(label, 14, width - s(110))
             self._text(label, (x, y + s(3)), 14, theme.TEXT if mass is not None else theme.DANGER)
             self._text(_kg(mass) if mass is not None else "not in the catalogue", (right - s(36), y + s(4)), 13,
                        theme.TEXT_MUTED, False, "topright")
@@ -1114,6 +1594,7 @@ class RosterEditor(Screen):
             shown = f"{shield} · {mass_text}"
         else:
             shown = "none"
+        shown = self._fit(shown, 14, width - s(70) - s(112))
         self._text(shown, (x + s(70), y + s(4)), 14)
         self.sections["shield"] = (x + s(80) + self.ui.text.width(shown, 14), y + s(5), right - s(112))
         self._button("shield.choose", "Change…", pygame.Rect(right - s(104), y, s(104), s(24)), self.choose_shield,
@@ -1124,33 +1605,54 @@ class RosterEditor(Screen):
         end = self._stepper("gear", x + s(110), y, _kg(float(gear)) if isinstance(gear, int | float) else str(gear),
                             partial(self.step_gear, -1), partial(self.step_gear, 1), "Other gear (0.5 kg)", width=70)
         self.sections["gear"] = (end + s(10), y + s(5), right)
-        y += s(30)
-        self._header("track", "Wound track", x, y + s(4), x + s(150))
-        track = table.get("wound_track", "default")
-        levels = ""
-        try:
-            steps = named_track(track).steps if isinstance(track, str) else None
-            track_text = f"{track}, boxes " + "/".join(str(st.boxes) for st in steps) if steps else "custom"
-            levels = ", ".join(f"{st.name} {st.boxes}" for st in steps or ())
-        except ValueError:
-            track_text = f"{track} (unknown)"
-        carried = self.check(self.selected)[0] if self.selected is not None and "wounds" in table else None
-        if carried is not None and carried.wounds is not None:
-            # Fudge 4.8: wounds saved after a battle stay in the file; the editor keeps them and shows them
-            track_text += f" · carries {carried.wounds.label}"
-            levels = (f"{levels}. " if levels else "") + "carried wounds " + ", ".join(
-                str(w) for w in carried.wounds.received())
-        self._text(track_text, (x + s(110), y + s(4)), 13)
-        self.sections["track"] = (x + s(120) + self.ui.text.width(track_text, 13), y + s(5), right - s(112))
-        self._button("track.choose", "Change…", pygame.Rect(right - s(104), y, s(104), s(24)), self.choose_track,
-                     f"Boxes per wound level (FTC 7.3, Fudge 4.57){': ' + levels if levels else ''}.")
         y += s(38)
-        self._load_panel(x, y, width)
+        y = self._spells_panel(x, y, width)
+        self._load_panel(x, y + s(8), width)
+
+    def _spells_panel(self, x: int, top: int, width: int) -> int:
+        """The spells the character knows (FTC 8), each with its skill, casting time and range; the bottom."""
+        s = self.ui.s
+        right = x + width
+        y = top
+        self._header("spells", "Spells (FTC 8)", x, y, right - s(110))
+        self._button("spell.add", "Add spell…", pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
+                     self.add_spell, "A spell of the catalogue (data/spells.toml), with its skill, casting time "
+                     "and range (Ctrl+M).")
+        y += s(22)
+        spells = self._names("spells")
+        room = max(2, (self.content_bottom - s(LOAD_PANEL_HEIGHT) - s(8) - y) // s(26))
+        rows = len(spells) if len(spells) <= room else room - 1
+        first = self._first_row("spells", len(spells), rows)
+        self.scroll_areas["spells"] = pygame.Rect(x, y, width, rows * s(26))
+        for i, name in enumerate(spells[first:first + rows], start=first):
+            try:
+                item: magic.Spell | None = magic.spell(str(name))
+            except magic.MagicError:
+                item = None
+            label = item.name if item is not None else str(name)
+            info = spell_summary(item) if item is not None else "not in the catalogue"
+            label = self._fit(label, 14, width - s(150))
+            info = self._fit(info, 13, width - s(46) - self.ui.text.width(label, 14))
+            self._text(label, (x, y + s(3)), 14, theme.TEXT if item is not None else theme.DANGER)
+            self._text(info, (right - s(36), y + s(4)), 13, theme.TEXT_MUTED, False, "topright")
+            tip = self.spell_tip(item) if item is not None else (
+                f"{name} is not a spell of data/spells.toml: remove it, or add the spell to the catalogue.")
+            self.hover_tips.append((pygame.Rect(x, y, width - s(32), s(24)), tip))
+            self._button(f"spell.{i}.x", "×", pygame.Rect(right - s(28), y, s(24), s(24)),
+                         partial(self.remove_spell, i), f"Forget {label}.")
+            y += s(26)
+        if rows < len(spells):
+            self._pager("spells", first, rows, len(spells), x, y, right)
+            y += s(26)
+        if not spells:
+            self._text("none", (x, y + s(2)), 13, theme.TEXT_MUTED)
+            y += s(24)
+        return y
 
     def _load_panel(self, x: int, y: int, width: int) -> None:
         """Carried mass, encumbrance and movement (FTC 5, 5.1.1 table 2), live."""
         s = self.ui.s
-        rect = pygame.Rect(x, y, width, s(112))
+        rect = pygame.Rect(x, y, width, s(LOAD_PANEL_HEIGHT))
         self.load_rect = rect
         self._text("Load and movement (FTC 5, 5.1.1)", (x + s(10), y + s(8)), 13, theme.ACCENT, True)
         lines: list[tuple[str, tuple[int, int, int]]] = []
@@ -1184,10 +1686,19 @@ class RosterEditor(Screen):
             lines.append((f"Movement: {allowance} hex{'es' if allowance != 1 else ''} a round "
                           f"(Speed {level_name(c.speed)}: {free} unencumbered)", theme.ACCENT))
         self.load_lines = lines
+        text = self.ui.text
+        wrapped = sum(min(2, len(text.wrap(line, 13, width - s(20)))) for line, _ in lines)
+        rect.height = max(rect.height, s(30) + wrapped * text.line_height(13) + s(8))
 
     # --- events -------------------------------------------------------------------------------------
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Buttons, lists and the keyboard shortcuts of the footer."""
+        result = self._dispatch(event)
+        if isinstance(result, Push):
+            self.tooltip.hover("", (0, 0))  # the dialog covers what the tip was about
+        return result
+
+    def _dispatch(self, event: pygame.event.Event) -> Transition | None:
         if event.type == pygame.KEYDOWN:
             ctrl = event.mod & pygame.KMOD_CTRL
             if event.key == pygame.K_ESCAPE:
@@ -1203,6 +1714,19 @@ class RosterEditor(Screen):
                 return self.delete_character()
             if event.key == pygame.K_F2:
                 return self.rename_character()
+            if ctrl and event.key == pygame.K_m:
+                return self.add_spell()
+            back = -1 if event.mod & pygame.KMOD_SHIFT else 1
+            cycles = {pygame.K_f: self.cycle_footprint, pygame.K_k: self.cycle_kind, pygame.K_w: self.cycle_track}
+            if ctrl and event.key in cycles:
+                cycles[event.key](back)
+                return None
+            if ctrl and event.key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
+                self.step_all_scale(1)
+                return None
+            if ctrl and event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+                self.step_all_scale(-1)
+                return None
             if event.key in (pygame.K_UP, pygame.K_DOWN) and self.characters:
                 keys = list(self.characters)
                 i = keys.index(self.selected) if self.selected in keys else 0
@@ -1218,8 +1742,15 @@ class RosterEditor(Screen):
                     return result
                 self.layout()
                 return None
+        if event.type == pygame.MOUSEWHEEL:
+            area = next((k for k, r in self.scroll_areas.items() if r.collidepoint(self.mouse)), None)
+            if area is not None:
+                self.scroll_list(area, -event.y)
         if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
             tip = next((b.tooltip for b in self.buttons.values() if b.hovered and b.tooltip), "")
+            if not tip:
+                tip = next((t for r, t in self.hover_tips if r.collidepoint(event.pos)), "")
             self.tooltip.hover(tip, event.pos)
         return None
 
@@ -1233,6 +1764,13 @@ class RosterEditor(Screen):
         return self.tooltip.update(dt)
 
     # --- drawing ------------------------------------------------------------------------------------
+    def error_field(self) -> str:
+        """The roster field the selected character's error is about ('' when it has none)."""
+        if self.selected is None:
+            return ""
+        match = _FIELD.search(self.check(self.selected)[1])
+        return match.group(1).split(".")[0] if match else ""
+
     def field_errors(self) -> dict[str, str]:
         """The selected character's error, by section of the screen (for the text beside the field)."""
         if self.selected is None:
@@ -1279,7 +1817,7 @@ class RosterEditor(Screen):
         if status:
             x0 = self.char_list.rect.right + s(24)
             lines = text.wrap(status, 13, w - x0 - s(16))[:3]
-            y = h - s(26) - len(lines) * text.line_height(13)
+            y = h - s(11) - self.footer_lines * text.line_height(12) - len(lines) * text.line_height(13)
             for line in lines:
                 text.blit(surface, line, (x0, y), 13, colour)
                 y += text.line_height(13)

@@ -9,13 +9,14 @@ import pygame
 import pytest
 
 from game.engine.ladder import FAIR, GOOD, GREAT
-from game.roster import load_roster, roster_to_toml
+from game.engine.wounds import WoundTrack, named_track
+from game.roster import load_roster, read_roster_data, roster_to_toml
 from game.session import MAPS_DIR
 from game.ui.app import App
 from game.ui.dialogs import FileChooser, MessageDialog
 from game.ui.roster_editor import PickDialog, RosterEditor, TextPrompt, edit_roster
 from game.ui.screens import NewBattleScreen, TitleScreen
-from tests.ui.conftest import click, key
+from tests.ui.conftest import click, key, move, wheel
 
 VILLAGE = MAPS_DIR / "village.roster.toml"
 
@@ -306,8 +307,10 @@ def test_fudge_4_8_carried_wounds_are_shown_and_survive_the_editors_save(app: Ap
     data["characters"]["sergeant"]["wounds"] = ["Very Hurt", "Scratch"]
     save_roster(roster_file, data)
     ed = open_editor(app, roster_file)
-    assert any(text.endswith("· carries Very Hurt") for text, *_ in ed.texts)
-    assert "carried wounds Scratch, Very Hurt" in ed.buttons["track.choose"].tooltip
+    tip = next(t for _r, t in ed.hover_tips if t.startswith("Wound track:"))
+    assert "Carries Very Hurt from an earlier battle (■): Scratch, Very Hurt." in tip
+    sheet = [text for text, *_ in ed.texts if "■" in text]
+    assert sheet == ["1–2 ■□□", "5–6 ■"]  # one Scratch box and the Very Hurt box filled
     press(app, "attr.strength.+")
     key(app, pygame.K_s, pygame.KMOD_CTRL)
     assert not ed.dirty
@@ -316,3 +319,269 @@ def test_fudge_4_8_carried_wounds_are_shown_and_survive_the_editors_save(app: Ap
     assert sergeant.wounds is not None and [str(w) for w in sergeant.wounds.received()] == ["Scratch", "Very Hurt"]
     assert 'wounds = ["Scratch", "Very Hurt"]' not in roster_file.read_text(encoding="utf-8")  # kept as written
     assert 'wounds = ["Very Hurt", "Scratch"]' in roster_file.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ magic and creatures (FTC 5, 7, 8)
+
+WYRM = MAPS_DIR / "wyrm_hollow.roster.toml"
+
+
+@pytest.fixture
+def wyrm_file(maps_dir: Path) -> Path:
+    path = maps_dir / "wyrm_hollow.roster.toml"
+    shutil.copy(WYRM, path)
+    return path
+
+
+def hover(app: App, pos: tuple[int, int]) -> str:
+    """Rest the mouse on pos until the tooltip shows; its text."""
+    move(app, pos)
+    app.tick(1.0)
+    ed = app.top
+    assert isinstance(ed, RosterEditor | PickDialog)
+    assert ed.tooltip.shown
+    return ed.tooltip.text
+
+
+def test_ftc_8_a_spell_added_from_the_catalogue_and_one_forgotten(app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "wizard")
+    key(app, pygame.K_m, pygame.KMOD_CTRL)
+    picker = app.top
+    assert isinstance(picker, PickDialog)
+    labels = dict((value, label) for label, value in picker.items)
+    assert "Fire Bolt" not in labels  # known already
+    assert labels["Heal Wound"] == "Heal Wound — Magic · 1 round · touch"
+    assert labels["Slow"] == "Slow — Magic · 1 round · short (10 hexes)"
+    typed(app, "heal")
+    assert picker.shown == ["Heal Wound"]
+    assert picker.detail(0).startswith("Lowers the target's worst wound by one level")
+    row = picker.list.rect.x + 20, picker.list.rect.y + 4 + picker.list._line_height // 2
+    assert "Cast with Magic against" in hover(app, row) and "Wizard has Magic Great" in picker.tooltip.text
+    key(app, pygame.K_RETURN)
+    assert app.top is ed
+    fire_bolt = ed.buttons["spell.0.x"]
+    assert fire_bolt.tooltip == "Forget Fire Bolt."
+    click(app, fire_bolt.rect.center)
+    assert ed.current is not None
+    assert ed.current["spells"] == ["Flame Dart", "Thunderstrike", "Ward", "Blinding Cloud", "Haste", "Heal Wound"]
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    wizard = load_roster(wyrm_file).characters["wizard"]
+    assert wizard.spells == ("Flame Dart", "Thunderstrike", "Ward", "Blinding Cloud", "Haste", "Heal Wound")
+
+
+def test_ftc_8_a_spell_row_tells_what_the_spell_does(app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "wizard")
+    rect = next(r for r, tip in ed.hover_tips if tip.startswith("A streak of flame"))
+    tip = hover(app, (rect.x + 10, rect.centery))
+    assert "Cast with Magic against Fair (FTC 8.1); 1 round, range short (10 hexes)" in tip
+
+
+def test_ftc_5_fudge_4_23_4_63_a_goblin_made_a_large_hunter_with_the_epic_track(
+        app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "goblin")
+    assert ed.buttons["footprint"].text == "Footprint: 1 hex" and ed.buttons["kind"].text == "Kind: person"
+    assert ed.buttons["track"].text == "Wound track: mook"
+    press(app, "footprint")
+    press(app, "footprint")
+    assert ed.buttons["footprint"].text == "Footprint: 7 hexes"
+    press(app, "kind")
+    key(app, pygame.K_k, pygame.KMOD_CTRL)
+    assert ed.buttons["kind"].text == "Kind: prey"
+    key(app, pygame.K_k, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+    assert ed.buttons["kind"].text == "Kind: carnivore"
+    while ed.buttons["track"].text != "Wound track: epic":
+        key(app, pygame.K_w, pygame.KMOD_CTRL)
+    press(app, "head")
+    for _ in range(3):
+        key(app, pygame.K_EQUALS, pygame.KMOD_CTRL)
+    press(app, "tough_hide.+")
+    press(app, "tough_hide.+")
+    assert ed.current is not None
+    assert {k: ed.current[k] for k in ("footprint", "kind", "wound_track", "has_head", "scale", "tough_hide")} == {
+        "footprint": 7, "kind": "carnivore", "wound_track": "epic", "has_head": False, "scale": 3, "tough_hide": 2}
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    goblin = load_roster(wyrm_file).characters["goblin"]
+    assert (goblin.footprint, goblin.kind, goblin.has_head, goblin.tough_hide) == (7, "carnivore", False, 2)
+    assert goblin.wound_track == named_track("epic")
+    assert (goblin.strength_scale, goblin.mass_scale, goblin.speed_scale) == (3, 3, 3)
+
+
+def test_defaults_chosen_again_are_left_out_of_the_file(app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "dragon")
+    for _ in range(2):
+        press(app, "footprint")  # 7 -> 1 -> 3
+    press(app, "footprint")
+    key(app, pygame.K_f, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # back from 7 to 3
+    key(app, pygame.K_f, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # and to 1
+    key(app, pygame.K_k, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # carnivore -> person
+    key(app, pygame.K_w, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # major_npc -> mook
+    key(app, pygame.K_w, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # mook -> default
+    press(app, "tough_hide.-")
+    for _ in range(3):
+        key(app, pygame.K_MINUS, pygame.KMOD_CTRL)
+    assert ed.current == {"name": "Young Wyrm", "strength": "Good", "health": "Great", "will": "Good",
+                          "skills": {"Brawling": "Superb"}, "weapons": ["Claws and Teeth"]}
+
+
+def test_each_creature_field_names_its_rules_section(app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "dragon")
+    sections = {"footprint": "FTC 5", "kind": "Fudge 4.23", "head": "FTC 6.6", "track": "Fudge 4.58",
+                "tough_hide.+": "FTC 7.2", "scale.all.+": "Fudge 4.58", "scale.1.+": "FTC 6.4",
+                "pierce.choose": "Fudge 4.58", "spell.add": "Ctrl+M"}
+    for ident, section in sections.items():
+        assert section in hover(app, ed.buttons[ident].rect.center), ident
+    assert "Carnivores defend one level below their attack" in ed.buttons["kind"].tooltip
+    assert "Scratch 1–2 □□□ · Hurt 3–4 □" in ed.buttons["track"].tooltip
+    while ed.buttons["track"].text != "Wound track: epic":
+        press(app, "track")
+    assert "Fudge 4.63" in ed.buttons["track"].tooltip and "Incapacitated 6 □□" in ed.buttons["track"].tooltip
+
+
+CUSTOM = ('[sides.a]\nname = "A"\ncolour = "#112233"\n\n'
+          '[characters.ooze]\nname = "Ooze"\n'
+          'wound_track = { levels = ["Hurt", "Incapacitated"], damage = [2, 6], boxes = [3, 1] }\n')
+
+
+def test_ftc_7_3_a_custom_wound_track_is_shown_and_kept(app: App, maps_dir: Path) -> None:
+    path = maps_dir / "ooze.roster.toml"
+    path.write_text(CUSTOM, encoding="utf-8")
+    own = {"levels": ["Hurt", "Incapacitated"], "damage": [2, 6], "boxes": [3, 1]}
+    ed = open_editor(app, path)
+    assert ed.buttons["track"].text == "Wound track: custom"
+    assert "Hurt 2–5 □□□ · Incapacitated 6+ □" in ed.buttons["track"].tooltip
+    press(app, "attr.health.+")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert read_roster_data(path)["characters"]["ooze"]["wound_track"] == own
+    key(app, pygame.K_w, pygame.KMOD_CTRL)  # custom -> default
+    assert ed.current is not None and "wound_track" not in ed.current
+    seen = []
+    while ed.buttons["track"].text != "Wound track: custom":
+        seen.append(ed.buttons["track"].text.removeprefix("Wound track: "))
+        key(app, pygame.K_w, pygame.KMOD_CTRL)
+    assert seen[:4] == ["default", "mook", "major npc", "cinematic"] and "epic" in seen
+    assert ed.current["wound_track"] == own
+    press(app, "track.choose")
+    picker = app.top
+    assert isinstance(picker, PickDialog) and picker.items[-1] == ("custom: Hurt 2–5 □□□ · Incapacitated 6+ □",
+                                                                   "custom")
+    typed(app, "mook")
+    key(app, pygame.K_RETURN)
+    assert ed.current["wound_track"] == "mook"
+    key(app, pygame.K_w, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # back from mook to default
+    assert "wound_track" not in ed.current
+    press(app, "track.choose")
+    typed(app, "custom")
+    key(app, pygame.K_RETURN)
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert load_roster(path).characters["ooze"].wound_track == WoundTrack.from_data(own, name="ooze track")
+
+
+def test_fudge_4_58_a_scale_piercing_weapon_refused_once_it_is_no_longer_carried(
+        app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "goblin")
+    press(app, "pierce.choose")
+    picker = app.top
+    assert isinstance(picker, PickDialog)
+    assert [label for label, _ in picker.items] == [
+        "Spear or Pike — normal: the target's Mass Scale counts in full  ✓",
+        "Spear or Pike — halves the target's Mass Scale on a hit by 3 or more",
+        "Spear or Pike — ignores the target's Mass Scale on a hit by 3 or more"]
+    typed(app, "halves")
+    key(app, pygame.K_RETURN)
+    press(app, "spell.add")
+    typed(app, "ward")
+    key(app, pygame.K_RETURN)
+    assert ed.current is not None and ed.current["scale_piercing"] == {"Spear or Pike": "halve"}
+    saved = wyrm_file.read_bytes()
+    press(app, "weapon.0.x")
+    errors = ed.field_errors()
+    assert list(errors) == ["piercing"]
+    assert "'Spear or Pike', which the character does not carry" in errors["piercing"]
+    assert "list the weapon under weapons" in errors["piercing"]
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    dialog = app.top
+    assert isinstance(dialog, MessageDialog) and dialog.error and "Nothing was saved" in dialog.message
+    assert wyrm_file.read_bytes() == saved
+    key(app, pygame.K_RETURN)
+    assert ed.current["scale_piercing"] == {"Spear or Pike": "halve"} and ed.current["spells"] == ["Ward"]
+    press(app, "weapon.add")
+    typed(app, "spear or")
+    key(app, pygame.K_RETURN)
+    assert ed.field_errors() == {}
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    goblin = load_roster(wyrm_file).characters["goblin"]
+    assert goblin.piercing(goblin.ready_weapon) == "halve" and goblin.spells == ("Ward",)
+
+
+def test_ftc_8_an_unknown_spell_in_the_file_is_shown_with_the_loaders_fix(app: App, maps_dir: Path) -> None:
+    path = maps_dir / "typo.roster.toml"
+    path.write_text('[characters.mage]\nname = "Mage"\nspells = ["Firebolt", "Ward"]\n', encoding="utf-8")
+    before = path.read_bytes()
+    ed = open_editor(app, path)
+    message = ed.field_errors()["spells"]
+    assert "there is no spell named 'Firebolt'; did you mean Fire Bolt" in message
+    assert "⚠" in ed.char_list.items[0]
+    assert ed.buttons["spell.0.x"].tooltip == "Forget Firebolt."
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert isinstance(app.top, MessageDialog) and path.read_bytes() == before
+    key(app, pygame.K_RETURN)
+    press(app, "spell.0.x")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert load_roster(path).characters["mage"].spells == ("Ward",)
+
+
+def test_roster_keys_the_editor_does_not_edit_survive_a_save(app: App, maps_dir: Path) -> None:
+    path = maps_dir / "kept.roster.toml"
+    path.write_text('title = "Kept"\ndescription = "fields the editor leaves alone"\n\n'
+                    '[sides.a]\nname = "A"\ncolour = "#112233"\nbanner = "lion"\n\n'
+                    '[characters.bat]\nname = "Bat"\nmovement_modes = ["walk", "fly"]\nresist_sharp = 1\n'
+                    'damage_capacity = "Poor"\nscale = -2\n'
+                    'wound_track = { levels = ["Hurt", "Incapacitated"], damage = [1, 3], boxes = [1, 1] }\n\n'
+                    '[[figures]]\ncharacter = "bat"\nside = "a"\ncount = 2\nmook = true\n', encoding="utf-8")
+    before = read_roster_data(path)
+    ed = open_editor(app, path)
+    key(app, pygame.K_m, pygame.KMOD_CTRL)
+    typed(app, "dazzle")
+    key(app, pygame.K_RETURN)
+    press(app, "footprint")
+    press(app, "kind")
+    press(app, "tough_hide.+")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert not ed.dirty
+    after = read_roster_data(path)
+    bat = after["characters"].pop("bat")
+    assert {k: bat.pop(k) for k in ("spells", "footprint", "kind", "tough_hide")} == {
+        "spells": ["Dazzle"], "footprint": 3, "kind": "carnivore", "tough_hide": 1}
+    assert bat == before["characters"]["bat"]
+    assert {k: v for k, v in after.items() if k != "characters"} == {k: v for k, v in before.items()
+                                                                     if k != "characters"}
+
+
+def test_a_list_longer_than_the_window_scrolls(app: App, wyrm_file: Path) -> None:
+    ed = open_editor(app, wyrm_file, "wizard")
+    ed.on_resize((1024, 600))
+    assert "skills.down" in ed.buttons and "spells.down" in ed.buttons
+    shown = [i for i in ("Magic", "Thaumatology", "Staff", "Knife") if f"skill.{i}.x" in ed.buttons]
+    assert shown and len(shown) < 4 and not ed.buttons["skills.up"].enabled
+    press(app, "skills.down")
+    assert ed.buttons["skills.up"].enabled and f"skill.{shown[0]}.x" not in ed.buttons
+    assert "spell.0.x" in ed.buttons and "spell.5.x" not in ed.buttons
+    wheel(app, ed.scroll_areas["spells"].center, -1)
+    assert ed.scroll["spells"] == 1 and "spell.0.x" not in ed.buttons and "spell.1.x" in ed.buttons
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 640), (1600, 1000)])
+@pytest.mark.parametrize("who", ["wizard", "dragon", "knight", "priest"])
+def test_the_editor_fits_the_window_without_overlapping_buttons(
+        app: App, wyrm_file: Path, size: tuple[int, int], who: str) -> None:
+    ed = open_editor(app, wyrm_file, who)
+    ed.on_resize(size)
+    window = pygame.Rect((0, 0), size)
+    rects = [(ident, b.rect) for ident, b in ed.buttons.items()]
+    for i, (ident, rect) in enumerate(rects):
+        assert window.contains(rect), ident
+        for other, rect2 in rects[i + 1:]:
+            assert not rect.colliderect(rect2), (ident, other)
+    for ident, b in ed.buttons.items():
+        assert app.ui.text.width(b.text, b.size, True) <= b.rect.width, ident
+    assert ed.load_rect.bottom <= size[1] - 40
