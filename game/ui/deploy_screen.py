@@ -133,7 +133,7 @@ class DeployScreen(ViewerScreen):
         self.drag_moved = False
         self.message = "Drag figures from the tray onto their side's shaded hexes; wheel or Q / E turns one."
         self.message_error = False
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
         self.side_buttons = [Button("", functools.partial(self._cycle_controller, sid), size=14)
                              for sid in self.side_ids]
         self.gm_button = Button("", self._cycle_gm, size=14,

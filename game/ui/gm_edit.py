@@ -108,7 +108,7 @@ class GMDialog(Screen):
         self.texts: list[tuple[str, tuple[int, int], int, tuple[int, int, int], bool]] = []
         self.message = ""
         self.error = False
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
         self.apply_button: Button | None = None
 
     @property
@@ -188,15 +188,6 @@ class GMDialog(Screen):
             tip = next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), "")
             self.tooltip.hover(tip, event.pos)
         return None
-
-    @property
-    def busy(self) -> bool:
-        """A tooltip is waiting for its delay."""
-        return self.tooltip.pending
-
-    def update(self, dt: float) -> bool:
-        """Tooltip timer."""
-        return self.tooltip.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed panel and battle."""

@@ -61,7 +61,7 @@ class GMPanel(Screen):
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.buttons: list[Button] = []
         self.rows: list[tuple[str, int]] = []
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
 
     # --- state -------------------------------------------------------------------------------------
     @property
@@ -321,15 +321,6 @@ class GMPanel(Screen):
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), ""), event.pos)
         return None
-
-    @property
-    def busy(self) -> bool:
-        """A tooltip is waiting for its delay."""
-        return self.tooltip.pending
-
-    def update(self, dt: float) -> bool:
-        """Tooltip timer."""
-        return self.tooltip.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The panel over the dimmed battle."""

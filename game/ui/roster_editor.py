@@ -288,7 +288,7 @@ class PickDialog(Screen):
         self.title, self.items, self.on_pick, self.free_text = title, list(items), on_pick, free_text
         self.hint = hint or ("Type to narrow the list" + (" or to name your own" if free_text else ""))
         self.details: dict[str, str] = dict(details or {})
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
         self.field = TextField("")
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), size=15)
         self.choose = Button("Choose", lambda: True, size=15)
@@ -364,15 +364,6 @@ class PickDialog(Screen):
             return ""
         return self.details.get(self.shown[index], "")
 
-    @property
-    def busy(self) -> bool:
-        """A tooltip is waiting for its delay."""
-        return self.tooltip.pending
-
-    def update(self, dt: float) -> bool:
-        """Tooltip timer."""
-        return self.tooltip.update(dt)
-
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed editor."""
         _dim(surface)
@@ -418,7 +409,7 @@ class RosterEditor(Screen):
         self.selected: str | None = next(iter(self.characters), None)
         self.side_index = 0
         self.figure_index = 0
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
         self.buttons: dict[str, Button] = {}
         self.texts: list[tuple[str, tuple[int, int], int, tuple[int, int, int], bool, str]] = []
         self.sections: dict[str, tuple[int, int, int]] = {}
@@ -1753,15 +1744,6 @@ class RosterEditor(Screen):
                 tip = next((t for r, t in self.hover_tips if r.collidepoint(event.pos)), "")
             self.tooltip.hover(tip, event.pos)
         return None
-
-    @property
-    def busy(self) -> bool:
-        """A tooltip is waiting for its delay."""
-        return self.tooltip.pending
-
-    def update(self, dt: float) -> bool:
-        """Tooltip timer."""
-        return self.tooltip.update(dt)
 
     # --- drawing ------------------------------------------------------------------------------------
     def error_field(self) -> str:

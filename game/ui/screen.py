@@ -16,7 +16,7 @@ import pygame
 
 from game.ui.settings import Settings
 from game.ui.theme import Palette, palette
-from game.ui.widgets import TextCache
+from game.ui.widgets import TextCache, Tooltip
 
 
 @dataclass
@@ -74,6 +74,8 @@ class Screen:
 
     opaque: bool = True
     """Whether this screen covers the ones below it entirely (False for dialogs and overlays)."""
+    tooltip: Tooltip | None = None
+    """The screen's hover hint, if it has one: its timer runs in ``update`` and its delay keeps it ``busy``."""
 
     def __init__(self, ui: UiContext) -> None:
         self.ui = ui
@@ -91,9 +93,14 @@ class Screen:
         """React to one event; return the transition it causes, if any."""
         return None
 
+    @property
+    def busy(self) -> bool:
+        """Whether the screen waits on a timer (a tooltip's delay), so the loop must not sleep."""
+        return self.tooltip is not None and self.tooltip.pending
+
     def update(self, dt: float) -> bool:
-        """Advance timers by dt seconds; True when the screen must be redrawn."""
-        return False
+        """Advance timers by dt seconds (the tooltip's); True when the screen must be redrawn."""
+        return self.tooltip.update(dt) if self.tooltip is not None else False
 
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the screen."""

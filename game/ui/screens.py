@@ -184,7 +184,7 @@ class TitleScreen(Screen):
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
         super().__init__(ui)
         self.start_battle = start_battle
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
         self._backdrop: pygame.Surface | None = None
         no_save = "No saved battle yet: it appears here once a battle has been played."
         has_auto, has_any = ui.has_autosave(), ui.has_saves()
@@ -274,15 +274,6 @@ class TitleScreen(Screen):
         if isinstance(result, Push | Pop | Replace | Quit):
             return result
         return None
-
-    @property
-    def busy(self) -> bool:
-        """A tooltip is waiting for its delay."""
-        return self.tooltip.pending
-
-    def update(self, dt: float) -> bool:
-        """Tooltip timer."""
-        return self.tooltip.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Backdrop, title, menu, footer."""

@@ -71,7 +71,7 @@ class SummaryScreen(Screen):
         self.message = "Export the log, or heal the figures: care, a healer's treatment, then rest."
         self.message_error = False
         self.exported: Path | None = None
-        self.tooltip = Tooltip()
+        self.tooltip: Tooltip = Tooltip()
         self.scroll = 0
         self._mouse = (-1, -1)
         self.drawn_boxes: dict[str, list[tuple[pygame.Rect, str]]] = {}
@@ -350,15 +350,6 @@ class SummaryScreen(Screen):
                 p = self.care.patients[fid]
                 return " · ".join(p.lines) if p.lines else f"{p.name}: {p.wounds.label}; no healing yet."
         return ""
-
-    @property
-    def busy(self) -> bool:
-        """A tooltip is waiting for its delay."""
-        return self.tooltip.pending
-
-    def update(self, dt: float) -> bool:
-        """The tooltip timer."""
-        return self.tooltip.update(dt)
 
     # --- drawing --------------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
