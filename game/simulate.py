@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Mapping
 
 from game.engine import record
-from game.engine.ai import make_player
+from game.engine.ai import Player, make_player
 from game.engine.battle import Battle, legal_actions
 from game.engine.events import AttackResolved, Wounded
 from game.maps.errors import MapLoadError
@@ -37,12 +38,12 @@ def summary(battle: Battle) -> str:
     return "\n".join(lines)
 
 
-def play_out(battle: Battle, players: dict[str, object], max_rounds: int = MAX_ROUNDS) -> Battle:
+def play_out(battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS) -> Battle:
     """Let computer players decide every decision until the battle ends (or ``max_rounds``)."""
     while not battle.over and battle.round <= max_rounds:
         d = legal_actions(battle)
         assert d is not None
-        battle.apply(players[d.side](battle, d))  # type: ignore[operator]
+        battle.apply(players[d.side](battle, d))
     return battle
 
 
