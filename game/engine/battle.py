@@ -1718,8 +1718,9 @@ class Battle:
         return False
 
     def _spell_reaches(self, fig: Figure, item: magic.Spell, target_hex: Hex, target_id: str | None) -> bool:
-        """FTC 8.3: self, touch (a front hex, as melee reach), close 2, short 10, long in sight; beyond touch
-        the line of sight must be clear of sight-blocking terrain and areas."""
+        """FTC 8.3: self, touch (a front hex of the caster's hand, along the movement as a weapon's reach, FTC
+        6.2), close 2, short 10, long in sight; beyond touch the line of sight must be clear of sight-blocking
+        terrain and areas."""
         if item.range == "self":
             return target_id == fig.id
         if target_id == fig.id:
