@@ -976,19 +976,31 @@ class Battle:
             if weapon.ranged:
                 if self._ranged_ok(fig, e, weapon):
                     out.append(e.id)
-            elif any(self._reach_ok(h, f, th, weapon, size=fig.size, target=(e.size, tf))
-                     for h, f in mine for th, tf in e.positions):
+            elif self._reach_along(fig, mine, e, e.positions, weapon):
                 out.append(e.id)
         return out
 
+    def _reach_along(self, att: Figure, mine: Sequence[tuple[Hex, int]], tgt: Figure,
+                     theirs: Sequence[tuple[Hex, int]], weapon: Weapon) -> bool:
+        """FTC 6.2: whether ``tgt`` was in ``att``'s melee reach with ``weapon`` at any point along the two
+        figures' attack-phase movement (``mine``, ``theirs``: the positions each took). Weapons and touch
+        spells (FTC 8.3) both ask here."""
+        return any(self._reach_ok(h, f, th, weapon, size=att.size, target=(tgt.size, tf))
+                   for h, f in mine for th, tf in theirs)
+
+    def _moves_of(self, fig: Figure) -> list[tuple[Hex, int]]:
+        """The positions a figure took in this attack phase (FTC 6.2); outside it, where it stands now."""
+        return fig.positions if self.phase == "attack" and fig.positions else [(fig.hex, fig.facing)]
+
     def threats_to(self, fid: str) -> list[Figure]:
-        """Enemies attacking this figure: those who declared attacks on it, and those who have it in
-        melee reach now (FTC 6.2's "attackers" for a retreat)."""
+        """Enemies attacking this figure: those who declared attacks on it (a touch spell cast on it
+        included: its touch is a standard attack, FTC 8.3), and those who have it in melee reach now (FTC
+        6.2's "attackers" for a retreat)."""
         fig = self.figure(fid)
         out = []
         for e in self.enemies_of(fig):
             d = self._declarations.get(e.id)
-            if (d and fid in d.targets) or (d is None and self._reach_ok(
+            if (d and (fid in d.targets or self._touch_on(d, fid))) or (d is None and self._reach_ok(
                     e.hex, e.facing, fig.hex, e.character.ready_weapon, size=e.size, target=(fig.size, fig.facing))):
                 out.append(e)
         return out
@@ -1706,22 +1718,29 @@ class Battle:
         return False
 
     def _spell_reaches(self, fig: Figure, item: magic.Spell, target_hex: Hex, target_id: str | None) -> bool:
-        """FTC 8.3: self, touch (a front hex, as melee reach), close 2, short 10, long in sight; beyond touch
-        the line of sight must be clear of sight-blocking terrain and areas."""
+        """FTC 8.3: self, touch (a front hex of the caster's hand, along the movement as a weapon's reach, FTC
+        6.2), close 2, short 10, long in sight; beyond touch the line of sight must be clear of sight-blocking
+        terrain and areas."""
         if item.range == "self":
             return target_id == fig.id
         if target_id == fig.id:
             return item.target in ("ally", "self")
         tgt = self.figures.get(target_id or "")
         if item.range == "touch":
-            return tgt is not None and self._reach_ok(fig.hex, fig.facing, tgt.hex, self._melee_weapon(fig),
-                                                      size=fig.size, target=(tgt.size, tgt.facing))
+            # FTC 6.2 as for a weapon: in reach at any point along the two figures' movement, with the hand
+            return tgt is not None and self._reach_along(fig, self._moves_of(fig), tgt, self._moves_of(tgt),
+                                                         magic.touch_weapon())
         # a large target is aimed at its nearest hex with a line of fire, as a missile is (FTC 5, 6.5)
         aim, dist = self._aim(fig, tgt) if tgt is not None else (target_hex, distance(fig.hex, target_hex))
         if not magic.in_spell_range(item, dist):
             return False
         return not line_of_fire(self.terrain, fig.hex, aim).blocked \
             and not self._magic_sight_blocked(fig.hex, aim)
+
+    @staticmethod
+    def _touch_on(decl: Declaration, fid: str) -> bool:
+        """Whether a declaration casts a touch spell on figure ``fid`` (FTC 8.3: its touch is an attack)."""
+        return decl.spell is not None and decl.spell_target == fid and magic.spell(decl.spell).is_touch
 
     def _castings_now(self) -> list[tuple[str, magic.Spell, str | None, Hex | None]]:
         """Spells being cast this round: (caster, spell, target figure, target hex)."""
@@ -1997,32 +2016,35 @@ class Battle:
             touch = item.is_touch
             weapon = self._spell_weapon(item) if item.effect == "damage" else self._melee_weapon(fig)
             if touch:
-                fist = self._melee_weapon(fig)
-                omods = self.attack_terms(fig, tgt, fist, Stance(decl.stance), dodges=len(decl.dodge)).modifiers
+                hand = magic.touch_weapon()  # a touch is made with the hand, whatever weapon is held
+                omods = self.attack_terms(fig, tgt, hand, Stance(decl.stance), dodges=len(decl.dodge)).modifiers
                 tdecl = self._declarations.get(tgt.id)
                 if tgt.id in rolls and not (tdecl is not None and tdecl.second_move):
                     tdef: int | None
-                    tdef, tmods, _ = self._defence_vs(tgt, fig, fist, rolls[tgt.id], tdecl, shield_ok=True)
+                    tdef, tmods, _ = self._defence_vs(tgt, fig, hand, rolls[tgt.id], tdecl, shield_ok=True)
                 else:
                     tdef, tmods = None, ()
-                others = [(o, self._defence_vs(self.figures[o], fig, fist, rolls[o], self._declarations.get(o),
+                others = [(o, self._defence_vs(self.figures[o], fig, hand, rolls[o], self._declarations.get(o),
                                                shield_ok=False)[0])
                           for o in melee_on.get(fig.id, []) if o != tgt.id and o in rolls]
                 diff = melee_difficulty(fig.character.mass_scale, tgt.character.mass_scale)
                 tskill = magic.touch_attack_skill(fig.character)
-                if item.effect == "damage":
-                    event, wound = self._strike(fig, tgt, weapon, roll, omods, tdef, tmods, others, diff,
-                                                distance(fig.hex, tgt.hex), "best", skill=tskill)
-                    out.append(event)
-                    if wound:
-                        wounds.append(wound)
-                    return out
                 offence = tskill + roll + total(omods)
                 hit = is_hit(offence, ([tdef] if tdef is not None else []) + [r for _, r in others], diff)
                 out.append(ev.TouchAttack(fig.id, tgt.id, item.name, tskill, roll,
                                           tuple((m.name, m.value) for m in omods), offence, tdef,
                                           tuple((m.name, m.value) for m in tmods), diff, hit))
                 if not hit:
+                    return out
+                if item.effect == "damage":
+                    # FTC 8.3: the touch only decides whether the spell takes effect and does no damage; the
+                    # spell's damage is a bolt's that nobody dodges: the casting's relative degree against
+                    # the difficulty + the spell's factor, on the torso (no head for a touch's degree)
+                    event, wound = self._strike(fig, tgt, weapon, roll, terms.modifiers, None, (), (),
+                                                item.difficulty, distance(fig.hex, tgt.hex), "torso", skill=skill)
+                    out.append(event)
+                    if wound:
+                        wounds.append(wound)
                     return out
             else:
                 bdef, bmods = self._spell_dodge(tgt, fig, item, rolls)
@@ -2055,7 +2077,8 @@ class Battle:
         effect = magic.ActiveEffect(item, fig.id, None if item.effect == "area" else (target or fig.id),
                                     h if item.effect == "area" else None, self.round)
         self._effects.append(effect)
-        out.append(ev.EffectBegan(item.name, fig.id, effect.target, effect.hex, self.round, effect.last_round))
+        out.append(ev.EffectBegan(item.name, fig.id, effect.target, effect.hex, effect.first_round,
+                                  effect.last_round))
         return out
 
     def _magic_resolve(self, rollers: Sequence[str], rolls: Mapping[str, int], attacks: Sequence[tuple[str, str]],
@@ -2073,8 +2096,11 @@ class Battle:
                 continue
             forced = [a for a, t in attacks if t == cid
                       and (not self._weapon_of(self.figures[a], decls[a].weapon).ranged or a in d.dodge)]
+            # a spell cast at him forces a dodge when he dodges it; an enemy's touch always does, as a
+            # melee attack (FTC 8.3: the touch is a standard attack)
             forced += [o.figure for o in decls.values() if o.spell is not None and o.figure in rollers
-                       and o.spell_target == cid and o.figure in d.dodge]
+                       and o.spell_target == cid and (o.figure in d.dodge or (
+                           self._touch_on(o, cid) and self.figures[o.figure].side != self.figures[cid].side))]
             for _ in forced:
                 if not self._concentration_roll(cid, "dodge", out):
                     break

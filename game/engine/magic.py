@@ -16,11 +16,18 @@ How this game reads the points FTC 8 leaves open (each repeated where it is impl
   Damage Capacity and (unless the spell says ``armour = false``) armour (FTC 7). No Strength: a spell is
   not muscle-powered.
 * *Resisted spells* (``resist = "Will"``): the caster's result must beat the target's attribute + his roll.
-* *Touch* (FTC 8.3): a standard attack with Agility or the best hand-to-hand skill, doing no damage of its
-  own; the spell is cast whether or not the touch lands and takes effect only if it does.
+* *Touch* (FTC 8.3): a standard attack with Agility or the best hand-to-hand skill, made with the hand (a
+  front hex, whatever weapon is held), doing no damage of its own; the spell is cast whether or not the
+  touch lands and takes effect only if it does. A touch damage spell then does the damage of a bolt that
+  is not dodged: the casting's relative degree against the difficulty + the spell's factor, on the torso
+  (the touch's own degree and a head blow do not count: "no damage beyond what the spell would do").
 * *Defensive spells* protect against attacks of the round they are cast in only when cast in 1 second
   (resolved at declaration, FTC 8.1's "instant defense spells"); a spell resolved with the attacks does not.
-* *Durations* count the round the effect begins in: a 5-round Ward cast in round 3 lasts rounds 3..7.
+* *Durations* are counted in the rounds whose attacks the effect can count in, full length: an effect cast
+  in 1 second (resolved at declaration, before the round's attacks) counts from its own round, so a
+  5-round Ward cast in round 3 lasts rounds 3..7; an effect that takes hold with the attacks of round N
+  (1-round and longer castings) cannot count in those simultaneous attacks, so it lasts rounds N+1..N+d
+  (a 2-round Paralysing Touch cast in round 3 holds its target in rounds 4 and 5).
 """
 
 from __future__ import annotations
@@ -293,7 +300,7 @@ def resolves_when(item: Spell) -> Resolution:
 
 
 def duration_rounds(item: Spell) -> int:
-    """How many rounds an effect lasts, the round it begins in included (FTC 8.1 time chart); 0 = instant."""
+    """How many rounds an effect counts in (FTC 8.1 time chart; ``effect_rounds`` says which); 0 = instant."""
     return _time_rounds(item.duration, rounds_per_minute=_catalogue().rounds_per_minute,
                         where=f"spell {item.name!r}, duration", allow_second=False)
 
@@ -347,12 +354,23 @@ def protects_this_round(cast_round: int, attack_round: int, casting_time: str) -
     return rounds == 0
 
 
-def active_in_round(item: Spell, effect_round: int, round_no: int) -> bool:
-    """Whether an effect that began in ``effect_round`` still lasts in ``round_no`` (FTC 8.1 duration).
+def effect_rounds(item: Spell, effect_round: int) -> range:
+    """The rounds whose attacks an effect that took hold in ``effect_round`` counts in (FTC 8.1 duration).
 
-    Our reading: the duration counts the round the effect begins in; an instant effect lasts only that round.
+    Our reading: an effect lasts its whole duration in rounds it can count in. One cast in 1 second is
+    resolved at declaration, before the round's attacks, so it counts from its own round (a 1-round Dazzle
+    cast in round 3: round 3). One that takes hold with the attacks of ``effect_round`` (1-round and longer
+    castings) cannot count in those simultaneous attacks, so its duration begins with the next round (a
+    2-round Paralysing Touch cast in round 3: rounds 4 and 5). An "instant" effect counts one round.
     """
-    return effect_round <= round_no < effect_round + max(1, duration_rounds(item))
+    first = effect_round if is_instant(item) else effect_round + 1
+    return range(first, first + max(1, duration_rounds(item)))
+
+
+def active_in_round(item: Spell, effect_round: int, round_no: int) -> bool:
+    """Whether an effect that took hold in ``effect_round`` is still held in ``round_no`` (FTC 8.1 duration):
+    from that round to the last round it counts in (``effect_rounds``)."""
+    return effect_round <= round_no < effect_rounds(item, effect_round).stop
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -496,6 +514,14 @@ def touch_attack_skill(character: Character) -> int:
     return best
 
 
+def touch_weapon() -> Weapon:
+    """What a touch is made with (FTC 8.3): the caster's bare hand (the catalogue's "Fist"), whatever weapon
+    he holds. So a touch reaches the caster's front hexes only (a large caster: the front hexes of its
+    footprint, as its melee reach; RULINGS.md "Melee reach"), never a spear's second hex, and the target
+    defends against a hand. The touch does no damage of its own."""
+    return equipment.weapon("Fist")
+
+
 # ---------------------------------------------------------------------------------------------------
 # Effects
 # ---------------------------------------------------------------------------------------------------
@@ -619,7 +645,7 @@ def heal_wounds(wounds: Wounds, levels: int) -> Wounds:
 @dataclass(frozen=True, slots=True)
 class ActiveEffect:
     """A lasting spell held by the battle (FTC 8.1): on a figure (``target``) or an area around ``hex``,
-    from ``start_round`` for the spell's duration (the start round counted)."""
+    taken hold in ``start_round``, counting for the spell's duration (``effect_rounds``)."""
 
     spell: Spell
     caster: str
@@ -628,22 +654,27 @@ class ActiveEffect:
     start_round: int
 
     @property
+    def first_round(self) -> int:
+        """The first round the effect counts in (FTC 8.1; ``effect_rounds``)."""
+        return effect_rounds(self.spell, self.start_round).start
+
+    @property
     def last_round(self) -> int:
-        """The last round the effect lasts (FTC 8.1 duration, the start round counted)."""
-        return self.start_round + max(1, duration_rounds(self.spell)) - 1
+        """The last round the effect counts in (FTC 8.1 duration; ``effect_rounds``)."""
+        return effect_rounds(self.spell, self.start_round).stop - 1
 
     def active(self, round_no: int) -> bool:
-        """Whether the effect still lasts in ``round_no`` (``active_in_round``)."""
+        """Whether the battle still holds the effect in ``round_no`` (``active_in_round``)."""
         return active_in_round(self.spell, self.start_round, round_no)
 
     def counts_in(self, round_no: int) -> bool:
         """Whether the effect's numbers count for the attacks of ``round_no`` (FTC 8.1): an effect that took
         hold with this round's attacks does not count until the next round; one cast in 1 second does."""
-        return self.active(round_no) and protects_this_round(self.start_round, round_no, self.spell.casting_time)
+        return round_no in effect_rounds(self.spell, self.start_round)
 
     def rounds_left(self, round_no: int) -> int:
-        """Rounds the effect still lasts, ``round_no`` included (for the screen)."""
-        return max(0, self.last_round - round_no + 1)
+        """Rounds the effect still counts in from ``round_no`` on, ``round_no`` included (for the screen)."""
+        return max(0, self.last_round - max(round_no, self.first_round) + 1)
 
     def hexes(self) -> frozenset[Hex]:
         """The hexes an area effect covers (none for an effect on a figure)."""

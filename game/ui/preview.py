@@ -316,11 +316,11 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
     touch_def: int | None = None
     touch_diff = 0
     if item.is_touch and hostile and tgt is not None:
-        fist = battle._melee_weapon(caster)
-        omods = battle.attack_terms(caster, tgt, fist, st, dodges=len(dodge)).modifiers
+        hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
+        omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
         touch = magic.touch_attack_skill(caster.character) + total(omods)
         if tdecl is None or not tdecl.second_move:
-            touch_def, _ = _melee_defence(battle, tgt, caster, fist, t_stance)
+            touch_def, _ = _melee_defence(battle, tgt, caster, hand, t_stance)
         touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
     cast = effect = Fraction(0)
     dodged: Fraction | None = Fraction(0) if bolt else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -143,10 +144,38 @@ def test_ftc_8_1_defensive_spell_does_not_protect_against_same_round_attacks() -
     assert not magic.protects_this_round(5, 4, "1 second")
 
 
-def test_ftc_8_1_duration_counts_the_round_the_effect_begins() -> None:
+def test_ftc_8_1_duration_is_counted_in_the_rounds_the_effect_can_count_in() -> None:
+    # cast in 1 second (resolved at declaration, before the attacks): its own round counts
     ward = magic.spell("Ward")   # 5 rounds
+    assert list(magic.effect_rounds(ward, 3)) == [3, 4, 5, 6, 7]
     assert [r for r in range(1, 12) if magic.active_in_round(ward, 3, r)] == [3, 4, 5, 6, 7]
-    assert [r for r in range(1, 5) if magic.active_in_round(magic.spell("Fire Bolt"), 2, r)] == [2]
+    assert list(magic.effect_rounds(magic.spell("Dazzle"), 3)) == [3]  # "1 round": "-1 ... this round"
+    # taking hold with the attacks of round 3 (1 round casting): the whole duration comes after
+    assert list(magic.effect_rounds(magic.spell("Paralysing Touch"), 3)) == [4, 5]  # "for two rounds"
+    assert list(magic.effect_rounds(magic.spell("Shield of Force"), 3)) == list(range(4, 14))  # 10 rounds
+    assert list(magic.effect_rounds(magic.spell("Blindness"), 3)) == [4, 5, 6]
+    # the battle holds it from the round it took hold to its last round
+    assert [r for r in range(1, 9) if magic.active_in_round(magic.spell("Paralysing Touch"), 3, r)] == [3, 4, 5]
+
+
+def test_ftc_8_1_a_one_round_duration_cast_with_the_attacks_counts_one_round() -> None:
+    brief = replace(magic.spell("Blindness"), duration="1 round")
+    effect = magic.ActiveEffect(brief, "w", "k", None, 3)
+    assert [r for r in range(1, 7) if effect.counts_in(r)] == [4]
+    assert (effect.first_round, effect.last_round) == (4, 4)
+    assert [effect.rounds_left(r) for r in (3, 4, 5)] == [1, 1, 0]
+
+
+@pytest.mark.parametrize("item", [s for s in magic.spells() if s.effect not in ("damage", "heal")],
+                         ids=lambda s: s.key)  # damage and heal are instant: nothing lasts
+def test_ftc_8_1_every_catalogue_effect_lasts_its_whole_duration(item: magic.Spell) -> None:
+    effect = magic.ActiveEffect(item, "w", "w", None, 7)
+    counted = [r for r in range(1, 40) if effect.counts_in(r)]
+    assert len(counted) == magic.duration_rounds(item)
+    assert counted[0] == (7 if magic.is_instant(item) else 8)
+    assert effect.rounds_left(counted[0]) == magic.duration_rounds(item)
+    assert effect.rounds_left(counted[-1]) == 1 and effect.rounds_left(counted[-1] + 1) == 0
+    assert not effect.active(counted[-1] + 1)
 
 
 def test_ftc_8_1_casting_roll_reaches_the_difficulty() -> None:

@@ -13,14 +13,16 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import magic
 from game.engine.ai import RandomPlayer
-from game.engine.battle import Battle, IllegalAction, RuleOptions, legal_actions
+from game.engine.battle import Battle, BattleSetup, FigureSetup, IllegalAction, RuleOptions, legal_actions
 from game.engine.characters import Character, CharacterError
 from game.engine.combat import Stance
+from game.engine.creatures import footprint, front_zone
 from game.engine.equipment import weapon
-from game.engine.hexgrid import Hex
+from game.engine.hexgrid import Hex, distance, neighbor
+from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel
 from tests.engine.test_battle import check_events, check_state
-from tests.golden.scenarios import CENTRE, axial, east, magic_skirmish, spell_duel, spell_far
+from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, magic_skirmish, spell_duel, spell_far
 
 Declares = Mapping[str, act.Action] | Callable[[Battle, str], act.Action]
 
@@ -455,3 +457,227 @@ def _check_healing_aware_state(b: Battle, wounds: dict[str, list[object]], event
         wounds[fid] = []
     check_state(b, wounds)  # type: ignore[arg-type]
 
+
+
+# ------------------------------------------------------------------------------------------ durations (8.1)
+
+
+def _by_round(events: list[ev.Event]) -> dict[int, list[ev.Event]]:
+    """A battle's events grouped by the round they happened in (a round's movement phase begins with it)."""
+    out: dict[int, list[ev.Event]] = {}
+    current = 0
+    for e in events:
+        if isinstance(e, ev.RoundBegan):
+            current = e.round
+        out.setdefault(current, []).append(e)
+    return out
+
+
+def _touch_on(target: str, spell: str = "Paralysing Touch") -> Callable[[Battle, str], act.Action]:
+    return lambda b, fid: act.Declare("w", spell=spell, spell_target=target) if fid == "w" else act.Declare(fid)
+
+
+def test_ftc_8_1_paralysing_touch_holds_its_target_two_whole_rounds() -> None:
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "peasant", east(CENTRE), 3)],
+                            seed=seed))
+
+    def shows(b: Battle) -> bool:
+        play_round(b, _touch_on("k"))
+        return any(isinstance(e, ev.EffectBegan) for e in b.events) and not b.over
+
+    b = first_seed(make, shows)
+    began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
+    # taken hold with round 1's attacks, it counts in rounds 2 and 3 ("cannot act for two rounds")
+    assert (began.first_round, began.last_round) == (2, 3)
+    badges = []
+    for _ in range(3):
+        badges.append([x.rounds_left for x in b.effects_on("k")])
+        play_round(b)
+    assert badges == [[2], [1], []]  # the token's badge counts the rounds still to come
+    rounds = _by_round(b.events)
+    for r in (2, 3):
+        assert {e.phase for e in kinds(rounds[r], ev.HeldFast) if e.figure == "k"} == {"move", "attack"}  # type: ignore[attr-defined]
+        assert not any(isinstance(e, ev.Declared) and e.figure == "k" for e in rounds[r])
+    assert [e.spell for e in kinds(rounds[4], ev.EffectEnded)] == ["Paralysing Touch"]  # type: ignore[attr-defined]
+    assert not kinds(rounds[4], ev.HeldFast)
+    assert any(isinstance(e, ev.Declared) and e.figure == "k" for e in rounds[4])
+
+
+def test_ftc_8_1_a_one_round_dazzle_counts_in_the_round_it_is_cast_and_ends() -> None:
+    # Dazzle: 1 second, duration 1 round: resolved at declaration, it counts in the attacks of its round
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "peasant", east(CENTRE), 3)],
+                            seed=seed))
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell="Dazzle", spell_target="k") if b.round == 1 else act.Declare("w")
+        return act.Declare("k", "neutral", ("w",))
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        if not any(isinstance(e, ev.EffectBegan) for e in b.events) or b.over:
+            return False
+        play_round(b, declares)
+        return sum(isinstance(e, ev.AttackResolved) and e.attacker == "k" for e in b.events) == 2
+
+    b = first_seed(make, shows)
+    began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
+    assert (began.first_round, began.last_round) == (1, 1)
+    rounds = _by_round(b.events)
+    blow1, blow2 = (next(e for e in rounds[r] if isinstance(e, ev.AttackResolved) and e.attacker == "k")
+                    for r in (1, 2))
+    assert ("Dazzled (Dazzle)", -1) in blow1.offence_mods  # type: ignore[attr-defined]
+    assert [e.spell for e in kinds(rounds[2], ev.EffectEnded)] == ["Dazzle"]  # type: ignore[attr-defined]
+    assert not any(name.startswith("Dazzled") for name, _ in blow2.offence_mods)  # type: ignore[attr-defined]
+
+
+def test_ftc_8_1_a_one_second_ward_protects_in_the_round_it_is_cast_and_lasts_five_rounds() -> None:
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "clumsy", east(CENTRE), 3)],
+                            seed=seed))
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell="Ward") if b.round == 1 else act.Declare("w")
+        return act.Declare("k", "neutral", ("w",))
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        if not any(isinstance(e, ev.EffectBegan) for e in b.events):
+            return False
+        while b.round <= 6 and not b.over:
+            play_round(b, declares)
+        return not b.over
+
+    b = first_seed(make, shows)
+    rounds = _by_round(b.events)
+    warded = {r: any(name == "Ward" for e in rounds[r] if isinstance(e, ev.AttackResolved) and e.target == "w"
+                     for name, _ in e.defence_mods) for r in range(1, 7)}
+    assert warded == {1: True, 2: True, 3: True, 4: True, 5: True, 6: False}
+
+
+# ------------------------------------------------------------------------------------------ touch (6.2, 8.3)
+
+
+def _wizard_and_brigand(seed: int) -> Battle:
+    return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "brigand", east(CENTRE), 3)], seed=seed))
+
+
+def _declared_first(b: Battle) -> str:
+    return next(e.figure for e in b.events if isinstance(e, ev.Declared))
+
+
+@pytest.mark.parametrize("first", ["w", "k"])
+def test_ftc_6_2_touch_reaches_a_target_in_reach_anywhere_along_its_retreat(first: str) -> None:
+    seen: dict[str, object] = {}
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "k":
+            seen["retreats"] = b.retreat_hexes("k")
+            seen["attackers"] = [f.id for f in b.threats_to("k")]
+            return act.Declare("k", "mildly_defensive", retreat=b.retreat_hexes("k")[0])
+        seen["touchable"] = b.spell_targets("w", "Paralysing Touch")
+        return act.Declare("w", spell="Paralysing Touch", spell_target="k")
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        return _declared_first(b) == first and any(isinstance(e, ev.SpellCast) and e.success for e in b.events)
+
+    b = first_seed(_wizard_and_brigand, shows)
+    stepped = next(e for e in b.events if isinstance(e, ev.Stepped))
+    assert stepped.figure == "k" and stepped.reason == "retreat" and distance(stepped.to, CENTRE) == 2
+    # the caster touching him is one of his attackers (declared or not yet): every retreat leads away from him
+    assert seen["attackers"] == ["w"]
+    assert seen["retreats"] and all(distance(h, CENTRE) == 2 for h in seen["retreats"])  # type: ignore[attr-defined]
+    # declared after the retreat, the touch may still be aimed at him: he was in reach before it
+    assert seen["touchable"] == ["k"]
+    assert not kinds(b.events, ev.ConcentrationBroken)
+    assert [e.target for e in kinds(b.events, ev.TouchAttack)] == ["k"]  # type: ignore[attr-defined]
+
+
+
+def test_ftc_8_1_a_touch_on_a_concentrating_caster_forces_a_good_will_roll() -> None:
+    # the touch is a standard melee attack (FTC 8.3): he must defend against it, so he is forced to dodge
+    def make(seed: int) -> Battle:
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("x", "red", "wizard", east(CENTRE), 3),
+                             ("b", "red", "brigand", Hex(8, 2), 3)], seed=seed))
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "w":
+            return act.Declare("w", spell="Thunderstrike", spell_target="b")
+        if fid == "x" and b.round == 2:
+            return act.Declare("x", spell="Withering Touch", spell_target="w")  # x does not dodge: a touch
+        return act.Declare(fid)
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        return b.casting_of("w") is not None
+
+    b = first_seed(make, shows)
+    out = play_round(b, declares)
+    rolled = [e for e in kinds(out, ev.ConcentrationRolled) if e.caster == "w"]  # type: ignore[attr-defined]
+    assert rolled and rolled[0].reason == "dodge"  # type: ignore[attr-defined]
+    assert rolled[0].difficulty == magic.concentration_difficulty("dodge")  # type: ignore[attr-defined]
+    first_will = out.index(rolled[0])
+    assert all(out.index(e) > first_will for e in kinds(out, ev.TouchAttack))
+
+
+def _to_declarations(b: Battle) -> None:
+    while (d := legal_actions(b)) is not None and d.reason != "declare":
+        b.apply(act.PassInterrupt(d.side) if d.reason == "interrupt" else act.Move(d.figure or "", ()))
+
+
+def test_ftc_8_3_a_touch_reaches_the_front_hexes_only_whatever_weapon_the_caster_holds() -> None:
+    # a wizard with a spear reaches 2 hexes with it (FTC 9.1), but touches with his hand
+    wz = character("wizard", weapons=["Spear or Pike"], skills={"Magic": "Great", "Spear": "Fair"})
+    figures = (FigureSetup("w", "W", "blue", wz, CENTRE, 0),
+               FigureSetup("k", "K", "red", character("brigand"), east(CENTRE, 2), 3),
+               FigureSetup("a", "A", "blue", character("knight"), neighbor(CENTRE, 1), 0))
+    b = Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, figures, seed=0))
+    _to_declarations(b)
+    assert "k" in b.targets_for("w", weapon("Spear or Pike"))
+    assert b.spell_targets("w", "Paralysing Touch") == [] and b.spell_targets("w", "Withering Touch") == []
+    assert b.spell_targets("w", "Shield of Force") == ["w", "a"]  # himself, and the ally in his front hex
+
+
+@pytest.mark.parametrize("near", [True, False])
+def test_ftc_8_3_a_large_caster_touches_from_the_front_of_its_footprint(near: bool) -> None:
+    drake = character("wizard", weapons=["Spear or Pike"], skills={"Magic": "Great", "Spear": "Fair"}, footprint=7)
+    body = footprint(CENTRE, 7, 0)
+    spot = sorted(front_zone(body, 0, 1) if near else front_zone(body, 0, 2) - front_zone(body, 0, 1))[0]
+    figures = (FigureSetup("w", "W", "blue", drake, CENTRE, 0),
+               FigureSetup("k", "K", "red", character("brigand"), spot, 3))
+    b = Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, figures, seed=0))
+    _to_declarations(b)
+    assert "k" in b.targets_for("w", weapon("Spear or Pike"))
+    assert (b.spell_targets("w", "Paralysing Touch") == ["k"]) is near
+
+
+def test_ftc_8_3_a_touch_damage_spell_does_the_spells_damage_not_the_touchs() -> None:
+    # "a standard attack that does no damage (beyond what the spell would do)": the touch decides whether
+    # the spell takes effect; the damage is the casting's degree + the spell's factor, on the torso
+    hits: list[tuple[ev.SpellCast, ev.TouchAttack, ev.AttackResolved]] = []
+    for seed in range(200):
+        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "peasant", east(CENTRE), 3)], seed=seed))
+        out = play_round(b, _touch_on("z", "Withering Touch"))
+        blows = [e for e in out if isinstance(e, ev.AttackResolved) and e.attacker == "w"]
+        touches = [e for e in out if isinstance(e, ev.TouchAttack)]
+        cast = [e for e in out if isinstance(e, ev.SpellCast)]
+        if touches and not touches[0].hit:
+            assert not blows  # a touch that misses: the spell does nothing
+        if blows:
+            hits.append((cast[0], touches[0], blows[0]))
+        if len(hits) >= 8:
+            break
+    assert len(hits) >= 8
+    item = magic.spell("Withering Touch")
+    for cast, touch, blow in hits:
+        assert touch.hit and blow.hit and blow.weapon == item.name
+        assert blow.offence == cast.result and blow.defence is None and blow.difficulty == item.difficulty
+        assert blow.relative_degree == cast.result - item.difficulty
+        assert blow.location == "torso"
+        assert blow.damage == blow.relative_degree + item.damage - sum(v for _, v in blow.defensive_factors)
+    # the touch's own degree would often have been larger: it does not count
+    assert any(t.offence - max(t.defence or -99, t.difficulty) != b.relative_degree for _, t, b in hits)
