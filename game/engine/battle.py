@@ -40,7 +40,14 @@ from game.engine.combat import (
     total,
 )
 from game.engine.creatures import footprint, front_zone, kind_modifiers, large_distance, pierce_defence
-from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
+from game.engine.damage import (
+    Factor,
+    damage_total,
+    defensive_factors,
+    graze_scale_difference,
+    limb_wound,
+    offensive_factors,
+)
 from game.engine.dice import DiceRoll, coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.equipment import armour as equipment_armour
@@ -1283,7 +1290,7 @@ class Battle:
         level = tgt.character.wound_track.level_for_damage(dmg)
         # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
         level = graze_cap(level, rd, fudge_graze_table=self.options.fudge_graze_table, damage=dmg,
-                          scale_difference=att.character.strength_scale - tgt.character.mass_scale
+                          scale_difference=graze_scale_difference(att.character, tgt.character, weapon)
                           ) if level else None
         event = ev.AttackResolved(**base, hit=True, relative_degree=rd, location=location,
                                   offensive_factors=tuple((f.name, f.value) for f in off),

@@ -24,7 +24,7 @@ from game.engine.combat import (
     offence_modifiers,
     total,
 )
-from game.engine.damage import defensive_factors, offensive_factors
+from game.engine.damage import defensive_factors, graze_scale_difference, offensive_factors
 from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, distance
@@ -165,7 +165,8 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
         def_h = defensive_factors(tgt.character, weapon, location="head")
         head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
     kwargs = dict(damage_base_head=head, track=tgt.character.wound_track,
-                  fudge_graze_table=battle.options.fudge_graze_table, health=tgt.character.health)
+                  fudge_graze_table=battle.options.fudge_graze_table, health=tgt.character.health,
+                  scale_difference=graze_scale_difference(att.character, tgt.character, weapon))
     distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
@@ -356,7 +357,9 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
         distribution = outcome_distribution(offence, None, (), item.difficulty, damage_base, damage_base_head=head,
                                             track=tgt.character.wound_track,
                                             fudge_graze_table=battle.options.fudge_graze_table,
-                                            health=tgt.character.health)
+                                            health=tgt.character.health,
+                                            scale_difference=graze_scale_difference(caster.character,
+                                                                                    tgt.character, weapon))
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:
         at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]
