@@ -22,6 +22,7 @@ from game.engine import events as ev
 from game.engine import gm, magic
 from game.engine.characters import Character
 from game.engine.combat import (
+    ACCIDENTAL_DODGE_BONUS,
     Modifier,
     MovedFraction,
     Stance,
@@ -1362,10 +1363,8 @@ class Battle:
                 defence: int | None = None
                 dmods: tuple[Modifier, ...] = ()
                 if tdecl is not None and a_id in tdecl.dodge and not tdecl.second_move:
-                    dmods = defence_modifiers(stance=Stance(tdecl.stance),
-                                              very_hurt_penalty=tgt.very_hurt_penalty(self.round))
-                    dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0),
-                             *self._magic_mods(tgt, "defence"), *self.gm_terms(tgt))
+                    dmods = self.dodge_terms(t_id, Stance(tdecl.stance),
+                                             Modifier("range defence bonus", band.defense_bonus if band else 0))
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
@@ -1443,6 +1442,15 @@ class Battle:
         mods += self._magic_attack_mods(att, aim)
         return AttackTerms(tuple(mods), band.difficulty if band else OUT_OF_RANGE, band, lof)
 
+    def dodge_terms(self, fid: str, stance: Stance, bonus: Modifier | None = None) -> tuple[Modifier, ...]:
+        """The modifiers of a figure dodging a missile or a spell with Agility (FTC 6.5.2): its stance (table
+        4) and Very Hurt (FTC 6.4.1), ``bonus`` (table 8's range defence bonus, or a bolt's on the spell's
+        difficulty; FTC 8.3), the spells on it (a Ward), the GM's modifiers (*Fudge* 4.1). A direct shot, a
+        bolt and a stray (FTC 6.5.3, which adds its own +3) all dodge with these terms."""
+        fig = self.figure(fid)
+        return (*defence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round)),
+                *((bonus,) if bonus is not None else ()), *self._magic_mods(fig, "defence"), *self.gm_terms(fig))
+
     def _crowding(self, fig: Figure, target: Figure) -> int:
         """How many of a figure's adjacent hexes hold a wall or another figure, the target not counted."""
         mode = fig.character.movement_modes[0]
@@ -1470,10 +1478,20 @@ class Battle:
             return out
         v = self.figures[victim]
         vdecl = self._declarations.get(victim)
-        dodge = None
-        if vdecl is not None and att.id in vdecl.dodge and victim in rolls:
-            dodge = v.character.agility + rolls[victim]
+        dodge: int | None = None
+        dmods: tuple[Modifier, ...] = ()
+        if vdecl is not None and att.id in vdecl.dodge and not vdecl.second_move:
+            # FTC 6.5.3: only a victim who declared a dodge against the firer dodges. A 1-second bolt is
+            # resolved at its declaration (FTC 8.1): such a bystander makes his one roll of the round now,
+            # as its target does (``_early_roll``); one who has not declared yet has no dodge.
+            vroll = rolls[victim] if victim in rolls else self._early_roll(victim, out)
+            dmods = self.dodge_terms(victim, Stance(vdecl.stance))
+            dodge = v.character.agility + vroll + total(dmods)
         lands, _ = accidental_hit(att.character.combat_skill(weapon) + roll + total(omods), dodge)
+        if dodge is not None:
+            shown = (*dmods, Modifier("dodging a stray shot", ACCIDENTAL_DODGE_BONUS))
+            out.append(ev.StrayDodge(victim, att.id, dodge + ACCIDENTAL_DODGE_BONUS,
+                                     tuple((m.name, m.value) for m in shown), not lands))
         if lands:
             event, wound = self._strike(att, v, weapon, roll, omods, None, (), (), -99,
                                         self._distance(att, v), "torso", stray=True)
@@ -1588,11 +1606,8 @@ class Battle:
         """The modifiers of a target dodging a spell cast at it from a distance (FTC 8.3, as a missile: 6.5.2
         and table 8's bonus read on the spell's difficulty; spells on the target; *Fudge* 4.1 the GM's
         modifiers). Resolution and the odds shown before declaring both come from here."""
-        tgt = self.figure(target)
         item = magic.spell(spell_name)
-        return (*defence_modifiers(stance=stance, very_hurt_penalty=tgt.very_hurt_penalty(self.round)),
-                Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"),
-                *self.gm_terms(tgt))
+        return self.dodge_terms(target, stance, Modifier("dodging a spell", magic.spell_dodge_bonus(item)))
 
     def resistance_terms(self, target: str, spell_name: str) -> tuple[int, tuple[Modifier, ...]] | None:
         """A target's resistance to a resisted spell before its 4dF (FTC 8: Will or Health; *Fudge* 4.1: the

@@ -390,6 +390,28 @@ class StrayShot(Event):
 
 
 @dataclass(frozen=True)
+class StrayDodge(Event):
+    """FTC 6.5.3: the victim of a stray shot who declared a dodge against the firer dodges it at +3 (his
+    Agility, his one roll of the round and his dodge modifiers); the shot lands only if the firer's result
+    beats it."""
+
+    kind: ClassVar[str] = "stray_dodge"
+    figure: str
+    firer: str
+    dodge: int
+    modifiers: Mods
+    dodged: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure, self.firer)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return (f"{_n(names, self.figure)} dodges the stray shot: {level_name(self.dodge)}{_mods(self.modifiers)}"
+                + (" — dodged" if self.dodged else " — struck"))
+
+
+@dataclass(frozen=True)
 class Wounded(Event):
     """FTC 7.3–7.4, Fudge 4.57: a wound after the Health roll, and the box it was recorded in."""
 

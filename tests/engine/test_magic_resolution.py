@@ -5,13 +5,15 @@ greathelm in recognition, grazes by spells and Scale, and secret stances kept se
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine.battle import Battle, BattleSetup, FigureSetup
+from game.engine import gm
+from game.engine.battle import Battle, BattleSetup, FigureSetup, legal_actions
 from game.engine.terrain import TerrainMap
 from tests.engine.test_magic_battle import first_seed, play_round
-from tests.golden.scenarios import CENTRE, SIDES, character, east
+from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, shot_setup
 
 # ------------------------------------------------------------------------------------------ 7.3 grazes
 
@@ -42,3 +44,93 @@ def test_ftc_7_3_a_spell_graze_is_a_scratch_whatever_the_casters_strength_scale(
     assert graze.relative_degree == 1 and graze.damage >= 3  # type: ignore[operator]
     assert "Strength Scale" not in dict(graze.offensive_factors)
     assert graze.wound == "Scratch"
+
+
+# ------------------------------------------------------------------------------------------ 6.5.3 strays
+
+
+def _dart_past_a_bystander(bystander_first: bool) -> Callable[[int], Battle | None]:
+    """A wizard's Flame Dart (1 second, close) at a swift target 2 hexes east, past a swift bystander 1 hex
+    east; both red figures dodge the wizard when they declare. Only seeds where the target declares before
+    the wizard, and the bystander before him too (``bystander_first``) or after him."""
+    def make(seed: int) -> Battle | None:
+        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("y", "red", "swift", east(CENTRE, 1), 3),
+                          ("t", "red", "swift", east(CENTRE, 2), 3)], seed=seed))
+        while (d := legal_actions(b)) is not None and d.reason != "declare":
+            b.apply(act.Move(d.figure or "", ()))
+        order = list(b._declare_queue)
+        w = order.index("w")
+        return b if order.index("t") < w and (order.index("y") < w) == bystander_first else None
+    return make
+
+
+def _dart(b: Battle, fid: str) -> act.Action:
+    if fid == "w":
+        return act.Declare("w", spell="Flame Dart", spell_target="t")
+    return act.Declare(fid, "mildly_defensive", dodge=("w",))
+
+
+def _strays_onto_y(b: Battle | None) -> bool:
+    if b is None:
+        return False
+    play_round(b, _dart)
+    return any(isinstance(e, ev.StrayShot) and e.victim == "y" for e in b.events)
+
+
+def test_ftc_6_5_3_a_one_second_bolt_straying_onto_a_bystander_meets_his_declared_dodge() -> None:
+    # FTC 8.1 resolves the dart as it is declared; the bystander who declared a dodge against the wizard
+    # rolls his one roll of the round then (as the target does) and dodges at +3 (FTC 6.5.3)
+    b = first_seed(_dart_past_a_bystander(True), _strays_onto_y, tries=3000)  # type: ignore[arg-type]
+    events = b.events
+    stray = next(i for i, e in enumerate(events) if isinstance(e, ev.StrayShot) and e.victim == "y")
+    dodge = next(e for e in events[stray:] if isinstance(e, ev.StrayDodge))
+    assert isinstance(dodge, ev.StrayDodge) and dodge.figure == "y" and dodge.firer == "w"
+    early = [e for e in events[:stray + 2] if isinstance(e, ev.CombatRoll) and e.figure == "y"]
+    assert len(early) == 1
+    assert ("dodging a stray shot", 3) in dodge.modifiers
+    assert dodge.dodge == b.figure("y").character.agility + sum(early[0].faces) + sum(v for _, v in dodge.modifiers)
+    struck = [e for e in events[stray:] if isinstance(e, ev.AttackResolved) and e.stray and e.target == "y"]
+    assert bool(struck) is not dodge.dodged
+    # the round's resolution uses the same roll again (FTC 6.3: one roll a round)
+    later = [e for e in events[stray + 2:] if isinstance(e, ev.CombatRoll) and e.figure == "y"]
+    assert later and later[0].faces == early[0].faces
+
+
+def test_ftc_6_5_3_a_bystander_who_has_not_declared_yet_has_no_dodge() -> None:
+    b = first_seed(_dart_past_a_bystander(False), _strays_onto_y, tries=3000)  # type: ignore[arg-type]
+    stray = next(i for i, e in enumerate(b.events) if isinstance(e, ev.StrayShot) and e.victim == "y")
+    after = b.events[stray + 1:]
+    assert not any(isinstance(e, ev.StrayDodge) for e in after)
+    struck = next(e for e in after if isinstance(e, ev.AttackResolved) and e.stray)
+    assert struck.target == "y" and struck.hit and struck.defence is None
+
+
+def test_ftc_6_5_3_a_stray_victims_dodge_counts_his_defence_modifiers() -> None:
+    # the same terms as a dodge against a direct shot (Battle.dodge_terms): here his stance, mildly
+    # defensive +1, and the GM's +2; table 8's range bonus gives way to the stray shot's +3
+    def make(seed: int) -> Battle:
+        b = Battle(replace(shot_setup("red")(seed), gm="referee"))
+        b.apply(gm.SituationalModifier("m1", "by", 2, "well placed shield", "removed"))
+        return b
+
+    def declares(b: Battle, fid: str) -> act.Action:
+        if fid == "a":
+            return act.Declare("a", "neutral", ("t",), "Shortbow")
+        return act.Declare(fid, "mildly_defensive", dodge=("a",))
+
+    def shows(b: Battle) -> bool:
+        play_round(b, declares)
+        return any(isinstance(e, ev.StrayDodge) for e in b.events)
+
+    b = first_seed(make, shows, tries=2000)
+    dodge = next(e for e in b.events if isinstance(e, ev.StrayDodge))
+    assert isinstance(dodge, ev.StrayDodge) and dodge.figure == "by" and dodge.firer == "a"
+    mods = dict(dodge.modifiers)
+    assert mods["Mildly defensive stance"] == 1 and mods["dodging a stray shot"] == 3
+    assert any(name.startswith("GM") and value == 2 for name, value in dodge.modifiers)
+    assert "range defence bonus" not in mods
+    roll = next(e for e in b.events if isinstance(e, ev.CombatRoll) and e.figure == "by")
+    assert dodge.dodge == b.figure("by").character.agility + sum(roll.faces) + sum(mods.values())
+    direct = next(e for e in b.events if isinstance(e, ev.AttackResolved) and e.target == "t")
+    assert dodge.dodged is not any(isinstance(e, ev.AttackResolved) and e.stray for e in b.events)
+    assert direct.defence is not None  # the target dodged too, with table 8's bonus
