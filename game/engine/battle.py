@@ -989,6 +989,14 @@ class Battle:
                 out.append(e.id)
         return out
 
+    def melee_attackers_on(self, fid: str) -> list[str]:
+        """Figures that have declared a melee attack on this figure this round so far (FTC 6.1), counted as the
+        round's resolution counts them (able to act, no second move): table 7's "defending against attacks"
+        for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring."""
+        return [d.figure for d in self._declarations.values()
+                if fid in d.targets and not d.second_move and self.figures[d.figure].can_act
+                and not self._weapon_of(self.figures[d.figure], d.weapon).ranged]
+
     def threats_to(self, fid: str) -> list[Figure]:
         """Enemies attacking this figure: those who declared attacks on it, and those who have it in
         melee reach now (FTC 6.2's "attackers" for a retreat)."""
@@ -1904,7 +1912,9 @@ class Battle:
                 if item.is_touch or (tdecl is not None and fig.id in tdecl.dodge and not tdecl.second_move):
                     rolls[tgt.id] = self._early_roll(tgt.id, out)
             wounds: list[tuple[Figure, int, str, int]] = []
-            out.extend(self._cast(fig, decl, item, target, h, rolls, {}, wounds))
+            # table 7 applies except for movement (FTC 8.1): a caster already attacked in melee defends (-1)
+            melee_on = {fig.id: self.melee_attackers_on(fig.id)}
+            out.extend(self._cast(fig, decl, item, target, h, rolls, melee_on, wounds))
             out.extend(self._apply_wounds(wounds))
             out.extend(self._magic_damaged(wounds))
             # results count for every other attack (FTC 8.1): a figure no longer able does not declare

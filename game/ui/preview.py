@@ -297,15 +297,18 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
     tgt = battle.figure(target) if isinstance(target, str) else None
     spot = target if isinstance(target, Hex) else None
     st = Stance(stance)
-    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge))
+    public = public_declarations(battle)
+    # table 7's -1 for a caster who defends (FTC 8.1), from the melee attacks on him declared in the open so far
+    attackers = [a for a in battle.melee_attackers_on(fid) if a in public]
+    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
     skill = caster.character.skill_level(item.skill)
     result = skill + total(terms.modifiers)
     assumptions: list[str] = []
-    if battle.threats_to(fid) and item.range in ("close", "short", "long") and tgt is not None:
+    later = magic.resolves_when(item) != "declaration" or battle.options.secret_stances
+    if not attackers and later and any(t.id not in public for t in battle.threats_to(fid)):
         assumptions.append("attacked in melee while casting: table 7's −1 for a firer who defends is not counted.")
     hostile = tgt is not None and tgt.side != caster.side and tgt.can_act
     bolt = hostile and item.range in ("close", "short", "long")
-    public = public_declarations(battle)
     tdecl = public.get(tgt.id) if tgt is not None else None
     t_stance = tdecl.stance if tdecl is not None else "neutral"
     if hostile and tdecl is None and tgt is not None and (bolt or item.is_touch):

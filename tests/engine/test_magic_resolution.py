@@ -134,3 +134,49 @@ def test_ftc_6_5_3_a_stray_victims_dodge_counts_his_defence_modifiers() -> None:
     direct = next(e for e in b.events if isinstance(e, ev.AttackResolved) and e.target == "t")
     assert dodge.dodged is not any(isinstance(e, ev.AttackResolved) and e.stray for e in b.events)
     assert direct.defence is not None  # the target dodged too, with table 8's bonus
+
+
+# ------------------------------------------------------------------------------------------ 8.1 table 7
+
+
+def _guard_declares_first(seed: int) -> Battle | None:
+    """A wizard and a guard side by side, in the attack phase, the guard to declare first."""
+    b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "guard", east(CENTRE), 3)], seed=seed))
+    while (d := legal_actions(b)) is not None and d.reason != "declare":
+        b.apply(act.Move(d.figure or "", ()))
+    return b if b._declare_queue[0] == "k" else None
+
+
+def _guard_first() -> Battle:
+    return next(b for s in range(100) if (b := _guard_declares_first(s)) is not None)
+
+
+def test_ftc_8_1_a_one_second_casting_defending_against_a_melee_attack_is_at_minus_1() -> None:
+    # FTC 8.1 spares a 1-second spell only table 7's movement penalties: attacked in melee, the caster
+    # "defends against attacks", -1, as a 1-round casting does
+    for spell, target in (("Flame Dart", "k"), ("Ward", "w")):
+        b = _guard_first()
+        assert b.melee_attackers_on("w") == []
+        b.apply(act.Declare("k", "neutral", ("w",)))
+        assert b.melee_attackers_on("w") == ["k"]
+        terms = b.spell_terms("w", spell, target, firer_defending=True)
+        out = b.apply(act.Declare("w", spell=spell, spell_target=target))
+        cast = next(e for e in out if isinstance(e, ev.SpellCast))
+        assert isinstance(cast, ev.SpellCast)
+        assert ("Defending against attacks", -1) in cast.modifiers
+        assert cast.modifiers == tuple((m.name, m.value) for m in terms.modifiers)
+
+
+def test_ftc_8_1_a_one_second_casting_before_any_melee_attack_is_declared_has_no_minus_1() -> None:
+    def wizard_first(seed: int) -> Battle | None:
+        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "guard", east(CENTRE), 3)],
+                         seed=seed))
+        while (d := legal_actions(b)) is not None and d.reason != "declare":
+            b.apply(act.Move(d.figure or "", ()))
+        return b if b._declare_queue[0] == "w" else None
+
+    b = next(b for s in range(100) if (b := wizard_first(s)) is not None)
+    out = b.apply(act.Declare("w", spell="Flame Dart", spell_target="k"))
+    cast = next(e for e in out if isinstance(e, ev.SpellCast))
+    assert isinstance(cast, ev.SpellCast)
+    assert not any(name == "Defending against attacks" for name, _ in cast.modifiers)
