@@ -1938,13 +1938,22 @@ class Battle:
             if difficulty is None:
                 continue
             skill = fig.character.skill_level("Thaumatology")
-            roll, ok = magic.recognise(self.rng, skill, sees=sees, hears=hears, obscured=obscured)
+            mods = self.recognition_terms(fig.id)
+            roll, ok = magic.recognise(self.rng, skill + total(mods), sees=sees, hears=hears, obscured=obscured)
             assert roll is not None
             if ok:
                 self._recognised[(fig.id, caster)] = item.name
-            out.append(ev.SpellRecognised(fig.id, caster, item.name, skill, roll.faces, skill + roll.total,
-                                          difficulty, ok))
+            out.append(ev.SpellRecognised(fig.id, caster, item.name, skill, roll.faces,
+                                          skill + roll.total + total(mods), difficulty, ok,
+                                          tuple((m.name, m.value) for m in mods)))
         return out
+
+    def recognition_terms(self, fid: str) -> tuple[Modifier, ...]:
+        """The modifiers of a figure's Thaumatology roll to recognise a spell (FTC 8.2): a helmet that
+        obscures vision, the greathelm (FTC 9.2), lowers it as it lowers the wearer's Perception (our
+        reading, ``combat.obscured_vision_perception``): recognising a spell is watching the caster."""
+        helm = next((a for a in self.figure(fid).character.armour if a.obscures_vision), None)
+        return (Modifier(f"{helm.name} obscures vision", obscured_vision_perception()),) if helm else ()
 
     def recognition_view(self, fid: str, caster: str) -> tuple[bool, bool, bool]:
         """What a figure makes out of a caster for recognising his spell (FTC 8.2): (sees, hears, obscured),

@@ -675,6 +675,8 @@ class SpellRecognised(Event):
     result: int
     difficulty: int
     success: bool
+    modifiers: Mods = ()
+    """FTC 9.2: e.g. a greathelm's obscured vision."""
 
     @property
     def figures(self) -> tuple[str, ...]:
@@ -682,9 +684,13 @@ class SpellRecognised(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         head = (f"{_n(names, self.figure)} watches {_n(names, self.caster)}'s casting: Thaumatology "
-                f"{level_name(self.skill)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
                 f"{level_name(self.difficulty)}")
         return head + (f" — recognises {self.spell}" if self.success else " — does not recognise the spell")
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
+        return _json_without_empty(self, "modifiers")
 
 
 @dataclass(frozen=True)

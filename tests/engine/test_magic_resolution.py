@@ -180,3 +180,36 @@ def test_ftc_8_1_a_one_second_casting_before_any_melee_attack_is_declared_has_no
     cast = next(e for e in out if isinstance(e, ev.SpellCast))
     assert isinstance(cast, ev.SpellCast)
     assert not any(name == "Defending against attacks" for name, _ in cast.modifiers)
+
+
+# ------------------------------------------------------------------------------------------ 8.2, 9.2
+
+
+def _recognitions(helm: list[str]) -> list[ev.SpellRecognised]:
+    """Thaumatology rolls of a seer (in a greathelm or not) at whom a wizard 5 hexes away concentrates."""
+    found: list[ev.SpellRecognised] = []
+    for seed in range(6):
+        b = Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, (
+            FigureSetup("w", "W", "blue", character("wizard"), CENTRE, 0),
+            FigureSetup("s", "S", "red", character("seer", armour=helm), east(CENTRE, 5), 3)), seed=seed))
+
+        def thunder(b_: Battle, fid: str) -> act.Action:
+            return act.Declare("w", spell="Thunderstrike", spell_target="s") if fid == "w" else act.Declare(fid)
+
+        play_round(b, thunder)
+        play_round(b, thunder)
+        found += [e for e in b.events if isinstance(e, ev.SpellRecognised)]
+    return found
+
+
+def test_ftc_9_2_a_greathelm_obscures_the_view_of_a_casting_minus_1_to_recognise_it() -> None:
+    # FTC 8.2 asks for a clear view of the caster; the greathelm "obscures vision" (FTC 9.2): -1 to the
+    # Thaumatology roll, as to the wearer's Perception
+    bare, helmed = _recognitions([]), _recognitions(["Greathelm"])
+    assert bare and helmed
+    assert all(e.modifiers == () and e.result == e.skill + sum(e.faces) for e in bare)
+    for e in helmed:
+        assert e.modifiers == (("Greathelm obscures vision", -1),)
+        assert e.result == e.skill + sum(e.faces) - 1
+        assert e.success == (e.result >= e.difficulty)
+    assert "Greathelm obscures vision" in helmed[0].text()
