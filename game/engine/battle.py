@@ -246,6 +246,8 @@ class Declaration:
     pending_steps: tuple[tuple[Hex, int], ...] = ()
     """Under secret stances: the advance, carried out at the reveal."""
     pending_retreat: Hex | None = None
+    pending_cast: bool = False
+    """Under secret stances: a 1-second spell, resolved at the reveal (its event would show the stance)."""
     spell: str | None = None
     """FTC 8: the spell cast (or concentrated on) instead of a weapon attack, its figure or hex."""
     spell_target: str | None = None
@@ -936,6 +938,10 @@ class Battle:
             out.append(ev.Revealed())
             for d in self._declarations.values():
                 out.append(ev.Declared(d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move))
+            for d in list(self._declarations.values()):
+                # 1-second spells first, in the order declared: each was declared before any step was seen
+                if d.pending_cast and self.figures[d.figure].can_act:
+                    out.extend(self._cast_at_once(self.figures[d.figure], d))
             for d in list(self._declarations.values()):
                 # a figure taken out or held fast since it declared makes no step at the reveal
                 if (d.pending_steps or d.pending_retreat is not None) and self.figures[d.figure].can_act:
@@ -1905,20 +1911,35 @@ class Battle:
         if when == "last_round":
             self._casting[fig.id] = magic.Concentration.begin(item, fig.id, target if target is not None else h)
         elif when == "declaration":
-            rolls: dict[str, int] = {fig.id: self._early_roll(fig.id, out)}
-            tgt = self.figures.get(target or "")
-            if tgt is not None and tgt.side != fig.side and tgt.can_act:
-                tdecl = self._declarations.get(tgt.id)
-                if item.is_touch or (tdecl is not None and fig.id in tdecl.dodge and not tdecl.second_move):
-                    rolls[tgt.id] = self._early_roll(tgt.id, out)
-            wounds: list[tuple[Figure, int, str, int]] = []
-            # table 7 applies except for movement (FTC 8.1): a caster already attacked in melee defends (-1)
-            melee_on = {fig.id: self.melee_attackers_on(fig.id)}
-            out.extend(self._cast(fig, decl, item, target, h, rolls, melee_on, wounds))
-            out.extend(self._apply_wounds(wounds))
-            out.extend(self._magic_damaged(wounds))
-            # results count for every other attack (FTC 8.1): a figure no longer able does not declare
-            self._declare_queue = [q for q in self._declare_queue if self.figures[q].can_act]
+            if self.options.secret_stances:
+                # Fudge 4.32: the casting roll and a dodge against it name their stances, so a 1-second
+                # spell is resolved at the reveal, when all declarations are shown, before any attack
+                decl.pending_cast = True
+            else:
+                out.extend(self._cast_at_once(fig, decl))
+        return out
+
+    def _cast_at_once(self, fig: Figure, decl: Declaration) -> list[ev.Event]:
+        """FTC 8.1: a 1-second spell is resolved when declared (under secret stances, at the reveal), and its
+        results count for every other attack of the round; the caster's roll, and the target's if it already
+        declared a dodge against him, is their one roll of the round (``_early_roll``)."""
+        out: list[ev.Event] = []
+        assert decl.spell is not None
+        item, target, h = magic.spell(decl.spell), decl.spell_target, decl.spell_hex
+        rolls: dict[str, int] = {fig.id: self._early_roll(fig.id, out)}
+        tgt = self.figures.get(target or "")
+        if tgt is not None and tgt.side != fig.side and tgt.can_act:
+            tdecl = self._declarations.get(tgt.id)
+            if item.is_touch or (tdecl is not None and fig.id in tdecl.dodge and not tdecl.second_move):
+                rolls[tgt.id] = self._early_roll(tgt.id, out)
+        wounds: list[tuple[Figure, int, str, int]] = []
+        # table 7 applies except for movement (FTC 8.1): a caster already attacked in melee defends (-1)
+        melee_on = {fig.id: self.melee_attackers_on(fig.id)}
+        out.extend(self._cast(fig, decl, item, target, h, rolls, melee_on, wounds))
+        out.extend(self._apply_wounds(wounds))
+        out.extend(self._magic_damaged(wounds))
+        # results count for every other attack (FTC 8.1): a figure no longer able does not declare
+        self._declare_queue = [q for q in self._declare_queue if self.figures[q].can_act]
         return out
 
     def _magic_recognise(self, fig: Figure) -> list[ev.Event]:

@@ -10,7 +10,8 @@ from dataclasses import replace
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.battle import Battle, BattleSetup, FigureSetup, legal_actions
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, legal_actions
+from game.engine.combat import Stance
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel
 from tests.engine.test_magic_battle import first_seed, play_round
@@ -260,3 +261,47 @@ def test_ftc_8_1_dazzle_counts_against_the_guards_blow_that_same_round() -> None
     assert isinstance(attack, ev.AttackResolved)
     assert ("Dazzled (Dazzle)", -1) in attack.offence_mods
     assert attack.offence == attack.skill + attack.roll + sum(v for _, v in attack.offence_mods)
+
+
+# ------------------------------------------------------------------------------------------ Fudge 4.32
+
+
+def _secret_dart(seed: int) -> Battle | None:
+    """Secret stances: a wizard and a brigand 2 hexes apart, the wizard to declare first."""
+    b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "brigand", east(CENTRE, 2), 3)],
+                     seed=seed, options=RuleOptions(secret_stances=True)))
+    while (d := legal_actions(b)) is not None and d.reason != "declare":
+        b.apply(act.Move(d.figure or "", ()))
+    return b if b._declare_queue[0] == "w" else None
+
+
+def _dart_cast(b: Battle | None) -> bool:
+    if b is None:
+        return False
+    play_round(b, lambda b_, fid: act.Declare("w", "very_aggressive", spell="Flame Dart", spell_target="k")
+               if fid == "w" else act.Declare("k", "mildly_defensive", dodge=("w",)))
+    return any(isinstance(e, ev.SpellCast) and e.success for e in b.events)
+
+
+def test_fudge_4_32_a_one_second_spell_reveals_no_stance_before_everyone_has_declared() -> None:
+    # The casting roll names the caster's stance (table 4) and a dodge the target's, so under secret stances
+    # the 1-second spell is resolved at the reveal: still before every attack of the round (FTC 8.1), with
+    # both stances counted, and with the dodge of a target who declared after the caster.
+    b = first_seed(_secret_dart, _dart_cast)  # type: ignore[arg-type]
+    events = b.events
+    reveal = next(i for i, e in enumerate(events) if isinstance(e, ev.Revealed))
+    words = ["stance", *(s.display_name.lower() for s in Stance), *(s.value for s in Stance)]
+    for e in events[:reveal]:
+        text = e.text(b.names()).lower()
+        assert not any(w in text for w in words), text
+        assert not isinstance(e, ev.SpellCast | ev.AttackResolved | ev.CombatRoll)
+    assert any(isinstance(e, ev.CastingBegan) for e in events[:reveal])
+    cast = next(i for i, e in enumerate(events) if isinstance(e, ev.SpellCast))
+    spell = events[cast]
+    assert isinstance(spell, ev.SpellCast) and reveal < cast
+    assert ("Very aggressive stance", 2) in spell.modifiers
+    dart = next(e for e in events if isinstance(e, ev.AttackResolved) and e.weapon == "Flame Dart")
+    assert dart.defence is not None and ("Mildly defensive stance", 1) in dart.defence_mods
+    nxt = next(i for i, e in enumerate(events) if isinstance(e, ev.PhaseBegan) and e.round == 2)
+    rolls = [i for i, e in enumerate(events[:nxt]) if isinstance(e, ev.CombatRoll)]
+    assert cast < rolls[-1]  # the round's resolution (its rolls) comes after the dart
