@@ -460,8 +460,9 @@ def graze_cap(level: WoundLevel | None, relative_degree: int, *, fudge_graze_tab
     (offence minus defence, i.e. ``damage`` minus the relative degree): below 0 no wound, 0-4 Scratch,
     5+ Hurt; ``damage`` (the blow's damage number) is then required. ``scale_difference`` (the blow's
     Scale minus the defender's Mass Scale, ``damage.graze_scale_difference``: the attacker's Strength Scale
-    counts only with a muscle-powered weapon, *Fudge* 4.58) raises the cap one level per positive step, at most to Very
-    Hurt (*Fudge* 4.56: "plus any Scale difference", "minimized"). The result never exceeds ``level``.
+    counts only with a muscle-powered weapon, *Fudge* 4.58) raises the cap one level per positive step, at
+    most to Very Hurt (*Fudge* 4.56: "plus any Scale difference", "minimized"). The result never exceeds
+    ``level``.
     """
     if relative_degree != 1 or level is None:
         return level
