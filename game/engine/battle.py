@@ -22,6 +22,7 @@ from game.engine import events as ev
 from game.engine import gm, magic
 from game.engine.characters import Character
 from game.engine.combat import (
+    ACCIDENTAL_DODGE_BONUS,
     Modifier,
     MovedFraction,
     Stance,
@@ -40,7 +41,14 @@ from game.engine.combat import (
     total,
 )
 from game.engine.creatures import footprint, front_zone, kind_modifiers, large_distance, pierce_defence
-from game.engine.damage import Factor, damage_total, defensive_factors, limb_wound, offensive_factors
+from game.engine.damage import (
+    Factor,
+    damage_total,
+    defensive_factors,
+    graze_scale_difference,
+    limb_wound,
+    offensive_factors,
+)
 from game.engine.dice import DiceRoll, coin_flip, roll_4df
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.equipment import armour as equipment_armour
@@ -238,6 +246,8 @@ class Declaration:
     pending_steps: tuple[tuple[Hex, int], ...] = ()
     """Under secret stances: the advance, carried out at the reveal."""
     pending_retreat: Hex | None = None
+    pending_cast: bool = False
+    """Under secret stances: a 1-second spell, resolved at the reveal (its event would show the stance)."""
     spell: str | None = None
     """FTC 8: the spell cast (or concentrated on) instead of a weapon attack, its figure or hex."""
     spell_target: str | None = None
@@ -929,6 +939,10 @@ class Battle:
             for d in self._declarations.values():
                 out.append(ev.Declared(d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move))
             for d in list(self._declarations.values()):
+                # 1-second spells first, in the order declared: each was declared before any step was seen
+                if d.pending_cast and self.figures[d.figure].can_act:
+                    out.extend(self._cast_at_once(self.figures[d.figure], d))
+            for d in list(self._declarations.values()):
                 # a figure taken out or held fast since it declared makes no step at the reveal
                 if (d.pending_steps or d.pending_retreat is not None) and self.figures[d.figure].can_act:
                     out.extend(self._take_steps(self.figures[d.figure], d, d.pending_steps, d.pending_retreat))
@@ -991,6 +1005,14 @@ class Battle:
     def _moves_of(self, fig: Figure) -> list[tuple[Hex, int]]:
         """The positions a figure took in this attack phase (FTC 6.2); outside it, where it stands now."""
         return fig.positions if self.phase == "attack" and fig.positions else [(fig.hex, fig.facing)]
+
+    def melee_attackers_on(self, fid: str) -> list[str]:
+        """Figures that have declared a melee attack on this figure this round so far (FTC 6.1), counted as the
+        round's resolution counts them (able to act, no second move): table 7's "defending against attacks"
+        for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring."""
+        return [d.figure for d in self._declarations.values()
+                if fid in d.targets and not d.second_move and self.figures[d.figure].can_act
+                and not self._weapon_of(self.figures[d.figure], d.weapon).ranged]
 
     def threats_to(self, fid: str) -> list[Figure]:
         """Enemies attacking this figure: those who declared attacks on it (a touch spell cast on it
@@ -1295,7 +1317,7 @@ class Battle:
         level = tgt.character.wound_track.level_for_damage(dmg)
         # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
         level = graze_cap(level, rd, fudge_graze_table=self.options.fudge_graze_table, damage=dmg,
-                          scale_difference=att.character.strength_scale - tgt.character.mass_scale
+                          scale_difference=graze_scale_difference(att.character, tgt.character, weapon)
                           ) if level else None
         event = ev.AttackResolved(**base, hit=True, relative_degree=rd, location=location,
                                   offensive_factors=tuple((f.name, f.value) for f in off),
@@ -1367,10 +1389,8 @@ class Battle:
                 defence: int | None = None
                 dmods: tuple[Modifier, ...] = ()
                 if tdecl is not None and a_id in tdecl.dodge and not tdecl.second_move:
-                    dmods = defence_modifiers(stance=Stance(tdecl.stance),
-                                              very_hurt_penalty=tgt.very_hurt_penalty(self.round))
-                    dmods = (*dmods, Modifier("range defence bonus", band.defense_bonus if band else 0),
-                             *self._magic_mods(tgt, "defence"), *self.gm_terms(tgt))
+                    dmods = self.dodge_terms(t_id, Stance(tdecl.stance),
+                                             Modifier("range defence bonus", band.defense_bonus if band else 0))
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
@@ -1448,6 +1468,15 @@ class Battle:
         mods += self._magic_attack_mods(att, aim)
         return AttackTerms(tuple(mods), band.difficulty if band else OUT_OF_RANGE, band, lof)
 
+    def dodge_terms(self, fid: str, stance: Stance, bonus: Modifier | None = None) -> tuple[Modifier, ...]:
+        """The modifiers of a figure dodging a missile or a spell with Agility (FTC 6.5.2): its stance (table
+        4) and Very Hurt (FTC 6.4.1), ``bonus`` (table 8's range defence bonus, or a bolt's on the spell's
+        difficulty; FTC 8.3), the spells on it (a Ward), the GM's modifiers (*Fudge* 4.1). A direct shot, a
+        bolt and a stray (FTC 6.5.3, which adds its own +3) all dodge with these terms."""
+        fig = self.figure(fid)
+        return (*defence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round)),
+                *((bonus,) if bonus is not None else ()), *self._magic_mods(fig, "defence"), *self.gm_terms(fig))
+
     def _crowding(self, fig: Figure, target: Figure) -> int:
         """How many of a figure's adjacent hexes hold a wall or another figure, the target not counted."""
         mode = fig.character.movement_modes[0]
@@ -1475,10 +1504,20 @@ class Battle:
             return out
         v = self.figures[victim]
         vdecl = self._declarations.get(victim)
-        dodge = None
-        if vdecl is not None and att.id in vdecl.dodge and victim in rolls:
-            dodge = v.character.agility + rolls[victim]
+        dodge: int | None = None
+        dmods: tuple[Modifier, ...] = ()
+        if vdecl is not None and att.id in vdecl.dodge and not vdecl.second_move:
+            # FTC 6.5.3: only a victim who declared a dodge against the firer dodges. A 1-second bolt is
+            # resolved at its declaration (FTC 8.1): such a bystander makes his one roll of the round now,
+            # as its target does (``_early_roll``); one who has not declared yet has no dodge.
+            vroll = rolls[victim] if victim in rolls else self._early_roll(victim, out)
+            dmods = self.dodge_terms(victim, Stance(vdecl.stance))
+            dodge = v.character.agility + vroll + total(dmods)
         lands, _ = accidental_hit(att.character.combat_skill(weapon) + roll + total(omods), dodge)
+        if dodge is not None:
+            shown = (*dmods, Modifier("dodging a stray shot", ACCIDENTAL_DODGE_BONUS))
+            out.append(ev.StrayDodge(victim, att.id, dodge + ACCIDENTAL_DODGE_BONUS,
+                                     tuple((m.name, m.value) for m in shown), not lands))
         if lands:
             event, wound = self._strike(att, v, weapon, roll, omods, None, (), (), -99,
                                         self._distance(att, v), "torso", stray=True)
@@ -1593,11 +1632,8 @@ class Battle:
         """The modifiers of a target dodging a spell cast at it from a distance (FTC 8.3, as a missile: 6.5.2
         and table 8's bonus read on the spell's difficulty; spells on the target; *Fudge* 4.1 the GM's
         modifiers). Resolution and the odds shown before declaring both come from here."""
-        tgt = self.figure(target)
         item = magic.spell(spell_name)
-        return (*defence_modifiers(stance=stance, very_hurt_penalty=tgt.very_hurt_penalty(self.round)),
-                Modifier("dodging a spell", magic.spell_dodge_bonus(item)), *self._magic_mods(tgt, "defence"),
-                *self.gm_terms(tgt))
+        return self.dodge_terms(target, stance, Modifier("dodging a spell", magic.spell_dodge_bonus(item)))
 
     def resistance_terms(self, target: str, spell_name: str) -> tuple[int, tuple[Modifier, ...]] | None:
         """A target's resistance to a resisted spell before its 4dF (FTC 8: Will or Health; *Fudge* 4.1: the
@@ -1894,18 +1930,35 @@ class Battle:
         if when == "last_round":
             self._casting[fig.id] = magic.Concentration.begin(item, fig.id, target if target is not None else h)
         elif when == "declaration":
-            rolls: dict[str, int] = {fig.id: self._early_roll(fig.id, out)}
-            tgt = self.figures.get(target or "")
-            if tgt is not None and tgt.side != fig.side and tgt.can_act:
-                tdecl = self._declarations.get(tgt.id)
-                if item.is_touch or (tdecl is not None and fig.id in tdecl.dodge and not tdecl.second_move):
-                    rolls[tgt.id] = self._early_roll(tgt.id, out)
-            wounds: list[tuple[Figure, int, str, int]] = []
-            out.extend(self._cast(fig, decl, item, target, h, rolls, {}, wounds))
-            out.extend(self._apply_wounds(wounds))
-            out.extend(self._magic_damaged(wounds))
-            # results count for every other attack (FTC 8.1): a figure no longer able does not declare
-            self._declare_queue = [q for q in self._declare_queue if self.figures[q].can_act]
+            if self.options.secret_stances:
+                # Fudge 4.32: the casting roll and a dodge against it name their stances, so a 1-second
+                # spell is resolved at the reveal, when all declarations are shown, before any attack
+                decl.pending_cast = True
+            else:
+                out.extend(self._cast_at_once(fig, decl))
+        return out
+
+    def _cast_at_once(self, fig: Figure, decl: Declaration) -> list[ev.Event]:
+        """FTC 8.1: a 1-second spell is resolved when declared (under secret stances, at the reveal), and its
+        results count for every other attack of the round; the caster's roll, and the target's if it already
+        declared a dodge against him, is their one roll of the round (``_early_roll``)."""
+        out: list[ev.Event] = []
+        assert decl.spell is not None
+        item, target, h = magic.spell(decl.spell), decl.spell_target, decl.spell_hex
+        rolls: dict[str, int] = {fig.id: self._early_roll(fig.id, out)}
+        tgt = self.figures.get(target or "")
+        if tgt is not None and tgt.side != fig.side and tgt.can_act:
+            tdecl = self._declarations.get(tgt.id)
+            if item.is_touch or (tdecl is not None and fig.id in tdecl.dodge and not tdecl.second_move):
+                rolls[tgt.id] = self._early_roll(tgt.id, out)
+        wounds: list[tuple[Figure, int, str, int]] = []
+        # table 7 applies except for movement (FTC 8.1): a caster already attacked in melee defends (-1)
+        melee_on = {fig.id: self.melee_attackers_on(fig.id)}
+        out.extend(self._cast(fig, decl, item, target, h, rolls, melee_on, wounds))
+        out.extend(self._apply_wounds(wounds))
+        out.extend(self._magic_damaged(wounds))
+        # results count for every other attack (FTC 8.1): a figure no longer able does not declare
+        self._declare_queue = [q for q in self._declare_queue if self.figures[q].can_act]
         return out
 
     def _magic_recognise(self, fig: Figure) -> list[ev.Event]:
@@ -1925,13 +1978,22 @@ class Battle:
             if difficulty is None:
                 continue
             skill = fig.character.skill_level("Thaumatology")
-            roll, ok = magic.recognise(self.rng, skill, sees=sees, hears=hears, obscured=obscured)
+            mods = self.recognition_terms(fig.id)
+            roll, ok = magic.recognise(self.rng, skill + total(mods), sees=sees, hears=hears, obscured=obscured)
             assert roll is not None
             if ok:
                 self._recognised[(fig.id, caster)] = item.name
-            out.append(ev.SpellRecognised(fig.id, caster, item.name, skill, roll.faces, skill + roll.total,
-                                          difficulty, ok))
+            out.append(ev.SpellRecognised(fig.id, caster, item.name, skill, roll.faces,
+                                          skill + roll.total + total(mods), difficulty, ok,
+                                          tuple((m.name, m.value) for m in mods)))
         return out
+
+    def recognition_terms(self, fid: str) -> tuple[Modifier, ...]:
+        """The modifiers of a figure's Thaumatology roll to recognise a spell (FTC 8.2): a helmet that
+        obscures vision, the greathelm (FTC 9.2), lowers it as it lowers the wearer's Perception (our
+        reading, ``combat.obscured_vision_perception``): recognising a spell is watching the caster."""
+        helm = next((a for a in self.figure(fid).character.armour if a.obscures_vision), None)
+        return (Modifier(f"{helm.name} obscures vision", obscured_vision_perception()),) if helm else ()
 
     def recognition_view(self, fid: str, caster: str) -> tuple[bool, bool, bool]:
         """What a figure makes out of a caster for recognising his spell (FTC 8.2): (sees, hears, obscured),

@@ -159,13 +159,25 @@ def damage_total(relative_degree: int, offence: Sequence[Factor], defence: Seque
     return relative_degree + sum(f.value for f in offence) - sum(f.value for f in defence)
 
 
+def graze_scale_difference(attacker: Character, defender: Character, weapon: Weapon) -> int:
+    """The Scale difference that may raise the cap of a graze (*Fudge* 4.56: "at most a GM-set Wound level
+    (plus any Scale difference)"; FTC 7.3 keeps 4.56): the Scale of the blow minus the defender's Mass Scale.
+
+    The blow carries the attacker's Strength Scale only when his Strength counts, with a muscle-powered
+    weapon (*Fudge* 4.58: "the attacker's Strength Scale is relevant only for muscle-powered weapons"); a
+    spell or another weapon that is not muscle-powered strikes at Scale 0, as it does in the damage factors.
+    """
+    return (attacker.strength_scale if weapon.muscle_powered else 0) - defender.mass_scale
+
+
 def blow_wound(relative_degree: int, offence: Sequence[Factor], defence: Sequence[Factor], *,
                track: WoundTrack = DEFAULT_TRACK, fudge_graze_table: bool = False,
                scale_difference: int = 0) -> WoundLevel | None:
     """The wound a successful blow inflicts before the Health roll (FTC 7, 7.3 with the graze cap).
 
-    ``scale_difference`` is the attacker's Strength Scale minus the defender's Mass Scale (graze cap, *Fudge*
-    4.56). Apply the Health roll (``wounds.apply_health_roll``) and, for arms and legs, ``limb_wound`` after.
+    ``scale_difference`` is ``graze_scale_difference``: the blow's Scale (the attacker's Strength Scale for a
+    muscle-powered weapon) minus the defender's Mass Scale (graze cap, *Fudge* 4.56). Apply the Health roll
+    (``wounds.apply_health_roll``) and, for arms and legs, ``limb_wound`` after.
     """
     damage = damage_total(relative_degree, offence, defence)
     level = wound_for_damage(damage, track)

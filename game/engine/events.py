@@ -390,6 +390,28 @@ class StrayShot(Event):
 
 
 @dataclass(frozen=True)
+class StrayDodge(Event):
+    """FTC 6.5.3: the victim of a stray shot who declared a dodge against the firer dodges it at +3 (his
+    Agility, his one roll of the round and his dodge modifiers); the shot lands only if the firer's result
+    beats it."""
+
+    kind: ClassVar[str] = "stray_dodge"
+    figure: str
+    firer: str
+    dodge: int
+    modifiers: Mods
+    dodged: bool
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure, self.firer)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return (f"{_n(names, self.figure)} dodges the stray shot: {level_name(self.dodge)}{_mods(self.modifiers)}"
+                + (" — dodged" if self.dodged else " — struck"))
+
+
+@dataclass(frozen=True)
 class Wounded(Event):
     """FTC 7.3–7.4, Fudge 4.57: a wound after the Health roll, and the box it was recorded in."""
 
@@ -653,6 +675,8 @@ class SpellRecognised(Event):
     result: int
     difficulty: int
     success: bool
+    modifiers: Mods = ()
+    """FTC 9.2: e.g. a greathelm's obscured vision."""
 
     @property
     def figures(self) -> tuple[str, ...]:
@@ -660,9 +684,13 @@ class SpellRecognised(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         head = (f"{_n(names, self.figure)} watches {_n(names, self.caster)}'s casting: Thaumatology "
-                f"{level_name(self.skill)} {_faces(self.faces)} = {level_name(self.result)} vs "
+                f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
                 f"{level_name(self.difficulty)}")
         return head + (f" — recognises {self.spell}" if self.success else " — does not recognise the spell")
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
+        return _json_without_empty(self, "modifiers")
 
 
 @dataclass(frozen=True)

@@ -161,9 +161,10 @@ def _rank(level: WoundLevel | None) -> int:
 
 @lru_cache(maxsize=1024)
 def _wound(damage: int, relative_degree: int, track: WoundTrack,
-           fudge_graze_table: bool) -> WoundLevel | None:
+           fudge_graze_table: bool, scale_difference: int = 0) -> WoundLevel | None:
     level = wound_for_damage(damage, track)
-    return graze_cap(level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage)
+    return graze_cap(level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage,
+                     scale_difference=scale_difference)
 
 
 @lru_cache(maxsize=256)
@@ -182,7 +183,7 @@ def _sort_key(outcome: Outcome) -> tuple[int, int, str]:
 @lru_cache(maxsize=2048)
 def _outcome_ways(offence: int, target_defence: int | None, other_defences: tuple[int, ...], difficulty: int,
                   damage_base: int, damage_base_head: int | None, track: WoundTrack, fudge_graze_table: bool,
-                  aim: Aim, health: int | None) -> Mapping[Outcome, Fraction]:
+                  aim: Aim, health: int | None, scale_difference: int = 0) -> Mapping[Outcome, Fraction]:
     others_total = _WAYS ** len(other_defences)
     # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
     target_rolls: tuple[tuple[int | None, int], ...] = (
@@ -205,9 +206,9 @@ def _outcome_ways(offence: int, target_defence: int | None, other_defences: tupl
                 continue
             rd = result - (difficulty if defence is None else max(defence, difficulty))
             location = "torso"
-            level = _wound(rd + damage_base, rd, track, fudge_graze_table)
+            level = _wound(rd + damage_base, rd, track, fudge_graze_table, scale_difference)
             if aim != "torso" and damage_base_head is not None and location_choice_allowed(result, defence):
-                head = _wound(rd + damage_base_head, rd, track, fudge_graze_table)
+                head = _wound(rd + damage_base_head, rd, track, fudge_graze_table, scale_difference)
                 if aim == "head" or _rank(head) > _rank(level):
                     location, level = "head", head
             outcome = Outcome(True, level, location)
@@ -232,7 +233,8 @@ def _outcome_ways(offence: int, target_defence: int | None, other_defences: tupl
 def outcome_distribution(offence: int, target_defence: int | None, other_defences: Sequence[int],
                          difficulty: int, damage_base: int, *, damage_base_head: int | None = None,
                          track: WoundTrack = DEFAULT_TRACK, fudge_graze_table: bool = False,
-                         aim: Aim = "best", health: int | None = None) -> Mapping[Outcome, Fraction]:
+                         aim: Aim = "best", health: int | None = None,
+                         scale_difference: int = 0) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; RULINGS.md "Damage").
 
     ``offence``: the attacker's modified level; ``target_defence``: the target's modified defence level,
@@ -246,12 +248,14 @@ def outcome_distribution(offence: int, target_defence: int | None, other_defence
     When the attacker may choose the location (FTC 6.6) he aims at the head with ``aim="head"``; with
     ``aim="best"`` he takes the head only when it gives the worse wound (ties stay on the torso); with
     ``aim="torso"`` never. ``health``: the target's Health level for the Health roll (FTC 7.4), None to
-    leave the wound unreduced. Outcomes with zero chance are left out; the chances sum to exactly 1.
+    leave the wound unreduced. ``scale_difference``: the blow's Scale minus the target's Mass Scale, which
+    may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). Outcomes with zero chance are
+    left out; the chances sum to exactly 1.
     """
     if aim not in ("best", "head", "torso"):
         raise CombatError(f"aim must be \"best\", \"head\" or \"torso\", not {aim!r}")
     return _outcome_ways(offence, target_defence, tuple(other_defences), difficulty, damage_base,
-                              damage_base_head, track, fudge_graze_table, aim, health)
+                              damage_base_head, track, fudge_graze_table, aim, health, scale_difference)
 
 
 def hit_chance(distribution: Mapping[Outcome, Fraction]) -> Fraction:

@@ -458,9 +458,11 @@ def graze_cap(level: WoundLevel | None, relative_degree: int, *, fudge_graze_tab
     Other relative degrees return ``level`` unchanged. Under FTC a graze does at most a Scratch. With the
     rule option ``fudge_graze_table`` the cap comes from *Fudge* 4.56's table, read on the damage factor
     (offence minus defence, i.e. ``damage`` minus the relative degree): below 0 no wound, 0-4 Scratch,
-    5+ Hurt; ``damage`` (the blow's damage number) is then required. ``scale_difference`` (attacker's
-    Strength Scale minus defender's Mass Scale) raises the cap one level per positive step, at most to Very
-    Hurt (*Fudge* 4.56: "plus any Scale difference", "minimized"). The result never exceeds ``level``.
+    5+ Hurt; ``damage`` (the blow's damage number) is then required. ``scale_difference`` (the blow's
+    Scale minus the defender's Mass Scale, ``damage.graze_scale_difference``: the attacker's Strength Scale
+    counts only with a muscle-powered weapon, *Fudge* 4.58) raises the cap one level per positive step, at
+    most to Very Hurt (*Fudge* 4.56: "plus any Scale difference", "minimized"). The result never exceeds
+    ``level``.
     """
     if relative_degree != 1 or level is None:
         return level

@@ -24,7 +24,7 @@ from game.engine.combat import (
     offence_modifiers,
     total,
 )
-from game.engine.damage import defensive_factors, offensive_factors
+from game.engine.damage import defensive_factors, graze_scale_difference, offensive_factors
 from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, distance
@@ -165,7 +165,8 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
         def_h = defensive_factors(tgt.character, weapon, location="head")
         head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
     kwargs = dict(damage_base_head=head, track=tgt.character.wound_track,
-                  fudge_graze_table=battle.options.fudge_graze_table, health=tgt.character.health)
+                  fudge_graze_table=battle.options.fudge_graze_table, health=tgt.character.health,
+                  scale_difference=graze_scale_difference(att.character, tgt.character, weapon))
     distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
@@ -296,15 +297,18 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
     tgt = battle.figure(target) if isinstance(target, str) else None
     spot = target if isinstance(target, Hex) else None
     st = Stance(stance)
-    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge))
+    public = public_declarations(battle)
+    # table 7's -1 for a caster who defends (FTC 8.1), from the melee attacks on him declared in the open so far
+    attackers = [a for a in battle.melee_attackers_on(fid) if a in public]
+    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
     skill = caster.character.skill_level(item.skill)
     result = skill + total(terms.modifiers)
     assumptions: list[str] = []
-    if battle.threats_to(fid) and item.range in ("close", "short", "long") and tgt is not None:
+    later = magic.resolves_when(item) != "declaration" or battle.options.secret_stances
+    if not attackers and later and any(t.id not in public for t in battle.threats_to(fid)):
         assumptions.append("attacked in melee while casting: table 7's −1 for a firer who defends is not counted.")
     hostile = tgt is not None and tgt.side != caster.side and tgt.can_act
     bolt = hostile and item.range in ("close", "short", "long")
-    public = public_declarations(battle)
     tdecl = public.get(tgt.id) if tgt is not None else None
     t_stance = tdecl.stance if tdecl is not None else "neutral"
     if hostile and tdecl is None and tgt is not None and (bolt or item.is_touch):
@@ -356,7 +360,9 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
         distribution = outcome_distribution(offence, None, (), item.difficulty, damage_base, damage_base_head=head,
                                             track=tgt.character.wound_track,
                                             fudge_graze_table=battle.options.fudge_graze_table,
-                                            health=tgt.character.health)
+                                            health=tgt.character.health,
+                                            scale_difference=graze_scale_difference(caster.character,
+                                                                                    tgt.character, weapon))
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:
         at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]

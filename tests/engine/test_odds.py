@@ -157,6 +157,14 @@ def test_ftc_7_3_graze_does_at_most_a_scratch() -> None:
     assert dist[Outcome(True, WoundLevel.NEAR_DEATH, "torso")] == Fraction(19 + 10 + 4 + 1, 81)
 
 
+def test_fudge_4_56_graze_cap_rises_with_the_scale_difference_as_in_the_resolution() -> None:
+    # rolled exactly +1: a graze; two steps of Scale lift its cap from Scratch to Very Hurt (graze_cap)
+    dist = outcome_distribution(0, None, (), 0, 20, scale_difference=2)
+    assert dist[Outcome(True, WoundLevel.VERY_HURT, "torso")] == Fraction(16, 81)
+    assert Outcome(True, WoundLevel.SCRATCH, "torso") not in dist
+    assert graze_cap(wound_for_damage(21), 1, scale_difference=2) is WoundLevel.VERY_HURT
+
+
 def test_ftc_7_4_health_roll_lowers_the_wound() -> None:
     without = outcome_distribution(2, None, (), 0, 4)
     legendary = outcome_distribution(2, None, (), 0, 4, health=20)  # always Superb or better

@@ -7,9 +7,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game.engine import magic
 from game.engine.characters import Character
 from game.engine.combat import is_hit, melee_difficulty, relative_degree
-from game.engine.damage import blow_wound, damage_total, defensive_factors, offensive_factors
+from game.engine.damage import blow_wound, damage_total, defensive_factors, graze_scale_difference, offensive_factors
 from game.engine.equipment import Armour, Weapon, weapon
 from game.engine.ladder import FAIR, GOOD, GREAT, LEGENDARY, MEDIOCRE, POOR, SUPERB, TERRIBLE
 from game.engine.movement import max_load_kg, movement_allowance
@@ -77,6 +78,25 @@ def test_fudge_4_58_dragon_strength_scale_against_the_knight() -> None:
     assert wound == VH   # damage 1 + 4 = 5: Very Hurt; the Scratch cap of a graze rises with the Scale gap
     assert graze_cap(VH, 1, scale_difference=6) == VH
     assert graze_cap(VH, 1, scale_difference=0) == S
+
+
+def test_fudge_4_58_strength_scale_raises_a_graze_only_with_a_muscle_powered_weapon() -> None:
+    # Fudge 4.58: "the attacker's Strength Scale is relevant only for muscle-powered weapons"; the graze cap
+    # of 4.56 rises by the same Scale difference the damage factors carry.
+    lightning = magic.spell_weapon(magic.spell("Lightning"))
+    crossbow = Weapon("Crossbow", "Crossbow", 2, 3.0, ranged=True, base_range=20, max_range=200,
+                      muscle_powered=False)
+    assert graze_scale_difference(DRAGON, WILBUR, DRAGON.ready_weapon) == 6
+    assert graze_scale_difference(DRAGON, WILBUR, lightning) == 0
+    assert graze_scale_difference(DRAGON, WILBUR, crossbow) == 0
+    assert "Strength Scale" not in [f.name for f in offensive_factors(DRAGON, crossbow, two_handed=False,
+                                                                       distance=5)]
+    # the dragon's lightning grazing the knight: damage 1 + 3 = 4 would be Hurt, the graze keeps it a Scratch
+    off = magic.spell_offensive_factors(magic.spell("Lightning"))
+    dfn = magic.spell_defensive_factors(magic.spell("Lightning"), WILBUR)
+    assert blow_wound(1, off, dfn, scale_difference=graze_scale_difference(DRAGON, WILBUR, lightning)) == S
+    # the target's Mass Scale counts whatever the weapon: a man's lightning on a leprechaun is a big blow
+    assert graze_scale_difference(WILBUR, MCMURTREE, lightning) == 4
 
 
 # --- warrior against leprechaun -----------------------------------------------------------------------

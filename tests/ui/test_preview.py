@@ -5,8 +5,10 @@ from __future__ import annotations
 from game.engine.actions import Declare, Move
 from game.engine.battle import Battle, BattleSetup, FigureSetup, SideSetup
 from game.engine.characters import Character
+from game.engine.damage import graze_scale_difference
 from game.engine.events import AttackResolved
 from game.engine.hexgrid import direction_to
+from game.engine.odds import outcome_distribution
 from game.engine.terrain import TerrainMap
 from game.ui.preview import attack_preview
 
@@ -49,3 +51,26 @@ def test_ftc_6_4_preview_difficulty_and_modifiers_match_the_resolved_attack() ->
     resolved = next(e for e in battle.events if isinstance(e, AttackResolved) and e.attacker == "a")
     assert resolved.difficulty == preview.difficulty
     assert dict(resolved.offence_mods) == {m.name: m.value for m in preview.offence_mods}
+
+
+def test_fudge_4_56_preview_counts_the_scale_difference_of_a_graze_like_the_resolution() -> None:
+    """A Strength Scale 2 brute's axe grazing a man may do more than a Scratch (Fudge 4.56, 4.58): the odds
+    shown count the same Scale difference as ``Battle._strike``."""
+    t = TerrainMap.open(8, 6)
+    brute = Character.from_dict({"name": "Brute", "strength_scale": 2, "skills": {"Axe": "Good"},
+                                 "weapons": ["Hand Axe"]})
+    man = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
+    a, b = t.hex_at(3, 2), t.hex_at(4, 2)
+    battle = Battle(BattleSetup(t, (SideSetup("x", "X"), SideSetup("y", "Y")),
+                                (FigureSetup("a", "Brute", "x", brute, a, direction_to(a, b) or 0),
+                                 FigureSetup("b", "Man", "y", man, b, direction_to(b, a) or 0)), seed=0))
+    _to_attack_phase(battle)
+    p = attack_preview(battle, "a", "Hand Axe", "b", "neutral", compare=False)
+    assert graze_scale_difference(brute, man, brute.ready_weapon) == 2
+    kwargs = dict(damage_base_head=p.damage_base + 2, track=man.wound_track, health=man.health)  # head +2
+    with_scale = outcome_distribution(p.offence, p.defence, (), p.difficulty, p.damage_base, scale_difference=2,
+                                      **kwargs)  # type: ignore[arg-type]
+    without = outcome_distribution(p.offence, p.defence, (), p.difficulty, p.damage_base,
+                                   **kwargs)  # type: ignore[arg-type]
+    assert with_scale != without
+    assert p.distribution == with_scale
