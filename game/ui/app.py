@@ -21,7 +21,7 @@ import pygame
 from game.ui import theme
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.screens import BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
@@ -118,6 +118,9 @@ class App:
         elif isinstance(transition, Replace):
             self.stack.pop()
             self.push(transition.screen)
+        elif isinstance(transition, Home):
+            self.stack.clear()
+            self.push(transition.screen)
         elif isinstance(transition, Quit):
             self.running = False
 
@@ -169,9 +172,8 @@ class App:
         return open_battle_save(self.ui, path, self.to_title)
 
     def to_title(self) -> Transition:
-        """Back to a fresh title screen."""
-        del self.stack[1:]
-        return Replace(TitleScreen(self.ui, self.start_battle))
+        """Back to a fresh title screen (every screen above it closed when the transition is applied)."""
+        return Home(TitleScreen(self.ui, self.start_battle))
 
     def start_battle(self, setup: BattleSetup) -> Transition | None:
         """Open a battle for a setup; a bad map, roster or setup gives a dialog instead."""

@@ -43,7 +43,7 @@ from game.ui.dialogs import FileChooser, MessageDialog, describe_error
 from game.ui.large_tokens import large_end
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview, attack_preview, escape_chance, percent, weapon_named
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.screens import EscapeMenu
 from game.ui.view import BoardView, HexFill, LineOfFireView, LofMark, PathView, TokenView, ZocView
 from game.ui.viewer import ViewerScreen, signed
@@ -778,7 +778,7 @@ class BattleScreen(ViewerScreen):
                 b.handle(event)
                 if b.result is not None:
                     self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Quit) else None
+                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
             if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
                 d = self.my_decision()
                 if d is not None and self.panel_rect(d).collidepoint(event.pos):

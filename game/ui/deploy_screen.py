@@ -33,7 +33,7 @@ from game.ui import theme
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.screens import BattleSetup
 from game.ui.view import BoardView, HexFill, TokenView
 from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
@@ -487,7 +487,7 @@ class DeployScreen(ViewerScreen):
                 if b.result is not None:
                     self._refresh_labels()
                     self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Quit) else None
+                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self._update_tooltip(event.pos)

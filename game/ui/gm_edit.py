@@ -27,7 +27,7 @@ from game.engine.movement import encumbrance_penalty
 from game.ui import theme
 from game.ui.dialogs import MessageDialog, _dim
 from game.ui.roster_editor import PickDialog, TextPrompt, known_skills
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.view import BoardView, HexFill
 from game.ui.widgets import Button, TextCache, Tooltip, draw_panel
 
@@ -180,7 +180,7 @@ class GMDialog(Screen):
             b.handle(event)
             if b.result is not None:
                 result = b.result
-                if isinstance(result, Push | Pop | Replace | Quit):
+                if isinstance(result, Push | Pop | Replace | Home | Quit):
                     return result
                 self.layout()
                 return None

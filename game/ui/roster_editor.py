@@ -45,7 +45,7 @@ from game.engine.wounds import Wounds, WoundTrack, named_track
 from game.roster import DEFAULT_COLOURS, RosterError, parse_roster, read_roster_data, save_roster
 from game.ui import theme
 from game.ui.dialogs import MessageDialog, _dim
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.widgets import Button, ScrollList, TextCache, Tooltip, Widget, draw_panel
 
 LOWEST, HIGHEST = TERRIBLE, LEGENDARY
@@ -1729,7 +1729,7 @@ class RosterEditor(Screen):
             b.handle(event)
             if b.result is not None:
                 result = b.result
-                if isinstance(result, Push | Pop | Replace | Quit):
+                if isinstance(result, Push | Pop | Replace | Home | Quit):
                     return result
                 self.layout()
                 return None

@@ -128,8 +128,16 @@ class Replace:
 
 
 @dataclass(frozen=True)
+class Home:
+    """Close every screen and show this one (back to the title). Applied when it is carried out, so it may
+    follow a Pop: the stack is not touched while the button that asks for it is still being clicked."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
 class Quit:
     """Close the game."""
 
 
-Transition = Push | Pop | Replace | Quit
+Transition = Push | Pop | Replace | Home | Quit

@@ -18,7 +18,7 @@ import pygame
 
 from game.ui import theme
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
@@ -271,7 +271,7 @@ class TitleScreen(Screen):
         _, result = self.column.handle(event)
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(self.column.hovered_tooltip(), event.pos)
-        if isinstance(result, Push | Pop | Replace | Quit):
+        if isinstance(result, Push | Pop | Replace | Home | Quit):
             return result
         return None
 
@@ -545,7 +545,7 @@ class NewBattleScreen(Screen):
         for b in (*self.side_buttons, self.browse, self.roster_button, self.roster_reset, self.roster_edit, self.start,
                   self.back):
             b.handle(event)
-            if isinstance(b.result, Push | Pop | Replace | Quit):
+            if isinstance(b.result, Push | Pop | Replace | Home | Quit):
                 return b.result
         return None
 
@@ -827,7 +827,7 @@ class EscapeMenu(Screen):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             return Pop()
         _, result = self.column.handle(event)
-        if isinstance(result, Push | Pop | Replace | Quit):
+        if isinstance(result, Push | Pop | Replace | Home | Quit):
             return result
         return None
 

@@ -29,7 +29,7 @@ from game.engine.ladder import level_name
 from game.engine.wounds import Wounds
 from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
-from game.ui.screen import Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
@@ -338,7 +338,7 @@ class SummaryScreen(Screen):
             b.handle(event)
             if b.result is not None:
                 self._labels()
-                return b.result if isinstance(b.result, Push | Pop | Replace | Quit) else None
+                return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
         return None
 
     def _tip_at(self, pos: tuple[int, int]) -> str:

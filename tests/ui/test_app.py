@@ -207,6 +207,9 @@ def test_escape_menu_back_to_title(app: App) -> None:
     click(app, back.rect.center)
     assert isinstance(app.top, TitleScreen)
     assert len(app.stack) == 1
+    assert app.running  # the game goes on at the title (it once closed here)
+    app.pump()
+    assert app.running and isinstance(app.top, TitleScreen)
 
 
 def test_f1_toggles_help_anywhere(app: App) -> None:

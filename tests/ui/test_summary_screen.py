@@ -320,3 +320,20 @@ def test_a_battle_without_a_roster_file_cannot_save_wounds_and_says_why(app: App
     assert "does not say which roster file" in screen.wounds_button.tooltip
     key(app, pygame.K_w)
     assert not screen.message_error and "Wounds saved" not in screen.message
+
+
+def test_back_to_title_from_the_victory_and_after_battle_screens_keeps_the_game_running(app: App) -> None:
+    """Both screens' "Back to title" land on the title screen, and the game goes on (it once quit here)."""
+    from game.ui.screens import TitleScreen
+
+    for via_summary in (False, True):
+        battle = finished_battle()
+        if via_summary:
+            screen: VictoryScreen | SummaryScreen = open_summary(app, battle)
+        else:
+            app.push(VictoryScreen(app.ui, battle, app.to_title))
+            app.pump()
+            screen = app.top  # type: ignore[assignment]
+        click(app, screen.title_button.rect.center)
+        assert app.running
+        assert isinstance(app.top, TitleScreen) and len(app.stack) == 1
