@@ -246,9 +246,10 @@ class Session:
     save_errors: list[str] = field(default_factory=list)
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply a decision (``IllegalAction`` leaves everything unchanged); autosave after each phase."""
+        """Apply a decision (``IllegalAction`` leaves everything unchanged); autosave after each phase and
+        after each GM decision (an edit is work a GM should not lose)."""
         events = self.battle.apply(action)
-        if any(isinstance(e, PhaseBegan) for e in events) or self.battle.over:
+        if any(isinstance(e, PhaseBegan) for e in events) or self.battle.over or action.kind.startswith("gm_"):
             self.write_autosave()
         return events
 

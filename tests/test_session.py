@@ -55,6 +55,27 @@ def test_autosave_after_every_phase(home: Path) -> None:
     assert loaded.battle.log == s.battle.log[: len(loaded.battle.log)]
 
 
+def test_issue_8_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
+    """A GM's edit or modifier is written to the autosave when it is made, not at the next phase, so a
+    crash or a quit loses none of the GM's work."""
+    from dataclasses import replace
+
+    from game.engine import gm
+
+    s = new_session(seed=5)
+    s.battle = type(s.battle)(replace(s.battle.setup, gm="referee"))
+    s.write_autosave()
+    d = legal_actions(s.battle)
+    assert d is not None and d.reason == "move"
+    s.apply(act.Hold(d.figure or ""))  # a mid-phase decision: not saved yet
+    data = json.loads((home / "autosave.json").read_text())
+    assert len(data["actions"]) < len(s.battle.log)
+    s.apply(gm.SituationalModifier("m1", d.figure or "", 1, "inspired", "removed", s.battle.round))
+    data = json.loads((home / "autosave.json").read_text())
+    assert len(data["actions"]) == len(s.battle.log)
+    assert data["actions"][-1]["kind"] == "gm_modifier"
+
+
 def test_session_save_load_continue_equals_uninterrupted(tmp_path: Path) -> None:
     """Save → load → continue gives exactly the events of the battle played without a break."""
     whole = new_session(seed=9, autosave=False)

@@ -264,6 +264,11 @@ class BattleScreen(ViewerScreen):
         """Show a message in the status bar."""
         self.status, self.status_error = text, error
 
+    def leave_to_title(self) -> Transition:
+        """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
+        self.session.write_autosave()
+        return self.to_title()
+
     def send(self, action: act.Action) -> bool:
         """Apply a decision through the session; an illegal one shows its sentence and changes nothing."""
         try:
@@ -615,7 +620,7 @@ class BattleScreen(ViewerScreen):
                 self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file")))))
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
-        return Push(EscapeMenu(self.ui, self.to_title, extra=extra))
+        return Push(EscapeMenu(self.ui, self.leave_to_title, extra=extra))
 
     def yield_dialog(self) -> Transition | None:
         """Ask the deciding human side whether it gives up the battle."""

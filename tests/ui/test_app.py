@@ -8,6 +8,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game.engine import actions as act
+from game.engine.battle import legal_actions
 from game.ui.app import WINDOW_TITLE, App, run
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import FileChooser, MessageDialog
@@ -273,3 +275,18 @@ def test_run_saves_a_screenshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert run(screenshot=str(out), frames=2) == 0
     image = pygame.image.load(str(out))
     assert image.get_size() == (1280, 720)
+
+
+def test_back_to_title_autosaves_the_last_decision_so_continue_resumes_there(app: App) -> None:
+    """A decision made mid-phase is in the autosave once the player leaves for the title (Continue)."""
+    screen = start_default_battle(app)
+    session = screen.session  # type: ignore[attr-defined]
+    d = legal_actions(session.battle)
+    assert d is not None and d.reason == "move"
+    session.apply(act.Hold(d.figure or ""))
+    key(app, pygame.K_ESCAPE)
+    menu = app.top
+    assert isinstance(menu, EscapeMenu)
+    click(app, next(b for b in menu.column.buttons if b.text == "Back to title").rect.center)
+    data = json.loads(app.ui.autosave_path().read_text())
+    assert len(data["actions"]) == len(session.battle.log)
