@@ -1296,12 +1296,7 @@ class RosterEditor(Screen):
 
     def _fit(self, value: str, size: int, room: int, bold: bool = False) -> str:
         """The text cut with "…" to fit ``room`` pixels (narrow windows; the tooltip or status has it whole)."""
-        text = self.ui.text
-        if text.width(value, size, bold) <= room:
-            return value
-        while len(value) > 1 and text.width(value + "…", size, bold) > room:
-            value = value[:-1]
-        return value.rstrip() + "…"
+        return self.ui.text.fit(value, size, room, bold)
 
     def _first_row(self, ident: str, total: int, rows: int) -> int:
         first = max(0, min(self.scroll.get(ident, 0), total - rows))

@@ -87,6 +87,20 @@ class TextCache:
         """Pixel width of a string."""
         return self.font(size, bold).size(text)[0]
 
+    def fit(self, text: str, size: int, room: int, bold: bool = False) -> str:
+        """The text cut with "…" to fit ``room`` pixels, whole when it fits (the one helper every screen
+        uses, so a cut string always says it was cut; a tooltip or status line then has it whole)."""
+        if self.width(text, size, bold) <= room:
+            return text
+        lo, hi = 0, len(text)  # the longest prefix that fits with its ellipsis, by bisection
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.width(text[:mid].rstrip() + "…", size, bold) <= room:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + "…" if lo > 0 else "…"
+
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
         """Split text into lines no wider than max_width (paragraphs kept; long words left whole)."""
         lines: list[str] = []
@@ -434,12 +448,7 @@ class ScrollList(Widget):
         key = (line, width)
         cut = self._cut.get(key)
         if cut is None:
-            cut = line
-            while len(cut) > 1 and text.width(cut, self.size) > width:
-                cut = cut[: max(1, len(cut) - max(1, len(cut) // 8))].rstrip()
-                if text.width(cut + "…", self.size) <= width:
-                    cut += "…"
-                    break
+            cut = text.fit(line, self.size, width)
             self._cut[key] = cut
         return cut
 
