@@ -1408,9 +1408,7 @@ class BattleScreen(ViewerScreen):
             fg = theme.TEXT_DISABLED if (f.out or done) else theme.TEXT
             badge = "H " if f.held and not f.moved else ""
             room = chip_w - s(18)
-            shown = badge + name
-            while len(shown) > 1 and text.width(shown, 12) > room:
-                shown = shown[:-1]
+            shown = text.fit(badge + name, 12, room, fid == current)
             if room > s(8):
                 r2 = text.blit(surf, shown, (rect.x + s(16), rect.centery), 12, fg, bold=fid == current,
                                anchor="midleft")

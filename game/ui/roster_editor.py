@@ -1734,7 +1734,7 @@ class RosterEditor(Screen):
                 self.scroll_list(area, -event.y)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
-            tip = next((b.tooltip for b in self.buttons.values() if b.hovered and b.tooltip), "")
+            tip = next((b.hint for b in self.buttons.values() if b.hovered and b.hint), "")
             if not tip:
                 tip = next((t for r, t in self.hover_tips if r.collidepoint(event.pos)), "")
             self.tooltip.hover(tip, event.pos)

@@ -127,7 +127,7 @@ class ButtonColumn:
 
     def hovered_tooltip(self) -> str:
         """The tooltip of the button under the mouse, if any."""
-        return next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), "")
+        return next((b.hint for b in self.buttons if b.hovered and b.hint), "")
 
     def draw(self, surface: pygame.Surface, ui: UiContext) -> None:
         """Paint the buttons."""

@@ -244,7 +244,15 @@ class Button(Widget):
         self.hovered = False
         self.pressed = False
         self.focused = False
+        self.clipped = False  # set when drawn: the label did not fit and shows "…"
         self.result: object = None
+
+    @property
+    def hint(self) -> str:
+        """What hovering shows: the tooltip, led by the whole label when the button had to cut it."""
+        if not self.clipped:
+            return self.tooltip
+        return f"{self.text}\n{self.tooltip}" if self.tooltip else self.text
 
     def click(self) -> object:
         """Run the action (when enabled) and return what it returned."""
@@ -296,7 +304,9 @@ class Button(Widget):
         border = theme.ACCENT if (self.focused or self.hovered) and self.enabled else theme.BORDER
         pygame.draw.rect(surface, fill, self.rect, border_radius=6)
         pygame.draw.rect(surface, border, self.rect, width=1 if not self.focused else 2, border_radius=6)
-        text.blit(surface, self.text, self.rect.center, self.size, fg, bold=True, anchor="center")
+        shown = text.fit(self.text, self.size, self.rect.width - 8, True)
+        self.clipped = shown != self.text
+        text.blit(surface, shown, self.rect.center, self.size, fg, bold=True, anchor="center")
 
 
 class Tooltip:
@@ -377,6 +387,7 @@ class ScrollList(Widget):
         self._line_height = 18
         self._mouse: tuple[int, int] = (-1, -1)
         self._cut: dict[tuple[str, int], str] = {}
+        self._drawn_width = 0
 
     def set_items(self, items: Sequence[str], colours: Sequence[RGB | None] | None = None) -> None:
         """Replace the lines (a log appends; with follow_end the view stays on the newest)."""
@@ -408,6 +419,15 @@ class ScrollList(Widget):
             return None
         i = self.scroll + (pos[1] - self.rect.y - 4) // self._line_height
         return i if 0 <= i < len(self.items) else None
+
+    def cut_line_at(self, pos: tuple[int, int]) -> str:
+        """The whole text of the line under a point when it was drawn cut with "…" (for a tooltip), else ""."""
+        i = self.index_at(pos)
+        if i is None:
+            return ""
+        line = self.items[i]
+        cut = self._cut.get((line, self._drawn_width))
+        return line if cut is not None and cut != line else ""
 
     def select(self, index: int) -> None:
         """Select an item and keep it in view."""
@@ -466,7 +486,8 @@ class ScrollList(Widget):
             elif i == self.hovered:
                 pygame.draw.rect(surface, theme.PANEL_LIGHT, row)
             colour = self.colours[i] if i < len(self.colours) and self.colours[i] else theme.TEXT
-            line = self._fitted(text, self.items[i], self.rect.width - 16)
+            self._drawn_width = self.rect.width - 16
+            line = self._fitted(text, self.items[i], self._drawn_width)
             text.blit(surface, line, (self.rect.x + 8, y + 1), self.size, colour or theme.TEXT)
             y += self._line_height
         surface.set_clip(clip)
