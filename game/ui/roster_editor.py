@@ -1727,6 +1727,7 @@ class RosterEditor(Screen):
                 if isinstance(result, Push | Pop | Replace | Quit):
                     return result
                 self.layout()
+                self._rehover()
                 return None
         if event.type == pygame.MOUSEWHEEL:
             area = next((k for k, r in self.scroll_areas.items() if r.collidepoint(self.mouse)), None)
@@ -1734,11 +1735,19 @@ class RosterEditor(Screen):
                 self.scroll_list(area, -event.y)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
-            tip = next((b.hint for b in self.buttons.values() if b.hovered and b.hint), "")
-            if not tip:
-                tip = next((t for r, t in self.hover_tips if r.collidepoint(event.pos)), "")
-            self.tooltip.hover(tip, event.pos)
+            self.tooltip.hover(self._tip_at(event.pos), event.pos)
         return None
+
+    def _tip_at(self, pos: tuple[int, int]) -> str:
+        tip = next((b.hint for b in self.buttons.values() if b.hovered and b.hint), "")
+        return tip or next((t for r, t in self.hover_tips if r.collidepoint(pos)), "")
+
+    def _rehover(self) -> None:
+        """After a click re-lays the buttons out, the new button under the mouse is the hovered one and the
+        tooltip says what it says now (the next wound track, not the one just left)."""
+        for b in self.buttons.values():
+            b.hovered = b.visible and b.rect.collidepoint(self.mouse)
+        self.tooltip.refresh(self._tip_at(self.mouse))
 
     # --- drawing ------------------------------------------------------------------------------------
     def error_field(self) -> str:

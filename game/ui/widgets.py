@@ -330,6 +330,13 @@ class Tooltip:
             self.pos = pos
         return False
 
+    def refresh(self, text: str) -> None:
+        """New text for what is under the still mouse (a click re-laid the screen out): a tooltip already
+        showing shows the new text at once instead of the old one until the mouse moves."""
+        if text != self.text:
+            self.shown = self.shown and bool(text)
+            self.text, self.elapsed = text, self.delay if self.shown else 0.0
+
     def update(self, dt: float) -> bool:
         """Advance the hover timer; True at the moment the tooltip appears."""
         if self.text and not self.shown:
