@@ -1413,9 +1413,7 @@ class BattleScreen(ViewerScreen):
             fg = theme.TEXT_DISABLED if (f.out or done) else theme.TEXT
             badge = "H " if f.held and not f.moved else ""
             room = chip_w - s(18)
-            shown = badge + name
-            while len(shown) > 1 and text.width(shown, 12) > room:
-                shown = shown[:-1]
+            shown = text.fit(badge + name, 12, room, fid == current)
             if room > s(8):
                 r2 = text.blit(surf, shown, (rect.x + s(16), rect.centery), 12, fg, bold=fid == current,
                                anchor="midleft")
@@ -1769,6 +1767,7 @@ class VictoryScreen(Screen):
         self.summary_button = Button("After the battle…",
                                      lambda: summary_of(ui, battle, to_title, roster_path=roster_path), size=16,
                                      hotkey=pygame.K_a)
+        self.cell_rects: list[list[pygame.Rect]] = []  # the table as drawn last: heading row, then figures
 
     def on_resize(self, size: tuple[int, int]) -> None:
         """Buttons at the bottom."""
@@ -1802,23 +1801,42 @@ class VictoryScreen(Screen):
         text.blit(surface, head, (w // 2, s(40)), 38, theme.ACCENT, bold=True, anchor="midtop")
         sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (f" — {ended.reason}" if ended else "")
         text.blit(surface, sub, (w // 2, s(92)), 17, theme.TEXT_MUTED, anchor="midtop")
-        cols = (("Figure", 0), ("Side", 220), ("Wounds", 420), ("Attacks", 560), ("Hits", 650), ("Wounds dealt", 720))
-        left = w // 2 - s(430)
+        heads = ("Figure", "Side", "Wounds", "Attacks", "Hits", "Wounds dealt")
+        rows = [(row["name"], b.sides[row["side"]].name, row["wounds"] + (" (out)" if row["out"] else ""),
+                 str(row["attacks"]), str(row["hits"]), str(row["dealt"])) for row in self.stats]
+        widths = self._column_widths(heads, rows, w - s(80))
+        gap = s(24)
+        left = (w - sum(widths) - gap * (len(widths) - 1)) // 2
+        xs = [left + sum(widths[:i]) + gap * i for i in range(len(widths))]
         y = s(140)
-        for name, off in cols:
-            text.blit(surface, name, (left + s(off), y), 14, theme.TEXT_MUTED, bold=True)
+        self.cell_rects = [[text.blit(surface, text.fit(name, 14, cw, True), (x, y), 14, theme.TEXT_MUTED, bold=True)
+                            for name, x, cw in zip(heads, xs, widths, strict=True)]]
         y += s(24)
         lh = max(s(18), min(s(24), (h - s(240) - y) // max(1, len(self.stats))))
-        for row in self.stats:
+        for row, vals in zip(self.stats, rows, strict=True):
             colour = self._colour(row["side"])
-            vals = (row["name"], b.sides[row["side"]].name, row["wounds"] + (" (out)" if row["out"] else ""),
-                    str(row["attacks"]), str(row["hits"]), str(row["dealt"]))
-            for (_, off), v in zip(cols, vals, strict=True):
-                text.blit(surface, v, (left + s(off), y), 14, colour if off == 0 else theme.TEXT)
+            self.cell_rects.append([text.blit(surface, text.fit(v, 14, cw), (x, y), 14,
+                                              colour if i == 0 else theme.TEXT)
+                                    for i, (v, x, cw) in enumerate(zip(vals, xs, widths, strict=True))])
             y += lh
         self.title_button.draw(surface, text)
         self.look_button.draw(surface, text)
         self.summary_button.draw(surface, text)
+
+    def _column_widths(self, heads: tuple[str, ...], rows: list[tuple[str, ...]], room: int) -> list[int]:
+        """Each column as wide as its widest cell; when the window is too narrow the text columns (figure,
+        side, wounds) share what is left and their cells are cut with "…"."""
+        text, gap = self.ui.text, self.ui.s(24)
+        widths = [max([text.width(hd, 14, True)] + [text.width(r[i], 14) for r in rows])
+                  for i, hd in enumerate(heads)]
+        spare = room - gap * (len(widths) - 1) - sum(widths[3:])
+        if sum(widths[:3]) > spare:
+            cap = max(1, spare // 3)
+            for _ in range(8):  # widen the cap while the narrower columns leave room for it
+                wider = [wd for wd in widths[:3] if wd > cap]
+                cap = max(cap, (spare - sum(wd for wd in widths[:3] if wd <= cap)) // max(1, len(wider)))
+            widths[:3] = [min(wd, cap) for wd in widths[:3]]
+        return widths
 
     def _colour(self, side: str) -> RGB:
         s = self.battle.sides.get(side)

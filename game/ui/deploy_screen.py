@@ -577,7 +577,7 @@ class DeployScreen(ViewerScreen):
         return super()._key_down(event)
 
     def _update_tooltip(self, pos: tuple[int, int]) -> None:
-        tip = next((b.tooltip for b in self.buttons if b.rect.collidepoint(pos) and b.tooltip), "")
+        tip = next((b.hint for b in self.buttons if b.rect.collidepoint(pos) and b.hint), "")
         if not tip and self.drag_piece is None:
             tray = self.tray_piece_at(pos)
             if tray is not None:

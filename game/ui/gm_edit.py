@@ -185,7 +185,7 @@ class GMDialog(Screen):
                 self.layout()
                 return None
         if event.type == pygame.MOUSEMOTION:
-            tip = next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), "")
+            tip = next((b.hint for b in self.buttons if b.hovered and b.hint), "")
             self.tooltip.hover(tip, event.pos)
         return None
 

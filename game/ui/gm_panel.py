@@ -226,9 +226,9 @@ class GMPanel(Screen):
         row("Standing")
         mods = b.gm_modifiers_on(self.figure) if fig else ()
         for m in mods[:4]:
-            add(f"Lift {m.label}"[:22], functools.partial(self.send, gm.RemoveModifier(m.id)), 150)
+            add(f"Lift {m.label}", functools.partial(self.send, gm.RemoveModifier(m.id)), 150)
         for c in b.gm_state.conditions[:4 - min(4, len(mods))]:
-            add(f"Lift {c.condition.replace('_', ' ')} {c.value}"[:22],
+            add(f"Lift {c.condition.replace('_', ' ')} {c.value}",
                 functools.partial(self.send, gm.RemoveModifier(c.id)), 150)
         next_row()
         row("Condition")
@@ -258,7 +258,7 @@ class GMPanel(Screen):
                 if distance(e.hex, fig.hex) == 1:
                     has = e.id in pending.failed_stoppers
                     action = (gm.DenyFreeAttack(e.id, fig.id) if has else gm.GrantFreeAttack(e.id, fig.id))
-                    add(f"{'Deny' if has else 'Grant'} {e.name.split()[0]}'s free attack"[:24],
+                    add(f"{'Deny' if has else 'Grant'} {e.name.split()[0]}'s free attack",
                         functools.partial(self.send, action), 170)
         next_row()
         row("Wounds")
@@ -289,7 +289,7 @@ class GMPanel(Screen):
                 enabled=fig is not None)
         add("End round", lambda: self.send(gm.EndRound(self.reason.strip())), 100)
         winner = b.sides[self.winner].name if self.winner else "no winner"
-        add(f"Winner: {winner}"[:20], self.cmd_winner, 150)
+        add(f"Winner: {winner}", self.cmd_winner, 150)
         add("End battle", lambda: self.send(gm.EndBattle(self.winner, self.reason.strip())), 100)
         self.close_button = Button("Close (Esc)", lambda: True,
                                    pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(40), s(110), s(28)),
@@ -319,7 +319,7 @@ class GMPanel(Screen):
                 return btn.result
             break
         if event.type == pygame.MOUSEMOTION:
-            self.tooltip.hover(next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), ""), event.pos)
+            self.tooltip.hover(next((b.hint for b in self.buttons if b.hovered and b.hint), ""), event.pos)
         return None
 
     def draw(self, surface: pygame.Surface) -> None:

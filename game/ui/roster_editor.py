@@ -1296,12 +1296,7 @@ class RosterEditor(Screen):
 
     def _fit(self, value: str, size: int, room: int, bold: bool = False) -> str:
         """The text cut with "…" to fit ``room`` pixels (narrow windows; the tooltip or status has it whole)."""
-        text = self.ui.text
-        if text.width(value, size, bold) <= room:
-            return value
-        while len(value) > 1 and text.width(value + "…", size, bold) > room:
-            value = value[:-1]
-        return value.rstrip() + "…"
+        return self.ui.text.fit(value, size, room, bold)
 
     def _first_row(self, ident: str, total: int, rows: int) -> int:
         first = max(0, min(self.scroll.get(ident, 0), total - rows))
@@ -1732,6 +1727,7 @@ class RosterEditor(Screen):
                 if isinstance(result, Push | Pop | Replace | Home | Quit):
                     return result
                 self.layout()
+                self._rehover()
                 return None
         if event.type == pygame.MOUSEWHEEL:
             area = next((k for k, r in self.scroll_areas.items() if r.collidepoint(self.mouse)), None)
@@ -1739,11 +1735,19 @@ class RosterEditor(Screen):
                 self.scroll_list(area, -event.y)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
-            tip = next((b.tooltip for b in self.buttons.values() if b.hovered and b.tooltip), "")
-            if not tip:
-                tip = next((t for r, t in self.hover_tips if r.collidepoint(event.pos)), "")
-            self.tooltip.hover(tip, event.pos)
+            self.tooltip.hover(self._tip_at(event.pos), event.pos)
         return None
+
+    def _tip_at(self, pos: tuple[int, int]) -> str:
+        tip = next((b.hint for b in self.buttons.values() if b.hovered and b.hint), "")
+        return tip or next((t for r, t in self.hover_tips if r.collidepoint(pos)), "")
+
+    def _rehover(self) -> None:
+        """After a click re-lays the buttons out, the new button under the mouse is the hovered one and the
+        tooltip says what it says now (the next wound track, not the one just left)."""
+        for b in self.buttons.values():
+            b.hovered = b.visible and b.rect.collidepoint(self.mouse)
+        self.tooltip.refresh(self._tip_at(self.mouse))
 
     # --- drawing ------------------------------------------------------------------------------------
     def error_field(self) -> str:

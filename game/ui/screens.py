@@ -127,7 +127,7 @@ class ButtonColumn:
 
     def hovered_tooltip(self) -> str:
         """The tooltip of the button under the mouse, if any."""
-        return next((b.tooltip for b in self.buttons if b.hovered and b.tooltip), "")
+        return next((b.hint for b in self.buttons if b.hovered and b.hint), "")
 
     def draw(self, surface: pygame.Surface, ui: UiContext) -> None:
         """Paint the buttons."""
@@ -376,6 +376,8 @@ class NewBattleScreen(Screen):
         self.side_buttons: list[Button] = []
         self.roster_name = ""
         self.problem = ""
+        self.problem_lines: list[str] = []
+        self.problem_rect = pygame.Rect(0, 0, 0, 0)
         self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
         self._refresh()
 
@@ -517,6 +519,13 @@ class NewBattleScreen(Screen):
         for b in self.side_buttons:
             b.rect = pygame.Rect(rx, y, min(bw, s(420)), s(36))
             y += s(42)
+        # A broken map or roster gets its own wrapped block, so the rule options start below it.
+        self.problem_lines, self.problem_rect = [], pygame.Rect(rx, y, 0, 0)
+        if self.problem:
+            text = self.ui.text
+            self.problem_lines = text.wrap(self.problem, 14, bw)[:8]
+            self.problem_rect = pygame.Rect(rx, y, bw, len(self.problem_lines) * text.line_height(14))
+            y = self.problem_rect.bottom + s(8)
         y += s(30)
         self.option_rects = {}
         for k in self.options:
@@ -574,11 +583,10 @@ class NewBattleScreen(Screen):
             colour = self.ui.palette.sides[self.sides.index(sc)] if self.ui.settings.colour_blind else (
                 hex_colour(sc.colour))
             pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
-        if self.problem:
-            y = self.list.rect.y
-            for line in text.wrap(self.problem, 14, self.start.rect.right - rx)[:6]:
-                text.blit(surface, line, (rx, y), 14, theme.DANGER)
-                y += text.line_height(14)
+        y = self.problem_rect.y
+        for line in self.problem_lines:
+            text.blit(surface, line, (rx, y), 14, theme.DANGER)
+            y += text.line_height(14)
         if self.option_rects:
             first = next(iter(self.option_rects.values()))
             text.blit(surface, "Rule options", (rx, first.y - s(24)), 15, theme.TEXT_MUTED, bold=True)

@@ -460,9 +460,11 @@ def hover(screen: BattleScreen, pos: tuple[int, int]) -> None:
     tip: Tooltip = screen.__dict__.setdefault("_spell_tip", Tooltip(delay=0.0))
     text = ""
     for b in screen.buttons:
-        if b.tooltip and b.rect.collidepoint(pos) and b.visible:
-            text = b.tooltip
+        if b.hint and b.rect.collidepoint(pos) and b.visible:
+            text = b.hint
             break
+    if not text:
+        text = screen.log.cut_line_at(pos)  # a log line cut with "…" shows whole under the mouse
     if not text and pygame.Rect(screen.board.camera.view).collidepoint(pos):
         for bx, by, br, t in _badge_spots(screen):
             if (pos[0] - bx) ** 2 + (pos[1] - by) ** 2 <= (br + 2) ** 2:

@@ -342,7 +342,7 @@ class SummaryScreen(Screen):
         return None
 
     def _tip_at(self, pos: tuple[int, int]) -> str:
-        tip = next((b.tooltip for b in self.buttons if b.rect.collidepoint(pos) and b.tooltip), "")
+        tip = next((b.hint for b in self.buttons if b.rect.collidepoint(pos) and b.hint), "")
         if tip:
             return tip
         for rect, fid in self.card_rects:

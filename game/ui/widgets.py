@@ -87,6 +87,20 @@ class TextCache:
         """Pixel width of a string."""
         return self.font(size, bold).size(text)[0]
 
+    def fit(self, text: str, size: int, room: int, bold: bool = False) -> str:
+        """The text cut with "…" to fit ``room`` pixels, whole when it fits (the one helper every screen
+        uses, so a cut string always says it was cut; a tooltip or status line then has it whole)."""
+        if self.width(text, size, bold) <= room:
+            return text
+        lo, hi = 0, len(text)  # the longest prefix that fits with its ellipsis, by bisection
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.width(text[:mid].rstrip() + "…", size, bold) <= room:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + "…" if lo > 0 else "…"
+
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
         """Split text into lines no wider than max_width (paragraphs kept; long words left whole)."""
         lines: list[str] = []
@@ -230,7 +244,15 @@ class Button(Widget):
         self.hovered = False
         self.pressed = False
         self.focused = False
+        self.clipped = False  # set when drawn: the label did not fit and shows "…"
         self.result: object = None
+
+    @property
+    def hint(self) -> str:
+        """What hovering shows: the tooltip, led by the whole label when the button had to cut it."""
+        if not self.clipped:
+            return self.tooltip
+        return f"{self.text}\n{self.tooltip}" if self.tooltip else self.text
 
     def click(self) -> object:
         """Run the action (when enabled) and return what it returned."""
@@ -282,7 +304,9 @@ class Button(Widget):
         border = theme.ACCENT if (self.focused or self.hovered) and self.enabled else theme.BORDER
         pygame.draw.rect(surface, fill, self.rect, border_radius=6)
         pygame.draw.rect(surface, border, self.rect, width=1 if not self.focused else 2, border_radius=6)
-        text.blit(surface, self.text, self.rect.center, self.size, fg, bold=True, anchor="center")
+        shown = text.fit(self.text, self.size, self.rect.width - 8, True)
+        self.clipped = shown != self.text
+        text.blit(surface, shown, self.rect.center, self.size, fg, bold=True, anchor="center")
 
 
 class Tooltip:
@@ -305,6 +329,13 @@ class Tooltip:
         if not self.shown:
             self.pos = pos
         return False
+
+    def refresh(self, text: str) -> None:
+        """New text for what is under the still mouse (a click re-laid the screen out): a tooltip already
+        showing shows the new text at once instead of the old one until the mouse moves."""
+        if text != self.text:
+            self.shown = self.shown and bool(text)
+            self.text, self.elapsed = text, self.delay if self.shown else 0.0
 
     def update(self, dt: float) -> bool:
         """Advance the hover timer; True at the moment the tooltip appears."""
@@ -363,6 +394,7 @@ class ScrollList(Widget):
         self._line_height = 18
         self._mouse: tuple[int, int] = (-1, -1)
         self._cut: dict[tuple[str, int], str] = {}
+        self._drawn_width = 0
 
     def set_items(self, items: Sequence[str], colours: Sequence[RGB | None] | None = None) -> None:
         """Replace the lines (a log appends; with follow_end the view stays on the newest)."""
@@ -394,6 +426,15 @@ class ScrollList(Widget):
             return None
         i = self.scroll + (pos[1] - self.rect.y - 4) // self._line_height
         return i if 0 <= i < len(self.items) else None
+
+    def cut_line_at(self, pos: tuple[int, int]) -> str:
+        """The whole text of the line under a point when it was drawn cut with "…" (for a tooltip), else ""."""
+        i = self.index_at(pos)
+        if i is None:
+            return ""
+        line = self.items[i]
+        cut = self._cut.get((line, self._drawn_width))
+        return line if cut is not None and cut != line else ""
 
     def select(self, index: int) -> None:
         """Select an item and keep it in view."""
@@ -434,12 +475,7 @@ class ScrollList(Widget):
         key = (line, width)
         cut = self._cut.get(key)
         if cut is None:
-            cut = line
-            while len(cut) > 1 and text.width(cut, self.size) > width:
-                cut = cut[: max(1, len(cut) - max(1, len(cut) // 8))].rstrip()
-                if text.width(cut + "…", self.size) <= width:
-                    cut += "…"
-                    break
+            cut = text.fit(line, self.size, width)
             self._cut[key] = cut
         return cut
 
@@ -457,7 +493,8 @@ class ScrollList(Widget):
             elif i == self.hovered:
                 pygame.draw.rect(surface, theme.PANEL_LIGHT, row)
             colour = self.colours[i] if i < len(self.colours) and self.colours[i] else theme.TEXT
-            line = self._fitted(text, self.items[i], self.rect.width - 16)
+            self._drawn_width = self.rect.width - 16
+            line = self._fitted(text, self.items[i], self._drawn_width)
             text.blit(surface, line, (self.rect.x + 8, y + 1), self.size, colour or theme.TEXT)
             y += self._line_height
         surface.set_clip(clip)

@@ -290,3 +290,26 @@ def test_back_to_title_autosaves_the_last_decision_so_continue_resumes_there(app
     click(app, next(b for b in menu.column.buttons if b.text == "Back to title").rect.center)
     data = json.loads(app.ui.autosave_path().read_text())
     assert len(data["actions"]) == len(session.battle.log)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1400, 900)])
+def test_new_battle_roster_error_has_its_own_area(app: App, tmp_path: Path, size: tuple[int, int]) -> None:
+    """A broken roster's message is wrapped in its own block: no rule option (nor its heading) lies under it."""
+    broken = tmp_path / "typo.roster.toml"
+    broken.write_text('[characters.knight]\nname = "Knight"\nstrength = "Gud"\n' + "x = = 1\n", encoding="utf-8")
+    key(app, pygame.K_n)
+    nb = app.top
+    assert isinstance(nb, NewBattleScreen)
+    nb.roster = broken
+    nb._refresh()
+    nb.on_resize(size)
+    app.pump()
+    assert nb.problem and len(nb.problem_lines) >= 1
+    assert nb.problem_rect.height > 0
+    for rect in nb.option_rects.values():
+        assert not nb.problem_rect.colliderect(rect)
+        assert rect.bottom <= nb.back.rect.top
+    first = next(iter(nb.option_rects.values()))
+    heading = pygame.Rect(first.x, first.y - app.ui.s(24), first.width, app.ui.text.line_height(15, True))
+    assert not nb.problem_rect.colliderect(heading)
+    assert all(app.ui.text.width(line, 14) <= nb.problem_rect.width for line in nb.problem_lines)

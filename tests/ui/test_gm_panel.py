@@ -19,7 +19,7 @@ from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
 from game.ui.gm_panel import GMPanel
 from game.ui.widgets import Button
-from tests.ui.conftest import click, key
+from tests.ui.conftest import click, key, move
 from tests.ui.test_battle_screen import all_human
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +166,41 @@ def test_issue_8_a_player_cannot_undo_the_gm_decision(app: App) -> None:
     screen.send(gm.DenyEscape(d.figure))
     assert not screen.cmd_undo()
     assert screen.battle.log[-1].kind == "gm_deny_escape"
+
+
+def test_issue_8_a_cut_button_label_ends_in_an_ellipsis_and_shows_whole_as_a_tooltip(app: App) -> None:
+    """The winner button names the side in full when hovered, however long its name."""
+    screen, panel = open_as_referee(app)
+    first = next(iter(screen.battle.sides))
+    screen.battle.sides[first] = replace(screen.battle.sides[first], name="The Wyrm-Hunters of the Long North Road")
+    side = screen.battle.sides[first]
+    winner = button(panel, "Winner")
+    click(app, winner.rect.center)
+    winner = button(panel, "Winner")
+    assert winner.text == f"Winner: {side.name}"
+    app.draw()
+    assert winner.clipped and winner.hint.startswith(winner.text)
+    move(app, (winner.rect.centerx + 1, winner.rect.centery))
+    app.tick(1.0)
+    assert panel.tooltip.shown and panel.tooltip.text.startswith(f"Winner: {side.name}")
+    assert not button(panel, "End battle").clipped
+
+
+def test_a_cut_log_line_shows_whole_under_the_mouse(app: App) -> None:
+    """A combat log line too long for the column is drawn with "…"; hovering it shows the whole line."""
+    screen = gm_battle(app, None)
+    for _ in range(3):
+        app.tick(0.0)
+        if isinstance(app.top, CurtainScreen):
+            key(app, pygame.K_RETURN)
+    assert app.top is screen
+    long_line = "Round 1: " + "a very long account of what happened " * 6
+    screen.log.set_items([long_line, "short"])
+    app.draw()
+    first = (screen.log.rect.x + 20, screen.log.rect.y + 8)
+    assert screen.log.cut_line_at(first) == long_line
+    move(app, first)
+    tip = screen.__dict__.get("_spell_tip")
+    assert tip is not None and tip.text == long_line
+    second = (first[0], first[1] + screen.log._line_height)
+    assert screen.log.cut_line_at(second) == ""

@@ -585,3 +585,19 @@ def test_the_editor_fits_the_window_without_overlapping_buttons(
     for ident, b in ed.buttons.items():
         assert app.ui.text.width(b.text, b.size, True) <= b.rect.width, ident
     assert ed.load_rect.bottom <= size[1] - 40
+
+
+def test_ftc_7_3_the_wound_track_tooltip_follows_the_click_without_moving_the_mouse(
+        app: App, wyrm_file: Path) -> None:
+    """Clicking "Wound track" cycles the track; the tooltip under the still mouse names the new track at once."""
+    ed = open_editor(app, wyrm_file, "goblin")
+    centre = ed.buttons["track"].rect.center
+    move(app, centre)
+    app.tick(1.0)
+    before = ed.tooltip.text
+    assert ed.tooltip.shown and before == ed.buttons["track"].hint
+    press(app, "track")
+    after = ed.buttons["track"]
+    assert after.text != "Wound track: mook" and after.hovered
+    assert ed.tooltip.text == after.hint != before
+    assert ed.tooltip.shown

@@ -337,3 +337,25 @@ def test_back_to_title_from_the_victory_and_after_battle_screens_keeps_the_game_
         click(app, screen.title_button.rect.center)
         assert app.running
         assert isinstance(app.top, TitleScreen) and len(app.stack) == 1
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1400, 900), (700, 600)])
+def test_ftc_victory_table_cells_never_overlap(app: App, size: tuple[int, int]) -> None:
+    """The victory table's columns are as wide as their widest cell ("Out of the Battle (out)" included);
+    in a narrow window the names are cut with "…" rather than run into the next column."""
+    battle = finished_battle()
+    out = next(f for f in battle.figures.values() if f.id == "r1")
+    w = Wounds()
+    w, _ = w.record(WoundLevel.INCAPACITATED)
+    out.wounds = w
+    out.name = "Tom the Extraordinarily Long-Named Brigand of the Northern Marches"
+    victory = VictoryScreen(app.ui, battle, app.to_title)
+    surface = pygame.Surface(size)
+    victory.on_resize(size)
+    victory.draw(surface)
+    cells = [r for row in victory.cell_rects for r in row]
+    assert len(victory.cell_rects) == len(battle.figures) + 1
+    for i, a in enumerate(cells):
+        assert a.left >= 0 and a.right <= size[0]
+        for c in cells[i + 1:]:
+            assert not a.colliderect(c), (a, c)
