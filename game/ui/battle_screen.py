@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -48,6 +48,9 @@ from game.ui.screens import EscapeMenu
 from game.ui.view import BoardView, HexFill, LineOfFireView, LofMark, PathView, TokenView, ZocView
 from game.ui.viewer import ViewerScreen, signed
 from game.ui.widgets import Button, ScrollList, draw_panel
+
+if TYPE_CHECKING:
+    from game.aftercare import Aftercare
 
 RGB = tuple[int, int, int]
 HUMAN = "human"
@@ -612,7 +615,8 @@ class BattleScreen(ViewerScreen):
         ]
         if self.battle.over:
             extra.append(Button("After the battle…", lambda: Pop(then=summary_of(
-                self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file")))))
+                self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file"),
+                care=self.session.aftercare()))))
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
         return Push(EscapeMenu(self.ui, self.to_title, extra=extra))
@@ -1008,7 +1012,8 @@ class BattleScreen(ViewerScreen):
             if not self.victory_shown:
                 self.victory_shown = True
                 self.pending = Push(VictoryScreen(self.ui, self.battle, self.to_title,
-                                                  roster_path=self.session.setup_data.get("roster_file")))
+                                                  roster_path=self.session.setup_data.get("roster_file"),
+                                                  care=self.session.aftercare))
                 return True
             return changed
         if not self.is_human(d.side):
@@ -1754,7 +1759,7 @@ class VictoryScreen(Screen):
     """The battle is over: winner, rounds and every figure's statistics."""
 
     def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-                 roster_path: str | Path | None = None) -> None:
+                 roster_path: str | Path | None = None, care: Callable[[], Aftercare] | None = None) -> None:
         super().__init__(ui)
         self.battle = battle
         self.stats = battle_stats(battle)
@@ -1762,7 +1767,8 @@ class VictoryScreen(Screen):
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=16)
         self.look_button = Button("Look at the board", Pop, size=16)
         self.summary_button = Button("After the battle…",
-                                     lambda: summary_of(ui, battle, to_title, roster_path=roster_path), size=16,
+                                     lambda: summary_of(ui, battle, to_title, roster_path=roster_path,
+                                                        care=care() if care else None), size=16,
                                      hotkey=pygame.K_a)
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -1821,12 +1827,13 @@ class VictoryScreen(Screen):
 
 
 def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-               roster_path: str | Path | None = None) -> Transition:
+               roster_path: str | Path | None = None, care: Aftercare | None = None) -> Transition:
     """The after-battle screen (wounds, who hit whom, luck, export, healing, saving the wounds into
-    ``roster_path``, the roster file the battle was loaded from) pushed over this one."""
+    ``roster_path``, the roster file the battle was loaded from) pushed over this one; ``care``, the healing
+    kept for this battle (``Session.aftercare``, *Fudge* 4.8), so reopening does not roll it again."""
     from game.ui.summary_screen import SummaryScreen
 
-    return Push(SummaryScreen(ui, battle, to_title, roster_path=roster_path))
+    return Push(SummaryScreen(ui, battle, to_title, roster_path=roster_path, care=care))
 
 
 def open_battle_save(ui: UiContext, path: Path, to_title: Callable[[], Transition]) -> BattleScreen:

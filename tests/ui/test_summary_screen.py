@@ -320,3 +320,50 @@ def test_a_battle_without_a_roster_file_cannot_save_wounds_and_says_why(app: App
     assert "does not say which roster file" in screen.wounds_button.tooltip
     key(app, pygame.K_w)
     assert not screen.message_error and "Wounds saved" not in screen.message
+
+
+def test_fudge_4_8_back_and_reopen_keeps_the_healing_done(app: App) -> None:
+    """Healing between battles is done once (*Fudge* 4.8): Back and "After the battle…" again shows the
+    care, treatment and rest already done, from the victory screen and from the menu, so nothing is re-rolled."""
+    from game.engine import actions as act
+    from game.session import new_session
+    from game.ui.battle_screen import BattleScreen
+
+    session = new_session(seed=3, autosave=False)
+    screen = BattleScreen(app.ui, session, app.to_title)
+    first = session.battle.decision()
+    assert first is not None
+    screen.last_human_side = first.side
+    app.push(screen)
+    session.apply(act.Yield(first.side))
+    for _ in range(5):
+        app.pump()
+        if isinstance(app.top, VictoryScreen):
+            break
+    assert isinstance(app.top, VictoryScreen)
+    victory = app.top
+    click(app, victory.summary_button.rect.center)
+    summary = app.top
+    assert isinstance(summary, SummaryScreen)
+    app.draw()
+    click(app, summary.care_button.rect.center)
+    click(app, summary.weeks_plus.rect.center)
+    click(app, summary.rest_button.rect.center)
+    healed = {fid: summary.wounds_of(fid) for fid in session.battle.figures}
+    key(app, pygame.K_ESCAPE)
+    assert app.top is victory
+    click(app, victory.summary_button.rect.center)
+    again = app.top
+    assert isinstance(again, SummaryScreen) and again is not summary
+    app.draw()
+    assert not again.care_button.enabled
+    assert {fid: again.wounds_of(fid) for fid in session.battle.figures} == healed
+    key(app, pygame.K_ESCAPE)
+    key(app, pygame.K_ESCAPE)  # the victory screen back to the board
+    assert app.top is screen
+    key(app, pygame.K_ESCAPE)
+    button = next(b for b in app.top.column.buttons if b.text == "After the battle…")  # type: ignore[attr-defined]
+    click(app, button.rect.center)
+    from_menu = app.top
+    assert isinstance(from_menu, SummaryScreen) and from_menu.care is again.care
+    assert not from_menu.care_button.enabled
