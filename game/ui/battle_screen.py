@@ -1384,7 +1384,7 @@ class BattleScreen(ViewerScreen):
                 prompt = prompt[:-4] + "…"
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
         elif b.winner is not None:
-            text.blit(surf, f"{b.sides[b.winner].name} wins", (r.right + s(18), top // 2), 15, theme.ACCENT,
+            text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT,
                       bold=True, anchor="midleft")
         text.blit(surf, "Esc menu · F1 help", (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
         # the initiative tracker: order, whose turn, held, done, out
@@ -1799,9 +1799,10 @@ class VictoryScreen(Screen):
         s, text = self.ui.s, self.ui.text
         b = self.battle
         ended = next((e for e in reversed(b.events) if isinstance(e, ev.BattleEnded)), None)
-        head = f"{b.sides[b.winner].name} wins!" if b.winner else "No side is left standing"
+        head = victory_line(b)
         text.blit(surface, head, (w // 2, s(40)), 38, theme.ACCENT, bold=True, anchor="midtop")
-        sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (f" — {ended.reason}" if ended else "")
+        sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (
+            f" — {ended.reason}" if ended and not (b.winner and ended.reason.endswith(" wins")) else "")
         text.blit(surface, sub, (w // 2, s(92)), 17, theme.TEXT_MUTED, anchor="midtop")
         cols = (("Figure", 0), ("Side", 220), ("Wounds", 420), ("Attacks", 560), ("Hits", 650), ("Wounds dealt", 720))
         left = w // 2 - s(430)
@@ -1824,6 +1825,14 @@ class VictoryScreen(Screen):
     def _colour(self, side: str) -> RGB:
         s = self.battle.sides.get(side)
         return hex_colour(s.colour) if s is not None else theme.TEXT
+
+
+def victory_line(battle: Battle) -> str:
+    """How the victory screen and the top bar name the end of a battle, in words that read right for any side
+    name, plural or collective: "Victory: The Wyrm-Hunters", or that no side is left standing."""
+    if battle.winner is None:
+        return "No side is left standing"
+    return f"Victory: {battle.sides[battle.winner].name}"
 
 
 def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,

@@ -367,3 +367,32 @@ def test_fudge_4_8_back_and_reopen_keeps_the_healing_done(app: App) -> None:
     from_menu = app.top
     assert isinstance(from_menu, SummaryScreen) and from_menu.care is again.care
     assert not from_menu.care_button.enabled
+
+
+def test_the_victory_line_reads_right_for_a_plural_side_name(app: App) -> None:
+    """"The Wyrm-Hunters wins!" read wrong: the victory screen and the top bar say "Victory: <side>"."""
+    from game.engine import actions as act
+    from game.session import ROOT, new_session
+    from game.ui.battle_screen import victory_line
+
+    session = new_session(ROOT / "maps" / "wyrm_hollow.tmx", seed=3, autosave=False)
+    d = session.battle.decision()
+    assert d is not None
+    loser = next(sid for sid, side in session.battle.sides.items() if side.name != "The Wyrm-Hunters")
+    session.apply(act.Yield(loser))
+    assert session.battle.over and victory_line(session.battle) == "Victory: The Wyrm-Hunters"
+    seen: list[str] = []
+    original = app.ui.text.blit
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kw: object) -> object:
+        seen.append(text)
+        return original(surface, text, *args, **kw)  # type: ignore[arg-type]
+
+    app.ui.text.blit = spy  # type: ignore[method-assign]
+    try:
+        app.push(VictoryScreen(app.ui, session.battle, app.to_title))
+        app.draw()
+    finally:
+        app.ui.text.blit = original  # type: ignore[method-assign]
+    assert "Victory: The Wyrm-Hunters" in seen
+    assert not any("wins" in t for t in seen)
