@@ -193,6 +193,8 @@ class CarriedWounds:
     path: Path
     saved: tuple[tuple[str, str], ...]
     skipped: tuple[tuple[str, str], ...]
+    note: str = ""
+    """Said when the roster had to be rewritten whole (``save_carried_wounds``' notes), else empty."""
 
     def message(self) -> str:
         """A short paragraph for the after-battle screen's status line: the wounded by name and condition,
@@ -206,6 +208,8 @@ class CarriedWounds:
             reasons.setdefault(why, []).append(name)
         if reasons:
             text += " Not saved: " + "; ".join(f"{', '.join(names)} ({why})" for why, names in reasons.items()) + "."
+        if self.note:
+            text += f" {self.note}."
         return text
 
 
@@ -232,14 +236,15 @@ def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
         if fid not in placed:
             skipped.append((names[fid], REINFORCEMENT))
     path = Path(roster_path)
-    missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()})
+    notes: list[str] = []
+    missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()}, notes)
     saved = []
     for key, fid in chosen.items():
         if key in missing:
             skipped.append((names[fid], GONE))
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
-    return CarriedWounds(path, tuple(saved), tuple(skipped))
+    return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes))
 
 
 def skill_label(level: int) -> str:

@@ -239,15 +239,78 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
                           "may write to") from None
 
 
-def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds]) -> list[str]:
+def _table_path(line: str) -> tuple[str, ...] | None:
+    """The key path of a ``[table]`` header line (``[characters."sir bors"]`` -> characters, sir bors), None
+    for any other line; an ``[[array]]`` header gives ``("[[",)`` (it ends the table before it too)."""
+    stripped = line.strip()
+    if stripped.startswith("[["):
+        return ("[[",)
+    if not stripped.startswith("["):
+        return None
+    try:
+        parsed: Any = tomllib.loads(stripped + "\n")
+    except tomllib.TOMLDecodeError:
+        return None
+    keys: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key, parsed = next(iter(parsed.items()))
+        keys.append(str(key))
+    return tuple(keys)
+
+
+_WOUNDS_LINE = re.compile(r"""^\s*(wounds|"wounds"|'wounds')\s*=""")
+
+
+def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
+    """The roster text with the ``wounds`` line of each ``[characters.KEY]`` in ``carried`` replaced, added
+    (after the table's last value) or removed (an empty sheet); None when a table is not found as a header."""
+    lines = text.splitlines()
+    starts = [(i, _table_path(line)) for i, line in enumerate(lines)]
+    headers = [(i, p) for i, p in starts if p is not None]
+    edits: dict[int, str | None] = {}  # line index -> new text (None: remove)
+    inserts: dict[int, str] = {}  # insert after this line index
+    for key, value in carried.items():
+        spans = [(i, headers[n + 1][0] if n + 1 < len(headers) else len(lines))
+                 for n, (i, p) in enumerate(headers) if p == ("characters", key)]
+        if len(spans) != 1:
+            return None
+        start, end = spans[0]
+        new = f"wounds = {_toml_value(value)}" if value else None
+        found = [i for i in range(start + 1, end) if _WOUNDS_LINE.match(lines[i])]
+        if len(found) > 1:
+            return None
+        if found:
+            edits[found[0]] = new
+        elif new is not None:
+            last = max((i for i in range(start, end)
+                        if lines[i].strip() and not lines[i].lstrip().startswith("#")), default=start)
+            inserts[last] = new
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i in edits:
+            if edits[i] is not None:
+                out.append(str(edits[i]))
+        else:
+            out.append(line)
+        if i in inserts:
+            out.append(inserts[i])
+    return "\n".join(out) + ("\n" if text.endswith("\n") or not text else "")
+
+
+def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: list[str] | None = None
+                        ) -> list[str]:
     """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
 
     ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
-    No other value changes (fields this game does not know included); as with every save, only the comment
-    lines at the top of the file are kept. The roster as it would be
-    is read first and the file written atomically as ``save_roster`` writes it, so a roster that would not
-    load, a full disk or an unwritable folder raise ``RosterError`` and leave the file as it was. Returns the
-    keys the file no longer has (their wounds are not written).
+    No other value changes (fields this game does not know included). The file's text is kept as the GM
+    wrote it (comments, order, layout): only the ``wounds = ...`` line of each saved ``[characters.KEY]``
+    table is replaced, inserted or removed, and the edited text must read back as exactly the expected
+    data. A roster that cannot be edited that way (a character written inline, a ``wounds`` value over
+    several lines) is rewritten whole as ``save_roster`` writes it, keeping only the comment lines at the
+    top; ``notes`` (if given) then receives a sentence saying so. The roster as it would be is read first
+    and the file written atomically, so a roster that would not load, a full disk or an unwritable folder
+    raise ``RosterError`` and leave the file as it was. Returns the keys the file no longer has (their
+    wounds are not written).
     """
     target = Path(path)
     data = read_roster_data(target)
@@ -255,19 +318,37 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds]) -> list[
     if not isinstance(chars, dict):
         raise RosterError(f"{target}: no [characters] tables to write wounds into; check the roster file")
     missing = []
+    written: dict[str, Any] = {}
     for key, sheet in wounds.items():
         table = chars.get(key)
         if not isinstance(table, dict):
             missing.append(key)
             continue
         carried = sheet.to_roster()
+        written[key] = carried
         if carried:
             table["wounds"] = carried
         else:
             table.pop("wounds", None)
     parse_roster(data, str(target))
     try:
-        write_atomic(target, _leading_comments(target) + roster_to_toml(data))
+        original = target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        original = ""
+    text = _edit_wounds_text(original, written) if original else None
+    if text is not None:
+        try:
+            if tomllib.loads(text) != data:
+                text = None
+        except tomllib.TOMLDecodeError:
+            text = None
+    if text is None:
+        text = _leading_comments(target) + roster_to_toml(data)
+        if notes is not None:
+            notes.append(f"{target.name} was rewritten whole (its layout could not be edited line by line), so "
+                         "only the comments at its top were kept")
+    try:
+        write_atomic(target, text)
     except SaveError as err:
         cause = err.__cause__
         why = (cause.strerror or cause) if isinstance(cause, OSError) else err

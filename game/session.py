@@ -244,6 +244,18 @@ class Session:
     loaded: LoadedMap
     autosave: Path | None = field(default_factory=autosave_path)
     save_errors: list[str] = field(default_factory=list)
+    kept_care: Any = field(default=None, repr=False)
+    """The after-battle healing (``game.aftercare.Aftercare``) once the summary has been opened."""
+
+    def aftercare(self) -> Any:
+        """The healing between battles of this finished battle (*Fudge* 4.8), kept for the rest of the
+        battle: reopening "After the battle…" shows the care, treatment and rest already done instead of
+        letting the GM roll them again. A new battle object (undo, load) starts its own."""
+        from game.aftercare import Aftercare
+
+        if self.kept_care is None or self.kept_care.battle is not self.battle:
+            self.kept_care = Aftercare(self.battle)
+        return self.kept_care
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a decision (``IllegalAction`` leaves everything unchanged); autosave after each phase and

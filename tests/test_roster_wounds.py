@@ -243,3 +243,43 @@ def test_no_roster_file_to_write_is_said_plainly(roster: Path) -> None:
         care.save_wounds(None)
     with pytest.raises(AftercareError, match="no such roster file"):
         care.save_wounds(roster.parent / "gone.roster.toml")
+
+
+def test_fudge_4_8_saving_wounds_keeps_the_gms_comments_and_layout(tmp_path: Path) -> None:
+    """Only the ``wounds`` lines of the saved characters change: comments in the middle of the file, the order
+    and the layout the GM wrote stay."""
+    from game.roster import save_carried_wounds
+
+    path = tmp_path / "band.roster.toml"
+    path.write_text('# The band\n\n[sides.blue]\nname = "Blue"  # the heroes\n\n'
+                    '# Bors leads; he took a blow at the ford\n[characters.bors]\nname = "Bors"\n'
+                    'wounds = ["Scratch"]\nweapons = ["Broadsword"]   # his father\'s\n\n'
+                    '# the healer, keep her alive\n[characters."mede"]\nname = "Mede"\nweapons = ["Large Knife"]\n\n'
+                    '# an unhurt spare\n[characters.tom]\nname = "Tom"\nwounds = ["Hurt"]\n# end of Tom\n',
+                    encoding="utf-8")
+    before = path.read_text(encoding="utf-8")
+    notes: list[str] = []
+    assert save_carried_wounds(path, {"bors": hurt(WoundLevel.HURT), "mede": hurt(WoundLevel.SCRATCH),
+                                      "tom": Wounds()}, notes) == []
+    after = path.read_text(encoding="utf-8")
+    assert notes == []
+    expected = (before.replace('wounds = ["Scratch"]\n', 'wounds = ["Hurt"]\n', 1)
+                .replace('weapons = ["Large Knife"]\n', 'weapons = ["Large Knife"]\nwounds = ["Scratch"]\n', 1)
+                .replace('name = "Tom"\nwounds = ["Hurt"]\n', 'name = "Tom"\n', 1))
+    assert after == expected
+    chars = load_roster(path).characters
+    assert [str(w) for w in chars["mede"].wounds.received()] == ["Scratch"]
+    assert chars["tom"].wounds is None  # unhurt: no wounds line
+
+
+def test_a_roster_that_cannot_be_edited_line_by_line_is_rewritten_and_says_so(tmp_path: Path) -> None:
+    from game.roster import save_carried_wounds
+
+    path = tmp_path / "inline.roster.toml"
+    path.write_text('# top\n[sides.blue]\nname = "Blue"\n# middle\n[characters]\n'
+                    'bors = { name = "Bors", weapons = ["Broadsword"] }\n', encoding="utf-8")
+    notes: list[str] = []
+    save_carried_wounds(path, {"bors": hurt(WoundLevel.HURT)}, notes)
+    assert len(notes) == 1 and "rewritten whole" in notes[0]
+    assert path.read_text(encoding="utf-8").startswith("# top\n")
+    assert [str(w) for w in load_roster(path).characters["bors"].wounds.received()] == ["Hurt"]

@@ -1,7 +1,7 @@
 """The GM's map commands (issue 4): ``check-map MAP.tmx [--json]`` and ``render-map MAP.tmx OUT.png``.
 
-Exit codes: 0 success, 2 a map the game refuses (one line on stderr naming file, element and fix),
-1 a usage error. No traceback reaches the GM.
+Exit codes: 0 success, 2 a map the game refuses (one line on stderr naming file, element and fix) or a map
+whose roster a battle would refuse (one line per problem), 1 a usage error. No traceback reaches the GM.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map
 
-_USAGE_CHECK = "usage: python main.py check-map MAP.tmx [--json]"
+_USAGE_CHECK = ("usage: python main.py check-map MAP.tmx [--json]\n"
+                "  load a Tiled map and its roster (the map's 'roster' property, else MAP.roster.toml beside it)\n"
+                "  exactly as a new battle would; print a summary and exit 0, or each problem and exit 2\n"
+                "  --json  print the summary (or the problems) as JSON")
 _USAGE_RENDER = "usage: python main.py render-map MAP.tmx OUT.png"
 
 
@@ -65,17 +68,69 @@ def _text(info: dict[str, Any], seconds: float) -> str:
     for f in info["figures"]:
         lines.append(f"figure {f['name']} ({f['side']}, {f['character']}) at cell {tuple(f['cell'])} "
                      f"facing {f['facing']}")
-    if info["roster"]:
-        lines.append(f"roster: {info['roster']}")
+    if info.get("roster_file"):
+        lines.append(f"roster: {info['roster_file']} (read and placed as a new battle would)")
+    else:
+        lines.append("roster: none with the map (no 'roster' property, no .roster.toml beside it); "
+                     "pick one on the New battle screen")
     lines.append("OK")
     return "\n".join(lines)
 
 
+def roster_problems(loaded: LoadedMap) -> tuple[str | None, list[str]]:
+    """The map's own roster file (None when it has none) and every problem a new battle would refuse it
+    for: the roster read and checked by ``game.roster.load_roster`` and the figures placed by
+    ``game.session.place_figures``, the functions New battle and ``simulate`` use. Each problem names the
+    file and the fix. A map with no ``roster`` property and no ``MAP.roster.toml`` is not a problem: the
+    GM picks a roster on the New battle screen."""
+    from game.roster import RosterError, load_roster, parse_roster, read_roster_data
+    from game.session import SetupError, default_roster_for, place_figures
+
+    rp = default_roster_for(loaded.path, loaded)
+    if not loaded.properties.get("roster") and not rp.exists():
+        return None, []
+    try:
+        roster = load_roster(rp)
+    except RosterError as exc:
+        problems = [str(exc)]
+        try:  # the other characters too, one line each, so the GM fixes them in one pass
+            chars = read_roster_data(rp).get("characters", {})
+        except RosterError:
+            chars = {}
+        if isinstance(chars, dict):
+            for key, cd in chars.items():
+                try:
+                    parse_roster({"characters": {key: cd}}, str(rp))
+                except RosterError as each:
+                    if str(each) not in problems:
+                        problems.append(str(each))
+        return str(rp), problems
+    problems = [f"{loaded.path}: figure {f.name!r} is the character {f.character!r}, which the roster {rp} "
+                f"does not have; add [characters.{f.character}] to the roster or fix the map object's "
+                "'character' property"
+                for f in loaded.deployment.figures if f.character not in roster.characters]
+    if problems:
+        return str(rp), problems
+    try:
+        placed = place_figures(loaded, roster)
+    except SetupError as exc:
+        return str(rp), [str(exc)]
+    sides = {f["side"] for f in placed}
+    if len(sides) < 2:
+        problems.append(f"{loaded.path}: a battle needs figures of at least two sides; found only "
+                        f"{sorted(sides)}; add figures of another side to the map or to the roster {rp}")
+    return str(rp), problems
+
+
 def check_map_main(argv: list[str]) -> int:
-    """``check-map MAP.tmx [--json]``: load a map and print its summary (exit 0) or its error (exit 2)."""
+    """``check-map MAP.tmx [--json]``: load a map and its roster as a new battle would and print its summary
+    (exit 0) or its problems (exit 2)."""
+    if "--help" in argv or "-h" in argv:
+        print(_USAGE_CHECK)
+        return 0
     args = [a for a in argv if a != "--json"]
     as_json = "--json" in argv
-    if len(args) != 1:
+    if len(args) != 1 or args[0].startswith("-"):
         print(_USAGE_CHECK, file=sys.stderr)
         return 1
     start = time.perf_counter()
@@ -86,8 +141,16 @@ def check_map_main(argv: list[str]) -> int:
             print(json.dumps({"ok": False, "error": str(exc)}))
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    roster_file, problems = roster_problems(loaded)
     seconds = time.perf_counter() - start
+    if problems:
+        if as_json:
+            print(json.dumps({"ok": False, "error": problems[0], "problems": problems}))
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+        return 2
     info = summary(loaded)
+    info["roster_file"] = roster_file
     if as_json:
         print(json.dumps({"ok": True, **info}, indent=2))
     else:

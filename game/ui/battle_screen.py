@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -48,6 +48,9 @@ from game.ui.screens import EscapeMenu
 from game.ui.view import BoardView, HexFill, LineOfFireView, LofMark, PathView, TokenView, ZocView
 from game.ui.viewer import ViewerScreen, signed
 from game.ui.widgets import Button, ScrollList, draw_panel
+
+if TYPE_CHECKING:
+    from game.aftercare import Aftercare
 
 RGB = tuple[int, int, int]
 HUMAN = "human"
@@ -617,7 +620,8 @@ class BattleScreen(ViewerScreen):
         ]
         if self.battle.over:
             extra.append(Button("After the battle…", lambda: Pop(then=summary_of(
-                self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file")))))
+                self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file"),
+                care=self.session.aftercare()))))
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
         return Push(EscapeMenu(self.ui, self.leave_to_title, extra=extra))
@@ -1013,7 +1017,8 @@ class BattleScreen(ViewerScreen):
             if not self.victory_shown:
                 self.victory_shown = True
                 self.pending = Push(VictoryScreen(self.ui, self.battle, self.to_title,
-                                                  roster_path=self.session.setup_data.get("roster_file")))
+                                                  roster_path=self.session.setup_data.get("roster_file"),
+                                                  care=self.session.aftercare))
                 return True
             return changed
         if not self.is_human(d.side):
@@ -1384,7 +1389,7 @@ class BattleScreen(ViewerScreen):
                 prompt = prompt[:-4] + "…"
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
         elif b.winner is not None:
-            text.blit(surf, f"{b.sides[b.winner].name} wins", (r.right + s(18), top // 2), 15, theme.ACCENT,
+            text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT,
                       bold=True, anchor="midleft")
         text.blit(surf, "Esc menu · F1 help", (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
         # the initiative tracker: order, whose turn, held, done, out
@@ -1757,7 +1762,7 @@ class VictoryScreen(Screen):
     """The battle is over: winner, rounds and every figure's statistics."""
 
     def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-                 roster_path: str | Path | None = None) -> None:
+                 roster_path: str | Path | None = None, care: Callable[[], Aftercare] | None = None) -> None:
         super().__init__(ui)
         self.battle = battle
         self.stats = battle_stats(battle)
@@ -1765,7 +1770,8 @@ class VictoryScreen(Screen):
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=16)
         self.look_button = Button("Look at the board", Pop, size=16)
         self.summary_button = Button("After the battle…",
-                                     lambda: summary_of(ui, battle, to_title, roster_path=roster_path), size=16,
+                                     lambda: summary_of(ui, battle, to_title, roster_path=roster_path,
+                                                        care=care() if care else None), size=16,
                                      hotkey=pygame.K_a)
         self.cell_rects: list[list[pygame.Rect]] = []  # the table as drawn last: heading row, then figures
 
@@ -1797,9 +1803,10 @@ class VictoryScreen(Screen):
         s, text = self.ui.s, self.ui.text
         b = self.battle
         ended = next((e for e in reversed(b.events) if isinstance(e, ev.BattleEnded)), None)
-        head = f"{b.sides[b.winner].name} wins!" if b.winner else "No side is left standing"
+        head = victory_line(b)
         text.blit(surface, head, (w // 2, s(40)), 38, theme.ACCENT, bold=True, anchor="midtop")
-        sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (f" — {ended.reason}" if ended else "")
+        sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (
+            f" — {ended.reason}" if ended and not (b.winner and ended.reason.endswith(" wins")) else "")
         text.blit(surface, sub, (w // 2, s(92)), 17, theme.TEXT_MUTED, anchor="midtop")
         heads = ("Figure", "Side", "Wounds", "Attacks", "Hits", "Wounds dealt")
         rows = [(row["name"], b.sides[row["side"]].name, row["wounds"] + (" (out)" if row["out"] else ""),
@@ -1823,7 +1830,7 @@ class VictoryScreen(Screen):
         self.look_button.draw(surface, text)
         self.summary_button.draw(surface, text)
 
-    def _column_widths(self, heads: tuple[str, ...], rows: list[tuple[str, ...]], room: int) -> list[int]:
+    def _column_widths(self, heads: tuple[str, ...], rows: Sequence[tuple[str, ...]], room: int) -> list[int]:
         """Each column as wide as its widest cell; when the window is too narrow the text columns (figure,
         side, wounds) share what is left and their cells are cut with "…"."""
         text, gap = self.ui.text, self.ui.s(24)
@@ -1843,13 +1850,22 @@ class VictoryScreen(Screen):
         return hex_colour(s.colour) if s is not None else theme.TEXT
 
 
+def victory_line(battle: Battle) -> str:
+    """How the victory screen and the top bar name the end of a battle, in words that read right for any side
+    name, plural or collective: "Victory: The Wyrm-Hunters", or that no side is left standing."""
+    if battle.winner is None:
+        return "No side is left standing"
+    return f"Victory: {battle.sides[battle.winner].name}"
+
+
 def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-               roster_path: str | Path | None = None) -> Transition:
+               roster_path: str | Path | None = None, care: Aftercare | None = None) -> Transition:
     """The after-battle screen (wounds, who hit whom, luck, export, healing, saving the wounds into
-    ``roster_path``, the roster file the battle was loaded from) pushed over this one."""
+    ``roster_path``, the roster file the battle was loaded from) pushed over this one; ``care``, the healing
+    kept for this battle (``Session.aftercare``, *Fudge* 4.8), so reopening does not roll it again."""
     from game.ui.summary_screen import SummaryScreen
 
-    return Push(SummaryScreen(ui, battle, to_title, roster_path=roster_path))
+    return Push(SummaryScreen(ui, battle, to_title, roster_path=roster_path, care=care))
 
 
 def open_battle_save(ui: UiContext, path: Path, to_title: Callable[[], Transition]) -> BattleScreen:

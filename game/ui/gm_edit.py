@@ -21,6 +21,7 @@ import pygame
 from game.engine import equipment, gm
 from game.engine.battle import Battle, Figure
 from game.engine.characters import ATTRIBUTES, HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE, Character
+from game.engine.creatures import MOOK_TRACK_NAME
 from game.engine.hexgrid import Hex
 from game.engine.ladder import FAIR, LEGENDARY, TERRIBLE, level_name
 from game.engine.movement import encumbrance_penalty
@@ -548,6 +549,16 @@ class ReinforceDialog(GMDialog):
         self.mook = False
         self.name = ""
         self.name = self.default_name()
+        self.mook = self.on_mook_track()
+
+    def on_mook_track(self) -> bool:
+        """Whether the chosen character is on the mook wound track (*Fudge* 4.57: the roster's
+        ``wound_track = "mook"``), or the copied figure is a mook: such a newcomer counts as a mook unless
+        the GM says otherwise."""
+        if self.source == "copy" and self.copy_of in self.battle.figures and self.battle.figures[self.copy_of].mook:
+            return True
+        c = self.character()
+        return c is not None and c.wound_track.name == MOOK_TRACK_NAME
 
     def roster_characters(self) -> dict[str, Mapping[str, Any]]:
         """The characters of the battle's roster (``setup_data["roster"]["characters"]``), by key."""
@@ -583,6 +594,7 @@ class ReinforceDialog(GMDialog):
         """Choose who joins; the name follows the choice."""
         self.source = source
         self.name = self.default_name()
+        self.mook = self.on_mook_track()
 
     def rename(self) -> Transition:
         """Type the newcomer's name."""
@@ -607,6 +619,14 @@ class ReinforceDialog(GMDialog):
         else:
             table = self.roster_characters()[self.source]
         return gm.AddFigure(fid, self.side, h, facing, self.name, character=dict(table), mook=self.mook)
+
+    def mook_tooltip(self) -> str:
+        """What the Mook flag does (FTC 4) and what it does not: the wound track is the character's."""
+        c = self.character()
+        track = f" {c.name} is on the {c.wound_track.name} wound track." if c is not None else ""
+        return ("Mook: with the rule option \"Mooks of a side roll initiative once as a group\" this figure rolls "
+                "initiative with its side's mooks (FTC 4). It does not change the wound track, which comes from "
+                "the character (the roster's wound_track = \"mook\", Fudge 4.57)." + track)
 
     def place(self) -> Transition | None:
         """On to the map: click a highlighted hex."""
@@ -652,7 +672,7 @@ class ReinforceDialog(GMDialog):
                                                         s(90), s(26)))
         self.button("Mook" if self.mook else "Not a mook", functools.partial(setattr, self, "mook", not self.mook),
                     pygame.Rect(r.right - s(260), y, s(110), s(26)), on=self.mook,
-                    tooltip="A mook takes the mook wound track (FTC 7.3).")
+                    tooltip=self.mook_tooltip())
         c = self.character()
         if c is not None:
             size = "" if c.footprint == 1 else f", covers {c.footprint} hexes"

@@ -60,14 +60,16 @@ class SummaryScreen(Screen):
     CARD_H = 74
 
     def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-                 roster_path: str | Path | None = None) -> None:
+                 roster_path: str | Path | None = None, care: Aftercare | None = None) -> None:
         super().__init__(ui)
         self.battle = battle
         self.roster_path = Path(roster_path) if roster_path else None
         """The roster file the battle was loaded from (``setup_data["roster_file"]``), None if unknown."""
         self.to_title = to_title
         self.summary: dict[str, Any] = battle_summary(battle)
-        self.care = Aftercare(battle)
+        self.care = care if care is not None and care.battle is battle else Aftercare(battle)
+        """The healing so far (*Fudge* 4.8); the battle screen keeps it (``Session.aftercare``) so Back and
+        reopening show the same healing rather than a fresh roll."""
         self.message = "Export the log, or heal the figures: care, a healer's treatment, then rest."
         self.message_error = False
         self.exported: Path | None = None

@@ -104,3 +104,59 @@ def test_issue4_check_map_exit_2_with_one_line(tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert err.startswith("error: iso.tmx: <map>: the map is isometric") and err.count("\n") == 1
     assert check_map_main([]) == 1
+
+
+def _map_with_roster(tmp_path: Path, roster_text: str) -> Path:
+    """A copy of the shipped open field whose roster (named by its 'roster' property) is ``roster_text``."""
+    root = Path(__file__).resolve().parents[2] / "maps"
+    for name in ("open_field.tmx", "terrain_flat.tsx", "terrain_pointy.tsx"):
+        (tmp_path / name).write_bytes((root / name).read_bytes())
+    if (root / "tiles").is_dir():
+        import shutil
+
+        shutil.copytree(root / "tiles", tmp_path / "tiles")
+    (tmp_path / "open_field.roster.toml").write_text(roster_text, encoding="utf-8")
+    return tmp_path / "open_field.tmx"
+
+
+_SHIPPED_ROSTER = (Path(__file__).resolve().parents[2] / "maps" / "open_field.roster.toml").read_text()
+
+
+@pytest.mark.parametrize("broken, words", [
+    (_SHIPPED_ROSTER.replace('strength = "Good"', 'strength = "Gud"', 1), ["Gud"]),
+    (_SHIPPED_ROSTER.replace("[characters.archer]", "[characters.archer", 1), ["not valid TOML"]),
+    (_SHIPPED_ROSTER.replace('weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1), ["Macee"]),
+    (_SHIPPED_ROSTER.replace("[characters.sir_bors]", "[characters.sir_borz]", 1), ["sir_bors", "add [characters"]),
+])
+def test_issue4_check_map_refuses_a_roster_a_battle_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           broken: str, words: list[str]) -> None:
+    from game.roster import RosterError
+    from game.session import SetupError, new_session
+
+    mp = _map_with_roster(tmp_path, broken)
+    with pytest.raises((RosterError, SetupError)):
+        new_session(mp, autosave=False)
+    assert check_map_main([str(mp)]) == 2
+    err = capsys.readouterr().err
+    assert "open_field" in err and all(w in err for w in words)
+    assert check_map_main([str(mp), "--json"]) == 2
+    assert '"ok": false' in capsys.readouterr().out
+
+
+def test_issue4_check_map_lists_every_bad_character(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = _SHIPPED_ROSTER.replace('strength = "Good"', 'strength = "Gud"', 1).replace(
+        'weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1)
+    assert check_map_main([str(_map_with_roster(tmp_path, broken))]) == 2
+    err = capsys.readouterr().err
+    assert "Gud" in err and "Macee" in err and err.count("error: ") == 2
+
+
+def test_issue4_check_map_accepts_the_shipped_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert check_map_main([str(_map_with_roster(tmp_path, _SHIPPED_ROSTER))]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("OK")
+
+
+def test_issue4_check_map_help_prints_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check_map_main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python main.py check-map MAP.tmx") and "roster" in out

@@ -306,3 +306,22 @@ def test_ftc_9_2_a_suits_coverage_is_chosen_in_the_gear_editor_and_kept_by_later
     assert app.top is panel and not panel.error and screen.battle.log[-1].kind == "gm_edit_gear"
     kept = next(a for a in screen.battle.figure(fid).character.armour if a.name == "Chain Mail")
     assert kept.coverage == "no_arms"
+
+
+def test_fudge_4_57_a_reinforcement_on_the_mook_track_defaults_to_mook(app: App) -> None:
+    """A roster character on the mook wound track comes in as a mook (FTC 4's group initiative follows); the
+    toggle's tooltip says it rules initiative only, the wound track being the character's."""
+    screen, panel = open_panel_with_militia(app)
+    screen.session.setup_data["roster"]["characters"]["thug"] = {**MILITIA, "name": "Thug",
+                                                                     "wound_track": "mook"}
+    dialog = ReinforceDialog(app.ui, panel)
+    app.push(dialog)
+    app.draw()
+    click(app, row(dialog, "Militia").rect.center)
+    assert dialog.mook is False and row(dialog, "Not a mook")
+    click(app, row(dialog, "Thug").rect.center)
+    assert dialog.source == "thug" and dialog.mook is True
+    toggle = row(dialog, "Mook")
+    assert "initiative" in toggle.tooltip and "FTC 4" in toggle.tooltip and "mook wound track" in toggle.tooltip
+    assert "does not change the wound track" in toggle.tooltip
+    assert dialog.action(Hex(0, 0), 0).mook is True

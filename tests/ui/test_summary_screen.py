@@ -359,3 +359,79 @@ def test_ftc_victory_table_cells_never_overlap(app: App, size: tuple[int, int]) 
         assert a.left >= 0 and a.right <= size[0]
         for c in cells[i + 1:]:
             assert not a.colliderect(c), (a, c)
+
+
+def test_fudge_4_8_back_and_reopen_keeps_the_healing_done(app: App) -> None:
+    """Healing between battles is done once (*Fudge* 4.8): Back and "After the battle…" again shows the
+    care, treatment and rest already done, from the victory screen and from the menu, so nothing is re-rolled."""
+    from game.engine import actions as act
+    from game.session import new_session
+    from game.ui.battle_screen import BattleScreen
+
+    session = new_session(seed=3, autosave=False)
+    screen = BattleScreen(app.ui, session, app.to_title)
+    first = session.battle.decision()
+    assert first is not None
+    screen.last_human_side = first.side
+    app.push(screen)
+    session.apply(act.Yield(first.side))
+    for _ in range(5):
+        app.pump()
+        if isinstance(app.top, VictoryScreen):
+            break
+    assert isinstance(app.top, VictoryScreen)
+    victory = app.top
+    click(app, victory.summary_button.rect.center)
+    summary = app.top
+    assert isinstance(summary, SummaryScreen)
+    app.draw()
+    click(app, summary.care_button.rect.center)
+    click(app, summary.weeks_plus.rect.center)
+    click(app, summary.rest_button.rect.center)
+    healed = {fid: summary.wounds_of(fid) for fid in session.battle.figures}
+    key(app, pygame.K_ESCAPE)
+    assert app.top is victory
+    click(app, victory.summary_button.rect.center)
+    again = app.top
+    assert isinstance(again, SummaryScreen) and again is not summary
+    app.draw()
+    assert not again.care_button.enabled
+    assert {fid: again.wounds_of(fid) for fid in session.battle.figures} == healed
+    key(app, pygame.K_ESCAPE)
+    key(app, pygame.K_ESCAPE)  # the victory screen back to the board
+    assert app.top is screen
+    key(app, pygame.K_ESCAPE)
+    button = next(b for b in app.top.column.buttons if b.text == "After the battle…")  # type: ignore[attr-defined]
+    click(app, button.rect.center)
+    from_menu = app.top
+    assert isinstance(from_menu, SummaryScreen) and from_menu.care is again.care
+    assert not from_menu.care_button.enabled
+
+
+def test_the_victory_line_reads_right_for_a_plural_side_name(app: App) -> None:
+    """"The Wyrm-Hunters wins!" read wrong: the victory screen and the top bar say "Victory: <side>"."""
+    from game.engine import actions as act
+    from game.session import ROOT, new_session
+    from game.ui.battle_screen import victory_line
+
+    session = new_session(ROOT / "maps" / "wyrm_hollow.tmx", seed=3, autosave=False)
+    d = session.battle.decision()
+    assert d is not None
+    loser = next(sid for sid, side in session.battle.sides.items() if side.name != "The Wyrm-Hunters")
+    session.apply(act.Yield(loser))
+    assert session.battle.over and victory_line(session.battle) == "Victory: The Wyrm-Hunters"
+    seen: list[str] = []
+    original = app.ui.text.blit
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kw: object) -> object:
+        seen.append(text)
+        return original(surface, text, *args, **kw)  # type: ignore[arg-type]
+
+    app.ui.text.blit = spy  # type: ignore[method-assign]
+    try:
+        app.push(VictoryScreen(app.ui, session.battle, app.to_title))
+        app.draw()
+    finally:
+        app.ui.text.blit = original  # type: ignore[method-assign]
+    assert "Victory: The Wyrm-Hunters" in seen
+    assert not any("wins" in t for t in seen)
