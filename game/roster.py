@@ -228,15 +228,20 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
     raises ``RosterError`` naming the file and the fix; the old file is then untouched.
     """
     target = Path(path)
-    text = _leading_comments(target) + roster_to_toml(data)
+    _write_roster(target, _leading_comments(target) + roster_to_toml(data),
+                  "the roster could not be saved", "the file as it was is unchanged — free some disk space, or "
+                  "use Save as to choose a folder you may write to")
+
+
+def _write_roster(target: Path, text: str, what: str, fix: str) -> None:
+    """Write a roster's text atomically; a refused write becomes a ``RosterError`` naming the file, why
+    (``what`` and the OS's reason) and ``fix``."""
     try:
         write_atomic(target, text)
     except SaveError as err:
         cause = err.__cause__
         why = (cause.strerror or cause) if isinstance(cause, OSError) else err
-        raise RosterError(f"{target}: the roster could not be saved ({why}); the file as it "
-                          "was is unchanged — free some disk space, or use Save as to choose a folder you "
-                          "may write to") from None
+        raise RosterError(f"{target}: {what} ({why}); {fix}") from None
 
 
 def _table_path(line: str) -> tuple[str, ...] | None:
@@ -347,11 +352,6 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: l
         if notes is not None:
             notes.append(f"{target.name} was rewritten whole (its layout could not be edited line by line), so "
                          "only the comments at its top were kept")
-    try:
-        write_atomic(target, text)
-    except SaveError as err:
-        cause = err.__cause__
-        why = (cause.strerror or cause) if isinstance(cause, OSError) else err
-        raise RosterError(f"{target}: the wounds could not be written ({why}); the roster is unchanged — free "
-                          "some disk space or make its folder writable, then save the wounds again") from None
+    _write_roster(target, text, "the wounds could not be written", "the roster is unchanged — free some disk "
+                  "space or make its folder writable, then save the wounds again")
     return missing
