@@ -28,8 +28,9 @@ def _play(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     from game.ui.app import run
 
-    return run(map_path=args.map, roster_path=args.roster, seed=args.seed, screenshot=args.screenshot,
-               frames=args.frames)
+    return run(
+        map_path=args.map, roster_path=args.roster, seed=args.seed, screenshot=args.screenshot, frames=args.frames
+    )
 
 
 def _simulate(argv: list[str]) -> int:
@@ -70,8 +71,14 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__)
         return 0
     command = args.pop(0) if args and args[0] in COMMANDS else "play"
-    handler = {"play": _play, "check-map": _check_map, "render-map": _render_map, "simulate": _simulate,
-               "replay": _replay, "bench": _bench}[command]
+    handler = {
+        "play": _play,
+        "check-map": _check_map,
+        "render-map": _render_map,
+        "simulate": _simulate,
+        "replay": _replay,
+        "bench": _bench,
+    }[command]
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -66,35 +66,47 @@ class Terrain:
     footing: int = 0
 
 
-TERRAINS: dict[str, Terrain] = {t.name: t for t in (
-    Terrain("grass"),
-    Terrain("dirt"),
-    Terrain("road"),
-    Terrain("rough", move_penalty=1),                       # table 3: rough or rocky -1
-    Terrain("rocky", move_penalty=1, footing=-1),
-    Terrain("boulders", move_penalty=2, cover=-1, footing=-1),  # table 3: boulder-strewn -2
-    Terrain("sand", move_penalty=2),                        # table 3: sand or runny mud -2
-    Terrain("mud", move_penalty=2, footing=-1),
-    Terrain("shallows", move_penalty=1, footing=-1),        # ankle-deep: between rough and knee-deep
-    Terrain("stream", move_penalty=3, footing=-2),          # table 3: knee-deep water -3
-    Terrain("deep_water", impassable=True),                 # swimming is not walking
-    Terrain("ice", move_penalty=4, footing=-3),             # table 3: ice -4
-    Terrain("bridge"),
-    Terrain("floor"),
-    Terrain("flagstones"),
-    Terrain("hill"),
-    Terrain("brush", move_penalty=1, cover=-1),
-    Terrain("trees", move_penalty=1, cover=-1),
-    Terrain("dense_woods", move_penalty=2, move_penalty_fly=1, blocks_sight=True, cover=-2, light=-1),
-    Terrain("rubble", move_penalty=1, cover=-1, footing=-1),
-    Terrain("broken_wall", move_penalty=2, cover=-1, footing=-1),
-    Terrain("wall", impassable=True, impassable_fly=True, blocks_sight=True),
-    Terrain("door", blocks_sight=True),
-    Terrain("building", impassable=True, impassable_fly=True, blocks_sight=True),
-)}
+TERRAINS: dict[str, Terrain] = {
+    t.name: t
+    for t in (
+        Terrain("grass"),
+        Terrain("dirt"),
+        Terrain("road"),
+        Terrain("rough", move_penalty=1),  # table 3: rough or rocky -1
+        Terrain("rocky", move_penalty=1, footing=-1),
+        Terrain("boulders", move_penalty=2, cover=-1, footing=-1),  # table 3: boulder-strewn -2
+        Terrain("sand", move_penalty=2),  # table 3: sand or runny mud -2
+        Terrain("mud", move_penalty=2, footing=-1),
+        Terrain("shallows", move_penalty=1, footing=-1),  # ankle-deep: between rough and knee-deep
+        Terrain("stream", move_penalty=3, footing=-2),  # table 3: knee-deep water -3
+        Terrain("deep_water", impassable=True),  # swimming is not walking
+        Terrain("ice", move_penalty=4, footing=-3),  # table 3: ice -4
+        Terrain("bridge"),
+        Terrain("floor"),
+        Terrain("flagstones"),
+        Terrain("hill"),
+        Terrain("brush", move_penalty=1, cover=-1),
+        Terrain("trees", move_penalty=1, cover=-1),
+        Terrain("dense_woods", move_penalty=2, move_penalty_fly=1, blocks_sight=True, cover=-2, light=-1),
+        Terrain("rubble", move_penalty=1, cover=-1, footing=-1),
+        Terrain("broken_wall", move_penalty=2, cover=-1, footing=-1),
+        Terrain("wall", impassable=True, impassable_fly=True, blocks_sight=True),
+        Terrain("door", blocks_sight=True),
+        Terrain("building", impassable=True, impassable_fly=True, blocks_sight=True),
+    )
+}
 
-PROPERTY_ORDER = ("move_penalty", "move_penalty_fly", "impassable", "impassable_fly", "blocks_sight",
-                  "cover", "elevation", "light", "footing")
+PROPERTY_ORDER = (
+    "move_penalty",
+    "move_penalty_fly",
+    "impassable",
+    "impassable_fly",
+    "blocks_sight",
+    "cover",
+    "elevation",
+    "light",
+    "footing",
+)
 
 SIDES = ("blue", "red", "green", "yellow")
 
@@ -287,15 +299,15 @@ class Ctx:
 
 
 def _c(rgb: tuple[float, float, float], k: float = 1.0, a: int = 255) -> tuple[int, int, int, int]:
-    return (int(max(0, min(255, rgb[0] * k))), int(max(0, min(255, rgb[1] * k))),
-            int(max(0, min(255, rgb[2] * k))), a)
+    return (int(max(0, min(255, rgb[0] * k))), int(max(0, min(255, rgb[1] * k))), int(max(0, min(255, rgb[2] * k))), a)
 
 
 # --------------------------------------------------------------------------------------------------
 # Ground textures (opaque, fill the whole tile)
 # --------------------------------------------------------------------------------------------------
-def grass_layer(ctx: Ctx, base: tuple[float, float, float] = (88, 138, 58), blades: int = 260,
-                flowers: int = 0) -> Array:
+def grass_layer(
+    ctx: Ctx, base: tuple[float, float, float] = (88, 138, 58), blades: int = 260, flowers: int = 0
+) -> Array:
     h, w, rng = ctx.h, ctx.w, ctx.rng
     layer = tint(solid(h, w, base), fbm(h, w, rng, 60), 0.16)
     layer = tint(layer, fbm(h, w, rng, 10, 2), 0.07)
@@ -315,8 +327,15 @@ def grass_layer(ctx: Ctx, base: tuple[float, float, float] = (88, 138, 58), blad
     return over(layer, shapes(h, w, draw))
 
 
-def stones(ctx: Ctx, n: int, size: tuple[float, float], colour: tuple[float, float, float],
-           margin: float = 4.0, angular: bool = False, shadow: float = 0.4) -> Array:
+def stones(
+    ctx: Ctx,
+    n: int,
+    size: tuple[float, float],
+    colour: tuple[float, float, float],
+    margin: float = 4.0,
+    angular: bool = False,
+    shadow: float = 0.4,
+) -> Array:
     """Scattered stones with a lit upper-left and a shadow."""
     rng = ctx.rng
 
@@ -466,8 +485,9 @@ def t_rough(ctx: Ctx) -> Array:
             for _ in range(7):
                 a = rng.uniform(-2.4, -0.7)
                 ln = rng.uniform(4, 7) * SS
-                pygame.draw.line(s, _c((70, 100, 40), rng.uniform(0.8, 1.2)), (x, y),
-                                 (x + ln * math.cos(a), y + ln * math.sin(a)), 4)
+                pygame.draw.line(
+                    s, _c((70, 100, 40), rng.uniform(0.8, 1.2)), (x, y), (x + ln * math.cos(a), y + ln * math.sin(a)), 4
+                )
 
     layer = over(layer, shapes(h, w, tufts))
     return over(layer, stones(ctx, 6, (1.0, 2.0), (140, 130, 115)))
@@ -496,8 +516,9 @@ def t_floor(ctx: Ctx) -> Array:
     return layer
 
 
-def voronoi_slabs(ctx: Ctx, n: int, base: tuple[float, float, float], mortar: tuple[float, float, float],
-                  var: float) -> Array:
+def voronoi_slabs(
+    ctx: Ctx, n: int, base: tuple[float, float, float], mortar: tuple[float, float, float], var: float
+) -> Array:
     h, w, rng = ctx.h, ctx.w, ctx.rng
     pts = np.stack([rng.uniform(-0.1, 1.1, n) * w, rng.uniform(-0.1, 1.1, n) * h], axis=1)
     ys, xs = np.mgrid[0:h, 0:w]
@@ -533,8 +554,11 @@ def t_hill(level: int) -> Callable[[Ctx], Array]:
                 x = ctx.cx + (i - (level - 1) / 2) * 6 * SS
                 tri = [(x, y - 3.2 * SS), (x + 3.2 * SS, y + 2.0 * SS), (x - 3.2 * SS, y + 2.0 * SS)]
                 pygame.draw.polygon(s, (70, 56, 34, 190), tri)
-                pygame.draw.polygon(s, (236, 220, 170, 150), [(x, y - 3.2 * SS), (x - 3.2 * SS, y + 2.0 * SS),
-                                                             (x - 1.8 * SS, y + 2.0 * SS), (x, y - 1.0 * SS)])
+                pygame.draw.polygon(
+                    s,
+                    (236, 220, 170, 150),
+                    [(x, y - 3.2 * SS), (x - 3.2 * SS, y + 2.0 * SS), (x - 1.8 * SS, y + 2.0 * SS), (x, y - 1.0 * SS)],
+                )
 
         return over(layer, shapes(ctx.h, ctx.w, marks))
 
@@ -564,13 +588,15 @@ def t_bridge(ctx: Ctx) -> Array:
 # --------------------------------------------------------------------------------------------------
 # Features (transparent where the ground below shows)
 # --------------------------------------------------------------------------------------------------
-def canopy(s: pygame.Surface, x: float, y: float, rad: float, colour: tuple[float, float, float],
-           rng: np.random.Generator) -> None:
+def canopy(
+    s: pygame.Surface, x: float, y: float, rad: float, colour: tuple[float, float, float], rng: np.random.Generator
+) -> None:
     """A round tree crown seen from above: lobes, darker rim, lit upper left."""
     for _ in range(7):
         a = rng.uniform(0, math.tau)
-        pygame.draw.circle(s, _c(colour, 0.72), (x + rad * 0.45 * math.cos(a), y + rad * 0.45 * math.sin(a)),
-                           rad * 0.62)
+        pygame.draw.circle(
+            s, _c(colour, 0.72), (x + rad * 0.45 * math.cos(a), y + rad * 0.45 * math.sin(a)), rad * 0.62
+        )
     pygame.draw.circle(s, _c(colour, 0.8), (x, y), rad * 0.85)
     for i, k in enumerate((0.95, 1.1, 1.25)):
         off = rad * 0.14 * (i + 1)
@@ -578,12 +604,14 @@ def canopy(s: pygame.Surface, x: float, y: float, rad: float, colour: tuple[floa
     for _ in range(6):
         a = rng.uniform(0, math.tau)
         rr = rng.uniform(0.1, 0.6) * rad
-        pygame.draw.circle(s, _c(colour, rng.uniform(0.75, 1.3)), (x + rr * math.cos(a), y + rr * math.sin(a)),
-                           rad * 0.16)
+        pygame.draw.circle(
+            s, _c(colour, rng.uniform(0.75, 1.3)), (x + rr * math.cos(a), y + rr * math.sin(a)), rad * 0.16
+        )
 
 
-def conifer(s: pygame.Surface, x: float, y: float, rad: float, colour: tuple[float, float, float],
-            rng: np.random.Generator) -> None:
+def conifer(
+    s: pygame.Surface, x: float, y: float, rad: float, colour: tuple[float, float, float], rng: np.random.Generator
+) -> None:
     """A fir seen from above: a star of needles, lighter towards the tip."""
     for layer, k in ((1.0, 0.7), (0.75, 0.9), (0.48, 1.1), (0.24, 1.3)):
         pts = []
@@ -601,8 +629,11 @@ def t_trees(kind: str) -> Callable[[Ctx], Array]:
     def draw_trees(ctx: Ctx) -> Array:
         rng = ctx.rng
         r = ctx.r
-        spots = [(-0.38, -0.3), (0.38, -0.12), (-0.08, 0.42)] if kind == "broad" else \
-                [(-0.4, -0.2), (0.3, -0.38), (0.35, 0.3), (-0.2, 0.42)]
+        spots = (
+            [(-0.38, -0.3), (0.38, -0.12), (-0.08, 0.42)]
+            if kind == "broad"
+            else [(-0.4, -0.2), (0.3, -0.38), (0.35, 0.3), (-0.2, 0.42)]
+        )
 
         def draw(s: pygame.Surface) -> None:
             for fx, fy in spots:
@@ -625,9 +656,19 @@ def t_dense_woods(ctx: Ctx) -> Array:
     under = tint(solid(h, w, (38, 62, 32)), fbm(h, w, rng, 20), 0.2)
 
     def draw(s: pygame.Surface) -> None:
-        pts = [(ctx.cx + fx * r, ctx.cy + fy * r) for fx, fy in
-               ((-0.55, -0.5), (0.1, -0.7), (0.6, -0.35), (-0.7, 0.1), (0.0, -0.05), (0.7, 0.25),
-                (-0.45, 0.6), (0.2, 0.65))]
+        pts = [
+            (ctx.cx + fx * r, ctx.cy + fy * r)
+            for fx, fy in (
+                (-0.55, -0.5),
+                (0.1, -0.7),
+                (0.6, -0.35),
+                (-0.7, 0.1),
+                (0.0, -0.05),
+                (0.7, 0.25),
+                (-0.45, 0.6),
+                (0.2, 0.65),
+            )
+        ]
         rng.shuffle(pts)
         for x, y in pts:
             x += rng.uniform(-0.08, 0.08) * r
@@ -650,12 +691,20 @@ def t_brush(ctx: Ctx) -> Array:
             rad = ctx.r * rng.uniform(0.15, 0.22)
             for _ in range(5):
                 a = rng.uniform(0, math.tau)
-                pygame.draw.circle(s, _c((86, 120, 48), rng.uniform(0.7, 1.0)),
-                                   (x + rad * 0.5 * math.cos(a), y + rad * 0.5 * math.sin(a)), rad * 0.7)
+                pygame.draw.circle(
+                    s,
+                    _c((86, 120, 48), rng.uniform(0.7, 1.0)),
+                    (x + rad * 0.5 * math.cos(a), y + rad * 0.5 * math.sin(a)),
+                    rad * 0.7,
+                )
             pygame.draw.circle(s, _c((100, 140, 56), 1.15), (x - rad * 0.2, y - rad * 0.2), rad * 0.45)
             for _ in range(3):
-                pygame.draw.circle(s, (150, 60, 60, 255), (x + rng.uniform(-rad, rad) * 0.6,
-                                                           y + rng.uniform(-rad, rad) * 0.6), 0.9 * SS)
+                pygame.draw.circle(
+                    s,
+                    (150, 60, 60, 255),
+                    (x + rng.uniform(-rad, rad) * 0.6, y + rng.uniform(-rad, rad) * 0.6),
+                    0.9 * SS,
+                )
 
     layer = shapes(ctx.h, ctx.w, draw)
     return over(shadow_of(layer, 2 * SS, 2 * SS, 0.5), layer)
@@ -673,12 +722,18 @@ def t_boulders(ctx: Ctx) -> Array:
             rad = fr * r
             m = 9
             a0 = rng.uniform(0, math.tau)
-            pts = [(x + rad * rng.uniform(0.8, 1.0) * math.cos(a0 + i * math.tau / m),
-                    y + rad * rng.uniform(0.75, 0.9) * math.sin(a0 + i * math.tau / m)) for i in range(m)]
+            pts = [
+                (
+                    x + rad * rng.uniform(0.8, 1.0) * math.cos(a0 + i * math.tau / m),
+                    y + rad * rng.uniform(0.75, 0.9) * math.sin(a0 + i * math.tau / m),
+                )
+                for i in range(m)
+            ]
             pygame.draw.polygon(s, (108, 104, 98, 255), pts)
             for k, f in ((0.75, 1.12), (0.5, 1.28), (0.25, 1.42)):
-                inner = [(x + (px - x) * k - rad * (1 - k) * 0.35, y + (py - y) * k - rad * (1 - k) * 0.35)
-                         for px, py in pts]
+                inner = [
+                    (x + (px - x) * k - rad * (1 - k) * 0.35, y + (py - y) * k - rad * (1 - k) * 0.35) for px, py in pts
+                ]
                 pygame.draw.polygon(s, _c((108, 104, 98), f), inner)
             pygame.draw.line(s, (80, 76, 72, 255), (x - rad * 0.2, y - rad * 0.1), (x + rad * 0.3, y + rad * 0.35), 3)
 
@@ -693,8 +748,13 @@ def t_rubble(ctx: Ctx) -> Array:
     return over(layer, stones(ctx, 24, (0.7, 1.3), (170, 164, 150), margin=3, shadow=0.3))
 
 
-def masonry(ctx: Ctx, base: tuple[float, float, float], mortar: tuple[float, float, float],
-            course: float = 6.0, length: float = 11.0) -> Array:
+def masonry(
+    ctx: Ctx,
+    base: tuple[float, float, float],
+    mortar: tuple[float, float, float],
+    course: float = 6.0,
+    length: float = 11.0,
+) -> Array:
     h, w, rng = ctx.h, ctx.w, ctx.rng
     ys, xs = np.mgrid[0:h, 0:w]
     ch = course * SS
@@ -770,8 +830,10 @@ def t_broken_wall(ctx: Ctx) -> Array:
     keep &= along < ctx.r * (0.35 + 0.35 * rng.random())
     wall[..., 3] = keep
     wall[..., :3] *= (1 + 0.18 * np.clip(-dist / (ctx.r * 0.4), -1, 1))[..., None]
-    out = over(stones(ctx, 14, (1.6, 3.4), (150, 146, 138), margin=4, angular=True, shadow=0.5),
-               shadow_of(wall, 3 * SS, 3 * SS, 0.65))
+    out = over(
+        stones(ctx, 14, (1.6, 3.4), (150, 146, 138), margin=4, angular=True, shadow=0.5),
+        shadow_of(wall, 3 * SS, 3 * SS, 0.65),
+    )
     return over(out, wall)
 
 
@@ -931,8 +993,9 @@ def render_sheet(geom: Geometry) -> Array:
     sheet = np.zeros((rows * geom.height, COLUMNS * geom.width, 4), dtype=np.uint8)
     for i, tile in enumerate(TILES):
         r, c = divmod(i, COLUMNS)
-        sheet[r * geom.height:(r + 1) * geom.height, c * geom.width:(c + 1) * geom.width] = \
-            render_tile(tile, geom, i)
+        sheet[r * geom.height : (r + 1) * geom.height, c * geom.width : (c + 1) * geom.width] = render_tile(
+            tile, geom, i
+        )
     return sheet
 
 
@@ -961,15 +1024,15 @@ def write_tsx(geom: Geometry) -> Path:
     ]
     for i, tile in enumerate(TILES):
         lines.append(f' <tile id="{i}">')
-        lines.append('  <properties>')
+        lines.append("  <properties>")
         for pname, ptype, value in sorted(tile_properties(tile)):  # Tiled writes properties sorted by name
             if ptype == "Terrain":
                 lines.append(f'   <property name="{pname}" propertytype="Terrain" value={quoteattr(value)}/>')
             else:
                 lines.append(f'   <property name="{pname}" type="{ptype}" value="{value}"/>')
-        lines.append('  </properties>')
-        lines.append(' </tile>')
-    lines.append('</tileset>')
+        lines.append("  </properties>")
+        lines.append(" </tile>")
+    lines.append("</tileset>")
     path = MAP_DIR / f"{name}.tsx"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -978,7 +1041,8 @@ def write_tsx(geom: Geometry) -> Path:
 def project_json() -> dict[str, object]:
     """The Tiled project: custom property types so a GM picks terrain and sides from drop-downs."""
     terrain_members: list[dict[str, object]] = [
-        {"name": "terrain", "type": "string", "propertyType": "Terrain", "value": "grass"}]
+        {"name": "terrain", "type": "string", "propertyType": "Terrain", "value": "grass"}
+    ]
     for name in PROPERTY_ORDER:
         kind = "bool" if name in ("impassable", "impassable_fly", "blocks_sight") else "int"
         terrain_members.append({"name": name, "type": kind, "value": False if kind == "bool" else 0})
@@ -989,25 +1053,55 @@ def project_json() -> dict[str, object]:
         "folders": ["."],
         "objectTypesFile": "",
         "propertyTypes": [
-            {"id": 1, "name": "Terrain", "type": "enum", "storageType": "string",
-             "values": list(TERRAINS), "valuesAsFlags": False},
-            {"id": 2, "name": "Side", "type": "enum", "storageType": "string",
-             "values": list(SIDES), "valuesAsFlags": False},
-            {"id": 3, "name": "figure", "type": "class", "color": "#ffe0a030", "drawFill": True,
-             "useAs": ["object"],
-             "members": [
-                 {"name": "character", "type": "string", "value": ""},
-                 {"name": "facing", "type": "int", "value": 0},
-                 {"name": "side", "type": "string", "propertyType": "Side", "value": "blue"},
-             ]},
-            {"id": 4, "name": "deploy", "type": "class", "color": "#ff4080ff", "drawFill": True,
-             "useAs": ["object"],
-             "members": [
-                 {"name": "side", "type": "string", "propertyType": "Side", "value": "blue"},
-             ]},
-            {"id": 5, "name": "terrain", "type": "class", "color": "#ff60c060", "drawFill": True,
-             "useAs": ["object"],
-             "members": terrain_members},
+            {
+                "id": 1,
+                "name": "Terrain",
+                "type": "enum",
+                "storageType": "string",
+                "values": list(TERRAINS),
+                "valuesAsFlags": False,
+            },
+            {
+                "id": 2,
+                "name": "Side",
+                "type": "enum",
+                "storageType": "string",
+                "values": list(SIDES),
+                "valuesAsFlags": False,
+            },
+            {
+                "id": 3,
+                "name": "figure",
+                "type": "class",
+                "color": "#ffe0a030",
+                "drawFill": True,
+                "useAs": ["object"],
+                "members": [
+                    {"name": "character", "type": "string", "value": ""},
+                    {"name": "facing", "type": "int", "value": 0},
+                    {"name": "side", "type": "string", "propertyType": "Side", "value": "blue"},
+                ],
+            },
+            {
+                "id": 4,
+                "name": "deploy",
+                "type": "class",
+                "color": "#ff4080ff",
+                "drawFill": True,
+                "useAs": ["object"],
+                "members": [
+                    {"name": "side", "type": "string", "propertyType": "Side", "value": "blue"},
+                ],
+            },
+            {
+                "id": 5,
+                "name": "terrain",
+                "type": "class",
+                "color": "#ff60c060",
+                "drawFill": True,
+                "useAs": ["object"],
+                "members": terrain_members,
+            },
         ],
     }
 

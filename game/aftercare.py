@@ -74,7 +74,8 @@ class Aftercare:
         self.battle = battle
         self.rng = random.Random(f"fudge-tactics healing {battle.setup.seed}")
         self.patients: dict[str, Patient] = {
-            f.id: Patient(f.id, f.name, f.side, f.wounds) for f in battle.figures.values()}
+            f.id: Patient(f.id, f.name, f.side, f.wounds) for f in battle.figures.values()
+        }
         self.cared = False
         self.weeks = 0
 
@@ -106,8 +107,9 @@ class Aftercare:
                 changed.append(p.name)
         return changed
 
-    def treat_side(self, side: str, *, healer: str | None = None, gm_level: int | None = None,
-                   pace: str | None = None) -> list[Treatment]:
+    def treat_side(
+        self, side: str, *, healer: str | None = None, gm_level: int | None = None, pace: str | None = None
+    ) -> list[Treatment]:
         """A healer treats every wounded, untreated figure of a side, one roll each (*Fudge* 4.8).
 
         ``healer``: the id of a figure of ``healers(side)``; or ``gm_level``: a skill level the GM enters for a
@@ -117,9 +119,11 @@ class Aftercare:
         if healer is not None:
             found = next((h for h in self.healers(side) if h.id == healer), None)
             if found is None:
-                raise AftercareError(f"{self.battle.names().get(healer, healer)} cannot treat {side}'s wounded: "
-                                     "choose a figure of that side with a medical skill who can still act, "
-                                     "or enter a skill level for the GM's healer")
+                raise AftercareError(
+                    f"{self.battle.names().get(healer, healer)} cannot treat {side}'s wounded: "
+                    "choose a figure of that side with a medical skill who can still act, "
+                    "or enter a skill level for the GM's healer"
+                )
             who, skill, level = found.name, found.skill, found.level
         elif gm_level is not None:
             who, skill, level = "the GM's healer", "healing skill", gm_level
@@ -157,8 +161,10 @@ class Aftercare:
         folder that may not be written, a roster that no longer loads); the file is then unchanged.
         """
         if roster_path is None or not str(roster_path):
-            raise AftercareError("this battle does not say which roster file it was loaded from, so there is "
-                                 "no roster to write the wounds into; start the battle from New battle")
+            raise AftercareError(
+                "this battle does not say which roster file it was loaded from, so there is "
+                "no roster to write the wounds into; start the battle from New battle"
+            )
         try:
             return _save_wounds(self, roster_path)
         except RosterError as exc:

@@ -65,16 +65,35 @@ MAPS = ROOT / "maps"
 SCREEN = (1280, 720)
 
 KEYS: tuple[str, ...] = (
-    "frame_ms_median", "frame_ms_p99", "frame_over_blit", "reachable_ms", "reachable_vs_networkx",
-    "lof_all_pairs_ms", "odds_ms", "map_load_s", "startup_s", "ai_decision_s", "sim_rounds_per_s",
-    "peak_rss_mb")
+    "frame_ms_median",
+    "frame_ms_p99",
+    "frame_over_blit",
+    "reachable_ms",
+    "reachable_vs_networkx",
+    "lof_all_pairs_ms",
+    "odds_ms",
+    "map_load_s",
+    "startup_s",
+    "ai_decision_s",
+    "sim_rounds_per_s",
+    "peak_rss_mb",
+)
 """The keys of ``--json``, exactly (issue 6)."""
 
 TARGETS: dict[str, tuple[str, float]] = {
-    "frame_ms_median": ("<=", 4), "frame_ms_p99": ("<=", 8), "frame_over_blit": ("<=", 8),
-    "reachable_ms": ("<=", 1), "reachable_vs_networkx": (">=", 5), "lof_all_pairs_ms": ("<=", 10),
-    "odds_ms": ("<=", 0.5), "map_load_s": ("<=", 0.5), "startup_s": ("<=", 1.5), "ai_decision_s": ("<=", 1),
-    "sim_rounds_per_s": (">=", 20), "peak_rss_mb": ("<=", 250)}
+    "frame_ms_median": ("<=", 4),
+    "frame_ms_p99": ("<=", 8),
+    "frame_over_blit": ("<=", 8),
+    "reachable_ms": ("<=", 1),
+    "reachable_vs_networkx": (">=", 5),
+    "lof_all_pairs_ms": ("<=", 10),
+    "odds_ms": ("<=", 0.5),
+    "map_load_s": ("<=", 0.5),
+    "startup_s": ("<=", 1.5),
+    "ai_decision_s": ("<=", 1),
+    "sim_rounds_per_s": (">=", 20),
+    "peak_rss_mb": ("<=", 250),
+}
 """Targets for a 2-core machine without GPU (issue 6)."""
 
 
@@ -93,16 +112,35 @@ class Plan:
     load_side: int
 
 
-FULL = Plan(frames=400, reach_reps=300, lof_reps=40, odds_reps=300, load_reps=3, battle_side=10, battle_seeds=6,
-            battle_seconds=8.0, load_side=200)
-QUICK = Plan(frames=20, reach_reps=20, lof_reps=3, odds_reps=20, load_reps=1, battle_side=3, battle_seeds=1,
-             battle_seconds=0.5, load_side=60)
+FULL = Plan(
+    frames=400,
+    reach_reps=300,
+    lof_reps=40,
+    odds_reps=300,
+    load_reps=3,
+    battle_side=10,
+    battle_seeds=6,
+    battle_seconds=8.0,
+    load_side=200,
+)
+QUICK = Plan(
+    frames=20,
+    reach_reps=20,
+    lof_reps=3,
+    odds_reps=20,
+    load_reps=1,
+    battle_side=3,
+    battle_seeds=1,
+    battle_seconds=0.5,
+    load_side=60,
+)
 """``--quick`` only checks that every figure runs: its battle is 3 against 3 and its map-load map 60 x 60."""
 
 
 # --------------------------------------------------------------------------------------------------
 # timing helpers
 # --------------------------------------------------------------------------------------------------
+
 
 def _times(fn: Callable[[], object], reps: int, warmup: int = 3) -> list[float]:
     """Seconds per call of ``fn``, ``reps`` calls after ``warmup`` calls; the collector stays out of it."""
@@ -171,8 +209,11 @@ def generated_layers(width: int = 200, height: int = 200, seed: int = 6) -> list
     details[(spots < 0.03) & (feat < 0)] = _BRUSH
     details[(spots > 0.985) & (feat < 0)] = _BOULDERS
     details[(spots > 0.5) & (spots < 0.51) & (feat < 0)] = _RUBBLE
-    return [("ground", ground.astype(np.uint32) + 1), ("features", (feat + 1).astype(np.uint32)),
-            ("details", (details + 1).astype(np.uint32))]
+    return [
+        ("ground", ground.astype(np.uint32) + 1),
+        ("features", (feat + 1).astype(np.uint32)),
+        ("details", (details + 1).astype(np.uint32)),
+    ]
 
 
 def write_generated_map(folder: Path, width: int = 200, height: int = 200, seed: int = 6) -> Path:
@@ -186,13 +227,14 @@ def write_generated_map(folder: Path, width: int = 200, height: int = 200, seed:
         f'width="{width}" height="{height}" tilewidth="74" tileheight="64" infinite="0" hexsidelength="36" '
         f'staggeraxis="x" staggerindex="even" nextlayerid="4" nextobjectid="1">',
         ' <properties><property name="name" value="Benchmark field"/></properties>',
-        ' <tileset firstgid="1" source="terrain_flat.tsx"/>']
+        ' <tileset firstgid="1" source="terrain_flat.tsx"/>',
+    ]
     for i, (name, gids) in enumerate(generated_layers(width, height, seed), start=1):
         data = base64.b64encode(zlib.compress(gids.astype("<u4").tobytes())).decode("ascii")
         parts.append(f' <layer id="{i}" name="{name}" width="{width}" height="{height}">')
         parts.append(f'  <data encoding="base64" compression="zlib">{data}</data>')
-        parts.append(' </layer>')
-    parts.append('</map>')
+        parts.append(" </layer>")
+    parts.append("</map>")
     path = folder / f"bench_{width}x{height}.tmx"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     return path
@@ -217,17 +259,32 @@ def largest_shipped_map() -> Path:
 # figures
 # --------------------------------------------------------------------------------------------------
 
+
 def _characters() -> list[Any]:
     from game.engine.characters import Character
 
     return [
-        Character.from_dict({"name": "Knight", "strength": "Good", "skills": {"Sword": "Great", "Shield": "Good"},
-                             "weapons": ["Broadsword"], "armour": ["Chain Mail", "Metal Cap"],
-                             "shield": "Medium Shield"}),
-        Character.from_dict({"name": "Archer", "skills": {"Bow": "Good", "Knife": "Fair"},
-                             "weapons": ["Shortbow", "Large Knife"], "armour": ["Leather"]}),
-        Character.from_dict({"name": "Brigand", "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"],
-                             "armour": ["Leather"]}),
+        Character.from_dict(
+            {
+                "name": "Knight",
+                "strength": "Good",
+                "skills": {"Sword": "Great", "Shield": "Good"},
+                "weapons": ["Broadsword"],
+                "armour": ["Chain Mail", "Metal Cap"],
+                "shield": "Medium Shield",
+            }
+        ),
+        Character.from_dict(
+            {
+                "name": "Archer",
+                "skills": {"Bow": "Good", "Knife": "Fair"},
+                "weapons": ["Shortbow", "Large Knife"],
+                "armour": ["Leather"],
+            }
+        ),
+        Character.from_dict(
+            {"name": "Brigand", "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"], "armour": ["Leather"]}
+        ),
     ]
 
 
@@ -254,6 +311,7 @@ def _free_hexes_near(terrain: Any, centre: Any, count: int, spacing: int, seed: 
 # --------------------------------------------------------------------------------------------------
 # the measurements
 # --------------------------------------------------------------------------------------------------
+
 
 class Bench:
     """One benchmark run: the maps it made and every figure it measured."""
@@ -290,8 +348,7 @@ class Bench:
         def ours_full() -> None:
             zones = zones_for("mover", figures)
             occupied = frozenset(f.hex for f in figures if f.id != "mover")
-            reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied,
-                              zones=zones)
+            reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
             hexes = reach.hexes()
             if not far:
                 far.append(max(hexes, key=lambda h: (distance(h, mover_hex), h)))
@@ -305,10 +362,12 @@ class Bench:
         zones = zones_for("mover", figures)
         occupied = frozenset(f.hex for f in figures if f.id != "mover")
         reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
-        self.notes["reachable_ms"] = (f"allowance 8 on the 200x200 map, 60 enemies within "
-                                      f"{max(distance(h, mover_hex) for h in spots)} hexes, "
-                                      f"{len(reach.hexes())} hexes reachable; the first call on the fresh "
-                                      f"map took {first * 1000:.0f} ms")
+        self.notes["reachable_ms"] = (
+            f"allowance 8 on the 200x200 map, 60 enemies within "
+            f"{max(distance(h, mover_hex) for h in spots)} hexes, "
+            f"{len(reach.hexes())} hexes reachable; the first call on the fresh "
+            f"map took {first * 1000:.0f} ms"
+        )
 
         def ours_search() -> None:
             reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
@@ -330,7 +389,8 @@ class Bench:
         self.results["reachable_vs_networkx"] = nx_time / ours
         self.notes["reachable_vs_networkx"] = (
             f"networkx {nx_time * 1000:.2f} ms over {graph.number_of_nodes()} (hex, facing) nodes "
-            f"({len({h for h, _ in dist})} hexes reached) vs our search {ours * 1000:.2f} ms")
+            f"({len({h for h, _ in dist})} hexes reached) vs our search {ours * 1000:.2f} ms"
+        )
 
     def lof(self) -> None:
         """``lof_all_pairs_ms``: every ordered pair of 40 figures among the woods of the generated map."""
@@ -344,8 +404,10 @@ class Bench:
         lines = lines_of_fire(t, positions)
         blocked = sum(1 for v in lines.values() if v.blocked)
         at_risk = sum(1 for v in lines.values() if v.bystanders_at_risk())
-        self.notes["lof_all_pairs_ms"] = (f"{len(lines)} lines, {blocked} blocked, {at_risk} with bystanders at "
-                                          "risk (patterns cached per displacement after the warm-up)")
+        self.notes["lof_all_pairs_ms"] = (
+            f"{len(lines)} lines, {blocked} blocked, {at_risk} with bystanders at "
+            "risk (patterns cached per displacement after the warm-up)"
+        )
 
     def odds(self) -> None:
         """``odds_ms``: one attack's full outcome distribution with two engaged opponents, cache cleared."""
@@ -381,8 +443,9 @@ class Bench:
             red = [h for h in red if h not in blue][:n]
             figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
             figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
-            b = Battle(BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs),
-                                   RuleOptions(), seed))
+            b = Battle(
+                BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), RuleOptions(), seed)
+            )
             players = {"blue": make_player("tactical", seed), "red": make_player("tactical", seed + 1)}
             t0 = time.perf_counter()
             while not b.over and b.round <= 40:
@@ -416,12 +479,23 @@ class Bench:
         """
         side = self.plan.load_side
         path = self.generated if side == 200 else write_generated_map(self.folder, side, side)
-        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
-                   PYTHONPATH=str(ROOT))
+        env = dict(
+            os.environ,
+            SDL_VIDEODRIVER="dummy",
+            SDL_AUDIODRIVER="dummy",
+            PYGAME_HIDE_SUPPORT_PROMPT="1",
+            PYTHONPATH=str(ROOT),
+        )
         times: list[float] = []
         for _ in range(self.plan.load_reps):
-            done = subprocess.run([sys.executable, "-c", _MAP_LOAD_SCRIPT, str(path)], cwd=ROOT, env=env,
-                                  capture_output=True, timeout=300, check=False)
+            done = subprocess.run(
+                [sys.executable, "-c", _MAP_LOAD_SCRIPT, str(path)],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                timeout=300,
+                check=False,
+            )
             if done.returncode != 0:
                 self.notes["map_load_s"] = f"open_map failed: {done.stderr.decode(errors='replace')[-300:]}"
                 break
@@ -433,7 +507,8 @@ class Bench:
         note = self.notes.get("map_load_s", "")
         self.notes["map_load_s"] = (
             f"{note}open_map + Board.prepare of a {side}x{side} three-layer map (child process, peak "
-            f"{self.child_rss_mb:.0f} MB): the Tiled layers are drawn only for the chunks in view")
+            f"{self.child_rss_mb:.0f} MB): the Tiled layers are drawn only for the chunks in view"
+        )
 
     def frame(self) -> None:
         """``frame_ms_median``, ``frame_ms_p99`` and ``frame_over_blit`` (see the module docstring)."""
@@ -455,8 +530,9 @@ class Bench:
         self.results["frame_over_blit"] = _median(frames) / _median(blits)
         self.notes["frame_ms_median"] = "; ".join(what for _, _, what in runs)
         self.notes["frame_ms_p99"] = "; ".join(
-            f"{phase}: median {_median(ts) * 1000:.2f} ms, p99 {_p99(ts) * 1000:.2f} ms, worst "
-            f"{max(ts) * 1000:.2f} ms" for phase, ts, _ in runs)
+            f"{phase}: median {_median(ts) * 1000:.2f} ms, p99 {_p99(ts) * 1000:.2f} ms, worst {max(ts) * 1000:.2f} ms"
+            for phase, ts, _ in runs
+        )
         self.notes["frame_over_blit"] = f"one 1280x720 blit of a prepared surface: {_median(blits) * 1000:.3f} ms"
 
     def startup(self) -> None:
@@ -469,8 +545,10 @@ class Bench:
             what = "python main.py --frames 1"
         else:
             cmd = [sys.executable, "-c", _STARTUP_SCRIPT, str(self.shipped)]
-            what = ("main.py has no --frames yet: a fresh interpreter importing pygame and the UI, opening "
-                    f"{self.shipped.name} and drawing one board frame at 1280x720")
+            what = (
+                "main.py has no --frames yet: a fresh interpreter importing pygame and the UI, opening "
+                f"{self.shipped.name} and drawing one board frame at 1280x720"
+            )
         best: list[float] = []
         for _ in range(2 if self.plan is QUICK else 3):
             t0 = time.perf_counter()
@@ -494,7 +572,8 @@ class Bench:
         self.notes["peak_rss_mb"] = (
             f"the larger of this process ({own:.0f} MB) and the map-load child ({self.child_rss_mb:.0f} MB), "
             f"which a game would hold in one process; {os.cpu_count()} cores, load average {load[0]:.1f} / "
-            f"{load[1]:.1f} at the end (other processes slow every figure)")
+            f"{load[1]:.1f} at the end (other processes slow every figure)"
+        )
         return self.results
 
 
@@ -509,8 +588,11 @@ def _facing_graph(nx: Any, terrain: Any, start: Any, allowance: int, occupied: f
     from game.engine.hexgrid import distance, neighbors, within
 
     g = nx.DiGraph()
-    cells = [h for h in within(start, allowance + 1) if terrain.contains(h) and terrain.is_passable(h)
-             and (h == start or h not in occupied)]
+    cells = [
+        h
+        for h in within(start, allowance + 1)
+        if terrain.contains(h) and terrain.is_passable(h) and (h == start or h not in occupied)
+    ]
     inside = set(cells)
     for h in cells:
         for f in range(6):
@@ -588,9 +670,13 @@ def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> No
             break
         fid = d.figure or ""
         choice: Any = {
-            "move": act.Move(fid, ()), "held_end": act.Move(fid, ()), "interrupt": act.PassInterrupt(d.side),
-            "declare": act.Declare(fid), "stop": act.StopChoice(fid, False),
-            "escape_failed": act.EscapeFailedChoice(fid, False), "follow": act.FollowChoice(fid, None),
+            "move": act.Move(fid, ()),
+            "held_end": act.Move(fid, ()),
+            "interrupt": act.PassInterrupt(d.side),
+            "declare": act.Declare(fid),
+            "stop": act.StopChoice(fid, False),
+            "escape_failed": act.EscapeFailedChoice(fid, False),
+            "follow": act.FollowChoice(fid, None),
         }.get(d.reason)
         if choice is None or not screen.send(choice):
             raise RuntimeError(f"the bench battle cannot go on from a {d.reason!r} decision")
@@ -600,6 +686,7 @@ def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> No
 
 def _archer_declares(screen: Any) -> Callable[[Any], bool]:
     """A stop test: the declaring figure has a missile weapon and an enemy to shoot at."""
+
     def test(d: Any) -> bool:
         if d.reason != "declare":
             return False
@@ -610,6 +697,7 @@ def _archer_declares(screen: Any) -> Callable[[Any], bool]:
         screen.ensure_decl(d)
         screen.decl.weapon = ranged[0].name
         return bool(screen.targets())
+
     return test
 
 
@@ -685,20 +773,25 @@ def _screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[lis
     reach = screen.reach(figure) if phase == "move" else None
     view = screen.board_view()
     if phase == "move":
-        what = (f"move: {map_path.name} ({battle.terrain.width}x{battle.terrain.height}) at zoom {cam.zoom}, "
-                f"{len(battle.figures)} figures, {len(reach.hexes()) if reach else 0} reachable hexes, log "
-                f"{len(screen.log.items)} lines, hovered hex changed in {changes} of {count + 20} frames")
+        what = (
+            f"move: {map_path.name} ({battle.terrain.width}x{battle.terrain.height}) at zoom {cam.zoom}, "
+            f"{len(battle.figures)} figures, {len(reach.hexes()) if reach else 0} reachable hexes, log "
+            f"{len(screen.log.items)} lines, hovered hex changed in {changes} of {count + 20} frames"
+        )
     else:
         lof = view.line_of_fire
-        what = (f"declare: {battle.figure(figure).name}'s {screen.decl.weapon}, line of fire with "
-                f"{len(lof.marks) if lof else 0} marks, {len(view.fills)} range and target fills, odds "
-                f"recomputed every 40 frames, hovered hex changed in {changes} of {count + 20} frames")
+        what = (
+            f"declare: {battle.figure(figure).name}'s {screen.decl.weapon}, line of fire with "
+            f"{len(lof.marks) if lof else 0} marks, {len(view.fills)} range and target fills, odds "
+            f"recomputed every 40 frames, hovered hex changed in {changes} of {count + 20} frames"
+        )
     return times, what
 
 
 # --------------------------------------------------------------------------------------------------
 # output
 # --------------------------------------------------------------------------------------------------
+
 
 def meets(key: str, value: float | None) -> bool | None:
     """Whether a measured value meets its target (None when it was not measured)."""
@@ -743,8 +836,11 @@ def run(quick: bool = False) -> tuple[dict[str, float | None], dict[str, str]]:
 
 def main(argv: list[str]) -> int:
     """``python main.py bench [--quick] [--json]``: print the table (or one JSON object); 0 when it ran."""
-    parser = argparse.ArgumentParser(prog="main.py bench", description="Measure the game's speed against the "
-                                     "targets of issue 6 (see game/bench.py for what each figure measures).")
+    parser = argparse.ArgumentParser(
+        prog="main.py bench",
+        description="Measure the game's speed against the "
+        "targets of issue 6 (see game/bench.py for what each figure measures).",
+    )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller battle (for tests)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every key")
     args = parser.parse_args(argv)

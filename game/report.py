@@ -32,6 +32,7 @@ MAX_EXACT_ROLLS = 5000
 
 # ------------------------------------------------------------------------------------ figures and sides
 
+
 def _side_of(battle: Battle, fid: str) -> str:
     fig = battle.figures.get(fid)
     if fig is not None:
@@ -51,8 +52,9 @@ def wound_boxes(wounds: Wounds) -> list[dict[str, Any]]:
     """A wound sheet column by column (*Fudge* 4.57): label, boxes, and the wound received in each box."""
     out: list[dict[str, Any]] = []
     for step, marks in zip(wounds.track.steps, wounds.marks, strict=True):
-        out.append({"level": str(step.level), "label": step.name, "boxes": step.boxes,
-                    "marks": [str(m) for m in marks]})
+        out.append(
+            {"level": str(step.level), "label": step.name, "boxes": step.boxes, "marks": [str(m) for m in marks]}
+        )
     return out
 
 
@@ -75,6 +77,7 @@ def boxes_text(wounds: Wounds) -> str:
 
 # ------------------------------------------------------------------------------------ who hit whom
 
+
 def hit_matrix(events: Iterable[ev.Event]) -> list[dict[str, Any]]:
     """Who attacked whom (FTC 6.4-7): one row per (attacker, target) with attacks, hits, misses, damage.
 
@@ -85,9 +88,18 @@ def hit_matrix(events: Iterable[ev.Event]) -> list[dict[str, Any]]:
     for e in events:
         if not isinstance(e, ev.AttackResolved):
             continue
-        row = rows.setdefault((e.attacker, e.target), {"attacker": e.attacker, "target": e.target,
-                                                       "attacks": 0, "hits": 0, "misses": 0, "wounds": 0,
-                                                       "damage": 0})
+        row = rows.setdefault(
+            (e.attacker, e.target),
+            {
+                "attacker": e.attacker,
+                "target": e.target,
+                "attacks": 0,
+                "hits": 0,
+                "misses": 0,
+                "wounds": 0,
+                "damage": 0,
+            },
+        )
         row["attacks"] += 1
         if e.hit:
             row["hits"] += 1
@@ -99,6 +111,7 @@ def hit_matrix(events: Iterable[ev.Event]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------------------------ luck
+
 
 def side_rolls(battle: Battle) -> dict[str, list[tuple[int, ...]]]:
     """Every 4dF roll each side made for itself, as faces, in log order (module doc lists which)."""
@@ -146,26 +159,41 @@ def luck(battle: Battle) -> dict[str, dict[str, Any]]:
         total = sum(sum(r) for r in rolls)
         sd = math.sqrt(VARIANCE_PER_ROLL * n)
         name = _side_name(battle, side)
-        out[side] = {"side": side, "name": name, "rolls": n, "sum": total, "expected": 0, "sd": sd,
-                     "percentile": luck_percentile(total, n),
-                     "text": f"{name} rolled {total:+d} over {n} rolls (expected 0 ± {sd:.1f})"}
+        out[side] = {
+            "side": side,
+            "name": name,
+            "rolls": n,
+            "sum": total,
+            "expected": 0,
+            "sd": sd,
+            "percentile": luck_percentile(total, n),
+            "text": f"{name} rolled {total:+d} over {n} rolls (expected 0 ± {sd:.1f})",
+        }
     return out
 
 
 # ------------------------------------------------------------------------------------ summary
+
 
 def battle_summary(battle: Battle) -> dict[str, Any]:
     """The after-battle summary as plain data (issue 8): outcome, figures' wounds, who hit whom, luck."""
     names = battle.names()
     figures: list[dict[str, Any]] = []
     for f in battle.figures.values():
-        figures.append({
-            "id": f.id, "name": f.name, "side": f.side, "condition": f.wounds.label,
-            "out": f.out or not f.wounds.can_act, "wounds": f.wounds.to_data(),
-            "received": [str(w) for w in f.wounds.received()],
-            "boxes": wound_boxes(f.wounds), "boxes_text": boxes_text(f.wounds),
-            "crippled": list(f.crippled),
-        })
+        figures.append(
+            {
+                "id": f.id,
+                "name": f.name,
+                "side": f.side,
+                "condition": f.wounds.label,
+                "out": f.out or not f.wounds.can_act,
+                "wounds": f.wounds.to_data(),
+                "received": [str(w) for w in f.wounds.received()],
+                "boxes": wound_boxes(f.wounds),
+                "boxes_text": boxes_text(f.wounds),
+                "crippled": list(f.crippled),
+            }
+        )
     winner = battle.winner
     return {
         "title": battle.setup.title,
@@ -175,15 +203,21 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
         "winner_name": _side_name(battle, winner) if winner else None,
         "sides": {s.id: s.name for s in battle.sides.values()},
         "figures": figures,
-        "hits": [dict(row, attacker_name=names.get(row["attacker"], row["attacker"]),
-                      target_name=names.get(row["target"], row["target"]))
-                 for row in hit_matrix(battle.events)],
+        "hits": [
+            dict(
+                row,
+                attacker_name=names.get(row["attacker"], row["attacker"]),
+                target_name=names.get(row["target"], row["target"]),
+            )
+            for row in hit_matrix(battle.events)
+        ],
         "luck": luck(battle),
         "events": len(battle.events),
     }
 
 
 # ------------------------------------------------------------------------------------ text export
+
 
 def _heading(text: str, underline: str) -> list[str]:
     return [text, underline * len(text)]
@@ -206,8 +240,9 @@ def _log_lines(battle: Battle) -> Iterator[str]:
 def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
     yield ""
     yield from _heading("Summary", "=")
-    outcome = (f"{summary['winner_name']} won" if summary["winner"] else
-               ("no winner" if summary["over"] else "not finished"))
+    outcome = (
+        f"{summary['winner_name']} won" if summary["winner"] else ("no winner" if summary["over"] else "not finished")
+    )
     yield f"After {summary['rounds']} round(s): {outcome}."
     yield ""
     yield from _heading("Wounds", "-")
@@ -220,8 +255,10 @@ def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
     if not summary["hits"]:
         yield "  nobody attacked"
     for row in summary["hits"]:
-        yield (f"  {row['attacker_name']} → {row['target_name']}: {row['hits']} hit(s), {row['misses']} miss(es)"
-               f" of {row['attacks']}, {row['wounds']} wound(s)")
+        yield (
+            f"  {row['attacker_name']} → {row['target_name']}: {row['hits']} hit(s), {row['misses']} miss(es)"
+            f" of {row['attacks']}, {row['wounds']} wound(s)"
+        )
     yield ""
     yield from _heading("Luck (sum of each side's 4dF rolls)", "-")
     for entry in summary["luck"].values():
@@ -243,5 +280,14 @@ def export_log_text(battle: Battle, *, summary: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["VARIANCE_PER_ROLL", "battle_summary", "boxes_text", "export_log_text", "hit_matrix",
-           "luck", "luck_percentile", "side_rolls", "wound_boxes"]
+__all__ = [
+    "VARIANCE_PER_ROLL",
+    "battle_summary",
+    "boxes_text",
+    "export_log_text",
+    "hit_matrix",
+    "luck",
+    "luck_percentile",
+    "side_rolls",
+    "wound_boxes",
+]

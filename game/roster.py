@@ -93,18 +93,20 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         raise RosterError(f"{source}: a roster is a TOML document with [sides] and [characters] tables")
     unknown = set(data) - {"sides", "characters", "figures", "title", "description"}
     if unknown:
-        raise RosterError(f"{source}: unknown top-level entr{'y' if len(unknown) == 1 else 'ies'} "
-                          f"{', '.join(sorted(unknown))}; use [sides.*], [characters.*] and [[figures]]")
+        raise RosterError(
+            f"{source}: unknown top-level entr{'y' if len(unknown) == 1 else 'ies'} "
+            f"{', '.join(sorted(unknown))}; use [sides.*], [characters.*] and [[figures]]"
+        )
     sides_raw = data.get("sides", {})
     if not isinstance(sides_raw, Mapping):
-        raise RosterError(f"{source}: [sides] must be a table of sides, e.g. [sides.blue] name = \"Blue\"")
+        raise RosterError(f'{source}: [sides] must be a table of sides, e.g. [sides.blue] name = "Blue"')
     sides = []
     for i, (sid, sd) in enumerate(sides_raw.items()):
         if not isinstance(sd, Mapping):
             raise RosterError(f"{source}: [sides.{sid}] must be a table with name and colour")
         colour = str(sd.get("colour", DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)]))
         if not _COLOUR.match(colour):
-            raise RosterError(f"{source}: [sides.{sid}] colour {colour!r} is not a colour; write it as \"#rrggbb\"")
+            raise RosterError(f'{source}: [sides.{sid}] colour {colour!r} is not a colour; write it as "#rrggbb"')
         controller = str(sd.get("controller", "human"))
         if controller not in ("human", "tactical", "random"):
             raise RosterError(f"{source}: [sides.{sid}] controller {controller!r}: use human, tactical or random")
@@ -133,8 +135,9 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
             raise RosterError(f"{where} must be a table")
         ch = str(fd.get("character", ""))
         if ch not in characters:
-            raise RosterError(f"{where}: character {ch!r} is not in [characters]; known: "
-                              f"{', '.join(sorted(characters))}")
+            raise RosterError(
+                f"{where}: character {ch!r} is not in [characters]; known: {', '.join(sorted(characters))}"
+            )
         side = str(fd.get("side", ""))
         if side not in side_ids:
             raise RosterError(f"{where}: side {side!r} is not in [sides]; known: {', '.join(sorted(side_ids))}")
@@ -167,7 +170,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     line = tomli_w.dumps({"v": value})
-    return line[len("v = "):].rstrip("\n")
+    return line[len("v = ") :].rstrip("\n")
 
 
 def _pairs(table: Mapping[str, Any]) -> list[str]:
@@ -187,11 +190,10 @@ def roster_to_toml(roster_or_data: Roster | Mapping[str, Any]) -> str:
     tables: list[str] = []
     rest: dict[str, Any] = {}
     for key, value in data.items():
-        if key in _TABLE_KEYS and isinstance(value, Mapping) and all(isinstance(v, Mapping)
-                                                                      for v in value.values()):
+        if key in _TABLE_KEYS and isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values()):
             for sub, table in value.items():
                 tables.append("\n".join([f"[{_toml_key(key)}.{_toml_key(str(sub))}]", *_pairs(table)]))
-        elif (isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value)):
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
             for table in value:
                 tables.append("\n".join([f"[[{_toml_key(key)}]]", *_pairs(table)]))
         elif isinstance(value, Mapping):
@@ -228,9 +230,12 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
     raises ``RosterError`` naming the file and the fix; the old file is then untouched.
     """
     target = Path(path)
-    _write_roster(target, _leading_comments(target) + roster_to_toml(data),
-                  "the roster could not be saved", "the file as it was is unchanged — free some disk space, or "
-                  "use Save as to choose a folder you may write to")
+    _write_roster(
+        target,
+        _leading_comments(target) + roster_to_toml(data),
+        "the roster could not be saved",
+        "the file as it was is unchanged — free some disk space, or use Save as to choose a folder you may write to",
+    )
 
 
 def _write_roster(target: Path, text: str, what: str, fix: str) -> None:
@@ -275,8 +280,11 @@ def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
     edits: dict[int, str | None] = {}  # line index -> new text (None: remove)
     inserts: dict[int, str] = {}  # insert after this line index
     for key, value in carried.items():
-        spans = [(i, headers[n + 1][0] if n + 1 < len(headers) else len(lines))
-                 for n, (i, p) in enumerate(headers) if p == ("characters", key)]
+        spans = [
+            (i, headers[n + 1][0] if n + 1 < len(headers) else len(lines))
+            for n, (i, p) in enumerate(headers)
+            if p == ("characters", key)
+        ]
         if len(spans) != 1:
             return None
         start, end = spans[0]
@@ -287,8 +295,10 @@ def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
         if found:
             edits[found[0]] = new
         elif new is not None:
-            last = max((i for i in range(start, end)
-                        if lines[i].strip() and not lines[i].lstrip().startswith("#")), default=start)
+            last = max(
+                (i for i in range(start, end) if lines[i].strip() and not lines[i].lstrip().startswith("#")),
+                default=start,
+            )
             inserts[last] = new
     out: list[str] = []
     for i, line in enumerate(lines):
@@ -302,8 +312,7 @@ def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
     return "\n".join(out) + ("\n" if text.endswith("\n") or not text else "")
 
 
-def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: list[str] | None = None
-                        ) -> list[str]:
+def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: list[str] | None = None) -> list[str]:
     """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
 
     ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
@@ -350,8 +359,14 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: l
     if text is None:
         text = _leading_comments(target) + roster_to_toml(data)
         if notes is not None:
-            notes.append(f"{target.name} was rewritten whole (its layout could not be edited line by line), so "
-                         "only the comments at its top were kept")
-    _write_roster(target, text, "the wounds could not be written", "the roster is unchanged — free some disk "
-                  "space or make its folder writable, then save the wounds again")
+            notes.append(
+                f"{target.name} was rewritten whole (its layout could not be edited line by line), so "
+                "only the comments at its top were kept"
+            )
+    _write_roster(
+        target,
+        text,
+        "the wounds could not be written",
+        "the roster is unchanged — free some disk space or make its folder writable, then save the wounds again",
+    )
     return missing

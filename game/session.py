@@ -73,42 +73,67 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
     terrain = loaded.terrain
     for i, pf in enumerate(loaded.deployment.figures):
         if pf.character not in roster.characters:
-            raise SetupError(f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
-                             f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
-                             "map object's 'character' property")
+            raise SetupError(
+                f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
+                f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
+                "map object's 'character' property"
+            )
         size = roster.characters[pf.character].footprint
         cells = footprint(pf.hex, size, pf.facing % 6)
         if size != 1 and not all(terrain.is_passable(h) and h not in used for h in cells):
-            raise SetupError(f"{loaded.path}: figure {pf.name!r} covers {size} hexes around its position, and "
-                             "some of them are taken or impassable; move it in Tiled to where it has room")
+            raise SetupError(
+                f"{loaded.path}: figure {pf.name!r} covers {size} hexes around its position, and "
+                "some of them are taken or impassable; move it in Tiled to where it has room"
+            )
         if not used.isdisjoint(cells):
             raise SetupError(f"{loaded.path}: two figures stand on the same hex ({pf.name!r}); move one in Tiled")
         used |= cells
-        figures.append({"id": f"f{i + 1}", "name": pf.name, "side": pf.side, "character": pf.character,
-                        "hex": [pf.hex.q, pf.hex.r], "facing": pf.facing, "mook": False})
+        figures.append(
+            {
+                "id": f"f{i + 1}",
+                "name": pf.name,
+                "side": pf.side,
+                "character": pf.character,
+                "hex": [pf.hex.q, pf.hex.r],
+                "facing": pf.facing,
+                "mook": False,
+            }
+        )
     for rf in roster.figures:
-        figures.append({"id": f"f{len(figures) + 1}", "name": rf.name, "side": rf.side, "character": rf.character,
-                        "hex": None, "facing": 0, "mook": rf.mook})
+        figures.append(
+            {
+                "id": f"f{len(figures) + 1}",
+                "name": rf.name,
+                "side": rf.side,
+                "character": rf.character,
+                "hex": None,
+                "facing": 0,
+                "mook": rf.mook,
+            }
+        )
     return figures
 
 
-def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure", size: int = 1
-               ) -> tuple[Hex, int]:
+def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure", size: int = 1) -> tuple[Hex, int]:
     """Where automatic deployment puts the next figure of a side: the first free passable hex of its zone,
     facing the middle of the other sides' zones (``used`` holds the hexes already taken); a large figure
     (FTC 5) goes where its whole footprint fits in the zone."""
     zones = loaded.deployment.zones
     zone = sorted(zones.get(side, frozenset()))
     if not zone:
-        raise SetupError(f"{loaded.path}: the roster places {name!r} on side {side!r}, but the map has "
-                         f"no deployment zone for that side; draw a 'deploy' object with side={side}")
+        raise SetupError(
+            f"{loaded.path}: the roster places {name!r} on side {side!r}, but the map has "
+            f"no deployment zone for that side; draw a 'deploy' object with side={side}"
+        )
     others = [x for s, z in zones.items() if s != side for x in z]
     if size != 1:
         spot = _large_spot(zone, size, others, used, loaded)
         if spot is None:
-            raise SetupError(f"{loaded.path}: {name!r} covers {size} hexes and its whole footprint fits "
-                             f"nowhere free in the deployment zone of side {side!r}; make the zone larger "
-                             "(or place the figure on the map with a 'figure' object)")
+            raise SetupError(
+                f"{loaded.path}: {name!r} covers {size} hexes and its whole footprint fits "
+                f"nowhere free in the deployment zone of side {side!r}; make the zone larger "
+                "(or place the figure on the map with a 'figure' object)"
+            )
         return spot
     free = [h for h in zone if h not in used and loaded.terrain.is_passable(h)]
     if not free:
@@ -118,8 +143,9 @@ def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figu
     return h, (facing_toward(h, target) if target != h else 0)
 
 
-def _large_spot(zone: list[Hex], size: int, others: list[Hex], used: set[Hex],
-                loaded: LoadedMap) -> tuple[Hex, int] | None:
+def _large_spot(
+    zone: list[Hex], size: int, others: list[Hex], used: set[Hex], loaded: LoadedMap
+) -> tuple[Hex, int] | None:
     """Where a large figure fits in a deployment zone (FTC 5): the first hex, facing the enemy's zone if it
     can (else any facing), whose whole footprint is in the zone, passable and free."""
     inside = set(zone)
@@ -148,16 +174,18 @@ def place_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
             used |= footprint(h, size, facing)
             f["hex"], f["facing"] = [h.q, h.r], facing
     if not placed:
-        raise SetupError(f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] "
-                         "to the roster")
+        raise SetupError(
+            f"{loaded.path}: no figures: place 'figure' objects on the map or add [[figures]] to the roster"
+        )
     return placed
 
 
 PLACEMENT_KEYS = ("id", "name", "side", "character", "hex", "facing")
 
 
-def check_placements(loaded: LoadedMap, roster: Roster, placements: Sequence[Mapping[str, Any]]
-                     ) -> list[dict[str, Any]]:
+def check_placements(
+    loaded: LoadedMap, roster: Roster, placements: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """Explicit placements (the deployment screen's): each figure on passable hexes of the map (every hex of
     a large figure's footprint, FTC 5), no two on one hex, a character the roster has, a facing 0-5 (FTC 5.2).
     Returns them as save data; a bad one raises a ``SetupError`` naming the figure and the fix."""
@@ -170,25 +198,31 @@ def check_placements(loaded: LoadedMap, roster: Roster, placements: Sequence[Map
             raise SetupError(f"placement {who} is not a table; give id, name, side, character, hex and facing")
         missing = [k for k in PLACEMENT_KEYS if k not in p]
         if missing:
-            raise SetupError(f"figure {who} has no {', '.join(missing)}; give every placed figure "
-                             + ", ".join(PLACEMENT_KEYS))
+            raise SetupError(
+                f"figure {who} has no {', '.join(missing)}; give every placed figure " + ", ".join(PLACEMENT_KEYS)
+            )
         fid = str(p["id"])
         if fid in ids:
             raise SetupError(f"figure {who}: the id {fid!r} is used twice; give each figure its own id")
         ids.add(fid)
         if str(p["character"]) not in roster.characters:
-            raise SetupError(f"figure {who} is the character {p['character']!r}, which the roster "
-                             f"{roster.source} does not have; add [characters.{p['character']}] or pick another")
+            raise SetupError(
+                f"figure {who} is the character {p['character']!r}, which the roster "
+                f"{roster.source} does not have; add [characters.{p['character']}] or pick another"
+            )
         raw = p["hex"]
         if raw is None:
-            raise SetupError(f"figure {who} has not been placed; drag it onto its side's deployment zone "
-                             "or use Auto-deploy")
+            raise SetupError(
+                f"figure {who} has not been placed; drag it onto its side's deployment zone or use Auto-deploy"
+            )
         try:
             h = Hex(int(raw[0]), int(raw[1]))
             facing = int(p["facing"])
         except (TypeError, ValueError, IndexError):
-            raise SetupError(f"figure {who}: hex {raw!r} / facing {p['facing']!r} are not numbers; give hex as "
-                             "[q, r] and facing as 0-5") from None
+            raise SetupError(
+                f"figure {who}: hex {raw!r} / facing {p['facing']!r} are not numbers; give hex as "
+                "[q, r] and facing as 0-5"
+            ) from None
         if not 0 <= facing <= 5:
             raise SetupError(f"figure {who}: facing {facing} is not a hex side; give 0-5")
         size = roster.characters[str(p["character"])].footprint
@@ -196,14 +230,26 @@ def check_placements(loaded: LoadedMap, roster: Roster, placements: Sequence[Map
             if not loaded.terrain.contains(c):
                 raise SetupError(f"figure {who} stands off the map (hex {c.q},{c.r}); place it on the map")
             if not loaded.terrain.is_passable(c):
-                raise SetupError(f"figure {who} stands on impassable {loaded.terrain.type_at(c).name} "
-                                 f"(hex {c.q},{c.r}); move it to a hex it can stand on")
+                raise SetupError(
+                    f"figure {who} stands on impassable {loaded.terrain.type_at(c).name} "
+                    f"(hex {c.q},{c.r}); move it to a hex it can stand on"
+                )
             if c in taken:
-                raise SetupError(f"figure {who} stands on the same hex as {taken[c]!r} (hex {c.q},{c.r}); "
-                                 "move one of them")
+                raise SetupError(
+                    f"figure {who} stands on the same hex as {taken[c]!r} (hex {c.q},{c.r}); move one of them"
+                )
             taken[c] = str(p["name"])
-        out.append({"id": fid, "name": str(p["name"]), "side": str(p["side"]), "character": str(p["character"]),
-                    "hex": [h.q, h.r], "facing": facing, "mook": bool(p.get("mook", False))})
+        out.append(
+            {
+                "id": fid,
+                "name": str(p["name"]),
+                "side": str(p["side"]),
+                "character": str(p["character"]),
+                "hex": [h.q, h.r],
+                "facing": facing,
+                "mook": bool(p.get("mook", False)),
+            }
+        )
     if not out:
         raise SetupError("no figures are placed; place at least one figure of each of two sides")
     return out
@@ -219,18 +265,35 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
         map_path = Path(str(setup_data["map"]))
         loaded = loaded or load_map(map_path)
         roster = parse_roster(setup_data["roster"], f"{map_path.name} (saved roster)")
-        sides = tuple(SideSetup(str(s["id"]), str(s["name"]), str(s["colour"]), str(s.get("controller", "human")))
-                      for s in setup_data["sides"])
+        sides = tuple(
+            SideSetup(str(s["id"]), str(s["name"]), str(s["colour"]), str(s.get("controller", "human")))
+            for s in setup_data["sides"]
+        )
         figures = tuple(
-            FigureSetup(str(f["id"]), str(f["name"]), str(f["side"]), roster.characters[str(f["character"])],
-                        Hex(int(f["hex"][0]), int(f["hex"][1])), int(f["facing"]) % 6, mook=bool(f.get("mook")))
-            for f in setup_data["figures"])
+            FigureSetup(
+                str(f["id"]),
+                str(f["name"]),
+                str(f["side"]),
+                roster.characters[str(f["character"])],
+                Hex(int(f["hex"][0]), int(f["hex"][1])),
+                int(f["facing"]) % 6,
+                mook=bool(f.get("mook")),
+            )
+            for f in setup_data["figures"]
+        )
         options = RuleOptions.from_json(setup_data.get("options", {}))
         gm_seat = setup_data.get("gm")  # issue 8: a side id, "referee", or absent (no GM)
         if gm_seat is not None and gm_seat != "referee" and gm_seat not in {s.id for s in sides}:
             raise SetupError(f"the GM's seat {gm_seat!r} is not a side of this battle; choose a side or 'referee'")
-        return BattleSetup(loaded.terrain, sides, figures, options, int(setup_data["seed"]),
-                           str(setup_data.get("title", "")), None if gm_seat is None else str(gm_seat))
+        return BattleSetup(
+            loaded.terrain,
+            sides,
+            figures,
+            options,
+            int(setup_data["seed"]),
+            str(setup_data.get("title", "")),
+            None if gm_seat is None else str(gm_seat),
+        )
     except (KeyError, TypeError, IndexError) as exc:
         raise SetupError(f"the battle setup is incomplete or damaged ({exc!r})") from None
 
@@ -283,10 +346,17 @@ class Session:
         self.battle = record.undo(self.battle)
 
 
-def new_session(map_path: str | Path | None = None, roster_path: str | Path | None = None, *,
-                seed: int | None = None, controllers: Mapping[str, str] | None = None,
-                options: RuleOptions | None = None, autosave: Path | bool | None = True,
-                placements: Sequence[Mapping[str, Any]] | None = None, gm: str | None = None) -> Session:
+def new_session(
+    map_path: str | Path | None = None,
+    roster_path: str | Path | None = None,
+    *,
+    seed: int | None = None,
+    controllers: Mapping[str, str] | None = None,
+    options: RuleOptions | None = None,
+    autosave: Path | bool | None = True,
+    placements: Sequence[Mapping[str, Any]] | None = None,
+    gm: str | None = None,
+) -> Session:
     """Start a battle on a map (default: the first shipped map) with a roster (default: the map's own).
 
     ``placements``: the figures as the deployment screen placed them (id, name, side, character, hex [q, r],
@@ -306,21 +376,33 @@ def new_session(map_path: str | Path | None = None, roster_path: str | Path | No
     if len(side_ids) < 2:
         raise SetupError(f"{mp}: a battle needs figures of at least two sides; found only {side_ids}")
     if gm is not None and gm != GM_REFEREE and gm not in side_ids:
-        raise SetupError(f"{mp}: the GM seat {gm!r} is neither {GM_REFEREE!r} nor a side of this battle "
-                         f"({', '.join(side_ids)}); choose one of those or no GM")
+        raise SetupError(
+            f"{mp}: the GM seat {gm!r} is neither {GM_REFEREE!r} nor a side of this battle "
+            f"({', '.join(side_ids)}); choose one of those or no GM"
+        )
     sides = []
     for i, sid in enumerate(side_ids):
         rs = roster.side(sid)
         controller = (controllers or {}).get(sid) or (rs.controller if rs else "human")
-        sides.append({"id": sid, "name": rs.name if rs else sid.capitalize(),
-                      "colour": rs.colour if rs else ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520")[i % 4],
-                      "controller": controller})
+        sides.append(
+            {
+                "id": sid,
+                "name": rs.name if rs else sid.capitalize(),
+                "colour": rs.colour if rs else ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520")[i % 4],
+                "controller": controller,
+            }
+        )
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     setup_data: dict[str, Any] = {
-        "map": str(mp.resolve()), "map_sha256": _sha256(mp), "roster": dict(roster.data),
-        "roster_file": str(rp.resolve()), "sides": sides, "figures": placed,
-        "options": (options or RuleOptions()).to_json(), "seed": seed,
+        "map": str(mp.resolve()),
+        "map_sha256": _sha256(mp),
+        "roster": dict(roster.data),
+        "roster_file": str(rp.resolve()),
+        "sides": sides,
+        "figures": placed,
+        "options": (options or RuleOptions()).to_json(),
+        "seed": seed,
         "title": str(loaded.properties.get("name", mp.stem.replace("_", " ").title())),
         "gm": gm,
     }
@@ -352,4 +434,3 @@ def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
         hint = " (the map file has changed since the save)" if changed else ""
         raise record.SaveError(f"{save_path}: the battle does not replay{hint}: {exc}") from None
     return Session(battle, setup_data, loaded, autosave_path() if autosave else None)
-

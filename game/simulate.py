@@ -33,8 +33,10 @@ def summary(battle: Battle) -> str:
     for f in battle.figures.values():
         wounds = [e.box for e in battle.events if isinstance(e, Wounded) and e.figure == f.id]
         status = "out" if not f.can_act else "fighting"
-        lines.append(f"  {battle.sides[f.side].name:<20} {f.name:<22} {status:<9} "
-                     f"wounds: {', '.join(wounds) if wounds else 'none'}")
+        lines.append(
+            f"  {battle.sides[f.side].name:<20} {f.name:<22} {status:<9} "
+            f"wounds: {', '.join(wounds) if wounds else 'none'}"
+        )
     return "\n".join(lines)
 
 
@@ -53,8 +55,11 @@ def simulate_main(argv: list[str]) -> int:
     p.add_argument("map", help="a .tmx battle map")
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
     p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
-    p.add_argument("--players", default="tactical,tactical",
-                   help="computer player per side in order, e.g. tactical,random (default tactical,tactical)")
+    p.add_argument(
+        "--players",
+        default="tactical,tactical",
+        help="computer player per side in order, e.g. tactical,random (default tactical,tactical)",
+    )
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     args = p.parse_args(argv)
@@ -65,8 +70,11 @@ def simulate_main(argv: list[str]) -> int:
         if len(kinds) == 1:
             kinds = kinds * len(sides)
         if len(kinds) != len(sides):
-            print(f"error: --players names {len(kinds)} player(s) but the battle has {len(sides)} sides "
-                  f"({', '.join(sides)})", file=sys.stderr)
+            print(
+                f"error: --players names {len(kinds)} player(s) but the battle has {len(sides)} sides "
+                f"({', '.join(sides)})",
+                file=sys.stderr,
+            )
             return 2
         players = {s: make_player(k, args.seed + i) for i, (s, k) in enumerate(zip(sides, kinds, strict=True))}
         for sd in session.setup_data["sides"]:
@@ -108,4 +116,3 @@ def replay_main(argv: list[str]) -> int:
     if args.verify:
         print(f"verified: {len(battle.log)} decisions reproduce every roll")
     return 0
-

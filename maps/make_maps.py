@@ -178,8 +178,9 @@ class BattleMap:
         m = min(self.geom.width, self.geom.height) * 0.4
         x0, y0 = max(0.0, min(xs) - m), max(0.0, min(ys) - m)
         x1, y1 = max(xs) + m, max(ys) + m
-        self.objects.append(Obj(name, "deploy", round(x0), round(y0), [("side", "Side", side)],
-                                "rect", round(x1 - x0), round(y1 - y0)))
+        self.objects.append(
+            Obj(name, "deploy", round(x0), round(y0), [("side", "Side", side)], "rect", round(x1 - x0), round(y1 - y0))
+        )
 
     def deploy_polygon(self, name: str, side: str, cells: list[Cell]) -> None:
         """A deployment polygon through points beyond the given cells' centres (listed around the zone)."""
@@ -192,15 +193,31 @@ class BattleMap:
             ln = math.hypot(dx, dy) or 1
             grown.append((x + dx / ln * 26, y + dy / ln * 26))
         x0, y0 = grown[0]
-        self.objects.append(Obj(name, "deploy", round(x0), round(y0), [("side", "Side", side)], "polygon",
-                                points=[(round(x - x0), round(y - y0)) for x, y in grown]))
+        self.objects.append(
+            Obj(
+                name,
+                "deploy",
+                round(x0),
+                round(y0),
+                [("side", "Side", side)],
+                "polygon",
+                points=[(round(x - x0), round(y - y0)) for x, y in grown],
+            )
+        )
 
     def figure(self, name: str, side: str, character: str, c: Cell, facing: int) -> None:
         if not self.walkable(c):
             raise ValueError(f"{self.stem}: figure {name} stands on {self.terrain_at(c).name} at {c}")
         x, y = self.centre(c)
-        self.objects.append(Obj(name, "figure", x, y, [("side", "Side", side), ("character", "string", character),
-                                                      ("facing", "int", str(facing))]))
+        self.objects.append(
+            Obj(
+                name,
+                "figure",
+                x,
+                y,
+                [("side", "Side", side), ("character", "string", character), ("facing", "int", str(facing))],
+            )
+        )
 
     def terrain_object(self, name: str, c: Cell, props: list[tuple[str, str, str]]) -> None:
         x, y = self.centre(c)
@@ -211,9 +228,11 @@ class BattleMap:
         g = self.geom
         if self.axis == "y":
             return self.width * g.width + g.width // 2, self.height * ((g.height - g.side) // 2 + g.side) + (
-                g.height - g.side) // 2
-        return self.width * ((g.width - g.side) // 2 + g.side) + (g.width - g.side) // 2, \
-            self.height * g.height + g.height // 2
+                g.height - g.side
+            ) // 2
+        return self.width * ((g.width - g.side) // 2 + g.side) + (
+            g.width - g.side
+        ) // 2, self.height * g.height + g.height // 2
 
     def write(self, roster: str) -> Path:
         g = self.geom
@@ -224,11 +243,11 @@ class BattleMap:
             f'width="{self.width}" height="{self.height}" tilewidth="{g.width}" tileheight="{g.height}" '
             f'infinite="0" hexsidelength="{g.side}" staggeraxis="{self.axis}" '
             f'staggerindex="{self.stagger_index}" nextlayerid="4" nextobjectid="{len(self.objects) + 1}">',
-            ' <properties>',
+            " <properties>",
             f'  <property name="description" value={quoteattr(self.description)}/>',
             f'  <property name="name" value={quoteattr(self.title)}/>',
             f'  <property name="roster" value={quoteattr(roster)}/>',
-            ' </properties>',
+            " </properties>",
             f' <tileset firstgid="1" source="{ts}.tsx"/>',
         ]
         for lid, (lname, grid) in enumerate(self.layers.items(), start=1):
@@ -238,21 +257,21 @@ class BattleMap:
                 out.append('  <data encoding="csv">')
                 rows = [",".join(str(v) for v in row) for row in gids]
                 out.append(",\n".join(rows))
-                out.append('</data>')
+                out.append("</data>")
             else:
                 raw = b"".join(v.to_bytes(4, "little") for row in gids for v in row)
                 data = base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
                 out.append('  <data encoding="base64" compression="zlib">')
-                out.append(f'   {data}')
-                out.append('  </data>')
-            out.append(' </layer>')
+                out.append(f"   {data}")
+                out.append("  </data>")
+            out.append(" </layer>")
         out.append(' <objectgroup id="3" name="deployment">')
         for oid, o in enumerate(self.objects, start=1):
             attrs = f'id="{oid}" name={quoteattr(o.name)} type="{o.cls}" class="{o.cls}" x="{o.x:g}" y="{o.y:g}"'
             if o.kind == "rect":
                 attrs += f' width="{o.w:g}" height="{o.h:g}"'
-            out.append(f'  <object {attrs}>')
-            out.append('   <properties>')
+            out.append(f"  <object {attrs}>")
+            out.append("   <properties>")
             for pname, ptype, value in sorted(o.props):  # sorted by name, as Tiled writes them
                 if ptype in ("Side", "Terrain"):
                     out.append(f'    <property name="{pname}" propertytype="{ptype}" value={quoteattr(value)}/>')
@@ -260,15 +279,15 @@ class BattleMap:
                     out.append(f'    <property name="{pname}" value={quoteattr(value)}/>')
                 else:
                     out.append(f'    <property name="{pname}" type="{ptype}" value="{value}"/>')
-            out.append('   </properties>')
+            out.append("   </properties>")
             if o.kind == "point":
-                out.append('   <point/>')
+                out.append("   <point/>")
             elif o.kind == "polygon":
                 pts = " ".join(f"{x:g},{y:g}" for x, y in o.points)
                 out.append(f'   <polygon points="{pts}"/>')
-            out.append('  </object>')
-        out.append(' </objectgroup>')
-        out.append('</map>')
+            out.append("  </object>")
+        out.append(" </objectgroup>")
+        out.append("</map>")
         path = MAP_DIR / f"{self.stem}.tmx"
         path.write_text("\n".join(out) + "\n", encoding="utf-8")
         return path
@@ -313,10 +332,17 @@ def grass_ground(m: BattleMap, seed: int) -> None:
 # 1. Open field: pointy-top, stagger y / odd, CSV
 # --------------------------------------------------------------------------------------------------
 def open_field() -> BattleMap:
-    m = BattleMap("open_field", "The Miller's Meadow",
-                  "Open meadow cut by a knee-deep stream, with a bridge, a ford, rough ground and a few "
-                  "copses; little to hide behind.",
-                  mt.POINTY, "odd", 28, 22, "csv")
+    m = BattleMap(
+        "open_field",
+        "The Miller's Meadow",
+        "Open meadow cut by a knee-deep stream, with a bridge, a ford, rough ground and a few "
+        "copses; little to hide behind.",
+        mt.POINTY,
+        "odd",
+        28,
+        22,
+        "csv",
+    )
     rng = random.Random(11)
     grass_ground(m, 11)
     # the stream, north to south, meandering
@@ -370,14 +396,24 @@ def open_field() -> BattleMap:
     east = [(c, r) for c in range(24, 28) for r in range(3, 19)]
     m.deploy_rect("West edge", "blue", west)
     m.deploy_rect("East edge", "red", east)
-    for name, char, c, f in (("Sir Bors", "sir_bors", (3, 11), 0), ("Aldo", "spearman", (3, 9), 0),
-                             ("Berin", "spearman", (3, 13), 0), ("Cade", "man_at_arms", (2, 10), 0),
-                             ("Dunstan", "man_at_arms", (2, 12), 0), ("Wat", "archer", (1, 11), 0)):
+    for name, char, c, f in (
+        ("Sir Bors", "sir_bors", (3, 11), 0),
+        ("Aldo", "spearman", (3, 9), 0),
+        ("Berin", "spearman", (3, 13), 0),
+        ("Cade", "man_at_arms", (2, 10), 0),
+        ("Dunstan", "man_at_arms", (2, 12), 0),
+        ("Wat", "archer", (1, 11), 0),
+    ):
         m.figure(name, "blue", char, c, f)
-    for name, char, c, f in (("Black Hugh", "brigand_chief", (25, 10), 3), ("Mad Tom", "brigand_axe", (24, 8), 3),
-                             ("Gilly", "brigand", (24, 12), 3), ("Ned", "brigand", (25, 7), 3),
-                             ("Rook", "brigand", (24, 14), 3), ("Jory", "brigand_archer", (26, 11), 3),
-                             ("Piper", "brigand_archer", (26, 9), 3)):
+    for name, char, c, f in (
+        ("Black Hugh", "brigand_chief", (25, 10), 3),
+        ("Mad Tom", "brigand_axe", (24, 8), 3),
+        ("Gilly", "brigand", (24, 12), 3),
+        ("Ned", "brigand", (25, 7), 3),
+        ("Rook", "brigand", (24, 14), 3),
+        ("Jory", "brigand_archer", (26, 11), 3),
+        ("Piper", "brigand_archer", (26, 9), 3),
+    ):
         m.figure(name, "red", char, c, f)
     return m
 
@@ -393,18 +429,28 @@ def house(m: BattleMap, cols: range, rows: range, doors: list[Cell], roofed: boo
         if roofed:
             m.feature(cell, "roof")
             continue
-        edge = any(n not in inside for n in m.neighbours(cell)) or cell[0] in (cols[0], cols[-1]) \
+        edge = (
+            any(n not in inside for n in m.neighbours(cell))
+            or cell[0] in (cols[0], cols[-1])
             or cell[1] in (rows[0], rows[-1])
+        )
         m.feature(cell, "house_wall" if edge else None)
     for d in doors:
         m.feature(d, "door")
 
 
 def village() -> BattleMap:
-    m = BattleMap("village", "Harrowby Village",
-                  "A hamlet of stone houses along one street; walls and doors block sight, so the fight "
-                  "is room to room and round corners.",
-                  mt.FLAT, "even", 30, 22, "base64-zlib")
+    m = BattleMap(
+        "village",
+        "Harrowby Village",
+        "A hamlet of stone houses along one street; walls and doors block sight, so the fight "
+        "is room to room and round corners.",
+        mt.FLAT,
+        "even",
+        30,
+        22,
+        "base64-zlib",
+    )
     rng = random.Random(22)
     grass_ground(m, 22)
     street = m.path([(0, 11), (6, 11), (10, 10), (20, 10), (24, 11), (29, 11)])
@@ -452,13 +498,23 @@ def village() -> BattleMap:
     # deployment: the militia comes in from the west, the brigands hold the east end of the village
     m.deploy_rect("West road", "blue", [(c, r) for c in range(0, 3) for r in range(6, 17)])
     m.deploy_polygon("Brigands' end", "red", [(24, 9), (29, 8), (29, 13), (26, 14), (24, 12)])
-    for name, char, c, f in (("Sergeant Osric", "sergeant", (2, 11), 0), ("Hal", "militia_spear", (2, 9), 1),
-                             ("Piers", "militia_spear", (2, 13), 0), ("Tam", "militia_club", (1, 10), 0),
-                             ("Will", "militia_club", (1, 12), 0), ("Mags", "militia_bow", (0, 11), 0)):
+    for name, char, c, f in (
+        ("Sergeant Osric", "sergeant", (2, 11), 0),
+        ("Hal", "militia_spear", (2, 9), 1),
+        ("Piers", "militia_spear", (2, 13), 0),
+        ("Tam", "militia_club", (1, 10), 0),
+        ("Will", "militia_club", (1, 12), 0),
+        ("Mags", "militia_bow", (0, 11), 0),
+    ):
         m.figure(name, "blue", char, c, f)
-    for name, char, c, f in (("Red Ulric", "brigand_chief", (26, 11), 3), ("Snipe", "brigand", (25, 10), 3),
-                             ("Cutter", "brigand_knife", (25, 12), 4), ("Harl", "brigand_axe", (27, 10), 3),
-                             ("Fen", "brigand", (27, 12), 4), ("Quill", "brigand_archer", (28, 11), 3)):
+    for name, char, c, f in (
+        ("Red Ulric", "brigand_chief", (26, 11), 3),
+        ("Snipe", "brigand", (25, 10), 3),
+        ("Cutter", "brigand_knife", (25, 12), 4),
+        ("Harl", "brigand_axe", (27, 10), 3),
+        ("Fen", "brigand", (27, 12), 4),
+        ("Quill", "brigand_archer", (28, 11), 3),
+    ):
         m.figure(name, "red", char, c, f)
     return m
 
@@ -467,10 +523,17 @@ def village() -> BattleMap:
 # 3. Forest road: pointy-top, stagger y / even, base64-zlib
 # --------------------------------------------------------------------------------------------------
 def forest_road() -> BattleMap:
-    m = BattleMap("forest_road", "Ambush at Wendel Wood",
-                  "A cart road through old woods: trees slow and shelter, dense thickets block sight, and "
-                  "outlaws wait on both sides.",
-                  mt.POINTY, "even", 26, 24, "base64-zlib")
+    m = BattleMap(
+        "forest_road",
+        "Ambush at Wendel Wood",
+        "A cart road through old woods: trees slow and shelter, dense thickets block sight, and "
+        "outlaws wait on both sides.",
+        mt.POINTY,
+        "even",
+        26,
+        24,
+        "base64-zlib",
+    )
     rng = random.Random(33)
     noise = smooth_noise(m, 33, 2.5)
     for c in m.cells():
@@ -526,14 +589,25 @@ def forest_road() -> BattleMap:
     m.deploy_polygon("Convoy", "blue", [(5, 17), (9, 14), (12, 11), (13, 13), (10, 16), (6, 19)])
     m.deploy_rect("North thicket", "red", [(c, r) for c in range(11, 16) for r in range(4, 8)])
     m.deploy_rect("The knoll", "red", [(c, r) for c in range(15, 20) for r in range(12, 17)])
-    for name, char, c, f in (("Sir Alain", "knight", (9, 15), 1), ("Garth", "guard_spear", (11, 13), 1),
-                             ("Odo", "guard_spear", (7, 16), 2), ("Brand", "guard_sword", (12, 12), 1),
-                             ("Colm", "guard_bow", (8, 16), 1), ("Master Fitch", "merchant", (8, 15), 1)):
+    for name, char, c, f in (
+        ("Sir Alain", "knight", (9, 15), 1),
+        ("Garth", "guard_spear", (11, 13), 1),
+        ("Odo", "guard_spear", (7, 16), 2),
+        ("Brand", "guard_sword", (12, 12), 1),
+        ("Colm", "guard_bow", (8, 16), 1),
+        ("Master Fitch", "merchant", (8, 15), 1),
+    ):
         m.figure(name, "blue", char, c, f)
-    for name, char, c, f in (("Wulf the Grey", "outlaw_chief", (13, 6), 5), ("Alder", "outlaw", (12, 7), 5),
-                             ("Bramble", "outlaw", (14, 6), 5), ("Hob", "outlaw_spear", (13, 7), 5),
-                             ("Sloe", "outlaw_archer", (17, 14), 3), ("Rowan", "outlaw_archer", (16, 13), 3),
-                             ("Kestrel", "outlaw_archer", (18, 15), 3), ("Birch", "outlaw", (16, 15), 3)):
+    for name, char, c, f in (
+        ("Wulf the Grey", "outlaw_chief", (13, 6), 5),
+        ("Alder", "outlaw", (12, 7), 5),
+        ("Bramble", "outlaw", (14, 6), 5),
+        ("Hob", "outlaw_spear", (13, 7), 5),
+        ("Sloe", "outlaw_archer", (17, 14), 3),
+        ("Rowan", "outlaw_archer", (16, 13), 3),
+        ("Kestrel", "outlaw_archer", (18, 15), 3),
+        ("Birch", "outlaw", (16, 15), 3),
+    ):
         m.figure(name, "red", char, c, f)
     return m
 
@@ -542,10 +616,17 @@ def forest_road() -> BattleMap:
 # 4. Ruined keep: flat-top, stagger x / odd, CSV
 # --------------------------------------------------------------------------------------------------
 def ruined_keep() -> BattleMap:
-    m = BattleMap("ruined_keep", "The Ruined Keep on Crow Hill",
-                  "A broken keep crowns a hill eight metres above the plain: archers on top shoot down at "
-                  "attackers climbing the slope.",
-                  mt.FLAT, "odd", 26, 24, "csv")
+    m = BattleMap(
+        "ruined_keep",
+        "The Ruined Keep on Crow Hill",
+        "A broken keep crowns a hill eight metres above the plain: archers on top shoot down at "
+        "attackers climbing the slope.",
+        mt.FLAT,
+        "odd",
+        26,
+        24,
+        "csv",
+    )
     rng = random.Random(44)
     grass_ground(m, 44)
     top = (16, 9)
@@ -611,16 +692,35 @@ def ruined_keep() -> BattleMap:
     # deployment: the garrison in the keep, the Baron's force at the foot of the hill
     m.deploy_polygon("The keep", "red", [(16, 6), (19, 7), (19, 10), (16, 12), (13, 10), (13, 7)])
     m.deploy_rect("Foot of the hill", "blue", [(c, r) for c in range(1, 9) for r in range(18, 23)])
-    m.objects.append(Obj("Loose scree", "terrain", *_rect_for(m, [(10, 12), (11, 12), (10, 13)]),
-                         [("footing", "int", "-2")], "rect", *_rect_size(m, [(10, 12), (11, 12), (10, 13)])))
-    for name, char, c, f in (("Sir Roderick", "knight", (5, 20), 1), ("Edric", "spearman", (6, 19), 1),
-                             ("Ivo", "spearman", (4, 19), 1), ("Leof", "man_at_arms", (7, 20), 1),
-                             ("Osgar", "man_at_arms", (3, 21), 1), ("Ailwin", "archer", (2, 20), 1),
-                             ("Tova", "archer", (5, 21), 1), ("Hamo", "archer", (1, 21), 1)):
+    m.objects.append(
+        Obj(
+            "Loose scree",
+            "terrain",
+            *_rect_for(m, [(10, 12), (11, 12), (10, 13)]),
+            [("footing", "int", "-2")],
+            "rect",
+            *_rect_size(m, [(10, 12), (11, 12), (10, 13)]),
+        )
+    )
+    for name, char, c, f in (
+        ("Sir Roderick", "knight", (5, 20), 1),
+        ("Edric", "spearman", (6, 19), 1),
+        ("Ivo", "spearman", (4, 19), 1),
+        ("Leof", "man_at_arms", (7, 20), 1),
+        ("Osgar", "man_at_arms", (3, 21), 1),
+        ("Ailwin", "archer", (2, 20), 1),
+        ("Tova", "archer", (5, 21), 1),
+        ("Hamo", "archer", (1, 21), 1),
+    ):
         m.figure(name, "blue", char, c, f)
-    for name, char, c, f in (("Castellan Vane", "castellan", (16, 9), 4), ("Grim", "garrison_axe", (15, 11), 4),
-                             ("Nock", "garrison_bow", (14, 10), 4), ("Flint", "garrison_bow", (16, 11), 4),
-                             ("Ash", "garrison_bow", (14, 9), 4), ("Bolt", "garrison_spear", (15, 10), 4)):
+    for name, char, c, f in (
+        ("Castellan Vane", "castellan", (16, 9), 4),
+        ("Grim", "garrison_axe", (15, 11), 4),
+        ("Nock", "garrison_bow", (14, 10), 4),
+        ("Flint", "garrison_bow", (16, 11), 4),
+        ("Ash", "garrison_bow", (14, 9), 4),
+        ("Bolt", "garrison_spear", (15, 10), 4),
+    ):
         m.figure(name, "red", char, c, f)
     return m
 
@@ -641,10 +741,17 @@ def _rect_size(m: BattleMap, cells: list[Cell]) -> tuple[float, float]:
 # 5. Wyrm's hollow: pointy-top, stagger y / odd, base64-zlib; a roster with spells, a dragon and mooks
 # --------------------------------------------------------------------------------------------------
 def wyrm_hollow() -> BattleMap:
-    m = BattleMap("wyrm_hollow", "The Wyrm's Hollow",
-                  "A stony valley ends at a dragon's cave: the wyrm and its goblin servants against a "
-                  "knight, a wizard and a priest. Room enough for a beast that fills seven hexes.",
-                  mt.POINTY, "odd", 26, 18, "base64-zlib")
+    m = BattleMap(
+        "wyrm_hollow",
+        "The Wyrm's Hollow",
+        "A stony valley ends at a dragon's cave: the wyrm and its goblin servants against a "
+        "knight, a wizard and a priest. Room enough for a beast that fills seven hexes.",
+        mt.POINTY,
+        "odd",
+        26,
+        18,
+        "base64-zlib",
+    )
     rng = random.Random(55)
     patches = smooth_noise(m, 56, 3.0)
     for c in m.cells():
@@ -680,13 +787,22 @@ def wyrm_hollow() -> BattleMap:
             m.feature(c, "brush")
     m.deploy_rect("Valley mouth", "blue", [(c, r) for c in range(1, 5) for r in range(5, 13)])
     m.deploy_rect("The lair", "red", [(c, r) for c in range(17, 24) for r in range(4, 14)])
-    for name, char, c, f in (("Sir Gawen", "knight", (4, 9), 0), ("Mirelda", "wizard", (2, 8), 0),
-                             ("Brother Anselm", "priest", (2, 10), 0), ("Tam", "archer", (3, 7), 0),
-                             ("Wenna", "archer", (3, 11), 0)):
+    for name, char, c, f in (
+        ("Sir Gawen", "knight", (4, 9), 0),
+        ("Mirelda", "wizard", (2, 8), 0),
+        ("Brother Anselm", "priest", (2, 10), 0),
+        ("Tam", "archer", (3, 7), 0),
+        ("Wenna", "archer", (3, 11), 0),
+    ):
         m.figure(name, "blue", char, c, f)
-    for name, char, c, f in (("Ssarvex", "dragon", lair, 3), ("Snag", "goblin", (18, 6), 3),
-                             ("Grub", "goblin", (18, 8), 3), ("Nib", "goblin", (18, 11), 3),
-                             ("Skulk", "goblin_archer", (19, 5), 3), ("Rattle", "goblin_archer", (19, 12), 3)):
+    for name, char, c, f in (
+        ("Ssarvex", "dragon", lair, 3),
+        ("Snag", "goblin", (18, 6), 3),
+        ("Grub", "goblin", (18, 8), 3),
+        ("Nib", "goblin", (18, 11), 3),
+        ("Skulk", "goblin_archer", (19, 5), 3),
+        ("Rattle", "goblin_archer", (19, 12), 3),
+    ):
         m.figure(name, "red", char, c, f)
     return m
 
@@ -700,8 +816,10 @@ def main() -> int:
         m = make()
         path = m.write(f"{m.stem}.roster.toml")
         w, h = m.pixel_size()
-        print(f"wrote {path.relative_to(ROOT)}: {m.width}x{m.height} {m.geom.kind}-top, stagger "
-              f"{m.axis}/{m.stagger_index}, {m.encoding}, {w}x{h} px, {len(m.objects)} objects")
+        print(
+            f"wrote {path.relative_to(ROOT)}: {m.width}x{m.height} {m.geom.kind}-top, stagger "
+            f"{m.axis}/{m.stagger_index}, {m.encoding}, {w}x{h} px, {len(m.objects)} objects"
+        )
     return 0
 
 

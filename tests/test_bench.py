@@ -19,6 +19,7 @@ def test_issue_6_bench_quick_json_has_every_key_with_a_number(capsys: pytest.Cap
     assert set(out) == set(bench.TARGETS)
     try:
         import networkx  # noqa: F401
+
         optional: set[str] = set()
     except ImportError:
         optional = {"reachable_vs_networkx"}

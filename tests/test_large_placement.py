@@ -18,8 +18,15 @@ from game.session import SetupError, build_setup, place_figures
 ROOT = Path(__file__).resolve().parent.parent
 FIELD = ROOT / "maps" / "open_field.tmx"
 
-DRAGON = {"name": "Dragon", "scale": 4, "footprint": 7, "kind": "carnivore", "wound_track": "major_npc",
-          "skills": {"Brawling": "Great"}, "tough_hide": 2}
+DRAGON = {
+    "name": "Dragon",
+    "scale": 4,
+    "footprint": 7,
+    "kind": "carnivore",
+    "wound_track": "major_npc",
+    "skills": {"Brawling": "Great"},
+    "tough_hide": 2,
+}
 TROLL = {"name": "Troll", "scale": 2, "footprint": 3, "skills": {"Club": "Good"}, "weapons": ["Large Club"]}
 GOBLIN = {"name": "Goblin", "skills": {"Axe": "Fair"}, "weapons": ["Hand Axe"], "wound_track": "mook"}
 
@@ -27,8 +34,11 @@ GOBLIN = {"name": "Goblin", "skills": {"Axe": "Fair"}, "weapons": ["Hand Axe"], 
 def creature_roster() -> dict[str, object]:
     base = dict(load_roster(ROOT / "maps" / "open_field.roster.toml").data)
     chars = {**base["characters"], "dragon": DRAGON, "troll": TROLL, "goblin": GOBLIN}  # type: ignore[dict-item]
-    figures = [{"character": "dragon", "side": "red"}, {"character": "troll", "side": "red"},
-               {"character": "goblin", "side": "red", "count": 3, "mook": True}]
+    figures = [
+        {"character": "dragon", "side": "red"},
+        {"character": "troll", "side": "red"},
+        {"character": "goblin", "side": "red", "count": 3, "mook": True},
+    ]
     return {**base, "characters": chars, "figures": figures}
 
 
@@ -45,9 +55,19 @@ def test_ftc_5_large_roster_figures_are_placed_with_their_whole_footprint_in_the
         taken |= cells
         if f["character"] in ("dragon", "troll"):
             assert cells <= zone and len(cells) == size
-    setup = build_setup({"map": str(FIELD), "roster": creature_roster(), "sides": [
-        {"id": "blue", "name": "Blue", "colour": "#2f6fd0"}, {"id": "red", "name": "Red", "colour": "#c83232"}],
-        "figures": placed, "seed": 3}, loaded)
+    setup = build_setup(
+        {
+            "map": str(FIELD),
+            "roster": creature_roster(),
+            "sides": [
+                {"id": "blue", "name": "Blue", "colour": "#2f6fd0"},
+                {"id": "red", "name": "Red", "colour": "#c83232"},
+            ],
+            "figures": placed,
+            "seed": 3,
+        },
+        loaded,
+    )
     b = Battle(setup)
     dragon = next(f for f in b.figures.values() if f.character.key == "dragon")
     assert dragon.size == 7 and dragon.wounds.track.name == "major_npc"

@@ -33,19 +33,42 @@ MAX_ROUNDS = 12
 
 def _battle(seed: int, kinds: tuple[str, str]) -> Battle:
     t = TerrainMap.open(14, 10)
-    knight = Character.from_dict({"name": "Knight", "strength": "Good", "skills": {"Sword": "Great", "Shield": "Good"},
-                                  "weapons": ["Broadsword"], "armour": ["Chain Mail"], "shield": "Medium Shield"})
-    archer = Character.from_dict({"name": "Archer", "skills": {"Bow": "Good", "Knife": "Fair"},
-                                  "weapons": ["Shortbow", "Large Knife"], "armour": ["Leather"]})
-    brig = Character.from_dict({"name": "Brigand", "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"],
-                                "armour": ["Leather"]})
+    knight = Character.from_dict(
+        {
+            "name": "Knight",
+            "strength": "Good",
+            "skills": {"Sword": "Great", "Shield": "Good"},
+            "weapons": ["Broadsword"],
+            "armour": ["Chain Mail"],
+            "shield": "Medium Shield",
+        }
+    )
+    archer = Character.from_dict(
+        {
+            "name": "Archer",
+            "skills": {"Bow": "Good", "Knife": "Fair"},
+            "weapons": ["Shortbow", "Large Knife"],
+            "armour": ["Leather"],
+        }
+    )
+    brig = Character.from_dict(
+        {"name": "Brigand", "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"], "armour": ["Leather"]}
+    )
     figs = []
     for i in range(3):
         blue = knight if i % 2 == 0 else archer
         figs.append(FigureSetup(f"b{i}", f"Blue{i}", "blue", blue, t.hex_at(2, 2 + 2 * i), 0))
         figs.append(FigureSetup(f"r{i}", f"Red{i}", "red", brig, t.hex_at(8, 2 + 2 * i), 3))
-    b = Battle(BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), RuleOptions(), seed,
-                           title=f"Skirmish {seed}"))
+    b = Battle(
+        BattleSetup(
+            t,
+            (SideSetup("blue", "Blue"), SideSetup("red", "Red")),
+            tuple(figs),
+            RuleOptions(),
+            seed,
+            title=f"Skirmish {seed}",
+        )
+    )
     players = {"blue": make_player(kinds[0], seed), "red": make_player(kinds[1], seed + 1)}
     while not b.over and b.round <= MAX_ROUNDS:
         d = legal_actions(b)
@@ -56,9 +79,15 @@ def _battle(seed: int, kinds: tuple[str, str]) -> Battle:
 
 @cache
 def battles() -> tuple[Battle, ...]:
-    return tuple(_battle(seed, kinds) for seed, kinds in
-                 ((1, ("tactical", "tactical")), (2, ("random", "random")), (3, ("tactical", "random")),
-                  (4, ("random", "tactical"))))
+    return tuple(
+        _battle(seed, kinds)
+        for seed, kinds in (
+            (1, ("tactical", "tactical")),
+            (2, ("random", "random")),
+            (3, ("tactical", "random")),
+            (4, ("random", "tactical")),
+        )
+    )
 
 
 def test_simulated_battles_exercise_every_kind_of_roll() -> None:
@@ -107,8 +136,9 @@ def test_hits_and_misses_add_up_to_the_attack_events(index: int) -> None:
         assert r["hits"] + r["misses"] == r["attacks"] == len(mine)
         assert r["wounds"] == sum(1 for a in mine if a.hit and a.wound)
     summary = battle_summary(b)
-    assert [(h["attacker"], h["target"], h["hits"]) for h in summary["hits"]] == \
-        [(r["attacker"], r["target"], r["hits"]) for r in rows]
+    assert [(h["attacker"], h["target"], h["hits"]) for h in summary["hits"]] == [
+        (r["attacker"], r["target"], r["hits"]) for r in rows
+    ]
 
 
 @pytest.mark.parametrize("index", range(4))
@@ -133,15 +163,16 @@ def test_luck_sums_equal_the_dice_in_the_events(index: int) -> None:
     for s, entry in report.items():
         assert entry["sum"] == totals[s] and entry["rolls"] == counts[s]
         assert entry["sd"] == pytest.approx(math.sqrt(counts[s] * 4 * 2 / 3))
-        assert entry["text"] == (f"{entry['name']} rolled {totals[s]:+d} over {counts[s]} rolls "
-                                 f"(expected 0 ± {entry['sd']:.1f})")
+        assert entry["text"] == (
+            f"{entry['name']} rolled {totals[s]:+d} over {counts[s]} rolls (expected 0 ± {entry['sd']:.1f})"
+        )
         assert 0.0 <= entry["percentile"] <= 1.0
     assert sum(len(r) for r in side_rolls(b).values()) == sum(counts.values())
 
 
 def test_rulings_4df_variance_and_the_briefs_example() -> None:
     mean = sum(t * p for t, p in FOUR_DF.items())
-    variance = sum(t * t * p for t, p in FOUR_DF.items()) - mean ** 2
+    variance = sum(t * t * p for t, p in FOUR_DF.items()) - mean**2
     assert mean == 0 and variance == Fraction(8, 3) and pytest.approx(8 / 3) == VARIANCE_PER_ROLL
     assert f"{math.sqrt(VARIANCE_PER_ROLL * 40):.1f}" == "10.3"
 
@@ -175,8 +206,9 @@ def test_summary_wounds_and_outcome_match_the_battle(index: int) -> None:
         fig = b.figures[f["id"]]
         assert f["wounds"] == fig.wounds.to_data()
         assert f["condition"] == fig.wounds.label
-        assert sum(len(col["marks"]) for col in f["boxes"]) + len(fig.wounds.beyond) == \
-            sum(1 for _ in fig.wounds.received())
+        assert sum(len(col["marks"]) for col in f["boxes"]) + len(fig.wounds.beyond) == sum(
+            1 for _ in fig.wounds.received()
+        )
     wounded = Counter(e.figure for e in b.events if isinstance(e, ev.Wounded))
     for fid, n in wounded.items():
         assert sum(1 for _ in b.figures[fid].wounds.received()) <= n

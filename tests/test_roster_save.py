@@ -60,8 +60,13 @@ def test_keys_this_game_does_not_know_are_kept_unchanged() -> None:
         "title": "Test",
         "sides": {"blue": {"name": "Blue", "colour": "#2f6fd0", "banner": "lion"}},
         "characters": {
-            "mage": {"name": "Mage", "spells": ["Fire Bolt", "Shield"], "kind": "person",
-                     "footprint": {"size": 3, "shape": "triangle"}, "notes": {"a": [1, 2], "b": {"c": True}}},
+            "mage": {
+                "name": "Mage",
+                "spells": ["Fire Bolt", "Shield"],
+                "kind": "person",
+                "footprint": {"size": 3, "shape": "triangle"},
+                "notes": {"a": [1, 2], "b": {"c": True}},
+            },
         },
         "figures": [{"character": "mage", "side": "blue", "formation": "line"}],
         "campaign": {"week": 3, "treasury": [{"coin": "gold", "n": 5}]},
@@ -70,8 +75,14 @@ def test_keys_this_game_does_not_know_are_kept_unchanged() -> None:
 
 
 def test_names_that_need_quotes_are_quoted() -> None:
-    data = {"characters": {"sir bors": {"name": 'Sir "the Bold" Bors\nof Gaunt',
-                                        "skills": {"Martial Arts": "Good", "Knife=fighting": "Fair"}}}}
+    data = {
+        "characters": {
+            "sir bors": {
+                "name": 'Sir "the Bold" Bors\nof Gaunt',
+                "skills": {"Martial Arts": "Good", "Knife=fighting": "Fair"},
+            }
+        }
+    }
     assert tomllib.loads(roster_to_toml(data)) == data
     assert parse_roster(tomllib.loads(roster_to_toml(data))).characters["sir bors"].skill_level("Martial Arts") == 1
 
@@ -96,10 +107,17 @@ def characters(draw: st.DrawFn) -> dict[str, Any]:
     one_handed = [w.name for w in equipment.weapons() if not w.two_handed]
     out["weapons"] = draw(st.lists(st.sampled_from(one_handed), max_size=3))
     body = [a.name for a in equipment.armours() if not a.is_shield]
-    out["armour"] = draw(st.lists(st.sampled_from(body) | st.builds(
-        lambda n, c: {"name": n, "coverage": c}, st.sampled_from([a.name for a in equipment.armours()
-                                                                  if a.is_body]),
-        st.sampled_from(["torso", "no_arms", "no_legs"])), max_size=2))
+    out["armour"] = draw(
+        st.lists(
+            st.sampled_from(body)
+            | st.builds(
+                lambda n, c: {"name": n, "coverage": c},
+                st.sampled_from([a.name for a in equipment.armours() if a.is_body]),
+                st.sampled_from(["torso", "no_arms", "no_legs"]),
+            ),
+            max_size=2,
+        )
+    )
     if draw(st.booleans()):
         out["shield"] = draw(st.sampled_from([s.name for s in equipment.shields()]))
     if draw(st.booleans()):
@@ -108,8 +126,7 @@ def characters(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.from_regex(r"[a-z][a-z0-9_ ]{0,10}", fullmatch=True), characters(),
-                       min_size=1, max_size=4))
+@given(st.dictionaries(st.from_regex(r"[a-z][a-z0-9_ ]{0,10}", fullmatch=True), characters(), min_size=1, max_size=4))
 def test_any_roster_of_characters_survives_a_round_trip(chars: dict[str, Any]) -> None:
     data = {"sides": {"a": {"name": "A", "colour": "#112233"}}, "characters": chars}
     before = parse_roster(data)
@@ -128,7 +145,8 @@ def test_ftc_2_1_character_to_dict_saved_and_read_back_is_the_same_character(tab
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "r.roster.toml"
     save_roster(path, load_roster(SHIPPED[0]))
     old = path.read_bytes()
@@ -157,7 +175,7 @@ def test_a_folder_that_cannot_be_made_is_a_roster_error_naming_the_file(tmp_path
 
 def test_a_failed_rename_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "r.roster.toml"
-    path.write_text("# mine\n[characters.a]\nname = \"A\"\n")
+    path.write_text('# mine\n[characters.a]\nname = "A"\n')
 
     def refuse(src: str, dst: str) -> None:
         raise PermissionError(13, "Permission denied")
@@ -165,5 +183,5 @@ def test_a_failed_rename_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(RosterError, match="Permission denied"):
         save_roster(path, {"characters": {"b": {"name": "B"}}})
-    assert path.read_text() == "# mine\n[characters.a]\nname = \"A\"\n"
+    assert path.read_text() == '# mine\n[characters.a]\nname = "A"\n'
     assert [p.name for p in tmp_path.iterdir()] == ["r.roster.toml"]

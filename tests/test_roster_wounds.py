@@ -57,6 +57,7 @@ def hurt(*levels: WoundLevel) -> Wounds:
 
 # ------------------------------------------------------------------------------------------ the roster key
 
+
 def test_fudge_4_8_a_roster_character_carries_its_wounds(roster: Path) -> None:
     carry(roster, sergeant=["Hurt", "Scratch"])
     text = roster.read_text(encoding="utf-8")
@@ -97,6 +98,7 @@ def test_carried_wounds_survive_load_save_load(roster: Path, tmp_path: Path) -> 
 
 
 # ------------------------------------------------------------------------------------------ the battle
+
 
 def test_fudge_4_8_a_battle_from_the_roster_starts_each_figure_with_its_wounds(roster: Path) -> None:
     carry(roster, sergeant=["Very Hurt"], brigand_chief=["Hurt", "Scratch", "Scratch"])
@@ -141,6 +143,7 @@ def test_fudge_4_8_a_saved_battle_with_carried_wounds_loads_and_replays(roster: 
 
 
 # ------------------------------------------------------------------------------------------ saving the wounds
+
 
 def wounded_village(roster: Path) -> tuple[Session, Aftercare]:
     """A battle on the village with known wounds set on three figures, and its aftercare."""
@@ -198,9 +201,16 @@ def test_gm_reinforcements_and_removed_figures_are_not_written(roster: Path) -> 
     session, care = wounded_village(roster)
     b = session.battle
     sergeant = figure_of(session, "sergeant")
-    session.apply(gm.AddFigure("new1", b.figures[sergeant].side, next(
-        h for h in b.terrain.hexes() if b.gm_free_for(b.figures[sergeant].character, h, 0)), 0, "Hired Sword",
-        roster_key="militia_bow"))
+    session.apply(
+        gm.AddFigure(
+            "new1",
+            b.figures[sergeant].side,
+            next(h for h in b.terrain.hexes() if b.gm_free_for(b.figures[sergeant].character, h, 0)),
+            0,
+            "Hired Sword",
+            roster_key="militia_bow",
+        )
+    )
     session.apply(gm.RemoveFigure(figure_of(session, "militia_bow")))
     care = Aftercare(b)
     report = care.save_wounds(roster)
@@ -216,8 +226,10 @@ def test_a_character_gone_from_the_roster_file_is_named_and_the_rest_is_saved(ro
     del data["characters"]["militia_bow"]
     save_roster(roster, data)
     report = care.save_wounds(roster)
-    assert (next(f.name for f in session.battle.figures.values() if f.character.key == "militia_bow"), GONE) \
-        in report.skipped
+    assert (
+        next(f.name for f in session.battle.figures.values() if f.character.key == "militia_bow"),
+        GONE,
+    ) in report.skipped
     assert load_roster(roster).characters["sergeant"].wounds is not None
 
 
@@ -251,21 +263,29 @@ def test_fudge_4_8_saving_wounds_keeps_the_gms_comments_and_layout(tmp_path: Pat
     from game.roster import save_carried_wounds
 
     path = tmp_path / "band.roster.toml"
-    path.write_text('# The band\n\n[sides.blue]\nname = "Blue"  # the heroes\n\n'
-                    '# Bors leads; he took a blow at the ford\n[characters.bors]\nname = "Bors"\n'
-                    'wounds = ["Scratch"]\nweapons = ["Broadsword"]   # his father\'s\n\n'
-                    '# the healer, keep her alive\n[characters."mede"]\nname = "Mede"\nweapons = ["Large Knife"]\n\n'
-                    '# an unhurt spare\n[characters.tom]\nname = "Tom"\nwounds = ["Hurt"]\n# end of Tom\n',
-                    encoding="utf-8")
+    path.write_text(
+        '# The band\n\n[sides.blue]\nname = "Blue"  # the heroes\n\n'
+        '# Bors leads; he took a blow at the ford\n[characters.bors]\nname = "Bors"\n'
+        'wounds = ["Scratch"]\nweapons = ["Broadsword"]   # his father\'s\n\n'
+        '# the healer, keep her alive\n[characters."mede"]\nname = "Mede"\nweapons = ["Large Knife"]\n\n'
+        '# an unhurt spare\n[characters.tom]\nname = "Tom"\nwounds = ["Hurt"]\n# end of Tom\n',
+        encoding="utf-8",
+    )
     before = path.read_text(encoding="utf-8")
     notes: list[str] = []
-    assert save_carried_wounds(path, {"bors": hurt(WoundLevel.HURT), "mede": hurt(WoundLevel.SCRATCH),
-                                      "tom": Wounds()}, notes) == []
+    assert (
+        save_carried_wounds(
+            path, {"bors": hurt(WoundLevel.HURT), "mede": hurt(WoundLevel.SCRATCH), "tom": Wounds()}, notes
+        )
+        == []
+    )
     after = path.read_text(encoding="utf-8")
     assert notes == []
-    expected = (before.replace('wounds = ["Scratch"]\n', 'wounds = ["Hurt"]\n', 1)
-                .replace('weapons = ["Large Knife"]\n', 'weapons = ["Large Knife"]\nwounds = ["Scratch"]\n', 1)
-                .replace('name = "Tom"\nwounds = ["Hurt"]\n', 'name = "Tom"\n', 1))
+    expected = (
+        before.replace('wounds = ["Scratch"]\n', 'wounds = ["Hurt"]\n', 1)
+        .replace('weapons = ["Large Knife"]\n', 'weapons = ["Large Knife"]\nwounds = ["Scratch"]\n', 1)
+        .replace('name = "Tom"\nwounds = ["Hurt"]\n', 'name = "Tom"\n', 1)
+    )
     assert after == expected
     chars = load_roster(path).characters
     assert [str(w) for w in chars["mede"].wounds.received()] == ["Scratch"]
@@ -276,8 +296,11 @@ def test_a_roster_that_cannot_be_edited_line_by_line_is_rewritten_and_says_so(tm
     from game.roster import save_carried_wounds
 
     path = tmp_path / "inline.roster.toml"
-    path.write_text('# top\n[sides.blue]\nname = "Blue"\n# middle\n[characters]\n'
-                    'bors = { name = "Bors", weapons = ["Broadsword"] }\n', encoding="utf-8")
+    path.write_text(
+        '# top\n[sides.blue]\nname = "Blue"\n# middle\n[characters]\n'
+        'bors = { name = "Bors", weapons = ["Broadsword"] }\n',
+        encoding="utf-8",
+    )
     notes: list[str] = []
     save_carried_wounds(path, {"bors": hurt(WoundLevel.HURT)}, notes)
     assert len(notes) == 1 and "rewritten whole" in notes[0]

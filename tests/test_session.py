@@ -137,7 +137,8 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     data = json.loads((ROOT / "tests" / "golden" / f"{name}.json").read_text())
     map_path = ROOT / data["setup"]["map"]
     assert data["setup"]["map_sha256"] == _sha256(map_path), (
-        f"{map_path.name} changed since the golden log was made: run python tests/golden/make_golden.py")
+        f"{map_path.name} changed since the golden log was made: run python tests/golden/make_golden.py"
+    )
     data["setup"]["map"] = str(map_path)
     copy = tmp_path / f"{name}.json"
     copy.write_text(json.dumps(data))
@@ -147,6 +148,7 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------- issue 8: deployment and GM seat
+
 
 def _default_placements() -> list[dict[str, object]]:
     return [dict(f) for f in new_session(seed=1, autosave=False).setup_data["figures"]]
@@ -158,8 +160,11 @@ def test_issue_8_placements_put_each_figure_on_its_dropped_hex_and_facing() -> N
 
     placements = _default_placements()
     s0 = new_session(seed=1, autosave=False)
-    free = next(h for h in sorted(s0.loaded.deployment.zones[str(placements[0]["side"])])
-                if s0.loaded.terrain.is_passable(h) and all(Hex(*p["hex"]) != h for p in placements))  # type: ignore[misc]
+    free = next(
+        h
+        for h in sorted(s0.loaded.deployment.zones[str(placements[0]["side"])])
+        if s0.loaded.terrain.is_passable(h) and all(Hex(*p["hex"]) != h for p in placements)
+    )  # type: ignore[misc]
     placements[0] = {**placements[0], "hex": [free.q, free.r], "facing": 4}
     s = new_session(seed=1, autosave=False, placements=placements)
     f = s.battle.figures[str(placements[0]["id"])]
@@ -175,15 +180,19 @@ def test_issue_8_placements_survive_save_and_load(tmp_path: Path) -> None:
     again = load_session(tmp_path / "b.json", autosave=False)
     assert again.setup_data["gm"] == "referee"
     assert {f.id: (f.hex, f.facing) for f in again.battle.figures.values()} == {
-        f.id: (f.hex, f.facing) for f in s.battle.figures.values()}
+        f.id: (f.hex, f.facing) for f in s.battle.figures.values()
+    }
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    ({"hex": [999, 999]}, "off the map"),
-    ({"character": "dragon"}, "dragon"),
-    ({"facing": 7}, "facing 7"),
-    ({"hex": None}, "Auto-deploy"),
-])
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"hex": [999, 999]}, "off the map"),
+        ({"character": "dragon"}, "dragon"),
+        ({"facing": 7}, "facing 7"),
+        ({"hex": None}, "Auto-deploy"),
+    ],
+)
 def test_issue_8_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, object], words: str) -> None:
     from game.session import SetupError
 
@@ -203,8 +212,7 @@ def test_issue_8_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -
         new_session(seed=1, autosave=False, placements=placements)
     s = new_session(seed=1, autosave=False)
     t = s.loaded.terrain
-    wall = next(t.hex_at(c, r) for r in range(t.height) for c in range(t.width)
-                if not t.is_passable(t.hex_at(c, r)))
+    wall = next(t.hex_at(c, r) for r in range(t.height) for c in range(t.width) if not t.is_passable(t.hex_at(c, r)))
     placements = _default_placements()
     placements[2] = {**placements[2], "hex": [wall.q, wall.r]}
     with pytest.raises(SetupError, match="impassable") as info:

@@ -23,8 +23,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("map_path", MAPS, ids=[m.stem for m in MAPS])
-def test_tactical_battle_on_every_shipped_map_finishes_and_replays(map_path: Path, seed: int, tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_tactical_battle_on_every_shipped_map_finishes_and_replays(
+    map_path: Path, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A full tactical-vs-tactical battle on each shipped map ends with a winner summary and replays."""
     out = tmp_path / "log.json"
     assert main.main(["simulate", str(map_path), "--seed", str(seed), "--out", str(out)]) == 0
@@ -51,8 +52,7 @@ def test_replay_verify_names_the_first_edited_action(tmp_path: Path, capsys: pyt
     assert main.main(["simulate", str(MAPS[0]), "--seed", "7", "--out", str(out)]) == 0
     data = json.loads(out.read_text())
     i = next(i for i, a in enumerate(data["actions"]) if a["kind"] == "declare")
-    data["actions"][i]["stance"] = "very_defensive" if data["actions"][i]["stance"] != "very_defensive" \
-        else "neutral"
+    data["actions"][i]["stance"] = "very_defensive" if data["actions"][i]["stance"] != "very_defensive" else "neutral"
     out.write_text(json.dumps(data))
     capsys.readouterr()
     assert main.main(["replay", str(out), "--verify"]) == 1

@@ -149,8 +149,20 @@ class Yield(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls for cls in (Move, Hold, PassInterrupt, StopChoice, EscapeFailedChoice, Declare, SecondMove,
-                              FollowChoice, RevealStances, SetStandingOrder, Yield)
+    cls.kind: cls
+    for cls in (
+        Move,
+        Hold,
+        PassInterrupt,
+        StopChoice,
+        EscapeFailedChoice,
+        Declare,
+        SecondMove,
+        FollowChoice,
+        RevealStances,
+        SetStandingOrder,
+        Yield,
+    )
 }
 
 
@@ -212,4 +224,3 @@ def action_from_json(data: Any) -> Action:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"bad fields for action {cls.kind!r}: {exc}") from exc
-

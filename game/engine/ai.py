@@ -146,8 +146,12 @@ class TacticalPlayer:
             return act.PassInterrupt(d.side)
         if d.reason == "move":
             fig = battle.figure(d.figure or "")
-            if not self._enemy_near(battle, fig, fig.allowance + 3) and self._friends_to_move(battle, fig) \
-                    and fig.character.ready_weapon.ranged is False and self.rng.random() < 0.25:
+            if (
+                not self._enemy_near(battle, fig, fig.allowance + 3)
+                and self._friends_to_move(battle, fig)
+                and fig.character.ready_weapon.ranged is False
+                and self.rng.random() < 0.25
+            ):
                 return act.Hold(fig.id)
             return self._move(battle, fig.id, start)
         if d.reason == "held_end":
@@ -207,8 +211,15 @@ class TacticalPlayer:
             score += 0.2 * sum(1 for f in friends if distance(f, h) <= 2)
             if h != fig.hex and reach.band(h) == "escape":
                 mover = fig.character.agility
-                esc = escape_probability(mover, [battle.figure(s).character.combat_skill(
-                    battle.figure(s).character.ready_weapon) for _, ids in reach.escapes(h) for s in ids][:3] or [0])
+                esc = escape_probability(
+                    mover,
+                    [
+                        battle.figure(s).character.combat_skill(battle.figure(s).character.ready_weapon)
+                        for _, ids in reach.escapes(h)
+                        for s in ids
+                    ][:3]
+                    or [0],
+                )
                 score -= 3.0 * float(1 - esc)
             score += self.rng.random() * 0.01
             if best is None or score > best[0]:
@@ -286,9 +297,9 @@ class TacticalPlayer:
             stance = own if own in stances else stance
         return act.Declare(fid, stance, (t,), w)
 
-
-    def _best_spell(self, battle: Battle, fig: Figure, opts: dict[str, object],
-                    threats: list[Figure]) -> tuple[Fraction, act.Declare] | None:
+    def _best_spell(
+        self, battle: Battle, fig: Figure, opts: dict[str, object], threats: list[Figure]
+    ) -> tuple[Fraction, act.Declare] | None:
         """FTC 8: the known spell worth most now (a rough score on the exact chance of the casting roll,
         comparable with ``_attack_value``'s expected wound), or going on with a spell being concentrated on."""
         stance = "mildly_defensive" if threats else "neutral"
@@ -316,8 +327,9 @@ class TacticalPlayer:
                     best = (value, decl)
         return best
 
-    def _spell_worth(self, battle: Battle, fig: Figure, item: magic.Spell, tgt: Figure,
-                     threats: list[Figure]) -> Fraction:
+    def _spell_worth(
+        self, battle: Battle, fig: Figure, item: magic.Spell, tgt: Figure, threats: list[Figure]
+    ) -> Fraction:
         """How much a spell that takes effect on ``tgt`` is worth, in expected wound levels (a heuristic)."""
         already = any(e.spell.name == item.name for e in battle.effects_on(tgt.id))
         if item.effect == "damage":

@@ -344,9 +344,19 @@ class Battle:
         self.options = setup.options
         self.rng = CountingRandom(setup.seed)
         self.figures: dict[str, Figure] = {
-            f.id: Figure(f.id, f.name, f.side, f.character, f.hex, f.facing % 6, f.standing_order, f.mook,
-                         wounds=f.character.starting_wounds)  # FTC 7.3: a creature's own track; Fudge 4.8
-            for f in setup.figures}
+            f.id: Figure(
+                f.id,
+                f.name,
+                f.side,
+                f.character,
+                f.hex,
+                f.facing % 6,
+                f.standing_order,
+                f.mook,
+                wounds=f.character.starting_wounds,
+            )  # FTC 7.3: a creature's own track; Fudge 4.8
+            for f in setup.figures
+        }
         self.sides: dict[str, SideSetup] = {s.id: s for s in setup.sides}
         self.round = 0
         self.phase = "movement"
@@ -433,9 +443,14 @@ class Battle:
         """FTC 5, 5.1.1: hexes this round before terrain (posture — the figure's own, or the one it is
         about to take — and encumbrance included)."""
         c = fig.character
-        allowance = movement_allowance(c.speed, speed_scale=c.speed_scale, posture=posture or fig.posture,
-                                       strength=c.strength, strength_scale=c.strength_scale,
-                                       load_kg=c.carried_mass_kg())
+        allowance = movement_allowance(
+            c.speed,
+            speed_scale=c.speed_scale,
+            posture=posture or fig.posture,
+            strength=c.strength,
+            strength_scale=c.strength_scale,
+            load_kg=c.carried_mass_kg(),
+        )
         return self._magic_allowance(fig, allowance)
 
     def reach_for(self, fid: str, *, allowance: int | None = None, posture: str | None = None) -> Reach:
@@ -446,10 +461,18 @@ class Battle:
         blocking = _covered(self.enemies_of(fig))
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
-        return reachable(fig.hex, fig.facing, allowance,
-                         terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
-                         impassable=blocking, zones=self.stopper_zones(fig),
-                         per_hex_terrain=self.options.per_hex_terrain, size=fig.size)
+        return reachable(
+            fig.hex,
+            fig.facing,
+            allowance,
+            terrain=self.terrain,
+            mode=fig.character.movement_modes[0],
+            occupied=occupied,
+            impassable=blocking,
+            zones=self.stopper_zones(fig),
+            per_hex_terrain=self.options.per_hex_terrain,
+            size=fig.size,
+        )
 
     # ------------------------------------------------------------------ large figures (FTC 5; creatures.py)
     def cells_of(self, fid: str) -> frozenset[Hex]:
@@ -506,8 +529,7 @@ class Battle:
         a battle without carried wounds opens, and digests, exactly as before); one too hurt to act is out."""
         if fig.character.wounds is None:
             return []
-        out: list[ev.Event] = [ev.WoundsCarried(fig.id, tuple(str(w) for w in fig.wounds.received()),
-                                                fig.wounds.label)]
+        out: list[ev.Event] = [ev.WoundsCarried(fig.id, tuple(str(w) for w in fig.wounds.received()), fig.wounds.label)]
         if not fig.wounds.can_act:
             fig.out = True
             out.append(ev.TakenOut(fig.id, fig.wounds.label))
@@ -557,16 +579,19 @@ class Battle:
         flips = 0
         for group in groups:
             lead = group[0]
-            speed = (round(sum(self._speed_of(f) for f in group) / len(group)) if len(group) > 1
-                     else self._speed_of(lead))
+            speed = (
+                round(sum(self._speed_of(f) for f in group) / len(group)) if len(group) > 1 else self._speed_of(lead)
+            )
             roll = self._roll("initiative", *(f.id for f in group))
             result = speed + roll.total
-            out.append(ev.InitiativeRolled(lead.id, speed, roll.faces, result,
-                                           tuple(f.id for f in group) if len(group) > 1 else ()))
+            out.append(
+                ev.InitiativeRolled(
+                    lead.id, speed, roll.faces, result, tuple(f.id for f in group) if len(group) > 1 else ()
+                )
+            )
             for f in group:
                 f.initiative = result
-                keys[f.id] = (result, self._speed_of(f), f.character.agility,
-                             effective_perception(f.character), 0.0)
+                keys[f.id] = (result, self._speed_of(f), f.character.agility, effective_perception(f.character), 0.0)
         # the coin decides only among figures tied on every trait
         tied: dict[tuple[int, int, int, int, float], list[str]] = {}
         for fid, k in keys.items():
@@ -610,36 +635,58 @@ class Battle:
             if p.to_ask:
                 stopper = self.figures[p.to_ask[0]]
                 mover = self.figures[p.figure]
-                return Decision(stopper.side, stopper.id, "stop", ("stop_choice",),
-                                f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
-                                mover=mover.id)
+                return Decision(
+                    stopper.side,
+                    stopper.id,
+                    "stop",
+                    ("stop_choice",),
+                    f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
+                    mover=mover.id,
+                )
             if p.failed_at is not None:
                 mover = self.figures[p.figure]
-                return Decision(mover.side, mover.id, "escape_failed", ("escape_failed_choice",),
-                                f"{mover.name} failed to escape: stay here, or turn tail and run "
-                                "(each stopper gets a free attack)?")
+                return Decision(
+                    mover.side,
+                    mover.id,
+                    "escape_failed",
+                    ("escape_failed_choice",),
+                    f"{mover.name} failed to escape: stay here, or turn tail and run "
+                    "(each stopper gets a free attack)?",
+                )
         if self.phase == "movement":
             return self._movement_decision()
         return self._attack_decision()
 
     def _movement_decision(self) -> Decision:
-        held = [fid for fid in self.order if self.figures[fid].held and not self.figures[fid].moved
-                and self.figures[fid].can_act]
+        held = [
+            fid
+            for fid in self.order
+            if self.figures[fid].held and not self.figures[fid].moved and self.figures[fid].can_act
+        ]
         if self._end_queue is not None:
             fid = self._end_queue[0]
             fig = self.figures[fid]
-            return Decision(fig.side, fid, "held_end", ("move",),
-                            f"End of the movement phase: {fig.name} must use or forfeit the held move.")
+            return Decision(
+                fig.side,
+                fid,
+                "held_end",
+                ("move",),
+                f"End of the movement phase: {fig.name} must use or forfeit the held move.",
+            )
         fid = self.order[self._due]
         fig = self.figures[fid]
         for side in self._interrupt_sides(fig, held):
             mine = tuple(h for h in held if self.figures[h].side == side)
-            return Decision(side, None, "interrupt", ("move", "pass_interrupt"),
-                            f"{self.sides[side].name}: interrupt with a held figure before {fig.name} moves?",
-                            interrupters=mine)
+            return Decision(
+                side,
+                None,
+                "interrupt",
+                ("move", "pass_interrupt"),
+                f"{self.sides[side].name}: interrupt with a held figure before {fig.name} moves?",
+                interrupters=mine,
+            )
         own_held = tuple(h for h in held if self.figures[h].side == fig.side)
-        return Decision(fig.side, fid, "move", ("move", "hold"), f"{fig.name} moves (or holds).",
-                        interrupters=own_held)
+        return Decision(fig.side, fid, "move", ("move", "hold"), f"{fig.name} moves (or holds).", interrupters=own_held)
 
     def _interrupt_sides(self, due: Figure, held: Sequence[str]) -> list[str]:
         sides: list[str] = []
@@ -653,12 +700,18 @@ class Battle:
         if self._follow_queue:
             fid, _ = self._follow_queue[0]
             fig = self.figures[fid]
-            return Decision(fig.side, fid, "follow", ("follow_choice",),
-                            f"{fig.name}'s target retreats: step forward to follow?")
+            return Decision(
+                fig.side, fid, "follow", ("follow_choice",), f"{fig.name}'s target retreats: step forward to follow?"
+            )
         fid = self._declare_queue[0]
         fig = self.figures[fid]
-        return Decision(fig.side, fid, "declare", ("declare", "second_move"),
-                        f"{fig.name} declares an attack, a defence, or a second move.")
+        return Decision(
+            fig.side,
+            fid,
+            "declare",
+            ("declare", "second_move"),
+            f"{fig.name} declares an attack, a defence, or a second move.",
+        )
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: act.Action) -> list[ev.Event]:
@@ -670,8 +723,9 @@ class Battle:
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
-        new_events: list[ev.Event] = (self._do_gm(action) if isinstance(action, gm.GMAction)
-                                      else getattr(self, f"_do_{kind}")(action))
+        new_events: list[ev.Event] = (
+            self._do_gm(action) if isinstance(action, gm.GMAction) else getattr(self, f"_do_{kind}")(action)
+        )
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
@@ -728,8 +782,7 @@ class Battle:
             return [ev.Forfeited(fig.id), *self._advance_movement()]
         return self._start_move(fig, a.steps, "move", posture=posture)
 
-    def _start_move(self, fig: Figure, steps: act.States, reason: str, *,
-                    posture: str | None = None) -> list[ev.Event]:
+    def _start_move(self, fig: Figure, steps: act.States, reason: str, *, posture: str | None = None) -> list[ev.Event]:
         old_posture = fig.posture
         fig.posture = posture or fig.posture
         allowance = self.movement_allowance_of(fig)
@@ -737,10 +790,18 @@ class Battle:
         occupied = _covered(f for f in self.figures.values() if f.id != fig.id)
         blocking = _covered(self.enemies_of(fig))
         try:
-            path = validate_path(fig.hex, fig.facing, tuple(steps), allowance,
-                                 terrain=self.terrain, mode=fig.character.movement_modes[0], occupied=occupied,
-                                 impassable=blocking, per_hex_terrain=self.options.per_hex_terrain,
-                                 size=fig.size)
+            path = validate_path(
+                fig.hex,
+                fig.facing,
+                tuple(steps),
+                allowance,
+                terrain=self.terrain,
+                mode=fig.character.movement_modes[0],
+                occupied=occupied,
+                impassable=blocking,
+                per_hex_terrain=self.options.per_hex_terrain,
+                size=fig.size,
+            )
         except IllegalMove as exc:
             raise IllegalAction(_sentence(str(exc))) from None
         fig.posture = posture or fig.posture
@@ -757,13 +818,18 @@ class Battle:
         while p.index < len(p.path) - 1:
             here, nxt = p.path[p.index][0], p.path[p.index + 1][0]
             # a large figure's turn moves its hexes too (FTC 5), so it may leave a zone by turning
-            was, now = ({here}, {nxt}) if fig.size == 1 else (self._body(fig, *p.path[p.index]),
-                                                                self._body(fig, *p.path[p.index + 1]))
-            if was != now and not p.to_ask and not p.stopping and p.failed_at is None \
-                    and p.decided_at != p.index:
+            was, now = (
+                ({here}, {nxt})
+                if fig.size == 1
+                else (self._body(fig, *p.path[p.index]), self._body(fig, *p.path[p.index + 1]))
+            )
+            if was != now and not p.to_ask and not p.stopping and p.failed_at is None and p.decided_at != p.index:
                 p.decided_at = p.index
-                leaving = [e for e in self.enemies_of(fig) if e.standing_order != "never"
-                           and not self.zone(e).isdisjoint(was) and self.zone(e).isdisjoint(now)]
+                leaving = [
+                    e
+                    for e in self.enemies_of(fig)
+                    if e.standing_order != "never" and not self.zone(e).isdisjoint(was) and self.zone(e).isdisjoint(now)
+                ]
                 if leaving:
                     p.stopping = [e.id for e in leaving if e.standing_order == "always"]
                     p.to_ask = [e.id for e in leaving if e.standing_order == "ask"]
@@ -802,15 +868,27 @@ class Battle:
         # mover first, then each stopper in order: the draws of FTC 5.3's contest as zoc.roll_escape makes them
         mr = self._roll("escape", fig.id)
         rolls = tuple(self._roll("escape", s.id) for s in stoppers)
-        result = EscapeResult(mr, levels.mover + mr.total, rolls,
-                              tuple(lv + r.total for lv, r in zip(levels.stoppers, rolls, strict=True)))
+        result = EscapeResult(
+            mr,
+            levels.mover + mr.total,
+            rolls,
+            tuple(lv + r.total for lv, r in zip(levels.stoppers, rolls, strict=True)),
+        )
         stopper_mods = levels.stopper_modifiers
-        return ev.EscapeContest(fig.id, at, fig.character.agility, tuple(levels.mover_modifiers),
-                                result.mover_roll.faces,
-                                result.mover_result, tuple(s.id for s in stoppers),
-                                tuple(self._combat_skill(s) for s in stoppers), tuple(tuple(m) for m in stopper_mods),
-                                tuple(r.faces for r in result.stopper_rolls), tuple(result.stopper_results),
-                                result.escaped)
+        return ev.EscapeContest(
+            fig.id,
+            at,
+            fig.character.agility,
+            tuple(levels.mover_modifiers),
+            result.mover_roll.faces,
+            result.mover_result,
+            tuple(s.id for s in stoppers),
+            tuple(self._combat_skill(s) for s in stoppers),
+            tuple(tuple(m) for m in stopper_mods),
+            tuple(r.faces for r in result.stopper_rolls),
+            tuple(result.stopper_results),
+            result.escaped,
+        )
 
     def _finish_move(self, fig: Figure, path: Sequence[tuple[Hex, int]], cost: int) -> list[ev.Event]:
         p = self._pending
@@ -908,8 +986,9 @@ class Battle:
                 self._end_queue = [fid for fid in reversed(self.order) if self.figures[fid].held]
                 self._passed = set()
         if self._end_queue is not None:
-            self._end_queue = [fid for fid in self._end_queue
-                               if self.figures[fid].can_act and not self.figures[fid].moved]
+            self._end_queue = [
+                fid for fid in self._end_queue if self.figures[fid].can_act and not self.figures[fid].moved
+            ]
             if not self._end_queue:
                 out.extend(self._begin_attack_phase())
         return out
@@ -952,8 +1031,16 @@ class Battle:
         return out
 
     # ---- attack phase: who can be attacked
-    def _reach_ok(self, att_hex: Hex, att_facing: int, target_hex: Hex, weapon: Weapon, *, size: int = 1,
-                  target: tuple[int, int] = (1, 0)) -> bool:
+    def _reach_ok(
+        self,
+        att_hex: Hex,
+        att_facing: int,
+        target_hex: Hex,
+        weapon: Weapon,
+        *,
+        size: int = 1,
+        target: tuple[int, int] = (1, 0),
+    ) -> bool:
         """Melee reach (RULINGS.md): a front hex; spear/pike also distance 2 in the front arc. A large
         attacker (``size``) reaches from the front of its footprint, a large target (``target``: its size and
         facing) is reached at any of its hexes (FTC 5; creatures.front_zone)."""
@@ -975,11 +1062,11 @@ class Battle:
         band = range_band(weapon, dist, target.character.mass_scale)
         if band is None:
             return False
-        return not line_of_fire(self.terrain, firer.hex, aim).blocked \
-            and not self._magic_sight_blocked(firer.hex, aim)
+        return not line_of_fire(self.terrain, firer.hex, aim).blocked and not self._magic_sight_blocked(firer.hex, aim)
 
-    def targets_for(self, fid: str, weapon: Weapon | None = None, *,
-                    positions: Sequence[tuple[Hex, int]] | None = None) -> list[str]:
+    def targets_for(
+        self, fid: str, weapon: Weapon | None = None, *, positions: Sequence[tuple[Hex, int]] | None = None
+    ) -> list[str]:
         """Figures this figure may attack with a weapon now (FTC 6.2: in reach at any point along either
         figure's attack-phase movement; ranged: in range with an unblocked line of fire)."""
         fig = self.figure(fid)
@@ -994,13 +1081,20 @@ class Battle:
                 out.append(e.id)
         return out
 
-    def _reach_along(self, att: Figure, mine: Sequence[tuple[Hex, int]], tgt: Figure,
-                     theirs: Sequence[tuple[Hex, int]], weapon: Weapon) -> bool:
+    def _reach_along(
+        self,
+        att: Figure,
+        mine: Sequence[tuple[Hex, int]],
+        tgt: Figure,
+        theirs: Sequence[tuple[Hex, int]],
+        weapon: Weapon,
+    ) -> bool:
         """FTC 6.2: whether ``tgt`` was in ``att``'s melee reach with ``weapon`` at any point along the two
         figures' attack-phase movement (``mine``, ``theirs``: the positions each took). Weapons and touch
         spells (FTC 8.3) both ask here."""
-        return any(self._reach_ok(h, f, th, weapon, size=att.size, target=(tgt.size, tf))
-                   for h, f in mine for th, tf in theirs)
+        return any(
+            self._reach_ok(h, f, th, weapon, size=att.size, target=(tgt.size, tf)) for h, f in mine for th, tf in theirs
+        )
 
     def _moves_of(self, fig: Figure) -> list[tuple[Hex, int]]:
         """The positions a figure took in this attack phase (FTC 6.2); outside it, where it stands now."""
@@ -1010,9 +1104,14 @@ class Battle:
         """Figures that have declared a melee attack on this figure this round so far (FTC 6.1), counted as the
         round's resolution counts them (able to act, no second move): table 7's "defending against attacks"
         for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring."""
-        return [d.figure for d in self._declarations.values()
-                if fid in d.targets and not d.second_move and self.figures[d.figure].can_act
-                and not self._weapon_of(self.figures[d.figure], d.weapon).ranged]
+        return [
+            d.figure
+            for d in self._declarations.values()
+            if fid in d.targets
+            and not d.second_move
+            and self.figures[d.figure].can_act
+            and not self._weapon_of(self.figures[d.figure], d.weapon).ranged
+        ]
 
     def threats_to(self, fid: str) -> list[Figure]:
         """Enemies attacking this figure: those who declared attacks on it (a touch spell cast on it
@@ -1022,8 +1121,12 @@ class Battle:
         out = []
         for e in self.enemies_of(fig):
             d = self._declarations.get(e.id)
-            if (d and (fid in d.targets or self._touch_on(d, fid))) or (d is None and self._reach_ok(
-                    e.hex, e.facing, fig.hex, e.character.ready_weapon, size=e.size, target=(fig.size, fig.facing))):
+            if (d and (fid in d.targets or self._touch_on(d, fid))) or (
+                d is None
+                and self._reach_ok(
+                    e.hex, e.facing, fig.hex, e.character.ready_weapon, size=e.size, target=(fig.size, fig.facing)
+                )
+            ):
                 out.append(e)
         return out
 
@@ -1034,9 +1137,14 @@ class Battle:
         out = []
         if fig.size != 1 or any(t.size != 1 for t in threats):
             # a large figure shifts its whole footprint; distances between nearest hexes (FTC 5)
-            return [h for h in neighbors(fig.hex) if self._fits(fig, h, fig.facing)
-                    and all(large_distance(self._body(fig, h, fig.facing), t.cells) > self._distance(fig, t)
-                            for t in threats)]
+            return [
+                h
+                for h in neighbors(fig.hex)
+                if self._fits(fig, h, fig.facing)
+                and all(
+                    large_distance(self._body(fig, h, fig.facing), t.cells) > self._distance(fig, t) for t in threats
+                )
+            ]
         for h in neighbors(fig.hex):
             if not self.terrain.is_passable(h, fig.character.movement_modes[0]) or self.occupant(h):
                 continue
@@ -1050,10 +1158,10 @@ class Battle:
         weapons = {w.name: self.targets_for(fid, w) for w in fig.character.weapons or (fig.character.ready_weapon,)}
         retreats = self.retreat_hexes(fid)
         stances = [s.value for s in Stance if not (s.retreat == "must" and not retreats)]
-        firers = [e.id for e in self.enemies_of(fig) if any(w.ranged for w in e.character.weapons)
-                  or self._casts_bolts(e)]
-        options: dict[str, object] = {"weapons": weapons, "stances": stances, "retreats": retreats,
-                                      "firers": firers}
+        firers = [
+            e.id for e in self.enemies_of(fig) if any(w.ranged for w in e.character.weapons) or self._casts_bolts(e)
+        ]
+        options: dict[str, object] = {"weapons": weapons, "stances": stances, "retreats": retreats, "firers": firers}
         options.update(self._magic_declare_options(fig))
         return options
 
@@ -1080,8 +1188,9 @@ class Battle:
         try:
             stance = Stance(a.stance)
         except ValueError:
-            raise IllegalAction(f"Unknown stance {a.stance!r}; choose one of "
-                                f"{', '.join(s.value for s in Stance)}.") from None
+            raise IllegalAction(
+                f"Unknown stance {a.stance!r}; choose one of {', '.join(s.value for s in Stance)}."
+            ) from None
         weapon = self._weapon_of(fig, a.weapon)
         if len(a.targets) > 1:
             raise IllegalAction("A figure attacks one target a round.")
@@ -1090,15 +1199,17 @@ class Battle:
             if t not in enemies:
                 raise IllegalAction(f"{self.figure(t).name} is not an enemy able to fight.")
         for firer in a.dodge:
-            if firer not in enemies or not (any(w.ranged for w in self.figures[firer].character.weapons)
-                                            or self._casts_bolts(self.figures[firer])):
+            if firer not in enemies or not (
+                any(w.ranged for w in self.figures[firer].character.weapons) or self._casts_bolts(self.figures[firer])
+            ):
                 raise IllegalAction(f"{self.figure(firer).name} is not an enemy missile firer or caster.")
         # advance (aggressive stances trade attack bonus for steps, FTC 6.2)
         positions = [(fig.hex, fig.facing)]
         if a.advance:
             if len(a.advance) > stance.max_advance:
-                raise IllegalAction(f"A {stance.display_name.lower()} stance allows at most "
-                                    f"{stance.max_advance} hex(es) of advance.")
+                raise IllegalAction(
+                    f"A {stance.display_name.lower()} stance allows at most {stance.max_advance} hex(es) of advance."
+                )
             if not a.targets:
                 raise IllegalAction("An advance must bring the figure to the enemy it attacks.")
             h, f = fig.hex, fig.facing
@@ -1116,8 +1227,9 @@ class Battle:
                     occ = self.occupant(step)
                     if fig.size != 1:
                         if not self._fits(fig, step, direction_to(h, step) or 0):
-                            raise IllegalAction(f"{fig.name} has no room there: every hex it would cover must "
-                                                "be free and passable.")
+                            raise IllegalAction(
+                                f"{fig.name} has no room there: every hex it would cover must be free and passable."
+                            )
                     elif occ is not None or not self.terrain.is_passable(step, fig.character.movement_modes[0]):
                         raise IllegalAction("That hex is occupied or cannot be entered.")
                     f = direction_to(h, step) or 0 if direction_to(h, step) is not None else f
@@ -1130,8 +1242,10 @@ class Battle:
         # retreat (defensive stances, FTC 6.2)
         retreat_ok = self.retreat_hexes(fig.id)
         if stance.retreat == "must" and a.retreat is None:
-            raise IllegalAction("A very defensive stance must retreat one hex"
-                                + (" — and no hex leads away from every attacker." if not retreat_ok else "."))
+            raise IllegalAction(
+                "A very defensive stance must retreat one hex"
+                + (" — and no hex leads away from every attacker." if not retreat_ok else ".")
+            )
         if a.retreat is not None:
             if stance.retreat == "none":
                 raise IllegalAction("Only a defensive stance may retreat.")
@@ -1141,12 +1255,20 @@ class Battle:
                 raise IllegalAction("A figure cannot both advance and retreat.")
         # all checks passed: carry it out
         out: list[ev.Event] = []
-        decl = Declaration(fig.id, stance.value, tuple(a.targets), weapon.name, tuple(a.dodge),
-                           advance_used=sum(1 for _ in a.advance), aim=a.aim)
+        decl = Declaration(
+            fig.id,
+            stance.value,
+            tuple(a.targets),
+            weapon.name,
+            tuple(a.dodge),
+            advance_used=sum(1 for _ in a.advance),
+            aim=a.aim,
+        )
         self._declarations[fig.id] = decl
         self._declare_queue.pop(0)
-        out.append(ev.Declared(fig.id, stance.value, decl.targets, decl.dodge, weapon.name,
-                               hidden=self.options.secret_stances))
+        out.append(
+            ev.Declared(fig.id, stance.value, decl.targets, decl.dodge, weapon.name, hidden=self.options.secret_stances)
+        )
         out.extend(self._magic_declared(fig, decl, plan))
         if self.options.secret_stances:
             # the steps would show the stance: they wait for the reveal (Fudge 4.32)
@@ -1157,8 +1279,9 @@ class Battle:
         out.extend(self._advance_attack())
         return out
 
-    def _take_steps(self, fig: Figure, decl: Declaration, steps: tuple[tuple[Hex, int], ...],
-                    retreat: Hex | None) -> list[ev.Event]:
+    def _take_steps(
+        self, fig: Figure, decl: Declaration, steps: tuple[tuple[Hex, int], ...], retreat: Hex | None
+    ) -> list[ev.Event]:
         """FTC 6.2: carry out a declaration's advance or retreat, and offer attackers the follow step."""
         out: list[ev.Event] = []
         for h, f in steps:
@@ -1167,8 +1290,9 @@ class Battle:
             out.append(ev.Stepped(fig.id, fig.hex, h, f, "advance"))
             fig.hex, fig.facing = h, f
             fig.positions.append((h, f))
-        if retreat is not None and (self.occupant(retreat) is None if fig.size == 1
-                                    else self._fits(fig, retreat, fig.facing)):
+        if retreat is not None and (
+            self.occupant(retreat) is None if fig.size == 1 else self._fits(fig, retreat, fig.facing)
+        ):
             origin = fig.hex
             left = sorted(fig.cells - self._body(fig, retreat, fig.facing)) if fig.size != 1 else [origin]
             out.append(ev.Stepped(fig.id, origin, retreat, fig.facing, "retreat"))
@@ -1188,11 +1312,13 @@ class Battle:
         fig = self._check_declarer(a.figure, "second_move")
         if self._pending is not None:
             raise IllegalAction("Finish the move under way first.")
-        self._declarations[fig.id] = Declaration(fig.id, "neutral", (), fig.character.ready_weapon.name,
-                                                 second_move=True)
+        self._declarations[fig.id] = Declaration(
+            fig.id, "neutral", (), fig.character.ready_weapon.name, second_move=True
+        )
         try:
-            out: list[ev.Event] = [ev.Declared(fig.id, "neutral", (), (), fig.character.ready_weapon.name,
-                                               second_move=True)]
+            out: list[ev.Event] = [
+                ev.Declared(fig.id, "neutral", (), (), fig.character.ready_weapon.name, second_move=True)
+            ]
             out.extend(self._start_move(fig, a.steps, "second move"))
         except IllegalAction:
             del self._declarations[fig.id]
@@ -1217,8 +1343,11 @@ class Battle:
             fig.positions.append((fig.hex, fig.facing))
             out.append(ev.Stepped(fid, origin, fig.hex, fig.facing, "follow"))
             # two attackers may follow the same target: once one steps in, the others have no hex to take
-            self._follow_queue = [(f, h) for f, h in self._follow_queue
-                                  if h != vacated and self._follow_step(self.figures[f], h) is not None]
+            self._follow_queue = [
+                (f, h)
+                for f, h in self._follow_queue
+                if h != vacated and self._follow_step(self.figures[f], h) is not None
+            ]
         out.extend(self._advance_attack())
         return out
 
@@ -1232,23 +1361,45 @@ class Battle:
                 return w
         return equipment_weapon("Fist")
 
-    def _defence_vs(self, defender: Figure, attacker: Figure, weapon: Weapon, roll: int, decl: Declaration | None,
-                    *, shield_ok: bool, run: bool = False) -> tuple[int, tuple[Modifier, ...], bool]:
+    def _defence_vs(
+        self,
+        defender: Figure,
+        attacker: Figure,
+        weapon: Weapon,
+        roll: int,
+        decl: Declaration | None,
+        *,
+        shield_ok: bool,
+        run: bool = False,
+    ) -> tuple[int, tuple[Modifier, ...], bool]:
         """The defender's melee defence result against one attacker (FTC 6.3, 6.4.1)."""
         stance = Stance(decl.stance) if decl else Stance.NEUTRAL
         own = self._melee_weapon(defender)
         vh = defender.very_hurt_penalty(self.round)
         gm_mods = self.gm_terms(defender)
         kind = kind_modifiers(defender.character.kind)[1]  # Fudge 4.23: a carnivore defends a level low
-        base_mods = (*defence_modifiers(stance=stance, parry_penalty=parry_penalty(own, weapon),
-                                        unwieldy=own.defense_penalty, parry_bonus=parry_bonus(own, weapon),
-                                        very_hurt_penalty=vh, free_attack_run=run),
-                     *kind, *self._magic_mods(defender, "defence"), *gm_mods)
+        base_mods = (
+            *defence_modifiers(
+                stance=stance,
+                parry_penalty=parry_penalty(own, weapon),
+                unwieldy=own.defense_penalty,
+                parry_bonus=parry_bonus(own, weapon),
+                very_hurt_penalty=vh,
+                free_attack_run=run,
+            ),
+            *kind,
+            *self._magic_mods(defender, "defence"),
+            *gm_mods,
+        )
         weapon_result = defender.character.combat_skill(own) + roll + total(base_mods)
         shield = defender.character.shield_in_use(own)
         if shield_ok and shield is not None:
-            mods = (*defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh,
-                                       free_attack_run=run), *kind, *self._magic_mods(defender, "defence"), *gm_mods)
+            mods = (
+                *defence_modifiers(stance=stance, shield=shield.defense, very_hurt_penalty=vh, free_attack_run=run),
+                *kind,
+                *self._magic_mods(defender, "defence"),
+                *gm_mods,
+            )
             shield_result = defender.character.skill_level("Shield") + roll + total(mods)
             if shield_result > weapon_result:
                 return shield_result, mods, True
@@ -1265,14 +1416,30 @@ class Battle:
             out.append(ev.CombatRoll(s.id, r.faces))
             weapon = self._melee_weapon(s)
             defence, dmods, _ = self._defence_vs(mover, s, weapon, mover_roll.total, None, shield_ok=True, run=True)
-            behind = behind_bonus(s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex,
-                                  moved_this_attack_phase=False)
-            omods = (*offence_modifiers(stance=Stance.NEUTRAL, behind=behind,
-                                        very_hurt_penalty=s.very_hurt_penalty(self.round)),
-                     *kind_modifiers(s.character.kind)[0], *self.gm_terms(s))
-            event, wound = self._strike(s, mover, weapon, r.total, omods, defence, dmods, (),
-                                        melee_difficulty(s.character.mass_scale, mover.character.mass_scale),
-                                        self._distance(s, mover), "best", free=True)
+            behind = behind_bonus(
+                s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex, moved_this_attack_phase=False
+            )
+            omods = (
+                *offence_modifiers(
+                    stance=Stance.NEUTRAL, behind=behind, very_hurt_penalty=s.very_hurt_penalty(self.round)
+                ),
+                *kind_modifiers(s.character.kind)[0],
+                *self.gm_terms(s),
+            )
+            event, wound = self._strike(
+                s,
+                mover,
+                weapon,
+                r.total,
+                omods,
+                defence,
+                dmods,
+                (),
+                melee_difficulty(s.character.mass_scale, mover.character.mass_scale),
+                self._distance(s, mover),
+                "best",
+                free=True,
+            )
             out.append(event)
             if wound:
                 wounds.append(wound)
@@ -1283,31 +1450,63 @@ class Battle:
                 out.append(ev.TakenOut(f.id, f.wounds.label))
         return out
 
-    def _strike(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier],
-                defence: int | None, dmods: Sequence[Modifier], others: Sequence[tuple[str, int]],
-                difficulty: int, dist: int, aim: str, *, free: bool = False, stray: bool = False,
-                skill: int | None = None) -> tuple[ev.AttackResolved, tuple[Figure, int, str, int] | None]:
+    def _strike(
+        self,
+        att: Figure,
+        tgt: Figure,
+        weapon: Weapon,
+        roll: int,
+        omods: Sequence[Modifier],
+        defence: int | None,
+        dmods: Sequence[Modifier],
+        others: Sequence[tuple[str, int]],
+        difficulty: int,
+        dist: int,
+        aim: str,
+        *,
+        free: bool = False,
+        stray: bool = False,
+        skill: int | None = None,
+    ) -> tuple[ev.AttackResolved, tuple[Figure, int, str, int] | None]:
         """One attack: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3); ``skill``: a touch
         spell's touch skill (FTC 8.3) instead of the weapon's."""
         skill = att.character.combat_skill(weapon) if skill is None else skill
         offence = skill + roll + total(omods)
-        hit = is_hit(offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others],
-                     difficulty) if not stray else True
-        base: dict[str, Any] = dict(attacker=att.id, target=tgt.id, weapon=weapon.name, skill=skill, roll=roll,
-                    offence_mods=tuple((m.name, m.value) for m in omods), offence=offence, defence=defence,
-                    defence_mods=tuple((m.name, m.value) for m in dmods), other_defences=tuple(others),
-                    difficulty=difficulty, free_attack=free, stray=stray)
+        hit = (
+            is_hit(
+                offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others], difficulty
+            )
+            if not stray
+            else True
+        )
+        base: dict[str, Any] = dict(
+            attacker=att.id,
+            target=tgt.id,
+            weapon=weapon.name,
+            skill=skill,
+            roll=roll,
+            offence_mods=tuple((m.name, m.value) for m in omods),
+            offence=offence,
+            defence=defence,
+            defence_mods=tuple((m.name, m.value) for m in dmods),
+            other_defences=tuple(others),
+            difficulty=difficulty,
+            free_attack=free,
+            stray=stray,
+        )
         if not hit:
-            return ev.AttackResolved(**base, hit=False,
-                                     relative_degree=relative_degree(offence, defence, difficulty)), None
+            return ev.AttackResolved(
+                **base, hit=False, relative_degree=relative_degree(offence, defence, difficulty)
+            ), None
         rd = 0 if stray else relative_degree(offence, defence, difficulty)
         location = "torso"
         choices = hit_locations(offence, defence) if not stray else ("torso",)
         if "head" in choices and tgt.character.has_head and aim in ("best", "head"):
             location = "head"
         two = att.character.wields_two_handed(weapon)
-        off = offensive_factors(att.character, weapon, two_handed=two, distance=dist, location=location,
-                                target=tgt.character)
+        off = offensive_factors(
+            att.character, weapon, two_handed=two, distance=dist, location=location, target=tgt.character
+        )
         dfn = defensive_factors(tgt.character, weapon, location=location)
         off, dfn = self._magic_factors(att, tgt, weapon, location, off, dfn)
         piercing = att.character.piercing(weapon)
@@ -1316,13 +1515,27 @@ class Battle:
         dmg = damage_total(rd, off, dfn)
         level = tgt.character.wound_track.level_for_damage(dmg)
         # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
-        level = graze_cap(level, rd, fudge_graze_table=self.options.fudge_graze_table, damage=dmg,
-                          scale_difference=graze_scale_difference(att.character, tgt.character, weapon)
-                          ) if level else None
-        event = ev.AttackResolved(**base, hit=True, relative_degree=rd, location=location,
-                                  offensive_factors=tuple((f.name, f.value) for f in off),
-                                  defensive_factors=tuple((f.name, f.value) for f in dfn), damage=dmg,
-                                  wound=str(level) if level else None)
+        level = (
+            graze_cap(
+                level,
+                rd,
+                fudge_graze_table=self.options.fudge_graze_table,
+                damage=dmg,
+                scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
+            )
+            if level
+            else None
+        )
+        event = ev.AttackResolved(
+            **base,
+            hit=True,
+            relative_degree=rd,
+            location=location,
+            offensive_factors=tuple((f.name, f.value) for f in off),
+            defensive_factors=tuple((f.name, f.value) for f in dfn),
+            damage=dmg,
+            wound=str(level) if level else None,
+        )
         return event, ((tgt, dmg, location, int(level)) if level else None)
 
     def _apply_wounds(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
@@ -1351,8 +1564,9 @@ class Battle:
         """FTC 6.3–6.5: one roll each, every attack resolved, all damage applied, then take-outs."""
         out: list[ev.Event] = []
         decls = self._declarations
-        rollers = [fid for fid in self.order if fid in decls and not decls[fid].second_move
-                   and self.figures[fid].can_act]
+        rollers = [
+            fid for fid in self.order if fid in decls and not decls[fid].second_move and self.figures[fid].can_act
+        ]
         rolls: dict[str, int] = {}
         for fid in rollers:
             faces = self._roll_faces.get(fid)  # FTC 8.1: rolled already for a 1-second spell
@@ -1378,8 +1592,15 @@ class Battle:
             weapon = self._weapon_of(att, d.weapon)
             stance = Stance(d.stance)
             dist = self._distance(att, tgt)
-            terms = self.attack_terms(att, tgt, weapon, stance, advance_used=d.advance_used, dodges=len(d.dodge),
-                                      firer_defending=bool(melee_on.get(a_id)))
+            terms = self.attack_terms(
+                att,
+                tgt,
+                weapon,
+                stance,
+                advance_used=d.advance_used,
+                dodges=len(d.dodge),
+                firer_defending=bool(melee_on.get(a_id)),
+            )
             omods = list(terms.modifiers)
             difficulty = terms.difficulty
             band = terms.band
@@ -1389,22 +1610,31 @@ class Battle:
                 defence: int | None = None
                 dmods: tuple[Modifier, ...] = ()
                 if tdecl is not None and a_id in tdecl.dodge and not tdecl.second_move:
-                    dmods = self.dodge_terms(t_id, Stance(tdecl.stance),
-                                             Modifier("range defence bonus", band.defense_bonus if band else 0))
+                    dmods = self.dodge_terms(
+                        t_id, Stance(tdecl.stance), Modifier("range defence bonus", band.defense_bonus if band else 0)
+                    )
                     defence = tgt.character.agility + rolls[t_id] + total(dmods)
             else:
                 if tdecl is None or tdecl.second_move or t_id not in rolls:
                     defence, dmods = None, ()
                 else:
-                    defence, dmods, _ = self._defence_vs(tgt, att, weapon, rolls[t_id], tdecl,
-                                                         shield_ok=a_id in shield_vs.get(t_id, set()))
+                    defence, dmods, _ = self._defence_vs(
+                        tgt, att, weapon, rolls[t_id], tdecl, shield_ok=a_id in shield_vs.get(t_id, set())
+                    )
                 for o in melee_on.get(a_id, []):
                     if o != t_id and o in rolls:
-                        res, _, _ = self._defence_vs(self.figures[o], att, weapon, rolls[o], decls.get(o),
-                                                     shield_ok=a_id in shield_vs.get(o, set()))
+                        res, _, _ = self._defence_vs(
+                            self.figures[o],
+                            att,
+                            weapon,
+                            rolls[o],
+                            decls.get(o),
+                            shield_ok=a_id in shield_vs.get(o, set()),
+                        )
                         others.append((o, res))
-            event, wound = self._strike(att, tgt, weapon, rolls[a_id], omods, defence, dmods, others,
-                                        difficulty, dist, d.aim)
+            event, wound = self._strike(
+                att, tgt, weapon, rolls[a_id], omods, defence, dmods, others, difficulty, dist, d.aim
+            )
             out.append(event)
             if wound:
                 wounds.append(wound)
@@ -1423,9 +1653,19 @@ class Battle:
         out.extend(self._begin_round())
         return out
 
-    def attack_terms(self, att: Figure, tgt: Figure, weapon: Weapon, stance: Stance, *, advance_used: int = 0,
-                     dodges: int = 0, positions: Sequence[tuple[Hex, int]] | None = None,
-                     phase_start: Hex | None = None, firer_defending: bool = False) -> AttackTerms:
+    def attack_terms(
+        self,
+        att: Figure,
+        tgt: Figure,
+        weapon: Weapon,
+        stance: Stance,
+        *,
+        advance_used: int = 0,
+        dodges: int = 0,
+        positions: Sequence[tuple[Hex, int]] | None = None,
+        phase_start: Hex | None = None,
+        firer_defending: bool = False,
+    ) -> AttackTerms:
         """The named offence modifiers and the absolute difficulty of one attack, and for a missile its range
         band and line of fire (FTC 6.4, 6.4.1, 6.5, tables 4 and 7; 9.1 "needs room to swing").
 
@@ -1437,11 +1677,25 @@ class Battle:
         start = att.phase_start_hex if phase_start is None else phase_start
         behind = 0
         if not weapon.ranged:
-            behind = max((behind_bonus(h, tgt.hex, tgt.facing, attacker_phase_start=start,
-                                       moved_this_attack_phase=(h != start))
-                          for h, _ in positions if h != tgt.hex), default=0)
-        mods = list(offence_modifiers(stance=stance, advance_hexes_used=advance_used, behind=behind,
-                                      very_hurt_penalty=att.very_hurt_penalty(self.round), missile_dodges=dodges))
+            behind = max(
+                (
+                    behind_bonus(
+                        h, tgt.hex, tgt.facing, attacker_phase_start=start, moved_this_attack_phase=(h != start)
+                    )
+                    for h, _ in positions
+                    if h != tgt.hex
+                ),
+                default=0,
+            )
+        mods = list(
+            offence_modifiers(
+                stance=stance,
+                advance_hexes_used=advance_used,
+                behind=behind,
+                very_hurt_penalty=att.very_hurt_penalty(self.round),
+                missile_dodges=dodges,
+            )
+        )
         mods += kind_modifiers(att.character.kind)[0]  # Fudge 4.23: prey attacks a level low
         mods += self.gm_terms(att)
         if not weapon.ranged:
@@ -1451,18 +1705,24 @@ class Battle:
             return AttackTerms(tuple(mods), melee_difficulty(att.character.mass_scale, tgt.character.mass_scale))
         aim, dist = self._aim(att, tgt)
         # every hex a figure covers is on the map of occupants: a large figure in the way is at risk
-        occupants = {h: f.id for f in self.figures.values() if f.can_act
-                     for h in ((f.hex,) if f.size == 1 else f.cells)}
+        occupants = {
+            h: f.id for f in self.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)
+        }
         lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, aim, occupants=occupants)
         band = range_band(weapon, dist, tgt.character.mass_scale)
-        moved: MovedFraction = ("none" if att.hexes_moved == 0 else
-                                "half" if 2 * att.hexes_moved <= att.allowance else "full")
+        moved: MovedFraction = (
+            "none" if att.hexes_moved == 0 else "half" if 2 * att.hexes_moved <= att.allowance else "full"
+        )
         mods += firing_modifiers(
-            moved_fraction=moved, firer_defending=firer_defending,
-            elevation_angle_modifier=firing_angle_modifier(self.terrain.elevation_at(att.hex),
-                                                           self.terrain.elevation_at(aim), dist),
-            footing=self.footing_at(att.hex), light=self.light_at(att.hex),
-            partial_cover=lof.partial_cover)
+            moved_fraction=moved,
+            firer_defending=firer_defending,
+            elevation_angle_modifier=firing_angle_modifier(
+                self.terrain.elevation_at(att.hex), self.terrain.elevation_at(aim), dist
+            ),
+            footing=self.footing_at(att.hex),
+            light=self.light_at(att.hex),
+            partial_cover=lof.partial_cover,
+        )
         if self.terrain.cover_at(aim):
             mods.append(Modifier("target in cover", self.terrain.cover_at(aim)))
         mods += self._magic_attack_mods(att, aim)
@@ -1474,23 +1734,37 @@ class Battle:
         difficulty; FTC 8.3), the spells on it (a Ward), the GM's modifiers (*Fudge* 4.1). A direct shot, a
         bolt and a stray (FTC 6.5.3, which adds its own +3) all dodge with these terms."""
         fig = self.figure(fid)
-        return (*defence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round)),
-                *((bonus,) if bonus is not None else ()), *self._magic_mods(fig, "defence"), *self.gm_terms(fig))
+        return (
+            *defence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round)),
+            *((bonus,) if bonus is not None else ()),
+            *self._magic_mods(fig, "defence"),
+            *self.gm_terms(fig),
+        )
 
     def _crowding(self, fig: Figure, target: Figure) -> int:
         """How many of a figure's adjacent hexes hold a wall or another figure, the target not counted."""
         mode = fig.character.movement_modes[0]
-        return sum(1 for h in neighbors(fig.hex)
-                   if h != target.hex and (not self.terrain.is_passable(h, mode)
-                                           or self._other_occupant(h, fig, target)))
+        return sum(
+            1
+            for h in neighbors(fig.hex)
+            if h != target.hex and (not self.terrain.is_passable(h, mode) or self._other_occupant(h, fig, target))
+        )
 
     def _other_occupant(self, h: Hex, *figs: Figure) -> bool:
         occ = self.occupant(h)
         return occ is not None and all(occ is not f for f in figs)
 
-    def _stray(self, att: Figure, tgt: Figure, weapon: Weapon, roll: int, omods: Sequence[Modifier],
-               lof: LineOfFire[str], rolls: Mapping[str, int],
-               wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+    def _stray(
+        self,
+        att: Figure,
+        tgt: Figure,
+        weapon: Weapon,
+        roll: int,
+        omods: Sequence[Modifier],
+        lof: LineOfFire[str],
+        rolls: Mapping[str, int],
+        wounds: list[tuple[Figure, int, str, int]],
+    ) -> list[ev.Event]:
         """FTC 6.5.3: a missed shot may hit a friend or an enemy of the firer on the line of fire."""
         at_risk = [fid for fid in lof.bystanders_at_risk() if fid not in (att.id, tgt.id)]
         if not at_risk:
@@ -1516,11 +1790,15 @@ class Battle:
         lands, _ = accidental_hit(att.character.combat_skill(weapon) + roll + total(omods), dodge)
         if dodge is not None:
             shown = (*dmods, Modifier("dodging a stray shot", ACCIDENTAL_DODGE_BONUS))
-            out.append(ev.StrayDodge(victim, att.id, dodge + ACCIDENTAL_DODGE_BONUS,
-                                     tuple((m.name, m.value) for m in shown), not lands))
+            out.append(
+                ev.StrayDodge(
+                    victim, att.id, dodge + ACCIDENTAL_DODGE_BONUS, tuple((m.name, m.value) for m in shown), not lands
+                )
+            )
         if lands:
-            event, wound = self._strike(att, v, weapon, roll, omods, None, (), (), -99,
-                                        self._distance(att, v), "torso", stray=True)
+            event, wound = self._strike(
+                att, v, weapon, roll, omods, None, (), (), -99, self._distance(att, v), "torso", stray=True
+            )
             out.append(event)
             if wound:
                 wounds.append(wound)
@@ -1542,8 +1820,11 @@ class Battle:
         """The lasting effects on a figure now, areas it stands in included (FTC 8.1), with rounds left."""
         fig = self.figure(fid)
         cells = _covered((fig,))  # an area over any hex of a large figure is on it (FTC 5)
-        return [EffectOn(e.spell, e.caster, e.rounds_left(self.round), e) for e in self._effects
-                if e.target == fid or not cells.isdisjoint(e.hexes())]
+        return [
+            EffectOn(e.spell, e.caster, e.rounds_left(self.round), e)
+            for e in self._effects
+            if e.target == fid or not cells.isdisjoint(e.hexes())
+        ]
 
     def known_spells(self, fid: str) -> list[magic.Spell]:
         """The catalogue spells a figure knows (roster key ``spells``)."""
@@ -1579,8 +1860,7 @@ class Battle:
 
     def _area_hex_on(self, fig: Figure, item: magic.Spell, tgt: Figure) -> Hex | None:
         cells = [tgt.hex, *sorted(tgt.cells - {tgt.hex}, key=lambda c: (distance(fig.hex, c), c))]
-        return next((c for c in cells if self.terrain.contains(c) and self._spell_reaches(fig, item, c, None)),
-                    None)
+        return next((c for c in cells if self.terrain.contains(c) and self._spell_reaches(fig, item, c, None)), None)
 
     def spell_hexes(self, fid: str, spell_name: str) -> list[Hex]:
         """Hexes an area spell may be centred on now: within its range and in sight (FTC 8.3)."""
@@ -1590,18 +1870,30 @@ class Battle:
             return []
         reach = magic.spell_range_hexes(item.range)
         radius = reach if reach is not None else max(self.terrain.width, self.terrain.height)
-        return [h for h in sorted(within_hexes(fig.hex, radius))
-                if self.terrain.contains(h) and self._spell_reaches(fig, item, h, None)]
+        return [
+            h
+            for h in sorted(within_hexes(fig.hex, radius))
+            if self.terrain.contains(h) and self._spell_reaches(fig, item, h, None)
+        ]
 
-    def spell_terms(self, caster: str, spell_name: str, target: str | Hex | None = None, *,
-                    stance: Stance = Stance.NEUTRAL, dodges: int = 0, firer_defending: bool = False) -> AttackTerms:
+    def spell_terms(
+        self,
+        caster: str,
+        spell_name: str,
+        target: str | Hex | None = None,
+        *,
+        stance: Stance = Stance.NEUTRAL,
+        dodges: int = 0,
+        firer_defending: bool = False,
+    ) -> AttackTerms:
         """The named modifiers and the difficulty of a casting roll (FTC 8.1: table 4's stance and table 7's
         firing modifiers, the penalty for having moved for a 1-round spell; 8.3: a line of fire for spells
         cast at a distance). Resolution and the odds shown before declaring both come from here."""
         fig = self.figure(caster)
         item = magic.spell(spell_name)
-        mods = list(offence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round),
-                                      missile_dodges=dodges))
+        mods = list(
+            offence_modifiers(stance=stance, very_hurt_penalty=fig.very_hurt_penalty(self.round), missile_dodges=dodges)
+        )
         target_hex = self.figure(target).hex if isinstance(target, str) else target
         line: LineOfFire[str] | None = None
         angle = 0
@@ -1611,17 +1903,30 @@ class Battle:
                 target_hex, dist = self._aim(fig, self.figure(target))
             else:
                 dist = distance(fig.hex, target_hex)
-            occupants = {h: f.id for f in self.figures.values() if f.can_act
-                         for h in ((f.hex,) if f.size == 1 else f.cells)}
+            occupants = {
+                h: f.id for f in self.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)
+            }
             line = line_of_fire(self.terrain, fig.hex, target_hex, occupants=occupants)
-            angle = firing_angle_modifier(self.terrain.elevation_at(fig.hex),
-                                          self.terrain.elevation_at(target_hex), dist)
+            angle = firing_angle_modifier(
+                self.terrain.elevation_at(fig.hex), self.terrain.elevation_at(target_hex), dist
+            )
             partial = line.partial_cover
-        moved: MovedFraction = ("none" if fig.hexes_moved == 0 or magic.resolves_when(item) == "last_round" else
-                                "half" if 2 * fig.hexes_moved <= fig.allowance else "full")
-        mods += magic.casting_modifiers(item, moved_fraction=moved, firer_defending=firer_defending,
-                                        elevation_angle_modifier=angle, footing=self.footing_at(fig.hex),
-                                        light=self.light_at(fig.hex), partial_cover=partial)
+        moved: MovedFraction = (
+            "none"
+            if fig.hexes_moved == 0 or magic.resolves_when(item) == "last_round"
+            else "half"
+            if 2 * fig.hexes_moved <= fig.allowance
+            else "full"
+        )
+        mods += magic.casting_modifiers(
+            item,
+            moved_fraction=moved,
+            firer_defending=firer_defending,
+            elevation_angle_modifier=angle,
+            footing=self.footing_at(fig.hex),
+            light=self.light_at(fig.hex),
+            partial_cover=partial,
+        )
         if line is not None and isinstance(target, str) and self.terrain.cover_at(line.target):
             mods.append(Modifier("target in cover", self.terrain.cover_at(line.target)))
         mods += self._magic_attack_mods(fig, target_hex if target_hex is not None else fig.hex)
@@ -1665,8 +1970,9 @@ class Battle:
         for caster, item, target, h in self._castings_now():
             if self.figures[caster].side == fig.side:
                 continue
-            if target == fid or (h is not None and item.effect == "area"
-                                 and not cells.isdisjoint(magic.area_hexes(item, h))):
+            if target == fid or (
+                h is not None and item.effect == "area" and not cells.isdisjoint(magic.area_hexes(item, h))
+            ):
                 out[caster] = self._recognised.get((fid, caster))
         return out
 
@@ -1725,9 +2031,15 @@ class Battle:
             mods.append(Modifier(f"bad light ({worst[1]})", worst[0]))
         return mods
 
-    def _magic_factors(self, att: Figure, tgt: Figure, weapon: Weapon, location: str,
-                       off: tuple[Factor, ...], dfn: tuple[Factor, ...],
-                       ) -> tuple[tuple[Factor, ...], tuple[Factor, ...]]:
+    def _magic_factors(
+        self,
+        att: Figure,
+        tgt: Figure,
+        weapon: Weapon,
+        location: str,
+        off: tuple[Factor, ...],
+        dfn: tuple[Factor, ...],
+    ) -> tuple[tuple[Factor, ...], tuple[Factor, ...]]:
         """Spells in the damage factors (FTC 7.1-7.2): a weakened attacker's Strength, and a spell's own
         defensive factors (armour left out for spells that pass through it)."""
         entry = self._spell_weapons.get(weapon.name)
@@ -1764,14 +2076,14 @@ class Battle:
         tgt = self.figures.get(target_id or "")
         if item.range == "touch":
             # FTC 6.2 as for a weapon: in reach at any point along the two figures' movement, with the hand
-            return tgt is not None and self._reach_along(fig, self._moves_of(fig), tgt, self._moves_of(tgt),
-                                                         magic.touch_weapon())
+            return tgt is not None and self._reach_along(
+                fig, self._moves_of(fig), tgt, self._moves_of(tgt), magic.touch_weapon()
+            )
         # a large target is aimed at its nearest hex with a line of fire, as a missile is (FTC 5, 6.5)
         aim, dist = self._aim(fig, tgt) if tgt is not None else (target_hex, distance(fig.hex, target_hex))
         if not magic.in_spell_range(item, dist):
             return False
-        return not line_of_fire(self.terrain, fig.hex, aim).blocked \
-            and not self._magic_sight_blocked(fig.hex, aim)
+        return not line_of_fire(self.terrain, fig.hex, aim).blocked and not self._magic_sight_blocked(fig.hex, aim)
 
     @staticmethod
     def _touch_on(decl: Declaration, fid: str) -> bool:
@@ -1794,8 +2106,7 @@ class Battle:
         for item in self.known_spells(fig.id):
             spells[item.name] = self.spell_targets(fig.id, item.name)
         conc = self._casting.get(fig.id)
-        return {"spells": spells, "casting": conc.spell.name if conc else None,
-                "casting_at": self.casting_at(fig.id)}
+        return {"spells": spells, "casting": conc.spell.name if conc else None, "casting_at": self.casting_at(fig.id)}
 
     def _early_roll(self, fid: str, out: list[ev.Event]) -> int:
         """A figure's one roll of the round (FTC 6.3), made early because a 1-second spell is resolved when
@@ -1861,8 +2172,9 @@ class Battle:
             return []
         return [ev.ConcentrationBroken(fig.id, self._casting.pop(fig.id).spell.name, "the caster moved")]
 
-    def _check_spell_declaration(self, fig: Figure, a: act.Declare) -> tuple[magic.Spell, str | None, Hex | None,
-                                                                              bool] | None:
+    def _check_spell_declaration(
+        self, fig: Figure, a: act.Declare
+    ) -> tuple[magic.Spell, str | None, Hex | None, bool] | None:
         """Validate the spell part of a declaration (FTC 8); returns (spell, target, hex, continuing)."""
         if a.spell is None:
             if a.spell_target is not None or a.spell_hex is not None:
@@ -1889,8 +2201,10 @@ class Battle:
             t = conc.target
             return item, t if isinstance(t, str) else None, t if isinstance(t, Hex) else None, True
         if long_cast and fig.hexes_moved:
-            raise IllegalAction(f"{item.name} takes {item.casting_time}: the caster must stand still while "
-                                f"concentrating (FTC 8.1), and {fig.name} moved this round.")
+            raise IllegalAction(
+                f"{item.name} takes {item.casting_time}: the caster must stand still while "
+                f"concentrating (FTC 8.1), and {fig.name} moved this round."
+            )
         if item.target == "hex":
             h = a.spell_hex
             if h is None and a.spell_target is not None:
@@ -1898,17 +2212,18 @@ class Battle:
             if h is None or not self.terrain.contains(h) or not self._spell_reaches(fig, item, h, None):
                 raise IllegalAction(f"{item.name} is centred on a hex within {item.range} range and in sight.")
             return item, None, h, False
-        target = a.spell_target if a.spell_target is not None else (fig.id if item.target in ("self", "ally")
-                                                                     else None)
+        target = a.spell_target if a.spell_target is not None else (fig.id if item.target in ("self", "ally") else None)
         if target is None:
             raise IllegalAction(f"{item.name} is cast at an enemy: name the target.")
         if target not in self.spell_targets(fig.id, item.name):
-            raise IllegalAction(f"{self.figure(target).name} cannot be reached by {item.name} "
-                                f"({item.range} range) now.")
+            raise IllegalAction(
+                f"{self.figure(target).name} cannot be reached by {item.name} ({item.range} range) now."
+            )
         return item, target, None, False
 
-    def _magic_declared(self, fig: Figure, decl: Declaration,
-                        plan: tuple[magic.Spell, str | None, Hex | None, bool] | None) -> list[ev.Event]:
+    def _magic_declared(
+        self, fig: Figure, decl: Declaration, plan: tuple[magic.Spell, str | None, Hex | None, bool] | None
+    ) -> list[ev.Event]:
         """After a declaration: recognition rolls (FTC 8.2), an abandoned concentration, a spell begun or
         continued (FTC 8.1), and a 1-second spell resolved at once."""
         out: list[ev.Event] = self._magic_recognise(fig)
@@ -1983,9 +2298,19 @@ class Battle:
             assert roll is not None
             if ok:
                 self._recognised[(fig.id, caster)] = item.name
-            out.append(ev.SpellRecognised(fig.id, caster, item.name, skill, roll.faces,
-                                          skill + roll.total + total(mods), difficulty, ok,
-                                          tuple((m.name, m.value) for m in mods)))
+            out.append(
+                ev.SpellRecognised(
+                    fig.id,
+                    caster,
+                    item.name,
+                    skill,
+                    roll.faces,
+                    skill + roll.total + total(mods),
+                    difficulty,
+                    ok,
+                    tuple((m.name, m.value) for m in mods),
+                )
+            )
         return out
 
     def recognition_terms(self, fid: str) -> tuple[Modifier, ...]:
@@ -2016,9 +2341,15 @@ class Battle:
             sees = not lof.blocked and not self._magic_sight_blocked(a, b)
             crossed = {lh.hex for lh in lof.hexes}
             near = distance(a, b)
-            obscured = (lof.partial_cover or any(crossed & e.hexes() for e in self._area_effects())
-                        or any(o not in (c.id, fig.id) for o in lof.bystanders_at_risk()
-                               if self._nearest(a, self.figures[o]) < near))
+            obscured = (
+                lof.partial_cover
+                or any(crossed & e.hexes() for e in self._area_effects())
+                or any(
+                    o not in (c.id, fig.id)
+                    for o in lof.bystanders_at_risk()
+                    if self._nearest(a, self.figures[o]) < near
+                )
+            )
             difficulty = magic.recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
             if difficulty is not None and (rank is None or difficulty < rank):
                 view, rank = (sees, hears, obscured), difficulty
@@ -2031,8 +2362,9 @@ class Battle:
         """Hexes from ``h`` to the nearest hex ``fig`` covers (FTC 5)."""
         return distance(h, fig.hex) if fig.size == 1 else min(distance(h, x) for x in fig.cells)
 
-    def _spell_dodge(self, tgt: Figure, caster: Figure, item: magic.Spell,
-                     rolls: Mapping[str, int]) -> tuple[int | None, tuple[Modifier, ...]]:
+    def _spell_dodge(
+        self, tgt: Figure, caster: Figure, item: magic.Spell, rolls: Mapping[str, int]
+    ) -> tuple[int | None, tuple[Modifier, ...]]:
         """A target's dodge against a spell cast at it from a distance (FTC 8.3 as missiles, 6.5.2)."""
         tdecl = self._declarations.get(tgt.id)
         if tdecl is None or caster.id not in tdecl.dodge or tdecl.second_move or tgt.id not in rolls:
@@ -2040,9 +2372,17 @@ class Battle:
         dmods = self.spell_dodge_terms(tgt.id, item.name, Stance(tdecl.stance))
         return tgt.character.agility + rolls[tgt.id] + total(dmods), dmods
 
-    def _cast(self, fig: Figure, decl: Declaration, item: magic.Spell, target: str | None, h: Hex | None,
-              rolls: Mapping[str, int], melee_on: Mapping[str, list[str]],
-              wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+    def _cast(
+        self,
+        fig: Figure,
+        decl: Declaration,
+        item: magic.Spell,
+        target: str | None,
+        h: Hex | None,
+        rolls: Mapping[str, int],
+        melee_on: Mapping[str, list[str]],
+        wounds: list[tuple[Figure, int, str, int]],
+    ) -> list[ev.Event]:
         """One spell takes effect (FTC 8): the casting roll; a bolt dodged like a missile and straying like
         one; a touch attack first for a touch spell; the target's resistance; then the effect."""
         out: list[ev.Event] = []
@@ -2054,8 +2394,14 @@ class Battle:
         if tgt is not None and not self._spell_reaches(fig, item, tgt.hex, tgt.id):
             out.append(ev.ConcentrationBroken(fig.id, item.name, f"{tgt.name} is out of reach"))
             return out
-        terms = self.spell_terms(fig.id, item.name, tgt.id if tgt is not None else h, stance=Stance(decl.stance),
-                                 dodges=len(decl.dodge), firer_defending=bool(melee_on.get(fig.id)))
+        terms = self.spell_terms(
+            fig.id,
+            item.name,
+            tgt.id if tgt is not None else h,
+            stance=Stance(decl.stance),
+            dodges=len(decl.dodge),
+            firer_defending=bool(melee_on.get(fig.id)),
+        )
         skill = fig.character.skill_level(item.skill)
         roll = rolls[fig.id]
         faces = self._roll_faces.get(fig.id)
@@ -2068,10 +2414,23 @@ class Battle:
         if success and bolt and item.effect != "damage" and tgt is not None:
             defence, dmods = self._spell_dodge(tgt, fig, item, rolls)
         landed = success and (defence is None or result > defence)
-        out.append(ev.SpellCast(fig.id, item.name, target, aim_hex if tgt is None else None, skill,
-                                faces if faces is not None else (), tuple((m.name, m.value) for m in terms.modifiers),
-                                result, item.difficulty, success, defence, tuple((m.name, m.value) for m in dmods),
-                                landed))
+        out.append(
+            ev.SpellCast(
+                fig.id,
+                item.name,
+                target,
+                aim_hex if tgt is None else None,
+                skill,
+                faces if faces is not None else (),
+                tuple((m.name, m.value) for m in terms.modifiers),
+                result,
+                item.difficulty,
+                success,
+                defence,
+                tuple((m.name, m.value) for m in dmods),
+                landed,
+            )
+        )
         if not landed:
             return out
         if hostile and tgt is not None and (item.effect == "damage" or item.is_touch):
@@ -2086,32 +2445,74 @@ class Battle:
                     tdef, tmods, _ = self._defence_vs(tgt, fig, hand, rolls[tgt.id], tdecl, shield_ok=True)
                 else:
                     tdef, tmods = None, ()
-                others = [(o, self._defence_vs(self.figures[o], fig, hand, rolls[o], self._declarations.get(o),
-                                               shield_ok=False)[0])
-                          for o in melee_on.get(fig.id, []) if o != tgt.id and o in rolls]
+                others = [
+                    (
+                        o,
+                        self._defence_vs(
+                            self.figures[o], fig, hand, rolls[o], self._declarations.get(o), shield_ok=False
+                        )[0],
+                    )
+                    for o in melee_on.get(fig.id, [])
+                    if o != tgt.id and o in rolls
+                ]
                 diff = melee_difficulty(fig.character.mass_scale, tgt.character.mass_scale)
                 tskill = magic.touch_attack_skill(fig.character)
                 offence = tskill + roll + total(omods)
                 hit = is_hit(offence, ([tdef] if tdef is not None else []) + [r for _, r in others], diff)
-                out.append(ev.TouchAttack(fig.id, tgt.id, item.name, tskill, roll,
-                                          tuple((m.name, m.value) for m in omods), offence, tdef,
-                                          tuple((m.name, m.value) for m in tmods), diff, hit))
+                out.append(
+                    ev.TouchAttack(
+                        fig.id,
+                        tgt.id,
+                        item.name,
+                        tskill,
+                        roll,
+                        tuple((m.name, m.value) for m in omods),
+                        offence,
+                        tdef,
+                        tuple((m.name, m.value) for m in tmods),
+                        diff,
+                        hit,
+                    )
+                )
                 if not hit:
                     return out
                 if item.effect == "damage":
                     # FTC 8.3: the touch only decides whether the spell takes effect and does no damage; the
                     # spell's damage is a bolt's that nobody dodges: the casting's relative degree against
                     # the difficulty + the spell's factor, on the torso (no head for a touch's degree)
-                    event, wound = self._strike(fig, tgt, weapon, roll, terms.modifiers, None, (), (),
-                                                item.difficulty, distance(fig.hex, tgt.hex), "torso", skill=skill)
+                    event, wound = self._strike(
+                        fig,
+                        tgt,
+                        weapon,
+                        roll,
+                        terms.modifiers,
+                        None,
+                        (),
+                        (),
+                        item.difficulty,
+                        distance(fig.hex, tgt.hex),
+                        "torso",
+                        skill=skill,
+                    )
                     out.append(event)
                     if wound:
                         wounds.append(wound)
                     return out
             else:
                 bdef, bmods = self._spell_dodge(tgt, fig, item, rolls)
-                event, wound = self._strike(fig, tgt, weapon, roll, terms.modifiers, bdef, bmods, (),
-                                            item.difficulty, distance(fig.hex, tgt.hex), "best")
+                event, wound = self._strike(
+                    fig,
+                    tgt,
+                    weapon,
+                    roll,
+                    terms.modifiers,
+                    bdef,
+                    bmods,
+                    (),
+                    item.difficulty,
+                    distance(fig.hex, tgt.hex),
+                    "best",
+                )
                 out.append(event)
                 if wound:
                     wounds.append(wound)
@@ -2124,8 +2525,20 @@ class Battle:
             r = self._roll("resistance", tgt.id)
             resists_with = level + r.total + total(rmods)
             resisted = not magic.overcomes_resistance(result, resists_with)
-            out.append(ev.SpellResisted(tgt.id, fig.id, item.name, item.resist, level, r.faces, resists_with,
-                                        result, resisted, tuple((m.name, m.value) for m in rmods)))
+            out.append(
+                ev.SpellResisted(
+                    tgt.id,
+                    fig.id,
+                    item.name,
+                    item.resist,
+                    level,
+                    r.faces,
+                    resists_with,
+                    result,
+                    resisted,
+                    tuple((m.name, m.value) for m in rmods),
+                )
+            )
             if resisted:
                 return out
         if item.effect == "heal":
@@ -2136,15 +2549,25 @@ class Battle:
             return out
         if item.effect == "damage":
             return out  # a damage spell on a friend or oneself: nothing more to do
-        effect = magic.ActiveEffect(item, fig.id, None if item.effect == "area" else (target or fig.id),
-                                    h if item.effect == "area" else None, self.round)
+        effect = magic.ActiveEffect(
+            item,
+            fig.id,
+            None if item.effect == "area" else (target or fig.id),
+            h if item.effect == "area" else None,
+            self.round,
+        )
         self._effects.append(effect)
-        out.append(ev.EffectBegan(item.name, fig.id, effect.target, effect.hex, effect.first_round,
-                                  effect.last_round))
+        out.append(ev.EffectBegan(item.name, fig.id, effect.target, effect.hex, effect.first_round, effect.last_round))
         return out
 
-    def _magic_resolve(self, rollers: Sequence[str], rolls: Mapping[str, int], attacks: Sequence[tuple[str, str]],
-                       melee_on: Mapping[str, list[str]], wounds: list[tuple[Figure, int, str, int]]) -> list[ev.Event]:
+    def _magic_resolve(
+        self,
+        rollers: Sequence[str],
+        rolls: Mapping[str, int],
+        attacks: Sequence[tuple[str, str]],
+        melee_on: Mapping[str, list[str]],
+        wounds: list[tuple[Figure, int, str, int]],
+    ) -> list[ev.Event]:
         """FTC 8.1 in the attack phase: concentrating casters who are attacked roll Will (Good) for each
         attack they must dodge; then the 1-round spells and the spells in their last round take effect,
         simultaneously with the attacks (their wounds join the round's)."""
@@ -2156,13 +2579,24 @@ class Battle:
                 del self._casting[cid]
                 out.append(ev.ConcentrationBroken(cid, conc.spell.name, "not continued"))
                 continue
-            forced = [a for a, t in attacks if t == cid
-                      and (not self._weapon_of(self.figures[a], decls[a].weapon).ranged or a in d.dodge)]
+            forced = [
+                a
+                for a, t in attacks
+                if t == cid and (not self._weapon_of(self.figures[a], decls[a].weapon).ranged or a in d.dodge)
+            ]
             # a spell cast at him forces a dodge when he dodges it; an enemy's touch always does, as a
             # melee attack (FTC 8.3: the touch is a standard attack)
-            forced += [o.figure for o in decls.values() if o.spell is not None and o.figure in rollers
-                       and o.spell_target == cid and (o.figure in d.dodge or (
-                           self._touch_on(o, cid) and self.figures[o.figure].side != self.figures[cid].side))]
+            forced += [
+                o.figure
+                for o in decls.values()
+                if o.spell is not None
+                and o.figure in rollers
+                and o.spell_target == cid
+                and (
+                    o.figure in d.dodge
+                    or (self._touch_on(o, cid) and self.figures[o.figure].side != self.figures[cid].side)
+                )
+            ]
             for _ in forced:
                 if not self._concentration_roll(cid, "dodge", out):
                     break
@@ -2198,9 +2632,19 @@ class Battle:
         will, mods = self.concentration_terms(cid)
         roll = self._roll("will", cid)
         kept = magic.concentration_holds(will, roll, reason, total(mods))
-        out.append(ev.ConcentrationRolled(cid, conc.spell.name, reason, will, roll.faces,
-                                          will + roll.total + total(mods), magic.concentration_difficulty(reason),
-                                          kept, tuple((m.name, m.value) for m in mods)))
+        out.append(
+            ev.ConcentrationRolled(
+                cid,
+                conc.spell.name,
+                reason,
+                will,
+                roll.faces,
+                will + roll.total + total(mods),
+                magic.concentration_difficulty(reason),
+                kept,
+                tuple((m.name, m.value) for m in mods),
+            )
+        )
         if not kept:
             del self._casting[cid]
             out.append(ev.ConcentrationBroken(cid, conc.spell.name, "lost concentration"))
@@ -2223,7 +2667,7 @@ class Battle:
             self.over = True
             self.phase = "over"
             self.winner = standing[0] if standing else None
-            reason = (f"{self.sides[self.winner].name} wins" if self.winner else "no side is left standing")
+            reason = f"{self.sides[self.winner].name} wins" if self.winner else "no side is left standing"
             out.append(ev.BattleEnded(self.winner, reason))
             return True
         return False
@@ -2240,13 +2684,17 @@ class Battle:
     def gm_modifiers_on(self, fid: str) -> tuple[gm.SituationalModifier, ...]:
         """*Fudge* 4.1: the GM's situational modifiers counting for a figure this round (its token's badge)."""
         fig = self.figure(fid)
-        return tuple(m for m in self.gm_state.modifiers if m.target in (fig.id, fig.side)
-                     and (m.until != "round" or m.round == self.round))
+        return tuple(
+            m
+            for m in self.gm_state.modifiers
+            if m.target in (fig.id, fig.side) and (m.until != "round" or m.round == self.round)
+        )
 
     def gm_terms(self, fig: Figure) -> tuple[Modifier, ...]:
         """*Fudge* 4.1: the GM's modifiers on a figure's offence, defence and escape rolls this round, named."""
-        return tuple(Modifier(n, v) for n, v in gm.modifier_terms(self.gm_state.modifiers, fig.id, fig.side,
-                                                                  self.round))
+        return tuple(
+            Modifier(n, v) for n, v in gm.modifier_terms(self.gm_state.modifiers, fig.id, fig.side, self.round)
+        )
 
     def light_at(self, h: Hex) -> int:
         """FTC table 7: bad light on a hex: the map's (Tiled ``light``) or the GM's condition, the worse."""
@@ -2254,8 +2702,7 @@ class Battle:
 
     def footing_at(self, h: Hex) -> int:
         """FTC table 7: insecure footing on a hex: the map's (Tiled ``footing``) or the GM's, the worse."""
-        return min(self.terrain.footing_at(h),
-                   gm.condition_value(self.gm_state.conditions, "insecure_footing", h))
+        return min(self.terrain.footing_at(h), gm.condition_value(self.gm_state.conditions, "insecure_footing", h))
 
     def _gm_new_round(self) -> None:
         # FTC 3: a new round begins; the GM's "this round" modifiers and escape overrides lapse
@@ -2267,10 +2714,12 @@ class Battle:
         per = [self.gm_terms(s) for s in stoppers]
         if not mover and not any(per):
             return levels
-        return EscapeLevels(levels.mover + total(mover), (*levels.mover_modifiers, *((m.name, m.value) for m in mover)),
-                            tuple(lv + total(p) for lv, p in zip(levels.stoppers, per, strict=True)),
-                            tuple((*ms, *((m.name, m.value) for m in p))
-                                  for ms, p in zip(levels.stopper_modifiers, per, strict=True)))
+        return EscapeLevels(
+            levels.mover + total(mover),
+            (*levels.mover_modifiers, *((m.name, m.value) for m in mover)),
+            tuple(lv + total(p) for lv, p in zip(levels.stoppers, per, strict=True)),
+            tuple((*ms, *((m.name, m.value) for m in p)) for ms, p in zip(levels.stopper_modifiers, per, strict=True)),
+        )
 
     def _set_die(self, purpose: str, fid: str) -> DiceRoll | None:
         """The first roll of ``purpose`` the GM set by hand for a figure, taken from the queue (SetDie)."""
@@ -2296,8 +2745,9 @@ class Battle:
         known = {*self.figures, *self.removed} if isinstance(a, gm.AddFigure) else set(self.figures)
         fig = self.figures.get(getattr(a, "figure", ""))
         try:
-            gm.validate_gm_action(a, figures=known, sides=set(self.sides),
-                                  track=fig.wounds.track if fig is not None else None)
+            gm.validate_gm_action(
+                a, figures=known, sides=set(self.sides), track=fig.wounds.track if fig is not None else None
+            )
             out: list[ev.Event] = getattr(self, f"_gm_{a.kind[3:]}")(a)
         except gm.GMActionError as exc:
             raise IllegalAction(_sentence(str(exc))) from None
@@ -2316,20 +2766,23 @@ class Battle:
     def gm_between_rounds(self) -> bool:
         """Issue 8: whether the GM may edit, add or remove figures now ("between rounds": the movement
         phase before any figure has moved or held this round)."""
-        return self.phase == "movement" and self._pending is None and not any(
-            f.moved or f.held for f in self.figures.values())
+        return (
+            self.phase == "movement"
+            and self._pending is None
+            and not any(f.moved or f.held for f in self.figures.values())
+        )
 
     def gm_free_for(self, character: Character, h: Hex, facing: int) -> bool:
         """FTC 5: whether a reinforcement of this character may stand on ``h`` facing ``facing``: every hex
         of its footprint on the map, passable for it and empty (the AddFigure check, for the GM's screen)."""
         cells = footprint(h, character.footprint, facing % 6)
-        return all(self.terrain.is_passable(c, character.movement_modes[0]) and self.occupant(c) is None
-                   for c in cells)
+        return all(self.terrain.is_passable(c, character.movement_modes[0]) and self.occupant(c) is None for c in cells)
 
     def _gm_between_rounds(self, what: str) -> None:
         if not self.gm_between_rounds():
-            raise IllegalAction(f"{what} only between rounds, before any figure has moved or held; "
-                                "end the round first.")
+            raise IllegalAction(
+                f"{what} only between rounds, before any figure has moved or held; end the round first."
+            )
 
     def _gm_settle(self) -> list[ev.Event]:
         """After figures left, joined or rejoined the fight: end the battle if at most one side can fight,
@@ -2397,8 +2850,7 @@ class Battle:
             return [ev.GMActed(kind, "lets {0} escape after all", (fid,)), *self._continue_move()]
         self.gm_escape[fid] = escaped
         what = "escape" if escaped else "be held at"
-        return [ev.GMActed(kind, f"{{0}} will {what} the next zone of control this round, whatever the dice",
-                           (fid,))]
+        return [ev.GMActed(kind, f"{{0}} will {what} the next zone of control this round, whatever the dice", (fid,))]
 
     def _gm_grant_free_attack(self, a: gm.GrantFreeAttack) -> list[ev.Event]:
         return self._gm_free_attack(a.attacker, a.target, True)
@@ -2412,8 +2864,10 @@ class Battle:
         att, tgt = self.figure(aid), self.figure(tid)
         p = self._pending
         if p is None or p.failed_at is None or p.figure != tgt.id:
-            raise IllegalAction(f"A free attack is granted or denied while {tgt.name} has failed an escape "
-                                "and chooses whether to run (FTC 5.3).")
+            raise IllegalAction(
+                f"A free attack is granted or denied while {tgt.name} has failed an escape "
+                "and chooses whether to run (FTC 5.3)."
+            )
         if grant:
             if aid in p.failed_stoppers:
                 raise IllegalAction(f"{att.name} has that free attack already.")
@@ -2441,8 +2895,10 @@ class Battle:
     def _gm_end_battle(self, a: gm.EndBattle) -> list[ev.Event]:
         self.over, self.phase, self.winner = True, "over", a.winner
         result = f"{self.sides[a.winner].name} wins" if a.winner else "no side wins"
-        return [ev.GMActed(a.kind, "ends the battle", (), a.reason),
-                ev.BattleEnded(a.winner, f"the GM ends it, {result}")]
+        return [
+            ev.GMActed(a.kind, "ends the battle", (), a.reason),
+            ev.BattleEnded(a.winner, f"the GM ends it, {result}"),
+        ]
 
     def _gm_declare_out(self, a: gm.DeclareOut) -> list[ev.Event]:
         fig = self.figure(a.figure)
@@ -2457,8 +2913,9 @@ class Battle:
         if not fig.out:
             raise IllegalAction(f"{fig.name} is in the fight already.")
         if not fig.wounds.can_act:
-            raise IllegalAction(f"{fig.name}'s wounds ({fig.wounds.label}) keep it out of the fight; "
-                                "clear wound boxes first.")
+            raise IllegalAction(
+                f"{fig.name}'s wounds ({fig.wounds.label}) keep it out of the fight; clear wound boxes first."
+            )
         self._gm_no_move_under_way()
         fig.out = False
         if fig.id not in self.order:
@@ -2481,10 +2938,13 @@ class Battle:
         self._gm_between_rounds("Gear is changed")
         fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield, a.coverage)
         fig.allowance = self.movement_allowance_of(fig)
-        partial = {item.name: item.coverage.replace("_", " ") for item in fig.character.armour
-                   if item.coverage != "full"}  # FTC 9.2: a partial suit says so in the log
-        armour = tuple(f"{name} ({partial[worn]})" if (worn := equipment_armour(name).name) in partial else name
-                       for name in a.armour)
+        partial = {
+            item.name: item.coverage.replace("_", " ") for item in fig.character.armour if item.coverage != "full"
+        }  # FTC 9.2: a partial suit says so in the log
+        armour = tuple(
+            f"{name} ({partial[worn]})" if (worn := equipment_armour(name).name) in partial else name
+            for name in a.armour
+        )
         gear = ", ".join((*a.weapons, *armour, *((a.shield,) if a.shield else ()))) or "nothing"
         return [ev.GMActed(a.kind, f"changes {{0}}'s gear: {gear}", (fig.id,))]
 
@@ -2502,17 +2962,30 @@ class Battle:
         else:
             known = {f.character.key: f.character for f in self.setup.figures}
             if a.roster_key not in known:
-                raise IllegalAction(f"No figure of this battle is the character {a.roster_key!r}; "
-                                    "give the new figure's character table instead.")
+                raise IllegalAction(
+                    f"No figure of this battle is the character {a.roster_key!r}; "
+                    "give the new figure's character table instead."
+                )
             character = known[a.roster_key]
         if not self.gm_free_for(character, a.hex, a.facing):  # a large reinforcement needs room (FTC 5)
             raise IllegalAction(f"{a.hex} is not a free hex {a.name or character.name} can stand on; choose another.")
-        fig = Figure(a.figure, a.name or character.name, a.side, character, a.hex, a.facing, "always", a.mook,
-                     wounds=character.starting_wounds)  # FTC 7.3: a creature's own track; Fudge 4.8
+        fig = Figure(
+            a.figure,
+            a.name or character.name,
+            a.side,
+            character,
+            a.hex,
+            a.facing,
+            "always",
+            a.mook,
+            wounds=character.starting_wounds,
+        )  # FTC 7.3: a creature's own track; Fudge 4.8
         carried = self._carried_wounds(fig)
         if not fig.can_act:
-            raise IllegalAction(f"{fig.name} carries wounds that leave {fig.wounds.label}: too hurt to join "
-                                "the battle; heal the character first or choose another.")
+            raise IllegalAction(
+                f"{fig.name} carries wounds that leave {fig.wounds.label}: too hurt to join "
+                "the battle; heal the character first or choose another."
+            )
         fig.allowance = self.movement_allowance_of(fig)
         # FTC 4: the reinforcement rolls its initiative and takes its place in this round's order
         roll = self._roll("initiative", fig.id)
@@ -2526,9 +2999,13 @@ class Battle:
         self.order.insert(at, fig.id)
         self._due = 0  # nobody has acted yet: the movement phase starts again from the top of the order
         side = self.sides[a.side].name.replace("{", "{{").replace("}", "}}")
-        return [ev.GMActed(a.kind, f"{{0}} joins {side}", (fig.id,)), *carried,
-                ev.InitiativeRolled(fig.id, character.speed, roll.faces, fig.initiative, ()),
-                ev.InitiativeOrder(tuple(self.order)), *self._gm_settle()]
+        return [
+            ev.GMActed(a.kind, f"{{0}} joins {side}", (fig.id,)),
+            *carried,
+            ev.InitiativeRolled(fig.id, character.speed, roll.faces, fig.initiative, ()),
+            ev.InitiativeOrder(tuple(self.order)),
+            *self._gm_settle(),
+        ]
 
     def _gm_remove_figure(self, a: gm.RemoveFigure) -> list[ev.Event]:
         self._gm_between_rounds("A figure is removed")
@@ -2539,8 +3016,11 @@ class Battle:
         self._declarations = {}  # last round's, read only by threats_to
         self.gm_dice = [s for s in self.gm_dice if s.figure != fig.id]
         self.gm_escape.pop(fig.id, None)
-        return [ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)), *self._magic_figure_removed(fig.id),
-                *self._gm_settle()]
+        return [
+            ev.GMActed(a.kind, "removes {0} from the battle", (fig.id,)),
+            *self._magic_figure_removed(fig.id),
+            *self._gm_settle(),
+        ]
 
 
 def _covered(figures: Iterable[Figure]) -> frozenset[Hex]:

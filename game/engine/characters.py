@@ -46,8 +46,7 @@ from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
 from game.engine.wounds import DEFAULT_TRACK, WoundError, Wounds, WoundTrack, damage_data, named_track
 
-ATTRIBUTES: tuple[str, ...] = ("strength", "speed", "agility", "health", "reasoning", "perception", "will",
-                               "charisma")
+ATTRIBUTES: tuple[str, ...] = ("strength", "speed", "agility", "health", "reasoning", "perception", "will", "charisma")
 """The attributes of FTC 2.1, in the text's order."""
 
 HIGH_PAIN_THRESHOLD = "High Pain Threshold"
@@ -65,9 +64,32 @@ UNSKILLED_DEFAULT: int = parse_level(str(damage_data()["characters"]["unskilled_
 TOUGH_HIDE_DEFAULT: int = int(damage_data()["characters"]["tough_hide_default"])
 
 _FIELDS: tuple[str, ...] = (
-    "name", *ATTRIBUTES, "skills", "scale", "strength_scale", "mass_scale", "speed_scale", "gifts", "faults",
-    "tough_hide", "weapons", "armour", "shield", "gear_kg", "two_handed", "wound_track", "movement_modes",
-    "has_head", "resist_sharp", "damage_capacity", "spells", "footprint", "kind", "scale_piercing", "wounds")
+    "name",
+    *ATTRIBUTES,
+    "skills",
+    "scale",
+    "strength_scale",
+    "mass_scale",
+    "speed_scale",
+    "gifts",
+    "faults",
+    "tough_hide",
+    "weapons",
+    "armour",
+    "shield",
+    "gear_kg",
+    "two_handed",
+    "wound_track",
+    "movement_modes",
+    "has_head",
+    "resist_sharp",
+    "damage_capacity",
+    "spells",
+    "footprint",
+    "kind",
+    "scale_piercing",
+    "wounds",
+)
 
 
 _CREATURES: Mapping[str, Any] = read_table("creatures.toml")
@@ -185,8 +207,11 @@ class Character:
     def uses_martial_arts(self, item: Weapon) -> bool:
         """Whether an unarmed blow uses Martial Arts (FTC 9.1 Fist / Kick notes): the figure has the skill and
         it is at least as good as its Brawling."""
-        return (item.martial_arts_damage is not None and self.has_skill(MARTIAL_ARTS)
-                and self.skill_level(MARTIAL_ARTS) >= self.skill_level(BRAWLING))
+        return (
+            item.martial_arts_damage is not None
+            and self.has_skill(MARTIAL_ARTS)
+            and self.skill_level(MARTIAL_ARTS) >= self.skill_level(BRAWLING)
+        )
 
     def combat_skill(self, item: Weapon) -> int:
         """The skill used with a weapon (FTC 6.3): its skill (e.g. "Sword"), or a skill named after the weapon
@@ -200,7 +225,7 @@ class Character:
 
     @property
     def pain(self) -> str:
-        """"high" with the gift High Pain Threshold, "low" with the fault Low Pain Threshold, else "normal"
+        """ "high" with the gift High Pain Threshold, "low" with the fault Low Pain Threshold, else "normal"
         (*Fudge* 4.51; both cancel out)."""
         traits = self.gifts | self.faults
         high = HIGH_PAIN_THRESHOLD in traits
@@ -277,8 +302,9 @@ class Character:
         if self.weapons:
             out["weapons"] = [w.name for w in self.weapons]
         if self.armour:
-            out["armour"] = [a.name if a.coverage == "full" else {"name": a.name, "coverage": a.coverage}
-                             for a in self.armour]
+            out["armour"] = [
+                a.name if a.coverage == "full" else {"name": a.name, "coverage": a.coverage} for a in self.armour
+            ]
         if self.shield is not None:
             out["shield"] = self.shield.name
         if self.gear_kg:
@@ -379,9 +405,11 @@ class _Reader:
         gifts = frozenset(_canonical_trait(str(g)) for g in self.names("gifts"))
         faults = frozenset(_canonical_trait(str(f)) for f in self.names("faults"))
         if HIGH_PAIN_THRESHOLD in faults or LOW_PAIN_THRESHOLD in gifts or TOUGH_HIDE in faults:
-            raise self.fail("gifts" if LOW_PAIN_THRESHOLD in gifts else "faults",
-                            "lists a gift as a fault or a fault as a gift",
-                            "High Pain Threshold and Tough Hide are gifts, Low Pain Threshold is a fault")
+            raise self.fail(
+                "gifts" if LOW_PAIN_THRESHOLD in gifts else "faults",
+                "lists a gift as a fault or a fault as a gift",
+                "High Pain Threshold and Tough Hide are gifts, Low Pain Threshold is a fault",
+            )
         if HIGH_PAIN_THRESHOLD in gifts and LOW_PAIN_THRESHOLD in faults:
             raise self.fail("faults", "has both High and Low Pain Threshold", "keep only one of them")
         tough_hide = self.integer("tough_hide", TOUGH_HIDE_DEFAULT if TOUGH_HIDE in gifts else 0)
@@ -397,33 +425,65 @@ class _Reader:
             raise self.fail("gear_kg", f"{gear!r} is not a mass", "write the mass in kg, e.g. gear_kg = 2.5")
         two_handed = self.flag("two_handed", False)
         if two_handed and not any(w.can_be_two_handed for w in weapons):
-            raise self.fail("two_handed", "is true but no weapon listed may be held either way",
-                            "list a Bastard Sword or set two_handed = false")
+            raise self.fail(
+                "two_handed",
+                "is true but no weapon listed may be held either way",
+                "list a Bastard Sword or set two_handed = false",
+            )
         if two_handed and shield is not None:
-            raise self.fail("two_handed", "is true but a shield is carried",
-                            "a two-handed grip leaves no hand for the shield: remove one of them")
+            raise self.fail(
+                "two_handed",
+                "is true but a shield is carried",
+                "a two-handed grip leaves no hand for the shield: remove one of them",
+            )
         if weapons and weapons[0].two_handed and shield is not None:
-            raise self.fail("shield", f"cannot be used with the ready weapon {weapons[0].name}, which needs "
-                            "both hands", "remove the shield or list a one-handed weapon first")
+            raise self.fail(
+                "shield",
+                f"cannot be used with the ready weapon {weapons[0].name}, which needs both hands",
+                "remove the shield or list a one-handed weapon first",
+            )
         modes = tuple(str(m) for m in self.names("movement_modes")) or ("walk",)
         capacity = self.data.get("damage_capacity")
         footprint = self.integer("footprint", 1)
         if footprint not in FOOTPRINT_SIZES:
-            raise self.fail("footprint", f"{footprint} hexes is not a figure size",
-                            f"write one of {', '.join(map(str, FOOTPRINT_SIZES))}")
+            raise self.fail(
+                "footprint",
+                f"{footprint} hexes is not a figure size",
+                f"write one of {', '.join(map(str, FOOTPRINT_SIZES))}",
+            )
         kind = self.data.get("kind", "person")
         if not isinstance(kind, str) or kind.strip().lower() not in CREATURE_KINDS:
-            raise self.fail("kind", f"{kind!r} is not a creature kind",
-                            f"write one of {', '.join(CREATURE_KINDS)} (or add it to data/creatures.toml)")
+            raise self.fail(
+                "kind",
+                f"{kind!r} is not a creature kind",
+                f"write one of {', '.join(CREATURE_KINDS)} (or add it to data/creatures.toml)",
+            )
         track = self.track()
         return Character(
-            name=name.strip(), **attrs, skills=skills, **scales, gifts=gifts, faults=faults,
-            tough_hide=tough_hide, weapons=weapons, armour=armour, shield=shield, gear_kg=float(gear),
-            two_handed=two_handed, wound_track=track, movement_modes=modes,
-            has_head=self.flag("has_head", True), resist_sharp=self.integer("resist_sharp", 0),
+            name=name.strip(),
+            **attrs,
+            skills=skills,
+            **scales,
+            gifts=gifts,
+            faults=faults,
+            tough_hide=tough_hide,
+            weapons=weapons,
+            armour=armour,
+            shield=shield,
+            gear_kg=float(gear),
+            two_handed=two_handed,
+            wound_track=track,
+            movement_modes=modes,
+            has_head=self.flag("has_head", True),
+            resist_sharp=self.integer("resist_sharp", 0),
             damage_capacity=None if capacity is None else self.to_level("damage_capacity", capacity),
-            key=self.key, spells=self.spells(), footprint=footprint, kind=kind.strip().lower(),
-            scale_piercing=self.piercing(weapons), wounds=self.wounds(track))
+            key=self.key,
+            spells=self.spells(),
+            footprint=footprint,
+            kind=kind.strip().lower(),
+            scale_piercing=self.piercing(weapons),
+            wounds=self.wounds(track),
+        )
 
     def spells(self) -> tuple[str, ...]:
         """FTC 8: the known spells, each checked against the catalogue (near matches named on a typo)."""
@@ -442,8 +502,11 @@ class _Reader:
     def piercing(self, weapons: tuple[Weapon, ...]) -> dict[str, str]:
         raw = self.data.get("scale_piercing", {})
         if not isinstance(raw, Mapping):
-            raise self.fail("scale_piercing", f"{raw!r} is not a table",
-                            'write scale_piercing = { Harpoon = "halve" } (or "ignore")')
+            raise self.fail(
+                "scale_piercing",
+                f"{raw!r} is not a table",
+                'write scale_piercing = { Harpoon = "halve" } (or "ignore")',
+            )
         out: dict[str, str] = {}
         for name, mode in raw.items():
             try:
@@ -452,11 +515,17 @@ class _Reader:
                 wanted = str(name).strip()
             match = next((w for w in weapons if w.name.lower() == wanted.lower()), None)
             if match is None:
-                raise self.fail("scale_piercing", f"names {name!r}, which the character does not carry",
-                                "list the weapon under weapons, or use the name of a weapon listed there")
+                raise self.fail(
+                    "scale_piercing",
+                    f"names {name!r}, which the character does not carry",
+                    "list the weapon under weapons, or use the name of a weapon listed there",
+                )
             if mode not in PIERCING_MODES:
-                raise self.fail("scale_piercing", f"{name}: {mode!r} is not a way to pierce Scale",
-                                'write "halve" (halve the Mass Scale) or "ignore" (ignore it)')
+                raise self.fail(
+                    "scale_piercing",
+                    f"{name}: {mode!r} is not a way to pierce Scale",
+                    'write "halve" (halve the Mass Scale) or "ignore" (ignore it)',
+                )
             out[match.name] = str(mode)
         return out
 
@@ -493,8 +562,7 @@ class _Reader:
         except UnknownEquipment as exc:
             raise self.fail("shield", str(exc), "use Small Shield, Medium Shield or Large Shield") from None
         if not item.is_shield:
-            raise self.fail("shield", f"{item.name} is not a shield",
-                            f'list it under armour = ["{item.name}"]')
+            raise self.fail("shield", f"{item.name} is not a shield", f'list it under armour = ["{item.name}"]')
         return item
 
     def wounds(self, track: WoundTrack) -> Wounds | None:
@@ -505,8 +573,12 @@ class _Reader:
         try:
             return Wounds.from_roster(value, track)
         except (WoundError, ValueError, TypeError) as exc:
-            raise self.fail("wounds", str(exc), 'write the wounds carried as a list such as wounds = ["Hurt", '
-                            '"Scratch"], or remove the line for an unhurt character') from None
+            raise self.fail(
+                "wounds",
+                str(exc),
+                'write the wounds carried as a list such as wounds = ["Hurt", '
+                '"Scratch"], or remove the line for an unhurt character',
+            ) from None
 
     def track(self) -> WoundTrack:
         value = self.data.get("wound_track")

@@ -66,6 +66,7 @@ def _int(section: str, key: str) -> int:
 # Modifiers
 # ---------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """One named term added to a combat result (FTC 6.4.1, table 7), shown in the UI and the log."""
@@ -128,14 +129,22 @@ def _load_stances() -> dict[str, StanceSpec]:
         try:
             retreat = row["retreat"]
             if retreat not in ("none", "may", "must"):
-                raise CombatDataError(f"{DATA_FILE}: stance {row.get('key')!r} has retreat {retreat!r}; "
-                                      "use \"none\", \"may\" or \"must\"")
-            specs[str(row["key"])] = StanceSpec(str(row["name"]), int(row["attack_bonus"]),
-                                                int(row["defence_bonus"]), int(row["max_advance"]),
-                                                retreat, str(row["effect"]))
+                raise CombatDataError(
+                    f'{DATA_FILE}: stance {row.get("key")!r} has retreat {retreat!r}; use "none", "may" or "must"'
+                )
+            specs[str(row["key"])] = StanceSpec(
+                str(row["name"]),
+                int(row["attack_bonus"]),
+                int(row["defence_bonus"]),
+                int(row["max_advance"]),
+                retreat,
+                str(row["effect"]),
+            )
         except KeyError as exc:
-            raise CombatDataError(f"{DATA_FILE}: a [[stance]] row lacks {exc}; every row needs key, name, "
-                                  "attack_bonus, defence_bonus, max_advance, retreat and effect") from exc
+            raise CombatDataError(
+                f"{DATA_FILE}: a [[stance]] row lacks {exc}; every row needs key, name, "
+                "attack_bonus, defence_bonus, max_advance, retreat and effect"
+            ) from exc
     return specs
 
 
@@ -162,8 +171,9 @@ class Stance(enum.Enum):
         try:
             return _STANCES[self.value]
         except KeyError:
-            raise CombatDataError(f"{DATA_FILE} has no [[stance]] row with key = {self.value!r} "
-                                  "(table 4); add it") from None
+            raise CombatDataError(
+                f"{DATA_FILE} has no [[stance]] row with key = {self.value!r} (table 4); add it"
+            ) from None
 
     @property
     def attack_bonus(self) -> int:
@@ -203,9 +213,16 @@ class Stance(enum.Enum):
 # Offence, defence and firing modifiers (FTC 6.4.1, table 7)
 # ---------------------------------------------------------------------------------------------------
 
-def offence_modifiers(*, stance: Stance, advance_hexes_used: int = 0, behind: int = 0,
-                      very_hurt_penalty: int = 0, missile_dodges: int = 0,
-                      situational: int = 0) -> tuple[Modifier, ...]:
+
+def offence_modifiers(
+    *,
+    stance: Stance,
+    advance_hexes_used: int = 0,
+    behind: int = 0,
+    very_hurt_penalty: int = 0,
+    missile_dodges: int = 0,
+    situational: int = 0,
+) -> tuple[Modifier, ...]:
     """The modifiers to a figure's attack result, each named (FTC 6.1, 6.2, 6.4.1; table 4).
 
     ``advance_hexes_used``: hexes the figure advanced in an aggressive stance; each costs one point of
@@ -215,9 +232,11 @@ def offence_modifiers(*, stance: Stance, advance_hexes_used: int = 0, behind: in
     ``situational``: any further GM modifier. Zero terms are omitted.
     """
     if advance_hexes_used < 0 or advance_hexes_used > stance.max_advance:
-        raise CombatError(f"a {stance.display_name.lower()} stance allows at most {stance.max_advance} "
-                          f"hex(es) of advance, not {advance_hexes_used}; advance less or choose a more "
-                          "aggressive stance")
+        raise CombatError(
+            f"a {stance.display_name.lower()} stance allows at most {stance.max_advance} "
+            f"hex(es) of advance, not {advance_hexes_used}; advance less or choose a more "
+            "aggressive stance"
+        )
     if missile_dodges < 0:
         raise CombatError(f"the number of missile firers dodged cannot be negative ({missile_dodges})")
     if behind < 0:
@@ -229,15 +248,24 @@ def offence_modifiers(*, stance: Stance, advance_hexes_used: int = 0, behind: in
         (stance_name, stance.attack_bonus - advance_hexes_used),
         ("Attacking from behind", behind),
         ("Very Hurt", _penalty(very_hurt_penalty)),
-        (f"Dodging {missile_dodges} missile firer{'s' if missile_dodges != 1 else ''}",
-         missile_dodges * _int("offence", "per_missile_dodged")),
+        (
+            f"Dodging {missile_dodges} missile firer{'s' if missile_dodges != 1 else ''}",
+            missile_dodges * _int("offence", "per_missile_dodged"),
+        ),
         ("Situation", situational),
     )
 
 
-def defence_modifiers(*, stance: Stance, shield: int = 0, parry_penalty: int = 0, unwieldy: int = 0,
-                      parry_bonus: int = 0, very_hurt_penalty: int = 0,
-                      free_attack_run: bool = False) -> tuple[Modifier, ...]:
+def defence_modifiers(
+    *,
+    stance: Stance,
+    shield: int = 0,
+    parry_penalty: int = 0,
+    unwieldy: int = 0,
+    parry_bonus: int = 0,
+    very_hurt_penalty: int = 0,
+    free_attack_run: bool = False,
+) -> tuple[Modifier, ...]:
     """The modifiers to a figure's defence result, each named (FTC 6.4.1, 5.3; table 4).
 
     ``shield``: the shield's bonus where it applies (FTC 6.4.1, table 9.2). ``parry_penalty``: parrying
@@ -250,8 +278,9 @@ def defence_modifiers(*, stance: Stance, shield: int = 0, parry_penalty: int = 0
     if shield < 0:
         raise CombatError(f"a shield's defence bonus cannot be negative ({shield}); use 0 for no shield")
     if parry_bonus < 0:
-        raise CombatError(f"a parry bonus cannot be negative ({parry_bonus}); pass penalties as "
-                          "parry_penalty or unwieldy")
+        raise CombatError(
+            f"a parry bonus cannot be negative ({parry_bonus}); pass penalties as parry_penalty or unwieldy"
+        )
     return _terms(
         (f"{stance.display_name} stance", stance.defence_bonus),
         ("Shield", shield),
@@ -281,10 +310,18 @@ def elevation_modifier(angle_degrees: float) -> int:
     return 0
 
 
-def firing_modifiers(*, braced: bool = False, scope: bool = False, moved_fraction: MovedFraction = "none",
-                     firer_defending: bool = False, elevation_angle_modifier: int = 0,
-                     very_hurt_penalty: int = 0, footing: int = 0, light: int = 0,
-                     partial_cover: bool = False) -> tuple[Modifier, ...]:
+def firing_modifiers(
+    *,
+    braced: bool = False,
+    scope: bool = False,
+    moved_fraction: MovedFraction = "none",
+    firer_defending: bool = False,
+    elevation_angle_modifier: int = 0,
+    very_hurt_penalty: int = 0,
+    footing: int = 0,
+    light: int = 0,
+    partial_cover: bool = False,
+) -> tuple[Modifier, ...]:
     """The firer's modifiers from table 7 (FTC 6.5.1), each named; add them to the offence modifiers.
 
     ``moved_fraction``: how much of his allowance the firer moved in the movement phase ("none", "half"
@@ -294,21 +331,26 @@ def firing_modifiers(*, braced: bool = False, scope: bool = False, moved_fractio
     touches a blocking hex (RULINGS.md "Line of fire", -1). Zero terms are omitted.
     """
     if moved_fraction not in ("none", "half", "full"):
-        raise CombatError(f"moved_fraction must be \"none\", \"half\" or \"full\", not {moved_fraction!r}")
+        raise CombatError(f'moved_fraction must be "none", "half" or "full", not {moved_fraction!r}')
     worst_footing = _int("firing", "footing_worst")
     worst_light = _int("firing", "light_worst")
     if _penalty(footing) < worst_footing:
-        raise CombatError(f"insecure footing is at worst {worst_footing} (table 7), not {_penalty(footing)}; "
-                          "fix the map's footing value")
+        raise CombatError(
+            f"insecure footing is at worst {worst_footing} (table 7), not {_penalty(footing)}; "
+            "fix the map's footing value"
+        )
     if _penalty(light) < worst_light:
-        raise CombatError(f"bad light is at worst {worst_light} (table 7), not {_penalty(light)}; "
-                          "fix the map's light value")
+        raise CombatError(
+            f"bad light is at worst {worst_light} (table 7), not {_penalty(light)}; fix the map's light value"
+        )
     moved = {"none": 0, "half": _int("firing", "moved_half"), "full": _int("firing", "moved_full")}
     return _terms(
         ("Braced in a good position", _int("firing", "braced") if braced else 0),
         ("Scope", _int("firing", "scope") if scope and moved_fraction == "none" else 0),
-        (f"Moved {'up to half' if moved_fraction == 'half' else 'more than half'} of the allowance",
-         moved[moved_fraction]),
+        (
+            f"Moved {'up to half' if moved_fraction == 'half' else 'more than half'} of the allowance",
+            moved[moved_fraction],
+        ),
         ("Defending against attacks", _int("firing", "firer_defending") if firer_defending else 0),
         ("Firing down" if elevation_angle_modifier > 0 else "Firing up", elevation_angle_modifier),
         ("Very Hurt", _penalty(very_hurt_penalty)),
@@ -321,6 +363,7 @@ def firing_modifiers(*, braced: bool = False, scope: bool = False, moved_fractio
 # ---------------------------------------------------------------------------------------------------
 # Attacking from behind (FTC 6.4.1)
 # ---------------------------------------------------------------------------------------------------
+
 
 def _rear_coordinates(offset: Hex, facing: int) -> tuple[int, int]:
     """Write ``offset`` as a·(side facing+2) + b·(side facing+4), the two edges of the rear sector.
@@ -338,8 +381,7 @@ def _rear_coordinates(offset: Hex, facing: int) -> tuple[int, int]:
 
 def _rear_position(attacker: Hex, target: Hex, target_facing: int) -> Literal["direct", "rear", "front"]:
     if attacker == target:
-        raise CombatError(f"the attacker and the target are both in {attacker}; "
-                          "they must be in different hexes")
+        raise CombatError(f"the attacker and the target are both in {attacker}; they must be in different hexes")
     if distance(attacker, target) == 1:
         # Adjacent: exactly the rear hexes of hexgrid (RULINGS.md "Facing").
         if attacker == directly_behind(target, target_facing):
@@ -357,8 +399,9 @@ def is_behind(attacker: Hex, target: Hex, target_facing: int) -> bool:
     return _rear_position(attacker, target, target_facing) != "front"
 
 
-def behind_bonus(attacker: Hex, target: Hex, target_facing: int, *, attacker_phase_start: Hex,
-                 moved_this_attack_phase: bool) -> int:
+def behind_bonus(
+    attacker: Hex, target: Hex, target_facing: int, *, attacker_phase_start: Hex, moved_this_attack_phase: bool
+) -> int:
     """The bonus for attacking from behind (FTC 6.4.1, RULINGS.md "Modifiers").
 
     Directly behind: +2, but +1 if the attacker moved there during this attack phase from a hex that was
@@ -373,8 +416,7 @@ def behind_bonus(attacker: Hex, target: Hex, target_facing: int, *, attacker_pha
     if where == "front":
         return 0
     moved = moved_this_attack_phase or attacker_phase_start != attacker
-    start = "front" if attacker_phase_start == target else _rear_position(attacker_phase_start, target,
-                                                                         target_facing)
+    start = "front" if attacker_phase_start == target else _rear_position(attacker_phase_start, target, target_facing)
     if where == "direct":
         if moved and start != "direct":
             return _int("offence", "directly_behind_after_moving")
@@ -387,6 +429,7 @@ def behind_bonus(attacker: Hex, target: Hex, target_facing: int, *, attacker_pha
 # ---------------------------------------------------------------------------------------------------
 # Hits, relative degree, hit location (FTC 6.4, 6.6)
 # ---------------------------------------------------------------------------------------------------
+
 
 def melee_difficulty(attacker_scale: int, defender_scale: int) -> int:
     """The absolute difficulty of a melee hit: Poor, +1 per step of Scale the attacker is larger (FTC 6.4)."""
@@ -449,6 +492,7 @@ def describe_result(result: int) -> str:
 # Misses along the line of fire (FTC 6.5.3, table 9)
 # ---------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class MissTable:
     """Table 9 (FTC 6.5.3): for n figures on the line, the situational roll that hits one of them.
@@ -487,8 +531,9 @@ def _load_miss_table() -> MissTable:
     for count, friend, enemy in parsed:
         if friend >= 0 or enemy <= 0:
             # Keeping friends strictly below 0 and enemies strictly above means one roll can never hit both.
-            raise CombatDataError(f"{DATA_FILE}: [[miss]] count = {count} needs friend < 0 < enemy "
-                                  f"(got {friend} and {enemy})")
+            raise CombatDataError(
+                f"{DATA_FILE}: [[miss]] count = {count} needs friend < 0 < enemy (got {friend} and {enemy})"
+            )
     return MissTable(tuple(parsed))
 
 
@@ -504,16 +549,18 @@ def miss_thresholds(friends: int, enemies: int) -> tuple[int | None, int | None]
     ranges never overlap (friends need a negative roll, enemies a positive one), so at most one applies.
     """
     if friends < 0 or enemies < 0:
-        raise CombatError(f"the numbers of figures on the line of fire cannot be negative "
-                          f"({friends} friends, {enemies} enemies)")
+        raise CombatError(
+            f"the numbers of figures on the line of fire cannot be negative ({friends} friends, {enemies} enemies)"
+        )
     return MISS_TABLE.friend_threshold(friends), MISS_TABLE.enemy_threshold(enemies)
 
 
 MissSide = Literal["friend", "enemy", "none"]
 
 
-def resolve_miss(rng: random.Random, friends: Sequence[T], enemies: Sequence[T], *,
-                 roll: DiceRoll | None = None) -> tuple[DiceRoll, T | None, MissSide]:
+def resolve_miss(
+    rng: random.Random, friends: Sequence[T], enemies: Sequence[T], *, roll: DiceRoll | None = None
+) -> tuple[DiceRoll, T | None, MissSide]:
     """After a missed direct shot, who on the line of fire is hit instead (FTC 6.5.3, table 9).
 
     ``friends`` and ``enemies`` are the firer's friends and enemies at risk (on the line, within twice the
@@ -553,6 +600,7 @@ def accidental_hit(firer_offence_result: int, dodge_result: int | None) -> tuple
 # ---------------------------------------------------------------------------------------------------
 # Lobbed area weapons (FTC 6.5.3)
 # ---------------------------------------------------------------------------------------------------
+
 
 def scatter_distance(relative_degree: int, distance_hexes: int) -> int:
     """How many hexes a missed lobbed weapon lands from its target (FTC 6.5.3).
@@ -596,6 +644,7 @@ def stance_table() -> Mapping[Stance, StanceSpec]:
 # ---------------------------------------------------------------------------------------------------
 # Weapon and armour notes with an effect in play (FTC 9.1, 9.2)
 # ---------------------------------------------------------------------------------------------------
+
 
 def room_to_swing_modifier(crowded_hexes: int) -> tuple[Modifier, ...]:
     """FTC 9.1 "needs room to swing": the attack penalty when walls or figures crowd the wielder.

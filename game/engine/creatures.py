@@ -49,6 +49,7 @@ def _data() -> Mapping[str, Any]:
 # Kinds: Fudge 4.23
 # ---------------------------------------------------------------------------------------------------
 
+
 def kinds() -> tuple[str, ...]:
     """The creature kinds of ``data/creatures.toml`` ("person", "carnivore", "prey", ...)."""
     return tuple(_data()["kinds"])
@@ -58,8 +59,9 @@ def _kind(kind: str) -> Mapping[str, Any]:
     table = _data()["kinds"]
     key = kind.strip().lower()
     if key not in table:
-        raise CreatureError(f"{kind!r} is not a creature kind; use one of {', '.join(table)} "
-                            f"(or add it to {DATA_FILE.name})")
+        raise CreatureError(
+            f"{kind!r} is not a creature kind; use one of {', '.join(table)} (or add it to {DATA_FILE.name})"
+        )
     row: Mapping[str, Any] = table[key]
     return row
 
@@ -84,6 +86,7 @@ def kind_modifiers(kind: str) -> tuple[tuple[Modifier, ...], tuple[Modifier, ...
 # Wound tracks: FTC 7.3, Fudge 4.57, 4.63
 # ---------------------------------------------------------------------------------------------------
 
+
 def creature_track_names() -> tuple[str, ...]:
     """Track names a roster may use: those of ``data/creatures.toml`` and of ``data/damage.toml``."""
     return (*_data().get("tracks", {}), *track_names())
@@ -104,9 +107,11 @@ def creature_track(name_or_data: str | Mapping[str, Any]) -> WoundTrack:
     try:
         return named_track(name_or_data)
     except WoundError:
-        raise CreatureError(f"there is no wound track named {name_or_data!r}; use one of "
-                            f"{', '.join(creature_track_names())} or give the track as a table of levels, "
-                            "damage and boxes") from None
+        raise CreatureError(
+            f"there is no wound track named {name_or_data!r}; use one of "
+            f"{', '.join(creature_track_names())} or give the track as a table of levels, "
+            "damage and boxes"
+        ) from None
 
 
 MOOK_TRACK_NAME = "mook"
@@ -156,8 +161,10 @@ def creature_from_dict(data: Mapping[str, object], *, key: str = "") -> Creature
         raise CreatureError(f"{who}, field 'kind': {kind!r} is unknown; use one of {', '.join(kinds())}")
     size = data.get("size", 1)
     if isinstance(size, bool) or not isinstance(size, int) or size not in footprint_sizes():
-        raise CreatureError(f"{who}, field 'size': {size!r} hexes is not a figure size; use one of "
-                            f"{', '.join(map(str, footprint_sizes()))}")
+        raise CreatureError(
+            f"{who}, field 'size': {size!r} hexes is not a figure size; use one of "
+            f"{', '.join(map(str, footprint_sizes()))}"
+        )
     mook = data.get("mook", False)
     if not isinstance(mook, bool):
         raise CreatureError(f"{who}, field 'mook': write true or false, not {mook!r}")
@@ -183,6 +190,7 @@ def creature_from_dict(data: Mapping[str, object], *, key: str = "") -> Creature
 # Scale-piercing weapons: Fudge 4.58
 # ---------------------------------------------------------------------------------------------------
 
+
 def hit_well_degree() -> int:
     """The relative degree from which a scale-piercing weapon "hits well" (*Fudge* 4.58; data file)."""
     return int(_data()["scale_piercing"]["hit_well_degree"])
@@ -196,7 +204,7 @@ def pierced_scale(mass_scale: int, relative_degree: int, mode: PiercingMode | No
     human the weapon's own large damage factor does the work ("a massive damage modifier").
     """
     if mode not in (None, "halve", "ignore"):
-        raise CreatureError(f"scale-piercing mode {mode!r} is unknown; use \"halve\" or \"ignore\"")
+        raise CreatureError(f'scale-piercing mode {mode!r} is unknown; use "halve" or "ignore"')
     if mode is None or mass_scale <= 0 or relative_degree < hit_well_degree():
         return mass_scale
     return mass_scale // 2 if mode == "halve" else 0
@@ -207,8 +215,7 @@ def scale_piercing_adjustment(mass_scale: int, relative_degree: int, mode: Pierc
     return pierced_scale(mass_scale, relative_degree, mode) - mass_scale
 
 
-def pierce_defence(defence: Sequence[Factor], relative_degree: int,
-                   mode: PiercingMode | None) -> tuple[Factor, ...]:
+def pierce_defence(defence: Sequence[Factor], relative_degree: int, mode: PiercingMode | None) -> tuple[Factor, ...]:
     """Defensive factors (as ``damage.defensive_factors`` names them) with the "Mass Scale" factor pierced
     (*Fudge* 4.58): halved or dropped; everything else unchanged."""
     out: list[Factor] = []
@@ -227,6 +234,7 @@ def pierce_defence(defence: Sequence[Factor], relative_degree: int,
 # ---------------------------------------------------------------------------------------------------
 # Large figures: FTC 5, 5.2, 6.2
 # ---------------------------------------------------------------------------------------------------
+
 
 def footprint(center: Hex, size: int, facing: int) -> frozenset[Hex]:
     """The hexes a figure covers (FTC 5): 1 = its hex; 7 = the centre and the six around it; 3 = the

@@ -76,9 +76,16 @@ def strength_factor(strength: int) -> int:
     return table[TERRIBLE] - (TERRIBLE - strength)
 
 
-def offensive_factors(attacker: Character, weapon: Weapon, *, two_handed: bool, distance: int,
-                      location: str = TORSO, target: Character | None = None,
-                      martial_arts: bool | None = None) -> tuple[Factor, ...]:
+def offensive_factors(
+    attacker: Character,
+    weapon: Weapon,
+    *,
+    two_handed: bool,
+    distance: int,
+    location: str = TORSO,
+    target: Character | None = None,
+    martial_arts: bool | None = None,
+) -> tuple[Factor, ...]:
     """The attacker's offensive damage factors for one blow (FTC 7.1, 6.6, 9.1).
 
     Strength and Strength Scale count only for muscle-powered weapons. The weapon's factor depends on the grip
@@ -90,8 +97,7 @@ def offensive_factors(attacker: Character, weapon: Weapon, *, two_handed: bool, 
     location = location_name(location)
     factors: list[Factor] = []
     if weapon.muscle_powered:
-        factors.append(Factor(f"Strength ({level_name(attacker.strength)})",
-                              strength_factor(attacker.strength)))
+        factors.append(Factor(f"Strength ({level_name(attacker.strength)})", strength_factor(attacker.strength)))
         if attacker.strength_scale:
             factors.append(Factor("Strength Scale", attacker.strength_scale))
     use_ma = attacker.uses_martial_arts(weapon) if martial_arts is None else martial_arts
@@ -101,8 +107,7 @@ def offensive_factors(attacker: Character, weapon: Weapon, *, two_handed: bool, 
         label = f"{weapon.name} (two-handed)"
     if distance > 1 and weapon.damage_long is not None:
         label = f"{weapon.name} (at {distance} m)"
-    factors.append(Factor(label, weapon.damage_for(two_handed=two_handed, distance=distance,
-                                                   martial_arts=use_ma)))
+    factors.append(Factor(label, weapon.damage_for(two_handed=two_handed, distance=distance, martial_arts=use_ma)))
     if location == HEAD and (target is None or target.has_head):
         factors.append(Factor("Head blow", int(damage_data()["head_blow"]["bonus"])))
     if target is not None and target.resist_sharp and weapon.sharp:
@@ -142,8 +147,7 @@ def defensive_factors(defender: Character, weapon: Weapon, *, location: str = TO
     if defender.mass_scale:
         factors.append(Factor("Mass Scale", defender.mass_scale))
     if defender.damage_capacity is not None:
-        factors.append(Factor(f"Damage Capacity ({level_name(defender.damage_capacity)})",
-                              defender.damage_capacity))
+        factors.append(Factor(f"Damage Capacity ({level_name(defender.damage_capacity)})", defender.damage_capacity))
     best = _best_armour(defender, weapon, location)
     if best is not None:
         item, value = best
@@ -170,9 +174,15 @@ def graze_scale_difference(attacker: Character, defender: Character, weapon: Wea
     return (attacker.strength_scale if weapon.muscle_powered else 0) - defender.mass_scale
 
 
-def blow_wound(relative_degree: int, offence: Sequence[Factor], defence: Sequence[Factor], *,
-               track: WoundTrack = DEFAULT_TRACK, fudge_graze_table: bool = False,
-               scale_difference: int = 0) -> WoundLevel | None:
+def blow_wound(
+    relative_degree: int,
+    offence: Sequence[Factor],
+    defence: Sequence[Factor],
+    *,
+    track: WoundTrack = DEFAULT_TRACK,
+    fudge_graze_table: bool = False,
+    scale_difference: int = 0,
+) -> WoundLevel | None:
     """The wound a successful blow inflicts before the Health roll (FTC 7, 7.3 with the graze cap).
 
     ``scale_difference`` is ``graze_scale_difference``: the blow's Scale (the attacker's Strength Scale for a
@@ -181,8 +191,9 @@ def blow_wound(relative_degree: int, offence: Sequence[Factor], defence: Sequenc
     """
     damage = damage_total(relative_degree, offence, defence)
     level = wound_for_damage(damage, track)
-    return graze_cap(level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage,
-                     scale_difference=scale_difference)
+    return graze_cap(
+        level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage, scale_difference=scale_difference
+    )
 
 
 def limb_wound(level: WoundLevel, health_result: int | None) -> tuple[WoundLevel, bool]:

@@ -35,5 +35,7 @@ def read_table(name: str, *, exact: bool = False) -> Mapping[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle, parse_float=Fraction) if exact else tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise DataFileError(f"cannot read the rules data file {path}: {exc}; restore it from the game's "
-                            "distribution or fix the line named") from exc
+        raise DataFileError(
+            f"cannot read the rules data file {path}: {exc}; restore it from the game's "
+            "distribution or fix the line named"
+        ) from exc

@@ -38,12 +38,16 @@ FOUR_DF_COUNTS: Mapping[int, int] = MappingProxyType(_four_df_counts())
 """Ways of rolling each sum of 4dF out of 81: -4..+4 -> 1, 4, 10, 16, 19, 16, 10, 4, 1."""
 
 FOUR_DF: Mapping[int, Fraction] = MappingProxyType(
-    {total: Fraction(count, 81) for total, count in FOUR_DF_COUNTS.items()})
+    {total: Fraction(count, 81) for total, count in FOUR_DF_COUNTS.items()}
+)
 """The exact probability of each sum of 4dF (RULINGS.md "Numbers")."""
 
-FOUR_DF_DIFFERENCE: Mapping[int, Fraction] = MappingProxyType({
-    d: Fraction(c, 81 * 81)
-    for d, c in sorted(_convolve(FOUR_DF_COUNTS, {-k: v for k, v in FOUR_DF_COUNTS.items()}).items())})
+FOUR_DF_DIFFERENCE: Mapping[int, Fraction] = MappingProxyType(
+    {
+        d: Fraction(c, 81 * 81)
+        for d, c in sorted(_convolve(FOUR_DF_COUNTS, {-k: v for k, v in FOUR_DF_COUNTS.items()}).items())
+    }
+)
 """The exact distribution of one 4dF sum minus another, independent one (an opposed action)."""
 
 

@@ -210,6 +210,7 @@ def _full_mass(item: Armour) -> float:
 
 # ----------------------------------------------------------------------------------------- catalogue
 
+
 @dataclass(frozen=True)
 class _Catalogue:
     weapons: Mapping[str, Weapon]
@@ -231,8 +232,10 @@ def _row(defaults: Mapping[str, Any], row: Mapping[str, Any], kind: str, index: 
     unknown = set(merged) - set(defaults) - {"name", "skill", "damage", "mass_kg", "defense"}
     name = row.get("name", f"#{index + 1}")
     if unknown:
-        raise EquipmentDataError(f"{DATA_FILE.name}: {kind} {name!r} has unknown field(s) "
-                                 f"{', '.join(sorted(unknown))}; remove them or fix their spelling")
+        raise EquipmentDataError(
+            f"{DATA_FILE.name}: {kind} {name!r} has unknown field(s) "
+            f"{', '.join(sorted(unknown))}; remove them or fix their spelling"
+        )
     for flag in ("damage_two_handed", "damage_long", "martial_arts_damage"):
         if merged.get(flag) is False:
             merged[flag] = None
@@ -264,23 +267,35 @@ def _data() -> _Catalogue:
         except TypeError as exc:
             raise EquipmentDataError(f"{DATA_FILE.name}: armour {fields.get('name')!r}: {exc}") from exc
         if armour_item.location not in ARMOUR_LOCATIONS:
-            raise EquipmentDataError(f"{DATA_FILE.name}: armour {armour_item.name!r} has location "
-                                     f"{armour_item.location!r}; use one of {', '.join(ARMOUR_LOCATIONS)}")
+            raise EquipmentDataError(
+                f"{DATA_FILE.name}: armour {armour_item.name!r} has location "
+                f"{armour_item.location!r}; use one of {', '.join(ARMOUR_LOCATIONS)}"
+            )
         armours[_key(armour_item.name)] = armour_item
         aliases.update({_key(a): _key(armour_item.name) for a in armour_item.aliases})
     parry = raw["parry"]
     partial = {name: Fraction(int(num), int(den)) for name, (num, den) in raw["partial_suits"].items()}
-    return _Catalogue(weapons, armours, aliases, tuple(float(x) for x in parry["size_class_max_kg"]),
-                      int(parry["penalty_per_class"]), int(parry["max_penalty"]),
-                      int(parry["cannot_parry_penalty"]), partial)
+    return _Catalogue(
+        weapons,
+        armours,
+        aliases,
+        tuple(float(x) for x in parry["size_class_max_kg"]),
+        int(parry["penalty_per_class"]),
+        int(parry["max_penalty"]),
+        int(parry["cannot_parry_penalty"]),
+        partial,
+    )
 
 
 def _unknown(name: str, kind: str, names: list[str]) -> UnknownEquipment:
     lowered = {n.lower(): n for n in names}
     close = difflib.get_close_matches(name.lower(), list(lowered), n=4, cutoff=0.5)
     close += [n for n in lowered if name.strip().lower() and name.strip().lower() in n and n not in close]
-    hint = (f"did you mean {', '.join(repr(lowered[c]) for c in close[:4])}?" if close
-            else f"known {kind}s: {', '.join(names)}")
+    hint = (
+        f"did you mean {', '.join(repr(lowered[c]) for c in close[:4])}?"
+        if close
+        else f"known {kind}s: {', '.join(names)}"
+    )
     article = "an" if kind[0] in "aeiou" else "a"
     return UnknownEquipment(f"{name!r} is not {article} {kind} of the FTC 9 catalogue; {hint}")
 
@@ -328,6 +343,7 @@ def shields() -> tuple[Armour, ...]:
 
 
 # ----------------------------------------------------------------------------------------- parrying
+
 
 def size_class(item: Weapon) -> int:
     """A weapon's size class for parrying (FTC 6.4.1): how many of the data file's mass bounds it exceeds."""

@@ -111,8 +111,7 @@ class InitiativeRolled(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         who = ", ".join(_n(names, f) for f in self.figures)
-        return (f"{who}: initiative Speed {level_name(self.speed)} {_faces(self.faces)} "
-                f"= {level_name(self.result)}")
+        return f"{who}: initiative Speed {level_name(self.speed)} {_faces(self.faces)} = {level_name(self.result)}"
 
 
 @dataclass(frozen=True)
@@ -150,8 +149,10 @@ class Moved(Event):
     def text(self, names: dict[str, str] | None = None) -> str:
         if len(self.path) <= 1:
             return f"{_n(names, self.figure)} stays put ({self.reason})"
-        return (f"{_n(names, self.figure)} moves {len(self.path) - 1} hex(es) ({self.reason}), "
-                f"cost {self.cost} of {self.allowance}")
+        return (
+            f"{_n(names, self.figure)} moves {len(self.path) - 1} hex(es) ({self.reason}), "
+            f"cost {self.cost} of {self.allowance}"
+        )
 
 
 @dataclass(frozen=True)
@@ -225,10 +226,13 @@ class EscapeContest(Event):
         return (self.mover, *self.stoppers)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        parts = [f"{_n(names, self.mover)} tries to escape: Agility {level_name(self.mover_level)}"
-                 f"{_mods(self.mover_mods)} {_faces(self.mover_faces)} = {level_name(self.mover_result)}"]
-        for sid, lv, mods, faces, res in zip(self.stoppers, self.stopper_levels, self.stopper_mods,
-                                             self.stopper_faces, self.stopper_results, strict=True):
+        parts = [
+            f"{_n(names, self.mover)} tries to escape: Agility {level_name(self.mover_level)}"
+            f"{_mods(self.mover_mods)} {_faces(self.mover_faces)} = {level_name(self.mover_result)}"
+        ]
+        for sid, lv, mods, faces, res in zip(
+            self.stoppers, self.stopper_levels, self.stopper_mods, self.stopper_faces, self.stopper_results, strict=True
+        ):
             parts.append(f"vs {_n(names, sid)} {level_name(lv)}{_mods(mods)} {_faces(faces)} = {level_name(res)}")
         return "; ".join(parts) + (" — escapes" if self.escaped else " — held")
 
@@ -347,8 +351,10 @@ class AttackResolved(Event):
     def text(self, names: dict[str, str] | None = None) -> str:
         a, t = _n(names, self.attacker), _n(names, self.target)
         head = "Free attack: " if self.free_attack else ("Stray shot: " if self.stray else "")
-        line = (f"{head}{a} → {t} ({self.weapon}): {level_name(self.skill)} {self.roll:+d}"
-                f"{_mods(self.offence_mods)} = {level_name(self.offence)}")
+        line = (
+            f"{head}{a} → {t} ({self.weapon}): {level_name(self.skill)} {self.roll:+d}"
+            f"{_mods(self.offence_mods)} = {level_name(self.offence)}"
+        )
         if self.defence is not None:
             line += f" vs {level_name(self.defence)}{_mods(self.defence_mods)}"
         else:
@@ -359,8 +365,9 @@ class AttackResolved(Event):
         if not self.hit:
             return line + " — miss"
         line += f" — HIT ({self.location}) degree {self.relative_degree:+d}"
-        factors = _mods(self.offensive_factors) + "".join(f" -{v} {n}" if v >= 0 else f" +{-v} {n}"
-                                                           for n, v in self.defensive_factors if v)
+        factors = _mods(self.offensive_factors) + "".join(
+            f" -{v} {n}" if v >= 0 else f" +{-v} {n}" for n, v in self.defensive_factors if v
+        )
         line += f", damage {self.damage} ({self.relative_degree:+d}{factors})"
         if self.wound:
             line += f": {self.wound}"
@@ -384,8 +391,10 @@ class StrayShot(Event):
         return (self.firer, self.target) + ((self.victim,) if self.victim else ())
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        base = (f"{_n(names, self.firer)}'s missed shot: situational {_faces(self.faces)} = {sum(self.faces):+d} "
-                f"({len(self.friends)} friend(s), {len(self.enemies)} enemy(ies) on the line)")
+        base = (
+            f"{_n(names, self.firer)}'s missed shot: situational {_faces(self.faces)} = {sum(self.faces):+d} "
+            f"({len(self.friends)} friend(s), {len(self.enemies)} enemy(ies) on the line)"
+        )
         return base + (f" — hits {_n(names, self.victim)}!" if self.victim else " — hits nobody")
 
 
@@ -407,8 +416,9 @@ class StrayDodge(Event):
         return (self.figure, self.firer)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        return (f"{_n(names, self.figure)} dodges the stray shot: {level_name(self.dodge)}{_mods(self.modifiers)}"
-                + (" — dodged" if self.dodged else " — struck"))
+        return f"{_n(names, self.figure)} dodges the stray shot: {level_name(self.dodge)}{_mods(self.modifiers)}" + (
+            " — dodged" if self.dodged else " — struck"
+        )
 
 
 @dataclass(frozen=True)
@@ -430,8 +440,10 @@ class Wounded(Event):
         return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        line = (f"{_n(names, self.figure)}: {self.level} (damage {self.damage}); Health "
-                f"{_faces(self.health_faces)} = {level_name(self.health_result)}")
+        line = (
+            f"{_n(names, self.figure)}: {self.level} (damage {self.damage}); Health "
+            f"{_faces(self.health_faces)} = {level_name(self.health_result)}"
+        )
         if self.after_health != self.level:
             line += f" → {self.after_health}"
         line += f"; box marked: {self.box}"
@@ -454,8 +466,10 @@ class WoundsCarried(Event):
         return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        return (f"{_n(names, self.figure)} carries wounds from an earlier battle: {', '.join(self.wounds)} "
-                f"({self.condition})")
+        return (
+            f"{_n(names, self.figure)} carries wounds from an earlier battle: {', '.join(self.wounds)} "
+            f"({self.condition})"
+        )
 
 
 @dataclass(frozen=True)
@@ -543,8 +557,11 @@ class CastingBegan(Event):
         return (self.caster,) + ((self.target,) if self.target else ())
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        when = {"declaration": "at once (1 second)", "attack": "with the attacks",
-                "last_round": f"over {self.rounds} rounds, concentrating"}[self.resolves]
+        when = {
+            "declaration": "at once (1 second)",
+            "attack": "with the attacks",
+            "last_round": f"over {self.rounds} rounds, concentrating",
+        }[self.resolves]
         return f"{_n(names, self.caster)} casts {self.spell}{_aim(names, self.target, self.hex)} {when}"
 
 
@@ -591,9 +608,11 @@ class SpellCast(Event):
         return (self.caster,) + ((self.target,) if self.target else ())
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        line = (f"{_n(names, self.caster)} casts {self.spell}{_aim(names, self.target, self.hex)}: "
-                f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = "
-                f"{level_name(self.result)} vs {level_name(self.difficulty)}")
+        line = (
+            f"{_n(names, self.caster)} casts {self.spell}{_aim(names, self.target, self.hex)}: "
+            f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = "
+            f"{level_name(self.result)} vs {level_name(self.difficulty)}"
+        )
         if not self.success:
             return line + " — the spell fails"
         if self.defence is not None:
@@ -624,8 +643,10 @@ class TouchAttack(Event):
         return (self.caster, self.target)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        line = (f"{_n(names, self.caster)} reaches to touch {_n(names, self.target)} ({self.spell}): "
-                f"{level_name(self.skill)} {self.roll:+d}{_mods(self.offence_mods)} = {level_name(self.offence)}")
+        line = (
+            f"{_n(names, self.caster)} reaches to touch {_n(names, self.target)} ({self.spell}): "
+            f"{level_name(self.skill)} {self.roll:+d}{_mods(self.offence_mods)} = {level_name(self.offence)}"
+        )
         if self.defence is not None:
             line += f" vs {level_name(self.defence)}{_mods(self.defence_mods)}"
         return line + (" — touched" if self.hit else " — no touch, the spell is lost")
@@ -653,9 +674,11 @@ class SpellResisted(Event):
         return (self.figure, self.caster)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        return (f"{_n(names, self.figure)} resists {self.spell} with {self.attribute.capitalize()} "
-                f"{level_name(self.level)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
-                f"{level_name(self.casting)} — " + ("resisted" if self.resisted else "it takes hold"))
+        return (
+            f"{_n(names, self.figure)} resists {self.spell} with {self.attribute.capitalize()} "
+            f"{level_name(self.level)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
+            f"{level_name(self.casting)} — " + ("resisted" if self.resisted else "it takes hold")
+        )
 
     def to_json(self) -> dict[str, Any]:
         """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
@@ -683,9 +706,11 @@ class SpellRecognised(Event):
         return (self.figure, self.caster)
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        head = (f"{_n(names, self.figure)} watches {_n(names, self.caster)}'s casting: Thaumatology "
-                f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
-                f"{level_name(self.difficulty)}")
+        head = (
+            f"{_n(names, self.figure)} watches {_n(names, self.caster)}'s casting: Thaumatology "
+            f"{level_name(self.skill)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
+            f"{level_name(self.difficulty)}"
+        )
         return head + (f" — recognises {self.spell}" if self.success else " — does not recognise the spell")
 
     def to_json(self) -> dict[str, Any]:
@@ -715,9 +740,11 @@ class ConcentrationRolled(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         why = "forced to dodge" if self.reason == "dodge" else "damaged"
-        return (f"{_n(names, self.caster)} ({why}) keeps concentrating on {self.spell}? Will "
-                f"{level_name(self.will)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
-                f"{level_name(self.difficulty)} — " + ("kept" if self.kept else "lost"))
+        return (
+            f"{_n(names, self.caster)} ({why}) keeps concentrating on {self.spell}? Will "
+            f"{level_name(self.will)} {_faces(self.faces)}{_mods(self.modifiers)} = {level_name(self.result)} vs "
+            f"{level_name(self.difficulty)} — " + ("kept" if self.kept else "lost")
+        )
 
     def to_json(self) -> dict[str, Any]:
         """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
@@ -760,8 +787,9 @@ class EffectBegan(Event):
         return (self.caster,) + ((self.figure,) if self.figure else ())
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        return (f"{self.spell}{_aim(names, self.figure, self.hex)} takes hold (rounds {self.first_round}"
-                f"–{self.last_round})")
+        return (
+            f"{self.spell}{_aim(names, self.figure, self.hex)} takes hold (rounds {self.first_round}–{self.last_round})"
+        )
 
 
 @dataclass(frozen=True)

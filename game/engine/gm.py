@@ -43,7 +43,6 @@ SITUATIONAL_MAX: int = int(read_table("combat.toml")["gm"]["situational_max"])
 """*Fudge* 4.1: the GM's modifier ranges from -3 to +3 (``data/combat.toml`` [gm])."""
 
 
-
 def _table_7_worst() -> dict[str, int]:
     firing = read_table("combat.toml")["firing"]
     return {"bad_light": int(firing["light_worst"]), "insecure_footing": int(firing["footing_worst"])}
@@ -57,14 +56,14 @@ UNTIL: tuple[str, ...] = ("round", "removed")
 
 DIE_PURPOSES: Mapping[str, tuple[int, tuple[int, ...]]] = {
     # purpose -> (number of dice, allowed faces)
-    "combat": (4, (-1, 0, 1)),        # FTC 6.3: the round's one 4dF roll
-    "initiative": (4, (-1, 0, 1)),    # FTC 4
-    "escape": (4, (-1, 0, 1)),        # FTC 5.3
-    "health": (4, (-1, 0, 1)),        # FTC 7.4
-    "situational": (4, (-1, 0, 1)),   # FTC 6.5.3 misses
-    "healing": (4, (-1, 0, 1)),       # Fudge 4.8
-    "will": (4, (-1, 0, 1)),          # FTC 8.1: Willpower to keep concentrating
-    "resistance": (4, (-1, 0, 1)),    # FTC 8: a target resisting a spell
+    "combat": (4, (-1, 0, 1)),  # FTC 6.3: the round's one 4dF roll
+    "initiative": (4, (-1, 0, 1)),  # FTC 4
+    "escape": (4, (-1, 0, 1)),  # FTC 5.3
+    "health": (4, (-1, 0, 1)),  # FTC 7.4
+    "situational": (4, (-1, 0, 1)),  # FTC 6.5.3 misses
+    "healing": (4, (-1, 0, 1)),  # Fudge 4.8
+    "will": (4, (-1, 0, 1)),  # FTC 8.1: Willpower to keep concentrating
+    "resistance": (4, (-1, 0, 1)),  # FTC 8: a target resisting a spell
     "scatter": (1, (1, 2, 3, 4, 5, 6)),  # FTC 6.5.3: the d6 direction of a lobbed miss
 }
 """The rolls a GM may set by hand (SetDie) and the dice each takes."""
@@ -79,11 +78,16 @@ class GMActionError(ValueError):
 
 # ------------------------------------------------------------------------------------ normalising
 
+
 def _hex(value: Any, what: str) -> Hex:
     if isinstance(value, Hex):
         return value
-    if (isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        isinstance(value, Sequence)
+        and not isinstance(value, str)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return Hex(int(value[0]), int(value[1]))
     raise GMActionError(f"{what} must be a hex [q, r], not {value!r}")
 
@@ -112,6 +116,7 @@ class GMAction(Action):
 
 
 # ------------------------------------------------------------------------------------ modifiers
+
 
 @dataclass(frozen=True)
 class SituationalModifier(GMAction):
@@ -168,6 +173,7 @@ class BattleCondition(GMAction):
 
 
 # ------------------------------------------------------------------------------------ overrides
+
 
 @dataclass(frozen=True)
 class SetDie(GMAction):
@@ -253,6 +259,7 @@ class DeclareIn(GMAction):
 
 # ------------------------------------------------------------------------------------ editing figures
 
+
 @dataclass(frozen=True)
 class EditWounds(GMAction):
     """*Fudge* 4.57: the GM ticks or clears wound boxes; ``wounds`` is ``Wounds.to_data()`` of the new sheet."""
@@ -333,14 +340,32 @@ class RemoveFigure(GMAction):
 
 
 GM_ACTION_TYPES: dict[str, type[GMAction]] = {
-    cls.kind: cls for cls in (SituationalModifier, RemoveModifier, BattleCondition, SetDie, GrantEscape,
-                              DenyEscape, GrantFreeAttack, DenyFreeAttack, EndRound, EndBattle, DeclareOut,
-                              DeclareIn, EditWounds, EditGear, EditTraits, AddFigure, RemoveFigure)
+    cls.kind: cls
+    for cls in (
+        SituationalModifier,
+        RemoveModifier,
+        BattleCondition,
+        SetDie,
+        GrantEscape,
+        DenyEscape,
+        GrantFreeAttack,
+        DenyFreeAttack,
+        EndRound,
+        EndBattle,
+        DeclareOut,
+        DeclareIn,
+        EditWounds,
+        EditGear,
+        EditTraits,
+        AddFigure,
+        RemoveFigure,
+    )
 }
 """Every GM action by its ``kind``; register these in ``actions.ACTION_TYPES`` to load them from a log."""
 
 
 # ------------------------------------------------------------------------------------ JSON
+
 
 def gm_action_to_json(action: GMAction) -> dict[str, Any]:
     """The action as plain JSON data, the same shape as ``actions.action_to_json``."""
@@ -378,6 +403,7 @@ def gm_action_from_json(data: Any) -> GMAction:
 
 # ------------------------------------------------------------------------------------ validation
 
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -390,8 +416,10 @@ def _need_text(value: Any, what: str, *, empty_ok: bool = False) -> None:
 def validate_modifier_value(value: Any) -> int:
     """*Fudge* 4.1: a GM modifier is a whole number from -3 to +3."""
     if not _is_int(value) or not SITUATIONAL_MIN <= value <= SITUATIONAL_MAX:
-        raise GMActionError(f"a GM modifier must be a whole number from {SITUATIONAL_MIN} to "
-                            f"{SITUATIONAL_MAX:+d} (Fudge 4.1), not {value!r}")
+        raise GMActionError(
+            f"a GM modifier must be a whole number from {SITUATIONAL_MIN} to "
+            f"{SITUATIONAL_MAX:+d} (Fudge 4.1), not {value!r}"
+        )
     return int(value)
 
 
@@ -401,8 +429,10 @@ def validate_condition(condition: Any, value: Any) -> int:
         raise GMActionError(f"{condition!r} is not a battle condition; use one of {', '.join(CONDITION_WORST)}")
     worst = CONDITION_WORST[condition]
     if not _is_int(value) or not worst <= value <= 0:
-        raise GMActionError(f"{condition.replace('_', ' ')} must be a whole number from -1 to {worst} "
-                            f"(FTC table 7), or 0 to lift it; not {value!r}")
+        raise GMActionError(
+            f"{condition.replace('_', ' ')} must be a whole number from -1 to {worst} "
+            f"(FTC table 7), or 0 to lift it; not {value!r}"
+        )
     return int(value)
 
 
@@ -411,8 +441,12 @@ def validate_faces(purpose: Any, faces: Any) -> tuple[int, ...]:
     if purpose not in DIE_PURPOSES:
         raise GMActionError(f"{purpose!r} is not a roll the GM can set; use one of {', '.join(DIE_PURPOSES)}")
     count, allowed = DIE_PURPOSES[purpose]
-    if (not isinstance(faces, Sequence) or isinstance(faces, str) or len(faces) != count
-            or not all(_is_int(f) and f in allowed for f in faces)):
+    if (
+        not isinstance(faces, Sequence)
+        or isinstance(faces, str)
+        or len(faces) != count
+        or not all(_is_int(f) and f in allowed for f in faces)
+    ):
         dice = "four Fudge dice, each -1, 0 or +1" if count == 4 else "one six-sided die, 1 to 6"
         raise GMActionError(f"a {purpose} roll is {dice}; got {faces!r}")
     return tuple(int(f) for f in faces)
@@ -454,8 +488,7 @@ def _level(value: Any, what: str) -> int:
             return parse_level(value)
         except ValueError:
             pass
-    raise GMActionError(f"{what} must be a ladder level such as \"Good\" or \"Legendary+1\" (or a number), "
-                        f"not {value!r}")
+    raise GMActionError(f'{what} must be a ladder level such as "Good" or "Legendary+1" (or a number), not {value!r}')
 
 
 def _check_ref(value: str, known: Collection[str] | None, what: str) -> None:
@@ -463,8 +496,13 @@ def _check_ref(value: str, known: Collection[str] | None, what: str) -> None:
         raise GMActionError(f"there is no {what} {value!r} in this battle; use one of {', '.join(sorted(known))}")
 
 
-def validate_gm_action(action: GMAction, *, figures: Collection[str] | None = None,
-                       sides: Collection[str] | None = None, track: WoundTrack | None = None) -> None:
+def validate_gm_action(
+    action: GMAction,
+    *,
+    figures: Collection[str] | None = None,
+    sides: Collection[str] | None = None,
+    track: WoundTrack | None = None,
+) -> None:
     """Check a GM decision's values (issue 8; ranges of *Fudge* 4.1 and FTC table 7); raise ``GMActionError``.
 
     With ``figures`` / ``sides`` (the battle's ids) the references are checked too; with ``track`` the
@@ -523,6 +561,7 @@ def validate_gm_action(action: GMAction, *, figures: Collection[str] | None = No
 
 # ------------------------------------------------------------------------------------ standing state
 
+
 @dataclass(frozen=True)
 class GMState:
     """The GM's standing modifiers and battle conditions (issue 8); change it only with ``with_action``."""
@@ -542,28 +581,34 @@ class GMState:
         """
         if isinstance(action, SituationalModifier):
             mod = action if action.round else replace(action, round=round_no)
-            return GMState((*[m for m in self.modifiers if m.id != mod.id], mod),
-                           tuple(c for c in self.conditions if c.id != mod.id))
+            return GMState(
+                (*[m for m in self.modifiers if m.id != mod.id], mod),
+                tuple(c for c in self.conditions if c.id != mod.id),
+            )
         if isinstance(action, BattleCondition):
             kept = tuple(c for c in self.conditions if c.id != action.id)
-            return GMState(tuple(m for m in self.modifiers if m.id != action.id),
-                           kept if action.value == 0 else (*kept, action))
+            return GMState(
+                tuple(m for m in self.modifiers if m.id != action.id), kept if action.value == 0 else (*kept, action)
+            )
         if isinstance(action, RemoveModifier):
             if action.id not in self.ids():
                 raise GMActionError(f"there is no GM modifier or condition {action.id!r} to remove")
-            return GMState(tuple(m for m in self.modifiers if m.id != action.id),
-                           tuple(c for c in self.conditions if c.id != action.id))
+            return GMState(
+                tuple(m for m in self.modifiers if m.id != action.id),
+                tuple(c for c in self.conditions if c.id != action.id),
+            )
         return self
 
     def expire(self, round_no: int) -> GMState:
         """Drop the "round" modifiers given before ``round_no`` (call as a round begins)."""
-        return replace(self, modifiers=tuple(m for m in self.modifiers
-                                             if m.until != "round" or m.round >= round_no))
+        return replace(self, modifiers=tuple(m for m in self.modifiers if m.until != "round" or m.round >= round_no))
 
     def to_json(self) -> dict[str, Any]:
         """Plain data (for a save's snapshot or a test)."""
-        return {"modifiers": [gm_action_to_json(m) for m in self.modifiers],
-                "conditions": [gm_action_to_json(c) for c in self.conditions]}
+        return {
+            "modifiers": [gm_action_to_json(m) for m in self.modifiers],
+            "conditions": [gm_action_to_json(c) for c in self.conditions],
+        }
 
 
 def modifier_terms(modifiers: Iterable[SituationalModifier], figure: str, side: str, round_no: int) -> Mods:
@@ -600,6 +645,7 @@ def condition_value(conditions: Iterable[BattleCondition], condition: str, h: He
 
 # ------------------------------------------------------------------------------------ edits on values
 
+
 def edited_wounds(data: Mapping[str, Any], track: WoundTrack) -> Wounds:
     """*Fudge* 4.57: the new wound sheet of an ``EditWounds`` on a figure's track; ``GMActionError`` if it
     does not fit (unknown level, more marks than boxes)."""
@@ -615,8 +661,13 @@ def edited_wounds(data: Mapping[str, Any], track: WoundTrack) -> Wounds:
         raise GMActionError(f"the edited wounds do not fit the sheet: {exc}") from exc
 
 
-def edited_gear(character: Character, weapons: Sequence[str], armour: Sequence[str],
-                shield: str | None, coverage: Mapping[str, str] | None = None) -> Character:
+def edited_gear(
+    character: Character,
+    weapons: Sequence[str],
+    armour: Sequence[str],
+    shield: str | None,
+    coverage: Mapping[str, str] | None = None,
+) -> Character:
     """FTC 9: the character with new gear from the catalogue; ``GMActionError`` names an unknown item.
 
     A suit of armour keeps the coverage the character wears it with (FTC 9.2's partial suits: a breastplate
@@ -640,8 +691,10 @@ def edited_gear(character: Character, weapons: Sequence[str], armour: Sequence[s
         raise GMActionError(str(exc.args[0] if exc.args else exc)) from exc
     unworn = sorted(set(chosen) - {item.name for item in suits})
     if unworn:
-        raise GMActionError(f"a coverage is given for {', '.join(unworn)}, which is not in the new armour; "
-                            "tick the suit or drop its coverage")
+        raise GMActionError(
+            f"a coverage is given for {', '.join(unworn)}, which is not in the new armour; "
+            "tick the suit or drop its coverage"
+        )
     worn = {item.name: item.coverage for item in character.armour}
     entries: list[str | dict[str, str]] = []
     for name, item in zip(armour, suits, strict=True):

@@ -68,8 +68,9 @@ def minutes_per_treated_wound(pace: str) -> int:
     """How long one treated wound takes to mend at a pace (*Fudge* 4.8: a day each is epic, a minute magical)."""
     table = healing_data()["treatment"]["pace"]
     if pace not in table:
-        raise HealingError(f"there is no healing pace {pace!r}; use one of {', '.join(table)} "
-                           f"(or add it to {DATA_FILE.name})")
+        raise HealingError(
+            f"there is no healing pace {pace!r}; use one of {', '.join(table)} (or add it to {DATA_FILE.name})"
+        )
     return int(table[pace]["minutes_per_wound"])
 
 
@@ -88,8 +89,9 @@ def constitution_difficulty(level: WoundLevel) -> int:
     table = healing_data()["natural"]["constitution"]
     name = str(level)
     if name not in table:
-        raise HealingError(f"{DATA_FILE.name} gives no Constitution difficulty for {name}; add it under "
-                           "[natural.constitution]")
+        raise HealingError(
+            f"{DATA_FILE.name} gives no Constitution difficulty for {name}; add it under [natural.constitution]"
+        )
     return parse_level(str(table[name]))
 
 
@@ -105,6 +107,7 @@ def healing_skill(character: Character) -> tuple[str, int]:
 
 
 # ------------------------------------------------------------------------------------------ the sheet
+
 
 def _rewrite(template: Wounds, received: Sequence[WoundLevel]) -> Wounds:
     """A clean sheet on the same track holding ``received``, worst first (module doc)."""
@@ -166,6 +169,7 @@ def _describe(wounds: Wounds) -> str:
 
 # ------------------------------------------------------------------------------------------ treatment
 
+
 @dataclass(frozen=True)
 class Treatment:
     """The outcome of one treatment (*Fudge* 4.8): the roll, the levels healed and the time to mend.
@@ -196,8 +200,15 @@ class Treatment:
         return self.levels > 0
 
 
-def treat(rng: random.Random, wounds: Wounds, skill_level: int, *, pace: str | None = None,
-          faces: Sequence[int] | None = None, skill_name: str = "healing skill") -> Treatment:
+def treat(
+    rng: random.Random,
+    wounds: Wounds,
+    skill_level: int,
+    *,
+    pace: str | None = None,
+    faces: Sequence[int] | None = None,
+    skill_name: str = "healing skill",
+) -> Treatment:
     """Roll a healing skill for one patient (*Fudge* 4.8) and say what it heals and how long it takes.
 
     Skill + 4dF: Good heals all wounds one level, Great two, Superb three (``treatment_levels``); worse heals
@@ -210,8 +221,11 @@ def treat(rng: random.Random, wounds: Wounds, skill_level: int, *, pace: str | N
     serious = [w for w in wounds.received() if w > WoundLevel.SCRATCH]
     if not serious and not healing_data()["treatment"]["scratch_needs_roll"]:
         after = care_after_battle(wounds)
-        note = ("Only Scratches: no roll needed, they are erased with a few minutes' care."
-                if after != wounds else "No wounds to treat.")
+        note = (
+            "Only Scratches: no roll needed, they are erased with a few minutes' care."
+            if after != wounds
+            else "No wounds to treat."
+        )
         return Treatment(wounds, after, skill_level, (), None, 0, 0, pace, 0, (note,))
     roll = _check_faces(faces) if faces is not None else roll_4df(rng)
     result = skill_level + roll.total
@@ -237,6 +251,7 @@ def _duration(minutes: int) -> str:
 
 
 # ------------------------------------------------------------------------------------------ rest
+
 
 @dataclass(frozen=True)
 class ConstitutionRoll:
@@ -271,8 +286,15 @@ def _periods_needed(level: WoundLevel) -> int:
     return 1
 
 
-def rest(wounds: Wounds, days: int, *, period_days: int | None = None, rng: random.Random | None = None,
-         health: int | None = None, rolls: Sequence[Sequence[int]] = ()) -> Recovery:
+def rest(
+    wounds: Wounds,
+    days: int,
+    *,
+    period_days: int | None = None,
+    rng: random.Random | None = None,
+    health: int | None = None,
+    rolls: Sequence[Sequence[int]] = (),
+) -> Recovery:
     """Wounds healing on their own over ``days`` of rest (*Fudge* 4.8).
 
     Scratches go at once (they need only minutes). Each full period of ``period_days`` (default: a week,

@@ -51,8 +51,10 @@ def parse_level(name: str) -> int:
     match = _PATTERN.match(text)
     if match is None or match.group(1).lower() not in _BY_NAME:
         known = ", ".join(_NAMES[lv] for lv in sorted(_NAMES))
-        raise ValueError(f"{name!r} is not a level of the trait ladder (expected one of {known}, "
-                         "optionally followed by +N or -N, or a number such as +1)")
+        raise ValueError(
+            f"{name!r} is not a level of the trait ladder (expected one of {known}, "
+            "optionally followed by +N or -N, or a number such as +1)"
+        )
     base = _BY_NAME[match.group(1).lower()]
     if match.group(2) is None:
         return base

@@ -222,11 +222,19 @@ def _extended(dq: int, dr: int) -> _Extended:
     is_end = tuple((c.q, c.r) in ((0, 0), (dq, dr)) for c in pat.cells)
     at_risk = tuple(
         not end and (abs(c.q) + abs(c.r) + abs(c.q + c.r)) // 2 <= reach
-        for c, end in zip(pat.cells, is_end, strict=True))
-    table = np.array(
-        [(c.q, c.r, _INTERIOR * c.interior | _ON_SEGMENT * seg | _AT_RISK * risk | _END * end, c.enter)
-         for c, seg, risk, end in zip(pat.cells, on_segment, at_risk, is_end, strict=True)],
-        dtype=np.int64).reshape(-1, 4).T.copy()
+        for c, end in zip(pat.cells, is_end, strict=True)
+    )
+    table = (
+        np.array(
+            [
+                (c.q, c.r, _INTERIOR * c.interior | _ON_SEGMENT * seg | _AT_RISK * risk | _END * end, c.enter)
+                for c, seg, risk, end in zip(pat.cells, on_segment, at_risk, is_end, strict=True)
+            ],
+            dtype=np.int64,
+        )
+        .reshape(-1, 4)
+        .T.copy()
+    )
     table.setflags(write=False)
     ranks: dict[int, int] = {}
     for cell in pat.cells:
@@ -299,8 +307,9 @@ def _bystanders(firer: Hex, target: Hex, occupants: Mapping[Hex, T], cutoff: int
     return tuple(found)
 
 
-def line_of_fire(terrain: TerrainMap, firer: Hex, target: Hex, *,
-                 occupants: Mapping[Hex, T] | None = None) -> LineOfFire[T]:
+def line_of_fire(
+    terrain: TerrainMap, firer: Hex, target: Hex, *, occupants: Mapping[Hex, T] | None = None
+) -> LineOfFire[T]:
     """Draw the line of fire from ``firer`` to ``target`` on a map (FTC 6.5.3; RULINGS.md "Line of fire").
 
     ``occupants`` maps hexes to the figures standing there; they give ``bystanders_at_risk()``.
@@ -353,8 +362,12 @@ def _map_box(terrain: TerrainMap) -> tuple[int, int, int, int]:
     if cached is not None and cached[0] is terrain:
         return cached[1]
     all_hexes = list(terrain.hexes())
-    box = (min(h.q for h in all_hexes), min(h.r for h in all_hexes),
-           max(h.q for h in all_hexes), max(h.r for h in all_hexes))
+    box = (
+        min(h.q for h in all_hexes),
+        min(h.r for h in all_hexes),
+        max(h.q for h in all_hexes),
+        max(h.r for h in all_hexes),
+    )
     if len(_MAP_BOXES) > 16:
         _MAP_BOXES.clear()
     _MAP_BOXES[id(terrain)] = (terrain, box)
@@ -389,16 +402,24 @@ def _flat_table(dq: int, dr: int, width: int) -> tuple[npt.NDArray[np.int32], in
     """A displacement's extended pattern for a grid ``width`` wide: rows (flat offset from the firer,
     flags + 16 * rank of entry); and its length. Equal entries share a rank, so ranks compare like entries."""
     ext = _extended(dq, dr)
-    table = np.array(
-        [(cell.r * width + cell.q, flags + 16 * rank) for cell, flags, rank in
-         zip(ext.cells, ext.table[2].tolist(), ext.rank, strict=True)],
-        dtype=np.int32).reshape(-1, 2).T.copy()
+    table = (
+        np.array(
+            [
+                (cell.r * width + cell.q, flags + 16 * rank)
+                for cell, flags, rank in zip(ext.cells, ext.table[2].tolist(), ext.rank, strict=True)
+            ],
+            dtype=np.int32,
+        )
+        .reshape(-1, 2)
+        .T.copy()
+    )
     table.setflags(write=False)
     return table, len(ext.cells)
 
 
-def lines_of_fire(terrain: TerrainMap, positions: Mapping[str, Hex],
-                  pairs: Iterable[tuple[str, str]] | None = None) -> dict[tuple[str, str], LineOfFire[str]]:
+def lines_of_fire(
+    terrain: TerrainMap, positions: Mapping[str, Hex], pairs: Iterable[tuple[str, str]] | None = None
+) -> dict[tuple[str, str], LineOfFire[str]]:
     """Lines of fire between figures: every ordered pair of ``positions`` (or just ``pairs``), with blocking,
     partial cover and the bystanders at risk named by the figures' keys (FTC 6.5.3; RULINGS.md).
 
@@ -453,9 +474,13 @@ def lines_of_fire(terrain: TerrainMap, positions: Mapping[str, Hex],
             sfirst[1:] = sp[1:] != sp[:-1]
             chosen = seg_walls[sfirst]
             where_r, where_q = np.divmod(flat[chosen], width)
-            blocked_at = dict(zip(pair_id[chosen].tolist(),
-                                  map(Hex, (where_q + grid.q0).tolist(), (where_r + grid.r0).tolist()),
-                                  strict=True))
+            blocked_at = dict(
+                zip(
+                    pair_id[chosen].tolist(),
+                    map(Hex, (where_q + grid.q0).tolist(), (where_r + grid.r0).tolist()),
+                    strict=True,
+                )
+            )
     partial = np.zeros(len(pair_list), dtype=np.bool_)
     partial[pair_id[blocks & ((code & (_INTERIOR | _ON_SEGMENT)) == _ON_SEGMENT)]] = True
 
@@ -471,8 +496,18 @@ def lines_of_fire(terrain: TerrainMap, positions: Mapping[str, Hex],
     cut_list = cutoff.tolist()
     partial_list = partial.tolist()
     new = tuple.__new__
-    lines = [new(LineOfFire, (spots[i], spots[j], blocked_at.get(p), partial_list[p],
-                              tuple(bystanders.get(p, ())),
-                              None if cut_list[p] == no_wall else cut_list[p]))
-             for p, (i, j) in enumerate(zip(ia, ib, strict=True))]
+    lines = [
+        new(
+            LineOfFire,
+            (
+                spots[i],
+                spots[j],
+                blocked_at.get(p),
+                partial_list[p],
+                tuple(bystanders.get(p, ())),
+                None if cut_list[p] == no_wall else cut_list[p],
+            ),
+        )
+        for p, (i, j) in enumerate(zip(ia, ib, strict=True))
+    ]
     return dict(zip(pair_list, lines, strict=True))

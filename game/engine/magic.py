@@ -145,15 +145,18 @@ def _time_rounds(text: str, *, rounds_per_minute: int, where: str, allow_second:
         return 0
     match = _TIME.match(text)
     if match is None:
-        raise MagicError(f"{where}: {text!r} is not a time of FTC 8.1's chart; write \"1 second\", "
-                         "\"1 round\", \"5 rounds\" or \"2 minutes\"")
+        raise MagicError(
+            f'{where}: {text!r} is not a time of FTC 8.1\'s chart; write "1 second", '
+            '"1 round", "5 rounds" or "2 minutes"'
+        )
     count, unit = int(match.group(1)), match.group(2).lower()
     if count < 1:
         raise MagicError(f"{where}: {text!r} must be at least 1 {unit}")
     if unit.startswith("second"):
         if not allow_second or count != 1:
-            raise MagicError(f"{where}: {text!r}; only a casting time may be \"1 second\" (FTC 8.1); "
-                             "write a number of rounds instead")
+            raise MagicError(
+                f'{where}: {text!r}; only a casting time may be "1 second" (FTC 8.1); write a number of rounds instead'
+            )
         return 0
     if unit.startswith("minute"):
         return count * rounds_per_minute
@@ -170,8 +173,10 @@ def _read_spell(key: str, row: Mapping[str, Any], rounds_per_minute: int) -> Spe
         raise MagicError(f"{where}: {unknown[0]!r} is not a field of a spell; {hint}")
     for needed in ("name", "casting_time", "range", "skill", "difficulty", "effect", "target"):
         if needed not in row:
-            raise MagicError(f"{where} has no {needed!r}; every spell needs name, casting_time, range, skill, "
-                             "difficulty, effect and target")
+            raise MagicError(
+                f"{where} has no {needed!r}; every spell needs name, casting_time, range, skill, "
+                "difficulty, effect and target"
+            )
     try:
         difficulty = parse_level(str(row["difficulty"]))
     except ValueError as exc:
@@ -184,17 +189,16 @@ def _read_spell(key: str, row: Mapping[str, Any], rounds_per_minute: int) -> Spe
             raise MagicError(f"{where}: {name} {row[name]!r} is unknown; use one of {', '.join(allowed)}")
     values["resist"] = str(values.get("resist", "")).strip().lower()
     if values["resist"] not in RESIST:
-        raise MagicError(f"{where}: resist {row['resist']!r} is unknown; use \"Will\" or \"Health\" or leave "
-                         "it out")
+        raise MagicError(f'{where}: resist {row["resist"]!r} is unknown; use "Will" or "Health" or leave it out')
     applies = str(values.get("applies_to", "")).strip().lower()
     values["applies_to"] = applies
     if values["effect"] == "condition" and applies not in APPLIES_TO:
         raise MagicError(f"{where}: a condition needs applies_to, one of {', '.join(APPLIES_TO)}")
     spell = Spell(key=key, **values)
-    _time_rounds(spell.casting_time, rounds_per_minute=rounds_per_minute, where=f"{where}, casting_time",
-                 allow_second=True)
-    _time_rounds(spell.duration, rounds_per_minute=rounds_per_minute, where=f"{where}, duration",
-                 allow_second=False)
+    _time_rounds(
+        spell.casting_time, rounds_per_minute=rounds_per_minute, where=f"{where}, casting_time", allow_second=True
+    )
+    _time_rounds(spell.duration, rounds_per_minute=rounds_per_minute, where=f"{where}, duration", allow_second=False)
     if spell.effect == "area" and spell.radius < 0:
         raise MagicError(f"{where}: an area's radius must be 0 or more hexes, not {spell.radius}")
     if spell.effect == "heal" and spell.heal_levels < 1:
@@ -236,8 +240,9 @@ def _catalogue() -> _Catalogue:
         concentration = {str(k): parse_level(str(v)) for k, v in raw["concentration"].items()}
         recognition = {str(k): parse_level(str(v)) for k, v in raw["recognition"].items()}
     except (KeyError, ValueError) as exc:
-        raise MagicError(f"cannot read the magic tables in {DATA_FILE}: {exc!r}; restore the file from the "
-                         "game's distribution") from exc
+        raise MagicError(
+            f"cannot read the magic tables in {DATA_FILE}: {exc!r}; restore the file from the game's distribution"
+        ) from exc
     spells: dict[str, Spell] = {}
     for key, row in raw.get("spell", {}).items():
         spell = _read_spell(str(key), row, per_minute)
@@ -269,21 +274,33 @@ def spell(name: str) -> Spell:
 # FTC 8.1: casting time, resolution, modifiers
 # ---------------------------------------------------------------------------------------------------
 
+
 def casting_rounds(item: Spell) -> int:
     """Rounds of the battle a casting occupies, counting the round it is declared in (FTC 8.1).
 
     "1 second" and "1 round" take the round they are declared in (1); "5 rounds" takes five, the effect
     coming in the fifth; minutes count ``rounds_per_minute`` rounds each.
     """
-    rounds = _time_rounds(item.casting_time, rounds_per_minute=_catalogue().rounds_per_minute,
-                          where=f"spell {item.name!r}, casting_time", allow_second=True)
+    rounds = _time_rounds(
+        item.casting_time,
+        rounds_per_minute=_catalogue().rounds_per_minute,
+        where=f"spell {item.name!r}, casting_time",
+        allow_second=True,
+    )
     return max(1, rounds)
 
 
 def is_instant(item: Spell) -> bool:
     """Whether the spell is cast in 1 second (FTC 8.1): resolved when declared, before the other attacks."""
-    return _time_rounds(item.casting_time, rounds_per_minute=_catalogue().rounds_per_minute,
-                        where=f"spell {item.name!r}, casting_time", allow_second=True) == 0
+    return (
+        _time_rounds(
+            item.casting_time,
+            rounds_per_minute=_catalogue().rounds_per_minute,
+            where=f"spell {item.name!r}, casting_time",
+            allow_second=True,
+        )
+        == 0
+    )
 
 
 def resolves_when(item: Spell) -> Resolution:
@@ -301,13 +318,25 @@ def resolves_when(item: Spell) -> Resolution:
 
 def duration_rounds(item: Spell) -> int:
     """How many rounds an effect counts in (FTC 8.1 time chart; ``effect_rounds`` says which); 0 = instant."""
-    return _time_rounds(item.duration, rounds_per_minute=_catalogue().rounds_per_minute,
-                        where=f"spell {item.name!r}, duration", allow_second=False)
+    return _time_rounds(
+        item.duration,
+        rounds_per_minute=_catalogue().rounds_per_minute,
+        where=f"spell {item.name!r}, duration",
+        allow_second=False,
+    )
 
 
-def casting_modifiers(item: Spell, *, moved_fraction: MovedFraction = "none", firer_defending: bool = False,
-                      elevation_angle_modifier: int = 0, very_hurt_penalty: int = 0, footing: int = 0,
-                      light: int = 0, partial_cover: bool = False) -> tuple[Modifier, ...]:
+def casting_modifiers(
+    item: Spell,
+    *,
+    moved_fraction: MovedFraction = "none",
+    firer_defending: bool = False,
+    elevation_angle_modifier: int = 0,
+    very_hurt_penalty: int = 0,
+    footing: int = 0,
+    light: int = 0,
+    partial_cover: bool = False,
+) -> tuple[Modifier, ...]:
     """The modifiers of the casting roll, from table 7 (FTC 8.1, 6.5.1), each named.
 
     A 1-round spell takes table 7 as a shot would, including the penalty for having moved in the movement
@@ -317,13 +346,20 @@ def casting_modifiers(item: Spell, *, moved_fraction: MovedFraction = "none", fi
     """
     when = resolves_when(item)
     if when == "last_round" and moved_fraction != "none":
-        raise MagicError(f"{item.name} takes {item.casting_time}: the caster must stay still while "
-                         "concentrating (FTC 8.1); a caster who moves breaks the spell")
+        raise MagicError(
+            f"{item.name} takes {item.casting_time}: the caster must stay still while "
+            "concentrating (FTC 8.1); a caster who moves breaks the spell"
+        )
     moved: MovedFraction = "none" if when == "declaration" else moved_fraction
-    return firing_modifiers(moved_fraction=moved, firer_defending=firer_defending,
-                            elevation_angle_modifier=elevation_angle_modifier,
-                            very_hurt_penalty=very_hurt_penalty, footing=footing, light=light,
-                            partial_cover=partial_cover)
+    return firing_modifiers(
+        moved_fraction=moved,
+        firer_defending=firer_defending,
+        elevation_angle_modifier=elevation_angle_modifier,
+        very_hurt_penalty=very_hurt_penalty,
+        footing=footing,
+        light=light,
+        partial_cover=partial_cover,
+    )
 
 
 def casting_result(skill: int, roll: DiceRoll | int, modifiers: Iterable[Modifier] = ()) -> int:
@@ -349,8 +385,9 @@ def protects_this_round(cast_round: int, attack_round: int, casting_time: str) -
         return False
     if attack_round > cast_round:
         return True
-    rounds = _time_rounds(casting_time, rounds_per_minute=_catalogue().rounds_per_minute,
-                          where="casting_time", allow_second=True)
+    rounds = _time_rounds(
+        casting_time, rounds_per_minute=_catalogue().rounds_per_minute, where="casting_time", allow_second=True
+    )
     return rounds == 0
 
 
@@ -377,17 +414,19 @@ def active_in_round(item: Spell, effect_round: int, round_no: int) -> bool:
 # FTC 8.1: concentration
 # ---------------------------------------------------------------------------------------------------
 
+
 def concentration_difficulty(event: ConcentrationEvent) -> int:
     """The Willpower result that keeps a concentrating caster's spell going (FTC 8.1): Good when forced to
     dodge an attack, Great when he takes damage."""
     table = _catalogue().concentration
     if event not in table:
-        raise MagicError(f"{event!r} does not break concentration; use \"dodge\" or \"damaged\" (FTC 8.1)")
+        raise MagicError(f'{event!r} does not break concentration; use "dodge" or "damaged" (FTC 8.1)')
     return table[event]
 
 
-def concentration_roll(rng: random.Random, will: int, event: ConcentrationEvent,
-                       modifier: int = 0) -> tuple[DiceRoll, bool]:
+def concentration_roll(
+    rng: random.Random, will: int, event: ConcentrationEvent, modifier: int = 0
+) -> tuple[DiceRoll, bool]:
     """Roll Willpower to keep concentrating (FTC 8.1); returns the roll and whether concentration holds."""
     roll = roll_4df(rng)
     return roll, concentration_holds(will, roll, event, modifier)
@@ -440,6 +479,7 @@ class Concentration:
 # FTC 8.2: recognising spells
 # ---------------------------------------------------------------------------------------------------
 
+
 def recognition_difficulty(*, sees: bool, hears: bool, obscured: bool) -> int | None:
     """The Thaumatology result needed to recognise a spell cast at the recogniser (FTC 8.2).
 
@@ -455,8 +495,9 @@ def recognition_difficulty(*, sees: bool, hears: bool, obscured: bool) -> int | 
     return table["see_and_hear"] if hears else table["clear_view"]
 
 
-def recognise(rng: random.Random, thaumatology: int, *, sees: bool, hears: bool,
-              obscured: bool) -> tuple[DiceRoll | None, bool]:
+def recognise(
+    rng: random.Random, thaumatology: int, *, sees: bool, hears: bool, obscured: bool
+) -> tuple[DiceRoll | None, bool]:
     """A Thaumatology roll while declaring (FTC 8.2, 6.1.2); returns the roll (None: no roll possible) and
     whether the spell is recognised."""
     difficulty = recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
@@ -469,6 +510,7 @@ def recognise(rng: random.Random, thaumatology: int, *, sees: bool, hears: bool,
 # ---------------------------------------------------------------------------------------------------
 # FTC 8.3: ranges and touch
 # ---------------------------------------------------------------------------------------------------
+
 
 def spell_range_hexes(kind: str) -> int | None:
     """A spell range in hexes (FTC 8.3): self 0, touch 1 (melee reach), close 2, short 10; long is None,
@@ -525,6 +567,7 @@ def touch_weapon() -> Weapon:
 # ---------------------------------------------------------------------------------------------------
 # Effects
 # ---------------------------------------------------------------------------------------------------
+
 
 def _spell_weapon(item: Spell) -> Weapon:
     # Armour halving (FTC 7.2) asks about the weapon; a spell is neither blunt nor small and piercing.

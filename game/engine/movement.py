@@ -43,22 +43,28 @@ POSTURES: tuple[str, ...] = ("standing", "crawling", "prone")
 """Postures a figure moves in (FTC 5 "Crawling and Rolling")."""
 
 TABLE_1_MOVEMENT: Mapping[int, int] = MappingProxyType(
-    {ladder.parse_level(name): int(hexes) for name, hexes in _DATA["table_1_movement"].items()})
+    {ladder.parse_level(name): int(hexes) for name, hexes in _DATA["table_1_movement"].items()}
+)
 """Table 1: hexes per round by Speed level (Scale 0, standing, unencumbered)."""
 
 TABLE_2_ENCUMBRANCE: Mapping[int, tuple[int, int, int, int]] = MappingProxyType(
-    {ladder.parse_level(name): (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
-     for name, row in _DATA["table_2_encumbrance"]["rows"].items()})
+    {
+        ladder.parse_level(name): (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+        for name, row in _DATA["table_2_encumbrance"]["rows"].items()
+    }
+)
 """Table 2: for each Strength (Scale 0), the maximum load in kg with no penalty, -1, -2 and -3."""
 
 TERRAIN_SUGGESTIONS: Mapping[str, int] = MappingProxyType(
-    {name: int(value) for name, value in _DATA["table_3_terrain"].items()})
+    {name: int(value) for name, value in _DATA["table_3_terrain"].items()}
+)
 """Table 3: suggested movement penalties (as the book prints them, negative) for the GM's guide and Tiled."""
 
 _SPEED_SCALE_FACTOR = Fraction(str(_DATA["speed_scale"]["factor_per_step"]))
 _POSTURE_RULES: dict[str, tuple[int, int]] = {
     name: (int(rule["steps_lower"]), ladder.parse_level(str(rule["at_most"])))
-    for name, rule in _DATA["posture"].items()}
+    for name, rule in _DATA["posture"].items()
+}
 _ENC = _DATA["table_2_encumbrance"]
 _FAIR_LOAD = Fraction(str(_ENC["fair_max_load_kg"]))
 _LOAD_FACTOR = Fraction(str(_ENC["factor_per_step"]))
@@ -78,6 +84,7 @@ class IllegalMove(ValueError):
 
 
 # --- allowance (FTC 5, table 1; 5.1.1, table 2) ------------------------------------------------------
+
 
 def _round_half_up(x: Fraction) -> int:
     return floor(x + Fraction(1, 2))
@@ -123,7 +130,7 @@ def max_load_kg(strength: int, strength_scale: int = 0) -> float:
     steps = strength + strength_scale
     if steps in TABLE_2_ENCUMBRANCE:
         return float(TABLE_2_ENCUMBRANCE[steps][0])
-    return float(_FAIR_LOAD * _LOAD_FACTOR ** steps)
+    return float(_FAIR_LOAD * _LOAD_FACTOR**steps)
 
 
 def load_thresholds_kg(strength: int, strength_scale: int = 0) -> tuple[float, ...]:
@@ -150,8 +157,15 @@ def encumbrance_penalty(load_kg: float, strength: int, strength_scale: int = 0) 
     return penalty
 
 
-def movement_allowance(speed: int, *, speed_scale: int = 0, posture: str = "standing", strength: int = 0,
-                       strength_scale: int = 0, load_kg: float = 0.0) -> int:
+def movement_allowance(
+    speed: int,
+    *,
+    speed_scale: int = 0,
+    posture: str = "standing",
+    strength: int = 0,
+    strength_scale: int = 0,
+    load_kg: float = 0.0,
+) -> int:
     """Hexes a figure may move this round before terrain (FTC 5, 5.1.1; RULINGS.md "Movement phase").
 
     Table 1 by Speed (posture first lowers that Speed: FTC 5 says a crawler *has* a lower Speed), times
@@ -159,7 +173,7 @@ def movement_allowance(speed: int, *, speed_scale: int = 0, posture: str = "stan
     which never takes a moving figure below 1 hex. Returns 0 when the figure cannot move at all
     (more than eight times its maximum load). At Scale 0 this is exactly RULINGS.md's order.
     """
-    hexes = Fraction(table_1_hexes(posture_speed(speed, posture))) * _SPEED_SCALE_FACTOR ** speed_scale
+    hexes = Fraction(table_1_hexes(posture_speed(speed, posture))) * _SPEED_SCALE_FACTOR**speed_scale
     allowance = max(1, _round_half_up(hexes))
     penalty = encumbrance_penalty(load_kg, strength, strength_scale)
     if penalty is None:
@@ -197,7 +211,7 @@ class _Grid:
         self.stride = int(r.max()) - self.r0 + 2
         size = (int(q.max()) - self.q0 + 2) * self.stride
         # cell number of every (row, col), so per-mode tables are one numpy scatter
-        self._cells = ((q - self.q0) * self.stride + (r - self.r0)).ravel()[:w * h]
+        self._cells = ((q - self.q0) * self.stride + (r - self.r0)).ravel()[: w * h]
         inside = np.zeros(size, dtype=np.bool_)
         inside[self._cells] = True
         self.size = size
@@ -240,8 +254,9 @@ class _Grid:
         table = self._modes.get(mode)
         if table is None:
             if mode not in self.terrain.penalty:
-                raise IllegalMove(f"unknown movement mode {mode!r}: this map knows "
-                                  f"{', '.join(sorted(self.terrain.penalty))}")
+                raise IllegalMove(
+                    f"unknown movement mode {mode!r}: this map knows {', '.join(sorted(self.terrain.penalty))}"
+                )
             full = np.full(self.size, _WALL, dtype=np.int64)
             # table 3 prints penalties as negative numbers; either sign means "this many hexes fewer"
             pen = np.abs(self.terrain.penalty[mode].astype(np.int64)).ravel()
@@ -271,6 +286,7 @@ def _applied(raw_terrain: int, allowance: int) -> int:
 
 
 # --- paths ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Path:
@@ -335,22 +351,31 @@ def _step_shape(i: int, here: Hex, face: int, hx: Hex, f: int, gap_sides: int) -
     step's turn costs in hexes (the free sides of ``data/movement.toml`` first); raises ``IllegalMove``."""
     if hx == here:
         if turn_steps(face, f) != 1:
-            raise IllegalMove(f"step {i + 1} turns from facing {face} to {f} in place; turn one hex side "
-                              "at a time")
+            raise IllegalMove(f"step {i + 1} turns from facing {face} to {f} in place; turn one hex side at a time")
         return gap_sides + 1, _SIDE_COST if gap_sides + 1 > _FREE_SIDES else 0
     if f != face:
-        raise IllegalMove(f"step {i + 1} moves to {hx} and changes facing at once; moving does not turn "
-                          "a figure, so add a separate turn step")
+        raise IllegalMove(
+            f"step {i + 1} moves to {hx} and changes facing at once; moving does not turn "
+            "a figure, so add a separate turn step"
+        )
     if direction_to(here, hx) is None:
-        raise IllegalMove(f"step {i + 1} jumps from {here} to {hx}; a figure moves one adjacent hex at a "
-                          "time")
+        raise IllegalMove(f"step {i + 1} jumps from {here} to {hx}; a figure moves one adjacent hex at a time")
     return 0, 0
 
 
-def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, *,
-              terrain: TerrainMap, mode: str = "walk", occupied: frozenset[Hex] = frozenset(),
-              impassable: frozenset[Hex] = frozenset(), zones: Mapping[Hex, frozenset[str]] | None = None,
-              per_hex_terrain: bool = False) -> Path:
+def path_cost(
+    start: Hex,
+    facing: int,
+    steps: Sequence[tuple[Hex, int]],
+    allowance: int,
+    *,
+    terrain: TerrainMap,
+    mode: str = "walk",
+    occupied: frozenset[Hex] = frozenset(),
+    impassable: frozenset[Hex] = frozenset(),
+    zones: Mapping[Hex, frozenset[str]] | None = None,
+    per_hex_terrain: bool = False,
+) -> Path:
     """Price an explicit path (FTC 5, 5.1.2, 5.2, 5.3) without checking it against the allowance.
 
     Raises ``IllegalMove`` when a step is neither a move to an adjacent hex nor a one-side turn in place, or
@@ -379,8 +404,9 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
         if cell < 0:
             raise IllegalMove(f"step {i + 1} leaves the map at {hx}; choose a hex on the map")
         if table[cell] == _WALL:
-            raise IllegalMove(f"step {i + 1} enters {hx}, which is impassable for a figure moving by "
-                              f"{mode}; go around it")
+            raise IllegalMove(
+                f"step {i + 1} enters {hx}, which is impassable for a figure moving by {mode}; go around it"
+            )
         if hx in impassable:
             raise IllegalMove(f"step {i + 1} enters {hx}, which this figure may not pass; go around it")
         left = zones.get(here, _NO_ZONE) - zones.get(hx, _NO_ZONE)
@@ -395,28 +421,63 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
     raw = sum_pen if per_hex_terrain else max_pen
     # FTC 5.1.2's one-hex minimum: under the per-hex option it can only ever rescue a single step
     applied = raw if per_hex_terrain and moved > 1 else _applied(raw, allowance)
-    return Path(start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, occ_extra, fx,
-                tuple(escapes))
+    return Path(
+        start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, occ_extra, fx, tuple(escapes)
+    )
 
 
-def validate_path(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, *,
-                  terrain: TerrainMap, mode: str = "walk", occupied: frozenset[Hex] = frozenset(),
-                  impassable: frozenset[Hex] = frozenset(), zones: Mapping[Hex, frozenset[str]] | None = None,
-                  per_hex_terrain: bool = False, size: int = 1) -> Path:
+def validate_path(
+    start: Hex,
+    facing: int,
+    steps: Sequence[tuple[Hex, int]],
+    allowance: int,
+    *,
+    terrain: TerrainMap,
+    mode: str = "walk",
+    occupied: frozenset[Hex] = frozenset(),
+    impassable: frozenset[Hex] = frozenset(),
+    zones: Mapping[Hex, frozenset[str]] | None = None,
+    per_hex_terrain: bool = False,
+    size: int = 1,
+) -> Path:
     """Check a player's explicit path and price it (FTC 5, 5.1, 5.2, 5.3); the battle's one legality check.
 
     Raises ``IllegalMove`` when a step is illegal, the move costs more than the allowance, or it ends in an
     occupied hex. A figure of ``size`` 3 or 7 is priced by ``large_path_cost`` (occupied hexes block it).
     """
-    p = (path_cost(start, facing, steps, allowance, terrain=terrain, mode=mode, occupied=occupied,
-                   impassable=impassable, zones=zones, per_hex_terrain=per_hex_terrain) if size == 1 else
-         large_path_cost(start, facing, size, steps, allowance, terrain=terrain, mode=mode,
-                         blocked=occupied | impassable, zones=zones, per_hex_terrain=per_hex_terrain))
+    p = (
+        path_cost(
+            start,
+            facing,
+            steps,
+            allowance,
+            terrain=terrain,
+            mode=mode,
+            occupied=occupied,
+            impassable=impassable,
+            zones=zones,
+            per_hex_terrain=per_hex_terrain,
+        )
+        if size == 1
+        else large_path_cost(
+            start,
+            facing,
+            size,
+            steps,
+            allowance,
+            terrain=terrain,
+            mode=mode,
+            blocked=occupied | impassable,
+            zones=zones,
+            per_hex_terrain=per_hex_terrain,
+        )
+    )
     if p.cost > allowance:
         raise IllegalMove(
             f"this move costs {p.cost} hexes ({p.hexes_moved} moved, {p.terrain_penalty} terrain, "
             f"{p.occupied_extra} for occupied hexes, {p.facing_extra} for turning) but the figure may move "
-            f"only {allowance}; shorten the path or turn less")
+            f"only {allowance}; shorten the path or turn less"
+        )
     if p.end != start and p.end in occupied:
         raise IllegalMove(f"the move ends in {p.end}, which another figure occupies; end in a free hex")
     return p
@@ -431,9 +492,18 @@ _BLOCK = -_BIG
 """Overlay entry of a hex this mover may not enter (``impassable``); other entries are occupied-hex extras."""
 
 
-def _search(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, level: int,
-            overlay: dict[int, int], zc: dict[int, frozenset[str]], out: list[tuple[int, int, int, int]],
-            applied: int, ends: dict[int, int]) -> set[int]:
+def _search(
+    pen: list[int],
+    offsets: tuple[int, ...],
+    s: int,
+    budget: int,
+    level: int,
+    overlay: dict[int, int],
+    zc: dict[int, frozenset[str]],
+    out: list[tuple[int, int, int, int]],
+    applied: int,
+    ends: dict[int, int],
+) -> set[int]:
     """One search by cost layers over states (cell, k) with k = min(hexes moved, 2), entering only cells
     whose penalty is at most ``level`` (FTC 5.1.2's largest-penalty rule; ``reachable`` runs one per level).
 
@@ -449,7 +519,7 @@ def _search(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, level
     buckets: list[list[tuple[int, int, int, int]]] = [[] for _ in range(budget + 2)]
     fewest: tuple[dict[int, int], dict[int, int], dict[int, int]] = ({}, {}, {})
     refused: set[int] = set()
-    lowest = level + 1   # once refused, no other penalty can matter
+    lowest = level + 1  # once refused, no other penalty can matter
     buckets[0].append((s, 0, 0, -1))
     append = out.append
     ends_get = ends.get
@@ -460,7 +530,7 @@ def _search(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, level
     big2 = big * big
     for c in range(budget + 1):
         c1 = c + 1
-        frontier = c1 > budget   # every step from here costs too much
+        frontier = c1 > budget  # every step from here costs too much
         push = buckets[c1].append
         cost = c + applied
         cost_key = cost * big
@@ -512,9 +582,16 @@ def _search(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, level
     return refused
 
 
-def _search_per_hex(pen: list[int], offsets: tuple[int, ...], s: int, budget: int, overlay: dict[int, int],
-                    zc: dict[int, frozenset[str]], out: list[tuple[int, int, int, int]],
-                    ends: dict[int, int]) -> None:
+def _search_per_hex(
+    pen: list[int],
+    offsets: tuple[int, ...],
+    s: int,
+    budget: int,
+    overlay: dict[int, int],
+    zc: dict[int, frozenset[str]],
+    out: list[tuple[int, int, int, int]],
+    ends: dict[int, int],
+) -> None:
     """``_search`` under the rule option ``per_hex_terrain``: entering a cell costs 1 + its penalty."""
     buckets: list[list[tuple[int, int, int, int]]] = [[] for _ in range(budget + 1)]
     fewest: tuple[dict[int, int], dict[int, int], dict[int, int]] = ({}, {}, {})
@@ -572,9 +649,17 @@ class Reach:
     lowest cost.
     """
 
-    def __init__(self, grid: _Grid, start: Hex, facing: int, allowance: int,
-                 labels: list[tuple[int, int, int, int]], ends: dict[int, int], occ: Iterable[int],
-                 settings: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        grid: _Grid,
+        start: Hex,
+        facing: int,
+        allowance: int,
+        labels: list[tuple[int, int, int, int]],
+        ends: dict[int, int],
+        occ: Iterable[int],
+        settings: dict[str, Any],
+    ) -> None:
         self._g = grid
         self.start = start
         self.facing = facing
@@ -640,8 +725,10 @@ class Reach:
         b = self._best(h, facing)
         if b is None:
             with_facing = "" if facing is None else f" facing {facing % 6}"
-            raise IllegalMove(f"the figure at {self.start} cannot reach {h}{with_facing} this move "
-                              f"(allowance {self.allowance}); pick a highlighted hex")
+            raise IllegalMove(
+                f"the figure at {self.start} cannot reach {h}{with_facing} this move "
+                f"(allowance {self.allowance}); pick a highlighted hex"
+            )
         return b
 
     def cost(self, h: Hex, facing: int | None = None) -> int:
@@ -672,12 +759,11 @@ class Reach:
         return self.path(h).escapes
 
     def band(self, h: Hex) -> str:
-        """"free" when the preferred path to ``h`` needs no escape contest, else "escape" (FTC 5.3)."""
+        """ "free" when the preferred path to ``h`` needs no escape contest, else "escape" (FTC 5.3)."""
         return "free" if self._need(h, None)[0] == 0 else "escape"
 
 
-def _with_turns(start: Hex, facing: int, end_facing: int,
-                hexes: Sequence[Hex]) -> tuple[tuple[Hex, int], ...]:
+def _with_turns(start: Hex, facing: int, end_facing: int, hexes: Sequence[Hex]) -> tuple[tuple[Hex, int], ...]:
     """Spread the turning to ``end_facing`` over the gaps of a move: one free side per gap, the rest last."""
     sides = turn_steps(facing, end_facing)
     sign = 1 if (end_facing - facing) % 6 <= 3 else -1
@@ -697,10 +783,19 @@ def _with_turns(start: Hex, facing: int, end_facing: int,
     return tuple(steps)
 
 
-def reachable(start: Hex, facing: int, allowance: int, *, terrain: TerrainMap, mode: str = "walk",
-              occupied: frozenset[Hex] = frozenset(), impassable: frozenset[Hex] = frozenset(),
-              zones: Mapping[Hex, frozenset[str]] | None = None, per_hex_terrain: bool = False,
-              size: int = 1) -> Reach:
+def reachable(
+    start: Hex,
+    facing: int,
+    allowance: int,
+    *,
+    terrain: TerrainMap,
+    mode: str = "walk",
+    occupied: frozenset[Hex] = frozenset(),
+    impassable: frozenset[Hex] = frozenset(),
+    zones: Mapping[Hex, frozenset[str]] | None = None,
+    per_hex_terrain: bool = False,
+    size: int = 1,
+) -> Reach:
     """Every hex and facing a figure can end its move with, and the preferred path to each (FTC 5-5.3).
 
     ``occupied``: hexes with other figures (passable at +1, never an end); ``impassable``: hexes this mover
@@ -711,8 +806,17 @@ def reachable(start: Hex, facing: int, allowance: int, *, terrain: TerrainMap, m
     (FTC 5) is searched by ``reachable_large``: occupied and impassable hexes both block it.
     """
     if size != 1:
-        return reachable_large(start, facing, size, allowance, terrain=terrain, mode=mode,
-                               blocked=occupied | impassable, zones=zones, per_hex_terrain=per_hex_terrain)
+        return reachable_large(
+            start,
+            facing,
+            size,
+            allowance,
+            terrain=terrain,
+            mode=mode,
+            blocked=occupied | impassable,
+            zones=zones,
+            per_hex_terrain=per_hex_terrain,
+        )
     g = _grid(terrain)
     pen = g.mode(mode)
     s = g.cell(start)
@@ -729,8 +833,14 @@ def reachable(start: Hex, facing: int, allowance: int, *, terrain: TerrainMap, m
     labels: list[tuple[int, int, int, int]] = []
     ends: dict[int, int] = {}
     a = max(0, allowance)
-    settings: dict[str, Any] = {"terrain": terrain, "mode": mode, "occupied": occupied,
-                                "impassable": impassable, "zones": zones, "per_hex_terrain": per_hex_terrain}
+    settings: dict[str, Any] = {
+        "terrain": terrain,
+        "mode": mode,
+        "occupied": occupied,
+        "impassable": impassable,
+        "zones": zones,
+        "per_hex_terrain": per_hex_terrain,
+    }
     offsets = g.offsets
     if per_hex_terrain:
         _search_per_hex(pen, offsets, s, a, overlay, zc, labels, ends)
@@ -770,8 +880,10 @@ def turn_cost(facing_from: int, facing_to: int, hexes_moved: int = 0) -> int:
 # covers (without the one-hex rescue). It leaves a zone of control when no hex of its footprint is in it
 # any more. One-hex figures never come here: their search above stays as fast as it was.
 
+
 def _body(size: int) -> Any:
     from game.engine.creatures import footprint  # creatures reads characters; imported late to stay light
+
     cache: dict[tuple[Hex, int], frozenset[Hex]] = {}
 
     def body(h: Hex, facing: int) -> frozenset[Hex]:
@@ -780,6 +892,7 @@ def _body(size: int) -> Any:
         if got is None:
             got = cache[key] = footprint(h, size, facing)
         return got
+
     return body
 
 
@@ -792,9 +905,19 @@ def _zone_set(zones: Mapping[Hex, frozenset[str]], cells: Iterable[Hex]) -> froz
     return out
 
 
-def large_path_cost(start: Hex, facing: int, size: int, steps: Sequence[tuple[Hex, int]], allowance: int, *,
-                    terrain: TerrainMap, mode: str = "walk", blocked: frozenset[Hex] = frozenset(),
-                    zones: Mapping[Hex, frozenset[str]] | None = None, per_hex_terrain: bool = False) -> Path:
+def large_path_cost(
+    start: Hex,
+    facing: int,
+    size: int,
+    steps: Sequence[tuple[Hex, int]],
+    allowance: int,
+    *,
+    terrain: TerrainMap,
+    mode: str = "walk",
+    blocked: frozenset[Hex] = frozenset(),
+    zones: Mapping[Hex, frozenset[str]] | None = None,
+    per_hex_terrain: bool = False,
+) -> Path:
     """Price a large figure's path (FTC 5, 5.1.2, 5.2, 5.3; the section comment above); ``blocked``: the
     hexes of every other figure. ``IllegalMove`` names the step and the hex in the way."""
     g = _grid(terrain)
@@ -818,11 +941,15 @@ def large_path_cost(start: Hex, facing: int, size: int, steps: Sequence[tuple[He
         for c in new - cells:
             cell = g.cell(c)
             if cell < 0 or table[cell] == _WALL:
-                raise IllegalMove(f"step {i + 1} would put part of this {size}-hex figure on {c}, which it "
-                                  f"cannot enter by {mode}; it needs room for all its hexes, so go around")
+                raise IllegalMove(
+                    f"step {i + 1} would put part of this {size}-hex figure on {c}, which it "
+                    f"cannot enter by {mode}; it needs room for all its hexes, so go around"
+                )
             if c in blocked:
-                raise IllegalMove(f"step {i + 1} would put part of this {size}-hex figure on {c}, where another "
-                                  "figure stands; a large figure passes through nobody, so go around")
+                raise IllegalMove(
+                    f"step {i + 1} would put part of this {size}-hex figure on {c}, where another "
+                    "figure stands; a large figure passes through nobody, so go around"
+                )
             pen = max(pen, table[cell])
         left = _zone_set(zones, cells) - _zone_set(zones, new)
         if left:
@@ -831,17 +958,23 @@ def large_path_cost(start: Hex, facing: int, size: int, steps: Sequence[tuple[He
         sum_pen += pen
         here, face, cells = hx, f, new
     applied = sum_pen if per_hex_terrain else _applied(max_pen, allowance)
-    return Path(start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, 0, fx,
-                tuple(escapes))
+    return Path(start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, 0, fx, tuple(escapes))
 
 
 class LargeReach(Reach):
     """Where a large figure can go this move and how (FTC 5, 5.1.2, 5.2, 5.3); the same questions as
     ``Reach`` (built by ``reachable`` with ``size`` 3 or 7), answered from its own search's labels."""
 
-    def __init__(self, start: Hex, facing: int, allowance: int, size: int,
-                 labels: list[tuple[tuple[Hex, int, int], int, int, int]],
-                 ends: dict[tuple[Hex, int], tuple[int, int, int]], settings: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        start: Hex,
+        facing: int,
+        allowance: int,
+        size: int,
+        labels: list[tuple[tuple[Hex, int, int], int, int, int]],
+        ends: dict[tuple[Hex, int], tuple[int, int, int]],
+        settings: dict[str, Any],
+    ) -> None:
         # Reach's grid labels are not used: every question is answered below
         self.start = start
         self.facing = facing
@@ -891,13 +1024,22 @@ class LargeReach(Reach):
         return self.path(h).escapes
 
     def band(self, h: Hex) -> str:
-        """"free" when the preferred path to ``h`` needs no escape contest, else "escape" (FTC 5.3)."""
+        """ "free" when the preferred path to ``h`` needs no escape contest, else "escape" (FTC 5.3)."""
         return "free" if self._need(h, None)[0] == 0 else "escape"
 
 
-def reachable_large(start: Hex, facing: int, size: int, allowance: int, *, terrain: TerrainMap,
-                    mode: str = "walk", blocked: frozenset[Hex] = frozenset(),
-                    zones: Mapping[Hex, frozenset[str]] | None = None, per_hex_terrain: bool = False) -> LargeReach:
+def reachable_large(
+    start: Hex,
+    facing: int,
+    size: int,
+    allowance: int,
+    *,
+    terrain: TerrainMap,
+    mode: str = "walk",
+    blocked: frozenset[Hex] = frozenset(),
+    zones: Mapping[Hex, frozenset[str]] | None = None,
+    per_hex_terrain: bool = False,
+) -> LargeReach:
     """Every position and facing a large figure can end its move with (FTC 5-5.3; section comment above):
     a search over (centre, facing, sides turned in this gap), fewest escapes then lowest cost, one search
     per terrain level as in ``reachable``."""
@@ -963,8 +1105,13 @@ def reachable_large(start: Hex, facing: int, size: int, allowance: int, *, terra
                         buckets[nc].append((nstate, ne, lab))
         return refused
 
-    settings: dict[str, Any] = {"terrain": terrain, "mode": mode, "blocked": blocked, "zones": zones,
-                                "per_hex_terrain": per_hex_terrain}
+    settings: dict[str, Any] = {
+        "terrain": terrain,
+        "mode": mode,
+        "blocked": blocked,
+        "zones": zones,
+        "per_hex_terrain": per_hex_terrain,
+    }
     if per_hex_terrain:
         search(_BIG, a, 0)
         return LargeReach(start, facing, a, size, labels, ends, settings)

@@ -30,7 +30,7 @@ _ROLLS: tuple[tuple[int, int], ...] = tuple(FOUR_DF_COUNTS.items())
 """(sum, ways out of 81) for each 4dF total."""
 
 _WAYS = 81
-_NO_DIFFICULTY = -10**6  # an opposed action with no absolute difficulty (FTC 5.3 escapes)
+_NO_DIFFICULTY = -(10**6)  # an opposed action with no absolute difficulty (FTC 5.3 escapes)
 
 
 def _ways_below(k: int) -> int:
@@ -58,6 +58,7 @@ def _ways_all_beaten(result: int, defences: tuple[int, ...]) -> int:
 # ---------------------------------------------------------------------------------------------------
 # Hits and escapes
 # ---------------------------------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=4096)
 def _hit_ways(offence: int, defences: tuple[int, ...], difficulty: int) -> int:
@@ -95,8 +96,9 @@ def escape_probability(mover: int, stoppers: Sequence[int]) -> Fraction:
 
 
 @lru_cache(maxsize=1024)
-def _exchange_ways(a_offence: int, a_defence: int, b_offence: int, b_defence: int, difficulty_a: int,
-                   difficulty_b: int) -> tuple[int, int, int, int]:
+def _exchange_ways(
+    a_offence: int, a_defence: int, b_offence: int, b_defence: int, difficulty_a: int, difficulty_b: int
+) -> tuple[int, int, int, int]:
     both = only_a = only_b = neither = 0
     for x, wx in _ROLLS:
         for y, wy in _ROLLS:
@@ -114,18 +116,26 @@ def _exchange_ways(a_offence: int, a_defence: int, b_offence: int, b_defence: in
     return both, only_a, only_b, neither
 
 
-def exchange_distribution(a_offence: int, a_defence: int, b_offence: int, b_defence: int,
-                          difficulty_a: int, difficulty_b: int) -> Mapping[tuple[bool, bool], Fraction]:
+def exchange_distribution(
+    a_offence: int, a_defence: int, b_offence: int, b_defence: int, difficulty_a: int, difficulty_b: int
+) -> Mapping[tuple[bool, bool], Fraction]:
     """Two figures attacking each other, one roll each for offence and defence (FTC 6.3, 6.4; *Fudge* 4.32).
 
     Keys are (A hits B, B hits A): both, only A, only B, neither; the four chances sum to 1. A's offence
     meets B's defence made with B's same roll, and the other way round, so the two hits are correlated.
     """
-    both, only_a, only_b, neither = _exchange_ways(a_offence, a_defence, b_offence, b_defence,
-                                                   difficulty_a, difficulty_b)
+    both, only_a, only_b, neither = _exchange_ways(
+        a_offence, a_defence, b_offence, b_defence, difficulty_a, difficulty_b
+    )
     den = _WAYS * _WAYS
-    return MappingProxyType({(True, True): Fraction(both, den), (True, False): Fraction(only_a, den),
-                             (False, True): Fraction(only_b, den), (False, False): Fraction(neither, den)})
+    return MappingProxyType(
+        {
+            (True, True): Fraction(both, den),
+            (True, False): Fraction(only_a, den),
+            (False, True): Fraction(only_b, den),
+            (False, False): Fraction(neither, den),
+        }
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -160,11 +170,13 @@ def _rank(level: WoundLevel | None) -> int:
 
 
 @lru_cache(maxsize=1024)
-def _wound(damage: int, relative_degree: int, track: WoundTrack,
-           fudge_graze_table: bool, scale_difference: int = 0) -> WoundLevel | None:
+def _wound(
+    damage: int, relative_degree: int, track: WoundTrack, fudge_graze_table: bool, scale_difference: int = 0
+) -> WoundLevel | None:
     level = wound_for_damage(damage, track)
-    return graze_cap(level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage,
-                     scale_difference=scale_difference)
+    return graze_cap(
+        level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage, scale_difference=scale_difference
+    )
 
 
 @lru_cache(maxsize=256)
@@ -181,13 +193,24 @@ def _sort_key(outcome: Outcome) -> tuple[int, int, str]:
 
 
 @lru_cache(maxsize=2048)
-def _outcome_ways(offence: int, target_defence: int | None, other_defences: tuple[int, ...], difficulty: int,
-                  damage_base: int, damage_base_head: int | None, track: WoundTrack, fudge_graze_table: bool,
-                  aim: Aim, health: int | None, scale_difference: int = 0) -> Mapping[Outcome, Fraction]:
+def _outcome_ways(
+    offence: int,
+    target_defence: int | None,
+    other_defences: tuple[int, ...],
+    difficulty: int,
+    damage_base: int,
+    damage_base_head: int | None,
+    track: WoundTrack,
+    fudge_graze_table: bool,
+    aim: Aim,
+    health: int | None,
+    scale_difference: int = 0,
+) -> Mapping[Outcome, Fraction]:
     others_total = _WAYS ** len(other_defences)
     # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
     target_rolls: tuple[tuple[int | None, int], ...] = (
-        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _ROLLS))
+        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _ROLLS)
+    )
     ways: dict[Outcome, int] = {}
     for x, wx in _ROLLS:
         result = offence + x
@@ -230,11 +253,20 @@ def _outcome_ways(offence: int, target_defence: int | None, other_defences: tupl
     return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in ordered if w})
 
 
-def outcome_distribution(offence: int, target_defence: int | None, other_defences: Sequence[int],
-                         difficulty: int, damage_base: int, *, damage_base_head: int | None = None,
-                         track: WoundTrack = DEFAULT_TRACK, fudge_graze_table: bool = False,
-                         aim: Aim = "best", health: int | None = None,
-                         scale_difference: int = 0) -> Mapping[Outcome, Fraction]:
+def outcome_distribution(
+    offence: int,
+    target_defence: int | None,
+    other_defences: Sequence[int],
+    difficulty: int,
+    damage_base: int,
+    *,
+    damage_base_head: int | None = None,
+    track: WoundTrack = DEFAULT_TRACK,
+    fudge_graze_table: bool = False,
+    aim: Aim = "best",
+    health: int | None = None,
+    scale_difference: int = 0,
+) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; RULINGS.md "Damage").
 
     ``offence``: the attacker's modified level; ``target_defence``: the target's modified defence level,
@@ -253,9 +285,20 @@ def outcome_distribution(offence: int, target_defence: int | None, other_defence
     left out; the chances sum to exactly 1.
     """
     if aim not in ("best", "head", "torso"):
-        raise CombatError(f"aim must be \"best\", \"head\" or \"torso\", not {aim!r}")
-    return _outcome_ways(offence, target_defence, tuple(other_defences), difficulty, damage_base,
-                              damage_base_head, track, fudge_graze_table, aim, health, scale_difference)
+        raise CombatError(f'aim must be "best", "head" or "torso", not {aim!r}')
+    return _outcome_ways(
+        offence,
+        target_defence,
+        tuple(other_defences),
+        difficulty,
+        damage_base,
+        damage_base_head,
+        track,
+        fudge_graze_table,
+        aim,
+        health,
+        scale_difference,
+    )
 
 
 def hit_chance(distribution: Mapping[Outcome, Fraction]) -> Fraction:
@@ -313,12 +356,22 @@ class StanceOdds:
         return expected_wound(self.attack)
 
 
-def stance_comparison(offence: int, target_defence: int | None, other_defences: Sequence[int],
-                      difficulty: int, damage_base: int, *, own_defence: int | None = None,
-                      incoming: Sequence[IncomingAttack] = (), stances: Sequence[Stance] = ALL_STANCES,
-                      damage_base_head: int | None = None, track: WoundTrack = DEFAULT_TRACK,
-                      fudge_graze_table: bool = False, aim: Aim = "best",
-                      health: int | None = None) -> dict[Stance, StanceOdds]:
+def stance_comparison(
+    offence: int,
+    target_defence: int | None,
+    other_defences: Sequence[int],
+    difficulty: int,
+    damage_base: int,
+    *,
+    own_defence: int | None = None,
+    incoming: Sequence[IncomingAttack] = (),
+    stances: Sequence[Stance] = ALL_STANCES,
+    damage_base_head: int | None = None,
+    track: WoundTrack = DEFAULT_TRACK,
+    fudge_graze_table: bool = False,
+    aim: Aim = "best",
+    health: int | None = None,
+) -> dict[Stance, StanceOdds]:
     """The odds of one attack in each stance, side by side (table 4, FTC 6.1.1, *Fudge* 4.32).
 
     ``offence`` and ``own_defence`` are the figure's modified levels *without* a stance; each stance adds
@@ -328,12 +381,23 @@ def stance_comparison(offence: int, target_defence: int | None, other_defences: 
     """
     out: dict[Stance, StanceOdds] = {}
     for stance in stances:
-        attack = outcome_distribution(offence + stance.attack_bonus, target_defence, other_defences,
-                                      difficulty, damage_base, damage_base_head=damage_base_head, track=track,
-                                      fudge_graze_table=fudge_graze_table, aim=aim, health=health)
+        attack = outcome_distribution(
+            offence + stance.attack_bonus,
+            target_defence,
+            other_defences,
+            difficulty,
+            damage_base,
+            damage_base_head=damage_base_head,
+            track=track,
+            fudge_graze_table=fudge_graze_table,
+            aim=aim,
+            health=health,
+        )
         defence = None if own_defence is None else own_defence + stance.defence_bonus
-        risks = tuple(hit_probability(a.offence, (*([] if defence is None else [defence]), *a.other_defences),
-                                      a.difficulty) for a in incoming)
+        risks = tuple(
+            hit_probability(a.offence, (*([] if defence is None else [defence]), *a.other_defences), a.difficulty)
+            for a in incoming
+        )
         out[stance] = StanceOdds(stance, offence + stance.attack_bonus, defence, attack, risks)
     return out
 
@@ -341,6 +405,7 @@ def stance_comparison(offence: int, target_defence: int | None, other_defences: 
 # ---------------------------------------------------------------------------------------------------
 # Misses along the line of fire
 # ---------------------------------------------------------------------------------------------------
+
 
 def miss_probabilities(friends: int, enemies: int) -> tuple[Fraction, Fraction]:
     """After a missed shot, the chances that a friend / an enemy of the firer on the line is hit instead

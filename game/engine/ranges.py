@@ -84,31 +84,51 @@ def _fraction(value: Any, where: str) -> Fraction:
 def _data() -> _Data:
     try:
         raw = read_table("ranges.toml", exact=True)  # exact decimals: 1.3 is 13/10, 0.1 is 1/10
-        table_5 = tuple(sorted(
-            (_fraction(row["multiple"], "table_5.multiple"), int(row["difficulty"]),
-             int(row["defender_bonus"]))
-            for row in raw["table_5"]))
-        table_8 = tuple(sorted((int(row["difficulty_at_least"]), int(row["bonus"]))
-                               for row in raw["table_8"]))
+        table_5 = tuple(
+            sorted(
+                (_fraction(row["multiple"], "table_5.multiple"), int(row["difficulty"]), int(row["defender_bonus"]))
+                for row in raw["table_5"]
+            )
+        )
+        table_8 = tuple(sorted((int(row["difficulty_at_least"]), int(row["bonus"])) for row in raw["table_8"]))
         angles = tuple(
-            (str(row["direction"]), _fraction(row["more_than_degrees"], "table_7_angle.more_than_degrees"),
-             int(row["modifier"]))
-            for row in raw["table_7_angle"])
+            (
+                str(row["direction"]),
+                _fraction(row["more_than_degrees"], "table_7_angle.more_than_degrees"),
+                int(row["modifier"]),
+            )
+            for row in raw["table_7_angle"]
+        )
         published = tuple(
-            _Published(str(t["name"]), int(t["base_range"]), int(t["max_range"]),
-                       {int(k): tuple(int(x) for x in v) for k, v in t["scales"].items()})
-            for t in raw["published"].values())
-        data = _Data(_fraction(raw["scale_factor"], "scale_factor"), table_5, table_8, angles,
-                     int(raw["line_of_fire"]["partial_cover_modifier"]), published)
+            _Published(
+                str(t["name"]),
+                int(t["base_range"]),
+                int(t["max_range"]),
+                {int(k): tuple(int(x) for x in v) for k, v in t["scales"].items()},
+            )
+            for t in raw["published"].values()
+        )
+        data = _Data(
+            _fraction(raw["scale_factor"], "scale_factor"),
+            table_5,
+            table_8,
+            angles,
+            int(raw["line_of_fire"]["partial_cover_modifier"]),
+            published,
+        )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RangeDataError):
             raise
-        raise RangeDataError(f"{DATA_FILE}: the ranged-fire tables cannot be read ({exc!r}); "
-                             "restore the file from the game's distribution") from exc
+        raise RangeDataError(
+            f"{DATA_FILE}: the ranged-fire tables cannot be read ({exc!r}); "
+            "restore the file from the game's distribution"
+        ) from exc
     for direction, degrees, _ in data.angles:
         if direction not in ("up", "down") or not 0 < degrees < 90:
-            raise RangeDataError(f"{DATA_FILE.name}: a table_7_angle row needs direction 'up' or 'down' and "
-                                 f"an angle strictly between 0 and 90 degrees, not {direction!r} {degrees}")
+            raise RangeDataError(
+                f"{DATA_FILE.name}: a table_7_angle row needs direction 'up' or 'down' and "
+                f"an angle strictly between 0 and 90 degrees, not {direction!r} {degrees}"
+            )
     return data
 
 
@@ -141,11 +161,15 @@ def _round_nearest(x: Fraction) -> int:
 
 def _check_weapon(weapon: RangedWeapon) -> None:
     if weapon.base_range < 1:
-        raise RangeDataError(f"{weapon.name} has a Base Range of {weapon.base_range} m; a ranged weapon "
-                             "needs a Base Range of at least 1 m (FTC 6.5) - fix the weapon's data")
+        raise RangeDataError(
+            f"{weapon.name} has a Base Range of {weapon.base_range} m; a ranged weapon "
+            "needs a Base Range of at least 1 m (FTC 6.5) - fix the weapon's data"
+        )
     if weapon.max_range < weapon.base_range:
-        raise RangeDataError(f"{weapon.name} has a Max Range of {weapon.max_range} m, less than its Base "
-                             f"Range of {weapon.base_range} m (FTC 6.5) - fix the weapon's data")
+        raise RangeDataError(
+            f"{weapon.name} has a Max Range of {weapon.max_range} m, less than its Base "
+            f"Range of {weapon.base_range} m (FTC 6.5) - fix the weapon's data"
+        )
 
 
 def scaled_base_range(base_range: int, target_scale: int) -> Fraction:
@@ -167,8 +191,12 @@ def computed_distances(base_range: int, max_range: int, target_scale: int = 0) -
 
 def _published_for(weapon: RangedWeapon, target_scale: int) -> tuple[int, ...] | None:
     for table in _data().published:
-        if (table.name.casefold() == weapon.name.strip().casefold() and table.base_range == weapon.base_range
-                and table.max_range == weapon.max_range and target_scale in table.scales):
+        if (
+            table.name.casefold() == weapon.name.strip().casefold()
+            and table.base_range == weapon.base_range
+            and table.max_range == weapon.max_range
+            and target_scale in table.scales
+        ):
             return table.scales[target_scale]
     return None
 
@@ -321,7 +349,10 @@ def firing_angle_modifier(firer_elevation_m: int, target_elevation_m: int, dista
     direction = "up" if rise > 0 else "down"
     best: tuple[Fraction, int] | None = None
     for row_direction, degrees, modifier in _data().angles:
-        if row_direction == direction and steeper_than(abs(rise), distance_hexes, degrees) and (
-                best is None or degrees > best[0]):
+        if (
+            row_direction == direction
+            and steeper_than(abs(rise), distance_hexes, degrees)
+            and (best is None or degrees > best[0])
+        ):
             best = (degrees, modifier)
     return 0 if best is None else best[1]

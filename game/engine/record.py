@@ -80,8 +80,10 @@ def write_atomic(path: str | Path, text: str) -> None:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        raise SaveError(f"{target}: could not be saved ({exc.strerror or exc}); the previous save, if any, "
-                        "is unchanged — free some disk space or choose another folder") from exc
+        raise SaveError(
+            f"{target}: could not be saved ({exc.strerror or exc}); the previous save, if any, "
+            "is unchanged — free some disk space or choose another folder"
+        ) from exc
 
 
 def save(path: str | Path, battle: Battle, setup_data: Mapping[str, Any]) -> None:
@@ -102,28 +104,32 @@ def load(path: str | Path) -> Record:
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{p}: cannot be read ({exc}); check the file") from None
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{p}: not a battle save (broken JSON at line {exc.lineno}: {exc.msg}); "
-                        "it may be damaged or truncated — load an older save") from None
+        raise SaveError(
+            f"{p}: not a battle save (broken JSON at line {exc.lineno}: {exc.msg}); "
+            "it may be damaged or truncated — load an older save"
+        ) from None
     return parse(data, str(p))
 
 
 def parse(data: Any, where: str = "save") -> Record:
     """Check and read save data (see ``load``)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
-        raise SaveError(f"{where}: not a battle save of this game (no \"format\": \"{FORMAT_NAME}\")")
+        raise SaveError(f'{where}: not a battle save of this game (no "format": "{FORMAT_NAME}")')
     version = data.get("version")
     if version != SAVE_VERSION:
-        raise SaveError(f"{where}: save version {version!r} is not supported (this game reads version "
-                        f"{SAVE_VERSION}); use the game version that wrote it")
+        raise SaveError(
+            f"{where}: save version {version!r} is not supported (this game reads version "
+            f"{SAVE_VERSION}); use the game version that wrote it"
+        )
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SaveError(f"{where}: \"seed\" must be a whole number")
+        raise SaveError(f'{where}: "seed" must be a whole number')
     setup = data.get("setup")
     if not isinstance(setup, dict):
-        raise SaveError(f"{where}: \"setup\" is missing or not an object")
+        raise SaveError(f'{where}: "setup" is missing or not an object')
     raw = data.get("actions")
     if not isinstance(raw, list):
-        raise SaveError(f"{where}: \"actions\" must be a list")
+        raise SaveError(f'{where}: "actions" must be a list')
     actions = []
     for i, item in enumerate(raw):
         try:
@@ -132,14 +138,19 @@ def parse(data: Any, where: str = "save") -> Record:
             raise SaveError(f"{where}: action {i + 1} is damaged ({exc})") from None
     digests = data.get("digests", [])
     if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
-        raise SaveError(f"{where}: \"digests\" must be a list of strings")
+        raise SaveError(f'{where}: "digests" must be a list of strings')
     initial = data.get("initial_digest")
     return Record(setup, seed, tuple(actions), tuple(digests), initial if isinstance(initial, str) else None)
 
 
-def replay(setup: BattleSetup, actions: Sequence[Action], *, digests: Sequence[str] = (),
-           initial_digest: str | None = None,
-           on_action: Callable[[int, Battle], None] | None = None) -> Battle:
+def replay(
+    setup: BattleSetup,
+    actions: Sequence[Action],
+    *,
+    digests: Sequence[str] = (),
+    initial_digest: str | None = None,
+    on_action: Callable[[int, Battle], None] | None = None,
+) -> Battle:
     """Rebuild a battle by applying its actions to a fresh battle from ``setup``.
 
     With ``digests`` (from a save), every action's events must match: otherwise ``ReplayMismatch``
@@ -154,8 +165,10 @@ def replay(setup: BattleSetup, actions: Sequence[Action], *, digests: Sequence[s
         except IllegalAction as exc:
             raise ReplayMismatch(i + 1, f"action {i + 1} ({action.kind}) is not legal on replay: {exc}") from None
         if i < len(digests) and events_digest(events) != digests[i]:
-            raise ReplayMismatch(i + 1, f"action {i + 1} ({action.kind}) produced different events on replay "
-                                        "(different dice, rules or data)")
+            raise ReplayMismatch(
+                i + 1,
+                f"action {i + 1} ({action.kind}) produced different events on replay (different dice, rules or data)",
+            )
         if on_action is not None:
             on_action(i, battle)
     return battle

@@ -37,8 +37,7 @@ class TerrainType:
 
     name: str
     penalty: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({"walk": 0, "fly": 0}))
-    passable: Mapping[str, bool] = field(
-        default_factory=lambda: MappingProxyType({"walk": True, "fly": True}))
+    passable: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({"walk": True, "fly": True}))
     blocks_sight: bool = False
     cover: int = 0
     elevation: int = 0
@@ -81,9 +80,17 @@ class TerrainMap:
     footing: IntArray
 
     @classmethod
-    def build(cls, width: int, height: int, types: tuple[TerrainType, ...], terrain: IntArray, *,
-              stagger_axis: str = "y", stagger_index: str = "odd",
-              overrides: Mapping[tuple[int, int], Mapping[str, object]] | None = None) -> TerrainMap:
+    def build(
+        cls,
+        width: int,
+        height: int,
+        types: tuple[TerrainType, ...],
+        terrain: IntArray,
+        *,
+        stagger_axis: str = "y",
+        stagger_index: str = "odd",
+        overrides: Mapping[tuple[int, int], Mapping[str, object]] | None = None,
+    ) -> TerrainMap:
         """Make a map from a grid of type indices; ``overrides`` maps (col, row) to property changes.
 
         An override may set ``penalty_walk``, ``penalty_fly``, ``passable_walk``, ``passable_fly``,
@@ -118,20 +125,38 @@ class TerrainMap:
                 elif key == "blocks_sight":
                     blocks[row, col] = bool(value)
                 elif key in ("cover", "elevation", "light", "footing"):
-                    {"cover": cover, "elevation": elevation, "light": light, "footing": footing}[key][
-                        row, col] = int(value)  # type: ignore[call-overload]
+                    {"cover": cover, "elevation": elevation, "light": light, "footing": footing}[key][row, col] = int(
+                        value
+                    )  # type: ignore[call-overload]
                 else:
                     raise ValueError(f"unknown terrain property {key!r} in override at ({col}, {row})")
-        return cls(width, height, stagger_axis, stagger_index, _ints(terrain), tuple(types),
-                   MappingProxyType({m: _ints(a) for m, a in penalty.items()}),
-                   MappingProxyType({m: _bools(a) for m, a in passable.items()}),
-                   _bools(blocks), _ints(cover), _ints(elevation), _ints(light), _ints(footing))
+        return cls(
+            width,
+            height,
+            stagger_axis,
+            stagger_index,
+            _ints(terrain),
+            tuple(types),
+            MappingProxyType({m: _ints(a) for m, a in penalty.items()}),
+            MappingProxyType({m: _bools(a) for m, a in passable.items()}),
+            _bools(blocks),
+            _ints(cover),
+            _ints(elevation),
+            _ints(light),
+            _ints(footing),
+        )
 
     @classmethod
     def open(cls, width: int, height: int, *, stagger_axis: str = "y", stagger_index: str = "odd") -> TerrainMap:
         """An empty field of open ground (for tests and generated maps)."""
-        return cls.build(width, height, (OPEN_GROUND,), np.zeros((height, width), dtype=np.int16),
-                         stagger_axis=stagger_axis, stagger_index=stagger_index)
+        return cls.build(
+            width,
+            height,
+            (OPEN_GROUND,),
+            np.zeros((height, width), dtype=np.int16),
+            stagger_axis=stagger_axis,
+            stagger_index=stagger_index,
+        )
 
     # --- lookups by hex -------------------------------------------------------------------------
     def cell(self, h: Hex) -> tuple[int, int]:

@@ -77,6 +77,7 @@ def damage_data() -> Mapping[str, Any]:
 
 # ----------------------------------------------------------------------------------------- tracks
 
+
 @dataclass(frozen=True, slots=True)
 class TrackStep:
     """One column of a wound track: its level, the least damage that inflicts it, its boxes, its label."""
@@ -111,11 +112,14 @@ class WoundTrack:
             if after.level <= before.level or after.min_damage <= before.min_damage:
                 raise WoundError(
                     f"wound track {self.name!r}: {after.name} must be a worse level needing more damage "
-                    f"than {before.name} (levels and damage thresholds must both increase)")
+                    f"than {before.name} (levels and damage thresholds must both increase)"
+                )
         for step in self.steps:
             if step.boxes < 1 or step.min_damage < 1:
-                raise WoundError(f"wound track {self.name!r}: {step.name} needs at least 1 box and a damage "
-                                 f"threshold of at least 1 (got {step.boxes} boxes from {step.min_damage})")
+                raise WoundError(
+                    f"wound track {self.name!r}: {step.name} needs at least 1 box and a damage "
+                    f"threshold of at least 1 (got {step.boxes} boxes from {step.min_damage})"
+                )
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], *, name: str = "custom") -> WoundTrack:
@@ -126,22 +130,26 @@ class WoundTrack:
             damage = [int(x) for x in data["damage"]]
             boxes = [int(x) for x in data["boxes"]]
         except KeyError as missing:
-            raise WoundError(f"wound track {name!r} needs {missing.args[0]!r} "
-                             "(levels, damage and boxes, one entry per level)") from None
+            raise WoundError(
+                f"wound track {name!r} needs {missing.args[0]!r} (levels, damage and boxes, one entry per level)"
+            ) from None
         labels = [str(x) for x in data.get("labels", [""] * len(levels))]
         if not len(levels) == len(damage) == len(boxes) == len(labels):
-            raise WoundError(f"wound track {name!r}: levels, damage, boxes (and labels) must have one entry "
-                             "per level")
+            raise WoundError(f"wound track {name!r}: levels, damage, boxes (and labels) must have one entry per level")
         ceiling = data.get("scratch_ceiling")
-        return cls(tuple(TrackStep(lv, dm, bx, lb) for lv, dm, bx, lb in zip(levels, damage, boxes, labels,
-                                                                                strict=True)),
-                   name=name, scratch_ceiling=None if ceiling is None else WoundLevel.parse(ceiling))
+        return cls(
+            tuple(TrackStep(lv, dm, bx, lb) for lv, dm, bx, lb in zip(levels, damage, boxes, labels, strict=True)),
+            name=name,
+            scratch_ceiling=None if ceiling is None else WoundLevel.parse(ceiling),
+        )
 
     def to_data(self) -> dict[str, Any]:
         """The plain data ``from_data`` reads back."""
-        out: dict[str, Any] = {"levels": [str(s.level) for s in self.steps],
-                               "damage": [s.min_damage for s in self.steps],
-                               "boxes": [s.boxes for s in self.steps]}
+        out: dict[str, Any] = {
+            "levels": [str(s.level) for s in self.steps],
+            "damage": [s.min_damage for s in self.steps],
+            "boxes": [s.boxes for s in self.steps],
+        }
         if any(s.label for s in self.steps):
             out["labels"] = [s.label for s in self.steps]
         if self.scratch_ceiling is not None:
@@ -186,9 +194,11 @@ def named_track(name: str) -> WoundTrack:
         creature = read_table("creatures.toml").get("tracks", {})
         if name in creature:
             return WoundTrack.from_data(creature[name], name=name)
-        raise WoundError(f"there is no wound track named {name!r}; use one of "
-                         f"{', '.join([*tracks, *creature])} "
-                         "or give the track as a table of levels, damage and boxes")
+        raise WoundError(
+            f"there is no wound track named {name!r}; use one of "
+            f"{', '.join([*tracks, *creature])} "
+            "or give the track as a table of levels, damage and boxes"
+        )
     return WoundTrack.from_data(tracks[name], name=name)
 
 
@@ -209,6 +219,7 @@ def wound_for_damage(damage: int, track: WoundTrack = DEFAULT_TRACK) -> WoundLev
 
 
 # ----------------------------------------------------------------------------------------- recording
+
 
 @dataclass(frozen=True, slots=True)
 class Wounds:
@@ -247,8 +258,11 @@ class Wounds:
             start = len(steps) - 1
         for index in range(start, len(steps)):
             s = steps[index]
-            if (level == WoundLevel.SCRATCH and self.track.scratch_ceiling is not None
-                    and s.level > self.track.scratch_ceiling):
+            if (
+                level == WoundLevel.SCRATCH
+                and self.track.scratch_ceiling is not None
+                and s.level > self.track.scratch_ceiling
+            ):
                 return self, WoundLevel.SCRATCH
             if len(self.marks[index]) < s.boxes:
                 marks = list(self.marks)
@@ -320,8 +334,7 @@ class Wounds:
 
     def cleared(self, level: WoundLevel) -> Wounds:
         """The GM erases every box of one level (e.g. Scratches after a battle, *Fudge* 4.8)."""
-        marks = tuple(() if s.level == level else m
-                      for s, m in zip(self.track.steps, self.marks, strict=True))
+        marks = tuple(() if s.level == level else m for s, m in zip(self.track.steps, self.marks, strict=True))
         beyond = () if level == self.track.steps[-1].level else self.beyond
         return replace(self, marks=marks, beyond=beyond)
 
@@ -332,8 +345,7 @@ class Wounds:
             raise WoundError(f"{s.name} has {s.boxes} box(es); cannot mark {count}")
         current = self.marks_at(level)
         new = current[:count] if count <= len(current) else (*current, *[level] * (count - len(current)))
-        marks = tuple(new if st.level == level else m
-                      for st, m in zip(self.track.steps, self.marks, strict=True))
+        marks = tuple(new if st.level == level else m for st, m in zip(self.track.steps, self.marks, strict=True))
         return replace(self, marks=marks)
 
     def healed(self) -> Wounds:
@@ -383,8 +395,10 @@ class Wounds:
                 if where is None:
                     step = columns.get(str(key).strip().lower())
                     if step is None:
-                        raise WoundError(f"the {track.name} track has no level {key!r}; use "
-                                         f"{', '.join(s.name for s in track.steps)} (or beyond)")
+                        raise WoundError(
+                            f"the {track.name} track has no level {key!r}; use "
+                            f"{', '.join(s.name for s in track.steps)} (or beyond)"
+                        )
                     where = str(step.level)
                 items = [value] if isinstance(value, str) else value
                 if not isinstance(items, Sequence):
@@ -392,8 +406,10 @@ class Wounds:
                 levels = [_carried_level(w, track) for w in items]
                 top = where in ("beyond", str(track.steps[-1].level))  # a worse wound fills the top boxes
                 if not top and any(lv > WoundLevel.parse(where) for lv in levels):
-                    raise WoundError(f"the {where} boxes hold wounds of that level or lighter ones that rolled "
-                                     f"up, not {', '.join(str(lv) for lv in levels)}")
+                    raise WoundError(
+                        f"the {where} boxes hold wounds of that level or lighter ones that rolled "
+                        f"up, not {', '.join(str(lv) for lv in levels)}"
+                    )
                 table[where] = [str(lv) for lv in levels]
             return cls.from_data(table, track)
         if not isinstance(data, Sequence):
@@ -411,7 +427,7 @@ def _carried_level(item: object, track: WoundTrack) -> WoundLevel:
             if s.label and s.label.lower() == item.strip().lower():
                 return s.level
     if isinstance(item, bool) or not isinstance(item, str | int):
-        raise WoundError(f"{item!r} is not a wound; write a level such as \"Hurt\"")
+        raise WoundError(f'{item!r} is not a wound; write a level such as "Hurt"')
     return WoundLevel.parse(item)
 
 
@@ -428,6 +444,7 @@ def pain_penalty(worst: WoundLevel | None, pain: str = "normal") -> int:
 
 
 # ----------------------------------------------------------------------------------------- health, graze
+
 
 def health_roll_reduction(health_result: int) -> int:
     """How many levels a Health result lowers a fresh wound (FTC 7.4): Superb or better 2, Great 1, else 0."""
@@ -451,8 +468,14 @@ def _graze_table_level(damage_factor: int) -> WoundLevel | None:
     return found
 
 
-def graze_cap(level: WoundLevel | None, relative_degree: int, *, fudge_graze_table: bool = False,
-              damage: int | None = None, scale_difference: int = 0) -> WoundLevel | None:
+def graze_cap(
+    level: WoundLevel | None,
+    relative_degree: int,
+    *,
+    fudge_graze_table: bool = False,
+    damage: int | None = None,
+    scale_difference: int = 0,
+) -> WoundLevel | None:
     """Limit the wound of a graze, a hit by relative degree +1 (FTC 7.3, *Fudge* 4.56).
 
     Other relative degrees return ``level`` unchanged. Under FTC a graze does at most a Scratch. With the

@@ -76,8 +76,7 @@ def engaged_with(figure_hex: Hex, enemies: Iterable[ZocSource], *, exclude: Coll
     For a stopper B escaping mover A, pass B's enemies and ``exclude={A}``: each counts -1 for B.
     Figures that cannot act project no zone and do not count.
     """
-    return sum(1 for e in enemies
-               if e.can_act and e.id not in exclude and figure_hex in front_hexes(e.hex, e.facing))
+    return sum(1 for e in enemies if e.can_act and e.id not in exclude and figure_hex in front_hexes(e.hex, e.facing))
 
 
 @dataclass(frozen=True)
@@ -100,12 +99,14 @@ def escape_breakdown(mover_agility: int, stoppers: Sequence[tuple[int, int]]) ->
         raise ValueError("an escape contest needs at least one stopper")
     extra = len(stoppers) - 1
     mover_mods: tuple[Modifier, ...] = (
-        (("escaping several stoppers", MOVER_PER_EXTRA_STOPPER * extra),) if extra else ())
+        (("escaping several stoppers", MOVER_PER_EXTRA_STOPPER * extra),) if extra else ()
+    )
     levels: list[int] = []
     mods: list[tuple[Modifier, ...]] = []
     for skill, others in stoppers:
         m: tuple[Modifier, ...] = (
-            (("engaged with other enemies", STOPPER_PER_OTHER_ENGAGEMENT * others),) if others else ())
+            (("engaged with other enemies", STOPPER_PER_OTHER_ENGAGEMENT * others),) if others else ()
+        )
         mods.append(m)
         levels.append(skill + sum(v for _, v in m))
     return EscapeLevels(mover_agility + sum(v for _, v in mover_mods), mover_mods, tuple(levels), tuple(mods))
@@ -136,5 +137,6 @@ def roll_escape(rng: random.Random, mover_level: int, stopper_levels: Sequence[i
     """Roll an escape contest (FTC 5.3): 4dF for the mover, then for each stopper in the order given."""
     mr = roll_4df(rng)
     rolls = tuple(roll_4df(rng) for _ in stopper_levels)
-    return EscapeResult(mr, mover_level + mr.total, rolls,
-                        tuple(lv + r.total for lv, r in zip(stopper_levels, rolls, strict=True)))
+    return EscapeResult(
+        mr, mover_level + mr.total, rolls, tuple(lv + r.total for lv, r in zip(stopper_levels, rolls, strict=True))
+    )

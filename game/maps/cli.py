@@ -16,10 +16,12 @@ from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map
 
-_USAGE_CHECK = ("usage: python main.py check-map MAP.tmx [--json]\n"
-                "  load a Tiled map and its roster (the map's 'roster' property, else MAP.roster.toml beside it)\n"
-                "  exactly as a new battle would; print a summary and exit 0, or each problem and exit 2\n"
-                "  --json  print the summary (or the problems) as JSON")
+_USAGE_CHECK = (
+    "usage: python main.py check-map MAP.tmx [--json]\n"
+    "  load a Tiled map and its roster (the map's 'roster' property, else MAP.roster.toml beside it)\n"
+    "  exactly as a new battle would; print a summary and exit 0, or each problem and exit 2\n"
+    "  --json  print the summary (or the problems) as JSON"
+)
 _USAGE_RENDER = "usage: python main.py render-map MAP.tmx OUT.png"
 
 
@@ -28,8 +30,9 @@ def summary(loaded: LoadedMap) -> dict[str, Any]:
     t = loaded.terrain
     counts = Counter(t.types[i].name for i in t.terrain.ravel().tolist())
     axis, index = loaded.stagger_axis, loaded.stagger_index
-    zones = {side: sorted(hex_to_offset(h, axis, index) for h in cells)
-             for side, cells in loaded.deployment.zones.items()}
+    zones = {
+        side: sorted(hex_to_offset(h, axis, index) for h in cells) for side, cells in loaded.deployment.zones.items()
+    }
     return {
         "file": str(loaded.path),
         "name": loaded.properties.get("name", loaded.path.stem),
@@ -46,11 +49,19 @@ def summary(loaded: LoadedMap) -> dict[str, Any]:
         "impassable": int((~t.passable["walk"]).sum()),
         "elevation": [int(t.elevation.min()), int(t.elevation.max())],
         "roster": loaded.properties.get("roster"),
-        "zones": {side: {"cells": len(cells), "first": list(cells[0]) if cells else None}
-                  for side, cells in zones.items()},
-        "figures": [{"name": f.name, "side": f.side, "character": f.character,
-                     "cell": list(hex_to_offset(f.hex, axis, index)), "facing": f.facing}
-                    for f in loaded.deployment.figures],
+        "zones": {
+            side: {"cells": len(cells), "first": list(cells[0]) if cells else None} for side, cells in zones.items()
+        },
+        "figures": [
+            {
+                "name": f.name,
+                "side": f.side,
+                "character": f.character,
+                "cell": list(hex_to_offset(f.hex, axis, index)),
+                "facing": f.facing,
+            }
+            for f in loaded.deployment.figures
+        ],
     }
 
 
@@ -66,13 +77,16 @@ def _text(info: dict[str, Any], seconds: float) -> str:
     for side, zone in info["zones"].items():
         lines.append(f"deployment zone {side}: {zone['cells']} hexes")
     for f in info["figures"]:
-        lines.append(f"figure {f['name']} ({f['side']}, {f['character']}) at cell {tuple(f['cell'])} "
-                     f"facing {f['facing']}")
+        lines.append(
+            f"figure {f['name']} ({f['side']}, {f['character']}) at cell {tuple(f['cell'])} facing {f['facing']}"
+        )
     if info.get("roster_file"):
         lines.append(f"roster: {info['roster_file']} (read and placed as a new battle would)")
     else:
-        lines.append("roster: none with the map (no 'roster' property, no .roster.toml beside it); "
-                     "pick one on the New battle screen")
+        lines.append(
+            "roster: none with the map (no 'roster' property, no .roster.toml beside it); "
+            "pick one on the New battle screen"
+        )
     lines.append("OK")
     return "\n".join(lines)
 
@@ -105,10 +119,13 @@ def roster_problems(loaded: LoadedMap) -> tuple[str | None, list[str]]:
                     if str(each) not in problems:
                         problems.append(str(each))
         return str(rp), problems
-    problems = [f"{loaded.path}: figure {f.name!r} is the character {f.character!r}, which the roster {rp} "
-                f"does not have; add [characters.{f.character}] to the roster or fix the map object's "
-                "'character' property"
-                for f in loaded.deployment.figures if f.character not in roster.characters]
+    problems = [
+        f"{loaded.path}: figure {f.name!r} is the character {f.character!r}, which the roster {rp} "
+        f"does not have; add [characters.{f.character}] to the roster or fix the map object's "
+        "'character' property"
+        for f in loaded.deployment.figures
+        if f.character not in roster.characters
+    ]
     if problems:
         return str(rp), problems
     try:
@@ -117,8 +134,10 @@ def roster_problems(loaded: LoadedMap) -> tuple[str | None, list[str]]:
         return str(rp), [str(exc)]
     sides = {f["side"] for f in placed}
     if len(sides) < 2:
-        problems.append(f"{loaded.path}: a battle needs figures of at least two sides; found only "
-                        f"{sorted(sides)}; add figures of another side to the map or to the roster {rp}")
+        problems.append(
+            f"{loaded.path}: a battle needs figures of at least two sides; found only "
+            f"{sorted(sides)}; add figures of another side to the map or to the roster {rp}"
+        )
     return str(rp), problems
 
 

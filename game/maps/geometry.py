@@ -45,8 +45,15 @@ class HexLayout:
     @classmethod
     def of(cls, m: _MapLike) -> HexLayout:
         """The layout of a parsed map (``TmxMap`` or anything with the same attributes)."""
-        return cls(m.width, m.height, m.tile_width & ~1, m.tile_height & ~1, m.hex_side_length,
-                   m.stagger_axis == "x", m.stagger_index == "even")
+        return cls(
+            m.width,
+            m.height,
+            m.tile_width & ~1,
+            m.tile_height & ~1,
+            m.hex_side_length,
+            m.stagger_axis == "x",
+            m.stagger_index == "even",
+        )
 
     # Tiled's derived lengths: the flat side runs along the stagger axis
     @property

@@ -41,26 +41,30 @@ from game.maps.geometry import HexLayout
 from game.maps.tmx import GID_MASK, TmxMap, TmxObject, TmxTileLayer, TmxTileset, read_tmx
 
 # property name -> (kind, lowest, highest); kind "int" or "bool"
-TERRAIN_PROPERTIES: Mapping[str, tuple[str, int, int]] = MappingProxyType({
-    "move_penalty": ("int", 0, 99),
-    "move_penalty_fly": ("int", 0, 99),
-    "impassable": ("bool", 0, 1),
-    "impassable_fly": ("bool", 0, 1),
-    "blocks_sight": ("bool", 0, 1),
-    "cover": ("int", -99, 0),
-    "elevation": ("int", -10_000, 10_000),
-    "light": ("int", -99, 0),
-    "footing": ("int", -99, 0),
-})
+TERRAIN_PROPERTIES: Mapping[str, tuple[str, int, int]] = MappingProxyType(
+    {
+        "move_penalty": ("int", 0, 99),
+        "move_penalty_fly": ("int", 0, 99),
+        "impassable": ("bool", 0, 1),
+        "impassable_fly": ("bool", 0, 1),
+        "blocks_sight": ("bool", 0, 1),
+        "cover": ("int", -99, 0),
+        "elevation": ("int", -10_000, 10_000),
+        "light": ("int", -99, 0),
+        "footing": ("int", -99, 0),
+    }
+)
 """The numeric terrain properties a tile or a terrain object may carry, with their allowed range."""
 
 _KEYS: tuple[str, ...] = ("terrain", *TERRAIN_PROPERTIES)
-_UNSET = np.int32(-(2 ** 31))
+_UNSET = np.int32(-(2**31))
 
-COMPASS: Mapping[str, Mapping[str, int]] = MappingProxyType({
-    "y": MappingProxyType({"E": 0, "NE": 1, "NW": 2, "W": 3, "SW": 4, "SE": 5}),
-    "x": MappingProxyType({"SE": 0, "NE": 1, "N": 2, "NW": 3, "SW": 4, "S": 5}),
-})
+COMPASS: Mapping[str, Mapping[str, int]] = MappingProxyType(
+    {
+        "y": MappingProxyType({"E": 0, "NE": 1, "NW": 2, "W": 3, "SW": 4, "SE": 5}),
+        "x": MappingProxyType({"SE": 0, "NE": 1, "N": 2, "NW": 3, "SW": 4, "S": 5}),
+    }
+)
 """Compass names of the six facings per stagger axis (pointy-top ``y``, flat-top ``x``), hexgrid's numbers."""
 
 
@@ -143,8 +147,12 @@ def _prop_value(raw: Any, key: str, where: str, path: Path) -> int:
             return int(raw)
         if isinstance(raw, str) and raw.strip().lower() in ("true", "false", "1", "0"):
             return int(raw.strip().lower() in ("true", "1"))
-        raise MapLoadError(path, f'{where} property "{key}"', f'"{str(raw)[:20]}" is not true or false',
-                           f"make {key} a bool property and tick or untick it in Tiled")
+        raise MapLoadError(
+            path,
+            f'{where} property "{key}"',
+            f'"{str(raw)[:20]}" is not true or false',
+            f"make {key} a bool property and tick or untick it in Tiled",
+        )
     value: int | None = None
     if isinstance(raw, bool):
         value = None
@@ -158,18 +166,30 @@ def _prop_value(raw: Any, key: str, where: str, path: Path) -> int:
         except ValueError:
             value = None
     if value is None:
-        raise MapLoadError(path, f'{where} property "{key}"', f'"{str(raw)[:20]}" is not a whole number',
-                           f"make {key} an int property in Tiled")
+        raise MapLoadError(
+            path,
+            f'{where} property "{key}"',
+            f'"{str(raw)[:20]}" is not a whole number',
+            f"make {key} an int property in Tiled",
+        )
     if not lo <= value <= hi:
-        raise MapLoadError(path, f'{where} property "{key}"', f"{value} is outside {lo}..{hi}",
-                           f"give {key} a value between {lo} and {hi}")
+        raise MapLoadError(
+            path,
+            f'{where} property "{key}"',
+            f"{value} is outside {lo}..{hi}",
+            f"give {key} a value between {lo} and {hi}",
+        )
     return value
 
 
 def _terrain_name(raw: Any, where: str, path: Path) -> str:
     if not isinstance(raw, str) or not raw.strip() or len(raw) > 64:
-        raise MapLoadError(path, f'{where} property "terrain"', f'"{str(raw)[:20]}" is not a terrain name',
-                           "choose a terrain from the drop-down (the Terrain type of the project file)")
+        raise MapLoadError(
+            path,
+            f'{where} property "terrain"',
+            f'"{str(raw)[:20]}" is not a terrain name',
+            "choose a terrain from the drop-down (the Terrain type of the project file)",
+        )
     return raw.strip()
 
 
@@ -243,8 +263,15 @@ class _Builder:
         combos, inverse = _unique_rows(flat)
         types = tuple(self.terrain_type(row) for row in combos.tolist())
         grid = inverse.reshape(tmx.height, tmx.width).astype(np.int16)
-        terrain = TerrainMap.build(tmx.width, tmx.height, types, grid, stagger_axis=tmx.stagger_axis,
-                                   stagger_index=tmx.stagger_index, overrides=overrides)
+        terrain = TerrainMap.build(
+            tmx.width,
+            tmx.height,
+            types,
+            grid,
+            stagger_axis=tmx.stagger_axis,
+            stagger_index=tmx.stagger_index,
+            overrides=overrides,
+        )
         return terrain, self.deployment(layout, terrain)
 
     def terrain_type(self, row: list[int]) -> TerrainType:
@@ -258,8 +285,12 @@ class _Builder:
             name=self.names[v["terrain"] or 0],
             penalty=MappingProxyType({"walk": num("move_penalty"), "fly": num("move_penalty_fly")}),
             passable=MappingProxyType({"walk": not num("impassable"), "fly": not num("impassable_fly")}),
-            blocks_sight=bool(num("blocks_sight")), cover=num("cover"), elevation=num("elevation"),
-            light=num("light"), footing=num("footing"))
+            blocks_sight=bool(num("blocks_sight")),
+            cover=num("cover"),
+            elevation=num("elevation"),
+            light=num("light"),
+            footing=num("footing"),
+        )
 
     # -- objects -----------------------------------------------------------------------------------
     def objects_of(self, cls: str) -> list[TmxObject]:
@@ -296,18 +327,21 @@ class _Builder:
         path = self.tmx.path
         if obj.kind in ("point", "tile"):
             if not allow_point:
-                raise MapLoadError(path, where, "a zone must be an area, not a point",
-                                   "draw the zone as a rectangle or polygon")
+                raise MapLoadError(
+                    path, where, "a zone must be an area, not a point", "draw the zone as a rectangle or polygon"
+                )
             x, y = _anchor(obj)
             cell = layout.cell_at(x, y)
             if cell is None:
-                raise MapLoadError(path, where, f"the point ({x:.0f}, {y:.0f}) lies outside the map",
-                                   "move the object onto the map")
+                raise MapLoadError(
+                    path, where, f"the point ({x:.0f}, {y:.0f}) lies outside the map", "move the object onto the map"
+                )
             return [cell]
         poly = _outline(obj)
         if poly is None:
-            raise MapLoadError(path, where, f"a {obj.kind} has no inside",
-                               "draw it as a rectangle, ellipse or closed polygon")
+            raise MapLoadError(
+                path, where, f"a {obj.kind} has no inside", "draw it as a rectangle, ellipse or closed polygon"
+            )
         centres = layout.centres()
         if obj.kind == "ellipse" and obj.rotation == 0:
             cx, cy = obj.x + obj.offset[0] + obj.width / 2, obj.y + obj.offset[1] + obj.height / 2
@@ -327,10 +361,15 @@ class _Builder:
             side = _side(obj, where, path)
             cells = self.cells_of(obj, layout, where, allow_point=False)
             if not cells:
-                raise MapLoadError(path, where, "the zone covers no cell centre",
-                                   "make the zone larger so it covers the centres of the hexes")
+                raise MapLoadError(
+                    path,
+                    where,
+                    "the zone covers no cell centre",
+                    "make the zone larger so it covers the centres of the hexes",
+                )
             zones.setdefault(side, set()).update(
-                offset_to_hex(c, r, tmx.stagger_axis, tmx.stagger_index) for c, r in cells)
+                offset_to_hex(c, r, tmx.stagger_axis, tmx.stagger_index) for c, r in cells
+            )
         figures: list[PlacedFigure] = []
         seen_names: set[str] = set()
         seen_hexes: dict[Hex, str] = {}
@@ -339,25 +378,39 @@ class _Builder:
             side = _side(obj, where, path)
             character = obj.properties.get("character")
             if not isinstance(character, str) or not character.strip():
-                raise MapLoadError(path, where, 'the figure has no "character"',
-                                   'add a string property "character" naming a roster entry')
+                raise MapLoadError(
+                    path,
+                    where,
+                    'the figure has no "character"',
+                    'add a string property "character" naming a roster entry',
+                )
             character = character.strip()
             facing = _facing(obj.properties.get("facing", 0), tmx.stagger_axis, where, path)
             if obj.kind not in ("point", "tile"):
-                raise MapLoadError(path, where, f"a figure must be a point or a tile object, not a {obj.kind}",
-                                   "insert the figure as a point (Insert Point)")
+                raise MapLoadError(
+                    path,
+                    where,
+                    f"a figure must be a point or a tile object, not a {obj.kind}",
+                    "insert the figure as a point (Insert Point)",
+                )
             (cell,) = self.cells_of(obj, layout, where, allow_point=True)
             h = offset_to_hex(cell[0], cell[1], tmx.stagger_axis, tmx.stagger_index)
             name = obj.name.strip() or character
             if name in seen_names:
-                raise MapLoadError(path, where, f'two figures are named "{name[:40]}"',
-                                   "give every figure object its own name")
+                raise MapLoadError(
+                    path, where, f'two figures are named "{name[:40]}"', "give every figure object its own name"
+                )
             if h in seen_hexes:
-                raise MapLoadError(path, where, f'it stands in the same hex as "{seen_hexes[h][:40]}"',
-                                   "move one of the two figures to another hex")
+                raise MapLoadError(
+                    path,
+                    where,
+                    f'it stands in the same hex as "{seen_hexes[h][:40]}"',
+                    "move one of the two figures to another hex",
+                )
             if not terrain.is_passable(h, "walk") and not terrain.is_passable(h, "fly"):
-                raise MapLoadError(path, where, f"it stands on impassable terrain at cell {cell}",
-                                   "move the figure to open ground")
+                raise MapLoadError(
+                    path, where, f"it stands on impassable terrain at cell {cell}", "move the figure to open ground"
+                )
             seen_names.add(name)
             seen_hexes[h] = name
             figures.append(PlacedFigure(name, side, character, h, facing))
@@ -371,7 +424,7 @@ def _unique_rows(flat: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], np
     for k in range(flat.shape[1]):
         _, inv = np.unique(flat[:, k], return_inverse=True)
         card = int(inv.max(initial=0)) + 1
-        if radix * card >= 2 ** 62:
+        if radix * card >= 2**62:
             distinct, inverse = np.unique(flat, axis=0, return_inverse=True)
             return distinct, inverse.ravel()
         code += inv.ravel().astype(np.int64) * radix
@@ -388,8 +441,9 @@ def _object_name(obj: TmxObject) -> str:
 def _side(obj: TmxObject, where: str, path: Path) -> str:
     side = obj.properties.get("side")
     if not isinstance(side, str) or not side.strip() or len(side) > 64:
-        raise MapLoadError(path, where, 'the object has no "side"',
-                           'add the property "side" (the Side type of the project file)')
+        raise MapLoadError(
+            path, where, 'the object has no "side"', 'add the property "side" (the Side type of the project file)'
+        )
     return side.strip()
 
 
@@ -403,8 +457,12 @@ def _facing(raw: Any, axis: str, where: str, path: Path) -> int:
             return names[text]
         if text.isdigit() and 0 <= int(text) <= 5:
             return int(text)
-    raise MapLoadError(path, f'{where} property "facing"', f'"{str(raw)[:20]}" is not a facing',
-                       f"use 0..5 or one of {', '.join(names)}")
+    raise MapLoadError(
+        path,
+        f'{where} property "facing"',
+        f'"{str(raw)[:20]}" is not a facing',
+        f"use 0..5 or one of {', '.join(names)}",
+    )
 
 
 def _anchor(obj: TmxObject) -> tuple[float, float]:
@@ -425,8 +483,13 @@ def _outline(obj: TmxObject) -> list[tuple[float, float]] | None:
             return None
         if obj.kind == "ellipse":
             n = 48
-            local = [(obj.width / 2 * (1 + math.cos(2 * math.pi * i / n)),
-                      obj.height / 2 * (1 + math.sin(2 * math.pi * i / n))) for i in range(n)]
+            local = [
+                (
+                    obj.width / 2 * (1 + math.cos(2 * math.pi * i / n)),
+                    obj.height / 2 * (1 + math.sin(2 * math.pi * i / n)),
+                )
+                for i in range(n)
+            ]
         else:
             local = [(0.0, 0.0), (obj.width, 0.0), (obj.width, obj.height), (0.0, obj.height)]
     elif obj.kind == "polygon":
@@ -467,20 +530,36 @@ def load_map(path: str | Path) -> LoadedMap:
     except MapLoadError:
         raise
     except (ValueError, TypeError, OverflowError) as exc:
-        raise MapLoadError(p, "<map>", f"the terrain cannot be built ({str(exc)[:80]})",
-                           "check the terrain properties of the tiles and objects") from None
+        raise MapLoadError(
+            p,
+            "<map>",
+            f"the terrain cannot be built ({str(exc)[:80]})",
+            "check the terrain properties of the tiles and objects",
+        ) from None
     props = dict(tmx.properties)
     roster = props.get("roster")
     if roster is not None:
         if not isinstance(roster, str) or not roster.strip():
-            raise MapLoadError(p, '<map> property "roster"', "the roster is not a file name",
-                               "make roster a file property naming the roster next to the map")
+            raise MapLoadError(
+                p,
+                '<map> property "roster"',
+                "the roster is not a file name",
+                "make roster a file property naming the roster next to the map",
+            )
         folder = p.resolve().parent
         target = (folder / roster).resolve()
         if roster.startswith(("/", "\\")) or not target.is_relative_to(folder):
-            raise MapLoadError(p, '<map> property "roster"', f'"{roster[:60]}" lies outside the map\'s folder',
-                               "keep the roster file in the map's folder or a subfolder")
+            raise MapLoadError(
+                p,
+                '<map> property "roster"',
+                f'"{roster[:60]}" lies outside the map\'s folder',
+                "keep the roster file in the map's folder or a subfolder",
+            )
         if not target.is_file():
-            raise MapLoadError(p, '<map> property "roster"', f'the roster "{roster[:60]}" does not exist',
-                               "create the roster file or correct the property")
+            raise MapLoadError(
+                p,
+                '<map> property "roster"',
+                f'the roster "{roster[:60]}" does not exist',
+                "create the roster file or correct the property",
+            )
     return LoadedMap(p, tmx, terrain, deployment, MappingProxyType(props), HexLayout.of(tmx))

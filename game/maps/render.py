@@ -43,8 +43,12 @@ def _load_rgba(image: TmxImage, file: Path) -> npt.NDArray[np.uint8]:
         w, h = surf.get_size()
         rgba = np.frombuffer(pygame.image.tobytes(surf, "RGBA"), dtype=np.uint8).reshape(h, w, 4).copy()
     except (pygame.error, OSError, ValueError, MemoryError) as exc:
-        raise MapLoadError(file, f'<image source="{image.path.name}">', f"the image cannot be read ({exc})",
-                           "save it again as a PNG file") from None
+        raise MapLoadError(
+            file,
+            f'<image source="{image.path.name}">',
+            f"the image cannot be read ({exc})",
+            "save it again as a PNG file",
+        ) from None
     if image.trans is not None:
         key = np.all(rgba[..., :3] == np.array(image.trans, dtype=np.uint8), axis=-1)
         rgba[key] = 0
@@ -99,8 +103,9 @@ def _transform(rgba: npt.NDArray[np.uint8], flags: int) -> tuple[npt.NDArray[np.
     return _rotate(rgba, c, s, sx, sy, min(xs), max(xs), min(ys), max(ys))
 
 
-def _rotate(rgba: npt.NDArray[np.uint8], c: float, s: float, sx: float, sy: float, x0: float, x1: float,
-            y0: float, y1: float) -> tuple[npt.NDArray[np.uint8], float, float]:
+def _rotate(
+    rgba: npt.NDArray[np.uint8], c: float, s: float, sx: float, sy: float, x0: float, x1: float, y0: float, y1: float
+) -> tuple[npt.NDArray[np.uint8], float, float]:
     h, w = rgba.shape[:2]
     # destination pixels are laid out on a grid whose centre sits at fractional position (w/2, h/2) mod 1
     fx, fy = (w / 2) % 1.0, (h / 2) % 1.0
@@ -152,7 +157,7 @@ class _Art:
             columns = max(1, (sw - ts.margin + ts.spacing) // (ts.tile_width + ts.spacing))
             x = ts.margin + (local % columns) * (ts.tile_width + ts.spacing)
             y = ts.margin + (local // columns) * (ts.tile_height + ts.spacing)
-            rgba = sheet[y:y + ts.tile_height, x:x + ts.tile_width]
+            rgba = sheet[y : y + ts.tile_height, x : x + ts.tile_width]
         else:
             tile_image = ts.tiles[local].image
             assert tile_image is not None  # the reader refuses collection tiles without an image
@@ -207,11 +212,16 @@ def _draw_order(layout: HexLayout) -> tuple[npt.NDArray[np.int64], npt.NDArray[n
     return rows.ravel(), cols.ravel()
 
 
-def _layer_entries(loaded: LoadedMap, art: _Art, layer: TmxTileLayer, origin: tuple[int, int],
-                   xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], order_rows: npt.NDArray[np.int64],
-                   order_cols: npt.NDArray[np.int64]
-                   ) -> tuple[list[pygame.Surface], npt.NDArray[np.int64], npt.NDArray[np.int64],
-                              npt.NDArray[np.int64]] | None:
+def _layer_entries(
+    loaded: LoadedMap,
+    art: _Art,
+    layer: TmxTileLayer,
+    origin: tuple[int, int],
+    xs: npt.NDArray[np.int64],
+    ys: npt.NDArray[np.int64],
+    order_rows: npt.NDArray[np.int64],
+    order_cols: npt.NDArray[np.int64],
+) -> tuple[list[pygame.Surface], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
     """One layer's tiles in draw order: the distinct surfaces, which one each tile uses, and its top-left."""
     layout = loaded.layout
     ox = origin[0] + round(layer.offset[0])
@@ -235,8 +245,13 @@ def _chosen_layers(loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None) -> 
     return [lay for lay in chosen if lay.opacity > 0]
 
 
-def draw_layers(loaded: LoadedMap, target: pygame.Surface, origin: tuple[int, int] = (0, 0),
-                layers: Iterable[TmxTileLayer] | None = None, art: _Art | None = None) -> None:
+def draw_layers(
+    loaded: LoadedMap,
+    target: pygame.Surface,
+    origin: tuple[int, int] = (0, 0),
+    layers: Iterable[TmxTileLayer] | None = None,
+    art: _Art | None = None,
+) -> None:
     """Draw tile layers (default: the visible ones) at 1:1 with map pixel (0, 0) at ``origin``."""
     art = art or _Art(loaded)
     xs, ys = loaded.layout.tile_positions()
@@ -246,8 +261,11 @@ def draw_layers(loaded: LoadedMap, target: pygame.Surface, origin: tuple[int, in
         if found is None:
             continue
         surfaces, which, px, py = found
-        target.fblits(list(zip(map(surfaces.__getitem__, which.tolist()), zip(px.tolist(), py.tolist(),
-                                                                              strict=True), strict=True)))
+        target.fblits(
+            list(
+                zip(map(surfaces.__getitem__, which.tolist()), zip(px.tolist(), py.tolist(), strict=True), strict=True)
+            )
+        )
 
 
 @dataclass
@@ -267,8 +285,9 @@ class TilePlacements:
     bottom: npt.NDArray[np.int64]
 
 
-def tile_placements(loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None = None,
-                    art: _Art | None = None) -> TilePlacements:
+def tile_placements(
+    loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None = None, art: _Art | None = None
+) -> TilePlacements:
     """Where ``draw_layers`` would put every tile image (map pixel (0, 0) at the origin), in its order."""
     art = art or _Art(loaded)
     xs, ys = loaded.layout.tile_positions()
@@ -293,8 +312,12 @@ def tile_placements(loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None = N
     return TilePlacements(surfaces, which, x, y, right, bottom)
 
 
-def draw_region(placements: TilePlacements, target: pygame.Surface, region: tuple[int, int, int, int],
-                origin: tuple[int, int] = (0, 0)) -> None:
+def draw_region(
+    placements: TilePlacements,
+    target: pygame.Surface,
+    region: tuple[int, int, int, int],
+    origin: tuple[int, int] = (0, 0),
+) -> None:
     """Draw the tiles whose images meet ``region`` (x, y, w, h in map pixels), map pixel (0, 0) at ``origin``.
 
     Tiles that miss the region would leave no pixel in it, and the ones drawn keep Tiled's order, so a
@@ -308,8 +331,7 @@ def draw_region(placements: TilePlacements, target: pygame.Surface, region: tupl
         return
     px = (p.x[idx] + origin[0]).tolist()
     py = (p.y[idx] + origin[1]).tolist()
-    target.fblits(list(zip(map(p.surfaces.__getitem__, p.which[idx].tolist()), zip(px, py, strict=True),
-                           strict=True)))
+    target.fblits(list(zip(map(p.surfaces.__getitem__, p.which[idx].tolist()), zip(px, py, strict=True), strict=True)))
 
 
 def render_map(loaded: LoadedMap) -> pygame.Surface:

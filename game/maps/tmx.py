@@ -165,6 +165,7 @@ class TmxMap:
 
 # --- helpers -------------------------------------------------------------------------------------------
 
+
 def _describe(elem: Element) -> str:
     name = elem.get("name")
     if name is not None:
@@ -191,37 +192,57 @@ class _Reader:
         try:
             size = path.stat().st_size
         except OSError as exc:
-            raise self.fail(element, f"cannot read {path.name} ({exc.strerror or exc})",
-                            "check that the file exists and is readable") from None
+            raise self.fail(
+                element,
+                f"cannot read {path.name} ({exc.strerror or exc})",
+                "check that the file exists and is readable",
+            ) from None
         if not path.is_file():
             raise self.fail(element, f"{path.name} is not a file", "point it at a .tmx / .tsx file")
         if size > limit:
-            raise self.fail(element, f"{path.name} is {size} bytes, more than the {limit} allowed",
-                            "make the map smaller or save it with zlib compression in Tiled")
+            raise self.fail(
+                element,
+                f"{path.name} is {size} bytes, more than the {limit} allowed",
+                "make the map smaller or save it with zlib compression in Tiled",
+            )
         try:
             with path.open("rb") as f:
                 return f.read(limit + 1)
         except OSError as exc:
-            raise self.fail(element, f"cannot read {path.name} ({exc.strerror or exc})",
-                            "check that the file exists and is readable") from None
+            raise self.fail(
+                element,
+                f"cannot read {path.name} ({exc.strerror or exc})",
+                "check that the file exists and is readable",
+            ) from None
 
     def parse_xml(self, data: bytes, file: Path, root_tag: str) -> Element:
         try:
-            root: Element = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True,
-                                              forbid_external=True)
+            root: Element = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
         except defusedxml.DefusedXmlException:
-            raise self.fail("<!DOCTYPE>", "the file declares a DTD or entities, which a map never needs",
-                            "save the map again from Tiled", file) from None
+            raise self.fail(
+                "<!DOCTYPE>",
+                "the file declares a DTD or entities, which a map never needs",
+                "save the map again from Tiled",
+                file,
+            ) from None
         except ParseError as exc:
-            raise self.fail("XML", f"not a well-formed XML file ({exc})",
-                            "open the file in Tiled and save it again", file) from None
+            raise self.fail(
+                "XML", f"not a well-formed XML file ({exc})", "open the file in Tiled and save it again", file
+            ) from None
         except (ValueError, UnicodeError, RecursionError) as exc:
-            raise self.fail("XML", f"not a readable XML file ({exc.__class__.__name__})",
-                            "open the file in Tiled and save it again", file) from None
+            raise self.fail(
+                "XML",
+                f"not a readable XML file ({exc.__class__.__name__})",
+                "open the file in Tiled and save it again",
+                file,
+            ) from None
         if root.tag != root_tag:
-            raise self.fail(f"<{root.tag}>", f"the document is not a Tiled <{root_tag}>",
-                            f"choose a {'.tmx map' if root_tag == 'map' else '.tsx tileset'} saved by Tiled",
-                            file)
+            raise self.fail(
+                f"<{root.tag}>",
+                f"the document is not a Tiled <{root_tag}>",
+                f"choose a {'.tmx map' if root_tag == 'map' else '.tsx tileset'} saved by Tiled",
+                file,
+            )
         return root
 
     def inside(self, base: Path, ref: str, element: str, file: Path) -> Path:
@@ -229,35 +250,56 @@ class _Reader:
         if not ref or "\x00" in ref:
             raise self.fail(element, "a file reference is empty", "pick the file again in Tiled", file)
         if ref.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", ref) or "://" in ref:
-            raise self.fail(element, f'the path "{ref[:80]}" is absolute',
-                            "keep tilesets and images in the map's folder and save the map again", file)
+            raise self.fail(
+                element,
+                f'the path "{ref[:80]}" is absolute',
+                "keep tilesets and images in the map's folder and save the map again",
+                file,
+            )
         target = (base / ref).resolve()
         if not target.is_relative_to(self.folder):
-            raise self.fail(element, f'"{ref[:80]}" lies outside the map\'s folder',
-                            "copy the file into the map's folder (or a subfolder) and pick it again in Tiled",
-                            file)
+            raise self.fail(
+                element,
+                f'"{ref[:80]}" lies outside the map\'s folder',
+                "copy the file into the map's folder (or a subfolder) and pick it again in Tiled",
+                file,
+            )
         if not target.is_file():
-            raise self.fail(element, f'the file "{ref[:80]}" does not exist',
-                            "restore the file or pick the right one in Tiled", file)
+            raise self.fail(
+                element,
+                f'the file "{ref[:80]}" does not exist',
+                "restore the file or pick the right one in Tiled",
+                file,
+            )
         return target
 
     # -- attributes --------------------------------------------------------------------------------
-    def int_attr(self, elem: Element, name: str, default: int | None, file: Path,
-                 lo: int = -(2 ** 31), hi: int = 2 ** 31 - 1) -> int:
+    def int_attr(
+        self, elem: Element, name: str, default: int | None, file: Path, lo: int = -(2**31), hi: int = 2**31 - 1
+    ) -> int:
         raw = elem.get(name)
         if raw is None:
             if default is None:
-                raise self.fail(_describe(elem), f'the attribute "{name}" is missing',
-                                "save the file again from Tiled", file)
+                raise self.fail(
+                    _describe(elem), f'the attribute "{name}" is missing', "save the file again from Tiled", file
+                )
             return default
         raw = raw.strip()
         if not _INT.match(raw):
-            raise self.fail(_describe(elem), f'{name}="{raw[:20]}" is not a whole number',
-                            f"give {name} a whole number in Tiled", file)
+            raise self.fail(
+                _describe(elem),
+                f'{name}="{raw[:20]}" is not a whole number',
+                f"give {name} a whole number in Tiled",
+                file,
+            )
         value = int(raw)
         if not lo <= value <= hi:
-            raise self.fail(_describe(elem), f"{name}={value} is outside {lo}..{hi}",
-                            f"give {name} a value between {lo} and {hi}", file)
+            raise self.fail(
+                _describe(elem),
+                f"{name}={value} is outside {lo}..{hi}",
+                f"give {name} a value between {lo} and {hi}",
+                file,
+            )
         return value
 
     def float_attr(self, elem: Element, name: str, default: float, file: Path) -> float:
@@ -266,12 +308,14 @@ class _Reader:
             return default
         raw = raw.strip()
         if not _NUMBER.match(raw) or len(raw) > 40:
-            raise self.fail(_describe(elem), f'{name}="{raw[:20]}" is not a number',
-                            f"give {name} a number in Tiled", file)
+            raise self.fail(
+                _describe(elem), f'{name}="{raw[:20]}" is not a number', f"give {name} a number in Tiled", file
+            )
         value = float(raw)
         if not math.isfinite(value) or abs(value) > 1e7:
-            raise self.fail(_describe(elem), f"{name}={raw[:20]} is out of range",
-                            f"give {name} a reasonable value in Tiled", file)
+            raise self.fail(
+                _describe(elem), f"{name}={raw[:20]} is out of range", f"give {name} a reasonable value in Tiled", file
+            )
         return value
 
     # -- properties --------------------------------------------------------------------------------
@@ -281,8 +325,12 @@ class _Reader:
             for prop in block.findall("property"):
                 name = prop.get("name")
                 if not name:
-                    raise self.fail(_describe(elem), "a custom property has no name",
-                                    "give every custom property a name in Tiled", file)
+                    raise self.fail(
+                        _describe(elem),
+                        "a custom property has no name",
+                        "give every custom property a name in Tiled",
+                        file,
+                    )
                 props[name] = self.property_value(prop, elem, file)
         return MappingProxyType(props)
 
@@ -296,8 +344,9 @@ class _Reader:
         where = f'{_describe(owner)} property "{prop.get("name", "")[:40]}"'
         if kind == "int":
             if not _INT.match(raw.strip()):
-                raise self.fail(where, f'"{raw[:20]}" is not a whole number',
-                                "type a whole number into the property in Tiled", file)
+                raise self.fail(
+                    where, f'"{raw[:20]}" is not a whole number', "type a whole number into the property in Tiled", file
+                )
             return int(raw)
         if kind == "float":
             if not _NUMBER.match(raw.strip()) or len(raw) > 40:
@@ -309,47 +358,70 @@ class _Reader:
             return raw.strip() == "true"
         if kind in ("string", "color", "file", "object"):
             return raw
-        raise self.fail(where, f'the property type "{kind[:20]}" is unknown',
-                        "use a string, int, float or bool property", file)
+        raise self.fail(
+            where, f'the property type "{kind[:20]}" is unknown', "use a string, int, float or bool property", file
+        )
 
     # -- the map -----------------------------------------------------------------------------------
     def read_map(self) -> TmxMap:
         path = self.path
         if path.suffix.lower() != ".tmx":
-            raise self.fail("file name", f'"{path.name}" is not a .tmx file',
-                            "save the map in Tiled's TMX format (File > Save As, *.tmx)")
+            raise self.fail(
+                "file name",
+                f'"{path.name}" is not a .tmx file',
+                "save the map in Tiled's TMX format (File > Save As, *.tmx)",
+            )
         root = self.parse_xml(self.read_bytes(path, MAX_MAP_BYTES, "<map>"), path, "map")
         orientation = root.get("orientation", "orthogonal")
         if orientation != "hexagonal":
-            raise self.fail("<map>", f'the map is {orientation[:20]}, not hexagonal',
-                            "make a new map in Tiled with Orientation: Hexagonal (Map > Map Properties)")
+            raise self.fail(
+                "<map>",
+                f"the map is {orientation[:20]}, not hexagonal",
+                "make a new map in Tiled with Orientation: Hexagonal (Map > Map Properties)",
+            )
         if root.get("infinite", "0") != "0" or root.find("layer/data/chunk") is not None:
-            raise self.fail("<map>", "the map is infinite, so it has no edge to fight within",
-                            "untick Infinite in Map > Map Properties and save again")
+            raise self.fail(
+                "<map>",
+                "the map is infinite, so it has no edge to fight within",
+                "untick Infinite in Map > Map Properties and save again",
+            )
         width = self.int_attr(root, "width", None, path, 1, MAX_SIDE)
         height = self.int_attr(root, "height", None, path, 1, MAX_SIDE)
         if width * height > MAX_CELLS:
-            raise self.fail("<map>", f"{width}x{height} cells is more than {MAX_CELLS}",
-                            "make the map smaller (Map > Resize Map)")
+            raise self.fail(
+                "<map>", f"{width}x{height} cells is more than {MAX_CELLS}", "make the map smaller (Map > Resize Map)"
+            )
         tw = self.int_attr(root, "tilewidth", None, path, 2, MAX_TILE_SIDE)
         th = self.int_attr(root, "tileheight", None, path, 2, MAX_TILE_SIDE)
         if tw % 2 or th % 2:
-            raise self.fail("<map>", f"the tile size {tw}x{th} is odd, which Tiled cannot draw consistently",
-                            "set an even Tile Width and Tile Height in Map > Map Properties")
+            raise self.fail(
+                "<map>",
+                f"the tile size {tw}x{th} is odd, which Tiled cannot draw consistently",
+                "set an even Tile Width and Tile Height in Map > Map Properties",
+            )
         axis = root.get("staggeraxis", "y")
         index = root.get("staggerindex", "odd")
         if axis not in ("x", "y"):
-            raise self.fail("<map>", f'staggeraxis="{axis[:10]}" is neither x nor y',
-                            "choose Stagger Axis X or Y in Map > Map Properties")
+            raise self.fail(
+                "<map>",
+                f'staggeraxis="{axis[:10]}" is neither x nor y',
+                "choose Stagger Axis X or Y in Map > Map Properties",
+            )
         if index not in ("odd", "even"):
-            raise self.fail("<map>", f'staggerindex="{index[:10]}" is neither odd nor even',
-                            "choose Stagger Index Odd or Even in Map > Map Properties")
+            raise self.fail(
+                "<map>",
+                f'staggerindex="{index[:10]}" is neither odd nor even',
+                "choose Stagger Index Odd or Even in Map > Map Properties",
+            )
         along = tw if axis == "x" else th
         side = self.int_attr(root, "hexsidelength", 0, path, 0, along)
         if (along - side) % 2:
-            raise self.fail("<map>", f"tile {'width' if axis == 'x' else 'height'} {along} minus hex side length "
-                            f"{side} is odd, so the hexes cannot line up on whole pixels",
-                            "make the Hex Side Length even when the tile size is even")
+            raise self.fail(
+                "<map>",
+                f"tile {'width' if axis == 'x' else 'height'} {along} minus hex side length "
+                f"{side} is odd, so the hexes cannot line up on whole pixels",
+                "make the Hex Side Length even when the tile size is even",
+            )
         props = self.properties(root, path)
         tilesets: list[TmxTileset] = []
         for ts in root.findall("tileset"):
@@ -363,20 +435,44 @@ class _Reader:
         offsets: list[tuple[float, float]] = []
         self.layer_count = 0
         self.walk_layers(root, (0.0, 0.0), 1.0, True, width, height, tile_layers, objects, offsets)
-        return TmxMap(path, width, height, tw, th, side, axis, index, props, tuple(tilesets),
-                      tuple(tile_layers), tuple(objects), tuple(offsets))
+        return TmxMap(
+            path,
+            width,
+            height,
+            tw,
+            th,
+            side,
+            axis,
+            index,
+            props,
+            tuple(tilesets),
+            tuple(tile_layers),
+            tuple(objects),
+            tuple(offsets),
+        )
 
-    def walk_layers(self, parent: Element, offset: tuple[float, float], opacity: float, visible: bool,
-                    width: int, height: int, tile_layers: list[TmxTileLayer], objects: list[TmxObject],
-                    offsets: list[tuple[float, float]]) -> None:
+    def walk_layers(
+        self,
+        parent: Element,
+        offset: tuple[float, float],
+        opacity: float,
+        visible: bool,
+        width: int,
+        height: int,
+        tile_layers: list[TmxTileLayer],
+        objects: list[TmxObject],
+        offsets: list[tuple[float, float]],
+    ) -> None:
         for elem in parent:
             if elem.tag not in ("layer", "group", "objectgroup", "imagelayer"):
                 continue
             self.layer_count += 1
             if self.layer_count > MAX_LAYERS:
                 raise self.fail(_describe(elem), f"the map has more than {MAX_LAYERS} layers", "merge layers")
-            own = (offset[0] + self.float_attr(elem, "offsetx", 0.0, self.path),
-                   offset[1] + self.float_attr(elem, "offsety", 0.0, self.path))
+            own = (
+                offset[0] + self.float_attr(elem, "offsetx", 0.0, self.path),
+                offset[1] + self.float_attr(elem, "offsety", 0.0, self.path),
+            )
             op = opacity * min(1.0, max(0.0, self.float_attr(elem, "opacity", 1.0, self.path)))
             vis = visible and elem.get("visible", "1") != "0"
             if elem.tag == "group":
@@ -399,8 +495,11 @@ class _Reader:
         if source is not None:
             where = f'<tileset source="{source[:60]}">'
             if not source.lower().endswith(".tsx"):
-                raise self.fail(where, "only .tsx tilesets can be read",
-                                "export the tileset as .tsx (Tileset > Export Tileset As) and use it")
+                raise self.fail(
+                    where,
+                    "only .tsx tilesets can be read",
+                    "export the tileset as .tsx (Tileset > Export Tileset As) and use it",
+                )
             file = self.inside(self.path.parent, source, where, self.path)
             elem = self.parse_xml(self.read_bytes(file, MAX_TILESET_BYTES, where), file, "tileset")
         base = file.parent
@@ -411,8 +510,10 @@ class _Reader:
         offset_elem = elem.find("tileoffset")
         tile_offset = (0, 0)
         if offset_elem is not None:
-            tile_offset = (self.int_attr(offset_elem, "x", 0, file, -MAX_TILE_SIDE, MAX_TILE_SIDE),
-                           self.int_attr(offset_elem, "y", 0, file, -MAX_TILE_SIDE, MAX_TILE_SIDE))
+            tile_offset = (
+                self.int_attr(offset_elem, "x", 0, file, -MAX_TILE_SIDE, MAX_TILE_SIDE),
+                self.int_attr(offset_elem, "y", 0, file, -MAX_TILE_SIDE, MAX_TILE_SIDE),
+            )
         image_elem = elem.find("image")
         image = self.read_image(image_elem, base, file) if image_elem is not None else None
         tiles: dict[int, TmxTile] = {}
@@ -430,66 +531,95 @@ class _Reader:
             if image is not None and tid >= tile_count:
                 continue  # Tiled keeps properties of tiles cut off by a smaller image; they are never drawn
             if image is None and tile_image is None:
-                raise self.fail(_describe(tile), "a tile of an image-collection tileset has no image",
-                                "add the tile's image in Tiled or delete the tile", file)
+                raise self.fail(
+                    _describe(tile),
+                    "a tile of an image-collection tileset has no image",
+                    "add the tile's image in Tiled or delete the tile",
+                    file,
+                )
             tiles[tid] = TmxTile(tid, self.properties(tile, file), tile_image)
         if image is None and not tiles:
-            raise self.fail(_describe(elem), "the tileset has no image", "choose the tileset image in Tiled",
-                            file)
+            raise self.fail(_describe(elem), "the tileset has no image", "choose the tileset image in Tiled", file)
         name = elem.get("name", "")
-        return TmxTileset(firstgid, name, file if source is not None else None, tw, th, spacing, margin,
-                          tile_count if image is not None else len(tiles), columns, tile_offset, image,
-                          MappingProxyType(tiles), self.properties(elem, file))
+        return TmxTileset(
+            firstgid,
+            name,
+            file if source is not None else None,
+            tw,
+            th,
+            spacing,
+            margin,
+            tile_count if image is not None else len(tiles),
+            columns,
+            tile_offset,
+            image,
+            MappingProxyType(tiles),
+            self.properties(elem, file),
+        )
 
     def read_image(self, elem: Element, base: Path, file: Path) -> TmxImage:
         source = elem.get("source")
         if source is None:
-            raise self.fail("<image>", "embedded image data is not supported",
-                            "save the image as a .png file next to the map and use it", file)
+            raise self.fail(
+                "<image>",
+                "embedded image data is not supported",
+                "save the image as a .png file next to the map and use it",
+                file,
+            )
         where = f'<image source="{source[:60]}">'
         path = self.inside(base, source, where, file)
         size = path.stat().st_size
         if size > MAX_IMAGE_BYTES:
-            raise self.fail(where, f"the image is {size} bytes, more than {MAX_IMAGE_BYTES}",
-                            "use a smaller tileset image", file)
+            raise self.fail(
+                where, f"the image is {size} bytes, more than {MAX_IMAGE_BYTES}", "use a smaller tileset image", file
+            )
         width, height = _image_size(path)
         if width is None or height is None:
             width = self.int_attr(elem, "width", 0, file, 0, MAX_IMAGE_SIDE)
             height = self.int_attr(elem, "height", 0, file, 0, MAX_IMAGE_SIDE)
         if not (0 < width <= MAX_IMAGE_SIDE and 0 < height <= MAX_IMAGE_SIDE):
-            raise self.fail(where, f"the image is {width}x{height} pixels",
-                            f"use an image of at most {MAX_IMAGE_SIDE}x{MAX_IMAGE_SIDE} pixels", file)
+            raise self.fail(
+                where,
+                f"the image is {width}x{height} pixels",
+                f"use an image of at most {MAX_IMAGE_SIDE}x{MAX_IMAGE_SIDE} pixels",
+                file,
+            )
         trans = elem.get("trans")
         colour: tuple[int, int, int] | None = None
         if trans:
             t = trans.lstrip("#")
             if not re.fullmatch(r"[0-9a-fA-F]{6}", t):
-                raise self.fail(where, f'trans="{trans[:10]}" is not a colour',
-                                "pick the transparent colour again in Tiled", file)
+                raise self.fail(
+                    where, f'trans="{trans[:10]}" is not a colour', "pick the transparent colour again in Tiled", file
+                )
             colour = (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
         return TmxImage(path, width, height, colour)
 
     # -- tile layers -------------------------------------------------------------------------------
-    def read_tile_layer(self, elem: Element, offset: tuple[float, float], opacity: float, visible: bool,
-                        width: int, height: int) -> TmxTileLayer:
+    def read_tile_layer(
+        self, elem: Element, offset: tuple[float, float], opacity: float, visible: bool, width: int, height: int
+    ) -> TmxTileLayer:
         where = _describe(elem)
         lw = self.int_attr(elem, "width", width, self.path, 0, MAX_SIDE)
         lh = self.int_attr(elem, "height", height, self.path, 0, MAX_SIDE)
         if (lw, lh) != (width, height):
-            raise self.fail(where, f"the layer is {lw}x{lh} cells but the map is {width}x{height}",
-                            "resize the map in Tiled (Map > Resize Map) so every layer has its size")
+            raise self.fail(
+                where,
+                f"the layer is {lw}x{lh} cells but the map is {width}x{height}",
+                "resize the map in Tiled (Map > Resize Map) so every layer has its size",
+            )
         self.total_cells += width * height
         if self.total_cells > MAX_TOTAL_CELLS:
-            raise self.fail(where, f"the tile layers hold more than {MAX_TOTAL_CELLS} cells together",
-                            "merge or delete tile layers")
+            raise self.fail(
+                where, f"the tile layers hold more than {MAX_TOTAL_CELLS} cells together", "merge or delete tile layers"
+            )
         data = elem.find("data")
         n = width * height
         flat = np.zeros(n, dtype=np.uint32) if data is None else self.read_data(data, where, n)
         gids = flat.reshape(height, width)
         self.check_gids(gids, where)
         gids.setflags(write=False)
-        return TmxTileLayer(elem.get("name", ""), gids, offset, opacity, visible,
-                            self.properties(elem, self.path))
+        return TmxTileLayer(elem.get("name", ""), gids, offset, opacity, visible, self.properties(elem, self.path))
 
     def read_data(self, data: Element, where: str, n: int) -> npt.NDArray[np.uint32]:
         encoding = data.get("encoding")
@@ -497,8 +627,11 @@ class _Reader:
         expected = 4 * n
         fix_len = f"the layer must hold exactly {n} tiles; resize the map in Tiled and save it again"
         if data.find("chunk") is not None:
-            raise self.fail(where, "the layer is stored in chunks (an infinite map)",
-                            "untick Infinite in Map > Map Properties and save again")
+            raise self.fail(
+                where,
+                "the layer is stored in chunks (an infinite map)",
+                "untick Infinite in Map > Map Properties and save again",
+            )
         if encoding is None:
             if compression is not None:
                 raise self.fail(where, "XML tile data cannot be compressed", "save the map again from Tiled")
@@ -518,8 +651,11 @@ class _Reader:
                 raise self.fail(where, f"the data holds {len(parts)} tiles, not {n}", fix_len)
             return self.numbers(parts, where)
         if encoding != "base64":
-            raise self.fail(where, f'the data encoding "{encoding[:12]}" is unknown',
-                            "choose CSV or Base64 as Tile Layer Format in Map > Map Properties")
+            raise self.fail(
+                where,
+                f'the data encoding "{encoding[:12]}" is unknown',
+                "choose CSV or Base64 as Tile Layer Format in Map > Map Properties",
+            )
         # base64 text is 4/3 of its bytes; compressed data is never much larger than the raw tiles
         if len(text) > (expected * 4) // 3 + expected // 8 + 8192:
             raise self.fail(where, "the encoded data is far longer than the layer", fix_len)
@@ -552,23 +688,27 @@ class _Reader:
                 reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw))
                 return reader.read(limit)
         except (zlib.error, OSError, ValueError, MemoryError, EOFError) as exc:
-            raise self.fail(where, f"the {compression} data is damaged ({str(exc)[:60]})",
-                            "save the map again from Tiled") from None
+            raise self.fail(
+                where, f"the {compression} data is damaged ({str(exc)[:60]})", "save the map again from Tiled"
+            ) from None
         except Exception as exc:  # zstandard.ZstdError does not share a base with the above
             if exc.__class__.__name__ == "ZstdError":
-                raise self.fail(where, f"the zstd data is damaged ({str(exc)[:60]})",
-                                "save the map again from Tiled") from None
+                raise self.fail(
+                    where, f"the zstd data is damaged ({str(exc)[:60]})", "save the map again from Tiled"
+                ) from None
             raise
-        raise self.fail(where, f'the compression "{compression[:12]}" is unknown',
-                        "choose Base64 (zlib compressed) as Tile Layer Format in Map > Map Properties")
+        raise self.fail(
+            where,
+            f'the compression "{compression[:12]}" is unknown',
+            "choose Base64 (zlib compressed) as Tile Layer Format in Map > Map Properties",
+        )
 
     def numbers(self, values: list[str], where: str) -> npt.NDArray[np.uint32]:
         try:
             arr = np.array(values, dtype=np.int64)
         except (ValueError, OverflowError):
             bad = next((v for v in values if not re.fullmatch(r"\d{1,10}", v.strip())), "?")
-            raise self.fail(where, f'"{bad[:20]}" is not a tile id',
-                            "save the map again from Tiled") from None
+            raise self.fail(where, f'"{bad[:20]}" is not a tile id', "save the map again from Tiled") from None
         if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 0xFFFFFFFF):
             raise self.fail(where, "a tile id is outside 0..4294967295", "save the map again from Tiled")
         return arr.astype(np.uint32)
@@ -580,26 +720,38 @@ class _Reader:
             return
         firsts = np.array([t.firstgid for t in self.tilesets], dtype=np.int64)
         if firsts.size == 0:
-            raise self.fail(where, f"the layer uses tile {int(ids[0])} but the map has no tileset",
-                            "add the tileset back to the map in Tiled")
+            raise self.fail(
+                where,
+                f"the layer uses tile {int(ids[0])} but the map has no tileset",
+                "add the tileset back to the map in Tiled",
+            )
         which = np.searchsorted(firsts, ids, side="right") - 1
         for gid, k in zip(ids.tolist(), which.tolist(), strict=True):
             if k < 0:
-                raise self.fail(where, f"the layer uses tile {gid}, which no tileset defines",
-                                "add the missing tileset back or erase those tiles in Tiled")
+                raise self.fail(
+                    where,
+                    f"the layer uses tile {gid}, which no tileset defines",
+                    "add the missing tileset back or erase those tiles in Tiled",
+                )
             ts = self.tilesets[k]
             local = gid - ts.firstgid
             known = local < ts.tile_count if ts.image is not None else local in ts.tiles
             if not known:
-                raise self.fail(where, f'the layer uses tile {local} of tileset "{ts.name[:40]}", which it does '
-                                "not have", "restore the tileset image or erase those tiles in Tiled")
+                raise self.fail(
+                    where,
+                    f'the layer uses tile {local} of tileset "{ts.name[:40]}", which it does not have',
+                    "restore the tileset image or erase those tiles in Tiled",
+                )
 
     # -- objects -----------------------------------------------------------------------------------
     def read_object(self, elem: Element, layer: str, offset: tuple[float, float], visible: bool) -> TmxObject:
         where = _describe(elem)
         if elem.get("template") is not None:
-            raise self.fail(where, "object templates are not supported",
-                            "detach the object from its template in Tiled (right-click > Detach)")
+            raise self.fail(
+                where,
+                "object templates are not supported",
+                "detach the object from its template in Tiled (right-click > Detach)",
+            )
         x = self.float_attr(elem, "x", 0.0, self.path)
         y = self.float_attr(elem, "y", 0.0, self.path)
         w = self.float_attr(elem, "width", 0.0, self.path)
@@ -620,10 +772,23 @@ class _Reader:
                 if shape is not None:
                     kind = tag
                     points = self.points(shape.get("points", ""), where)
-        return TmxObject(self.int_attr(elem, "id", 0, self.path, 0), elem.get("name", ""),
-                         elem.get("class", elem.get("type", "")), kind, x, y, w, h, rotation, points, gid,
-                         visible and elem.get("visible", "1") != "0", self.properties(elem, self.path),
-                         layer, offset)
+        return TmxObject(
+            self.int_attr(elem, "id", 0, self.path, 0),
+            elem.get("name", ""),
+            elem.get("class", elem.get("type", "")),
+            kind,
+            x,
+            y,
+            w,
+            h,
+            rotation,
+            points,
+            gid,
+            visible and elem.get("visible", "1") != "0",
+            self.properties(elem, self.path),
+            layer,
+            offset,
+        )
 
     def points(self, text: str, where: str) -> tuple[tuple[float, float], ...]:
         out: list[tuple[float, float]] = []
@@ -655,8 +820,6 @@ def read_tmx(path: str | Path) -> TmxMap:
     except MapLoadError:
         raise
     except RecursionError:
-        raise MapLoadError(p, "XML", "the file nests elements too deeply",
-                           "save the map again from Tiled") from None
+        raise MapLoadError(p, "XML", "the file nests elements too deeply", "save the map again from Tiled") from None
     except MemoryError:
-        raise MapLoadError(p, "<map>", "the map needs more memory than allowed",
-                           "make the map smaller") from None
+        raise MapLoadError(p, "<map>", "the map needs more memory than allowed", "make the map smaller") from None

@@ -133,9 +133,7 @@ class App:
         """The plain board viewer for a map file (None: a generated field). Raises when the map is bad."""
         from game.ui.viewer import ViewerScreen
 
-        data: BoardData = (
-            generated_field() if map_path is None else open_map(map_path, grid=self.ui.settings.show_grid)
-        )
+        data: BoardData = generated_field() if map_path is None else open_map(map_path, grid=self.ui.settings.show_grid)
         return ViewerScreen(self.ui, data, self.to_title)
 
     def open_battle(self, setup: BattleSetup) -> Screen:
@@ -188,9 +186,7 @@ class App:
         except Exception as exc:  # any failure of a player's file becomes a sentence, not a crash
             name = setup.map_path.name if setup.map_path is not None else "the map"
             return Push(
-                MessageDialog(
-                    self.ui, "Cannot start the battle", describe_error(exc, f"Opening {name}"), error=True
-                )
+                MessageDialog(self.ui, "Cannot start the battle", describe_error(exc, f"Opening {name}"), error=True)
             )
 
     # --- events -----------------------------------------------------------------------------------
@@ -328,8 +324,7 @@ def run(
         if map_path is not None:
             app.apply(
                 app.start_battle(
-                    BattleSetup(Path(map_path), Path(roster_path) if roster_path else None, seed=seed,
-                                deploy=False)
+                    BattleSetup(Path(map_path), Path(roster_path) if roster_path else None, seed=seed, deploy=False)
                 )
             )
         if screenshot is not None and frames is None:

@@ -106,16 +106,36 @@ class DeclState:
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary (the panel and overlays are rebuilt when it changes)."""
-        return (self.figure, self.weapon, self.target, self.stance, tuple(sorted(self.dodge)),
-                tuple(self.advance), self.retreat, self.second_move, self.spell, self.spell_target, self.spell_hex)
+        return (
+            self.figure,
+            self.weapon,
+            self.target,
+            self.stance,
+            tuple(sorted(self.dodge)),
+            tuple(self.advance),
+            self.retreat,
+            self.second_move,
+            self.spell,
+            self.spell_target,
+            self.spell_hex,
+        )
 
 
 def battle_stats(battle: Battle) -> list[dict[str, Any]]:
     """Per figure: side, wounds, attacks made, hits scored, wounds dealt (the victory screen's table)."""
     rows: dict[str, dict[str, Any]] = {
-        f.id: {"id": f.id, "name": f.name, "side": f.side, "wounds": f.wounds.label, "out": f.out,
-               "attacks": 0, "hits": 0, "dealt": 0}
-        for f in battle.figures.values()}
+        f.id: {
+            "id": f.id,
+            "name": f.name,
+            "side": f.side,
+            "wounds": f.wounds.label,
+            "out": f.out,
+            "attacks": 0,
+            "hits": 0,
+            "dealt": 0,
+        }
+        for f in battle.figures.values()
+    }
     for e in battle.events:
         if isinstance(e, ev.AttackResolved) and e.attacker in rows:
             rows[e.attacker]["attacks"] += 1
@@ -136,11 +156,13 @@ class BattleScreen(ViewerScreen):
     DECL_LEFT = 440
     """Width of the declaration panel's controls column (the odds fill the rest)."""
 
-    def __init__(self, ui: UiContext, session: Any, to_title: Callable[[], Transition],
-                 data: BoardData | None = None) -> None:
+    def __init__(
+        self, ui: UiContext, session: Any, to_title: Callable[[], Transition], data: BoardData | None = None
+    ) -> None:
         if data is None:
-            data = board_data_from_loaded(session.loaded, str(session.setup_data.get("map", "map")),
-                                          grid=ui.settings.show_grid)
+            data = board_data_from_loaded(
+                session.loaded, str(session.setup_data.get("map", "map")), grid=ui.settings.show_grid
+            )
         super().__init__(ui, data, to_title)
         self.session = session
         self.log = ScrollList(pygame.Rect(0, 0, 10, 10), size=13, follow_end=True, on_select=self._log_selected)
@@ -356,8 +378,10 @@ class BattleScreen(ViewerScreen):
         order = ("standing", "crawling", "prone")
         self.posture_choice = order[(order.index(self.posture_of(fid)) + 1) % 3]
         self._view = None
-        self.set_status(f"{self.battle.figure(fid).name} will move {self.posture_choice}: "
-                        f"{self.reach(fid).allowance} hex(es) this round.")
+        self.set_status(
+            f"{self.battle.figure(fid).name} will move {self.posture_choice}: "
+            f"{self.reach(fid).allowance} hex(es) this round."
+        )
 
     def cmd_standing_order(self) -> bool:
         """O: cycle the selected figure's standing order for stopping enemies (always / never / ask);
@@ -390,8 +414,14 @@ class BattleScreen(ViewerScreen):
         if key not in self._preview_cache:
             try:
                 self._preview_cache[key] = attack_preview(
-                    self.battle, d.figure, d.weapon, d.target, d.stance, dodge=tuple(sorted(d.dodge)),
-                    advance=tuple(d.advance))
+                    self.battle,
+                    d.figure,
+                    d.weapon,
+                    d.target,
+                    d.stance,
+                    dodge=tuple(sorted(d.dodge)),
+                    advance=tuple(d.advance),
+                )
             except (ValueError, KeyError):
                 self._preview_cache[key] = None
         return self._preview_cache[key]
@@ -409,8 +439,11 @@ class BattleScreen(ViewerScreen):
         """Start a fresh declaration when a new figure declares."""
         if d.reason == "declare" and self.decl.figure != d.figure:
             fig = self.battle.figure(d.figure or "")
-            self.decl = DeclState(figure=fig.id, weapon=fig.character.ready_weapon.name,
-                                  spell=spell_panel.default_spell(self.battle, fig.id))
+            self.decl = DeclState(
+                figure=fig.id,
+                weapon=fig.character.ready_weapon.name,
+                spell=spell_panel.default_spell(self.battle, fig.id),
+            )
 
     def targets(self) -> list[str]:
         """Enemies the declaring figure may attack with its weapon (from its position after any advance)."""
@@ -483,11 +516,24 @@ class BattleScreen(ViewerScreen):
         if s.spell is not None:
             return self.send(spell_panel.declare_action(self))
         advance = tuple(h for h, _ in s.advance)
-        advance_facing = s.advance[-1][1] if s.advance and s.advance[-1][0] == (
-            s.advance[-2][0] if len(s.advance) > 1 else self.battle.figure(s.figure).hex) else None
-        return self.send(act.Declare(s.figure, s.stance, (s.target,) if s.target else (), s.weapon,
-                                     dodge=tuple(sorted(s.dodge)), advance=advance,
-                                     advance_facing=advance_facing, retreat=s.retreat))
+        advance_facing = (
+            s.advance[-1][1]
+            if s.advance
+            and s.advance[-1][0] == (s.advance[-2][0] if len(s.advance) > 1 else self.battle.figure(s.figure).hex)
+            else None
+        )
+        return self.send(
+            act.Declare(
+                s.figure,
+                s.stance,
+                (s.target,) if s.target else (),
+                s.weapon,
+                dodge=tuple(sorted(s.dodge)),
+                advance=advance,
+                advance_facing=advance_facing,
+                retreat=s.retreat,
+            )
+        )
 
     def cmd_stance(self, stance: str) -> bool:
         """1–5: choose a stance (table 4)."""
@@ -496,8 +542,9 @@ class BattleScreen(ViewerScreen):
             return False
         self.ensure_decl(d)
         if stance not in self.declare_options()["stances"]:
-            self.set_status("A very defensive stance must retreat, and no hex leads away from every attacker.",
-                            error=True)
+            self.set_status(
+                "A very defensive stance must retreat, and no hex leads away from every attacker.", error=True
+            )
             return False
         st = Stance(stance)
         self.decl.stance = stance
@@ -606,8 +653,11 @@ class BattleScreen(ViewerScreen):
             try:
                 screen = open_battle_save(self.ui, path, self.to_title)
             except Exception as exc:
-                return Push(MessageDialog(self.ui, "Cannot open the save",
-                                          describe_error(exc, f"Loading {path.name}"), error=True))
+                return Push(
+                    MessageDialog(
+                        self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True
+                    )
+                )
             return Replace(screen)
 
         return Push(FileChooser(self.ui, "Load a battle", folder, (".json",), chosen))
@@ -619,9 +669,20 @@ class BattleScreen(ViewerScreen):
             Button("Load (Ctrl+O)", lambda: Pop(then=self.load_chooser())),
         ]
         if self.battle.over:
-            extra.append(Button("After the battle…", lambda: Pop(then=summary_of(
-                self.ui, self.battle, self.to_title, roster_path=self.session.setup_data.get("roster_file"),
-                care=self.session.aftercare()))))
+            extra.append(
+                Button(
+                    "After the battle…",
+                    lambda: Pop(
+                        then=summary_of(
+                            self.ui,
+                            self.battle,
+                            self.to_title,
+                            roster_path=self.session.setup_data.get("roster_file"),
+                            care=self.session.aftercare(),
+                        )
+                    ),
+                )
+            )
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
         return Push(EscapeMenu(self.ui, self.leave_to_title, extra=extra))
@@ -639,8 +700,14 @@ class BattleScreen(ViewerScreen):
             return None
 
         name = self.battle.sides[side].name
-        return Push(MessageDialog(self.ui, "Yield the battle?", f"{name} gives up; the other side wins.",
-                                  (("Cancel", None), ("Yield", do_yield))))
+        return Push(
+            MessageDialog(
+                self.ui,
+                "Yield the battle?",
+                f"{name} gives up; the other side wins.",
+                (("Cancel", None), ("Yield", do_yield)),
+            )
+        )
 
     # --- the GM's seat (issue 8) ------------------------------------------------------------------
     def gm_seated(self) -> bool:
@@ -694,12 +761,17 @@ class BattleScreen(ViewerScreen):
         s = self.ui.s
         x, y = rect.x + s(12), rect.bottom - s(40)
 
-        def add(label: str, fn: Callable[[], object], w: int = 110, enabled: bool = True,
-                hotkey: int | None = None, at: tuple[int, int] | None = None) -> Button:
+        def add(
+            label: str,
+            fn: Callable[[], object],
+            w: int = 110,
+            enabled: bool = True,
+            hotkey: int | None = None,
+            at: tuple[int, int] | None = None,
+        ) -> Button:
             nonlocal x
             pos = at or (x, y)
-            b = Button(label, fn, pygame.Rect(pos[0], pos[1], s(w), s(30)), size=14, enabled=enabled,
-                       hotkey=hotkey)
+            b = Button(label, fn, pygame.Rect(pos[0], pos[1], s(w), s(30)), size=14, enabled=enabled, hotkey=hotkey)
             self.buttons.append(b)
             if at is None:
                 x += s(w) + s(8)
@@ -732,8 +804,9 @@ class BattleScreen(ViewerScreen):
             bx = rect.x + s(12)
             for name in opts["weapons"]:
                 w = max(70, min(150, self.ui.text.width(name, 13) // max(1, self.ui.settings.ui_scale) + 24))
-                b = Button(name, functools.partial(self.cmd_weapon, name), pygame.Rect(bx, top, s(int(w)), s(26)),
-                           size=13)
+                b = Button(
+                    name, functools.partial(self.cmd_weapon, name), pygame.Rect(bx, top, s(int(w)), s(26)), size=13
+                )
                 b.focused = name == self.decl.weapon and not self.decl.second_move and self.decl.spell is None
                 self.buttons.append(b)
                 bx += s(int(w)) + s(6)
@@ -744,9 +817,13 @@ class BattleScreen(ViewerScreen):
             bw = (s(self.DECL_LEFT) - s(12) - 4 * s(5)) // 5
             short = ("V. aggr.", "Aggr.", "Neutral", "Def.", "V. def.")
             for i, st in enumerate(Stance):
-                b = Button(f"{i + 1} {short[i]}", functools.partial(self.cmd_stance, st.value),
-                           pygame.Rect(rect.x + s(12) + i * (bw + s(5)), top, bw, s(26)), size=12,
-                           enabled=st.value in opts["stances"] and not self.decl.second_move)
+                b = Button(
+                    f"{i + 1} {short[i]}",
+                    functools.partial(self.cmd_stance, st.value),
+                    pygame.Rect(rect.x + s(12) + i * (bw + s(5)), top, bw, s(26)),
+                    size=12,
+                    enabled=st.value in opts["stances"] and not self.decl.second_move,
+                )
                 b.focused = st.value == self.decl.stance and not self.decl.second_move
                 self.buttons.append(b)
             firers = [f for f in opts["firers"] if f != fig.id]
@@ -755,9 +832,12 @@ class BattleScreen(ViewerScreen):
                 fy = rect.y + s(156)
                 for fid in firers[:4]:
                     name = self.battle.figure(fid).name.split()[0]
-                    b = Button(("✓ " if fid in self.decl.dodge else "") + name,
-                               functools.partial(self.cmd_toggle_dodge, fid), pygame.Rect(fx, fy, s(84), s(26)),
-                               size=12)
+                    b = Button(
+                        ("✓ " if fid in self.decl.dodge else "") + name,
+                        functools.partial(self.cmd_toggle_dodge, fid),
+                        pygame.Rect(fx, fy, s(84), s(26)),
+                        size=12,
+                    )
                     b.focused = fid in self.decl.dodge
                     self.buttons.append(b)
                     fx += s(90)
@@ -806,8 +886,11 @@ class BattleScreen(ViewerScreen):
         d = self.my_decision()
         if d is None:
             return None
-        fid = self.active_mover(d) if d.reason in MOVE_REASONS else (
-            self.decl.figure if d.reason == "declare" and self.decl.second_move else None)
+        fid = (
+            self.active_mover(d)
+            if d.reason in MOVE_REASONS
+            else (self.decl.figure if d.reason == "declare" and self.decl.second_move else None)
+        )
         if fid is None:
             return None
         if self.facing_choice is not None:
@@ -848,8 +931,12 @@ class BattleScreen(ViewerScreen):
                 self.selected_id, self.selected_hex = occupant.id, occupant.hex
                 return
             own = fid is not None and self.battle.figure(fid).hex == h
-            turning = own and self.facing_choice is not None and fid is not None \
+            turning = (
+                own
+                and self.facing_choice is not None
+                and fid is not None
                 and self.facing_choice != self.battle.figure(fid).facing
+            )
             if fid is not None and (not own or turning) and self.reach(fid).can_reach(h):
                 path = self.planned_path(fid, h)
                 if path is not None and self.send(self.move_action(fid, path.steps)):
@@ -859,8 +946,12 @@ class BattleScreen(ViewerScreen):
             if self._declare_click(h, occupant):
                 self._view = None
                 return
-        if d is not None and d.reason == "follow" and self.battle._follow_queue \
-                and h == self.battle._follow_queue[0][1]:
+        if (
+            d is not None
+            and d.reason == "follow"
+            and self.battle._follow_queue
+            and h == self.battle._follow_queue[0][1]
+        ):
             self.cmd_answer(True)
             return
         if occupant is not None and occupant.id == self.selected_id:
@@ -891,8 +982,13 @@ class BattleScreen(ViewerScreen):
             s.retreat = None if s.retreat == h and st.retreat == "may" else h
             return True
         last_hex, last_facing = s.advance[-1] if s.advance else (fig.hex, fig.facing)
-        if st.max_advance and occupant is None and len(s.advance) < st.max_advance \
-                and h in front_hexes(last_hex, last_facing) and self.battle.terrain.is_passable(h):
+        if (
+            st.max_advance
+            and occupant is None
+            and len(s.advance) < st.max_advance
+            and h in front_hexes(last_hex, last_facing)
+            and self.battle.terrain.is_passable(h)
+        ):
             from game.engine.hexgrid import direction_to
 
             facing = direction_to(last_hex, h)
@@ -1016,9 +1112,15 @@ class BattleScreen(ViewerScreen):
         if d is None:
             if not self.victory_shown:
                 self.victory_shown = True
-                self.pending = Push(VictoryScreen(self.ui, self.battle, self.to_title,
-                                                  roster_path=self.session.setup_data.get("roster_file"),
-                                                  care=self.session.aftercare))
+                self.pending = Push(
+                    VictoryScreen(
+                        self.ui,
+                        self.battle,
+                        self.to_title,
+                        roster_path=self.session.setup_data.get("roster_file"),
+                        care=self.session.aftercare,
+                    )
+                )
                 return True
             return changed
         if not self.is_human(d.side):
@@ -1028,16 +1130,18 @@ class BattleScreen(ViewerScreen):
                 self.computer_turn(d)
                 return True
             return changed
-        focus = d.mover if d.reason == "stop" and d.mover else (
-            self.active_mover(d) if d.reason in MOVE_REASONS else d.figure)
+        focus = (
+            d.mover
+            if d.reason == "stop" and d.mover
+            else (self.active_mover(d) if d.reason in MOVE_REASONS else d.figure)
+        )
         if focus is not None and (self.version, focus) != self._focused:
             self._focused = (self.version, focus)
             self.focus_on(focus, d)
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
             self.last_human_side = d.side
-            self.pending = Push(CurtainScreen(self.ui, self.battle.sides[d.side].name,
-                                              self.side_colour(d.side)))
+            self.pending = Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
             return True
         self.last_human_side = d.side
         return changed
@@ -1085,9 +1189,20 @@ class BattleScreen(ViewerScreen):
             if f.out and level >= int(WoundLevel.NEAR_DEATH):
                 level = 6 if f.wounds.overflowed else level
             badge = " ".join(m.label for m in self.battle.gm_modifiers_on(f.id))
-            out.append(TokenView(f.id, f.name, self.side_colour(f.side), f.hex, f.facing, level,
-                                 f.out or not f.can_act, f.id == self.selected_id, badge=badge,
-                                 cells=f.cells if f.size != 1 else frozenset()))
+            out.append(
+                TokenView(
+                    f.id,
+                    f.name,
+                    self.side_colour(f.side),
+                    f.hex,
+                    f.facing,
+                    level,
+                    f.out or not f.can_act,
+                    f.id == self.selected_id,
+                    badge=badge,
+                    cells=f.cells if f.size != 1 else frozenset(),
+                )
+            )
         self._tokens_cache = (key, out)
         return out
 
@@ -1115,18 +1230,30 @@ class BattleScreen(ViewerScreen):
             if fid is not None and fid in self.battle.figures:
                 f = self.battle.figures[fid]
                 if f.can_act and not any(z.hex == f.hex for z in zocs):
-                    zocs.append(ZocView(f.hex, f.facing, self.side_colour(f.side),
-                                        self.battle.zone(f) if f.size != 1 else frozenset()))
+                    zocs.append(
+                        ZocView(
+                            f.hex,
+                            f.facing,
+                            self.side_colour(f.side),
+                            self.battle.zone(f) if f.size != 1 else frozenset(),
+                        )
+                    )
         current = d.figure if d is not None else None
         highlighted = set(self.highlight)
         if current:
             highlighted.add(current)
         if d is not None and d.mover:
             highlighted.add(d.mover)
-        self._view = BoardView(self.tokens(), fills, path=path_view, line_of_fire=lof_view, zocs=zocs,
-                               hover=self.hover_hex,
-                               selected=self.selected_hex if self.selected_id is None else None,
-                               highlighted=frozenset(highlighted))
+        self._view = BoardView(
+            self.tokens(),
+            fills,
+            path=path_view,
+            line_of_fire=lof_view,
+            zocs=zocs,
+            hover=self.hover_hex,
+            selected=self.selected_hex if self.selected_id is None else None,
+            highlighted=frozenset(highlighted),
+        )
         return self._view
 
     def _hover_figure(self) -> str | None:
@@ -1146,9 +1273,14 @@ class BattleScreen(ViewerScreen):
             free = frozenset(h for h in r.hexes() if h not in esc)
             likely = frozenset(h for h, p in esc.items() if p >= Fraction(1, 2))
             unlikely = frozenset(h for h, p in esc.items() if p < Fraction(1, 2))
-            cached = ([HexFill(free, pal.move_free, 95), HexFill(likely, pal.move_escape, 105),
-                       HexFill(unlikely, pal.move_free_attacks, 105)],
-                      [(h, percent(p)) for h, p in esc.items()] if key[-1] else [])
+            cached = (
+                [
+                    HexFill(free, pal.move_free, 95),
+                    HexFill(likely, pal.move_escape, 105),
+                    HexFill(unlikely, pal.move_free_attacks, 105),
+                ],
+                [(h, percent(p)) for h, p in esc.items()] if key[-1] else [],
+            )
             self._overlay_cache.clear()
             self._overlay_cache[key] = cached
         fills = cached[0]
@@ -1184,8 +1316,11 @@ class BattleScreen(ViewerScreen):
         if st.max_advance:
             last_hex, last_facing = s.advance[-1] if s.advance else (fig.hex, fig.facing)
             if len(s.advance) < st.max_advance:
-                steps = frozenset(h for h in front_hexes(last_hex, last_facing)
-                                  if self.battle.occupant(h) is None and self.battle.terrain.is_passable(h))
+                steps = frozenset(
+                    h
+                    for h in front_hexes(last_hex, last_facing)
+                    if self.battle.occupant(h) is None and self.battle.terrain.is_passable(h)
+                )
                 fills.append(HexFill(steps, pal.move_escape, 50))
             if s.advance:
                 fills.append(HexFill(frozenset(h for h, _ in s.advance), pal.move_escape, 140, outline=True))
@@ -1260,8 +1395,7 @@ class BattleScreen(ViewerScreen):
             self._fitted = True
         log_h = max(s(140), (size[1] - top - s(self.STATUS)) * 2 // 5)
         at_end = self.log.scroll >= self.log.max_scroll
-        self.log.rect = pygame.Rect(size[0] - side + s(8), size[1] - s(self.STATUS) - log_h - s(6),
-                                    side - s(16), log_h)
+        self.log.rect = pygame.Rect(size[0] - side + s(8), size[1] - s(self.STATUS) - log_h - s(6), side - s(16), log_h)
         if at_end:  # the log was scrolled to its end for the old height; keep the latest entries in view
             self.log.scroll = self.log.max_scroll
         self.board.set_palette(self.ui.palette)
@@ -1279,8 +1413,9 @@ class BattleScreen(ViewerScreen):
         self._buttons_key = None
 
     # --- drawing ----------------------------------------------------------------------------------
-    def _cached(self, name: str, key: Any, size: tuple[int, int],
-                paint: Callable[[pygame.Surface], None]) -> pygame.Surface:
+    def _cached(
+        self, name: str, key: Any, size: tuple[int, int], paint: Callable[[pygame.Surface], None]
+    ) -> pygame.Surface:
         hit = self._panel_cache.get(name)
         if hit is not None and hit[0] == key and hit[1].get_size() == size:
             return hit[1]
@@ -1301,10 +1436,17 @@ class BattleScreen(ViewerScreen):
         if mine is not None:
             self._rebuild_buttons()
             rect = self.panel_rect(mine)
-            key = (state_key, self.decl.key(), self.hover_hex if mine.reason in MOVE_REASONS else None,
-                   self.facing_choice, self.actor, rect.size)
-            surface.blit(self._cached("panel", key, rect.size, lambda surf: self._paint_panel(surf, mine)),
-                         rect.topleft)
+            key = (
+                state_key,
+                self.decl.key(),
+                self.hover_hex if mine.reason in MOVE_REASONS else None,
+                self.facing_choice,
+                self.actor,
+                rect.size,
+            )
+            surface.blit(
+                self._cached("panel", key, rect.size, lambda surf: self._paint_panel(surf, mine)), rect.topleft
+            )
             for b in self.buttons:
                 b.draw(surface, text)
         elif d is not None and not self.is_human(d.side):
@@ -1335,16 +1477,25 @@ class BattleScreen(ViewerScreen):
         col_h = self.log.rect.y - top_h
         sheet_key = (state_key, self.selected_id, self._hover_figure() if self.selected_id is None else None)
         log = self.log
-        key = (sheet_key, (w, h), len(log.items), log.items[-1] if log.items else None, log.scroll, log.hovered,
-               log.selected, tuple(log.rect))
+        key = (
+            sheet_key,
+            (w, h),
+            len(log.items),
+            log.items[-1] if log.items else None,
+            log.scroll,
+            log.hovered,
+            log.selected,
+            tuple(log.rect),
+        )
         if self._chrome_keys.get("side") != key:
             self._chrome_keys["side"] = key
             clip = chrome.get_clip()
             chrome.set_clip(side_rect)
             if col_h > 0:
                 self._paint_sheet(chrome.subsurface(pygame.Rect(w - side, top_h, side, col_h).clip(side_rect)))
-            pygame.draw.rect(chrome, theme.BACKGROUND, (w - side, log.rect.y - s(4), side,
-                                                        h - log.rect.y - status_h + s(4)))
+            pygame.draw.rect(
+                chrome, theme.BACKGROUND, (w - side, log.rect.y - s(4), side, h - log.rect.y - status_h + s(4))
+            )
             log.draw(chrome, text)
             chrome.set_clip(clip)
         key = (self.status, self.status_error, w, self.ui.settings.ui_scale)
@@ -1352,12 +1503,21 @@ class BattleScreen(ViewerScreen):
             self._chrome_keys["status"] = key
             pygame.draw.rect(chrome, theme.PANEL, bar)
             pygame.draw.line(chrome, theme.BORDER, bar.topleft, bar.topright)
-            msg = self.status or ("drag / WASD pan · wheel zoom · Q/E facing · H hold · Space stay · "
-                                  "Ctrl+S save · Ctrl+Z undo · Esc menu · F1 help")
-            text.blit(chrome, msg, (s(10), bar.centery), 13,
-                      theme.DANGER if self.status_error else theme.TEXT_MUTED, anchor="midleft")
-        surface.blits([(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)],
-                      doreturn=False)
+            msg = self.status or (
+                "drag / WASD pan · wheel zoom · Q/E facing · H hold · Space stay · "
+                "Ctrl+S save · Ctrl+Z undo · Esc menu · F1 help"
+            )
+            text.blit(
+                chrome,
+                msg,
+                (s(10), bar.centery),
+                13,
+                theme.DANGER if self.status_error else theme.TEXT_MUTED,
+                anchor="midleft",
+            )
+        surface.blits(
+            [(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)], doreturn=False
+        )
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         s = self.ui.s
@@ -1365,8 +1525,9 @@ class BattleScreen(ViewerScreen):
         name = self.battle.sides[d.side].name
         rect = pygame.Rect(x + s(10), y + h - s(46), s(360), s(36))
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
-        self.ui.text.blit(surface, f"{name} (computer) is deciding…", (rect.x + s(12), rect.centery), 14,
-                          theme.TEXT, anchor="midleft")
+        self.ui.text.blit(
+            surface, f"{name} (computer) is deciding…", (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft"
+        )
 
     def _paint_top(self, surf: pygame.Surface, d: Decision | None) -> None:
         s, text = self.ui.s, self.ui.text
@@ -1389,8 +1550,7 @@ class BattleScreen(ViewerScreen):
                 prompt = prompt[:-4] + "…"
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
         elif b.winner is not None:
-            text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT,
-                      bold=True, anchor="midleft")
+            text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT, bold=True, anchor="midleft")
         text.blit(surf, "Esc menu · F1 help", (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
         # the initiative tracker: order, whose turn, held, done, out
         y0, th = top, s(self.TRACK)
@@ -1420,8 +1580,9 @@ class BattleScreen(ViewerScreen):
             room = chip_w - s(18)
             shown = text.fit(badge + name, 12, room, fid == current)
             if room > s(8):
-                r2 = text.blit(surf, shown, (rect.x + s(16), rect.centery), 12, fg, bold=fid == current,
-                               anchor="midleft")
+                r2 = text.blit(
+                    surf, shown, (rect.x + s(16), rect.centery), 12, fg, bold=fid == current, anchor="midleft"
+                )
                 if f.out:
                     pygame.draw.line(surf, theme.DANGER, (r2.x, r2.centery), (r2.right, r2.centery), 1)
             x += chip_w + s(3)
@@ -1444,10 +1605,16 @@ class BattleScreen(ViewerScreen):
         pygame.draw.circle(surf, self.side_colour(f.side), (x + s(7), y + s(11)), s(7))
         text.blit(surf, f.name, (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)
         y += s(28)
-        state = "out of the fight" if f.out else ("held" if f.held and not f.moved else
-                                                 ("moved" if f.moved else "ready"))
-        text.blit(surf, f"{self.battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
-                  (x, y), 12, theme.TEXT_MUTED)
+        state = (
+            "out of the fight" if f.out else ("held" if f.held and not f.moved else ("moved" if f.moved else "ready"))
+        )
+        text.blit(
+            surf,
+            f"{self.battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
+            (x, y),
+            12,
+            theme.TEXT_MUTED,
+        )
         y += s(16)
         order = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}[f.standing_order]
         text.blit(surf, f"Enemies leaving its zone: {order} (O)", (x, y), 12, theme.TEXT_MUTED)
@@ -1467,8 +1634,13 @@ class BattleScreen(ViewerScreen):
                 y += text.line_height(12)
         for wpn in c.weapons[:3]:
             rng = f", range {wpn.base_range}/{wpn.max_range}" if wpn.ranged else ""
-            text.blit(surf, f"⚔ {wpn.name}: damage {signed(wpn.damage)}, skill "
-                      f"{level_name(c.combat_skill(wpn))}{rng}", (x, y), 12, theme.TEXT)
+            text.blit(
+                surf,
+                f"⚔ {wpn.name}: damage {signed(wpn.damage)}, skill {level_name(c.combat_skill(wpn))}{rng}",
+                (x, y),
+                12,
+                theme.TEXT,
+            )
             y += text.line_height(12)
         gear = [f"{a.name} ({signed(a.defense)})" for a in c.armour]
         if c.shield is not None:
@@ -1478,8 +1650,14 @@ class BattleScreen(ViewerScreen):
                 text.blit(surf, part, (x, y), 12, theme.TEXT)
                 y += text.line_height(12)
         y += s(6)
-        text.blit(surf, f"Wounds: {f.wounds.label}", (x, y), 13, self.ui.palette.wound_colour(
-            0 if f.wounds.worst is None else int(f.wounds.worst)), bold=True)
+        text.blit(
+            surf,
+            f"Wounds: {f.wounds.label}",
+            (x, y),
+            13,
+            self.ui.palette.wound_colour(0 if f.wounds.worst is None else int(f.wounds.worst)),
+            bold=True,
+        )
         y += s(20)
         bx = x
         for step in c.wound_track.steps:
@@ -1493,10 +1671,15 @@ class BattleScreen(ViewerScreen):
             bx += max(s(13) * step.boxes, text.width(name[:10], 10)) + s(8)
         y += s(32)
         if y < h - s(16):
-            text.blit(surf, f"Initiative {level_name(f.initiative)} · facing {f.facing} · "
-                      f"moved {f.hexes_moved}/{f.allowance} hexes", (x, y), 11, theme.TEXT_MUTED)
-        text.blit(surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11,
-                  theme.TEXT_MUTED)
+            text.blit(
+                surf,
+                f"Initiative {level_name(f.initiative)} · facing {f.facing} · "
+                f"moved {f.hexes_moved}/{f.allowance} hexes",
+                (x, y),
+                11,
+                theme.TEXT_MUTED,
+            )
+        text.blit(surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED)
 
     def _draw_inspector_box(self, surface: pygame.Surface, state_key: Any = None) -> None:
         """The hover inspector: the hex (terrain, penalty, cover, elevation) and who stands there."""
@@ -1513,16 +1696,27 @@ class BattleScreen(ViewerScreen):
         t = self.data.terrain
         kind = t.type_at(hx).name.capitalize()
         walk = "impassable" if not t.is_passable(hx, "walk") else f"penalty {t.move_penalty(hx, 'walk')}"
-        lines = [(f"{kind} · {walk}", theme.TEXT),
-                 (f"cover {signed(t.cover_at(hx))} · elevation {t.elevation_at(hx)} m"
-                  + (" · blocks sight" if t.sight_blocked(hx) else ""), theme.TEXT_MUTED)]
+        lines = [
+            (f"{kind} · {walk}", theme.TEXT),
+            (
+                f"cover {signed(t.cover_at(hx))} · elevation {t.elevation_at(hx)} m"
+                + (" · blocks sight" if t.sight_blocked(hx) else ""),
+                theme.TEXT_MUTED,
+            ),
+        ]
         occ = self.battle.occupant(hx)
         if occ is not None:
             c = occ.character
-            lines.append((f"{occ.name} ({self.battle.sides[occ.side].name}) — {occ.wounds.label}",
-                          self.side_colour(occ.side)))
-            lines.append((f"Str {level_name(c.strength)} · Agi {level_name(c.agility)} · "
-                          f"{c.ready_weapon.name} {level_name(c.combat_skill(c.ready_weapon))}", theme.TEXT_MUTED))
+            lines.append(
+                (f"{occ.name} ({self.battle.sides[occ.side].name}) — {occ.wounds.label}", self.side_colour(occ.side))
+            )
+            lines.append(
+                (
+                    f"Str {level_name(c.strength)} · Agi {level_name(c.agility)} · "
+                    f"{c.ready_weapon.name} {level_name(c.combat_skill(c.ready_weapon))}",
+                    theme.TEXT_MUTED,
+                )
+            )
             for m in self.battle.gm_modifiers_on(occ.id):
                 span = "this round" if m.until == "round" else "until lifted"
                 lines.append((f"GM: {m.label} ({span})", theme.ACCENT))
@@ -1551,17 +1745,22 @@ class BattleScreen(ViewerScreen):
         if d.reason in MOVE_REASONS:
             fid = self.active_mover(d)
             name = self.battle.figure(fid).name if fid else "—"
-            head = {"move": f"{name} moves", "held_end": f"{name}: use the held move now",
-                    "interrupt": f"Interrupt with {name}?"}[d.reason]
+            head = {
+                "move": f"{name} moves",
+                "held_end": f"{name}: use the held move now",
+                "interrupt": f"Interrupt with {name}?",
+            }[d.reason]
             text.blit(surf, head, (x, y), 16, theme.ACCENT, bold=True)
             y += s(24)
             path = self.planned_path(fid, self.hover_hex) if fid else None
             if path is not None:
                 esc = self.escapes(fid or "")
                 extra = f" · escape roll: {percent(esc[path.end])} to get through" if path.end in esc else ""
-                line = (f"cost {path.cost} of {self.reach(fid or '').allowance}: {path.hexes_moved} hexes + "
-                        f"terrain {path.terrain_penalty} + occupied {path.occupied_extra} + "
-                        f"facing {path.facing_extra}{extra}")
+                line = (
+                    f"cost {path.cost} of {self.reach(fid or '').allowance}: {path.hexes_moved} hexes + "
+                    f"terrain {path.terrain_penalty} + occupied {path.occupied_extra} + "
+                    f"facing {path.facing_extra}{extra}"
+                )
             elif d.reason == "interrupt" and len(d.interrupters) > 1:
                 line = "Click another held figure to choose it; click a coloured hex to move."
             else:
@@ -1572,16 +1771,17 @@ class BattleScreen(ViewerScreen):
                 y += text.line_height(13)
             legend_y = h - s(22)
             lx = w - s(12)
-            for label, colour in (("free attacks risk", self.ui.palette.move_free_attacks),
-                                  ("escape roll", self.ui.palette.move_escape),
-                                  ("free", self.ui.palette.move_free)):
+            for label, colour in (
+                ("free attacks risk", self.ui.palette.move_free_attacks),
+                ("escape roll", self.ui.palette.move_escape),
+                ("free", self.ui.palette.move_free),
+            ):
                 r = text.blit(surf, label, (lx, legend_y), 11, theme.TEXT_MUTED, anchor="midright")
                 pygame.draw.rect(surf, colour, (r.x - s(14), legend_y - s(5), s(10), s(10)))
                 lx = r.x - s(22)
             return
         if d.reason in ("stop", "escape_failed", "follow"):
-            title = {"stop": "Stop the mover?", "escape_failed": "Escape failed",
-                     "follow": "Follow?"}[d.reason]
+            title = {"stop": "Stop the mover?", "escape_failed": "Escape failed", "follow": "Follow?"}[d.reason]
             text.blit(surf, title, (x, y), 16, theme.ACCENT, bold=True)
             y += s(24)
             for part in text.wrap(d.prompt, 13, w - 2 * x)[:3]:
@@ -1600,13 +1800,17 @@ class BattleScreen(ViewerScreen):
         left_w = s(self.DECL_LEFT)
         text.blit(surf, f"{fig.name} declares", (x, s(8)), 16, theme.ACCENT, bold=True)
         if self.battle.options.secret_stances:
-            text.blit(surf, "secret until everyone has declared", (left_w, s(12)), 11, theme.TEXT_MUTED,
-                      anchor="topright")
+            text.blit(
+                surf, "secret until everyone has declared", (left_w, s(12)), 11, theme.TEXT_MUTED, anchor="topright"
+            )
         y = s(98)
         if st.second_move:
-            for part in text.wrap("Second move: neither attack nor defend, move again by the movement rules "
-                                  "(FTC 6.2). Click a coloured hex; click “Second move” again to cancel.",
-                                  12, left_w - x):
+            for part in text.wrap(
+                "Second move: neither attack nor defend, move again by the movement rules "
+                "(FTC 6.2). Click a coloured hex; click “Second move” again to cancel.",
+                12,
+                left_w - x,
+            ):
                 text.blit(surf, part, (x, y), 12, theme.TEXT)
                 y += text.line_height(12)
             return
@@ -1636,8 +1840,9 @@ class BattleScreen(ViewerScreen):
             return
         pv = self.preview()
         if st.target is None:
-            for part in text.wrap("Target: click an enemy outlined in red, or press T. With no target the "
-                                  "figure only defends.", 13, ow):
+            for part in text.wrap(
+                "Target: click an enemy outlined in red, or press T. With no target the figure only defends.", 13, ow
+            ):
                 text.blit(surf, part, (ox, y), 13, theme.TEXT)
                 y += text.line_height(13)
             return
@@ -1645,13 +1850,16 @@ class BattleScreen(ViewerScreen):
             text.blit(surf, "No odds: that target cannot be attacked now.", (ox, y), 13, theme.DANGER)
             return
         tgt = self.battle.figure(st.target)
-        text.blit(surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT,
-                  bold=True)
+        text.blit(
+            surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT, bold=True
+        )
         y += s(22)
         mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
         dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
-        line = (f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
-                f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree")
+        line = (
+            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
+            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
+        )
         for part in text.wrap(line, 11, ow)[:2]:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
@@ -1667,13 +1875,23 @@ class BattleScreen(ViewerScreen):
                 sel = col.stance.value == st.stance
                 if sel:
                     pygame.draw.rect(surf, theme.PANEL_LIGHT, (cx - s(2), y - s(1), cw - s(2), s(30)), border_radius=3)
-                short = {"very_aggressive": "Very aggr.", "mildly_aggressive": "Mildly aggr.",
-                         "neutral": "Neutral", "mildly_defensive": "Mildly def.",
-                         "very_defensive": "Very def."}[col.stance.value]
+                short = {
+                    "very_aggressive": "Very aggr.",
+                    "mildly_aggressive": "Mildly aggr.",
+                    "neutral": "Neutral",
+                    "mildly_defensive": "Mildly def.",
+                    "very_defensive": "Very def.",
+                }[col.stance.value]
                 text.blit(surf, short, (cx, y), 11, theme.ACCENT if sel else theme.TEXT_MUTED, bold=sel)
                 risk = f" · {percent(col.risk)}" if col.risk is not None else ""
-                text.blit(surf, f"{percent(col.hit)}{risk}", (cx, y + s(14)), 12,
-                          theme.TEXT if sel else theme.TEXT_MUTED, bold=sel)
+                text.blit(
+                    surf,
+                    f"{percent(col.hit)}{risk}",
+                    (cx, y + s(14)),
+                    12,
+                    theme.TEXT if sel else theme.TEXT_MUTED,
+                    bold=sel,
+                )
             y += s(34)
         notes = []
         if pv.line is not None:
@@ -1729,8 +1947,9 @@ class BattleScreen(ViewerScreen):
 class CurtainScreen(Screen):
     """Hotseat hand-off: hides the board until the next player confirms (issue 5, "Hotseat")."""
 
-    def __init__(self, ui: UiContext, side_name: str, colour: RGB,
-                 then: Callable[[], Transition | None] | None = None) -> None:
+    def __init__(
+        self, ui: UiContext, side_name: str, colour: RGB, then: Callable[[], Transition | None] | None = None
+    ) -> None:
         super().__init__(ui)
         self.side_name = side_name
         self.colour = colour
@@ -1752,27 +1971,44 @@ class CurtainScreen(Screen):
         s, text = self.ui.s, self.ui.text
         pygame.draw.rect(surface, self.colour, (0, h // 2 - s(90), w, s(6)))
         pygame.draw.rect(surface, self.colour, (0, h // 2 + s(84), w, s(6)))
-        text.blit(surface, f"Pass the computer to {self.side_name}", (w // 2, h // 2 - s(30)), 34, theme.TEXT,
-                  bold=True, anchor="center")
-        text.blit(surface, "click or press Enter when ready", (w // 2, h // 2 + s(30)), 18, theme.TEXT_MUTED,
-                  anchor="center")
+        text.blit(
+            surface,
+            f"Pass the computer to {self.side_name}",
+            (w // 2, h // 2 - s(30)),
+            34,
+            theme.TEXT,
+            bold=True,
+            anchor="center",
+        )
+        text.blit(
+            surface, "click or press Enter when ready", (w // 2, h // 2 + s(30)), 18, theme.TEXT_MUTED, anchor="center"
+        )
 
 
 class VictoryScreen(Screen):
     """The battle is over: winner, rounds and every figure's statistics."""
 
-    def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-                 roster_path: str | Path | None = None, care: Callable[[], Aftercare] | None = None) -> None:
+    def __init__(
+        self,
+        ui: UiContext,
+        battle: Battle,
+        to_title: Callable[[], Transition],
+        *,
+        roster_path: str | Path | None = None,
+        care: Callable[[], Aftercare] | None = None,
+    ) -> None:
         super().__init__(ui)
         self.battle = battle
         self.stats = battle_stats(battle)
         self.to_title = to_title
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=16)
         self.look_button = Button("Look at the board", Pop, size=16)
-        self.summary_button = Button("After the battle…",
-                                     lambda: summary_of(ui, battle, to_title, roster_path=roster_path,
-                                                        care=care() if care else None), size=16,
-                                     hotkey=pygame.K_a)
+        self.summary_button = Button(
+            "After the battle…",
+            lambda: summary_of(ui, battle, to_title, roster_path=roster_path, care=care() if care else None),
+            size=16,
+            hotkey=pygame.K_a,
+        )
         self.cell_rects: list[list[pygame.Rect]] = []  # the table as drawn last: heading row, then figures
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -1806,25 +2042,42 @@ class VictoryScreen(Screen):
         head = victory_line(b)
         text.blit(surface, head, (w // 2, s(40)), 38, theme.ACCENT, bold=True, anchor="midtop")
         sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (
-            f" — {ended.reason}" if ended and not (b.winner and ended.reason.endswith(" wins")) else "")
+            f" — {ended.reason}" if ended and not (b.winner and ended.reason.endswith(" wins")) else ""
+        )
         text.blit(surface, sub, (w // 2, s(92)), 17, theme.TEXT_MUTED, anchor="midtop")
         heads = ("Figure", "Side", "Wounds", "Attacks", "Hits", "Wounds dealt")
-        rows = [(row["name"], b.sides[row["side"]].name, row["wounds"] + (" (out)" if row["out"] else ""),
-                 str(row["attacks"]), str(row["hits"]), str(row["dealt"])) for row in self.stats]
+        rows = [
+            (
+                row["name"],
+                b.sides[row["side"]].name,
+                row["wounds"] + (" (out)" if row["out"] else ""),
+                str(row["attacks"]),
+                str(row["hits"]),
+                str(row["dealt"]),
+            )
+            for row in self.stats
+        ]
         widths = self._column_widths(heads, rows, w - s(80))
         gap = s(24)
         left = (w - sum(widths) - gap * (len(widths) - 1)) // 2
         xs = [left + sum(widths[:i]) + gap * i for i in range(len(widths))]
         y = s(140)
-        self.cell_rects = [[text.blit(surface, text.fit(name, 14, cw, True), (x, y), 14, theme.TEXT_MUTED, bold=True)
-                            for name, x, cw in zip(heads, xs, widths, strict=True)]]
+        self.cell_rects = [
+            [
+                text.blit(surface, text.fit(name, 14, cw, True), (x, y), 14, theme.TEXT_MUTED, bold=True)
+                for name, x, cw in zip(heads, xs, widths, strict=True)
+            ]
+        ]
         y += s(24)
         lh = max(s(18), min(s(24), (h - s(240) - y) // max(1, len(self.stats))))
         for row, vals in zip(self.stats, rows, strict=True):
             colour = self._colour(row["side"])
-            self.cell_rects.append([text.blit(surface, text.fit(v, 14, cw), (x, y), 14,
-                                              colour if i == 0 else theme.TEXT)
-                                    for i, (v, x, cw) in enumerate(zip(vals, xs, widths, strict=True))])
+            self.cell_rects.append(
+                [
+                    text.blit(surface, text.fit(v, 14, cw), (x, y), 14, colour if i == 0 else theme.TEXT)
+                    for i, (v, x, cw) in enumerate(zip(vals, xs, widths, strict=True))
+                ]
+            )
             y += lh
         self.title_button.draw(surface, text)
         self.look_button.draw(surface, text)
@@ -1834,8 +2087,7 @@ class VictoryScreen(Screen):
         """Each column as wide as its widest cell; when the window is too narrow the text columns (figure,
         side, wounds) share what is left and their cells are cut with "…"."""
         text, gap = self.ui.text, self.ui.s(24)
-        widths = [max([text.width(hd, 14, True)] + [text.width(r[i], 14) for r in rows])
-                  for i, hd in enumerate(heads)]
+        widths = [max([text.width(hd, 14, True)] + [text.width(r[i], 14) for r in rows]) for i, hd in enumerate(heads)]
         spare = room - gap * (len(widths) - 1) - sum(widths[3:])
         if sum(widths[:3]) > spare:
             cap = max(1, spare // 3)
@@ -1858,8 +2110,14 @@ def victory_line(battle: Battle) -> str:
     return f"Victory: {battle.sides[battle.winner].name}"
 
 
-def summary_of(ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-               roster_path: str | Path | None = None, care: Aftercare | None = None) -> Transition:
+def summary_of(
+    ui: UiContext,
+    battle: Battle,
+    to_title: Callable[[], Transition],
+    *,
+    roster_path: str | Path | None = None,
+    care: Aftercare | None = None,
+) -> Transition:
     """The after-battle screen (wounds, who hit whom, luck, export, healing, saving the wounds into
     ``roster_path``, the roster file the battle was loaded from) pushed over this one; ``care``, the healing
     kept for this battle (``Session.aftercare``, *Fudge* 4.8), so reopening does not roll it again."""
@@ -1880,8 +2138,9 @@ def rule_option_help() -> dict[str, str]:
     return dict(RULE_OPTION_HELP)
 
 
-def bench_screen(ui: UiContext, map_path: str | Path, *, figures: int = 40, seed: int = 1,
-                 size: tuple[int, int] = (1280, 720)) -> BattleScreen:
+def bench_screen(
+    ui: UiContext, map_path: str | Path, *, figures: int = 40, seed: int = 1, size: tuple[int, int] = (1280, 720)
+) -> BattleScreen:
     """A battle screen for issue 6's frame benchmark: ``figures`` figures (the map roster's characters,
     repeated) on ``map_path``, both sides human, laid out for ``size``, the mouse over a hex the moving
     figure can reach (reachable bands, path preview and zones of control drawn). Call ``bench_frame``."""
@@ -1896,17 +2155,27 @@ def bench_screen(ui: UiContext, map_path: str | Path, *, figures: int = 40, seed
     chars = [f.character for f in b0.figures.values()]
     sides = tuple(SideSetup(s.id, s.name, s.colour, "human") for s in b0.sides.values())
     terrain = b0.terrain
-    free = [terrain.hex_at(c, r) for r in range(terrain.height) for c in range(terrain.width)
-            if terrain.is_passable(terrain.hex_at(c, r))]
+    free = [
+        terrain.hex_at(c, r)
+        for r in range(terrain.height)
+        for c in range(terrain.width)
+        if terrain.is_passable(terrain.hex_at(c, r))
+    ]
     step = max(1, len(free) // (figures + 1))
     placed = []
     for i in range(figures):
         side = sides[i % len(sides)]
-        placed.append(FigureSetup(f"b{i}", f"Figure {i}", side.id, chars[i % len(chars)], free[(i + 1) * step],
-                                  3 * (i % 2)))
+        placed.append(
+            FigureSetup(f"b{i}", f"Figure {i}", side.id, chars[i % len(chars)], free[(i + 1) * step], 3 * (i % 2))
+        )
     battle = Battle(EngineSetup(terrain, sides, tuple(placed), seed=seed, title="bench"))
-    session = SimpleNamespace(battle=battle, setup_data={**base.setup_data, "title": "bench"},
-                              loaded=base.loaded, save_errors=[], apply=battle.apply)
+    session = SimpleNamespace(
+        battle=battle,
+        setup_data={**base.setup_data, "title": "bench"},
+        loaded=base.loaded,
+        save_errors=[],
+        apply=battle.apply,
+    )
     screen = BattleScreen(ui, session, lambda: Pop())
     screen.last_human_side = None
     screen.on_enter(size)

@@ -133,9 +133,7 @@ class SurfaceMapSource:
         if x1 > x0 and y1 > y0 and x0 < bw and y0 < bh:
             part = self.base.subsurface(pygame.Rect(x0, y0, x1 - x0, y1 - y0))
             size = (max(1, round((x1 - x0) * zoom)), max(1, round((y1 - y0) * zoom)))
-            scaled = (
-                pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
-            )
+            scaled = pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
             out.blit(scaled, (round(x0 * zoom) - rect.x, round(y0 * zoom) - rect.y))
         if self.grid and self.layout is not None:
             draw_grid(out, self.layout, self.cols, self.rows, zoom, rect)
@@ -353,18 +351,39 @@ class Board:
             return sprite, (sprite.get_width() // 2, sprite.get_height() // 2)
         r = max(3, round(self.token_radius()))
         shape = tuple(sorted((c.q - t.hex.q, c.r - t.hex.r) for c in t.cells))
-        key = ("large", shape, t.side_colour, t.facing % 6, t.wound_level, t.out, r, self.palette.name,
-               t.name[:1].upper(), self.camera.zoom_index)
+        key = (
+            "large",
+            shape,
+            t.side_colour,
+            t.facing % 6,
+            t.wound_level,
+            t.out,
+            r,
+            self.palette.name,
+            t.name[:1].upper(),
+            self.camera.zoom_index,
+        )
         cached = self._large_sprites.get(key)
         if cached is None:
             initial = None
             if r >= 6:
                 big = 1.6 if len(t.cells) >= 7 else 1.25
                 initial = self.text.font(max(8, round(r * 0.95 * big)), bold=True).render(
-                    t.name[:1].upper(), True, (235, 235, 240) if not t.out else (150, 150, 150))
-            cached = draw_large_token(self.layout, self.camera.zoom, t.hex, t.cells, t.facing % 6, r,
-                                      t.side_colour, self.palette.wound_colour(t.wound_level), t.out, initial,
-                                      theme.DANGER)
+                    t.name[:1].upper(), True, (235, 235, 240) if not t.out else (150, 150, 150)
+                )
+            cached = draw_large_token(
+                self.layout,
+                self.camera.zoom,
+                t.hex,
+                t.cells,
+                t.facing % 6,
+                r,
+                t.side_colour,
+                self.palette.wound_colour(t.wound_level),
+                t.out,
+                initial,
+                theme.DANGER,
+            )
             self._large_sprites[key] = cached
         return cached
 
@@ -385,9 +404,7 @@ class Board:
         return label
 
     # --- drawing ----------------------------------------------------------------------------------
-    def draw(
-        self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()
-    ) -> None:
+    def draw(self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()) -> None:
         """Draw the map, overlays, tokens and ``hex_labels`` (small text on hexes, over the tokens) into the
         camera's screen rectangle: the cached still layers, then what follows the mouse."""
         rect = pygame.Rect(self.camera.view)
@@ -396,9 +413,7 @@ class Board:
         surface.blit(self._composite, rect, rect)
         self._draw_moving(surface, view, rect)
 
-    def draw_direct(
-        self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()
-    ) -> None:
+    def draw_direct(self, surface: pygame.Surface, view: BoardView, hex_labels: Sequence[tuple[Hex, str]] = ()) -> None:
         """Draw everything layer by layer without the cached layers (what ``draw`` must look like)."""
         cam = self.camera
         clip = surface.get_clip()
@@ -419,8 +434,19 @@ class Board:
     ) -> bool:
         """Redraw the cached still layers if the camera or the still parts of ``view`` changed; True if so."""
         cam = self.camera
-        key = (self._epoch, cam.zoom_index, cam.origin_x, cam.origin_y, tuple(cam.view), surface.get_size(),
-               tuple(view.fills), tuple(view.zocs), tuple(view.tokens), view.highlighted, tuple(hex_labels))
+        key = (
+            self._epoch,
+            cam.zoom_index,
+            cam.origin_x,
+            cam.origin_y,
+            tuple(cam.view),
+            surface.get_size(),
+            tuple(view.fills),
+            tuple(view.zocs),
+            tuple(view.tokens),
+            view.highlighted,
+            tuple(hex_labels),
+        )
         if key == self._static_key and self._composite is not None:
             return False
         size = surface.get_size()
@@ -582,8 +608,12 @@ class Board:
             colour = self.palette.selection if t.selected else (255, 255, 255)
             width = max(3, round(3 * cam.zoom))
             segments = self.cells_outline(t.cells)
-            bound = rect.unionall([pygame.Rect(min(a[0], b[0]), min(a[1], b[1]), abs(a[0] - b[0]) + 1,
-                                               abs(a[1] - b[1]) + 1) for a, b in segments])
+            bound = rect.unionall(
+                [
+                    pygame.Rect(min(a[0], b[0]), min(a[1], b[1]), abs(a[0] - b[0]) + 1, abs(a[1] - b[1]) + 1)
+                    for a, b in segments
+                ]
+            )
             ops.outlines.append((segments, colour, width, bound.inflate(2 * width + 6, 2 * width + 6)))
         if label_size:
             r = self.token_radius()
@@ -678,12 +708,8 @@ class Board:
             c = kinds.get(m.kind, self.palette.lof_clear)
             self._draw_fill(surface, HexFill(frozenset({m.hex}), c, 55))
             if m.kind == "blocked":
-                pygame.draw.line(
-                    surface, c, (p[0] - mark, p[1] - mark), (p[0] + mark, p[1] + mark), width + 1
-                )
-                pygame.draw.line(
-                    surface, c, (p[0] - mark, p[1] + mark), (p[0] + mark, p[1] - mark), width + 1
-                )
+                pygame.draw.line(surface, c, (p[0] - mark, p[1] - mark), (p[0] + mark, p[1] + mark), width + 1)
+                pygame.draw.line(surface, c, (p[0] - mark, p[1] + mark), (p[0] + mark, p[1] - mark), width + 1)
             else:
                 pygame.draw.circle(surface, (0, 0, 0), p, mark // 2 + 2)
                 pygame.draw.circle(surface, c, p, mark // 2 + 1)

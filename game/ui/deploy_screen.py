@@ -79,8 +79,15 @@ class Piece:
     def placement(self) -> dict[str, Any]:
         """As ``game.session.new_session``'s ``placements`` want it."""
         assert self.hex is not None
-        return {"id": self.id, "name": self.name, "side": self.side, "character": self.character,
-                "hex": [self.hex.q, self.hex.r], "facing": self.facing % 6, "mook": self.mook}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "side": self.side,
+            "character": self.character,
+            "hex": [self.hex.q, self.hex.r],
+            "facing": self.facing % 6,
+            "mook": self.mook,
+        }
 
 
 class DeployScreen(ViewerScreen):
@@ -91,8 +98,9 @@ class DeployScreen(ViewerScreen):
     STATUS = 26
     ROW = 24
 
-    def __init__(self, ui: UiContext, setup: BattleSetup,
-                 start_battle: Callable[[BattleSetup], Transition | None]) -> None:
+    def __init__(
+        self, ui: UiContext, setup: BattleSetup, start_battle: Callable[[BattleSetup], Transition | None]
+    ) -> None:
         from game.maps.loader import load_map
         from game.roster import load_roster
 
@@ -109,9 +117,17 @@ class DeployScreen(ViewerScreen):
         self.pieces: dict[str, Piece] = {}
         for f in raw:
             h = Hex(*f["hex"]) if f["hex"] is not None else None
-            self.pieces[str(f["id"])] = Piece(str(f["id"]), str(f["name"]), str(f["side"]), str(f["character"]), h,
-                                              int(f["facing"]) % 6, bool(f["mook"]), h,
-                                              roster.characters[str(f["character"])].footprint)
+            self.pieces[str(f["id"])] = Piece(
+                str(f["id"]),
+                str(f["name"]),
+                str(f["side"]),
+                str(f["character"]),
+                h,
+                int(f["facing"]) % 6,
+                bool(f["mook"]),
+                h,
+                roster.characters[str(f["character"])].footprint,
+            )
         self.side_ids: list[str] = []
         for p in self.pieces.values():
             if p.side not in self.side_ids:
@@ -123,8 +139,9 @@ class DeployScreen(ViewerScreen):
         self.controllers: dict[str, str] = {}
         for i, sid in enumerate(self.side_ids):
             rs = roster.side(sid)
-            default = rs.controller if rs is not None and rs.controller != "human" else (
-                "human" if i == 0 else "tactical")
+            default = (
+                rs.controller if rs is not None and rs.controller != "human" else ("human" if i == 0 else "tactical")
+            )
             self.controllers[sid] = chosen.get(sid, default)
         self.gm: str | None = setup.gm
         self.selected_piece: str | None = None
@@ -134,14 +151,22 @@ class DeployScreen(ViewerScreen):
         self.message = "Drag figures from the tray onto their side's shaded hexes; wheel or Q / E turns one."
         self.message_error = False
         self.tooltip: Tooltip = Tooltip()
-        self.side_buttons = [Button("", functools.partial(self._cycle_controller, sid), size=14)
-                             for sid in self.side_ids]
-        self.gm_button = Button("", self._cycle_gm, size=14,
-                                tooltip="Who holds the GM's seat: nobody, a referee who plays no side, or the "
-                                        "player of a human side.")
-        self.auto_button = Button("Auto-deploy", self.auto_deploy, size=15,
-                                  tooltip="Place every figure still in the tray: map figures on their own hex, "
-                                          "the others in their side's zone, facing the enemy.")
+        self.side_buttons = [
+            Button("", functools.partial(self._cycle_controller, sid), size=14) for sid in self.side_ids
+        ]
+        self.gm_button = Button(
+            "",
+            self._cycle_gm,
+            size=14,
+            tooltip="Who holds the GM's seat: nobody, a referee who plays no side, or the player of a human side.",
+        )
+        self.auto_button = Button(
+            "Auto-deploy",
+            self.auto_deploy,
+            size=15,
+            tooltip="Place every figure still in the tray: map figures on their own hex, "
+            "the others in their side's zone, facing the enemy.",
+        )
         self.clear_button = Button("Clear", self.clear, size=15, tooltip="Send every figure back to the tray.")
         self.back_button = Button("Back", Pop, size=15, tooltip="Back to New battle (Esc).")
         self.start_button = Button("Start battle", self.start, size=17)
@@ -175,8 +200,11 @@ class DeployScreen(ViewerScreen):
             self.gm_button.text = f"GM seat: {self.side_name(self.gm)}'s player"
         left = self.unplaced()
         self.start_button.enabled = not left
-        self.start_button.tooltip = ("Start the battle with this deployment (Enter)." if not left else
-                                     f"{len(left)} figure(s) still in the tray: place them first.")
+        self.start_button.tooltip = (
+            "Start the battle with this deployment (Enter)."
+            if not left
+            else f"{len(left)} figure(s) still in the tray: place them first."
+        )
 
     def _cycle_controller(self, side: str) -> bool:
         i = CONTROLLERS.index(self.controllers[side])
@@ -210,8 +238,10 @@ class DeployScreen(ViewerScreen):
 
     def occupant(self, h: Hex) -> Piece | None:
         """The placed figure standing on a hex (any hex of a large figure's footprint, FTC 5)."""
-        return next((p for p in self.pieces.values()
-                     if p.hex == h or (p.size != 1 and p.hex is not None and h in p.cells())), None)
+        return next(
+            (p for p in self.pieces.values() if p.hex == h or (p.size != 1 and p.hex is not None and h in p.cells())),
+            None,
+        )
 
     def legal_hexes(self, pid: str, facing: int | None = None) -> frozenset[Hex]:
         """Where a figure may be dropped: free passable hexes of its side's zone (and its own map hex); for
@@ -224,16 +254,22 @@ class DeployScreen(ViewerScreen):
         terrain = self.data.terrain
         if p.size != 1:
             # the board asks on every mouse move of a drag: keep the answer until a figure moves or turns
-            key = (pid, p.facing if facing is None else facing % 6,
-                   tuple((q.hex, q.facing) for q in self.pieces.values()))
+            key = (
+                pid,
+                p.facing if facing is None else facing % 6,
+                tuple((q.hex, q.facing) for q in self.pieces.values()),
+            )
             cached = self._legal_cache.get(key)
             if cached is None:
                 cached = frozenset(h for h in allowed if not self._footprint_refusal(p, h, facing))
                 self._legal_cache.clear()
                 self._legal_cache[key] = cached
             return cached
-        return frozenset(h for h in allowed if terrain.contains(h) and terrain.is_passable(h)
-                         and (self.occupant(h) is None or self.occupant(h) is p))
+        return frozenset(
+            h
+            for h in allowed
+            if terrain.contains(h) and terrain.is_passable(h) and (self.occupant(h) is None or self.occupant(h) is p)
+        )
 
     def _footprint_refusal(self, p: Piece, h: Hex, facing: int | None = None) -> str:
         """Why a large figure may not stand with its position on ``h`` (FTC 5; "" when it may): every hex of
@@ -250,11 +286,15 @@ class DeployScreen(ViewerScreen):
             if other is not None and other is not p:
                 return f"{p.name} covers {p.size} hexes and {other.name} stands on one of them; give it room."
             if not terrain.is_passable(c):
-                return (f"{p.name} covers {p.size} hexes and one of them is {terrain.type_at(c).name}, which "
-                        "nobody can enter; give it room.")
+                return (
+                    f"{p.name} covers {p.size} hexes and one of them is {terrain.type_at(c).name}, which "
+                    "nobody can enter; give it room."
+                )
             if c not in zone and not at_home:
-                return (f"{p.name} covers {p.size} hexes and all of them must be in the deployment zone of "
-                        f"{self.side_name(p.side)}; move it further in.")
+                return (
+                    f"{p.name} covers {p.size} hexes and all of them must be in the deployment zone of "
+                    f"{self.side_name(p.side)}; move it further in."
+                )
         return ""
 
     def refusal(self, pid: str, h: Hex | None) -> str:
@@ -274,8 +314,7 @@ class DeployScreen(ViewerScreen):
             return ""
         if p.side not in self.data.zones:
             return f"{p.name} can only stand where the map puts it: this map has no deployment zone for its side."
-        return (f"{p.name} must start in the deployment zone of {self.side_name(p.side)}: "
-                "one of the outlined hexes.")
+        return f"{p.name} must start in the deployment zone of {self.side_name(p.side)}: one of the outlined hexes."
 
     def place(self, pid: str, h: Hex | None) -> bool:
         """Put a figure on a hex (None: back in the tray); a hex it may not take is refused with the reason."""
@@ -341,8 +380,11 @@ class DeployScreen(ViewerScreen):
                     break
             used |= p.cells()
         else:
-            self.say(f"Auto-deployed {len(waiting)} figure(s)." if waiting else
-                     "Every figure is already placed; Clear first to deploy them all again.")
+            self.say(
+                f"Auto-deployed {len(waiting)} figure(s)."
+                if waiting
+                else "Every figure is already placed; Clear first to deploy them all again."
+            )
         self._refresh_labels()
         self._view = None
         return True
@@ -372,9 +414,12 @@ class DeployScreen(ViewerScreen):
         """Start the battle (refused, with a message, while a figure is still in the tray)."""
         left = self.unplaced()
         if left:
-            self.say(f"Place every figure first: {len(left)} still in the tray "
-                     f"({', '.join(p.name for p in left[:3])}{'…' if len(left) > 3 else ''}); drag them or "
-                     "use Auto-deploy.", error=True)
+            self.say(
+                f"Place every figure first: {len(left)} still in the tray "
+                f"({', '.join(p.name for p in left[:3])}{'…' if len(left) > 3 else ''}); drag them or "
+                "use Auto-deploy.",
+                error=True,
+            )
             return None
         return self.start_battle(self.battle_setup())
 
@@ -413,7 +458,8 @@ class DeployScreen(ViewerScreen):
         cam = self.board.camera
         cam.fit()
         spots = [h for z in self.data.zones.values() for h in z] or [
-            p.hex for p in self.pieces.values() if p.hex is not None]
+            p.hex for p in self.pieces.values() if p.hex is not None
+        ]
         if not spots:
             return
         centres = [self.data.layout.hex_center(h) for h in spots]
@@ -421,17 +467,26 @@ class DeployScreen(ViewerScreen):
         x0, x1 = min(c[0] for c in centres) - pad, max(c[0] for c in centres) + pad
         y0, y1 = min(c[1] for c in centres) - pad, max(c[1] for c in centres) + pad
         _, _, vw, vh = cam.view
-        while (self.board.token_radius() < self.ui.s(12) and cam.zoom_index < len(ZOOM_LEVELS) - 1
-               and (x1 - x0) * ZOOM_LEVELS[cam.zoom_index + 1] <= vw
-               and (y1 - y0) * ZOOM_LEVELS[cam.zoom_index + 1] <= vh):
+        while (
+            self.board.token_radius() < self.ui.s(12)
+            and cam.zoom_index < len(ZOOM_LEVELS) - 1
+            and (x1 - x0) * ZOOM_LEVELS[cam.zoom_index + 1] <= vw
+            and (y1 - y0) * ZOOM_LEVELS[cam.zoom_index + 1] <= vh
+        ):
             cam.zoom_index += 1
         cam.center_on((x0 + x1) / 2, (y0 + y1) / 2)
 
     @property
     def buttons(self) -> list[Button]:
         """Every button of the side panel."""
-        return [*self.side_buttons, self.gm_button, self.auto_button, self.clear_button, self.back_button,
-                self.start_button]
+        return [
+            *self.side_buttons,
+            self.gm_button,
+            self.auto_button,
+            self.clear_button,
+            self.back_button,
+            self.start_button,
+        ]
 
     def tray_rows(self) -> list[tuple[pygame.Rect, Piece]]:
         """Where each figure of the tray is drawn (those that fit)."""
@@ -531,8 +586,10 @@ class DeployScreen(ViewerScreen):
         if not moved:
             self.selected_piece = None if self.selected_piece == pid else pid
             if self.selected_piece is not None:
-                self.say(f"{self.pieces[pid].name} selected: drag to move, wheel or Q / E to turn, "
-                         "Delete to send it to the tray.")
+                self.say(
+                    f"{self.pieces[pid].name} selected: drag to move, wheel or Q / E to turn, "
+                    "Delete to send it to the tray."
+                )
             return None
         if self.tray_rect.collidepoint(pos):
             if self.pieces[pid].hex is not None:
@@ -581,14 +638,18 @@ class DeployScreen(ViewerScreen):
         if not tip and self.drag_piece is None:
             tray = self.tray_piece_at(pos)
             if tray is not None:
-                tip = (f"{tray.name} ({tray.character}) of {self.side_name(tray.side)}: drag it onto a shaded "
-                       "hex of its side.")
+                tip = (
+                    f"{tray.name} ({tray.character}) of {self.side_name(tray.side)}: drag it onto a shaded "
+                    "hex of its side."
+                )
             else:
                 placed = self.piece_at(pos)
                 h = self.hex_at(pos)
                 if placed is not None:
-                    tip = (f"{placed.name} ({placed.character}) of {self.side_name(placed.side)}, facing "
-                           f"{self.compass(placed.facing)}: drag to move, wheel or Q / E to turn.")
+                    tip = (
+                        f"{placed.name} ({placed.character}) of {self.side_name(placed.side)}, facing "
+                        f"{self.compass(placed.facing)}: drag to move, wheel or Q / E to turn."
+                    )
                 elif h is not None:
                     zone = next((sid for sid, z in self.data.zones.items() if h in z), None)
                     if zone is not None:
@@ -609,15 +670,29 @@ class DeployScreen(ViewerScreen):
     def tokens(self) -> list[TokenView]:
         """Every placed figure (the one being dragged follows the mouse instead)."""
         moving = self.drag_piece if self.drag_moved else None
-        return [TokenView(p.id, p.name, self.side_colour(p.side), p.hex, p.facing, 0, False,
-                          p.id == self.selected_piece, cells=p.cells() if p.size != 1 else frozenset())
-                for p in self.pieces.values() if p.hex is not None and p.id != moving]
+        return [
+            TokenView(
+                p.id,
+                p.name,
+                self.side_colour(p.side),
+                p.hex,
+                p.facing,
+                0,
+                False,
+                p.id == self.selected_piece,
+                cells=p.cells() if p.size != 1 else frozenset(),
+            )
+            for p in self.pieces.values()
+            if p.hex is not None and p.id != moving
+        ]
 
     def board_view(self) -> BoardView:
         """Zones shaded per side; while dragging, the hexes the figure may take outlined."""
         if self._view is None:
-            fills = [HexFill(frozenset(hexes), self.side_colour(side), 70, outline=True)
-                     for side, hexes in self.data.zones.items()]
+            fills = [
+                HexFill(frozenset(hexes), self.side_colour(side), 70, outline=True)
+                for side, hexes in self.data.zones.items()
+            ]
             if self.drag_piece is not None and self.drag_moved:
                 # gold, not a side colour: the legal hexes must stand out from the zone's own shading
                 fills.append(HexFill(self.legal_hexes(self.drag_piece), theme.ACCENT, 95, outline=True))
@@ -626,8 +701,9 @@ class DeployScreen(ViewerScreen):
                 if h is not None and p.size != 1:
                     # the whole footprint under the cursor (FTC 5), gold where it may stand, red where not
                     ok = not self.refusal(p.id, h)
-                    fills.append(HexFill(p.cells(h), theme.ACCENT if ok else theme.DANGER, 120 if ok else 170,
-                                         outline=True))
+                    fills.append(
+                        HexFill(p.cells(h), theme.ACCENT if ok else theme.DANGER, 120 if ok else 170, outline=True)
+                    )
                 elif h is not None and h not in self.legal_hexes(self.drag_piece):
                     fills.append(HexFill(frozenset({h}), theme.DANGER, 170, outline=True))
             self._view = BoardView(self.tokens(), fills, hover=self.hover_hex)
@@ -643,14 +719,26 @@ class DeployScreen(ViewerScreen):
         surface.set_clip(pygame.Rect(cam.view))
         sel = self.pieces.get(self.selected_piece or "")
         if sel is not None and sel.hex is not None and sel.id != (self.drag_piece if self.drag_moved else None):
-            self._draw_arrow(surface, cam.hex_to_screen(sel.hex), sel.facing, self.ui.palette.selection,
-                             front_extent(self.data.layout, sel.hex, sel.cells(), sel.facing) * cam.zoom)
+            self._draw_arrow(
+                surface,
+                cam.hex_to_screen(sel.hex),
+                sel.facing,
+                self.ui.palette.selection,
+                front_extent(self.data.layout, sel.hex, sel.cells(), sel.facing) * cam.zoom,
+            )
         surface.set_clip(clip)
         if self.drag_piece is not None and self.drag_moved:
             p = self.pieces[self.drag_piece]
-            sprite, anchor = self.board.token_sprite(TokenView(
-                p.id, p.name, self.side_colour(p.side), Hex(0, 0), p.facing,
-                cells=p.cells(Hex(0, 0)) if p.size != 1 else frozenset()))
+            sprite, anchor = self.board.token_sprite(
+                TokenView(
+                    p.id,
+                    p.name,
+                    self.side_colour(p.side),
+                    Hex(0, 0),
+                    p.facing,
+                    cells=p.cells(Hex(0, 0)) if p.size != 1 else frozenset(),
+                )
+            )
             if p.size != 1:
                 # see-through, so the footprint's gold or red under the cursor shows where it would stand
                 sprite = sprite.copy()
@@ -662,22 +750,36 @@ class DeployScreen(ViewerScreen):
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surface, theme.BORDER, (0, top - 1), (w, top - 1))
         placed = sum(1 for p in self.pieces.values() if p.hex is not None)
-        text.blit(surface, f"Deployment — {self.data.name}", (s(14), top // 2), 18, theme.ACCENT, bold=True,
-                  anchor="midleft")
-        text.blit(surface, f"{placed} of {len(self.pieces)} figures placed", (w - s(self.SIDE) - s(12), top // 2),
-                  15, theme.TEXT if placed < len(self.pieces) else theme.ACCENT, anchor="midright")
+        text.blit(
+            surface, f"Deployment — {self.data.name}", (s(14), top // 2), 18, theme.ACCENT, bold=True, anchor="midleft"
+        )
+        text.blit(
+            surface,
+            f"{placed} of {len(self.pieces)} figures placed",
+            (w - s(self.SIDE) - s(12), top // 2),
+            15,
+            theme.TEXT if placed < len(self.pieces) else theme.ACCENT,
+            anchor="midright",
+        )
         self._draw_panel(surface)
         pygame.draw.rect(surface, theme.PANEL, (0, h - s(self.STATUS), w, s(self.STATUS)))
         pygame.draw.line(surface, theme.BORDER, (0, h - s(self.STATUS)), (w, h - s(self.STATUS)))
         msg = self.message
         while text.width(msg, 13) > w - s(24) and len(msg) > 10:
             msg = msg[:-2]
-        text.blit(surface, msg if msg == self.message else msg.rstrip() + "…", (s(12), h - s(self.STATUS) // 2),
-                  13, theme.DANGER if self.message_error else theme.TEXT_MUTED, anchor="midleft")
+        text.blit(
+            surface,
+            msg if msg == self.message else msg.rstrip() + "…",
+            (s(12), h - s(self.STATUS) // 2),
+            13,
+            theme.DANGER if self.message_error else theme.TEXT_MUTED,
+            anchor="midleft",
+        )
         self.tooltip.draw(surface, text)
 
-    def _draw_arrow(self, surface: pygame.Surface, centre: tuple[float, float], facing: int, colour: RGB,
-                    front: float = 0.0) -> None:
+    def _draw_arrow(
+        self, surface: pygame.Surface, centre: tuple[float, float], facing: int, colour: RGB, front: float = 0.0
+    ) -> None:
         angle = self.data.layout.direction_angle(facing)
         r = self.board.token_radius()
         start = (centre[0] + math.cos(angle) * (r * 0.9 + front), centre[1] - math.sin(angle) * (r * 0.9 + front))
@@ -704,27 +806,52 @@ class DeployScreen(ViewerScreen):
             b.draw(surface, text)
         self.gm_button.draw(surface, text)
         left = self.unplaced()
-        text.blit(surface, f"Tray — {len(left)} to place", (x, self.tray_rect.y - s(24)), 14, theme.TEXT_MUTED,
-                  bold=True)
+        text.blit(
+            surface, f"Tray — {len(left)} to place", (x, self.tray_rect.y - s(24)), 14, theme.TEXT_MUTED, bold=True
+        )
         draw_panel(surface, self.tray_rect, theme.PANEL, theme.BORDER)
         rows = self.tray_rows()
         if not left:
-            text.blit(surface, "Every figure is on the map.", (self.tray_rect.x + s(10), self.tray_rect.y + s(8)), 13,
-                      theme.TEXT_MUTED)
+            text.blit(
+                surface,
+                "Every figure is on the map.",
+                (self.tray_rect.x + s(10), self.tray_rect.y + s(8)),
+                13,
+                theme.TEXT_MUTED,
+            )
         for rect, p in rows:
             dragging = self.drag_piece == p.id and self.drag_moved
             if rect.collidepoint(self.mouse) and not dragging:
                 pygame.draw.rect(surface, theme.PANEL_LIGHT, rect, border_radius=4)
             colour = self.side_colour(p.side)
-            pygame.draw.circle(surface, colour if not dragging else theme.TEXT_DISABLED,
-                               (rect.x + s(12), rect.centery), s(8), s(3))
-            text.blit(surface, p.name, (rect.x + s(28), rect.centery), 14,
-                      theme.TEXT if not dragging else theme.TEXT_DISABLED, bold=True, anchor="midleft")
-            text.blit(surface, self.side_name(p.side), (rect.right - s(6), rect.centery), 12, theme.TEXT_MUTED,
-                      anchor="midright")
+            pygame.draw.circle(
+                surface, colour if not dragging else theme.TEXT_DISABLED, (rect.x + s(12), rect.centery), s(8), s(3)
+            )
+            text.blit(
+                surface,
+                p.name,
+                (rect.x + s(28), rect.centery),
+                14,
+                theme.TEXT if not dragging else theme.TEXT_DISABLED,
+                bold=True,
+                anchor="midleft",
+            )
+            text.blit(
+                surface,
+                self.side_name(p.side),
+                (rect.right - s(6), rect.centery),
+                12,
+                theme.TEXT_MUTED,
+                anchor="midright",
+            )
         if len(rows) < len(left):
-            text.blit(surface, f"+{len(left) - len(rows)} more (place some first)",
-                      (self.tray_rect.x + s(10), self.tray_rect.bottom - s(18)), 12, theme.TEXT_MUTED)
+            text.blit(
+                surface,
+                f"+{len(left) - len(rows)} more (place some first)",
+                (self.tray_rect.x + s(10), self.tray_rect.bottom - s(18)),
+                12,
+                theme.TEXT_MUTED,
+            )
         for b in (self.auto_button, self.clear_button, self.back_button, self.start_button):
             b.draw(surface, text)
 

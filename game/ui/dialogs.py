@@ -166,9 +166,7 @@ class FileChooser(Screen):
                 labels.append(p.name + "/")
             else:
                 labels.append(p.name)
-        colours: list[tuple[int, int, int] | None] = [
-            theme.TEXT_MUTED if p.is_dir() else None for p in entries
-        ]
+        colours: list[tuple[int, int, int] | None] = [theme.TEXT_MUTED if p.is_dir() else None for p in entries]
         self.list.set_items(labels, colours)
         self.list.scroll = 0
         self.list.selected = next((i for i, p in enumerate(entries) if p.is_file()), 0 if entries else None)
@@ -189,9 +187,7 @@ class FileChooser(Screen):
         self.cancel_button.rect = pygame.Rect(
             self.rect.right - s(16) - 2 * bw - s(10), self.rect.bottom - s(16) - bh, bw, bh
         )
-        self.open_button.rect = pygame.Rect(
-            self.rect.right - s(16) - bw, self.rect.bottom - s(16) - bh, bw, bh
-        )
+        self.open_button.rect = pygame.Rect(self.rect.right - s(16) - bw, self.rect.bottom - s(16) - bh, bw, bh)
 
     def _activate(self, index: int | None) -> Transition | None:
         if index is None or not (0 <= index < len(self.entries)):
@@ -239,9 +235,7 @@ class FileChooser(Screen):
         s = self.ui.s
         text = self.ui.text
         draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(
-            surface, self.title, (self.rect.x + s(16), self.rect.y + s(14)), 20, theme.ACCENT, bold=True
-        )
+        text.blit(surface, self.title, (self.rect.x + s(16), self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
         folder = str(self.folder)
         while text.width(folder, 13) > self.rect.width - s(32) and len(folder) > 10:
             folder = "…" + folder[len(folder) // 4 :]

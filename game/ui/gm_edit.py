@@ -36,8 +36,7 @@ if TYPE_CHECKING:
     from game.ui.battle_screen import BattleScreen
     from game.ui.gm_panel import GMPanel
 
-BETWEEN_ROUNDS = ("Between rounds only: in the movement phase before any figure has moved or held "
-                  "(use End round first).")
+BETWEEN_ROUNDS = "Between rounds only: in the movement phase before any figure has moved or held (use End round first)."
 """The tooltip of every edit button: when the engine allows the edit (``Battle.gm_between_rounds``)."""
 
 
@@ -47,9 +46,11 @@ def _kg(x: float) -> str:
 
 def _done(fn: Callable[[], object]) -> Callable[[], object]:
     """The action of a button, answering True when it returns nothing (so the box knows it was clicked)."""
+
     def run() -> object:
         result = fn()
         return True if result is None else result
+
     return run
 
 
@@ -60,11 +61,22 @@ def between_rounds_tip(what: str) -> str:
 
 # ------------------------------------------------------------------------------------------- widgets
 
+
 class CheckRow(Button):
     """A row of a list with a tick box, a name on the left and a detail (the mass) on the right."""
 
-    def __init__(self, text: str, action: Callable[[], object], rect: pygame.Rect, *, checked: bool,
-                 detail: str = "", tooltip: str = "", size: int = 13, radio: bool = False) -> None:
+    def __init__(
+        self,
+        text: str,
+        action: Callable[[], object],
+        rect: pygame.Rect,
+        *,
+        checked: bool,
+        detail: str = "",
+        tooltip: str = "",
+        size: int = 13,
+        radio: bool = False,
+    ) -> None:
         super().__init__(text, action, rect, tooltip=tooltip, size=size)
         self.checked = checked
         self.detail = detail
@@ -87,11 +99,11 @@ class CheckRow(Button):
                 pts = [(box.x + 2, box.centery), (box.x + side // 2 - 1, box.bottom - 3), (box.right - 2, box.y + 2)]
                 pygame.draw.lines(surface, theme.ACCENT, False, pts, 2)
         fg = theme.TEXT if self.enabled else theme.TEXT_DISABLED
-        text.blit(surface, self.text, (box.right + 6, r.centery), self.size, fg, bold=self.checked,
-                  anchor="midleft")
+        text.blit(surface, self.text, (box.right + 6, r.centery), self.size, fg, bold=self.checked, anchor="midleft")
         if self.detail:
-            text.blit(surface, self.detail, (r.right - 6, r.centery), self.size - 1, theme.TEXT_MUTED,
-                      anchor="midright")
+            text.blit(
+                surface, self.detail, (r.right - 6, r.centery), self.size - 1, theme.TEXT_MUTED, anchor="midright"
+            )
 
 
 class GMDialog(Screen):
@@ -143,34 +155,63 @@ class GMDialog(Screen):
         """Build ``buttons`` and ``texts`` for the current choices."""
         self.buttons, self.texts = [], []
 
-    def button(self, label: str, fn: Callable[[], object], rect: pygame.Rect, *, tooltip: str = "",
-               enabled: bool = True, on: bool = False, size: int = 13) -> Button:
+    def button(
+        self,
+        label: str,
+        fn: Callable[[], object],
+        rect: pygame.Rect,
+        *,
+        tooltip: str = "",
+        enabled: bool = True,
+        on: bool = False,
+        size: int = 13,
+    ) -> Button:
         """A button of the box."""
         b = Button(label, _done(fn), rect, tooltip=tooltip, enabled=enabled, size=size)
         b.focused = on
         self.buttons.append(b)
         return b
 
-    def row(self, label: str, fn: Callable[[], object], rect: pygame.Rect, *, checked: bool, detail: str = "",
-            tooltip: str = "", radio: bool = False) -> None:
+    def row(
+        self,
+        label: str,
+        fn: Callable[[], object],
+        rect: pygame.Rect,
+        *,
+        checked: bool,
+        detail: str = "",
+        tooltip: str = "",
+        radio: bool = False,
+    ) -> None:
         """A ticked (or one-of) row of a list."""
-        self.buttons.append(CheckRow(label, _done(fn), rect, checked=checked, detail=detail, tooltip=tooltip,
-                                     radio=radio))
+        self.buttons.append(
+            CheckRow(label, _done(fn), rect, checked=checked, detail=detail, tooltip=tooltip, radio=radio)
+        )
 
-    def text(self, value: str, pos: tuple[int, int], size: int = 13, colour: tuple[int, int, int] = theme.TEXT,
-             bold: bool = False) -> None:
+    def text(
+        self,
+        value: str,
+        pos: tuple[int, int],
+        size: int = 13,
+        colour: tuple[int, int, int] = theme.TEXT,
+        bold: bool = False,
+    ) -> None:
         """A line of text of the box."""
         self.texts.append((value, pos, size, colour, bold))
 
-    def footer(self, apply_label: str, apply: Callable[[], object], *, enabled: bool = True,
-               tooltip: str = "") -> None:
+    def footer(self, apply_label: str, apply: Callable[[], object], *, enabled: bool = True, tooltip: str = "") -> None:
         """Cancel and the button that sends the action, bottom right."""
         s = self.ui.s
         r = self.rect
         self.button("Cancel (Esc)", Pop, pygame.Rect(r.right - s(252), r.bottom - s(44), s(110), s(30)), size=14)
-        self.apply_button = self.button(apply_label, apply, pygame.Rect(r.right - s(132), r.bottom - s(44), s(116),
-                                                                       s(30)), enabled=enabled, tooltip=tooltip,
-                                        size=14)
+        self.apply_button = self.button(
+            apply_label,
+            apply,
+            pygame.Rect(r.right - s(132), r.bottom - s(44), s(116), s(30)),
+            enabled=enabled,
+            tooltip=tooltip,
+            size=14,
+        )
 
     # --- events and drawing ----------------------------------------------------------------------
     def on_event(self, event: pygame.event.Event) -> Transition | None:
@@ -208,8 +249,14 @@ class GMDialog(Screen):
         self.tooltip.draw(surface, text)
 
 
-def _columns(dialog: GMDialog, top: int, bottom: int, left: int, col_width: int,
-             sections: list[tuple[str, list[Callable[[pygame.Rect], None]]]]) -> int:
+def _columns(
+    dialog: GMDialog,
+    top: int,
+    bottom: int,
+    left: int,
+    col_width: int,
+    sections: list[tuple[str, list[Callable[[pygame.Rect], None]]]],
+) -> int:
     """Flow titled lists of rows top-down into columns (a new column when one is full); the x after."""
     s = dialog.ui.s
     row_h = s(22)
@@ -229,6 +276,7 @@ def _columns(dialog: GMDialog, top: int, bottom: int, left: int, col_width: int,
 
 
 # ---------------------------------------------------------------------------------------------- gear
+
 
 class GearEditor(GMDialog):
     """FTC 9: the figure's weapons (the first is ready), armour and helmets, shield, ticked from the
@@ -282,8 +330,9 @@ class GearEditor(GMDialog):
     def preview(self) -> tuple[Character | None, str]:
         """The character as it would be with the ticked gear, or the engine's objection."""
         try:
-            return gm.edited_gear(self.figure.character, tuple(self.weapons), tuple(self.armour), self.shield,
-                                  self.chosen_coverage()), ""
+            return gm.edited_gear(
+                self.figure.character, tuple(self.weapons), tuple(self.armour), self.shield, self.chosen_coverage()
+            ), ""
         except gm.GMActionError as exc:
             return None, str(exc)
 
@@ -294,20 +343,28 @@ class GearEditor(GMDialog):
         if c is None:
             return [(problem, theme.DANGER)]
         mass = c.carried_mass_kg()
-        parts = (math.fsum(w.mass_kg for w in c.weapons), math.fsum(a.mass_kg for a in c.armour),
-                 c.shield.mass_kg if c.shield else 0.0, c.gear_kg)
+        parts = (
+            math.fsum(w.mass_kg for w in c.weapons),
+            math.fsum(a.mass_kg for a in c.armour),
+            c.shield.mass_kg if c.shield else 0.0,
+            c.gear_kg,
+        )
         penalty = encumbrance_penalty(mass, c.strength, c.strength_scale)
         trial = copy.copy(fig)
         trial.character = c
         after = self.battle.movement_allowance_of(trial)
         before = self.battle.movement_allowance_of(fig)
-        enc = ("too heavy to move" if penalty is None else "none" if penalty == 0
-               else f"−{-penalty} hex{'es' if penalty < -1 else ''}")
+        enc = (
+            "too heavy to move"
+            if penalty is None
+            else "none"
+            if penalty == 0
+            else f"−{-penalty} hex{'es' if penalty < -1 else ''}"
+        )
         ready = c.weapons[0].name if c.weapons else "bare hands"
         return [
             (f"Carried {_kg(mass)} (was {_kg(fig.character.carried_mass_kg())})", theme.TEXT),
-            (f"weapons {parts[0]:g}, armour {parts[1]:g}, shield {parts[2]:g}, other {parts[3]:g}",
-             theme.TEXT_MUTED),
+            (f"weapons {parts[0]:g}, armour {parts[1]:g}, shield {parts[2]:g}, other {parts[3]:g}", theme.TEXT_MUTED),
             (f"Encumbrance: {enc}", theme.DANGER if penalty else theme.TEXT),
             (f"Movement: {after} hex{'es' if after != 1 else ''} a round (now {before})", theme.ACCENT),
             (f"Ready weapon: {ready}", theme.TEXT),
@@ -315,8 +372,9 @@ class GearEditor(GMDialog):
 
     def apply(self) -> Transition | None:
         """Send ``gm.EditGear`` with the ticked gear."""
-        return self.send(gm.EditGear(self.fid, tuple(self.weapons), tuple(self.armour), self.shield,
-                                     self.chosen_coverage()))
+        return self.send(
+            gm.EditGear(self.fid, tuple(self.weapons), tuple(self.armour), self.shield, self.chosen_coverage())
+        )
 
     def layout(self) -> None:
         """Weapons, armour and helmets, shields in columns; the load on the right."""
@@ -333,14 +391,25 @@ class GearEditor(GMDialog):
                 first = bool(self.weapons) and self.weapons[0] == w.name
                 row = pygame.Rect(rect.x, rect.y, rect.width - s(52), rect.height)
                 detail = f"{w.mass_kg:g}"
-                self.row(w.name, functools.partial(self.toggle_weapon, w.name), row, checked=ticked, detail=detail,
-                         tooltip=f"{w.name}: {w.skill}, damage {w.damage:+d}, {_kg(w.mass_kg)}")
+                self.row(
+                    w.name,
+                    functools.partial(self.toggle_weapon, w.name),
+                    row,
+                    checked=ticked,
+                    detail=detail,
+                    tooltip=f"{w.name}: {w.skill}, damage {w.damage:+d}, {_kg(w.mass_kg)}",
+                )
                 if first:
                     self.text("ready", (rect.right - s(46), rect.y + s(3)), 12, theme.ACCENT, True)
                 elif ticked:
-                    self.button("Ready", functools.partial(self.ready, w.name),
-                                pygame.Rect(rect.right - s(50), rect.y, s(48), rect.height), size=11,
-                                tooltip="Make this the weapon in hand (FTC 9: the first weapon is ready).")
+                    self.button(
+                        "Ready",
+                        functools.partial(self.ready, w.name),
+                        pygame.Rect(rect.right - s(50), rect.y, s(48), rect.height),
+                        size=11,
+                        tooltip="Make this the weapon in hand (FTC 9: the first weapon is ready).",
+                    )
+
             return place
 
         def armour_row(a: equipment.Armour) -> Callable[[pygame.Rect], None]:
@@ -348,26 +417,48 @@ class GearEditor(GMDialog):
                 ticked = a.name in self.armour
                 cover = self.coverage.get(a.name, "full") if a.is_body else "full"
                 if not (a.is_body and ticked):
-                    self.row(f"{a.name} ({a.location})", functools.partial(self.toggle_armour, a.name), rect,
-                             checked=ticked, detail=f"{a.mass_kg:g}",
-                             tooltip=f"{a.name}: {a.location}, {_kg(a.mass_kg)}")
+                    self.row(
+                        f"{a.name} ({a.location})",
+                        functools.partial(self.toggle_armour, a.name),
+                        rect,
+                        checked=ticked,
+                        detail=f"{a.mass_kg:g}",
+                        tooltip=f"{a.name}: {a.location}, {_kg(a.mass_kg)}",
+                    )
                     return
                 # FTC 9.2: a ticked suit shows how much of the body it covers; a click on it changes that
                 worn = a.with_coverage(cover)
                 row = pygame.Rect(rect.x, rect.y, rect.width - s(62), rect.height)
-                self.row(a.name, functools.partial(self.toggle_armour, a.name), row, checked=True,
-                         detail=f"{worn.mass_kg:g}", tooltip=f"{a.name}: {cover.replace('_', ' ')}, "
-                                                             f"{_kg(worn.mass_kg)}")
-                self.button(cover.replace("_", " "), functools.partial(self.cycle_coverage, a.name),
-                            pygame.Rect(rect.right - s(60), rect.y, s(58), rect.height), size=11,
-                            tooltip="How much of the body the suit covers (FTC 9.2): full; torso only (half "
-                                    "the mass); no arms or no legs (two thirds). Click for the next.")
+                self.row(
+                    a.name,
+                    functools.partial(self.toggle_armour, a.name),
+                    row,
+                    checked=True,
+                    detail=f"{worn.mass_kg:g}",
+                    tooltip=f"{a.name}: {cover.replace('_', ' ')}, {_kg(worn.mass_kg)}",
+                )
+                self.button(
+                    cover.replace("_", " "),
+                    functools.partial(self.cycle_coverage, a.name),
+                    pygame.Rect(rect.right - s(60), rect.y, s(58), rect.height),
+                    size=11,
+                    tooltip="How much of the body the suit covers (FTC 9.2): full; torso only (half "
+                    "the mass); no arms or no legs (two thirds). Click for the next.",
+                )
+
             return place
 
         def shield_row(name: str | None, mass: float) -> Callable[[pygame.Rect], None]:
             def place(rect: pygame.Rect) -> None:
-                self.row(name or "No shield", functools.partial(self.choose_shield, name), rect,
-                         checked=self.shield == name, radio=True, detail=f"{mass:g}" if name else "")
+                self.row(
+                    name or "No shield",
+                    functools.partial(self.choose_shield, name),
+                    rect,
+                    checked=self.shield == name,
+                    radio=True,
+                    detail=f"{mass:g}" if name else "",
+                )
+
             return place
 
         sections = [
@@ -379,8 +470,7 @@ class GearEditor(GMDialog):
         _columns(self, top, r.bottom - s(56), r.x + s(16), col, sections)
         fig = self.figure
         ix = r.right - info_w
-        self.text(f"{fig.name} ({self.battle.sides[fig.side].name})", (r.x + s(16), r.y + s(38)), 14,
-                  theme.TEXT, True)
+        self.text(f"{fig.name} ({self.battle.sides[fig.side].name})", (r.x + s(16), r.y + s(38)), 14, theme.TEXT, True)
         self.text("Load and movement (FTC 5.1.1)", (ix, top + s(3)), 14, theme.TEXT_MUTED, True)
         y = top + s(26)
         for line, colour in self.load_lines():
@@ -391,6 +481,7 @@ class GearEditor(GMDialog):
 
 
 # -------------------------------------------------------------------------------------------- traits
+
 
 class TraitsEditor(GMDialog):
     """FTC 2.1: the figure's attributes on the ladder (−/+ show the level's name), skills added, removed or
@@ -425,6 +516,7 @@ class TraitsEditor(GMDialog):
 
     def add_skill(self) -> Transition:
         """Pick a combat skill or type any; it starts at Fair."""
+
         def picked(name: str) -> Transition | None:
             name = name.strip()
             if name and name.lower() not in {k.lower() for k in self.skills}:
@@ -448,8 +540,9 @@ class TraitsEditor(GMDialog):
             return None
 
         items = [(k, k) for k in known if k not in names]
-        return Push(PickDialog(self.ui, "Add a gift" if kind == "gifts" else "Add a fault", items, picked,
-                               free_text=True))
+        return Push(
+            PickDialog(self.ui, "Add a gift" if kind == "gifts" else "Add a fault", items, picked, free_text=True)
+        )
 
     def remove_trait(self, kind: str, name: str) -> None:
         """Drop a gift or fault."""
@@ -486,8 +579,7 @@ class TraitsEditor(GMDialog):
             return
         s, r = self.ui.s, self.rect
         fig = self.battle.figure(self.fid)
-        self.text(f"{fig.name} ({self.battle.sides[fig.side].name})", (r.x + s(16), r.y + s(38)), 14,
-                  theme.TEXT, True)
+        self.text(f"{fig.name} ({self.battle.sides[fig.side].name})", (r.x + s(16), r.y + s(38)), 14, theme.TEXT, True)
         top = r.y + s(66)
         x = r.x + s(16)
         self.text("Attributes", (x, top), 14, theme.TEXT_MUTED, True)
@@ -496,11 +588,19 @@ class TraitsEditor(GMDialog):
             v = self.attributes[a]
             changed = v != getattr(self.original, a)
             self.text(a.capitalize(), (x, y + s(4)), 13)
-            self.button("−", functools.partial(self.step_attribute, a, -1), pygame.Rect(x + s(96), y, s(26), s(24)),
-                        tooltip=f"{a.capitalize()} one step down the ladder")
+            self.button(
+                "−",
+                functools.partial(self.step_attribute, a, -1),
+                pygame.Rect(x + s(96), y, s(26), s(24)),
+                tooltip=f"{a.capitalize()} one step down the ladder",
+            )
             self.text(level_name(v), (x + s(130), y + s(4)), 13, theme.ACCENT if changed else theme.TEXT, changed)
-            self.button("+", functools.partial(self.step_attribute, a, 1), pygame.Rect(x + s(220), y, s(26), s(24)),
-                        tooltip=f"{a.capitalize()} one step up the ladder")
+            self.button(
+                "+",
+                functools.partial(self.step_attribute, a, 1),
+                pygame.Rect(x + s(220), y, s(26), s(24)),
+                tooltip=f"{a.capitalize()} one step up the ladder",
+            )
             y += s(30)
         x = r.x + s(300)
         self.text("Skills", (x, top), 14, theme.TEXT_MUTED, True)
@@ -511,19 +611,31 @@ class TraitsEditor(GMDialog):
             self.button("−", functools.partial(self.step_skill, name, -1), pygame.Rect(x + s(150), y, s(26), s(24)))
             self.text(level_name(v), (x + s(184), y + s(4)), 13, theme.ACCENT if changed else theme.TEXT, changed)
             self.button("+", functools.partial(self.step_skill, name, 1), pygame.Rect(x + s(270), y, s(26), s(24)))
-            self.button("×", functools.partial(self.remove_skill, name), pygame.Rect(x + s(302), y, s(26), s(24)),
-                        tooltip=f"Forget {name} (untrained again)")
+            self.button(
+                "×",
+                functools.partial(self.remove_skill, name),
+                pygame.Rect(x + s(302), y, s(26), s(24)),
+                tooltip=f"Forget {name} (untrained again)",
+            )
             y += s(30)
-        self.button("Add skill…", self.add_skill, pygame.Rect(x, y, s(120), s(26)),
-                    tooltip="A combat skill, or type any skill; it starts at Fair.")
+        self.button(
+            "Add skill…",
+            self.add_skill,
+            pygame.Rect(x, y, s(120), s(26)),
+            tooltip="A combat skill, or type any skill; it starts at Fair.",
+        )
         x = r.x + s(660)
         for kind, names in (("gifts", self.gifts), ("faults", self.faults)):
             self.text(kind.capitalize(), (x, top), 14, theme.TEXT_MUTED, True)
             y = top + s(26)
             for name in names[:4]:
                 self.text(name[:22], (x, y + s(4)), 13)
-                self.button("×", functools.partial(self.remove_trait, kind, name),
-                            pygame.Rect(x + s(184), y, s(26), s(24)), tooltip=f"Drop {name}")
+                self.button(
+                    "×",
+                    functools.partial(self.remove_trait, kind, name),
+                    pygame.Rect(x + s(184), y, s(26), s(24)),
+                    tooltip=f"Drop {name}",
+                )
                 y += s(30)
             self.button(f"Add {kind[:-1]}…", functools.partial(self.add_trait, kind), pygame.Rect(x, y, s(120), s(26)))
             top = y + s(44)
@@ -531,6 +643,7 @@ class TraitsEditor(GMDialog):
 
 
 # ------------------------------------------------------------------------------------- reinforcements
+
 
 class ReinforceDialog(GMDialog):
     """Issue 8: a reinforcement: a character of the battle's roster or a copy of the chosen figure, its side,
@@ -598,14 +711,16 @@ class ReinforceDialog(GMDialog):
 
     def rename(self) -> Transition:
         """Type the newcomer's name."""
+
         def done(text: str) -> Transition | None:
             if text.strip():
                 self.name = text.strip()[:40]
             self.layout()
             return None
 
-        return Push(TextPrompt(self.ui, "Name the reinforcement", "Its name on the token and in the log",
-                               self.name, done))
+        return Push(
+            TextPrompt(self.ui, "Name the reinforcement", "Its name on the token and in the log", self.name, done)
+        )
 
     def action(self, h: Hex, facing: int) -> gm.AddFigure:
         """The ``gm.AddFigure`` for a hex and facing: a roster key when a figure of the battle already is that
@@ -624,9 +739,11 @@ class ReinforceDialog(GMDialog):
         """What the Mook flag does (FTC 4) and what it does not: the wound track is the character's."""
         c = self.character()
         track = f" {c.name} is on the {c.wound_track.name} wound track." if c is not None else ""
-        return ("Mook: with the rule option \"Mooks of a side roll initiative once as a group\" this figure rolls "
-                "initiative with its side's mooks (FTC 4). It does not change the wound track, which comes from "
-                "the character (the roster's wound_track = \"mook\", Fudge 4.57)." + track)
+        return (
+            'Mook: with the rule option "Mooks of a side roll initiative once as a group" this figure rolls '
+            "initiative with its side's mooks (FTC 4). It does not change the wound track, which comes from "
+            'the character (the roster\'s wound_track = "mook", Fudge 4.57).' + track
+        )
 
     def place(self) -> Transition | None:
         """On to the map: click a highlighted hex."""
@@ -645,8 +762,15 @@ class ReinforceDialog(GMDialog):
 
         def source_row(key: str, label: str, detail: str) -> Callable[[pygame.Rect], None]:
             def place(rect: pygame.Rect) -> None:
-                self.row(label, functools.partial(self.choose, key), rect, radio=True,
-                         checked=self.source == key, detail=detail)
+                self.row(
+                    label,
+                    functools.partial(self.choose, key),
+                    rect,
+                    radio=True,
+                    checked=self.source == key,
+                    detail=detail,
+                )
+
             return place
 
         if self.copy_of in self.battle.figures:
@@ -662,26 +786,38 @@ class ReinforceDialog(GMDialog):
         bx = left + s(70)
         for sid, side in self.battle.sides.items():
             w = s(24) + self.ui.text.width(side.name, 13)
-            self.button(side.name, functools.partial(setattr, self, "side", sid), pygame.Rect(bx, y, w, s(26)),
-                        on=self.side == sid)
+            self.button(
+                side.name,
+                functools.partial(setattr, self, "side", sid),
+                pygame.Rect(bx, y, w, s(26)),
+                on=self.side == sid,
+            )
             bx += w + s(6)
         y += s(34)
         self.text("Name", (left, y + s(5)), 14, theme.TEXT_MUTED, True)
         self.text(self.name, (left + s(70), y + s(5)), 14, theme.TEXT, True)
-        self.button("Rename…", self.rename, pygame.Rect(left + s(90) + self.ui.text.width(self.name, 14, True), y,
-                                                        s(90), s(26)))
-        self.button("Mook" if self.mook else "Not a mook", functools.partial(setattr, self, "mook", not self.mook),
-                    pygame.Rect(r.right - s(260), y, s(110), s(26)), on=self.mook,
-                    tooltip=self.mook_tooltip())
+        self.button(
+            "Rename…", self.rename, pygame.Rect(left + s(90) + self.ui.text.width(self.name, 14, True), y, s(90), s(26))
+        )
+        self.button(
+            "Mook" if self.mook else "Not a mook",
+            functools.partial(setattr, self, "mook", not self.mook),
+            pygame.Rect(r.right - s(260), y, s(110), s(26)),
+            on=self.mook,
+            tooltip=self.mook_tooltip(),
+        )
         c = self.character()
         if c is not None:
             size = "" if c.footprint == 1 else f", covers {c.footprint} hexes"
             weapons = ", ".join(w.name for w in c.weapons) or "bare hands"
-            self.text(f"{c.name}: {weapons}{size}"[:90], (min(x, r.right - s(300)), top + s(3)), 13,
-                      theme.TEXT_MUTED)
+            self.text(f"{c.name}: {weapons}{size}"[:90], (min(x, r.right - s(300)), top + s(3)), 13, theme.TEXT_MUTED)
         allowed = self.battle.gm_between_rounds()
-        self.footer("Place on map…", self.place, enabled=allowed and c is not None,
-                    tooltip=between_rounds_tip("Choose the hex on the map (legal hexes are highlighted)."))
+        self.footer(
+            "Place on map…",
+            self.place,
+            enabled=allowed and c is not None,
+            tooltip=between_rounds_tip("Choose the hex on the map (legal hexes are highlighted)."),
+        )
 
 
 def fresh_figure_id(battle: Battle) -> str:
@@ -801,8 +937,9 @@ class PlaceFigure(Screen):
         b = self.screen.battle
         legal = self.legal()
         dark = frozenset(h for h in b.terrain.hexes() if h not in legal)
-        return BoardView(self.screen.tokens(), [HexFill(dark, (0, 0, 0), 120),
-                                                HexFill(legal, (250, 250, 210), 60, outline=True)])
+        return BoardView(
+            self.screen.tokens(), [HexFill(dark, (0, 0, 0), 120), HexFill(legal, (250, 250, 210), 60, outline=True)]
+        )
 
     def draw(self, surface: pygame.Surface) -> None:
         """The battle's chrome (kept from one frame), the board with the legal hexes, the newcomer under the
@@ -835,14 +972,23 @@ class PlaceFigure(Screen):
         draw_panel(surface, bar, theme.PANEL, theme.ACCENT, radius=6)
         dx, dy = cam.layout.direction_vector(self.facing)
         where = "" if self.hover is None else f" · hex {self.hover.q},{self.hover.r}"
-        text.blit(surface, f"Place {d.name} ({self.screen.battle.sides[d.side].name}): click a bright hex · "
-                  f"Q/E turn (facing {compass(dx, dy)}){where} · Esc back",
-                  (bar.x + s(10), bar.y + s(7)), 13, theme.TEXT, bold=True)
+        text.blit(
+            surface,
+            f"Place {d.name} ({self.screen.battle.sides[d.side].name}): click a bright hex · "
+            f"Q/E turn (facing {compass(dx, dy)}){where} · Esc back",
+            (bar.x + s(10), bar.y + s(7)),
+            13,
+            theme.TEXT,
+            bold=True,
+        )
         line = self.message or f"{len(legal)} free hex{'es' if len(legal) != 1 else ''} " + (
-            "it can stand on" if self.character.footprint == 1 else
-            f"where all {self.character.footprint} of its hexes are free")
-        text.blit(surface, line[:120], (bar.x + s(10), bar.y + s(29)), 13, theme.DANGER if self.error else
-                  theme.TEXT_MUTED)
+            "it can stand on"
+            if self.character.footprint == 1
+            else f"where all {self.character.footprint} of its hexes are free"
+        )
+        text.blit(
+            surface, line[:120], (bar.x + s(10), bar.y + s(29)), 13, theme.DANGER if self.error else theme.TEXT_MUTED
+        )
 
 
 def compass(dx: float, dy: float) -> str:
@@ -852,6 +998,7 @@ def compass(dx: float, dy: float) -> str:
 
 
 # --------------------------------------------------------------------------------------------- removal
+
 
 def confirm_remove(panel: GMPanel) -> Transition | None:
     """Ask before removing the chosen figure; Remove sends ``gm.RemoveFigure``."""
@@ -868,6 +1015,11 @@ def confirm_remove(panel: GMPanel) -> Transition | None:
         return panel.closing_transition() if ok else None
 
     side = panel.battle.sides[fig.side].name
-    return Push(MessageDialog(panel.ui, f"Remove {fig.name}?",
-                              f"{fig.name} ({side}) leaves the map and the battle. The log keeps what it did.",
-                              (("Cancel", None), ("Remove", really))))
+    return Push(
+        MessageDialog(
+            panel.ui,
+            f"Remove {fig.name}?",
+            f"{fig.name} ({side}) leaves the map and the battle. The log keeps what it did.",
+            (("Cancel", None), ("Remove", really)),
+        )
+    )

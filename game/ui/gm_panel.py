@@ -130,8 +130,9 @@ class GMPanel(Screen):
 
     def cmd_modifier(self) -> bool:
         """*Fudge* 4.1: give the modifier with its reason and duration."""
-        return self.send(gm.SituationalModifier(self._id("m"), self.target(), self.value, self.reason.strip(),
-                                                self.until))
+        return self.send(
+            gm.SituationalModifier(self._id("m"), self.target(), self.value, self.reason.strip(), self.until)
+        )
 
     def cmd_condition(self) -> bool:
         """FTC table 7: bad light or insecure footing over the map or near the figure."""
@@ -139,8 +140,9 @@ class GMPanel(Screen):
         fig = self.battle.figures.get(self.figure)
         if self.near and fig is not None:
             region = tuple(h for h in self.battle.terrain.hexes() if distance(h, fig.hex) <= NEAR)
-        return self.send(gm.BattleCondition(self._id("c"), self.condition, self.condition_value, region,
-                                            self.reason.strip()))
+        return self.send(
+            gm.BattleCondition(self._id("c"), self.condition, self.condition_value, region, self.reason.strip())
+        )
 
     def cmd_wound(self, level: WoundLevel | None) -> bool:
         """*Fudge* 4.57: tick the next box of a level, or clear every box (None)."""
@@ -192,11 +194,20 @@ class GMPanel(Screen):
             self.rows.append((title, y))
             x = left + s(110)
 
-        def add(label: str, fn: Callable[[], object], width: int = 70, *, on: bool = False,
-                enabled: bool = True, hotkey: int | None = None, tip: str = "") -> None:
+        def add(
+            label: str,
+            fn: Callable[[], object],
+            width: int = 70,
+            *,
+            on: bool = False,
+            enabled: bool = True,
+            hotkey: int | None = None,
+            tip: str = "",
+        ) -> None:
             nonlocal x
-            btn = Button(label, fn, pygame.Rect(x, y, s(width), s(26)), size=13, enabled=enabled, hotkey=hotkey,
-                         tooltip=tip)
+            btn = Button(
+                label, fn, pygame.Rect(x, y, s(width), s(26)), size=13, enabled=enabled, hotkey=hotkey, tooltip=tip
+            )
             btn.focused = on
             self.buttons.append(btn)
             x += s(width) + s(6)
@@ -227,15 +238,23 @@ class GMPanel(Screen):
         mods = b.gm_modifiers_on(self.figure) if fig else ()
         for m in mods[:4]:
             add(f"Lift {m.label}", functools.partial(self.send, gm.RemoveModifier(m.id)), 150)
-        for c in b.gm_state.conditions[:4 - min(4, len(mods))]:
-            add(f"Lift {c.condition.replace('_', ' ')} {c.value}",
-                functools.partial(self.send, gm.RemoveModifier(c.id)), 150)
+        for c in b.gm_state.conditions[: 4 - min(4, len(mods))]:
+            add(
+                f"Lift {c.condition.replace('_', ' ')} {c.value}",
+                functools.partial(self.send, gm.RemoveModifier(c.id)),
+                150,
+            )
         next_row()
         row("Condition")
-        add("Bad light", functools.partial(self.cmd_set, "condition", "bad_light"), 84,
-            on=self.condition == "bad_light")
-        add("Footing", functools.partial(self.cmd_set, "condition", "insecure_footing"), 76,
-            on=self.condition == "insecure_footing")
+        add(
+            "Bad light", functools.partial(self.cmd_set, "condition", "bad_light"), 84, on=self.condition == "bad_light"
+        )
+        add(
+            "Footing",
+            functools.partial(self.cmd_set, "condition", "insecure_footing"),
+            76,
+            on=self.condition == "insecure_footing",
+        )
         for v in (-1, -2, -3):
             add(str(v), functools.partial(self.cmd_set, "condition_value", v), 38, on=self.condition_value == v)
         add("Whole map", functools.partial(self.cmd_set, "near", False), 90, on=not self.near)
@@ -246,8 +265,12 @@ class GMPanel(Screen):
         add(self.purpose, self.cmd_purpose, 100)
         for i, f in enumerate(self.faces):
             add(FACE_TEXT[f], functools.partial(self.cmd_face, i), 32)
-        add("Set die", lambda: self.send(gm.SetDie(self.figure, self.purpose, tuple(self.faces))), 80,
-            enabled=fig is not None)
+        add(
+            "Set die",
+            lambda: self.send(gm.SetDie(self.figure, self.purpose, tuple(self.faces))),
+            80,
+            enabled=fig is not None,
+        )
         next_row()
         row("Escape")
         add("Grant escape", lambda: self.send(gm.GrantEscape(self.figure)), 120, enabled=fig is not None)
@@ -257,9 +280,12 @@ class GMPanel(Screen):
             for e in b.enemies_of(fig):
                 if distance(e.hex, fig.hex) == 1:
                     has = e.id in pending.failed_stoppers
-                    action = (gm.DenyFreeAttack(e.id, fig.id) if has else gm.GrantFreeAttack(e.id, fig.id))
-                    add(f"{'Deny' if has else 'Grant'} {e.name.split()[0]}'s free attack",
-                        functools.partial(self.send, action), 170)
+                    action = gm.DenyFreeAttack(e.id, fig.id) if has else gm.GrantFreeAttack(e.id, fig.id)
+                    add(
+                        f"{'Deny' if has else 'Grant'} {e.name.split()[0]}'s free attack",
+                        functools.partial(self.send, action),
+                        170,
+                    )
         next_row()
         row("Wounds")
         for level in WOUND_TICKS:
@@ -270,14 +296,34 @@ class GMPanel(Screen):
         row("Edit")
         # issue 8: figures are edited, added and removed between rounds only (the engine's rule, asked here)
         between = b.gm_between_rounds()
-        add("Gear…", functools.partial(self.cmd_edit, "gear"), 90, enabled=between and fig is not None,
-            tip=f"Weapons, armour and shield from the catalogue. {EDIT_WHEN}")
-        add("Traits…", functools.partial(self.cmd_edit, "traits"), 90, enabled=between and fig is not None,
-            tip=f"Attributes, skills, gifts and faults on the ladder. {EDIT_WHEN}")
-        add("Reinforce…", functools.partial(self.cmd_edit, "reinforce"), 110, enabled=between,
-            tip=f"A figure from the roster, or a copy of this one, placed on a free hex. {EDIT_WHEN}")
-        add("Remove", functools.partial(self.cmd_edit, "remove"), 90, enabled=between and fig is not None,
-            tip=f"This figure leaves the battle (asks first). {EDIT_WHEN}")
+        add(
+            "Gear…",
+            functools.partial(self.cmd_edit, "gear"),
+            90,
+            enabled=between and fig is not None,
+            tip=f"Weapons, armour and shield from the catalogue. {EDIT_WHEN}",
+        )
+        add(
+            "Traits…",
+            functools.partial(self.cmd_edit, "traits"),
+            90,
+            enabled=between and fig is not None,
+            tip=f"Attributes, skills, gifts and faults on the ladder. {EDIT_WHEN}",
+        )
+        add(
+            "Reinforce…",
+            functools.partial(self.cmd_edit, "reinforce"),
+            110,
+            enabled=between,
+            tip=f"A figure from the roster, or a copy of this one, placed on a free hex. {EDIT_WHEN}",
+        )
+        add(
+            "Remove",
+            functools.partial(self.cmd_edit, "remove"),
+            90,
+            enabled=between and fig is not None,
+            tip=f"This figure leaves the battle (asks first). {EDIT_WHEN}",
+        )
         if not between:
             self.notes.append(("between rounds only", (x + s(4), y + s(6))))
         next_row()
@@ -285,15 +331,22 @@ class GMPanel(Screen):
         if fig is not None and fig.out:
             add("Bring back in", lambda: self.send(gm.DeclareIn(self.figure, self.reason.strip())), 120)
         else:
-            add("Declare out", lambda: self.send(gm.DeclareOut(self.figure, self.reason.strip())), 110,
-                enabled=fig is not None)
+            add(
+                "Declare out",
+                lambda: self.send(gm.DeclareOut(self.figure, self.reason.strip())),
+                110,
+                enabled=fig is not None,
+            )
         add("End round", lambda: self.send(gm.EndRound(self.reason.strip())), 100)
         winner = b.sides[self.winner].name if self.winner else "no winner"
         add(f"Winner: {winner}", self.cmd_winner, 150)
         add("End battle", lambda: self.send(gm.EndBattle(self.winner, self.reason.strip())), 100)
-        self.close_button = Button("Close (Esc)", lambda: True,
-                                   pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(40), s(110), s(28)),
-                                   size=14)
+        self.close_button = Button(
+            "Close (Esc)",
+            lambda: True,
+            pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(40), s(110), s(28)),
+            size=14,
+        )
         self.buttons.append(self.close_button)
 
     # --- events and drawing ------------------------------------------------------------------------
@@ -329,8 +382,14 @@ class GMPanel(Screen):
         shade.fill((0, 0, 0, 120))
         surface.blit(shade, (0, 0))
         draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(surface, "GM's panel — every decision goes into the log", (self.rect.x + s(16), self.rect.y + s(12)),
-                  18, theme.ACCENT, bold=True)
+        text.blit(
+            surface,
+            "GM's panel — every decision goes into the log",
+            (self.rect.x + s(16), self.rect.y + s(12)),
+            18,
+            theme.ACCENT,
+            bold=True,
+        )
         for title, y in self.rows:
             text.blit(surface, title, (self.rect.x + s(16), y + s(5)), 14, theme.TEXT_MUTED, bold=True)
         for note, pos in self.notes:

@@ -71,8 +71,11 @@ def fill_rounded_hull(surface: pygame.Surface, colour: RGB | RGBA, hull: Sequenc
         if length == 0:
             continue
         nx, ny = -dy / length * radius, dx / length * radius
-        pygame.draw.polygon(surface, colour, [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny),
-                                              (b[0] - nx, b[1] - ny), (a[0] - nx, a[1] - ny)])
+        pygame.draw.polygon(
+            surface,
+            colour,
+            [(a[0] + nx, a[1] + ny), (b[0] + nx, b[1] + ny), (b[0] - nx, b[1] - ny), (a[0] - nx, a[1] - ny)],
+        )
 
 
 def cell_offsets(layout: HexLayout, centre: Hex, cells: Iterable[Hex], zoom: float) -> list[Point]:
@@ -112,8 +115,7 @@ def footprint_edges(layout: HexLayout, cells: Iterable[Hex]) -> list[tuple[Point
     return out
 
 
-def draw_outline(surface: pygame.Surface, segments: Iterable[tuple[Point, Point]], colour: RGB,
-                 width: int) -> None:
+def draw_outline(surface: pygame.Surface, segments: Iterable[tuple[Point, Point]], colour: RGB, width: int) -> None:
     """Draw an outline's sides (screen pixels) in ``colour`` over a dark edge that keeps it readable on any
     map; corners are rounded so the segments join cleanly."""
     segs = list(segments)
@@ -125,9 +127,19 @@ def draw_outline(surface: pygame.Surface, segments: Iterable[tuple[Point, Point]
             pygame.draw.circle(surface, colour, p, max(1, width / 2))
 
 
-def draw_large_token(layout: HexLayout, zoom: float, centre: Hex, cells: Iterable[Hex], facing: int, r: int,
-                     side_colour: RGB, wound_colour: RGB, out: bool, initial: pygame.Surface | None,
-                     danger: RGB) -> tuple[pygame.Surface, tuple[int, int]]:
+def draw_large_token(
+    layout: HexLayout,
+    zoom: float,
+    centre: Hex,
+    cells: Iterable[Hex],
+    facing: int,
+    r: int,
+    side_colour: RGB,
+    wound_colour: RGB,
+    out: bool,
+    initial: pygame.Surface | None,
+    danger: RGB,
+) -> tuple[pygame.Surface, tuple[int, int]]:
     """The sprite of a large figure (FTC 5) and the pixel of its position hex ``centre`` in it.
 
     ``r`` is a one-hex token's radius: the body is the hull of the cells' centres grown by ``r``, the rim
@@ -163,9 +175,11 @@ def draw_large_token(layout: HexLayout, zoom: float, centre: Hex, cells: Iterabl
     tip = front + r + max(3, r // 3) * grow
     base = front + (r - ring) * math.cos(half)
     spread = (r - ring) * math.sin(half) * grow
-    notch = [(ax + ux * tip, ay + uy * tip),
-             (ax + ux * base + px * spread, ay + uy * base + py * spread),
-             (ax + ux * base - px * spread, ay + uy * base - py * spread)]
+    notch = [
+        (ax + ux * tip, ay + uy * tip),
+        (ax + ux * base + px * spread, ay + uy * base + py * spread),
+        (ax + ux * base - px * spread, ay + uy * base - py * spread),
+    ]
     pygame.draw.polygon(sprite, side, notch)
     pygame.draw.polygon(sprite, (250, 250, 250) if not out else (150, 150, 150), notch, 1)
     mx, my = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
@@ -188,8 +202,7 @@ def front_extent(layout: HexLayout, centre: Hex, cells: Iterable[Hex], facing: i
     ux, uy = layout.direction_vector(facing)
     norm = math.hypot(ux, uy) or 1.0
     cx, cy = layout.hex_center(centre)
-    return max([0.0, *(((x - cx) * ux + (y - cy) * uy) / norm
-                       for x, y in (layout.hex_center(c) for c in cells))])
+    return max([0.0, *(((x - cx) * ux + (y - cy) * uy) / norm for x, y in (layout.hex_center(c) for c in cells))])
 
 
 def large_end(battle: Battle, fid: str, path: Path) -> frozenset[Hex]:

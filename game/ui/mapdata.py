@@ -77,27 +77,19 @@ def generated_field(
     grid[((cols - width * 0.7) ** 2 / 6 + (rows - height * 0.7) ** 2 / 4) < 1.0] = 2
     grid[((cols - width * 0.55) ** 2 / 10 + (rows - height * 0.25) ** 2 / 5) < 1.0] = 3
     grid[((cols * 7 + rows * 13) % 23 == 0) & (grid == 0)] = 4
-    terrain = TerrainMap.build(
-        width, height, types, grid, stagger_axis=stagger_axis, stagger_index=stagger_index
-    )
+    terrain = TerrainMap.build(width, height, types, grid, stagger_axis=stagger_axis, stagger_index=stagger_index)
     layout = default_layout(stagger_axis, stagger_index)
     figures: list[FigureSpot] = []
     if with_figures:
         names_a = ("Aldric the Bold", "Brenna", "Corwin", "Dagny")
         names_b = ("Morg", "Nyssa the Grey", "Orrin", "Pike-Sergeant")
         for i, name in enumerate(names_a):
-            figures.append(
-                FigureSpot(name, "A", "fighter", terrain.hex_at(3 + i % 2, height // 2 - 3 + 2 * i), 0)
-            )
+            figures.append(FigureSpot(name, "A", "fighter", terrain.hex_at(3 + i % 2, height // 2 - 3 + 2 * i), 0))
         for i, name in enumerate(names_b):
             figures.append(
-                FigureSpot(
-                    name, "B", "fighter", terrain.hex_at(width - 4 - i % 2, height // 2 - 3 + 2 * i), 3
-                )
+                FigureSpot(name, "B", "fighter", terrain.hex_at(width - 4 - i % 2, height // 2 - 3 + 2 * i), 3)
             )
-    return BoardData(
-        f"Open field {width} × {height}", None, terrain, layout, HexMapSource(terrain, layout), figures
-    )
+    return BoardData(f"Open field {width} × {height}", None, terrain, layout, HexMapSource(terrain, layout), figures)
 
 
 def layout_of(tiled_layout: Any) -> HexLayout:

@@ -104,17 +104,26 @@ def public_declarations(battle: Battle) -> dict[str, ev.Declared]:
     return out
 
 
-def _melee_defence(battle: Battle, defender: Figure, attacker: Figure, weapon: Weapon,
-                   stance: str) -> tuple[int, tuple[Modifier, ...]]:
+def _melee_defence(
+    battle: Battle, defender: Figure, attacker: Figure, weapon: Weapon, stance: str
+) -> tuple[int, tuple[Modifier, ...]]:
     # The battle's own defence computation with a roll of 0, so the preview cannot drift from the rules.
     decl = Declaration(defender.id, stance, (), defender.character.ready_weapon.name)
     level, mods, _ = battle._defence_vs(defender, attacker, weapon, 0, decl, shield_ok=True)
     return level, tuple(mods)
 
 
-def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id: str, stance: str = "neutral",
-                   *, dodge: Sequence[str] = (), advance: Sequence[tuple[Hex, int]] = (),
-                   compare: bool = True) -> AttackPreview:
+def attack_preview(
+    battle: Battle,
+    fid: str,
+    weapon_name: str | None,
+    target_id: str,
+    stance: str = "neutral",
+    *,
+    dodge: Sequence[str] = (),
+    advance: Sequence[tuple[Hex, int]] = (),
+    compare: bool = True,
+) -> AttackPreview:
     """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9)."""
     att = battle.figure(fid)
     tgt = battle.figure(target_id)
@@ -136,8 +145,9 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
     dmods: tuple[Modifier, ...] = ()
     # the same terms the round's resolution will use (Battle.attack_terms); the stance is added below so
     # the five stances can be compared
-    terms = battle.attack_terms(att, tgt, weapon, Stance.NEUTRAL, dodges=len(dodge), positions=positions,
-                                phase_start=att.hex)
+    terms = battle.attack_terms(
+        att, tgt, weapon, Stance.NEUTRAL, dodges=len(dodge), positions=positions, phase_start=att.hex
+    )
     base = list(terms.modifiers)
     difficulty = terms.difficulty
     line = terms.line
@@ -149,24 +159,39 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
     else:
         defence = None
     adv = max(0, len(advance))
-    stance_mod = Modifier(f"{st.display_name} stance" + (f" ({adv} advanced)" if adv else ""),
-                          st.attack_bonus - adv)
+    stance_mod = Modifier(f"{st.display_name} stance" + (f" ({adv} advanced)" if adv else ""), st.attack_bonus - adv)
     omods = tuple(m for m in ([stance_mod] if stance_mod.value else []) + base)
     offence_wo_stance = skill + total(base)
     offence = offence_wo_stance + stance_mod.value
-    off_f = offensive_factors(att.character, weapon, two_handed=att.character.wields_two_handed(weapon),
-                              distance=dist, location="torso", target=tgt.character)
+    off_f = offensive_factors(
+        att.character,
+        weapon,
+        two_handed=att.character.wields_two_handed(weapon),
+        distance=dist,
+        location="torso",
+        target=tgt.character,
+    )
     def_f = defensive_factors(tgt.character, weapon, location="torso")
     damage_base = sum(f.value for f in off_f) - sum(f.value for f in def_f)
     head: int | None = None
     if tgt.character.has_head:
-        off_h = offensive_factors(att.character, weapon, two_handed=att.character.wields_two_handed(weapon),
-                                  distance=dist, location="head", target=tgt.character)
+        off_h = offensive_factors(
+            att.character,
+            weapon,
+            two_handed=att.character.wields_two_handed(weapon),
+            distance=dist,
+            location="head",
+            target=tgt.character,
+        )
         def_h = defensive_factors(tgt.character, weapon, location="head")
         head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
-    kwargs = dict(damage_base_head=head, track=tgt.character.wound_track,
-                  fudge_graze_table=battle.options.fudge_graze_table, health=tgt.character.health,
-                  scale_difference=graze_scale_difference(att.character, tgt.character, weapon))
+    kwargs = dict(
+        damage_base_head=head,
+        track=tgt.character.wound_track,
+        fudge_graze_table=battle.options.fudge_graze_table,
+        health=tgt.character.health,
+        scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
+    )
     distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
@@ -174,16 +199,19 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
         threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
         for s in Stance:
             a = adv if s.max_advance >= adv else 0
-            dist_s = outcome_distribution(offence_wo_stance + s.attack_bonus - a, defence, (), difficulty,
-                                          damage_base, **kwargs)  # type: ignore[arg-type]
+            dist_s = outcome_distribution(
+                offence_wo_stance + s.attack_bonus - a, defence, (), difficulty, damage_base, **kwargs
+            )  # type: ignore[arg-type]
             risk: Fraction | None = None
             for e in threats:
                 ew = e.character.ready_weapon
-                e_off = e.character.combat_skill(ew) + total(offence_modifiers(
-                    stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round)))
+                e_off = e.character.combat_skill(ew) + total(
+                    offence_modifiers(stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round))
+                )
                 my_def, _ = _melee_defence(battle, att, e, ew, s.value)
-                p = hit_probability(e_off, (my_def,),
-                                    melee_difficulty(e.character.mass_scale, att.character.mass_scale))
+                p = hit_probability(
+                    e_off, (my_def,), melee_difficulty(e.character.mass_scale, att.character.mass_scale)
+                )
                 risk = p if risk is None else max(risk, p)
             columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
     if line is not None:
@@ -197,9 +225,25 @@ def attack_preview(battle: Battle, fid: str, weapon_name: str | None, target_id:
                 bystanders.append(Bystander(b, True, miss * p_friend / len(friends)))
             for b in enemies:
                 bystanders.append(Bystander(b, False, miss * p_enemy / len(enemies)))
-    return AttackPreview(att.id, tgt.id, weapon.name, weapon.ranged, skill, omods, offence, defence, dmods,
-                         difficulty, damage_base, distribution, p_hit, tuple(columns), line, tuple(bystanders),
-                         tuple(assumptions))
+    return AttackPreview(
+        att.id,
+        tgt.id,
+        weapon.name,
+        weapon.ranged,
+        skill,
+        omods,
+        offence,
+        defence,
+        dmods,
+        difficulty,
+        damage_base,
+        distribution,
+        p_hit,
+        tuple(columns),
+        line,
+        tuple(bystanders),
+        tuple(assumptions),
+    )
 
 
 def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex) -> Fraction:
@@ -228,6 +272,7 @@ def percent(p: Fraction | float) -> str:
 # ---------------------------------------------------------------------------------------------------
 # FTC 8: the odds of a casting
 # ---------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SpellPreview:
@@ -282,12 +327,21 @@ def concentration_odds(battle: Battle, fid: str) -> dict[str, Fraction]:
     Good, "damaged" Great), from ``Battle.concentration_terms`` like the resolution (the GM's modifiers
     included)."""
     will, mods = battle.concentration_terms(fid)
-    return {reason: prob_at_least(magic.concentration_difficulty(reason) - will - total(mods))
-            for reason in ("dodge", "damaged")}
+    return {
+        reason: prob_at_least(magic.concentration_difficulty(reason) - will - total(mods))
+        for reason in ("dodge", "damaged")
+    }
 
 
-def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex | None = None,
-                  stance: str = "neutral", *, dodge: Sequence[str] = ()) -> SpellPreview:
+def spell_preview(
+    battle: Battle,
+    fid: str,
+    spell_name: str,
+    target: str | Hex | None = None,
+    stance: str = "neutral",
+    *,
+    dodge: Sequence[str] = (),
+) -> SpellPreview:
     """The exact odds of ``fid`` casting ``spell_name`` (FTC 8.1, 8.3) from ``Battle.spell_terms``, the terms
     the resolution uses: skill + 4dF + table 4 and table 7's modifiers against the spell's difficulty; a bolt
     must also beat the dodge of a target that dodges; a touch spell needs its touch attack with the same roll;
@@ -336,8 +390,11 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
         lands = Fraction(1)
         if touch is not None:
             t_off = touch + r
-            lands = Fraction(0) if t_off < touch_diff else (
-                Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
+            lands = (
+                Fraction(0)
+                if t_off < touch_diff
+                else (Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
+            )
         resist = _resists(battle, item, tgt, res)
         effect += p * lands * resist
         if dodged is not None and dodge_level is not None:
@@ -349,20 +406,27 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
         dist = distance(caster.hex, tgt.hex)
 
         def base_at(location: str) -> int:
-            off = offensive_factors(caster.character, weapon, two_handed=False, distance=dist, location=location,
-                                    target=tgt.character)
+            off = offensive_factors(
+                caster.character, weapon, two_handed=False, distance=dist, location=location, target=tgt.character
+            )
             dfn = magic.spell_defensive_factors(item, tgt.character, location=location)
             return sum(f.value for f in off) - sum(f.value for f in dfn)
 
         damage_base = base_at("torso")
         head = base_at("head") if tgt.character.has_head else None
         offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
-        distribution = outcome_distribution(offence, None, (), item.difficulty, damage_base, damage_base_head=head,
-                                            track=tgt.character.wound_track,
-                                            fudge_graze_table=battle.options.fudge_graze_table,
-                                            health=tgt.character.health,
-                                            scale_difference=graze_scale_difference(caster.character,
-                                                                                    tgt.character, weapon))
+        distribution = outcome_distribution(
+            offence,
+            None,
+            (),
+            item.difficulty,
+            damage_base,
+            damage_base_head=head,
+            track=tgt.character.wound_track,
+            fudge_graze_table=battle.options.fudge_graze_table,
+            health=tgt.character.health,
+            scale_difference=graze_scale_difference(caster.character, tgt.character, weapon),
+        )
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:
         at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]
@@ -373,6 +437,24 @@ def spell_preview(battle: Battle, fid: str, spell_name: str, target: str | Hex |
             miss = 1 - effect
             bystanders += [Bystander(b, True, miss * p_friend / len(friends)) for b in friends]
             bystanders += [Bystander(b, False, miss * p_enemy / len(enemies)) for b in enemies]
-    return SpellPreview(caster.id, item.name, tgt.id if tgt is not None else None, spot, skill, terms.modifiers,
-                        result, item.difficulty, cast, effect, dodged, dodge_level, touch, touch_def, damage_base,
-                        distribution, terms.line, tuple(bystanders), tuple(assumptions))
+    return SpellPreview(
+        caster.id,
+        item.name,
+        tgt.id if tgt is not None else None,
+        spot,
+        skill,
+        terms.modifiers,
+        result,
+        item.difficulty,
+        cast,
+        effect,
+        dodged,
+        dodge_level,
+        touch,
+        touch_def,
+        damage_base,
+        distribution,
+        terms.line,
+        tuple(bystanders),
+        tuple(assumptions),
+    )

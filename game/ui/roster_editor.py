@@ -60,11 +60,27 @@ SCALE_FIELDS = ("strength_scale", "mass_scale", "speed_scale")
 Action = Callable[[], object]
 
 _SECTION_OF = {
-    "name": "name", "skills": "skills", "scale": "scale", "strength_scale": "scale", "mass_scale": "scale",
-    "speed_scale": "scale", "gifts": "traits", "faults": "traits", "tough_hide": "creature",
-    "weapons": "weapons", "two_handed": "weapons", "armour": "armour", "shield": "shield",
-    "gear_kg": "gear", "wound_track": "creature", "footprint": "creature", "kind": "creature",
-    "has_head": "creature", "spells": "spells", "scale_piercing": "piercing", "wounds": "creature",
+    "name": "name",
+    "skills": "skills",
+    "scale": "scale",
+    "strength_scale": "scale",
+    "mass_scale": "scale",
+    "speed_scale": "scale",
+    "gifts": "traits",
+    "faults": "traits",
+    "tough_hide": "creature",
+    "weapons": "weapons",
+    "two_handed": "weapons",
+    "armour": "armour",
+    "shield": "shield",
+    "gear_kg": "gear",
+    "wound_track": "creature",
+    "footprint": "creature",
+    "kind": "creature",
+    "has_head": "creature",
+    "spells": "spells",
+    "scale_piercing": "piercing",
+    "wounds": "creature",
     **{a: "attributes" for a in ATTRIBUTES},
 }
 _FIELD = re.compile(r"field '([^']+)': (.*)$", re.S)
@@ -75,7 +91,7 @@ _SCALE_RULES = {
     "all": "Fudge 4.58: a creature's Scale counts in combat; FTC 5, 5.1.1, 6.4, 6.5, 7.1, 7.2 use it.",
     "Strength": "FTC 5.1.1: the load carried ×1.5 a step; FTC 7.1: + to damage with muscle-powered weapons.",
     "Mass": "FTC 6.4: melee difficulty +1 a step the attacker is larger; 6.5: range ×1.3 a step; "
-            "7.2: + to the defensive factor.",
+    "7.2: + to the defensive factor.",
     "Speed": "FTC 5: movement ×1.2 a step (rounded).",
 }
 CUSTOM_TRACK = "custom"
@@ -144,8 +160,11 @@ def track_columns(track: WoundTrack, wounds: Wounds | None = None) -> list[tuple
     columns = []
     for i, step in enumerate(track.steps):
         nxt = track.steps[i + 1].min_damage - 1 if i + 1 < len(track.steps) else None
-        band = f"{step.min_damage}+" if nxt is None else (f"{step.min_damage}" if nxt == step.min_damage
-                                                            else f"{step.min_damage}–{nxt}")
+        band = (
+            f"{step.min_damage}+"
+            if nxt is None
+            else (f"{step.min_damage}" if nxt == step.min_damage else f"{step.min_damage}–{nxt}")
+        )
         filled = min(step.boxes, wounds.filled(step.level)) if wounds is not None else 0
         columns.append((step.name, f"{band} " + "■" * filled + "□" * (step.boxes - filled)))
     return columns
@@ -192,6 +211,7 @@ def _armour_entry(entry: object) -> tuple[str, float | None]:
 
 # ------------------------------------------------------------------------------------------- widgets
 
+
 class TextField(Widget):
     """One line of typed text (TEXTINPUT events), Backspace deletes, Ctrl+Backspace clears."""
 
@@ -226,8 +246,9 @@ class TextPrompt(Screen):
 
     opaque = False
 
-    def __init__(self, ui: UiContext, title: str, prompt: str, value: str,
-                 on_done: Callable[[str], Transition | None]) -> None:
+    def __init__(
+        self, ui: UiContext, title: str, prompt: str, value: str, on_done: Callable[[str], Transition | None]
+    ) -> None:
         super().__init__(ui)
         self.title, self.prompt, self.on_done = title, prompt, on_done
         self.field = TextField(value)
@@ -281,9 +302,17 @@ class PickDialog(Screen):
 
     opaque = False
 
-    def __init__(self, ui: UiContext, title: str, items: Sequence[tuple[str, str]],
-                 on_pick: Callable[[str], Transition | None], *, free_text: bool = False,
-                 hint: str = "", details: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        ui: UiContext,
+        title: str,
+        items: Sequence[tuple[str, str]],
+        on_pick: Callable[[str], Transition | None],
+        *,
+        free_text: bool = False,
+        hint: str = "",
+        details: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(ui)
         self.title, self.items, self.on_pick, self.free_text = title, list(items), on_pick, free_text
         self.hint = hint or ("Type to narrow the list" + (" or to name your own" if free_text else ""))
@@ -316,8 +345,12 @@ class PickDialog(Screen):
         self.rect.center = (size[0] // 2, size[1] // 2)
         self.field.rect = pygame.Rect(self.rect.x + s(16), self.rect.y + s(70), self.rect.width - s(32), s(34))
         detail_h = 3 * self.ui.text.line_height(13) + s(8) if self.details else 0
-        self.list.rect = pygame.Rect(self.rect.x + s(16), self.field.rect.bottom + s(8), self.rect.width - s(32),
-                                     self.rect.bottom - s(66) - self.field.rect.bottom - s(8) - detail_h)
+        self.list.rect = pygame.Rect(
+            self.rect.x + s(16),
+            self.field.rect.bottom + s(8),
+            self.rect.width - s(32),
+            self.rect.bottom - s(66) - self.field.rect.bottom - s(8) - detail_h,
+        )
         self.choose.rect = pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(50), s(110), s(34))
         self.cancel.rect = pygame.Rect(self.rect.right - s(246), self.rect.bottom - s(50), s(110), s(34))
 
@@ -386,6 +419,7 @@ class PickDialog(Screen):
 
 # -------------------------------------------------------------------------------------------- editor
 
+
 class RosterEditor(Screen):
     """Edit a roster's characters, sides and figures; save to its file or to a new one (module doc).
 
@@ -393,8 +427,9 @@ class RosterEditor(Screen):
     where the roster went after each successful save (the New battle screen then uses that file).
     """
 
-    def __init__(self, ui: UiContext, path: Path | None, data: dict[str, Any],
-                 on_saved: Callable[[Path], None] | None = None) -> None:
+    def __init__(
+        self, ui: UiContext, path: Path | None, data: dict[str, Any], on_saved: Callable[[Path], None] | None = None
+    ) -> None:
         super().__init__(ui)
         self.path = path
         self.data: dict[str, Any] = copy.deepcopy(data)
@@ -521,6 +556,7 @@ class RosterEditor(Screen):
 
     def add_character(self) -> Transition:
         """Ask a name; the new character is all Fair with no gear."""
+
         def done(name: str) -> Transition | None:
             name = name.strip() or "New character"
             key = self._new_key(name)
@@ -556,8 +592,15 @@ class RosterEditor(Screen):
             return None
         users = [i + 1 for i, f in enumerate(self.figures) if isinstance(f, dict) and f.get("character") == key]
         if users:
-            return Push(MessageDialog(self.ui, "Cannot delete", f"Figures entr{'y' if len(users) == 1 else 'ies'} "
-                                      f"{', '.join(map(str, users))} use {key!r}; remove them first.", error=True))
+            return Push(
+                MessageDialog(
+                    self.ui,
+                    "Cannot delete",
+                    f"Figures entr{'y' if len(users) == 1 else 'ies'} "
+                    f"{', '.join(map(str, users))} use {key!r}; remove them first.",
+                    error=True,
+                )
+            )
 
         def really() -> Transition | None:
             keys = list(self.characters)
@@ -570,16 +613,29 @@ class RosterEditor(Screen):
             return None
 
         name = self.characters[key].get("name", key) if isinstance(self.characters[key], dict) else key
-        return Push(MessageDialog(self.ui, "Delete character", f"Delete {name} (key {key}) from the roster?",
-                                  (("Cancel", None), ("Delete", really))))
+        return Push(
+            MessageDialog(
+                self.ui,
+                "Delete character",
+                f"Delete {name} (key {key}) from the roster?",
+                (("Cancel", None), ("Delete", really)),
+            )
+        )
 
     def rename_character(self) -> Transition | None:
         """Ask a new name (the key, which maps refer to, stays)."""
         table = self.current
         if table is None:
             return None
-        return Push(TextPrompt(self.ui, "Rename", f"Name (the key {self.selected!r} that maps use stays):",
-                               str(table.get("name", "")), lambda v: self._rename_to("name", v)))
+        return Push(
+            TextPrompt(
+                self.ui,
+                "Rename",
+                f"Name (the key {self.selected!r} that maps use stays):",
+                str(table.get("name", "")),
+                lambda v: self._rename_to("name", v),
+            )
+        )
 
     def _rename_to(self, name: str, value: Any) -> None:
         table = self.current
@@ -660,8 +716,9 @@ class RosterEditor(Screen):
             return None
 
         items = [(k, k) for k in known if k not in self._names(field)]
-        return Push(PickDialog(self.ui, "Add a gift" if field == "gifts" else "Add a fault", items, picked,
-                               free_text=True))
+        return Push(
+            PickDialog(self.ui, "Add a gift" if field == "gifts" else "Add a fault", items, picked, free_text=True)
+        )
 
     def remove_at(self, field: str, index: int) -> bool:
         """Remove one entry of a list field (weapons, armour, gifts, faults)."""
@@ -706,13 +763,20 @@ class RosterEditor(Screen):
     # --- gear ---------------------------------------------------------------------------------------
     def add_weapon(self) -> Transition:
         """Pick a weapon of FTC 9.1 / 9.3 (its skill, damage factor and mass shown)."""
+
         def picked(name: str) -> Transition | None:
             self._set_names("weapons", [*self._names("weapons"), name])
             return None
 
-        items = [(f"{w.name} — {w.skill}, {w.damage:+d}, {_kg(w.mass_kg)}"
-                  + (", two-handed" if w.two_handed else "") + (", ranged" if w.ranged else ""), w.name)
-                 for w in equipment.weapons()]
+        items = [
+            (
+                f"{w.name} — {w.skill}, {w.damage:+d}, {_kg(w.mass_kg)}"
+                + (", two-handed" if w.two_handed else "")
+                + (", ranged" if w.ranged else ""),
+                w.name,
+            )
+            for w in equipment.weapons()
+        ]
         return Push(PickDialog(self.ui, "Add a weapon (FTC 9.1, 9.3)", items, picked))
 
     def ready_weapon(self, index: int) -> bool:
@@ -724,16 +788,17 @@ class RosterEditor(Screen):
 
     def add_armour(self) -> Transition:
         """Pick body armour or a helmet of FTC 9.2."""
+
         def picked(name: str) -> Transition | None:
             self._set_names("armour", [*self._names("armour"), name])
             return None
 
-        items = [(f"{a.name} — {a.location}, {_kg(a.mass_kg)}", a.name)
-                 for a in equipment.armours() if not a.is_shield]
+        items = [(f"{a.name} — {a.location}, {_kg(a.mass_kg)}", a.name) for a in equipment.armours() if not a.is_shield]
         return Push(PickDialog(self.ui, "Add armour (FTC 9.2)", items, picked))
 
     def choose_shield(self) -> Transition:
         """Pick a shield of FTC 9.2, or none."""
+
         def picked(name: str) -> Transition | None:
             self._set("shield", name or None)
             return None
@@ -758,6 +823,7 @@ class RosterEditor(Screen):
     def choose_track(self) -> Transition:
         """Pick a wound track of data/damage.toml or data/creatures.toml (FTC 7.3, Fudge 4.57, 4.63), or the
         character's own table."""
+
         def picked(name: str) -> Transition | None:
             self.set_track(name)
             return None
@@ -775,13 +841,16 @@ class RosterEditor(Screen):
         c = self.check(self.selected)[0] if self.selected is not None else None
         text = (item.notes + " " if item.notes else "") + (
             f"Cast with {item.skill} against {level_name(item.difficulty)} (FTC 8.1); {item.casting_time}, "
-            f"range {spell_reach(item)}, lasts {item.duration}.")
+            f"range {spell_reach(item)}, lasts {item.duration}."
+        )
         if c is not None:
             if c.has_skill(item.skill):
                 text += f" {c.name} has {item.skill} {level_name(c.skill_level(item.skill))}."
             else:
-                text += (f" {c.name} has no {item.skill} skill and casts at "
-                         f"{level_name(c.skill_level(item.skill))}: add the skill.")
+                text += (
+                    f" {c.name} has no {item.skill} skill and casts at "
+                    f"{level_name(c.skill_level(item.skill))}: add the skill."
+                )
         return text
 
     def add_spell(self) -> Transition | None:
@@ -808,8 +877,16 @@ class RosterEditor(Screen):
         if not items:
             self.status, self.status_error = "The character knows every spell of the catalogue.", False
             return None
-        return Push(PickDialog(self.ui, "Add a spell (FTC 8)", items, picked, details=details,
-                               hint="Type to narrow the list; the selected spell is described below it"))
+        return Push(
+            PickDialog(
+                self.ui,
+                "Add a spell (FTC 8)",
+                items,
+                picked,
+                details=details,
+                hint="Type to narrow the list; the selected spell is described below it",
+            )
+        )
 
     def remove_spell(self, index: int) -> bool:
         """Forget one spell (FTC 8)."""
@@ -927,18 +1004,22 @@ class RosterEditor(Screen):
             self.status, self.status_error = "Add a weapon first: only a carried weapon can pierce Scale.", True
             return None
         degree = creatures.hit_well_degree()
-        what = {"": "normal: the target's Mass Scale counts in full",
-                "halve": f"halves the target's Mass Scale on a hit by {degree} or more",
-                "ignore": f"ignores the target's Mass Scale on a hit by {degree} or more"}
+        what = {
+            "": "normal: the target's Mass Scale counts in full",
+            "halve": f"halves the target's Mass Scale on a hit by {degree} or more",
+            "ignore": f"ignores the target's Mass Scale on a hit by {degree} or more",
+        }
         items, details = [], {}
         for name in names:
             mode = next((m for k, m in now.items() if k.lower() == name.lower()), "")
             for m in ("", *PIERCING_MODES):
                 value = f"{name}\t{m}"
                 items.append((f"{name} — {what.get(m, m)}" + ("  ✓" if m == mode else ""), value))
-                details[value] = ("Fudge 4.58: scale-piercing weapons such as whale harpoons. "
-                                  + ("" if name in self._names("weapons") else
-                                     f"{name} is not carried: choose normal, or add the weapon again."))
+                details[value] = "Fudge 4.58: scale-piercing weapons such as whale harpoons. " + (
+                    ""
+                    if name in self._names("weapons")
+                    else f"{name} is not carried: choose normal, or add the weapon again."
+                )
 
         def picked(value: str) -> Transition | None:
             name, _, mode = value.partition("\t")
@@ -988,8 +1069,7 @@ class RosterEditor(Screen):
             return False
         table = side[1]
         now = str(table.get("controller", "human"))
-        table["controller"] = CONTROLLERS[(CONTROLLERS.index(now) + 1) % len(CONTROLLERS)
-                                          if now in CONTROLLERS else 0]
+        table["controller"] = CONTROLLERS[(CONTROLLERS.index(now) + 1) % len(CONTROLLERS) if now in CONTROLLERS else 0]
         return self.changed()
 
     def cycle_colour(self) -> bool:
@@ -1021,8 +1101,11 @@ class RosterEditor(Screen):
             return False
         sid = side[0]
         if any(isinstance(f, dict) and f.get("side") == sid for f in self.figures):
-            return Push(MessageDialog(self.ui, "Cannot delete", f"Figures of side {sid!r} are listed; "
-                                      "remove them first.", error=True))
+            return Push(
+                MessageDialog(
+                    self.ui, "Cannot delete", f"Figures of side {sid!r} are listed; remove them first.", error=True
+                )
+            )
         del self.sides[sid]
         self.side_index = max(0, self.side_index - 1)
         return self.changed()
@@ -1091,8 +1174,9 @@ class RosterEditor(Screen):
         problem = self.problem()
         if problem:
             self.status, self.status_error = "Not saved: " + problem, True
-            return Push(MessageDialog(self.ui, "Cannot save the roster", f"{problem}\n\nNothing was saved.",
-                                      error=True))
+            return Push(
+                MessageDialog(self.ui, "Cannot save the roster", f"{problem}\n\nNothing was saved.", error=True)
+            )
         try:
             save_roster(target, self.data)
         except RosterError as exc:
@@ -1113,8 +1197,14 @@ class RosterEditor(Screen):
         def done(name: str) -> Transition | None:
             target = rosters_dir() / f"{slug(name)}.roster.toml"
             if target.exists() and target != self.path:
-                return Push(MessageDialog(self.ui, "Replace the file?", f"{target} exists. Replace it?",
-                                          (("Cancel", None), ("Replace", lambda: self.save(target)))))
+                return Push(
+                    MessageDialog(
+                        self.ui,
+                        "Replace the file?",
+                        f"{target} exists. Replace it?",
+                        (("Cancel", None), ("Replace", lambda: self.save(target))),
+                    )
+                )
             return self.save(target)
 
         return Push(TextPrompt(self.ui, "Save roster as", f"Name (saved in {rosters_dir()}):", stem, done))
@@ -1128,8 +1218,14 @@ class RosterEditor(Screen):
             result = self.save()
             return result if result is not None or self.dirty else Pop()
 
-        return Push(MessageDialog(self.ui, "Unsaved changes", "The roster has changes that are not saved.",
-                                  (("Cancel", None), ("Discard", Pop), ("Save", save_then_close))))
+        return Push(
+            MessageDialog(
+                self.ui,
+                "Unsaved changes",
+                "The roster has changes that are not saved.",
+                (("Cancel", None), ("Discard", Pop), ("Save", save_then_close)),
+            )
+        )
 
     # --- layout -------------------------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -1137,14 +1233,31 @@ class RosterEditor(Screen):
         super().on_resize(size)
         self.layout()
 
-    def _button(self, ident: str, label: str, rect: pygame.Rect, action: Callable[[], object],
-                tooltip: str = "", *, size: int = 13, enabled: bool = True, hotkey: int | None = None) -> Button:
+    def _button(
+        self,
+        ident: str,
+        label: str,
+        rect: pygame.Rect,
+        action: Callable[[], object],
+        tooltip: str = "",
+        *,
+        size: int = 13,
+        enabled: bool = True,
+        hotkey: int | None = None,
+    ) -> Button:
         b = Button(label, action, rect, tooltip=tooltip, size=size, enabled=enabled, hotkey=hotkey)
         self.buttons[ident] = b
         return b
 
-    def _text(self, value: str, pos: tuple[int, int], size: int = 14, colour: tuple[int, int, int] = theme.TEXT,
-              bold: bool = False, anchor: str = "topleft") -> None:
+    def _text(
+        self,
+        value: str,
+        pos: tuple[int, int],
+        size: int = 14,
+        colour: tuple[int, int, int] = theme.TEXT,
+        bold: bool = False,
+        anchor: str = "topleft",
+    ) -> None:
         self.texts.append((value, pos, size, colour, bold, anchor))
 
     def _header(self, section: str, title: str, x: int, y: int, right: int) -> None:
@@ -1152,15 +1265,26 @@ class RosterEditor(Screen):
         self._text(title, (x, y), 13, theme.ACCENT, True)
         self.sections[section] = (x + self.ui.text.width(title, 13, True) + self.ui.s(10), y, right)
 
-    def _stepper(self, ident: str, x: int, y: int, value: str, minus: Callable[[], object],
-                 plus: Callable[[], object], what: str, width: int = 86, colour: tuple[int, int, int] = theme.TEXT,
-                 tip: str = "") -> int:
+    def _stepper(
+        self,
+        ident: str,
+        x: int,
+        y: int,
+        value: str,
+        minus: Callable[[], object],
+        plus: Callable[[], object],
+        what: str,
+        width: int = 86,
+        colour: tuple[int, int, int] = theme.TEXT,
+        tip: str = "",
+    ) -> int:
         s = self.ui.s
         more = f" {tip}" if tip else ""
         self._button(f"{ident}.-", "−", pygame.Rect(x, y, s(24), s(24)), minus, f"{what}: one step down.{more}")
         self._text(value, (x + s(26) + s(width) // 2, y + s(12)), 14, colour, True, "center")
-        self._button(f"{ident}.+", "+", pygame.Rect(x + s(28) + s(width), y, s(24), s(24)), plus,
-                     f"{what}: one step up.{more}")
+        self._button(
+            f"{ident}.+", "+", pygame.Rect(x + s(28) + s(width), y, s(24), s(24)), plus, f"{what}: one step up.{more}"
+        )
         return x + s(56) + s(width)
 
     def layout(self) -> None:
@@ -1172,13 +1296,16 @@ class RosterEditor(Screen):
         self.buttons, self.texts, self.sections, self.hover_tips, self.scroll_areas = {}, [], {}, [], {}
         m = s(16)
         top = s(64)
-        footer = ("Ctrl+S save · Ctrl+Shift+S save as · Ctrl+N add · Ctrl+D copy · F2 rename · Delete · "
-                  "↑/↓ character · Ctrl+M spell · Ctrl+F footprint · Ctrl+K kind · Ctrl+W wound track "
-                  "(+Shift: back) · Ctrl+−/+ Scale · Esc close · hover for help")
+        footer = (
+            "Ctrl+S save · Ctrl+Shift+S save as · Ctrl+N add · Ctrl+D copy · F2 rename · Delete · "
+            "↑/↓ character · Ctrl+M spell · Ctrl+F footprint · Ctrl+K kind · Ctrl+W wound track "
+            "(+Shift: back) · Ctrl+−/+ Scale · Esc close · hover for help"
+        )
         lines = self.ui.text.wrap(footer, 12, w - 2 * m)[:2]
         for i, line in enumerate(reversed(lines)):
-            self._text(line, (m, h - s(8) - i * self.ui.text.line_height(12)), 12, theme.TEXT_MUTED, False,
-                       "bottomleft")
+            self._text(
+                line, (m, h - s(8) - i * self.ui.text.line_height(12)), 12, theme.TEXT_MUTED, False, "bottomleft"
+            )
         self.footer_lines = len(lines)
         # header
         title = "Roster editor — " + (self.path.name if self.path else "new roster") + (" *" if self.dirty else "")
@@ -1186,10 +1313,14 @@ class RosterEditor(Screen):
         bx = w - m
         header: tuple[tuple[str, str, Action, str, int | None], ...] = (
             ("close", "Close", self.close, "Back (Esc); unsaved changes are asked about.", None),
-            ("save_as", "Save as…", self.save_as, f"Save under a new name in {rosters_dir()} (Ctrl+Shift+S).",
-             None),
-            ("save", "Save", self.save, "Save to " + (str(self.path) if self.path else "a new file") + " (Ctrl+S).",
-             None),
+            ("save_as", "Save as…", self.save_as, f"Save under a new name in {rosters_dir()} (Ctrl+Shift+S).", None),
+            (
+                "save",
+                "Save",
+                self.save,
+                "Save to " + (str(self.path) if self.path else "a new file") + " (Ctrl+S).",
+                None,
+            ),
         )
         for ident, label, action, tip, k in header:
             bx -= s(110)
@@ -1219,8 +1350,14 @@ class RosterEditor(Screen):
             ("char.rename", "Rename", self.rename_character, "Change the character's name (F2)."),
         ]
         for i, (ident, label, action, tip) in enumerate(rows):
-            self._button(ident, label, pygame.Rect(m + i * (bw + s(6)), y, bw, s(28)), action, tip,
-                         enabled=ident == "char.add" or self.selected is not None)
+            self._button(
+                ident,
+                label,
+                pygame.Rect(m + i * (bw + s(6)), y, bw, s(28)),
+                action,
+                tip,
+                enabled=ident == "char.add" or self.selected is not None,
+            )
         y += s(40)
         self._text("Sides", (m, y), 13, theme.ACCENT, True)
         self.side_list.rect = pygame.Rect(m, y + s(18), aw, s(68))
@@ -1233,7 +1370,7 @@ class RosterEditor(Screen):
             colour = str(sd.get("colour", ""))
             if re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
                 # lightened halfway to white: readable on the list's dark and selected rows
-                r, g, b = ((int(colour[i:i + 2], 16) + 255) // 2 for i in (1, 3, 5))
+                r, g, b = ((int(colour[i : i + 2], 16) + 255) // 2 for i in (1, 3, 5))
                 side_colours.append((r, g, b))
             else:
                 side_colours.append(None)
@@ -1259,8 +1396,9 @@ class RosterEditor(Screen):
             ch = self.characters.get(str(f.get("character")), {})
             name = f.get("name") or (ch.get("name") if isinstance(ch, dict) else None) or f.get("character")
             fig_rows.append(f"{f.get('count', 1)} × {name} ({f.get('side')})" + (" · mook" if f.get("mook") else ""))
-        self.figure_list.set_items(fig_rows or ["none: the map places the figures"], [theme.TEXT_MUTED]
-                                   if not fig_rows else None)
+        self.figure_list.set_items(
+            fig_rows or ["none: the map places the figures"], [theme.TEXT_MUTED] if not fig_rows else None
+        )
         self.figure_list.selected = min(self.figure_index, len(fig_rows) - 1) if fig_rows else None
         y = self.figure_list.rect.bottom + s(6)
         remove = "Remove" if self.ui.text.width("Remove", 12, True) + s(6) <= bw5 else "Del"
@@ -1291,8 +1429,7 @@ class RosterEditor(Screen):
     def content_bottom(self) -> int:
         """The lowest y the columns may fill: above the footer and two lines of status."""
         text = self.ui.text
-        return (self.size[1] - self.ui.s(14) - self.footer_lines * text.line_height(12)
-                - 2 * text.line_height(13))
+        return self.size[1] - self.ui.s(14) - self.footer_lines * text.line_height(12) - 2 * text.line_height(13)
 
     def _fit(self, value: str, size: int, room: int, bold: bool = False) -> str:
         """The text cut with "…" to fit ``room`` pixels (narrow windows; the tooltip or status has it whole)."""
@@ -1312,12 +1449,22 @@ class RosterEditor(Screen):
     def _pager(self, ident: str, first: int, rows: int, total: int, x: int, y: int, right: int) -> None:
         s = self.ui.s
         self._text(f"{first + 1}–{first + rows} of {total}: scroll for more", (x, y + s(3)), 12, theme.TEXT_MUTED)
-        self._button(f"{ident}.up", "▲", pygame.Rect(right - s(56), y, s(24), s(22)),
-                     partial(self.scroll_list, ident, -1), "Show the rows above (mouse wheel).",
-                     enabled=first > 0)
-        self._button(f"{ident}.down", "▼", pygame.Rect(right - s(28), y, s(24), s(22)),
-                     partial(self.scroll_list, ident, 1), "Show the rows below (mouse wheel).",
-                     enabled=first + rows < total)
+        self._button(
+            f"{ident}.up",
+            "▲",
+            pygame.Rect(right - s(56), y, s(24), s(22)),
+            partial(self.scroll_list, ident, -1),
+            "Show the rows above (mouse wheel).",
+            enabled=first > 0,
+        )
+        self._button(
+            f"{ident}.down",
+            "▼",
+            pygame.Rect(right - s(28), y, s(24), s(22)),
+            partial(self.scroll_list, ident, 1),
+            "Show the rows below (mouse wheel).",
+            enabled=first + rows < total,
+        )
 
     def _character_panel(self, table: dict[str, Any], x: int, top: int, width: int) -> None:
         s = self.ui.s
@@ -1326,8 +1473,13 @@ class RosterEditor(Screen):
         self._header("name", "Name", x, y, right - s(180))
         self._text(str(table.get("name", "")), (x, y + s(18)), 20, theme.TEXT, True)
         self._text(f"key {self.selected}", (right - s(110), y + s(2)), 12, theme.TEXT_MUTED, False, "topright")
-        self._button("name.rename", "Rename", pygame.Rect(right - s(100), y + s(16), s(100), s(26)),
-                     self.rename_character, "Change the name (F2); the key that maps use stays.")
+        self._button(
+            "name.rename",
+            "Rename",
+            pygame.Rect(right - s(100), y + s(16), s(100), s(26)),
+            self.rename_character,
+            "Change the name (F2); the key that maps use stays.",
+        )
         y += s(52)
         self._header("attributes", "Attributes (FTC 2.1)", x, y, right)
         y += s(20)
@@ -1338,29 +1490,58 @@ class RosterEditor(Screen):
             value = table.get(attr, FAIR)
             lv = _level(value)
             self._text(attr.capitalize(), (cx, cy + s(4)), 14)
-            self._stepper(f"attr.{attr}", cx + label_w, cy, level_name(lv) if lv is not None else str(value),
-                          partial(self.step_level, attr, -1), partial(self.step_level, attr, 1),
-                          attr.capitalize(), width=72, colour=theme.TEXT if lv is not None else theme.DANGER)
+            self._stepper(
+                f"attr.{attr}",
+                cx + label_w,
+                cy,
+                level_name(lv) if lv is not None else str(value),
+                partial(self.step_level, attr, -1),
+                partial(self.step_level, attr, 1),
+                attr.capitalize(),
+                width=72,
+                colour=theme.TEXT if lv is not None else theme.DANGER,
+            )
         y += 4 * s(28) + s(8)
         all_x = right - s(56) - s(26)
         self._header("scale", "Scale (Fudge 4.6)", x, y, all_x - s(44))
         scales = self.scales()
         self._text("all", (all_x - s(6), y + s(1)), 13, theme.TEXT_MUTED, False, "topright")
-        self._stepper("scale.all", all_x, y - s(4), f"{scales[0]:+d}" if len(set(scales)) == 1 else "…",
-                      partial(self.step_all_scale, -1), partial(self.step_all_scale, 1),
-                      "Strength, Mass and Speed Scale together (Ctrl+− / Ctrl++)", width=26,
-                      tip=_SCALE_RULES["all"])
+        self._stepper(
+            "scale.all",
+            all_x,
+            y - s(4),
+            f"{scales[0]:+d}" if len(set(scales)) == 1 else "…",
+            partial(self.step_all_scale, -1),
+            partial(self.step_all_scale, 1),
+            "Strength, Mass and Speed Scale together (Ctrl+− / Ctrl++)",
+            width=26,
+            tip=_SCALE_RULES["all"],
+        )
         y += s(20)
         third = width // 3
         for i, (label, value) in enumerate(zip(("Strength", "Mass", "Speed"), scales, strict=True)):
             cx = x + i * third
             self._text(label, (cx, y + s(4)), 13)
-            self._stepper(f"scale.{i}", cx + s(58), y, f"{value:+d}", partial(self.step_scale, i, -1),
-                          partial(self.step_scale, i, 1), f"{label} Scale", width=26, tip=_SCALE_RULES[label])
+            self._stepper(
+                f"scale.{i}",
+                cx + s(58),
+                y,
+                f"{value:+d}",
+                partial(self.step_scale, i, -1),
+                partial(self.step_scale, i, 1),
+                f"{label} Scale",
+                width=26,
+                tip=_SCALE_RULES[label],
+            )
         y += s(36)
         self._header("skills", "Skills", x, y, right - s(110))
-        self._button("skill.add", "Add skill…", pygame.Rect(right - s(100), y - s(4), s(100), s(24)),
-                     self.add_skill, "Add a combat skill from the list, or type any skill's name.")
+        self._button(
+            "skill.add",
+            "Add skill…",
+            pygame.Rect(right - s(100), y - s(4), s(100), s(24)),
+            self.add_skill,
+            "Add a combat skill from the list, or type any skill's name.",
+        )
         y += s(22)
         skills = table.get("skills", {})
         skills = skills if isinstance(skills, dict) else {}
@@ -1371,14 +1552,26 @@ class RosterEditor(Screen):
         rows = len(items) if len(items) <= room else room - 1
         first = self._first_row("skills", len(items), rows)
         self.scroll_areas["skills"] = pygame.Rect(x, y, width, rows * s(28))
-        for name, value in items[first:first + rows]:
+        for name, value in items[first : first + rows]:
             lv = _level(value)
             self._text(self._fit(str(name), 14, width - s(206)), (x, y + s(4)), 14)
-            nx = self._stepper(f"skill.{name}", x + width - s(200), y, level_name(lv) if lv is not None else str(value),
-                               partial(self.step_skill, name, -1), partial(self.step_skill, name, 1),
-                               str(name), colour=theme.TEXT if lv is not None else theme.DANGER)
-            self._button(f"skill.{name}.x", "×", pygame.Rect(nx + s(4), y, s(24), s(24)),
-                         partial(self.remove_skill, name), f"Remove {name} (untrained skills default to Poor).")
+            nx = self._stepper(
+                f"skill.{name}",
+                x + width - s(200),
+                y,
+                level_name(lv) if lv is not None else str(value),
+                partial(self.step_skill, name, -1),
+                partial(self.step_skill, name, 1),
+                str(name),
+                colour=theme.TEXT if lv is not None else theme.DANGER,
+            )
+            self._button(
+                f"skill.{name}.x",
+                "×",
+                pygame.Rect(nx + s(4), y, s(24), s(24)),
+                partial(self.remove_skill, name),
+                f"Remove {name} (untrained skills default to Poor).",
+            )
             y += s(28)
         if rows < len(items):
             self._pager("skills", first, rows, len(items), x, y, x + width)
@@ -1393,15 +1586,25 @@ class RosterEditor(Screen):
         for col, field in enumerate(("gifts", "faults")):
             cx = x + col * half
             yy = y
-            self._button(f"{field}.add", "Add gift…" if field == "gifts" else "Add fault…",
-                         pygame.Rect(cx, yy, s(96), s(24)), partial(self.add_trait, field),
-                         "High Pain Threshold, Tough Hide, or any gift by name." if field == "gifts"
-                         else "Low Pain Threshold, or any fault by name.")
+            self._button(
+                f"{field}.add",
+                "Add gift…" if field == "gifts" else "Add fault…",
+                pygame.Rect(cx, yy, s(96), s(24)),
+                partial(self.add_trait, field),
+                "High Pain Threshold, Tough Hide, or any gift by name."
+                if field == "gifts"
+                else "Low Pain Threshold, or any fault by name.",
+            )
             yy += s(28)
             for i, name in enumerate(self._names(field)):
                 self._text(str(name), (cx, yy + s(3)), 13)
-                self._button(f"{field}.{i}.x", "×", pygame.Rect(cx + half - s(34), yy, s(22), s(22)),
-                             partial(self.remove_at, field, i), f"Remove {name}.")
+                self._button(
+                    f"{field}.{i}.x",
+                    "×",
+                    pygame.Rect(cx + half - s(34), yy, s(22), s(22)),
+                    partial(self.remove_at, field, i),
+                    f"Remove {name}.",
+                )
                 yy += s(24)
             bottom = max(bottom, yy)
         self._creature_panel(table, x, bottom + s(8), width)
@@ -1415,22 +1618,36 @@ class RosterEditor(Screen):
         bad = self.error_field()
         mark = {f: ("⚠ " if f == bad else "") for f in ("footprint", "kind", "has_head", "wound_track")}
         footprint = table.get("footprint", 1)
-        fp = (f"{footprint} hex{'es' if footprint != 1 else ''}" if isinstance(footprint, int)
-              and not isinstance(footprint, bool) else _short(footprint))
+        fp = (
+            f"{footprint} hex{'es' if footprint != 1 else ''}"
+            if isinstance(footprint, int) and not isinstance(footprint, bool)
+            else _short(footprint)
+        )
         kind = table.get("kind", "person")
         kinds = ", ".join(creatures.kinds())
         head = table.get("has_head", True)
         cells: list[tuple[str, str, Action, str]] = [
-            ("footprint", f"{mark['footprint']}Footprint: {fp}", self.cycle_footprint,
-             "FTC 5: some creatures are larger than one hex. 1 hex: a person; 3: its hex (the head), the hex "
-             "behind and the rear hex on its left; 7: its hex and the six around it. Click for the next size "
-             "(Ctrl+F, Ctrl+Shift+F back)."),
-            ("kind", f"{mark['kind']}Kind: {_short(kind)}", self.cycle_kind,
-             f"Fudge 4.23: {kind_note(str(kind).strip().lower()) or 'not a kind of data/creatures.toml.'} "
-             f"Click for the next kind ({kinds}; Ctrl+K, Ctrl+Shift+K back)."),
-            ("head", f"{mark['has_head']}Head: " + ("yes" if head is True else "no" if head is False
-                                                    else _short(head)), self.toggle_head,
-             "FTC 6.6: a blow to the head does +2 damage; a creature without a head takes none."),
+            (
+                "footprint",
+                f"{mark['footprint']}Footprint: {fp}",
+                self.cycle_footprint,
+                "FTC 5: some creatures are larger than one hex. 1 hex: a person; 3: its hex (the head), the hex "
+                "behind and the rear hex on its left; 7: its hex and the six around it. Click for the next size "
+                "(Ctrl+F, Ctrl+Shift+F back).",
+            ),
+            (
+                "kind",
+                f"{mark['kind']}Kind: {_short(kind)}",
+                self.cycle_kind,
+                f"Fudge 4.23: {kind_note(str(kind).strip().lower()) or 'not a kind of data/creatures.toml.'} "
+                f"Click for the next kind ({kinds}; Ctrl+K, Ctrl+Shift+K back).",
+            ),
+            (
+                "head",
+                f"{mark['has_head']}Head: " + ("yes" if head is True else "no" if head is False else _short(head)),
+                self.toggle_head,
+                "FTC 6.6: a blow to the head does +2 damage; a creature without a head takes none.",
+            ),
         ]
         third = (width - s(12)) // 3
         for i, (ident, label, action, tip) in enumerate(cells):
@@ -1448,10 +1665,14 @@ class RosterEditor(Screen):
         summary = track_summary(track) if track is not None else "not a wound track"
         half = (width - s(6)) // 2
         shown = str(name).replace("_", " ") if isinstance(name, str) else _short(name)
-        self._button("track", f"{mark['wound_track']}Wound track: {_short(shown, 16)}",
-                     pygame.Rect(x, y, half, s(24)), self.cycle_track,
-                     f"{_TRACK_RULES.get(str(name), 'FTC 7.3')}: {summary}. Click for the next track "
-                     f"({', '.join(self.track_options())}; Ctrl+W, Ctrl+Shift+W back).")
+        self._button(
+            "track",
+            f"{mark['wound_track']}Wound track: {_short(shown, 16)}",
+            pygame.Rect(x, y, half, s(24)),
+            self.cycle_track,
+            f"{_TRACK_RULES.get(str(name), 'FTC 7.3')}: {summary}. Click for the next track "
+            f"({', '.join(self.track_options())}; Ctrl+W, Ctrl+Shift+W back).",
+        )
         hx = x + half + s(6)
         self._text("Tough Hide", (hx, y + s(4)), 13)
         hide = self.tough_hide()
@@ -1463,27 +1684,47 @@ class RosterEditor(Screen):
             gift = any(str(g).strip().lower() == TOUGH_HIDE.lower() for g in self._names("gifts"))
             hide_text = "gift" if gift else "0"
         right_stepper = x + width - s(56) - s(34)
-        self._stepper("tough_hide", right_stepper, y, hide_text,
-                      partial(self.step_tough_hide, -1), partial(self.step_tough_hide, 1), "Natural armour",
-                      width=34, colour=theme.DANGER if bad == "tough_hide" else theme.TEXT,
-                      tip=f"FTC 7.2: natural armour such as Tough Hide adds to the defensive factor; the gift "
-                          f"alone gives {TOUGH_HIDE_DEFAULT}.")
-        self.hover_tips.append((pygame.Rect(hx, y, right_stepper - hx, s(24)),
-                                "FTC 7.2: natural armour (Tough Hide) adds to the defensive damage factor."))
+        self._stepper(
+            "tough_hide",
+            right_stepper,
+            y,
+            hide_text,
+            partial(self.step_tough_hide, -1),
+            partial(self.step_tough_hide, 1),
+            "Natural armour",
+            width=34,
+            colour=theme.DANGER if bad == "tough_hide" else theme.TEXT,
+            tip=f"FTC 7.2: natural armour such as Tough Hide adds to the defensive factor; the gift "
+            f"alone gives {TOUGH_HIDE_DEFAULT}.",
+        )
+        self.hover_tips.append(
+            (
+                pygame.Rect(hx, y, right_stepper - hx, s(24)),
+                "FTC 7.2: natural armour (Tough Hide) adds to the defensive damage factor.",
+            )
+        )
         y += s(30)
         carried = c.wounds if c is not None and c.wounds is not None and c.wounds.worst is not None else None
         self._track_sheet(track, x, y, width - s(70), carried)
         tip = f"Wound track: {summary} (FTC 7.3)."
         if carried is not None:
             # Fudge 4.8: wounds saved after a battle stay in the file; the editor keeps them and shows them
-            tip += (f" Carries {carried.label} from an earlier battle (■): "
-                    + ", ".join(str(w) for w in carried.received()) + ".")
+            tip += (
+                f" Carries {carried.label} from an earlier battle (■): "
+                + ", ".join(str(w) for w in carried.received())
+                + "."
+            )
         self.hover_tips.append((pygame.Rect(x, y, width - s(70), s(34)), tip))
-        self._button("track.choose", "List…", pygame.Rect(x + width - s(60), y, s(60), s(22)),
-                     self.choose_track, "All wound tracks with their boxes (FTC 7.3, Fudge 4.57, 4.63).", size=12)
+        self._button(
+            "track.choose",
+            "List…",
+            pygame.Rect(x + width - s(60), y, s(60), s(22)),
+            self.choose_track,
+            "All wound tracks with their boxes (FTC 7.3, Fudge 4.57, 4.63).",
+            size=12,
+        )
 
-    def _track_sheet(self, track: WoundTrack | None, x: int, y: int, room: int,
-                     wounds: Wounds | None = None) -> None:
+    def _track_sheet(self, track: WoundTrack | None, x: int, y: int, room: int, wounds: Wounds | None = None) -> None:
         """The wound track as a character sheet draws it (FTC 7.3): each level over its damage and boxes,
         the boxes of carried wounds filled."""
         text, s = self.ui.text, self.ui.s
@@ -1506,16 +1747,22 @@ class RosterEditor(Screen):
         right = x + width
         y = top
         self._header("weapons", "Weapons (FTC 9.1) — the first is in hand", x, y, right - s(110))
-        self._button("weapon.add", "Add weapon…", pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
-                     self.add_weapon, "A weapon from the catalogue, with its mass.")
+        self._button(
+            "weapon.add",
+            "Add weapon…",
+            pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
+            self.add_weapon,
+            "A weapon from the catalogue, with its mass.",
+        )
         y += s(22)
         weapons = self._names("weapons")
         either_way = False
         for i, name in enumerate(weapons):
             try:
                 item = equipment.weapon(str(name))
-                info = f"{item.skill} {item.damage:+d} · {_kg(item.mass_kg)}" + (" · 2 hands" if item.two_handed
-                                                                                   else "")
+                info = f"{item.skill} {item.damage:+d} · {_kg(item.mass_kg)}" + (
+                    " · 2 hands" if item.two_handed else ""
+                )
                 either_way |= item.can_be_two_handed
                 colour = theme.TEXT
             except (KeyError, ValueError):
@@ -1525,19 +1772,33 @@ class RosterEditor(Screen):
             info = self._fit(info, 13, width - s(74) - self.ui.text.width(label, 14, i == 0))
             self._text(info, (right - s(64), y + s(4)), 13, theme.TEXT_MUTED, False, "topright")
             if i > 0:
-                self._button(f"weapon.{i}.ready", "▲", pygame.Rect(right - s(56), y, s(24), s(24)),
-                             partial(self.ready_weapon, i), "Put it in hand (first in the list).")
-            self._button(f"weapon.{i}.x", "×", pygame.Rect(right - s(28), y, s(24), s(24)),
-                         partial(self.remove_at, "weapons", i), f"Remove {name}.")
+                self._button(
+                    f"weapon.{i}.ready",
+                    "▲",
+                    pygame.Rect(right - s(56), y, s(24), s(24)),
+                    partial(self.ready_weapon, i),
+                    "Put it in hand (first in the list).",
+                )
+            self._button(
+                f"weapon.{i}.x",
+                "×",
+                pygame.Rect(right - s(28), y, s(24), s(24)),
+                partial(self.remove_at, "weapons", i),
+                f"Remove {name}.",
+            )
             y += s(26)
         if not weapons:
             self._text("none: fights with the fist", (x, y + s(2)), 13, theme.TEXT_MUTED)
             y += s(24)
         if either_way or table.get("two_handed"):
             on = bool(table.get("two_handed"))
-            self._button("two_handed", f"Two-handed grip: {'on' if on else 'off'}",
-                         pygame.Rect(x, y + s(2), s(180), s(24)), self.toggle_two_handed,
-                         "Hold the bastard sword in both hands (+3 damage, FTC 9.1); no shield then.")
+            self._button(
+                "two_handed",
+                f"Two-handed grip: {'on' if on else 'off'}",
+                pygame.Rect(x, y + s(2), s(180), s(24)),
+                self.toggle_two_handed,
+                "Hold the bastard sword in both hands (+3 damage, FTC 9.1); no shield then.",
+            )
             y += s(30)
         pierce = self.piercing()
         self._header("piercing", "Scale-piercing", x, y + s(4), x + s(150))
@@ -1547,24 +1808,45 @@ class RosterEditor(Screen):
             shown = shown[:-2].rstrip() + "…"
         self._text(shown, (x + s(120), y + s(5)), 13, theme.TEXT if pierce else theme.TEXT_MUTED)
         self.sections["piercing"] = (x + s(130) + self.ui.text.width(shown, 13), y + s(5), right - s(112))
-        self._button("pierce.choose", "Change…", pygame.Rect(right - s(104), y, s(104), s(24)),
-                     self.choose_piercing, "Fudge 4.58: a scale-piercing weapon (a whaler's harpoon) halves or "
-                     "ignores the target's Mass Scale when it hits well.")
+        self._button(
+            "pierce.choose",
+            "Change…",
+            pygame.Rect(right - s(104), y, s(104), s(24)),
+            self.choose_piercing,
+            "Fudge 4.58: a scale-piercing weapon (a whaler's harpoon) halves or "
+            "ignores the target's Mass Scale when it hits well.",
+        )
         y += s(30)
         y += s(8)
         self._header("armour", "Armour and helmets (FTC 9.2)", x, y, right - s(110))
-        self._button("armour.add", "Add armour…", pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
-                     self.add_armour, "Body armour or a helmet from the catalogue.")
+        self._button(
+            "armour.add",
+            "Add armour…",
+            pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
+            self.add_armour,
+            "Body armour or a helmet from the catalogue.",
+        )
         y += s(22)
         armour = self._names("armour")
         for i, entry in enumerate(armour):
             label, mass = _armour_entry(entry)
             label = self._fit(label, 14, width - s(110))
             self._text(label, (x, y + s(3)), 14, theme.TEXT if mass is not None else theme.DANGER)
-            self._text(_kg(mass) if mass is not None else "not in the catalogue", (right - s(36), y + s(4)), 13,
-                       theme.TEXT_MUTED, False, "topright")
-            self._button(f"armour.{i}.x", "×", pygame.Rect(right - s(28), y, s(24), s(24)),
-                         partial(self.remove_at, "armour", i), f"Remove {label}.")
+            self._text(
+                _kg(mass) if mass is not None else "not in the catalogue",
+                (right - s(36), y + s(4)),
+                13,
+                theme.TEXT_MUTED,
+                False,
+                "topright",
+            )
+            self._button(
+                f"armour.{i}.x",
+                "×",
+                pygame.Rect(right - s(28), y, s(24), s(24)),
+                partial(self.remove_at, "armour", i),
+                f"Remove {label}.",
+            )
             y += s(26)
         if not armour:
             self._text("none", (x, y + s(2)), 13, theme.TEXT_MUTED)
@@ -1583,13 +1865,26 @@ class RosterEditor(Screen):
         shown = self._fit(shown, 14, width - s(70) - s(112))
         self._text(shown, (x + s(70), y + s(4)), 14)
         self.sections["shield"] = (x + s(80) + self.ui.text.width(shown, 14), y + s(5), right - s(112))
-        self._button("shield.choose", "Change…", pygame.Rect(right - s(104), y, s(104), s(24)), self.choose_shield,
-                     "Small, Medium or Large Shield (FTC 9.2), or none.")
+        self._button(
+            "shield.choose",
+            "Change…",
+            pygame.Rect(right - s(104), y, s(104), s(24)),
+            self.choose_shield,
+            "Small, Medium or Large Shield (FTC 9.2), or none.",
+        )
         y += s(30)
         self._header("gear", "Other gear", x, y + s(4), x + s(150))
         gear = table.get("gear_kg", 0.0)
-        end = self._stepper("gear", x + s(110), y, _kg(float(gear)) if isinstance(gear, int | float) else str(gear),
-                            partial(self.step_gear, -1), partial(self.step_gear, 1), "Other gear (0.5 kg)", width=70)
+        end = self._stepper(
+            "gear",
+            x + s(110),
+            y,
+            _kg(float(gear)) if isinstance(gear, int | float) else str(gear),
+            partial(self.step_gear, -1),
+            partial(self.step_gear, 1),
+            "Other gear (0.5 kg)",
+            width=70,
+        )
         self.sections["gear"] = (end + s(10), y + s(5), right)
         y += s(38)
         y = self._spells_panel(x, y, width)
@@ -1601,16 +1896,20 @@ class RosterEditor(Screen):
         right = x + width
         y = top
         self._header("spells", "Spells (FTC 8)", x, y, right - s(110))
-        self._button("spell.add", "Add spell…", pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
-                     self.add_spell, "A spell of the catalogue (data/spells.toml), with its skill, casting time "
-                     "and range (Ctrl+M).")
+        self._button(
+            "spell.add",
+            "Add spell…",
+            pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
+            self.add_spell,
+            "A spell of the catalogue (data/spells.toml), with its skill, casting time and range (Ctrl+M).",
+        )
         y += s(22)
         spells = self._names("spells")
         room = max(2, (self.content_bottom - s(LOAD_PANEL_HEIGHT) - s(8) - y) // s(26))
         rows = len(spells) if len(spells) <= room else room - 1
         first = self._first_row("spells", len(spells), rows)
         self.scroll_areas["spells"] = pygame.Rect(x, y, width, rows * s(26))
-        for i, name in enumerate(spells[first:first + rows], start=first):
+        for i, name in enumerate(spells[first : first + rows], start=first):
             try:
                 item: magic.Spell | None = magic.spell(str(name))
             except magic.MagicError:
@@ -1621,11 +1920,19 @@ class RosterEditor(Screen):
             info = self._fit(info, 13, width - s(46) - self.ui.text.width(label, 14))
             self._text(label, (x, y + s(3)), 14, theme.TEXT if item is not None else theme.DANGER)
             self._text(info, (right - s(36), y + s(4)), 13, theme.TEXT_MUTED, False, "topright")
-            tip = self.spell_tip(item) if item is not None else (
-                f"{name} is not a spell of data/spells.toml: remove it, or add the spell to the catalogue.")
+            tip = (
+                self.spell_tip(item)
+                if item is not None
+                else (f"{name} is not a spell of data/spells.toml: remove it, or add the spell to the catalogue.")
+            )
             self.hover_tips.append((pygame.Rect(x, y, width - s(32), s(24)), tip))
-            self._button(f"spell.{i}.x", "×", pygame.Rect(right - s(28), y, s(24), s(24)),
-                         partial(self.remove_spell, i), f"Forget {label}.")
+            self._button(
+                f"spell.{i}.x",
+                "×",
+                pygame.Rect(right - s(28), y, s(24), s(24)),
+                partial(self.remove_spell, i),
+                f"Forget {label}.",
+            )
             y += s(26)
         if rows < len(spells):
             self._pager("spells", first, rows, len(spells), x, y, right)
@@ -1651,26 +1958,48 @@ class RosterEditor(Screen):
             limits = load_thresholds_kg(c.strength, c.strength_scale)
             penalty = encumbrance_penalty(mass, c.strength, c.strength_scale)
             free = movement_allowance(c.speed, speed_scale=c.speed_scale)
-            allowance = movement_allowance(c.speed, speed_scale=c.speed_scale, strength=c.strength,
-                                           strength_scale=c.strength_scale, load_kg=mass)
-            parts = (math.fsum(w.mass_kg for w in c.weapons), math.fsum(a.mass_kg for a in c.armour),
-                     c.shield.mass_kg if c.shield else 0.0, c.gear_kg)
-            lines.append((f"Carried {_kg(round(mass, 3))}: weapons {parts[0]:g}, armour {parts[1]:g}, "
-                          f"shield {parts[2]:g}, other {parts[3]:g}", theme.TEXT))
-            lines.append((f"Strength {level_name(c.strength)}: no penalty up to {limits[0]:g} kg, −1 to "
-                          f"{limits[1]:g}, −2 to {limits[2]:g}, −3 to {limits[3]:g}, beyond: cannot move",
-                          theme.TEXT_MUTED))
+            allowance = movement_allowance(
+                c.speed, speed_scale=c.speed_scale, strength=c.strength, strength_scale=c.strength_scale, load_kg=mass
+            )
+            parts = (
+                math.fsum(w.mass_kg for w in c.weapons),
+                math.fsum(a.mass_kg for a in c.armour),
+                c.shield.mass_kg if c.shield else 0.0,
+                c.gear_kg,
+            )
+            lines.append(
+                (
+                    f"Carried {_kg(round(mass, 3))}: weapons {parts[0]:g}, armour {parts[1]:g}, "
+                    f"shield {parts[2]:g}, other {parts[3]:g}",
+                    theme.TEXT,
+                )
+            )
+            lines.append(
+                (
+                    f"Strength {level_name(c.strength)}: no penalty up to {limits[0]:g} kg, −1 to "
+                    f"{limits[1]:g}, −2 to {limits[2]:g}, −3 to {limits[3]:g}, beyond: cannot move",
+                    theme.TEXT_MUTED,
+                )
+            )
             if penalty is None:
                 enc = "Encumbrance: too heavy to move"
             else:
                 over = next((limit for limit in reversed(limits) if mass > limit), limits[0])
-                enc = ("Encumbrance: none" if penalty == 0 else
-                       f"Encumbrance: −{-penalty} hex{'es' if penalty < -1 else ''} (more than {over:g} kg)")
+                enc = (
+                    "Encumbrance: none"
+                    if penalty == 0
+                    else f"Encumbrance: −{-penalty} hex{'es' if penalty < -1 else ''} (more than {over:g} kg)"
+                )
             self.encumbrance_text = enc
             self.allowance = allowance
             lines.append((enc, theme.DANGER if penalty else theme.TEXT))
-            lines.append((f"Movement: {allowance} hex{'es' if allowance != 1 else ''} a round "
-                          f"(Speed {level_name(c.speed)}: {free} unencumbered)", theme.ACCENT))
+            lines.append(
+                (
+                    f"Movement: {allowance} hex{'es' if allowance != 1 else ''} a round "
+                    f"(Speed {level_name(c.speed)}: {free} unencumbered)",
+                    theme.ACCENT,
+                )
+            )
         self.load_lines = lines
         text = self.ui.text
         wrapped = sum(min(2, len(text.wrap(line, 13, width - s(20)))) for line, _ in lines)
@@ -1811,6 +2140,7 @@ class RosterEditor(Screen):
 
 
 # ------------------------------------------------------------------------------------------- opening
+
 
 def open_editor(ui: UiContext, path: Path, on_saved: Callable[[Path], None] | None = None) -> Screen:
     """The editor on a roster file; a file that is not TOML raises ``RosterError`` (shown as a dialog)."""

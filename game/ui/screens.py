@@ -48,28 +48,52 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 RULES_REFERENCE: tuple[tuple[str, str], ...] = (
-    ("Round", "Initiative (Speed + 4dF, best first), then movement in that order, then the attack "
-              "phase: everyone declares (lowest initiative first), one 4dF each, all blows land at once."),
-    ("Moving", "Your allowance comes from Speed; the worst terrain penalty of the hexes you use this "
-               "round lowers it (never below one hex). A hex with a figure costs one more; one side of "
-               "turning is free between hexes, more costs a hex. Hold to move later or to interrupt."),
-    ("Zones of control", "The three hexes in front of a fighting figure. Entering is free; leaving one "
-                         "whose owner stops you is an escape roll: your Agility against each stopper's "
-                         "combat skill. Lose and you stay put, or run and take a free attack from each."),
-    ("Attacking", "Melee reaches the front hexes (spears two hexes in the front arc). A hit must beat "
-                  "the target's defence, the defence of everyone else fighting you, and the difficulty. "
-                  "The margin plus weapon, Strength and armour gives the damage, read on the wound track."),
-    ("Stances", "Aggressive: better attack, worse defence, may trade the bonus to advance. Defensive: "
-                "the reverse, and may (very defensive: must) step back a hex."),
-    ("Missiles", "Range bands set the difficulty; a target that dodges rolls Agility. The line of fire is "
-                 "exact: a wall touched only at an edge gives partial cover (−1); a miss may strike a "
-                 "figure on the line."),
-    ("Wounds", "Scratch, Hurt, Very Hurt (−1 from the next round), Incapacitated, Near Death. A Health "
-               "roll can lower each wound. Incapacitated figures leave the fight."),
-    ("Magic", "A caster picks a spell in the Spells row instead of attacking: skill + 4dF + firing modifiers "
-              "against its difficulty. 1 second: rolled at once; 1 round: with the attacks; longer: stand "
-              "still and concentrate (ring on the token), Will Good when forced to dodge, Great when hurt. "
-              "Ranges: touch, close 2, short 10, long in sight; bolts are dodged like missiles."),
+    (
+        "Round",
+        "Initiative (Speed + 4dF, best first), then movement in that order, then the attack "
+        "phase: everyone declares (lowest initiative first), one 4dF each, all blows land at once.",
+    ),
+    (
+        "Moving",
+        "Your allowance comes from Speed; the worst terrain penalty of the hexes you use this "
+        "round lowers it (never below one hex). A hex with a figure costs one more; one side of "
+        "turning is free between hexes, more costs a hex. Hold to move later or to interrupt.",
+    ),
+    (
+        "Zones of control",
+        "The three hexes in front of a fighting figure. Entering is free; leaving one "
+        "whose owner stops you is an escape roll: your Agility against each stopper's "
+        "combat skill. Lose and you stay put, or run and take a free attack from each.",
+    ),
+    (
+        "Attacking",
+        "Melee reaches the front hexes (spears two hexes in the front arc). A hit must beat "
+        "the target's defence, the defence of everyone else fighting you, and the difficulty. "
+        "The margin plus weapon, Strength and armour gives the damage, read on the wound track.",
+    ),
+    (
+        "Stances",
+        "Aggressive: better attack, worse defence, may trade the bonus to advance. Defensive: "
+        "the reverse, and may (very defensive: must) step back a hex.",
+    ),
+    (
+        "Missiles",
+        "Range bands set the difficulty; a target that dodges rolls Agility. The line of fire is "
+        "exact: a wall touched only at an edge gives partial cover (−1); a miss may strike a "
+        "figure on the line.",
+    ),
+    (
+        "Wounds",
+        "Scratch, Hurt, Very Hurt (−1 from the next round), Incapacitated, Near Death. A Health "
+        "roll can lower each wound. Incapacitated figures leave the fight.",
+    ),
+    (
+        "Magic",
+        "A caster picks a spell in the Spells row instead of attacking: skill + 4dF + firing modifiers "
+        "against its difficulty. 1 second: rolled at once; 1 round: with the attacks; longer: stand "
+        "still and concentrate (ring on the token), Will Good when forced to dodge, Great when hurt. "
+        "Ranges: touch, close 2, short 10, long in sight; bolts are dodged like missiles.",
+    ),
 )
 """The help screen's short rules reference: our own summary of FTC as RULINGS.md reads it."""
 
@@ -229,9 +253,7 @@ class TitleScreen(Screen):
     def _open(self, path: Path) -> Transition | None:
         if self.ui.open_save is None:
             return Push(
-                MessageDialog(
-                    self.ui, "Saved battles", "Opening saved battles arrives with the battle record."
-                )
+                MessageDialog(self.ui, "Saved battles", "Opening saved battles arrives with the battle record.")
             )
         try:
             return Push(self.ui.open_save(path))
@@ -239,9 +261,7 @@ class TitleScreen(Screen):
             from game.ui.dialogs import describe_error
 
             return Push(
-                MessageDialog(
-                    self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True
-                )
+                MessageDialog(self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True)
             )
 
     def _continue(self) -> Transition | None:
@@ -283,9 +303,7 @@ class TitleScreen(Screen):
         w, h = surface.get_size()
         s, text = self.ui.s, self.ui.text
         top = self.column.buttons[0].rect.top
-        text.blit(
-            surface, "Fudge Tactics", (w // 2, top - s(120)), 60, theme.ACCENT, bold=True, anchor="midbottom"
-        )
+        text.blit(surface, "Fudge Tactics", (w // 2, top - s(120)), 60, theme.ACCENT, bold=True, anchor="midbottom")
         text.blit(
             surface,
             "hex-grid tactical combat for Fudge",
@@ -331,8 +349,9 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
     for f in place_figures(loaded, roster):
         if all(sc.id != f["side"] for sc in sides):
             rs = roster.side(f["side"])
-            sides.append(SideChoice(f["side"], rs.name if rs else str(f["side"]).capitalize(),
-                                    rs.colour if rs else "#888888"))
+            sides.append(
+                SideChoice(f["side"], rs.name if rs else str(f["side"]).capitalize(), rs.colour if rs else "#888888")
+            )
     return sides, rp.name
 
 
@@ -364,8 +383,13 @@ class NewBattleScreen(Screen):
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
         self.roster_button = Button("Roster…", self._choose_roster, size=15)
         self.roster_reset = Button("Map's own", self._reset_roster, size=15)
-        self.roster_edit = Button("Edit roster", self._edit_roster, size=15, hotkey=pygame.K_e,
-                                  tooltip="Edit this roster: characters, traits, skills, gear.")
+        self.roster_edit = Button(
+            "Edit roster",
+            self._edit_roster,
+            size=15,
+            hotkey=pygame.K_e,
+            tooltip="Edit this roster: characters, traits, skills, gear.",
+        )
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
         self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
@@ -410,9 +434,7 @@ class NewBattleScreen(Screen):
             self.sides, self.roster_name, self.problem = self._cache[key]
         for i, sc in enumerate(self.sides):
             self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
-        self.side_buttons = [
-            Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides
-        ]
+        self.side_buttons = [Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides]
         self._refresh_side_labels()
         if self.size != (0, 0):
             self.on_resize(self.size)
@@ -468,8 +490,9 @@ class NewBattleScreen(Screen):
         except Exception as exc:  # a broken map is described, not raised
             from game.ui.dialogs import describe_error
 
-            return Push(MessageDialog(self.ui, "Cannot edit the roster", describe_error(exc, f"Reading {mp.name}"),
-                                      error=True))
+            return Push(
+                MessageDialog(self.ui, "Cannot edit the roster", describe_error(exc, f"Reading {mp.name}"), error=True)
+            )
 
         def saved(new_path: Path) -> None:
             if new_path != path or self.roster is not None:
@@ -551,8 +574,15 @@ class NewBattleScreen(Screen):
                     self.options[k] = not self.options[k]
                     return None
         self.list.handle(event)
-        for b in (*self.side_buttons, self.browse, self.roster_button, self.roster_reset, self.roster_edit, self.start,
-                  self.back):
+        for b in (
+            *self.side_buttons,
+            self.browse,
+            self.roster_button,
+            self.roster_reset,
+            self.roster_edit,
+            self.start,
+            self.back,
+        ):
             b.handle(event)
             if isinstance(b.result, Push | Pop | Replace | Home | Quit):
                 return b.result
@@ -574,14 +604,16 @@ class NewBattleScreen(Screen):
         self.roster_edit.draw(surface, text)
         rx = self.start.rect.x if not self.side_buttons else self.side_buttons[0].rect.x
         rx = self.back.rect.x
-        text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED,
-                  bold=True)
+        text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         for sc, b in zip(self.sides, self.side_buttons, strict=True):
             b.draw(surface, text)
             from game.ui.battle_screen import hex_colour
 
-            colour = self.ui.palette.sides[self.sides.index(sc)] if self.ui.settings.colour_blind else (
-                hex_colour(sc.colour))
+            colour = (
+                self.ui.palette.sides[self.sides.index(sc)]
+                if self.ui.settings.colour_blind
+                else (hex_colour(sc.colour))
+            )
             pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
         y = self.problem_rect.y
         for line in self.problem_lines:
@@ -595,10 +627,16 @@ class NewBattleScreen(Screen):
             pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=3)
             pygame.draw.rect(surface, theme.ACCENT if self.options[k] else theme.BORDER, box, 2, border_radius=3)
             if self.options[k]:
-                pygame.draw.lines(surface, theme.ACCENT, False, [(box.x + s(4), box.centery),
-                                  (box.x + s(8), box.bottom - s(4)), (box.right - s(3), box.y + s(4))], 3)
-            text.blit(surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14,
-                      theme.TEXT, bold=True)
+                pygame.draw.lines(
+                    surface,
+                    theme.ACCENT,
+                    False,
+                    [(box.x + s(4), box.centery), (box.x + s(8), box.bottom - s(4)), (box.right - s(3), box.y + s(4))],
+                    3,
+                )
+            text.blit(
+                surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14, theme.TEXT, bold=True
+            )
             help_text = self.option_help[k]
             while text.width(help_text, 12) > rect.width - s(30) and len(help_text) > 10:
                 help_text = help_text[:-2]
@@ -643,9 +681,7 @@ class SettingsScreen(Screen):
             new = replace(st, ui_scale=UI_SCALES[max(0, min(len(UI_SCALES) - 1, i + step))])
         elif key == "animation_speed":
             i = ANIMATION_SPEEDS.index(st.animation_speed) if st.animation_speed in ANIMATION_SPEEDS else 2
-            new = replace(
-                st, animation_speed=ANIMATION_SPEEDS[max(0, min(len(ANIMATION_SPEEDS) - 1, i + step))]
-            )
+            new = replace(st, animation_speed=ANIMATION_SPEEDS[max(0, min(len(ANIMATION_SPEEDS) - 1, i + step))])
         else:
             new = replace(st, **{key: not getattr(st, key)})
         self.ui.update_settings(new)
@@ -664,9 +700,7 @@ class SettingsScreen(Screen):
             minus = pygame.Rect(row.right - s(190), row.y + s(6), s(34), row.height - s(12))
             plus = pygame.Rect(row.right - s(44), row.y + s(6), s(34), row.height - s(12))
             self.rects.append((row, minus, plus))
-        self.back.rect = pygame.Rect(
-            left + width - s(120), top + len(self.ROWS) * s(56) + s(110), s(120), s(42)
-        )
+        self.back.rect = pygame.Rect(left + width - s(120), top + len(self.ROWS) * s(56) + s(110), s(120), s(42))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Up/Down choose a row, Left/Right change it, Escape or Done returns."""
@@ -805,9 +839,7 @@ class EscapeMenu(Screen):
 
     opaque = False
 
-    def __init__(
-        self, ui: UiContext, to_title: Callable[[], Transition], extra: list[Button] | None = None
-    ) -> None:
+    def __init__(self, ui: UiContext, to_title: Callable[[], Transition], extra: list[Button] | None = None) -> None:
         super().__init__(ui)
         self.column = ButtonColumn(
             [

@@ -47,23 +47,36 @@ def magic_colour(screen: BattleScreen) -> RGB:
 
 # --------------------------------------------------------------------------------------------- text
 
+
 def spell_tooltip(item: magic.Spell, caster: Figure | None = None) -> str:
     """What a spell does, for its button (FTC 8.1 casting time, 8.3 range, the roll against its difficulty)."""
     reach = magic.spell_range_hexes(item.range)
     where = {"self": "self", "touch": "touch (a front hex)"}.get(
-        item.range, f"{item.range} range ({reach} hexes)" if reach is not None else f"{item.range} range (in sight)")
+        item.range, f"{item.range} range ({reach} hexes)" if reach is not None else f"{item.range} range (in sight)"
+    )
     skill = f"{item.skill}"
     if caster is not None:
         skill += f" {level_name(caster.character.skill_level(item.skill))}"
     parts = [f"{item.name}: casting time {item.casting_time}; {where}; {skill} vs {level_name(item.difficulty)}"]
-    what = {"damage": f"damage {item.damage:+d}" + ("" if item.armour else ", passes armour"),
-            "defence": f"defence {item.defence_bonus:+d}", "heal": f"heals {item.heal_levels} wound level(s)",
-            "movement": ", ".join(x for x in (f"movement {item.movement_bonus:+d}" if item.movement_bonus else "",
-                                              f"Speed {item.speed_bonus:+d}" if item.speed_bonus else "") if x),
-            "condition": f"{item.condition or 'condition'} ({item.applies_to} {item.modifier:+d})"
-            if item.applies_to != "acts" else f"{item.condition or 'cannot act'}",
-            "area": f"area of radius {item.radius}" + (", blocks sight" if item.blocks_sight else "")
-            + (f", light {item.light}" if item.light else "")}.get(item.effect, item.effect)
+    what = {
+        "damage": f"damage {item.damage:+d}" + ("" if item.armour else ", passes armour"),
+        "defence": f"defence {item.defence_bonus:+d}",
+        "heal": f"heals {item.heal_levels} wound level(s)",
+        "movement": ", ".join(
+            x
+            for x in (
+                f"movement {item.movement_bonus:+d}" if item.movement_bonus else "",
+                f"Speed {item.speed_bonus:+d}" if item.speed_bonus else "",
+            )
+            if x
+        ),
+        "condition": f"{item.condition or 'condition'} ({item.applies_to} {item.modifier:+d})"
+        if item.applies_to != "acts"
+        else f"{item.condition or 'cannot act'}",
+        "area": f"area of radius {item.radius}"
+        + (", blocks sight" if item.blocks_sight else "")
+        + (f", light {item.light}" if item.light else ""),
+    }.get(item.effect, item.effect)
     if item.duration != "instant":
         what += f", lasts {item.duration}"
     if item.resist:
@@ -114,7 +127,7 @@ def log_entries(screen: BattleScreen, events: list[ev.Event]) -> list[tuple[str,
     for i, e in enumerate(events):
         if not isinstance(e, ev.Declared) or e.hidden or e.targets or e.second_move:
             continue
-        for nxt in events[i + 1:i + 4]:
+        for nxt in events[i + 1 : i + 4]:
             if isinstance(nxt, ev.CastingBegan | ev.CastingContinued) and nxt.caster == e.figure:
                 verb = "casts" if isinstance(nxt, ev.CastingBegan) else "keeps casting"
                 dodge = f", dodging {', '.join(names.get(d, d) for d in e.dodge)}" if e.dodge else ""
@@ -126,6 +139,7 @@ def log_entries(screen: BattleScreen, events: list[ev.Event]) -> list[tuple[str,
 
 
 # ------------------------------------------------------------------------------------ the declaration
+
 
 def casting_spell(screen: BattleScreen) -> str | None:
     """The spell the declaring figure is concentrating on (FTC 8.1), if any."""
@@ -225,14 +239,25 @@ def add_buttons(screen: BattleScreen, rect: pygame.Rect) -> None:
         if x + s(w) > rect.right - s(8):
             break
         reason = why_not(screen, name)
-        b = Button(label, functools.partial(choose, screen, name), pygame.Rect(x, y, s(w), s(26)), size=12,
-                   enabled=not reason, tooltip=(spell_tooltip(item, fig) + (f" — {reason}" if reason else "")))
+        b = Button(
+            label,
+            functools.partial(choose, screen, name),
+            pygame.Rect(x, y, s(w), s(26)),
+            size=12,
+            enabled=not reason,
+            tooltip=(spell_tooltip(item, fig) + (f" — {reason}" if reason else "")),
+        )
         b.focused = screen.decl.spell == name
         screen.buttons.append(b)
         x += s(w) + s(6)
     if going is not None and x + s(80) <= rect.right - s(8):
-        b = Button("Abandon", functools.partial(choose, screen, None), pygame.Rect(x, y, s(80), s(26)), size=12,
-                   tooltip=f"Stop concentrating on {going}: the spell is lost; attack or defend instead (FTC 8.1).")
+        b = Button(
+            "Abandon",
+            functools.partial(choose, screen, None),
+            pygame.Rect(x, y, s(80), s(26)),
+            size=12,
+            tooltip=f"Stop concentrating on {going}: the spell is lost; attack or defend instead (FTC 8.1).",
+        )
         b.focused = screen.decl.spell is None
         screen.buttons.append(b)
 
@@ -285,8 +310,17 @@ def cycle_target(screen: BattleScreen) -> bool:
 def declare_action(screen: BattleScreen) -> act.Declare:
     """The Declare action for the spell being edited (FTC 8; ``actions.Declare`` spell fields)."""
     d = screen.decl
-    return act.Declare(d.figure, d.stance, (), None, dodge=tuple(sorted(d.dodge)), retreat=d.retreat,
-                       spell=d.spell, spell_target=d.spell_target, spell_hex=d.spell_hex)
+    return act.Declare(
+        d.figure,
+        d.stance,
+        (),
+        None,
+        dodge=tuple(sorted(d.dodge)),
+        retreat=d.retreat,
+        spell=d.spell,
+        spell_target=d.spell_target,
+        spell_hex=d.spell_hex,
+    )
 
 
 def preview(screen: BattleScreen) -> SpellPreview | None:
@@ -306,13 +340,15 @@ def preview(screen: BattleScreen) -> SpellPreview | None:
     if key not in screen._preview_cache:
         try:
             screen._preview_cache[key] = spell_preview(  # type: ignore[assignment]
-                screen.battle, d.figure, d.spell, target, d.stance, dodge=tuple(sorted(d.dodge)))
+                screen.battle, d.figure, d.spell, target, d.stance, dodge=tuple(sorted(d.dodge))
+            )
         except (ValueError, KeyError):
             screen._preview_cache[key] = None
     return screen._preview_cache[key]  # type: ignore[return-value]
 
 
 # ------------------------------------------------------------------------------------------ the board
+
 
 def range_hexes(battle: Battle, fid: str, item: magic.Spell) -> frozenset[Hex]:
     """The hexes a spell reaches from the caster (FTC 8.3): its own hex for self, the front hexes for touch,
@@ -328,8 +364,11 @@ def range_hexes(battle: Battle, fid: str, item: magic.Spell) -> frozenset[Hex]:
     for row in range(t.height):
         for col in range(t.width):
             h = t.hex_at(col, row)
-            if h != fig.hex and (reach is None or distance(fig.hex, h) <= reach) and \
-                    battle._spell_reaches(fig, item, h, None):
+            if (
+                h != fig.hex
+                and (reach is None or distance(fig.hex, h) <= reach)
+                and battle._spell_reaches(fig, item, h, None)
+            ):
                 out.add(h)
     return frozenset(out)
 
@@ -367,8 +406,9 @@ def overlays(screen: BattleScreen) -> tuple[list[HexFill], LineOfFireView | None
         targets = frozenset(screen.battle.figure(t).hex for t in spell_targets(screen, d.spell))
         fills.append(HexFill(targets, colour, 80, outline=True))
         if d.spell_target is not None:
-            fills.append(HexFill(frozenset({screen.battle.figure(d.spell_target).hex}), theme.DANGER, 150,
-                                 outline=True))
+            fills.append(
+                HexFill(frozenset({screen.battle.figure(d.spell_target).hex}), theme.DANGER, 150, outline=True)
+            )
     pv = preview(screen)
     lof = screen._lof_view(pv) if pv is not None and pv.line is not None else None  # type: ignore[arg-type]
     return fills, lof
@@ -383,8 +423,10 @@ def token_marks(battle: Battle) -> list[tuple[str, Hex, tuple[int, int] | None, 
             continue
         conc = battle.casting_of(f.id)
         progress = conc.progress if conc is not None else None
-        badges = tuple((e.spell.name[:1].upper(),
-                        f"{e.spell.name} on {f.name}: {e.rounds_left} round(s) left") for e in battle.effects_on(f.id))
+        badges = tuple(
+            (e.spell.name[:1].upper(), f"{e.spell.name} on {f.name}: {e.rounds_left} round(s) left")
+            for e in battle.effects_on(f.id)
+        )
         if progress is not None or badges:
             out.append((f.id, f.hex, progress, badges))
     return out
@@ -448,12 +490,20 @@ def draw_token_marks(screen: BattleScreen, surface: pygame.Surface) -> None:
                 pygame.draw.circle(surface, (20, 16, 30), (bx, by), br + 1.5)
                 pygame.draw.circle(surface, colour, (bx, by), br)
                 if br >= 6:
-                    text.blit(surface, letter, (round(bx), round(by)), max(8, round(br * 1.4)), (20, 16, 30),
-                              bold=True, anchor="center")
+                    text.blit(
+                        surface,
+                        letter,
+                        (round(bx), round(by)),
+                        max(8, round(br * 1.4)),
+                        (20, 16, 30),
+                        bold=True,
+                        anchor="center",
+                    )
     surface.set_clip(clip)
 
 
 # ----------------------------------------------------------------------------------------- tooltips
+
 
 def hover(screen: BattleScreen, pos: tuple[int, int]) -> None:
     """The tooltip under the mouse: a spell button's description, or an effect badge (spell, rounds left)."""
@@ -483,6 +533,7 @@ def draw_tooltip(screen: BattleScreen, surface: pygame.Surface) -> None:
 
 # -------------------------------------------------------------------------------------- the odds column
 
+
 def paint_odds(screen: BattleScreen, surf: pygame.Surface, ox: int, ow: int) -> None:
     """The odds column for a casting: P(reaching the difficulty), P(taking effect), against a dodging target,
     the casting roll's terms (FTC 8.1, 8.3), the damage outcomes of a bolt."""
@@ -498,9 +549,12 @@ def paint_odds(screen: BattleScreen, surf: pygame.Surface, ox: int, ow: int) -> 
         done, needed = conc.progress
         head = f"Continue casting {item.name} (round {done + 1} of {needed})"
         keep = concentration_odds(screen.battle, d.figure)
-        sub = ("it takes effect in this round's attack phase" if conc.takes_effect_this_round else
-               f"{conc.rounds_left - 1} more round(s) after this one; stand still, a dodge needs a Good Will "
-               f"roll (kept {percent(keep['dodge'])}), damage a Great one ({percent(keep['damaged'])})")
+        sub = (
+            "it takes effect in this round's attack phase"
+            if conc.takes_effect_this_round
+            else f"{conc.rounds_left - 1} more round(s) after this one; stand still, a dodge needs a Good Will "
+            f"roll (kept {percent(keep['dodge'])}), damage a Great one ({percent(keep['damaged'])})"
+        )
         text.blit(surf, head, (ox, y), 15, colour, bold=True)
         y += s(22)
         for part in text.wrap(sub, 11, ow)[:2]:
@@ -511,11 +565,15 @@ def paint_odds(screen: BattleScreen, surf: pygame.Surface, ox: int, ow: int) -> 
             return
     pv = preview(screen)
     if pv is None:
-        what = ("Click a hex in the purple range to centre the area (the cursor shows it), or press T."
-                if item.target == "hex" else
-                "Click a figure outlined in purple to cast at it, or press T.")
-        lines = [f"{item.name}: {item.casting_time}, {item.range} range, {item.skill} vs "
-                 f"{level_name(item.difficulty)}.", what]
+        what = (
+            "Click a hex in the purple range to centre the area (the cursor shows it), or press T."
+            if item.target == "hex"
+            else "Click a figure outlined in purple to cast at it, or press T."
+        )
+        lines = [
+            f"{item.name}: {item.casting_time}, {item.range} range, {item.skill} vs {level_name(item.difficulty)}.",
+            what,
+        ]
         for part in text.wrap(" ".join(lines), 13, ow):
             text.blit(surf, part, (ox, y), 13, theme.TEXT)
             y += text.line_height(13)
@@ -523,12 +581,15 @@ def paint_odds(screen: BattleScreen, surf: pygame.Surface, ox: int, ow: int) -> 
     names = screen.battle.names()
     on = names.get(pv.target, "") if pv.target else (f"hex {pv.hex.q},{pv.hex.r}" if pv.hex else "")
     if conc is None or conc.spell.name != d.spell:
-        text.blit(surf, f"{item.name}{' → ' + on if on else ''}: P(cast) {percent(pv.cast)}", (ox, y), 15, colour,
-                  bold=True)
+        text.blit(
+            surf, f"{item.name}{' → ' + on if on else ''}: P(cast) {percent(pv.cast)}", (ox, y), 15, colour, bold=True
+        )
         y += s(22)
     mods = "".join(f" {m.value:+d} {m.name}" for m in pv.modifiers)
-    line = (f"{item.skill} {level_name(pv.skill)}{mods} = {level_name(pv.result)} + 4dF vs difficulty "
-            f"{level_name(pv.difficulty)}")
+    line = (
+        f"{item.skill} {level_name(pv.skill)}{mods} = {level_name(pv.result)} + 4dF vs difficulty "
+        f"{level_name(pv.difficulty)}"
+    )
     for part in text.wrap(line, 11, ow)[:2]:
         text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
         y += text.line_height(11)
@@ -553,9 +614,13 @@ def paint_odds(screen: BattleScreen, surf: pygame.Surface, ox: int, ow: int) -> 
         elif pv.line.partial_cover:
             notes.append("partial cover (−1)")
     when = magic.resolves_when(item)
-    notes.append({"declaration": "1 second: rolled now, before the other attacks",
-                  "attack": "resolved with the attacks",
-                  "last_round": f"concentration over {magic.casting_rounds(item)} rounds"}[when])
+    notes.append(
+        {
+            "declaration": "1 second: rolled now, before the other attacks",
+            "attack": "resolved with the attacks",
+            "last_round": f"concentration over {magic.casting_rounds(item)} rounds",
+        }[when]
+    )
     notes.extend(pv.assumptions)
     for part in text.wrap(" · ".join(notes), 11, ow)[: max(0, (h - y - s(4)) // text.line_height(11))]:
         text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)

@@ -59,8 +59,15 @@ class SummaryScreen(Screen):
 
     CARD_H = 74
 
-    def __init__(self, ui: UiContext, battle: Battle, to_title: Callable[[], Transition], *,
-                 roster_path: str | Path | None = None, care: Aftercare | None = None) -> None:
+    def __init__(
+        self,
+        ui: UiContext,
+        battle: Battle,
+        to_title: Callable[[], Transition],
+        *,
+        roster_path: str | Path | None = None,
+        care: Aftercare | None = None,
+    ) -> None:
         super().__init__(ui)
         self.battle = battle
         self.roster_path = Path(roster_path) if roster_path else None
@@ -86,8 +93,10 @@ class SummaryScreen(Screen):
         names = {f["id"]: f for f in self.summary["figures"]}
         rows, colours = [], []
         for row in self.summary["hits"]:
-            rows.append(f"{row['attacker_name']} → {row['target_name']}: {row['hits']}/{row['attacks']} hit, "
-                        f"{row['wounds']} wound(s), damage {row['damage']}")
+            rows.append(
+                f"{row['attacker_name']} → {row['target_name']}: {row['hits']}/{row['attacks']} hit, "
+                f"{row['wounds']} wound(s), damage {row['damage']}"
+            )
             who = names.get(row["attacker"])
             colours.append(self.side_colour(who["side"]) if who else None)
         self.hits.set_items(rows or ["Nobody attacked anybody."], colours or None)
@@ -98,38 +107,71 @@ class SummaryScreen(Screen):
             self.healer_choice[sid] = healers[0].id if healers else GM_HEALER
             self.gm_level[sid] = 1
         self.weeks = 1
-        self.care_button = Button("Care: erase Scratches", self.do_care, size=14,
-                                  tooltip="Fudge 4.8: a few minutes' care after the battle erase every Scratch.")
+        self.care_button = Button(
+            "Care: erase Scratches",
+            self.do_care,
+            size=14,
+            tooltip="Fudge 4.8: a few minutes' care after the battle erase every Scratch.",
+        )
         self.side_rows: dict[str, tuple[Button, Button, Button, Button]] = {}
         for sid in battle.sides:
             self.side_rows[sid] = (
-                Button("", functools.partial(self.cycle_healer, sid), size=13,
-                       tooltip="Who treats this side's wounded: a figure with a medical skill (First Aid, "
-                               "Medicine…) or a healer the GM rates on the ladder."),
-                Button("−", functools.partial(self.change_gm_level, sid, -1), size=15,
-                       tooltip="Lower the GM's healer's skill one level."),
-                Button("+", functools.partial(self.change_gm_level, sid, 1), size=15,
-                       tooltip="Raise the GM's healer's skill one level."),
-                Button("Treat", functools.partial(self.do_treat, sid), size=13,
-                       tooltip="Fudge 4.8: one roll per wounded figure; Good heals every wound a level, "
-                               "Great two, Superb three."),
+                Button(
+                    "",
+                    functools.partial(self.cycle_healer, sid),
+                    size=13,
+                    tooltip="Who treats this side's wounded: a figure with a medical skill (First Aid, "
+                    "Medicine…) or a healer the GM rates on the ladder.",
+                ),
+                Button(
+                    "−",
+                    functools.partial(self.change_gm_level, sid, -1),
+                    size=15,
+                    tooltip="Lower the GM's healer's skill one level.",
+                ),
+                Button(
+                    "+",
+                    functools.partial(self.change_gm_level, sid, 1),
+                    size=15,
+                    tooltip="Raise the GM's healer's skill one level.",
+                ),
+                Button(
+                    "Treat",
+                    functools.partial(self.do_treat, sid),
+                    size=13,
+                    tooltip="Fudge 4.8: one roll per wounded figure; Good heals every wound a level, "
+                    "Great two, Superb three.",
+                ),
             )
         self.weeks_minus = Button("−", lambda: self.change_weeks(-1), size=15, tooltip="One week less.")
         self.weeks_plus = Button("+", lambda: self.change_weeks(1), size=15, tooltip="One week more.")
-        self.rest_button = Button("Rest", self.do_rest, size=14,
-                                  tooltip="Fudge 4.8: untreated wounds heal one level per week of rest.")
-        self.export_button = Button("Export log", self.do_export, size=15, hotkey=pygame.K_x,
-                                    tooltip="Write the whole battle as readable text, with this summary and the "
-                                            "healing, into the game's data folder (X).")
+        self.rest_button = Button(
+            "Rest", self.do_rest, size=14, tooltip="Fudge 4.8: untreated wounds heal one level per week of rest."
+        )
+        self.export_button = Button(
+            "Export log",
+            self.do_export,
+            size=15,
+            hotkey=pygame.K_x,
+            tooltip="Write the whole battle as readable text, with this summary and the "
+            "healing, into the game's data folder (X).",
+        )
         where = self.roster_path.name if self.roster_path else "the roster"
         self.wounds_button = Button(
-            "Save wounds to roster", self.do_save_wounds, size=15, hotkey=pygame.K_w,
+            "Save wounds to roster",
+            self.do_save_wounds,
+            size=15,
+            hotkey=pygame.K_w,
             enabled=self.roster_path is not None,
-            tooltip=(f"Fudge 4.8: write every figure's wounds, as healed here, into {where}, so each character "
-                     "starts the next battle with them (W). Figures sharing one roster character and GM "
-                     "reinforcements are left out." if self.roster_path is not None else
-                     "This battle does not say which roster file it came from, so there is no roster to write "
-                     "the wounds into."))
+            tooltip=(
+                f"Fudge 4.8: write every figure's wounds, as healed here, into {where}, so each character "
+                "starts the next battle with them (W). Figures sharing one roster character and GM "
+                "reinforcements are left out."
+                if self.roster_path is not None
+                else "This battle does not say which roster file it came from, so there is no roster to write "
+                "the wounds into."
+            ),
+        )
         self.back_button = Button("Back", Pop, size=15, tooltip="Back (Esc).")
         self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=15)
         self._labels()
@@ -207,15 +249,17 @@ class SummaryScreen(Screen):
         """The side's healer treats each of its wounded once (*Fudge* 4.8); the rolls go to the figures' cards."""
         h = self.healer_of(side)
         try:
-            done = self.care.treat_side(side, healer=h.id if h else None,
-                                        gm_level=None if h else self.gm_level[side])
+            done = self.care.treat_side(side, healer=h.id if h else None, gm_level=None if h else self.gm_level[side])
         except AftercareError as exc:
             self.say(str(exc), error=True)
             return True
         name = self.battle.sides[side].name
         healed = sum(1 for t in done if t.succeeded)
-        self.say(f"{name}: {len(done)} treated, {healed} healed. The rolls are on each figure's card."
-                 if done else f"{name}: nobody left to treat.")
+        self.say(
+            f"{name}: {len(done)} treated, {healed} healed. The rolls are on each figure's card."
+            if done
+            else f"{name}: nobody left to treat."
+        )
         self._labels()
         return True
 
@@ -241,8 +285,11 @@ class SummaryScreen(Screen):
             self.say(f"The log was not exported: {exc}. The battle and its saves are unchanged.", error=True)
             return True
         except OSError as exc:
-            self.say(f"The log was not exported to {path.parent}: {exc.strerror or exc}. The battle and its saves "
-                     "are unchanged; free some space or set FUDGE_TACTICS_HOME to a writable folder.", error=True)
+            self.say(
+                f"The log was not exported to {path.parent}: {exc.strerror or exc}. The battle and its saves "
+                "are unchanged; free some space or set FUDGE_TACTICS_HOME to a writable folder.",
+                error=True,
+            )
             return True
         self.exported = path
         self.say(f"Log exported to {path}")
@@ -265,8 +312,15 @@ class SummaryScreen(Screen):
         out = [self.care_button]
         for row in self.side_rows.values():
             out.extend(row)
-        out += [self.weeks_minus, self.weeks_plus, self.rest_button, self.export_button, self.wounds_button,
-                self.back_button, self.title_button]
+        out += [
+            self.weeks_minus,
+            self.weeks_plus,
+            self.rest_button,
+            self.export_button,
+            self.wounds_button,
+            self.back_button,
+            self.title_button,
+        ]
         return out
 
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -359,14 +413,27 @@ class SummaryScreen(Screen):
         surface.fill(theme.BACKGROUND)
         s, text = self.ui.s, self.ui.text
         sm = self.summary
-        outcome = (f"{sm['winner_name']} won" if sm["winner"] else ("no side is left standing" if sm["over"]
-                                                                     else "the battle is not finished"))
-        text.blit(surface, f"After the battle — {sm['title'] or 'Battle'}", (s(20), s(18)), 28, theme.ACCENT,
-                  bold=True)
-        text.blit(surface, f"{outcome} after {sm['rounds']} round{'s' if sm['rounds'] != 1 else ''}",
-                  (s(20), s(56)), 16, theme.TEXT_MUTED)
-        text.blit(surface, "Wounds (Fudge 4.57: X a wound of that level, a letter a lighter one that rolled up)",
-                  (self.cards_area.x, self.cards_area.y - s(24)), 14, theme.TEXT_MUTED, bold=True)
+        outcome = (
+            f"{sm['winner_name']} won"
+            if sm["winner"]
+            else ("no side is left standing" if sm["over"] else "the battle is not finished")
+        )
+        text.blit(surface, f"After the battle — {sm['title'] or 'Battle'}", (s(20), s(18)), 28, theme.ACCENT, bold=True)
+        text.blit(
+            surface,
+            f"{outcome} after {sm['rounds']} round{'s' if sm['rounds'] != 1 else ''}",
+            (s(20), s(56)),
+            16,
+            theme.TEXT_MUTED,
+        )
+        text.blit(
+            surface,
+            "Wounds (Fudge 4.57: X a wound of that level, a letter a lighter one that rolled up)",
+            (self.cards_area.x, self.cards_area.y - s(24)),
+            14,
+            theme.TEXT_MUTED,
+            bold=True,
+        )
         clip = surface.get_clip()
         surface.set_clip(self.cards_area)
         for rect, fid in self.card_rects:
@@ -374,8 +441,14 @@ class SummaryScreen(Screen):
                 self._draw_card(surface, rect, fid)
         surface.set_clip(clip)
         if self.max_scroll():
-            text.blit(surface, "wheel: more figures", (self.cards_area.right, self.cards_area.bottom + s(4)), 12,
-                      theme.TEXT_MUTED, anchor="topright")
+            text.blit(
+                surface,
+                "wheel: more figures",
+                (self.cards_area.right, self.cards_area.bottom + s(4)),
+                12,
+                theme.TEXT_MUTED,
+                anchor="topright",
+            )
         rx = self.hits.rect.x
         text.blit(surface, "Who hit whom", (rx, self.hits.rect.y - s(24)), 14, theme.TEXT_MUTED, bold=True)
         draw_panel(surface, self.hits.rect, theme.PANEL, theme.BORDER)
@@ -391,8 +464,13 @@ class SummaryScreen(Screen):
         lines = text.wrap(msg, 13, max(s(100), limit))[:4]
         y = self.export_button.rect.centery - len(lines) * text.line_height(13) // 2
         for line in lines:
-            text.blit(surface, line, (self.wounds_button.rect.right + s(16), y), 13,
-                      theme.DANGER if self.message_error else theme.TEXT)
+            text.blit(
+                surface,
+                line,
+                (self.wounds_button.rect.right + s(16), y),
+                13,
+                theme.DANGER if self.message_error else theme.TEXT,
+            )
             y += text.line_height(13)
         self.tooltip.draw(surface, text)
 
@@ -408,9 +486,14 @@ class SummaryScreen(Screen):
         state = now if now == fig["condition"] else f"{fig['condition']} → {now}"
         if fig["out"] and now == fig["condition"]:
             state += " (out)"
-        text.blit(surface, state, (rect.right - s(10), rect.y + s(7)), 13,
-                  theme.DANGER if p.wounds.worst is not None and not p.wounds.can_act else theme.TEXT_MUTED,
-                  anchor="topright")
+        text.blit(
+            surface,
+            state,
+            (rect.right - s(10), rect.y + s(7)),
+            13,
+            theme.DANGER if p.wounds.worst is not None and not p.wounds.can_act else theme.TEXT_MUTED,
+            anchor="topright",
+        )
         x = rect.x + s(12)
         y = rect.y + s(28)
         before = self.battle.figures[fid].wounds
@@ -424,18 +507,33 @@ class SummaryScreen(Screen):
             last = p.lines[-1]
             while text.width(last, 11) > rect.width - s(20) and len(last) > 10:
                 last = last[:-2]
-            text.blit(surface, last if last == p.lines[-1] else last.rstrip() + "…",
-                      (rect.x + s(12), rect.bottom - s(16)), 11, theme.TEXT_MUTED)
+            text.blit(
+                surface,
+                last if last == p.lines[-1] else last.rstrip() + "…",
+                (rect.x + s(12), rect.bottom - s(16)),
+                11,
+                theme.TEXT_MUTED,
+            )
 
-    def _draw_boxes(self, surface: pygame.Surface, wounds: Wounds, x: int, y: int, faded: bool = False,
-                    record: list[tuple[pygame.Rect, str]] | None = None) -> int:
+    def _draw_boxes(
+        self,
+        surface: pygame.Surface,
+        wounds: Wounds,
+        x: int,
+        y: int,
+        faded: bool = False,
+        record: list[tuple[pygame.Rect, str]] | None = None,
+    ) -> int:
         """One wound sheet as boxes (*Fudge* 4.57): a column per level, its label above; returns the right edge."""
         s, text = self.ui.s, self.ui.text
         box = s(14)
         for col in wound_boxes(wounds):
             label = str(col["label"])
-            short = label if text.width(label, 10) <= col["boxes"] * (box + s(2)) + s(6) else "".join(
-                w[0] for w in label.split())
+            short = (
+                label
+                if text.width(label, 10) <= col["boxes"] * (box + s(2)) + s(6)
+                else "".join(w[0] for w in label.split())
+            )
             text.blit(surface, short, (x, y), 10, theme.TEXT_DISABLED if faded else theme.TEXT_MUTED)
             bx = x
             for k in range(int(col["boxes"])):
@@ -462,14 +560,25 @@ class SummaryScreen(Screen):
     def _draw_luck(self, surface: pygame.Surface) -> None:
         s, text = self.ui.s, self.ui.text
         rx, width = self.hits.rect.x, self.hits.rect.width
-        text.blit(surface, "Luck: the sum of each side's 4dF rolls (expected 0)", (rx, self.luck_top - s(24)), 14,
-                  theme.TEXT_MUTED, bold=True)
+        text.blit(
+            surface,
+            "Luck: the sum of each side's 4dF rolls (expected 0)",
+            (rx, self.luck_top - s(24)),
+            14,
+            theme.TEXT_MUTED,
+            bold=True,
+        )
         y = self.luck_top
         for sid, entry in self.summary["luck"].items():
             colour = self.side_colour(sid) if sid in self.battle.sides else theme.TEXT
-            text.blit(surface, f"{entry['name']}: {entry['sum']:+d} over {entry['rolls']} rolls "
-                               f"(± {entry['sd']:.1f}); luckier than {100 * entry['percentile']:.0f}%",
-                      (rx, y), 13, colour)
+            text.blit(
+                surface,
+                f"{entry['name']}: {entry['sum']:+d} over {entry['rolls']} rolls "
+                f"(± {entry['sd']:.1f}); luckier than {100 * entry['percentile']:.0f}%",
+                (rx, y),
+                13,
+                colour,
+            )
             bar = pygame.Rect(rx, y + s(18), width, s(8))
             pygame.draw.rect(surface, theme.PANEL_LIGHT, bar, border_radius=3)
             mid = bar.centerx
@@ -477,8 +586,9 @@ class SummaryScreen(Screen):
             sd = max(float(entry["sd"]), 1.0)
             frac = max(-1.0, min(1.0, entry["sum"] / (3 * sd)))  # the bar spans three standard deviations
             end = mid + round(frac * (bar.width // 2))
-            pygame.draw.rect(surface, colour, pygame.Rect(min(mid, end), bar.y, max(2, abs(end - mid)), bar.height),
-                             border_radius=3)
+            pygame.draw.rect(
+                surface, colour, pygame.Rect(min(mid, end), bar.y, max(2, abs(end - mid)), bar.height), border_radius=3
+            )
             y += s(34)
 
 

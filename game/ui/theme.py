@@ -38,8 +38,18 @@ WOUND_NAMES: tuple[str, ...] = (
 """Fudge's wound track, by wound level 0..6 (Fudge 4.5; FTC 8)."""
 
 
-_SIDE_NAMES: dict[str, int] = {"red": 0, "blue": 1, "green": 2, "purple": 3, "violet": 3, "orange": 4,
-                               "yellow": 4, "gold": 4, "cyan": 5, "teal": 5}
+_SIDE_NAMES: dict[str, int] = {
+    "red": 0,
+    "blue": 1,
+    "green": 2,
+    "purple": 3,
+    "violet": 3,
+    "orange": 4,
+    "yellow": 4,
+    "gold": 4,
+    "cyan": 5,
+    "teal": 5,
+}
 """Sides named after a colour keep that colour (its colour-blind-safe stand-in in the other palette)."""
 
 

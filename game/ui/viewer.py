@@ -79,8 +79,7 @@ class ViewerScreen(Screen):
         self.held: dict[int, tuple[int, int]] = {}
         self.log = ScrollList(pygame.Rect(0, 0, 10, 10), size=13, follow_end=True)
         self.log.append(
-            f"Opened {data.name}: {data.terrain.width} × {data.terrain.height} hexes, "
-            f"{len(data.figures)} figures.",
+            f"Opened {data.name}: {data.terrain.width} × {data.terrain.height} hexes, {len(data.figures)} figures.",
             theme.TEXT_MUTED,
         )
         self._view: BoardView | None = None
@@ -108,9 +107,7 @@ class ViewerScreen(Screen):
     def tokens(self) -> list[TokenView]:
         """Token views of every figure."""
         return [
-            TokenView(
-                fid, f.name, self.side_colour(f.side), f.hex, f.facing, 0, False, fid == self.selected_id
-            )
+            TokenView(fid, f.name, self.side_colour(f.side), f.hex, f.facing, 0, False, fid == self.selected_id)
             for fid, f in self.figures.items()
         ]
 
@@ -305,12 +302,8 @@ class ViewerScreen(Screen):
             r = text.blit(surface, f"Side {side} · {count}", (x + s(18), top // 2), 15, anchor="midleft")
             x = r.right + s(18)
         zoom = f"zoom {round(ZOOM_LEVELS[self.board.camera.zoom_index] * 100)} %"
-        text.blit(
-            surface, zoom, (w - s(self.SIDE) - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright"
-        )
-        text.blit(
-            surface, "Esc menu  ·  F1 help", (w - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright"
-        )
+        text.blit(surface, zoom, (w - s(self.SIDE) - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
+        text.blit(surface, "Esc menu  ·  F1 help", (w - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
         self._draw_inspector(surface)
         pygame.draw.rect(surface, theme.PANEL, (0, h - s(26), w, s(26)))
         pygame.draw.line(surface, theme.BORDER, (0, h - s(26)), (w, h - s(26)))

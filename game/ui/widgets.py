@@ -64,9 +64,7 @@ class TextCache:
             self._fonts[key] = f
         return f
 
-    def render(
-        self, text: str, size: int = 16, colour: RGB = theme.TEXT, bold: bool = False
-    ) -> pygame.Surface:
+    def render(self, text: str, size: int = 16, colour: RGB = theme.TEXT, bold: bool = False) -> pygame.Surface:
         """A rendered string (antialiased, transparent background), cached."""
         key = (text, size, colour, bold)
         surf = self._surfaces.get(key)
@@ -194,9 +192,7 @@ class Label(Widget):
     def draw(self, surface: pygame.Surface, text: TextCache) -> None:
         """Paint the label."""
         if self.visible and self.text:
-            self.rect = text.blit(
-                surface, self.text, self.pos, self.size, self.colour, self.bold, self.anchor
-            )
+            self.rect = text.blit(surface, self.text, self.pos, self.size, self.colour, self.bold, self.anchor)
 
 
 class Panel(Widget):

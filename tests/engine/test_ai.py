@@ -39,7 +39,7 @@ def test_computer_players_only_choose_legal_actions(kind: str) -> None:
 
 
 def test_make_player_names() -> None:
-    """"random" and "tactical" are the computer players; anything else is a clear error."""
+    """ "random" and "tactical" are the computer players; anything else is a clear error."""
     assert isinstance(make_player("random"), RandomPlayer)
     assert isinstance(make_player("tactical"), TacticalPlayer)
     with pytest.raises(ValueError, match="choose 'random' or 'tactical'"):
@@ -57,9 +57,16 @@ def test_same_seed_same_choices() -> None:
 
 def test_tactical_player_picks_the_target_it_hurts_most() -> None:
     """Expected wound dealt (exact odds): with a Superb guard and a Mediocre peasant in reach, hit the peasant."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("a", "blue", "knight", CENTRE, 0), ("g", "red", "guard", east(CENTRE), 3),
-                      ("p", "red", "peasant", Hex(CENTRE.q + 1, CENTRE.r - 1), 4)], seed=seed)
+        return axial(
+            [
+                ("a", "blue", "knight", CENTRE, 0),
+                ("g", "red", "guard", east(CENTRE), 3),
+                ("p", "red", "peasant", Hex(CENTRE.q + 1, CENTRE.r - 1), 4),
+            ],
+            seed=seed,
+        )
 
     b = Battle(make(0))
     while b.phase != "attack":
@@ -80,8 +87,9 @@ def test_tactical_player_picks_the_target_it_hurts_most() -> None:
 def test_tactical_player_stops_enemies_and_runs_only_when_unhurt() -> None:
     """FTC 5.2–5.3: the tactical player always stops a mover it is asked about; after a lost escape it turns
     tail only while unwounded (the free attacks come at -2)."""
-    b = Battle(axial([("s", "blue", "guard", CENTRE, 0), ("m", "red", "clumsy", east(CENTRE), 0)],
-                     seed=0, orders={"s": "ask"}))
+    b = Battle(
+        axial([("s", "blue", "guard", CENTRE, 0), ("m", "red", "clumsy", east(CENTRE), 0)], seed=0, orders={"s": "ask"})
+    )
     while True:
         d = legal_actions(b)
         assert d is not None
@@ -98,10 +106,16 @@ def _big(seed: int) -> BattleSetup:
     t = TerrainMap.open(20, 14)
     figs = []
     for i in range(10):
-        figs.append(FigureSetup(f"b{i}", f"Blue{i}", "blue", character("knight" if i % 2 else "archer"),
-                                t.hex_at(2 + i % 2, 2 + i), 0))
-        figs.append(FigureSetup(f"r{i}", f"Red{i}", "red", character("brigand" if i % 3 else "spearman"),
-                                t.hex_at(16 + i % 2, 2 + i), 3))
+        figs.append(
+            FigureSetup(
+                f"b{i}", f"Blue{i}", "blue", character("knight" if i % 2 else "archer"), t.hex_at(2 + i % 2, 2 + i), 0
+            )
+        )
+        figs.append(
+            FigureSetup(
+                f"r{i}", f"Red{i}", "red", character("brigand" if i % 3 else "spearman"), t.hex_at(16 + i % 2, 2 + i), 3
+            )
+        )
     return BattleSetup(t, SIDES, tuple(figs), RuleOptions(), seed)
 
 

@@ -27,8 +27,21 @@ from tests.golden.scenarios import skirmish
 def snapshot(b: Battle) -> dict[str, Any]:
     """Everything an illegal action must leave alone (DESIGN.md rule 2)."""
     return {
-        "figures": {f.id: (f.hex, f.facing, f.posture, f.wounds, f.out, f.moved, f.held, f.standing_order,
-                           tuple(f.positions), f.hexes_moved) for f in b.figures.values()},
+        "figures": {
+            f.id: (
+                f.hex,
+                f.facing,
+                f.posture,
+                f.wounds,
+                f.out,
+                f.moved,
+                f.held,
+                f.standing_order,
+                tuple(f.positions),
+                f.hexes_moved,
+            )
+            for f in b.figures.values()
+        },
         "decision": b.decision(),
         "events": len(b.events),
         "log": len(b.log),
@@ -38,8 +51,9 @@ def snapshot(b: Battle) -> dict[str, Any]:
         "round": b.round,
         "declarations": dict(b._declarations),
         "follow": list(b._follow_queue),
-        "pending": None if b._pending is None else (b._pending.figure, b._pending.index,
-                                                      tuple(b._pending.to_ask), b._pending.failed_at),
+        "pending": None
+        if b._pending is None
+        else (b._pending.figure, b._pending.index, tuple(b._pending.to_ask), b._pending.failed_at),
     }
 
 
@@ -67,20 +81,26 @@ def check_events(b: Battle, events: Sequence[ev.Event], able_before: set[str]) -
                 floor = e.difficulty if e.defence is None else max(e.defence, e.difficulty)
                 assert e.relative_degree == e.offence - floor
             if e.hit:
-                assert e.damage == (e.relative_degree + sum(v for _, v in e.offensive_factors)
-                                    - sum(v for _, v in e.defensive_factors))
+                assert e.damage == (
+                    e.relative_degree + sum(v for _, v in e.offensive_factors) - sum(v for _, v in e.defensive_factors)
+                )
                 att, tgt = b.figures[e.attacker].character, b.figures[e.target].character
                 # Fudge 4.56: a larger Strength Scale raises the cap; a track without Scratch starts higher
-                if e.relative_degree == 1 and not b.options.fudge_graze_table \
-                        and att.strength_scale <= tgt.mass_scale and tgt.wound_track.name != "mook":
+                if (
+                    e.relative_degree == 1
+                    and not b.options.fudge_graze_table
+                    and att.strength_scale <= tgt.mass_scale
+                    and tgt.wound_track.name != "mook"
+                ):
                     assert e.wound in (None, "Scratch"), "FTC 7.3: a graze does at most a Scratch"
             else:
                 assert e.wound is None and e.damage == 0
         elif isinstance(e, ev.EscapeContest):
             assert e.mover in able_before
             assert e.mover_result == e.mover_level + sum(v for _, v in e.mover_mods) + sum(e.mover_faces)
-            for lv, mods, faces, res in zip(e.stopper_levels, e.stopper_mods, e.stopper_faces, e.stopper_results,
-                                            strict=True):
+            for lv, mods, faces, res in zip(
+                e.stopper_levels, e.stopper_mods, e.stopper_faces, e.stopper_results, strict=True
+            ):
                 assert res == lv + sum(v for _, v in mods) + sum(faces)
             assert e.escaped == all(e.mover_result > r for r in e.stopper_results)
         elif isinstance(e, ev.Wounded):
@@ -109,8 +129,11 @@ def check_state(b: Battle, wounds_before: dict[str, list[Any]]) -> None:
     for f in b.figures.values():
         now = list(f.wounds.received())
         before = wounds_before[f.id]
-        assert now[: len(before)] == before or sorted(before) == sorted(now[: len(before)]) or \
-            all(now.count(w) >= before.count(w) for w in before), f"{f.id}'s wound track shrank"
+        assert (
+            now[: len(before)] == before
+            or sorted(before) == sorted(now[: len(before)])
+            or all(now.count(w) >= before.count(w) for w in before)
+        ), f"{f.id}'s wound track shrank"
         assert len(now) >= len(before)
     d = legal_actions(b)
     if b.over:
@@ -150,8 +173,11 @@ OPTION_SETS = [
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31), opt=st.sampled_from(range(len(OPTION_SETS))),
-       order=st.sampled_from(["always", "ask", "never"]))
+@given(
+    seed=st.integers(0, 2**31),
+    opt=st.sampled_from(range(len(OPTION_SETS))),
+    order=st.sampled_from(["always", "ask", "never"]),
+)
 def test_ftc_3_to_7_random_legal_play_keeps_every_invariant(seed: int, opt: int, order: str) -> None:
     """Hypothesis state machine: random legal actions from many seeds; invariants after every action."""
     b = Battle(skirmish(seed, OPTION_SETS[opt], orders={"r0": order, "b2": order}))
@@ -172,23 +198,28 @@ def _battery(b: Battle) -> list[act.Action]:
     friend_hex = next(f.hex for f in b.figures.values() if f.id != me.id)
     far = Hex(me.hex.q + 5, me.hex.r)
     return [
-        act.Move(other.id, ()),                                   # not its turn
-        act.Move("nobody", ()),                                   # no such figure
-        act.Move(me.id, ((far, me.facing),)),                     # a jump, not a step
-        act.Move(me.id, ((me.hex, (me.facing + 3) % 6),)),        # a three-side turn in one step
-        act.Move(me.id, ((me.hex, me.facing),) * 0 + tuple(      # far beyond the allowance
-            (Hex(me.hex.q, me.hex.r + i), me.facing) for i in range(1, 30))),
-        act.Move(me.id, (), posture="flying"),                    # no such posture
-        act.Declare(me.id),                                       # wrong phase
-        act.SecondMove(me.id),                                    # wrong phase
-        act.FollowChoice(me.id, friend_hex),                      # wrong phase
-        act.StopChoice(me.id, True),                              # nobody asks
-        act.EscapeFailedChoice(me.id, True),                      # no failed escape
-        act.Hold(other.id),                                       # not its turn
+        act.Move(other.id, ()),  # not its turn
+        act.Move("nobody", ()),  # no such figure
+        act.Move(me.id, ((far, me.facing),)),  # a jump, not a step
+        act.Move(me.id, ((me.hex, (me.facing + 3) % 6),)),  # a three-side turn in one step
+        act.Move(
+            me.id,
+            ((me.hex, me.facing),) * 0
+            + tuple(  # far beyond the allowance
+                (Hex(me.hex.q, me.hex.r + i), me.facing) for i in range(1, 30)
+            ),
+        ),
+        act.Move(me.id, (), posture="flying"),  # no such posture
+        act.Declare(me.id),  # wrong phase
+        act.SecondMove(me.id),  # wrong phase
+        act.FollowChoice(me.id, friend_hex),  # wrong phase
+        act.StopChoice(me.id, True),  # nobody asks
+        act.EscapeFailedChoice(me.id, True),  # no failed escape
+        act.Hold(other.id),  # not its turn
         act.PassInterrupt("red" if me.side == "blue" else "blue"),  # no interrupt offered
-        act.SetStandingOrder(me.id, "sometimes"),                 # no such order
+        act.SetStandingOrder(me.id, "sometimes"),  # no such order
         act.SetStandingOrder("nobody", "never"),
-        act.Yield("green"),                                       # no such side
+        act.Yield("green"),  # no such side
     ]
 
 
@@ -226,9 +257,14 @@ def test_design_rule_2_illegal_declarations_change_nothing() -> None:
         act.Declare(me.id, "neutral", tuple(e.id for e in b.enemies_of(me))),
         act.Declare(me.id, "neutral", (), None, (friend.id,)),
         act.Declare(me.id, "very_aggressive", (), advance=(me.hex,), advance_facing=me.facing),
-        act.Declare(me.id, "neutral", (far_enemy.id,), "Broadsword"
-                    if any(w.name == "Broadsword" for w in me.character.weapons) else None)
-        if not me.character.ready_weapon.ranged else act.Declare(me.id, "neutral", (friend.id,)),
+        act.Declare(
+            me.id,
+            "neutral",
+            (far_enemy.id,),
+            "Broadsword" if any(w.name == "Broadsword" for w in me.character.weapons) else None,
+        )
+        if not me.character.ready_weapon.ranged
+        else act.Declare(me.id, "neutral", (friend.id,)),
         act.Declare(me.id, "neutral", retreat=Hex(me.hex.q + 1, me.hex.r)),
         act.Declare(me.id, "mildly_defensive", retreat=Hex(me.hex.q + 7, me.hex.r)),
         act.Declare(friend.id, "neutral") if friend.id != d.figure else act.Move(me.id, ()),

@@ -41,8 +41,9 @@ def default(b: Battle, d: Decision) -> act.Action:
 Policy = Callable[[Battle, Decision], act.Action | None]
 
 
-def drive(b: Battle, policy: Policy | None = None, *, until: Callable[[Battle], bool] | None = None,
-          limit: int = 200) -> list[ev.Event]:
+def drive(
+    b: Battle, policy: Policy | None = None, *, until: Callable[[Battle], bool] | None = None, limit: int = 200
+) -> list[ev.Event]:
     """Apply ``policy``'s action (or the default one when it returns None) until ``until`` holds."""
     out: list[ev.Event] = []
     for _ in range(limit):
@@ -78,9 +79,16 @@ def rolled(b: Battle) -> list[ev.InitiativeRolled]:
 
 
 def _three(seed: int, options: RuleOptions | None = None) -> BattleSetup:
-    return axial([("a", "blue", "swift", Hex(1, 1), 0), ("b", "blue", "brigand", Hex(1, 3), 0),
-                  ("c", "red", "clumsy", Hex(8, 1), 3), ("d", "red", "brigand", Hex(8, 3), 3)],
-                 seed=seed, options=options)
+    return axial(
+        [
+            ("a", "blue", "swift", Hex(1, 1), 0),
+            ("b", "blue", "brigand", Hex(1, 3), 0),
+            ("c", "red", "clumsy", Hex(8, 1), 3),
+            ("d", "red", "brigand", Hex(8, 3), 3),
+        ],
+        seed=seed,
+        options=options,
+    )
 
 
 def test_ftc_4_initiative_best_first_ties_by_speed_agility_perception() -> None:
@@ -103,6 +111,7 @@ def test_ftc_4_initiative_best_first_ties_by_speed_agility_perception() -> None:
 
 def test_ftc_4_initiative_full_tie_is_a_fair_coin() -> None:
     """FTC 4: figures tied on roll, Speed, Agility and Perception are ordered by a coin — either may win."""
+
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "brigand", Hex(1, 1), 0), ("z", "red", "brigand", Hex(8, 1), 3)], seed=seed)
 
@@ -134,9 +143,16 @@ def test_ftc_4_option_initiative_once_per_battle() -> None:
 
 def test_ftc_4_option_mook_group_rolls_once() -> None:
     """Rule option *mook group initiative*: a side's mooks roll once together and act on one result."""
-    setup = axial([("a", "blue", "brigand", Hex(1, 1), 0), ("m1", "red", "brigand", Hex(8, 1), 3),
-                   ("m2", "red", "brigand", Hex(8, 3), 3)], seed=3,
-                  options=RuleOptions(mook_group_initiative=True), mooks=frozenset({"m1", "m2"}))
+    setup = axial(
+        [
+            ("a", "blue", "brigand", Hex(1, 1), 0),
+            ("m1", "red", "brigand", Hex(8, 1), 3),
+            ("m2", "red", "brigand", Hex(8, 3), 3),
+        ],
+        seed=3,
+        options=RuleOptions(mook_group_initiative=True),
+        mooks=frozenset({"m1", "m2"}),
+    )
     b = Battle(setup)
     r = rolled(b)
     assert len(r) == 2
@@ -149,8 +165,14 @@ def test_ftc_4_option_mook_group_rolls_once() -> None:
 
 
 def _hold_setup(seed: int) -> BattleSetup:
-    return axial([("a", "blue", "brigand", Hex(1, 1), 0), ("y", "red", "brigand", Hex(8, 1), 3),
-                  ("z", "red", "brigand", Hex(8, 4), 3)], seed=seed)
+    return axial(
+        [
+            ("a", "blue", "brigand", Hex(1, 1), 0),
+            ("y", "red", "brigand", Hex(8, 1), 3),
+            ("z", "red", "brigand", Hex(8, 4), 3),
+        ],
+        seed=seed,
+    )
 
 
 def test_ftc_5_hold_and_interrupt() -> None:
@@ -184,8 +206,11 @@ def test_ftc_5_held_figures_forfeit_in_reverse_order() -> None:
     """FTC 5: held figures that have not moved move or forfeit at the end, in reverse initiative order."""
     b = Battle(_hold_setup(11))
     order = list(b.order)
-    drive(b, lambda b, d: act.Hold(d.figure or "") if d.reason == "move" else None,
-          until=lambda b: (d := legal_actions(b)) is not None and d.reason == "held_end")
+    drive(
+        b,
+        lambda b, d: act.Hold(d.figure or "") if d.reason == "move" else None,
+        until=lambda b: (d := legal_actions(b)) is not None and d.reason == "held_end",
+    )
     asked: list[str] = []
     events: list[ev.Event] = []
     while b.phase == "movement":
@@ -219,9 +244,16 @@ def test_ftc_5_hold_cannot_be_split() -> None:
 
 def test_ftc_5_2_passing_an_occupied_hex_costs_one_more() -> None:
     """FTC 5.2: moving through a hex another figure occupies costs one extra hex; no move ends there."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("a", "blue", "brigand", C, 0), ("f", "blue", "brigand", neighbor(C, 0), 0),
-                      ("z", "red", "brigand", Hex(1, 8), 3)], seed=seed)
+        return axial(
+            [
+                ("a", "blue", "brigand", C, 0),
+                ("f", "blue", "brigand", neighbor(C, 0), 0),
+                ("z", "red", "brigand", Hex(1, 8), 3),
+            ],
+            seed=seed,
+        )
 
     b = Battle(make(seed_where(make, lambda b: b.order[0] == "a")))
     through = ((neighbor(C, 0), 0), (neighbor(neighbor(C, 0), 0), 0))
@@ -233,6 +265,7 @@ def test_ftc_5_2_passing_an_occupied_hex_costs_one_more() -> None:
 
 def test_ftc_5_crawling_and_lying_down_change_the_allowance() -> None:
     """FTC 5 (RULINGS.md): crawling is three steps slower (at most Mediocre), lying down five (at most Poor)."""
+
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "swift", C, 0), ("z", "red", "brigand", Hex(1, 8), 3)], seed=seed)
 
@@ -250,11 +283,15 @@ def test_ftc_5_crawling_and_lying_down_change_the_allowance() -> None:
 
 # ------------------------------------------------------------------------------------------ FTC 5.2–5.3
 
+
 def _zoc(mover: str, stopper: str, order: str = "always") -> Callable[[int], BattleSetup]:
     """A red mover in front of a blue stopper that faces it (east); the mover wants to go on east."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("s", "blue", stopper, C, 0), ("m", "red", mover, neighbor(C, 0), 0)],
-                     seed=seed, orders={"s": order})
+        return axial(
+            [("s", "blue", stopper, C, 0), ("m", "red", mover, neighbor(C, 0), 0)], seed=seed, orders={"s": order}
+        )
+
     return make
 
 
@@ -270,6 +307,7 @@ def _escape_outcome(make: Callable[[int], BattleSetup], escaped: bool) -> int:
         _to_mover(b)
         events = apply(b, act.Move("m", AWAY))
         return any(isinstance(e, ev.EscapeContest) and e.escaped == escaped for e in events)
+
     return seed_where(make, pred)
 
 
@@ -363,16 +401,29 @@ def test_ftc_5_3_two_stoppers_mover_minus_one_and_engaged_stopper_minus_one() ->
     h = neighbor(C, 0)
 
     def make(seed: int) -> BattleSetup:
-        return axial([("s", "blue", "guard", C, 0), ("t", "blue", "guard", neighbor(h, 5), 1),
-                      ("m", "red", "swift", h, 0), ("e", "red", "brigand", neighbor(C, 3), 0)], seed=seed)
+        return axial(
+            [
+                ("s", "blue", "guard", C, 0),
+                ("t", "blue", "guard", neighbor(h, 5), 1),
+                ("m", "red", "swift", h, 0),
+                ("e", "red", "brigand", neighbor(C, 3), 0),
+            ],
+            seed=seed,
+        )
 
     b = Battle(make(0))
     _to_mover(b)
     far = ((neighbor(h, 1), 0), (neighbor(neighbor(h, 1), 1), 0))
     far = ((neighbor(h, 1), 0),)
-    events = drive(b, lambda b, d: act.Move("m", ((neighbor(h, 1), 0), (neighbor(neighbor(h, 1), 1), 0)))
-                   if d.figure == "m" and d.reason == "move" else None,
-                   until=lambda b: any(isinstance(e, ev.EscapeContest) for e in b.events) or b.phase == "attack")
+    events = drive(
+        b,
+        lambda b, d: (
+            act.Move("m", ((neighbor(h, 1), 0), (neighbor(neighbor(h, 1), 1), 0)))
+            if d.figure == "m" and d.reason == "move"
+            else None
+        ),
+        until=lambda b: any(isinstance(e, ev.EscapeContest) for e in b.events) or b.phase == "attack",
+    )
     del far
     contest = next(e for e in b.events if isinstance(e, ev.EscapeContest))
     assert set(contest.stoppers) == {"s", "t"}
@@ -386,8 +437,9 @@ def test_ftc_5_3_two_stoppers_mover_minus_one_and_engaged_stopper_minus_one() ->
 # ------------------------------------------------------------------------------------------ FTC 6.1–6.2
 
 
-def _duel(a: str = "brigand", z: str = "brigand", seed: int = 0, options: RuleOptions | None = None,
-          gap: int = 1) -> BattleSetup:
+def _duel(
+    a: str = "brigand", z: str = "brigand", seed: int = 0, options: RuleOptions | None = None, gap: int = 1
+) -> BattleSetup:
     far = C
     for _ in range(gap):
         far = neighbor(far, 0)
@@ -415,8 +467,9 @@ def test_fudge_4_32_secret_stances_hidden_until_all_declared() -> None:
     d = legal_actions(b)
     assert d is not None
     first = apply(b, act.Declare(d.figure or "", "very_aggressive", (("z" if d.figure == "a" else "a"),)))
-    assert first == [ev.Declared(d.figure or "", "very_aggressive", ("z" if d.figure == "a" else "a",), (),
-                                 "Hand Axe", hidden=True)]
+    assert first == [
+        ev.Declared(d.figure or "", "very_aggressive", ("z" if d.figure == "a" else "a",), (), "Hand Axe", hidden=True)
+    ]
     d2 = legal_actions(b)
     assert d2 is not None
     events = apply(b, act.Declare(d2.figure or "", "mildly_defensive"))
@@ -451,8 +504,7 @@ def test_ftc_6_2_retreat_and_follow() -> None:
     assert events[0] == ev.Stepped("a", C, neighbor(C, 0), 0, "follow")
     attack = next(e for e in events if isinstance(e, ev.AttackResolved))
     assert (attack.attacker, attack.target) == ("a", "z")
-    assert ("Mildly Defensive stance", 1) in attack.defence_mods or any(
-        "efensive" in n for n, _ in attack.defence_mods)
+    assert ("Mildly Defensive stance", 1) in attack.defence_mods or any("efensive" in n for n, _ in attack.defence_mods)
 
 
 def test_ftc_6_2_very_defensive_must_retreat() -> None:
@@ -488,9 +540,16 @@ def test_ftc_6_2_advance_trades_attack_bonus_for_hexes() -> None:
 def test_ftc_6_2_second_move_rolls_no_dice() -> None:
     """FTC 6.2: a figure that neither attacks nor defends moves again by movement rules and rolls nothing;
     an attack on it is unopposed."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("a", "blue", "brigand", C, 0), ("z", "red", "brigand", neighbor(C, 0), 3),
-                      ("w", "red", "brigand", Hex(C.q, C.r + 4), 3)], seed=seed)
+        return axial(
+            [
+                ("a", "blue", "brigand", C, 0),
+                ("z", "red", "brigand", neighbor(C, 0), 3),
+                ("w", "red", "brigand", Hex(C.q, C.r + 4), 3),
+            ],
+            seed=seed,
+        )
 
     seed = seed_where(make, lambda b: b.order[-1] == "w")
     b = Battle(make(seed))
@@ -502,13 +561,15 @@ def test_ftc_6_2_second_move_rolls_no_dice() -> None:
     assert b.rng.draws == draws
     assert events[0] == ev.Declared("w", "neutral", (), (), "Hand Axe", second_move=True)
     assert isinstance(events[1], ev.Moved) and events[1].reason == "second move"
-    events = drive(b, lambda b, d: act.Declare("z", "neutral", ("a",)) if d.figure == "z" else None,
-                   until=lambda b: b.round == 2)
+    events = drive(
+        b, lambda b, d: act.Declare("z", "neutral", ("a",)) if d.figure == "z" else None, until=lambda b: b.round == 2
+    )
     assert "w" not in [e.figure for e in of(events, ev.CombatRoll)]  # type: ignore[attr-defined]
 
 
 def test_ftc_6_2_second_move_target_is_unopposed() -> None:
     """FTC 6.2: attacking a figure that makes a second move: it rolls no defence (defence None)."""
+
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "brigand", C, 0), ("z", "red", "brigand", neighbor(C, 0), 3)], seed=seed)
 
@@ -527,14 +588,24 @@ def test_ftc_6_2_second_move_target_is_unopposed() -> None:
 
 def test_ftc_6_4_1_multiple_attackers_must_beat_every_defence() -> None:
     """FTC 6.4.1 (RULINGS.md): to hit, beat the target's defence and that of every other melee attacker."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("a", "blue", "brigand", C, 0), ("x", "red", "brigand", neighbor(C, 0), 3),
-                      ("y", "red", "brigand", neighbor(C, 1), 4)], seed=seed)
+        return axial(
+            [
+                ("a", "blue", "brigand", C, 0),
+                ("x", "red", "brigand", neighbor(C, 0), 3),
+                ("y", "red", "brigand", neighbor(C, 1), 4),
+            ],
+            seed=seed,
+        )
 
     b = Battle(make(4))
     drive(b, until=attack_phase)
-    events = drive(b, lambda b, d: act.Declare(d.figure or "", "neutral", ("x",) if d.figure == "a" else ("a",)),
-                   until=lambda b: b.round == 2)
+    events = drive(
+        b,
+        lambda b, d: act.Declare(d.figure or "", "neutral", ("x",) if d.figure == "a" else ("a",)),
+        until=lambda b: b.round == 2,
+    )
     a_att = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a")
     assert a_att.target == "x"
     assert [o for o, _ in a_att.other_defences] == ["y"]
@@ -545,15 +616,25 @@ def test_ftc_6_4_1_multiple_attackers_must_beat_every_defence() -> None:
 
 def test_ftc_6_4_1_shield_covers_as_many_attackers_as_table_9_2_says() -> None:
     """Table 9.2: a medium shield adds +2 against two attackers a round, not a third."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("k", "blue", "knight", C, 0), ("x", "red", "brigand", neighbor(C, 5), 2),
-                      ("y", "red", "brigand", neighbor(C, 0), 3), ("w", "red", "brigand", neighbor(C, 1), 4)],
-                     seed=seed)
+        return axial(
+            [
+                ("k", "blue", "knight", C, 0),
+                ("x", "red", "brigand", neighbor(C, 5), 2),
+                ("y", "red", "brigand", neighbor(C, 0), 3),
+                ("w", "red", "brigand", neighbor(C, 1), 4),
+            ],
+            seed=seed,
+        )
 
     b = Battle(make(2))
     drive(b, until=attack_phase)
-    events = drive(b, lambda b, d: act.Declare(d.figure or "", "neutral", ("y",) if d.figure == "k" else ("k",)),
-                   until=lambda b: b.round == 2 or b.over)
+    events = drive(
+        b,
+        lambda b, d: act.Declare(d.figure or "", "neutral", ("y",) if d.figure == "k" else ("k",)),
+        until=lambda b: b.round == 2 or b.over,
+    )
     on_knight = [e for e in events if isinstance(e, ev.AttackResolved) and e.target == "k"]
     assert len(on_knight) == 3
     with_shield = [e for e in on_knight if ("Shield", 2) in e.defence_mods]
@@ -563,21 +644,25 @@ def test_ftc_6_4_1_shield_covers_as_many_attackers_as_table_9_2_says() -> None:
 def test_ftc_6_4_simultaneous_kills() -> None:
     """FTC 6.4: all attacks are resolved and all damage applied before anyone leaves the fight: two fighters
     may take each other out in the same round (and then no side is left standing)."""
+
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "bruiser", C, 0), ("z", "red", "bruiser", neighbor(C, 0), 3)], seed=seed)
 
     def both_fall(b: Battle) -> bool:
         drive(b, until=attack_phase)
-        events = drive(b, lambda b, d: act.Declare(d.figure or "", "very_aggressive",
-                                                   ("z",) if d.figure == "a" else ("a",)),
-                       until=lambda b: b.round == 2 or b.over)
+        events = drive(
+            b,
+            lambda b, d: act.Declare(d.figure or "", "very_aggressive", ("z",) if d.figure == "a" else ("a",)),
+            until=lambda b: b.round == 2 or b.over,
+        )
         return len(of(events, ev.TakenOut)) == 2
 
     seed = seed_where(make, both_fall)
     b = Battle(make(seed))
     drive(b, until=attack_phase)
-    events = drive(b, lambda b, d: act.Declare(d.figure or "", "very_aggressive",
-                                               ("z",) if d.figure == "a" else ("a",)))
+    events = drive(
+        b, lambda b, d: act.Declare(d.figure or "", "very_aggressive", ("z",) if d.figure == "a" else ("a",))
+    )
     kinds = [e.kind for e in events]
     assert kinds.count("attack") == 2
     last_attack = max(i for i, k in enumerate(kinds) if k == "attack")
@@ -628,15 +713,23 @@ def test_ftc_6_4_very_hurt_counts_from_the_next_round() -> None:
 
 def _shot(seed: int, bystander_side: str = "red") -> BattleSetup:
     target = Hex(C.q + 4, C.r)
-    return axial([("a", "blue", "archer", C, 0), ("t", "red", "brigand", target, 3),
-                  ("by", bystander_side, "brigand", Hex(C.q + 2, C.r), 3 if bystander_side == "red" else 0)],
-                 seed=seed)
+    return axial(
+        [
+            ("a", "blue", "archer", C, 0),
+            ("t", "red", "brigand", target, 3),
+            ("by", bystander_side, "brigand", Hex(C.q + 2, C.r), 3 if bystander_side == "red" else 0),
+        ],
+        seed=seed,
+    )
 
 
 def _fire(b: Battle, d: Decision) -> act.Action | None:
     if d.reason == "declare":
-        return act.Declare("a", "neutral", ("t",), "Shortbow") if d.figure == "a" else act.Declare(
-            d.figure or "", "neutral")
+        return (
+            act.Declare("a", "neutral", ("t",), "Shortbow")
+            if d.figure == "a"
+            else act.Declare(d.figure or "", "neutral")
+        )
     return None
 
 
@@ -644,6 +737,7 @@ def _fire(b: Battle, d: Decision) -> act.Action | None:
 def test_ftc_6_5_3_miss_hits_bystander(side: str) -> None:
     """FTC 6.5.3: a missed shot may hit a figure on the line of fire (an enemy on a high roll, a friend on a
     low one); the stray shot lands on that bystander."""
+
     def stray_hit(b: Battle) -> bool:
         events = drive(b, _fire, until=lambda b: b.round == 2 or b.over)
         return any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in events)
@@ -666,17 +760,25 @@ def test_ftc_6_5_3_miss_hits_bystander(side: str) -> None:
 
 def test_ftc_5_standing_nobody_acts_once_incapacitated() -> None:
     """FTC 7.3: an Incapacitated figure is out: it is never asked to move or declare again."""
+
     def make(seed: int) -> BattleSetup:
-        return axial([("a", "blue", "bruiser", C, 0), ("z", "red", "peasant", neighbor(C, 0), 3),
-                      ("w", "red", "peasant", Hex(C.q, C.r + 4), 3)], seed=seed)
+        return axial(
+            [
+                ("a", "blue", "bruiser", C, 0),
+                ("z", "red", "peasant", neighbor(C, 0), 3),
+                ("w", "red", "peasant", Hex(C.q, C.r + 4), 3),
+            ],
+            seed=seed,
+        )
 
     def fight(b: Battle, d: Decision) -> act.Action | None:
         if d.reason == "declare" and d.figure == "a" and "z" in b.targets_for("a"):
             return act.Declare("a", "very_aggressive", ("z",))
         return None
 
-    seed = seed_where(make, lambda b: bool(drive(b, fight, until=lambda b: b.round == 2 or b.over))
-                      and not b.figures["z"].can_act)
+    seed = seed_where(
+        make, lambda b: bool(drive(b, fight, until=lambda b: b.round == 2 or b.over)) and not b.figures["z"].can_act
+    )
     b = Battle(make(seed))
     drive(b, fight, until=lambda b: b.round == 2)
     assert b.figures["z"].out and "z" not in b.order
@@ -710,8 +812,10 @@ def test_ftc_5_2_held_in_an_occupied_hex_ends_in_the_last_free_one() -> None:
     start, through = neighbor(C, 5), neighbor(C, 0)
 
     def make(seed: int) -> BattleSetup:
-        return axial([("s", "blue", "guard", C, 0), ("m", "red", "clumsy", start, 0),
-                      ("f", "red", "peasant", through, 0)], seed=seed)
+        return axial(
+            [("s", "blue", "guard", C, 0), ("m", "red", "clumsy", start, 0), ("f", "red", "peasant", through, 0)],
+            seed=seed,
+        )
 
     path = ((through, 0), (neighbor(through, 0), 0))
 
@@ -735,8 +839,14 @@ def test_ftc_6_2_only_one_attacker_can_follow_into_the_vacated_hex() -> None:
     z = neighbor(C, 0)
 
     def make(seed: int) -> BattleSetup:
-        return axial([("a1", "blue", "brigand", C, 0), ("a2", "blue", "brigand", neighbor(z, 1), 4),
-                      ("z", "red", "brigand", z, 3)], seed=seed)
+        return axial(
+            [
+                ("a1", "blue", "brigand", C, 0),
+                ("a2", "blue", "brigand", neighbor(z, 1), 4),
+                ("z", "red", "brigand", z, 3),
+            ],
+            seed=seed,
+        )
 
     b = Battle(make(seed_where(make, lambda b: b.order[0] == "z")))
     drive(b, until=attack_phase)
@@ -748,13 +858,15 @@ def test_ftc_6_2_only_one_attacker_can_follow_into_the_vacated_hex() -> None:
     d = legal_actions(b)
     assert d is not None and d.reason == "follow"
     events = apply(b, act.FollowChoice(d.figure or "", z))
-    assert events[0] == ev.Stepped(d.figure or "", b.figures[d.figure or ""].positions[0][0], z,
-                                   b.figures[d.figure or ""].facing, "follow")
+    assert events[0] == ev.Stepped(
+        d.figure or "", b.figures[d.figure or ""].positions[0][0], z, b.figures[d.figure or ""].facing, "follow"
+    )
     assert b.phase != "attack" or legal_actions(b) is None or legal_actions(b).reason != "follow"  # type: ignore[union-attr]
     assert any(isinstance(e, ev.AttackResolved) for e in events)
 
 
 # --- FTC 9.1 / 9.2 notes with an effect in play (our readings, README "How this game reads the rules") ---
+
 
 def test_ftc_9_1_needs_room_to_swing_penalises_a_crowded_battle_axe() -> None:
     from game.engine.combat import room_to_swing_modifier
@@ -782,15 +894,22 @@ def test_ftc_6_4_melee_difficulty_compares_size_not_strength() -> None:
     from game.engine.terrain import TerrainMap
 
     t = TerrainMap.open(6, 6)
-    strong = Character.from_dict({"name": "Ogre-strong", "strength_scale": 3, "skills": {"Axe": "Good"},
-                                  "weapons": ["Hand Axe"]})
+    strong = Character.from_dict(
+        {"name": "Ogre-strong", "strength_scale": 3, "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"]}
+    )
     small = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
     a, b = t.hex_at(2, 2), t.hex_at(3, 2)
     from game.engine.hexgrid import direction_to
 
-    setup = BattleSetup(t, (SideSetup("x", "X"), SideSetup("y", "Y")),
-                        (FigureSetup("a", "A", "x", strong, a, direction_to(a, b) or 0),
-                         FigureSetup("b", "B", "y", small, b, direction_to(b, a) or 0)), seed=1)
+    setup = BattleSetup(
+        t,
+        (SideSetup("x", "X"), SideSetup("y", "Y")),
+        (
+            FigureSetup("a", "A", "x", strong, a, direction_to(a, b) or 0),
+            FigureSetup("b", "B", "y", small, b, direction_to(b, a) or 0),
+        ),
+        seed=1,
+    )
     battle = Battle(setup)
     from game.engine.actions import Declare, Move
 
@@ -819,9 +938,13 @@ def test_fudge_4_32_secret_stances_hold_back_advance_and_retreat_steps_until_the
     a, b = t.hex_at(3, 3), t.hex_at(5, 3)
     fa = direction_to(a, t.hex_at(4, 3)) or 0
     fb = direction_to(b, t.hex_at(4, 3)) or 0
-    setup = BattleSetup(t, (SideSetup("x", "X"), SideSetup("y", "Y")),
-                        (FigureSetup("a", "A", "x", fighter, a, fa), FigureSetup("b", "B", "y", fighter, b, fb)),
-                        RuleOptions(secret_stances=True), seed=4)
+    setup = BattleSetup(
+        t,
+        (SideSetup("x", "X"), SideSetup("y", "Y")),
+        (FigureSetup("a", "A", "x", fighter, a, fa), FigureSetup("b", "B", "y", fighter, b, fb)),
+        RuleOptions(secret_stances=True),
+        seed=4,
+    )
     battle = Battle(setup)
     while battle.phase == "movement":
         d = battle.decision()

@@ -35,9 +35,14 @@ def sheet(*levels: WoundLevel, track: str = "default") -> Wounds:
 def with_wounds(base: Battle | None = None, **carried: list[str]) -> Battle:
     """The 3-against-3 skirmish (seed 4, a GM referee) whose characters carry the given wounds by figure id."""
     s = skirmish(4)
-    figs = tuple(replace(f, character=Character.from_dict({**f.character.to_dict(), "wounds": carried[f.id]},
-                                                          key=f.character.key))
-                 if f.id in carried else f for f in s.figures)
+    figs = tuple(
+        replace(
+            f, character=Character.from_dict({**f.character.to_dict(), "wounds": carried[f.id]}, key=f.character.key)
+        )
+        if f.id in carried
+        else f
+        for f in s.figures
+    )
     return Battle(replace(s, figures=figs, gm="referee"))
 
 
@@ -53,12 +58,16 @@ def play_out(b: Battle, rounds: int = 3) -> None:
 
 # ------------------------------------------------------------------------------------------ the sheet
 
+
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(["default", "mook", "epic", "major_npc"]),
-       st.lists(st.sampled_from(LEVELS), max_size=12),
-       st.lists(st.sampled_from(LEVELS), max_size=3))
-def test_fudge_4_57_carried_wounds_rebuild_the_same_boxes(track: str, taken: list[WoundLevel],
-                                                          cleared: list[WoundLevel]) -> None:
+@given(
+    st.sampled_from(["default", "mook", "epic", "major_npc"]),
+    st.lists(st.sampled_from(LEVELS), max_size=12),
+    st.lists(st.sampled_from(LEVELS), max_size=3),
+)
+def test_fudge_4_57_carried_wounds_rebuild_the_same_boxes(
+    track: str, taken: list[WoundLevel], cleared: list[WoundLevel]
+) -> None:
     """Whatever wounds were taken and whatever levels a GM erased, the roster form reads back to the same
     sheet, box for box (a list when recording again rebuilds it, else the boxes themselves)."""
     w = sheet(*taken, track=track)
@@ -92,13 +101,16 @@ def test_a_sheet_a_gm_emptied_below_a_rolled_up_wound_is_written_box_by_box() ->
     assert w.label == "Very Hurt"
 
 
-@pytest.mark.parametrize(("value", "words"), [
-    (["Hurtt"], "'Hurtt' is not a wound level"),
-    ({"Scratch": ["Hurt"]}, "the Scratch boxes hold wounds of that level or lighter ones"),
-    ({"Hurt": ["Hurt", "Hurt"]}, "Hurt has 1 box"),
-    ({"Bruised": ["Hurt"]}, "has no level 'Bruised'"),
-    (5, "is not a list of wounds"),
-])
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (["Hurtt"], "'Hurtt' is not a wound level"),
+        ({"Scratch": ["Hurt"]}, "the Scratch boxes hold wounds of that level or lighter ones"),
+        ({"Hurt": ["Hurt", "Hurt"]}, "Hurt has 1 box"),
+        ({"Bruised": ["Hurt"]}, "has no level 'Bruised'"),
+        (5, "is not a list of wounds"),
+    ],
+)
 def test_a_bad_wounds_line_names_the_character_the_field_and_the_fix(value: object, words: str) -> None:
     with pytest.raises(CharacterError) as err:
         Character.from_dict({"name": "Bors", "wounds": value}, key="bors")
@@ -128,6 +140,7 @@ def test_an_unknown_level_is_refused_by_the_sheet_itself() -> None:
 
 
 # ------------------------------------------------------------------------------------------ the battle
+
 
 def test_fudge_4_8_a_figure_starts_the_battle_with_the_wounds_it_carries() -> None:
     b = with_wounds(b0=["Very Hurt", "Scratch"])
@@ -170,29 +183,49 @@ def test_fudge_4_8_carried_wounds_survive_save_load_and_replay(tmp_path: Path) -
     path = tmp_path / "carried.json"
     record.save(path, b, {"scenario": "skirmish", "seed": 4})
     rec = record.load(path)
-    again = record.replay(with_wounds(b0=["Very Hurt"], r1=["Hurt", "Scratch"]).setup, rec.actions,
-                          digests=rec.digests, initial_digest=rec.initial_digest)
+    again = record.replay(
+        with_wounds(b0=["Very Hurt"], r1=["Hurt", "Scratch"]).setup,
+        rec.actions,
+        digests=rec.digests,
+        initial_digest=rec.initial_digest,
+    )
     assert again.digests == b.digests
     assert {f.id: f.wounds for f in again.figures.values()} == {f.id: f.wounds for f in b.figures.values()}
     with pytest.raises(record.ReplayMismatch, match="opening"):
-        record.replay(with_wounds(b0=["Hurt"], r1=["Hurt", "Scratch"]).setup, rec.actions,
-                      digests=rec.digests, initial_digest=rec.initial_digest)
+        record.replay(
+            with_wounds(b0=["Hurt"], r1=["Hurt", "Scratch"]).setup,
+            rec.actions,
+            digests=rec.digests,
+            initial_digest=rec.initial_digest,
+        )
 
 
 def test_a_reinforcement_of_a_roster_character_brings_its_wounds() -> None:
     b = Battle(replace(duel()(0), gm="referee"))
-    events = b.apply(gm.AddFigure("y", "red", east(CENTRE, 3), 3, "Scarred Guard",
-                                  character={"name": "Guard", "weapons": ["Broadsword"], "wounds": ["Hurt"]}))
+    events = b.apply(
+        gm.AddFigure(
+            "y",
+            "red",
+            east(CENTRE, 3),
+            3,
+            "Scarred Guard",
+            character={"name": "Guard", "weapons": ["Broadsword"], "wounds": ["Hurt"]},
+        )
+    )
     assert b.figures["y"].wounds.label == "Hurt"
     assert ev.WoundsCarried("y", ("Hurt",), "Hurt") in events
     before = (len(b.log), b.rng.draws, dict(b.figures))
     with pytest.raises(IllegalAction, match="too hurt to join"):
-        b.apply(gm.AddFigure("x", "red", east(CENTRE, 4), 3, "Dying Guard",
-                             character={"name": "Guard", "wounds": ["Incapacitated"]}))
+        b.apply(
+            gm.AddFigure(
+                "x", "red", east(CENTRE, 4), 3, "Dying Guard", character={"name": "Guard", "wounds": ["Incapacitated"]}
+            )
+        )
     assert (len(b.log), b.rng.draws, dict(b.figures)) == before
 
 
 # ------------------------------------------------------------------------------------------ gear (FTC 9.2)
+
 
 def armoured(seed: int = 0) -> Battle:
     """A knight in a plate breastplate (Plate torso only) and a helmet against a brigand, with a GM."""
@@ -216,8 +249,9 @@ def test_ftc_9_2_a_gear_edit_keeps_a_partial_suit_as_it_was() -> None:
 
 def test_ftc_9_2_the_gm_chooses_the_coverage_of_a_suit() -> None:
     b = armoured()
-    b.apply(gm.EditGear("k", ("Broadsword",), ("Plate", "Chain Mail"), None,
-                        {"Plate": "full", "chain mail": "no_arms"}))
+    b.apply(
+        gm.EditGear("k", ("Broadsword",), ("Plate", "Chain Mail"), None, {"Plate": "full", "chain mail": "no_arms"})
+    )
     plate, mail = b.figures["k"].character.armour
     assert (plate.coverage, mail.coverage) == ("full", "no_arms")
     assert mail.covers("leg") and not mail.covers("arm")
@@ -225,13 +259,15 @@ def test_ftc_9_2_the_gm_chooses_the_coverage_of_a_suit() -> None:
     assert b.figures["k"].character.armour[0].coverage == "no_arms"
 
 
-@pytest.mark.parametrize(("coverage", "words"), [
-    ({"Chain Mail": "torso"}, "not in the new armour"),
-    ({"Metal Cap": "torso"}, "not a suit of body armour"),
-    ({"Plate": "sleeves"}, "coverage 'sleeves' is unknown"),
-])
-def test_ftc_9_2_a_coverage_that_cannot_be_is_refused_and_changes_nothing(coverage: dict[str, str],
-                                                                         words: str) -> None:
+@pytest.mark.parametrize(
+    ("coverage", "words"),
+    [
+        ({"Chain Mail": "torso"}, "not in the new armour"),
+        ({"Metal Cap": "torso"}, "not a suit of body armour"),
+        ({"Plate": "sleeves"}, "coverage 'sleeves' is unknown"),
+    ],
+)
+def test_ftc_9_2_a_coverage_that_cannot_be_is_refused_and_changes_nothing(coverage: dict[str, str], words: str) -> None:
     from tests.engine.test_gm_battle import refused
 
     refused(armoured(), gm.EditGear("k", ("Broadsword",), ("Plate", "Metal Cap"), None, coverage), words)

@@ -101,8 +101,7 @@ def test_pain_thresholds_and_tough_hide() -> None:
 def test_two_handed_bastard_sword_leaves_no_hand_for_the_shield() -> None:
     c = Character.from_dict({"name": "K", "weapons": ["Bastard Sword"], "two_handed": True})
     assert c.wields_two_handed() and c.shield_in_use() is None
-    archer = Character.from_dict({"name": "A", "weapons": ["Broadsword", "Longbow"],
-                                  "shield": "Small Shield"})
+    archer = Character.from_dict({"name": "A", "weapons": ["Broadsword", "Longbow"], "shield": "Small Shield"})
     assert archer.shield_in_use() is not None
     assert archer.shield_in_use(weapon("Longbow")) is None
 
@@ -115,31 +114,43 @@ def test_round_trip_to_dict() -> None:
     c = bors()
     again = Character.from_dict(c.to_dict(), key="bors")
     assert again == c
-    beast = Character.from_dict({"name": "Beast", "wound_track": "epic", "has_head": False,
-                                 "resist_sharp": 1, "movement_modes": ["walk", "fly"],
-                                 "damage_capacity": "Good", "strength": "Legendary+1"})
+    beast = Character.from_dict(
+        {
+            "name": "Beast",
+            "wound_track": "epic",
+            "has_head": False,
+            "resist_sharp": 1,
+            "movement_modes": ["walk", "fly"],
+            "damage_capacity": "Good",
+            "strength": "Legendary+1",
+        }
+    )
     assert beast.wound_track == named_track("epic")
     assert Character.from_dict(beast.to_dict()) == beast
-    inline = Character.from_dict({"name": "M", "wound_track": {"levels": ["Hurt", "Incapacitated"],
-                                                               "damage": [1, 3], "boxes": [1, 1]}}, key="m")
+    inline = Character.from_dict(
+        {"name": "M", "wound_track": {"levels": ["Hurt", "Incapacitated"], "damage": [1, 3], "boxes": [1, 1]}}, key="m"
+    )
     assert Character.from_dict(inline.to_dict(), key="m") == inline
 
 
-@pytest.mark.parametrize(("data", "field", "fix"), [
-    ({"name": "X", "strength": "Gret"}, "strength", "ladder name"),
-    ({"name": "X", "strenght": "Good"}, "strenght", "did you mean 'strength'"),
-    ({"name": "X", "weapons": ["Lightsaber"]}, "weapons", "FTC 9"),
-    ({"name": "X", "armour": ["Medium Shield"]}, "armour", "shield ="),
-    ({"name": "X", "shield": "Chain Mail"}, "shield", "armour ="),
-    ({"name": "X", "skills": {"Sword": "Awesome"}}, "skills.Sword", "ladder name"),
-    ({"name": "X", "gear_kg": "heavy"}, "gear_kg", "mass in kg"),
-    ({"name": "X", "two_handed": True, "weapons": ["Broadsword"]}, "two_handed", "Bastard Sword"),
-    ({"name": "X", "weapons": ["Battle Axe"], "shield": "Small Shield"}, "shield", "one-handed"),
-    ({"name": "X", "scale": "big"}, "scale", "whole number"),
-    ({"name": "X", "wound_track": "heroic"}, "wound_track", "default"),
-    ({"name": "X", "gifts": ["High Pain Threshold"], "faults": ["Low Pain Threshold"]}, "faults", "only one"),
-    ({"name": ""}, "name", "name ="),
-])
+@pytest.mark.parametrize(
+    ("data", "field", "fix"),
+    [
+        ({"name": "X", "strength": "Gret"}, "strength", "ladder name"),
+        ({"name": "X", "strenght": "Good"}, "strenght", "did you mean 'strength'"),
+        ({"name": "X", "weapons": ["Lightsaber"]}, "weapons", "FTC 9"),
+        ({"name": "X", "armour": ["Medium Shield"]}, "armour", "shield ="),
+        ({"name": "X", "shield": "Chain Mail"}, "shield", "armour ="),
+        ({"name": "X", "skills": {"Sword": "Awesome"}}, "skills.Sword", "ladder name"),
+        ({"name": "X", "gear_kg": "heavy"}, "gear_kg", "mass in kg"),
+        ({"name": "X", "two_handed": True, "weapons": ["Broadsword"]}, "two_handed", "Bastard Sword"),
+        ({"name": "X", "weapons": ["Battle Axe"], "shield": "Small Shield"}, "shield", "one-handed"),
+        ({"name": "X", "scale": "big"}, "scale", "whole number"),
+        ({"name": "X", "wound_track": "heroic"}, "wound_track", "default"),
+        ({"name": "X", "gifts": ["High Pain Threshold"], "faults": ["Low Pain Threshold"]}, "faults", "only one"),
+        ({"name": ""}, "name", "name ="),
+    ],
+)
 def test_from_dict_errors_name_character_field_and_fix(data: dict[str, object], field: str, fix: str) -> None:
     with pytest.raises(CharacterError) as info:
         Character.from_dict(data, key="villain")

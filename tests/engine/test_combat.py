@@ -57,15 +57,20 @@ class ScriptedRandom(random.Random):
 
 # --- Table 4 and the stances -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("stance", "attack", "advance", "defence", "retreat"), [
-    (Stance.VERY_AGGRESSIVE, 2, 2, -2, "none"),
-    (Stance.MILDLY_AGGRESSIVE, 1, 1, -1, "none"),
-    (Stance.NEUTRAL, 0, 0, 0, "none"),
-    (Stance.MILDLY_DEFENSIVE, -1, 0, 1, "may"),
-    (Stance.VERY_DEFENSIVE, -2, 0, 2, "must"),
-])
-def test_ftc_table_4_combat_tactics_every_cell(stance: Stance, attack: int, advance: int, defence: int,
-                                               retreat: str) -> None:
+
+@pytest.mark.parametrize(
+    ("stance", "attack", "advance", "defence", "retreat"),
+    [
+        (Stance.VERY_AGGRESSIVE, 2, 2, -2, "none"),
+        (Stance.MILDLY_AGGRESSIVE, 1, 1, -1, "none"),
+        (Stance.NEUTRAL, 0, 0, 0, "none"),
+        (Stance.MILDLY_DEFENSIVE, -1, 0, 1, "may"),
+        (Stance.VERY_DEFENSIVE, -2, 0, 2, "must"),
+    ],
+)
+def test_ftc_table_4_combat_tactics_every_cell(
+    stance: Stance, attack: int, advance: int, defence: int, retreat: str
+) -> None:
     assert stance.attack_bonus == attack
     assert stance.max_advance == advance
     assert stance.defence_bonus == defence
@@ -114,9 +119,9 @@ def test_ftc_6_2_advancing_trades_the_attack_bonus_hex_for_hex() -> None:
 
 # --- FTC 6.4.1 modifiers ---------------------------------------------------------------------------
 
+
 def test_ftc_6_4_1_offensive_modifiers_are_named_and_zero_terms_omitted() -> None:
-    mods = offence_modifiers(stance=Stance.NEUTRAL, behind=2, very_hurt_penalty=-1, missile_dodges=2,
-                             situational=1)
+    mods = offence_modifiers(stance=Stance.NEUTRAL, behind=2, very_hurt_penalty=-1, missile_dodges=2, situational=1)
     assert [m.value for m in mods] == [2, -1, -2, 1]
     assert all(isinstance(m, Modifier) and m.name for m in mods)
     assert total(mods) == 0
@@ -134,8 +139,7 @@ def test_ftc_6_4_1_very_hurt_gives_minus_one_hurt_gives_none() -> None:
 
 
 def test_ftc_6_4_1_defensive_modifiers() -> None:
-    mods = defence_modifiers(stance=Stance.MILDLY_DEFENSIVE, shield=1, parry_penalty=-2, unwieldy=1,
-                             parry_bonus=1)
+    mods = defence_modifiers(stance=Stance.MILDLY_DEFENSIVE, shield=1, parry_penalty=-2, unwieldy=1, parry_bonus=1)
     assert [m.value for m in mods] == [1, 1, -2, -1, 1]
     assert total(mods) == 0
     with pytest.raises(CombatError):
@@ -149,22 +153,26 @@ def test_ftc_5_3_turning_tail_defends_at_minus_two() -> None:
 
 # --- Table 7 ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("kwargs", "expected"), [
-    ({"braced": True}, 1),
-    ({"scope": True}, 2),
-    ({"moved_fraction": "half"}, -1),
-    ({"moved_fraction": "full"}, -2),
-    ({"firer_defending": True}, -1),
-    ({"elevation_angle_modifier": elevation_modifier(-25)}, 1),
-    ({"elevation_angle_modifier": elevation_modifier(30)}, -1),
-    ({"elevation_angle_modifier": elevation_modifier(70)}, -2),
-    ({"very_hurt_penalty": -1}, -1),
-    ({"footing": -1}, -1),
-    ({"footing": -3}, -3),
-    ({"light": -1}, -1),
-    ({"light": -3}, -3),
-    ({"partial_cover": True}, -1),
-])
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"braced": True}, 1),
+        ({"scope": True}, 2),
+        ({"moved_fraction": "half"}, -1),
+        ({"moved_fraction": "full"}, -2),
+        ({"firer_defending": True}, -1),
+        ({"elevation_angle_modifier": elevation_modifier(-25)}, 1),
+        ({"elevation_angle_modifier": elevation_modifier(30)}, -1),
+        ({"elevation_angle_modifier": elevation_modifier(70)}, -2),
+        ({"very_hurt_penalty": -1}, -1),
+        ({"footing": -1}, -1),
+        ({"footing": -3}, -3),
+        ({"light": -1}, -1),
+        ({"light": -3}, -3),
+        ({"partial_cover": True}, -1),
+    ],
+)
 def test_ftc_table_7_firing_modifiers_every_cell(kwargs: dict[str, object], expected: int) -> None:
     mods = firing_modifiers(**kwargs)  # type: ignore[arg-type]
     assert len(mods) == 1
@@ -195,8 +203,8 @@ def test_ftc_table_7_footing_beyond_minus_three_is_refused() -> None:
 # --- Attacking from behind -------------------------------------------------------------------------
 
 TARGET = Hex(0, 0)
-DIRECT = Hex(-1, 0)       # facing 0: directly behind is direction 3
-SIDE_REAR = Hex(0, -1)    # direction 2, one of the other two rear hexes
+DIRECT = Hex(-1, 0)  # facing 0: directly behind is direction 3
+SIDE_REAR = Hex(0, -1)  # direction 2, one of the other two rear hexes
 FRONT = Hex(1, 0)
 
 
@@ -221,8 +229,9 @@ def test_ftc_6_4_1_behind_other_rear_hexes() -> None:
     assert _bonus(Hex(-1, 1)) == 1
     assert _bonus(SIDE_REAR, start=DIRECT) == 1
     assert _bonus(SIDE_REAR, start=Hex(1, -1)) == 0  # started in view and moved behind: nothing
-    assert behind_bonus(SIDE_REAR, TARGET, 0, attacker_phase_start=SIDE_REAR,
-                        moved_this_attack_phase=True) == 1  # turned in place: still started there
+    assert (
+        behind_bonus(SIDE_REAR, TARGET, 0, attacker_phase_start=SIDE_REAR, moved_this_attack_phase=True) == 1
+    )  # turned in place: still started there
 
 
 def test_ftc_6_4_1_no_bonus_from_the_front_hexes() -> None:
@@ -231,10 +240,10 @@ def test_ftc_6_4_1_no_bonus_from_the_front_hexes() -> None:
 
 
 def test_ftc_6_4_1_behind_at_reach_two_uses_the_rear_sector() -> None:
-    assert _bonus(Hex(-2, 0)) == 2          # straight behind
-    assert _bonus(Hex(-2, 1)) == 1          # 30° off the centre line
-    assert _bonus(Hex(0, -2)) == 1          # on the sector's edge
-    assert _bonus(Hex(1, -2)) == 0          # beside, 90° off
+    assert _bonus(Hex(-2, 0)) == 2  # straight behind
+    assert _bonus(Hex(-2, 1)) == 1  # 30° off the centre line
+    assert _bonus(Hex(0, -2)) == 1  # on the sector's edge
+    assert _bonus(Hex(1, -2)) == 0  # beside, 90° off
     assert _bonus(Hex(2, -1)) == 0
 
 
@@ -245,8 +254,10 @@ def test_ftc_6_4_1_rear_sector_agrees_with_the_adjacent_rear_hexes(facing: int) 
     # At distance 2 the rear sector holds five hexes, one of them directly behind.
     behind = [h for h in ring(TARGET, 2) if is_behind(h, TARGET, facing)]
     assert len(behind) == 5
-    assert sum(behind_bonus(h, TARGET, facing, attacker_phase_start=h, moved_this_attack_phase=False) == 2
-               for h in behind) == 1
+    assert (
+        sum(behind_bonus(h, TARGET, facing, attacker_phase_start=h, moved_this_attack_phase=False) == 2 for h in behind)
+        == 1
+    )
 
 
 def test_ftc_6_4_1_attacker_in_the_target_hex_is_refused() -> None:
@@ -255,6 +266,7 @@ def test_ftc_6_4_1_attacker_in_the_target_hex_is_refused() -> None:
 
 
 # --- FTC 6.4: difficulty, hits and relative degree --------------------------------------------------
+
 
 def test_ftc_6_4_melee_difficulty_poor_plus_one_per_larger_scale_step() -> None:
     assert melee_difficulty(0, 0) == ladder.POOR
@@ -288,6 +300,7 @@ def test_ftc_6_1_undodged_missile_needs_only_the_difficulty() -> None:
 
 # --- FTC 6.6 hit location --------------------------------------------------------------------------
 
+
 def test_ftc_6_6_torso_only_below_superb() -> None:
     assert hit_locations(ladder.GREAT, ladder.TERRIBLE) == ("torso",)
 
@@ -307,6 +320,7 @@ def test_ftc_6_6_undodged_shot_counts_as_fair_or_worse() -> None:
 
 
 # --- FTC 6.5.3 misses, table 9 ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("count", "friend", "enemy"), [(1, -3, 3), (2, -2, 2), (3, -1, 1), (7, -1, 1)])
 def test_ftc_table_9_ranged_miss_table_every_cell(count: int, friend: int, enemy: int) -> None:
@@ -364,12 +378,13 @@ def test_ftc_6_5_3_miss_resolution_follows_table_9(seed: int) -> None:
 
 def test_ftc_6_5_3_accidental_hit_dodge_at_plus_three() -> None:
     assert ACCIDENTAL_DODGE_BONUS == 3
-    assert accidental_hit(ladder.FAIR, None) == (True, 0)          # no dodge declared: it lands
+    assert accidental_hit(ladder.FAIR, None) == (True, 0)  # no dodge declared: it lands
     assert accidental_hit(ladder.SUPERB, ladder.FAIR) == (False, 0)  # Fair + 3 ties Superb: dodged
     assert accidental_hit(ladder.LEGENDARY, ladder.FAIR)[0]
 
 
 # --- FTC 6.5.3 scatter -----------------------------------------------------------------------------
+
 
 def test_ftc_6_5_3_scatter_example_ten_metres_relative_degree_minus_two() -> None:
     assert scatter_distance(-2, 10) == 2
@@ -379,8 +394,8 @@ def test_ftc_6_5_3_scatter_relative_degree_zero_misses_by_one_hex() -> None:
     assert scatter_distance(0, 10) == 1
     assert scatter_distance(-1, 30) == 1
     assert scatter_distance(-3, 10) == 4
-    assert scatter_distance(-5, 3) == 2      # 20 % of 3 m × 4 = 2.4 -> 2
-    assert scatter_distance(-2, 2) == 1      # never less than one hex
+    assert scatter_distance(-5, 3) == 2  # 20 % of 3 m × 4 = 2.4 -> 2
+    assert scatter_distance(-2, 2) == 1  # never less than one hex
 
 
 def test_ftc_6_5_3_scatter_direction_is_a_d6() -> None:

@@ -17,13 +17,19 @@ from game.engine.hexgrid import Hex, distance, front_hexes, neighbors
 from game.engine.ladder import GOOD, GREAT
 from game.engine.wounds import WoundLevel, Wounds, wound_for_damage
 
-S, H, VH, INC, ND = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED,
-                     WoundLevel.NEAR_DEATH)
+S, H, VH, INC, ND = (
+    WoundLevel.SCRATCH,
+    WoundLevel.HURT,
+    WoundLevel.VERY_HURT,
+    WoundLevel.INCAPACITATED,
+    WoundLevel.NEAR_DEATH,
+)
 hexes = st.builds(Hex, st.integers(-20, 20), st.integers(-20, 20))
 facings = st.integers(0, 5)
 
 
 # --- Fudge 4.23: carnivores and prey ------------------------------------------------------------------
+
 
 def test_fudge_4_23_carnivore_defends_one_below_prey_attacks_one_below() -> None:
     off, dfn = creatures.kind_modifiers("carnivore")
@@ -43,6 +49,7 @@ def test_fudge_4_23_default_stances_by_kind() -> None:
 
 # --- FTC 7.3 / Fudge 4.57: mooks and creature tracks --------------------------------------------------
 
+
 def test_fudge_4_57_mook_track_undamaged_hurt_out() -> None:
     track = creatures.mook_track()
     w = Wounds(track)
@@ -52,7 +59,7 @@ def test_fudge_4_57_mook_track_undamaged_hurt_out() -> None:
     assert wound_for_damage(5, track) == INC
     w, marked = w.record(H)
     assert marked == H and w.label == "Hurt" and w.can_act
-    w, marked = w.record(H)                       # a second wound: out of the battle
+    w, marked = w.record(H)  # a second wound: out of the battle
     assert marked == INC and w.label == "Out of the Battle" and not w.can_act
 
 
@@ -72,8 +79,9 @@ def test_fudge_4_63_epic_track_for_a_creature() -> None:
 
 
 def test_ftc_7_3_custom_track_from_roster_data() -> None:
-    ogre = creatures.creature_track({"levels": ["Scratch", "Hurt", "Incapacitated"], "damage": [2, 5, 9],
-                                     "boxes": [4, 2, 1]})
+    ogre = creatures.creature_track(
+        {"levels": ["Scratch", "Hurt", "Incapacitated"], "damage": [2, 5, 9], "boxes": [4, 2, 1]}
+    )
     assert wound_for_damage(1, ogre) is None
     assert wound_for_damage(6, ogre) == H
     with pytest.raises(CreatureError):
@@ -83,14 +91,16 @@ def test_ftc_7_3_custom_track_from_roster_data() -> None:
 
 
 def test_ftc_7_3_roster_creature_with_kind_size_mook() -> None:
-    wolf = creatures.creature_from_dict({"name": "Wolf", "kind": "carnivore", "skills": {"Bite": "Good"},
-                                         "mook": True}, key="wolf")
+    wolf = creatures.creature_from_dict(
+        {"name": "Wolf", "kind": "carnivore", "skills": {"Bite": "Good"}, "mook": True}, key="wolf"
+    )
     assert wolf.kind == "carnivore" and wolf.mook and wolf.size == 1
     assert wolf.character.wound_track == creatures.mook_track()
     named = creatures.creature_from_dict({"name": "Orc", "wound_track": "mook"})
     assert named.character.wound_track.levels == (H, INC)
-    dragon = creatures.creature_from_dict({"name": "Dragon", "size": 7, "scale": 6, "tough_hide": 2,
-                                           "wound_track": "major_npc"})
+    dragon = creatures.creature_from_dict(
+        {"name": "Dragon", "size": 7, "scale": 6, "tough_hide": 2, "wound_track": "major_npc"}
+    )
     assert dragon.size == 7 and dragon.character.mass_scale == 6
     with pytest.raises(CreatureError, match="size"):
         creatures.creature_from_dict({"name": "Blob", "size": 4})
@@ -101,6 +111,7 @@ def test_ftc_7_3_roster_creature_with_kind_size_mook() -> None:
 
 
 # --- FTC 7.2 natural armour, FTC 6.6 no head ----------------------------------------------------------
+
 
 def test_ftc_7_2_tough_hide_is_natural_armour() -> None:
     bear = creatures.creature_from_dict({"name": "Bear", "gifts": ["Tough Hide"], "kind": "carnivore"})
@@ -121,14 +132,15 @@ def test_ftc_6_6_no_head_no_head_blow_bonus() -> None:
 
 # --- Fudge 4.58 scale-piercing weapons ----------------------------------------------------------------
 
+
 def test_fudge_4_58_scale_piercing_halves_or_ignores_scale_on_a_good_hit() -> None:
     assert creatures.pierced_scale(6, 3, "halve") == 3
     assert creatures.pierced_scale(5, 3, "halve") == 2
     assert creatures.pierced_scale(6, 4, "ignore") == 0
-    assert creatures.pierced_scale(6, 2, "ignore") == 6          # not a good hit
-    assert creatures.pierced_scale(6, 5, None) == 6              # an ordinary weapon
-    assert creatures.pierced_scale(0, 5, "ignore") == 0          # a human: nothing to pierce
-    assert creatures.pierced_scale(-4, 5, "ignore") == -4        # a leprechaun stays small
+    assert creatures.pierced_scale(6, 2, "ignore") == 6  # not a good hit
+    assert creatures.pierced_scale(6, 5, None) == 6  # an ordinary weapon
+    assert creatures.pierced_scale(0, 5, "ignore") == 0  # a human: nothing to pierce
+    assert creatures.pierced_scale(-4, 5, "ignore") == -4  # a leprechaun stays small
     assert creatures.scale_piercing_adjustment(6, 3, "halve") == -3
     with pytest.raises(CreatureError):
         creatures.pierced_scale(6, 3, "double")  # type: ignore[arg-type]
@@ -142,13 +154,14 @@ def test_fudge_4_58_whale_harpoon_against_the_dragon() -> None:
     offence = (Factor("Strength (Great)", 2), Factor("Whale harpoon", 4))
     pierced = creatures.pierce_defence(dfn, 3, "halve")
     assert [f.name for f in pierced] == ["Mass Scale (halved: scale-piercing)", "Tough Hide"]
-    assert damage_total(3, offence, dfn) == 1                   # a Scratch through the whole Scale
-    assert damage_total(3, offence, pierced) == 4               # Hurt with the Scale halved
+    assert damage_total(3, offence, dfn) == 1  # a Scratch through the whole Scale
+    assert damage_total(3, offence, pierced) == 4  # Hurt with the Scale halved
     assert damage_total(3, offence, creatures.pierce_defence(dfn, 3, "ignore")) == 7
-    assert creatures.pierce_defence(dfn, 2, "ignore") == dfn     # a graze-ish hit pierces nothing
+    assert creatures.pierce_defence(dfn, 2, "ignore") == dfn  # a graze-ish hit pierces nothing
 
 
 # --- FTC 5 large figures ------------------------------------------------------------------------------
+
 
 @given(hexes, facings)
 def test_ftc_5_footprints_of_1_3_7_hexes(center: Hex, facing: int) -> None:
@@ -157,8 +170,8 @@ def test_ftc_5_footprints_of_1_3_7_hexes(center: Hex, facing: int) -> None:
     assert seven == {center, *neighbors(center)}
     three = creatures.footprint(center, 3, facing)
     assert len(three) == 3 and center in three
-    assert all(distance(a, b) == 1 for a in three for b in three if a != b)   # mutually adjacent
-    assert all(h not in front_hexes(center, facing) for h in three)           # the body is behind the head
+    assert all(distance(a, b) == 1 for a in three for b in three if a != b)  # mutually adjacent
+    assert all(h not in front_hexes(center, facing) for h in three)  # the body is behind the head
 
 
 def test_ftc_5_footprint_size_is_checked() -> None:
@@ -174,7 +187,7 @@ def test_ftc_5_2_zone_of_control_of_one_hex_is_its_front_hexes(center: Hex, faci
 def test_ftc_5_2_zone_of_control_of_a_seven_hex_dragon() -> None:
     zone = creatures.large_front_hexes(Hex(0, 0), 7, 0)
     assert zone == {Hex(2, 0), Hex(2, -1), Hex(2, -2), Hex(1, -2), Hex(1, 1), Hex(0, 2), Hex(-1, 2)}
-    assert all(distance(h, Hex(0, 0)) == 2 for h in zone)      # the half ring just outside its body
+    assert all(distance(h, Hex(0, 0)) == 2 for h in zone)  # the half ring just outside its body
 
 
 def test_ftc_5_2_zone_of_control_of_a_three_hex_figure() -> None:
@@ -203,7 +216,7 @@ def test_ftc_6_2_large_distance_and_reach() -> None:
     assert creatures.large_reach(Hex(0, 0), 7, 0, [Hex(2, 0)])
     assert not creatures.large_reach(Hex(0, 0), 7, 0, knight)
     assert creatures.large_reach(Hex(0, 0), 7, 0, knight, reach=2)
-    assert not creatures.large_reach(Hex(0, 0), 7, 0, [Hex(-2, 0)])   # behind the dragon
+    assert not creatures.large_reach(Hex(0, 0), 7, 0, [Hex(-2, 0)])  # behind the dragon
     # The knight reaches the dragon when any dragon hex is in front of him.
     assert creatures.large_reach(Hex(2, 0), 1, 3, dragon)
 

@@ -23,8 +23,13 @@ from game.engine.equipment import Armour, Weapon, armour, weapon
 from game.engine.ladder import FAIR, GOOD, GREAT, LEGENDARY, MEDIOCRE, POOR, SUPERB, TERRIBLE
 from game.engine.wounds import WoundError, WoundLevel, Wounds, wound_for_damage
 
-S, H, VH, INC, ND = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED,
-                     WoundLevel.NEAR_DEATH)
+S, H, VH, INC, ND = (
+    WoundLevel.SCRATCH,
+    WoundLevel.HURT,
+    WoundLevel.VERY_HURT,
+    WoundLevel.INCAPACITATED,
+    WoundLevel.NEAR_DEATH,
+)
 
 
 def total(factors: tuple[Factor, ...]) -> int:
@@ -42,8 +47,10 @@ def fudge_armour(name: str, defense: int) -> Armour:
 
 # ----------------------------------------------------------------------------------------- FTC 7.1 table
 
-@pytest.mark.parametrize(("strength", "factor"), [
-    (SUPERB, 3), (GREAT, 2), (GOOD, 1), (FAIR, 0), (MEDIOCRE, -1), (POOR, -2), (TERRIBLE, -3)])
+
+@pytest.mark.parametrize(
+    ("strength", "factor"), [(SUPERB, 3), (GREAT, 2), (GOOD, 1), (FAIR, 0), (MEDIOCRE, -1), (POOR, -2), (TERRIBLE, -3)]
+)
 def test_ftc_7_1_strength_table_every_cell(strength: int, factor: int) -> None:
     assert strength_factor(strength) == factor
 
@@ -77,8 +84,7 @@ def test_ftc_9_1_martial_arts_fist_and_kick() -> None:
     assert total(offensive_factors(brawler, weapon("Fist"), two_handed=False, distance=1)) == -2
     assert total(offensive_factors(adept, weapon("Fist"), two_handed=False, distance=1)) == -1
     assert total(offensive_factors(adept, weapon("Kick"), two_handed=False, distance=1)) == 0
-    assert total(offensive_factors(adept, weapon("Kick"), two_handed=False, distance=1,
-                                   martial_arts=False)) == -1
+    assert total(offensive_factors(adept, weapon("Kick"), two_handed=False, distance=1, martial_arts=False)) == -1
 
 
 def test_ftc_6_6_head_blow_is_plus_2_unless_no_head() -> None:
@@ -86,21 +92,19 @@ def test_ftc_6_6_head_blow_is_plus_2_unless_no_head() -> None:
     target = Character("T")
     headless = Character("Ooze", has_head=False)
     sword = weapon("Shortsword")
-    assert total(offensive_factors(c, sword, two_handed=False, distance=1, location="head",
-                                   target=target)) == 3
-    assert total(offensive_factors(c, sword, two_handed=False, distance=1, location="head",
-                                   target=headless)) == 1
+    assert total(offensive_factors(c, sword, two_handed=False, distance=1, location="head", target=target)) == 3
+    assert total(offensive_factors(c, sword, two_handed=False, distance=1, location="head", target=headless)) == 1
 
 
 def test_ftc_7_1_creature_resisting_sharp_weapons() -> None:
     c = Character("C")
     skeleton = Character("Skeleton", resist_sharp=1)
-    assert total(offensive_factors(c, weapon("Broadsword"), two_handed=False, distance=1,
-                                   target=skeleton)) == 1
+    assert total(offensive_factors(c, weapon("Broadsword"), two_handed=False, distance=1, target=skeleton)) == 1
     assert total(offensive_factors(c, weapon("Mace"), two_handed=False, distance=1, target=skeleton)) == 2
 
 
 # ----------------------------------------------------------------------------------------- FTC 7.2
+
 
 def test_ftc_7_2_non_rigid_armour_halved_by_large_blunt_weapons() -> None:
     assert armour_value(armour("Chain Mail"), weapon("Mace")) == 1
@@ -151,6 +155,7 @@ def test_ftc_7_best_single_suit_counts() -> None:
 
 # ----------------------------------------------------------------------------------------- FTC 7 total
 
+
 def test_ftc_7_damage_is_relative_degree_plus_offence_minus_defence() -> None:
     attacker = Character("A", strength=GOOD)
     defender = Character("D", armour=(armour("Leather"),))
@@ -163,12 +168,22 @@ def test_ftc_7_damage_is_relative_degree_plus_offence_minus_defence() -> None:
 
 # ----------------------------------------------------------------------------------------- worked examples
 
+
 def test_fudge_4_55_leroy_vs_theodora() -> None:
-    leroy = Character("Leroy", strength=GOOD, damage_capacity=GOOD, armour=(armour("Scale Mail"),),
-                      weapons=(fudge_weapon("Broadsword (Fudge)", 3),))
-    theodora = Character("Theodora", strength=SUPERB, damage_capacity=FAIR,
-                         armour=(fudge_armour("Boiled Leather", 2),),
-                         weapons=(fudge_weapon("Poleaxe", 4),))
+    leroy = Character(
+        "Leroy",
+        strength=GOOD,
+        damage_capacity=GOOD,
+        armour=(armour("Scale Mail"),),
+        weapons=(fudge_weapon("Broadsword (Fudge)", 3),),
+    )
+    theodora = Character(
+        "Theodora",
+        strength=SUPERB,
+        damage_capacity=FAIR,
+        armour=(fudge_armour("Boiled Leather", 2),),
+        weapons=(fudge_weapon("Poleaxe", 4),),
+    )
     leroy_off = offensive_factors(leroy, leroy.ready_weapon, two_handed=False, distance=1)
     theo_off = offensive_factors(theodora, theodora.ready_weapon, two_handed=True, distance=1)
     assert total(leroy_off) == 4
@@ -183,10 +198,15 @@ def test_fudge_4_55_leroy_vs_theodora() -> None:
 
 
 def test_fudge_4_58_sheba_kicks_mcmurtree() -> None:
-    sheba = Character("Sheba", weapons=(Weapon("Kick with thick boots", "Martial Arts", 1, 1.5),),
-                      armour=(fudge_armour("Heavy Leather", 2),), damage_capacity=FAIR)
-    mcmurtree = Character("McMurtree", strength_scale=-4, mass_scale=-4, damage_capacity=FAIR,
-                          armour=(armour("Leather"),))
+    sheba = Character(
+        "Sheba",
+        weapons=(Weapon("Kick with thick boots", "Martial Arts", 1, 1.5),),
+        armour=(fudge_armour("Heavy Leather", 2),),
+        damage_capacity=FAIR,
+    )
+    mcmurtree = Character(
+        "McMurtree", strength_scale=-4, mass_scale=-4, damage_capacity=FAIR, armour=(armour("Leather"),)
+    )
     off = offensive_factors(sheba, sheba.ready_weapon, two_handed=False, distance=1)
     dfn = defensive_factors(mcmurtree, sheba.ready_weapon)
     assert total(off) == 1 and total(dfn) == -3
@@ -195,8 +215,9 @@ def test_fudge_4_58_sheba_kicks_mcmurtree() -> None:
 
 
 def test_fudge_4_58_fionn_clubs_sheba() -> None:
-    fionn = Character("Fionn", strength=GOOD, strength_scale=-4, mass_scale=-4,
-                      weapons=(fudge_weapon("Shillelagh", 2, sharp=False),))
+    fionn = Character(
+        "Fionn", strength=GOOD, strength_scale=-4, mass_scale=-4, weapons=(fudge_weapon("Shillelagh", 2, sharp=False),)
+    )
     sheba = Character("Sheba", armour=(fudge_armour("Heavy Leather", 2),))
     off = offensive_factors(fionn, fionn.ready_weapon, two_handed=False, distance=1, location="leg")
     dfn = defensive_factors(sheba, fionn.ready_weapon, location="leg")
@@ -224,10 +245,19 @@ def test_fudge_4_58_wilbur_against_the_dragon() -> None:
 
 
 def test_fudge_4_63_rachel_and_archie_damage_factors() -> None:
-    rachel = Character("Rachel", weapons=(fudge_weapon("Quarterstaff", 2, sharp=False),),
-                       armour=(armour("Leather"),), damage_capacity=GOOD)
-    archie = Character("Archie", strength=GREAT, weapons=(fudge_weapon("Greatsword (Fudge)", 4),),
-                       armour=(fudge_armour("Heavy Leather", 2),), damage_capacity=FAIR)
+    rachel = Character(
+        "Rachel",
+        weapons=(fudge_weapon("Quarterstaff", 2, sharp=False),),
+        armour=(armour("Leather"),),
+        damage_capacity=GOOD,
+    )
+    archie = Character(
+        "Archie",
+        strength=GREAT,
+        weapons=(fudge_weapon("Greatsword (Fudge)", 4),),
+        armour=(fudge_armour("Heavy Leather", 2),),
+        damage_capacity=FAIR,
+    )
     rachel_off = offensive_factors(rachel, rachel.ready_weapon, two_handed=True, distance=1)
     archie_off = offensive_factors(archie, archie.ready_weapon, two_handed=True, distance=1)
     assert total(rachel_off) == 2 and total(defensive_factors(rachel, archie.ready_weapon)) == 2
@@ -239,11 +269,20 @@ def test_fudge_4_63_rachel_and_archie_damage_factors() -> None:
 
 
 def test_fudge_4_7_snorri_and_brynhild() -> None:
-    snorri = Character("Snorri", strength=GOOD, damage_capacity=GOOD,
-                       weapons=(fudge_weapon("Magic Sword", 4),), armour=(fudge_armour("Heavy Leather", 2),))
-    brynhild = Character("Brynhild", strength=GREAT, damage_capacity=FAIR,
-                         weapons=(fudge_weapon("Axe (Fudge)", 3),),
-                         armour=(fudge_armour("Heavy Leather", 2),))
+    snorri = Character(
+        "Snorri",
+        strength=GOOD,
+        damage_capacity=GOOD,
+        weapons=(fudge_weapon("Magic Sword", 4),),
+        armour=(fudge_armour("Heavy Leather", 2),),
+    )
+    brynhild = Character(
+        "Brynhild",
+        strength=GREAT,
+        damage_capacity=FAIR,
+        weapons=(fudge_weapon("Axe (Fudge)", 3),),
+        armour=(fudge_armour("Heavy Leather", 2),),
+    )
     s_off = offensive_factors(snorri, snorri.ready_weapon, two_handed=False, distance=1)
     b_off = offensive_factors(brynhild, brynhild.ready_weapon, two_handed=False, distance=1)
     s_def = defensive_factors(snorri, brynhild.ready_weapon)
@@ -259,6 +298,7 @@ def test_fudge_4_7_snorri_and_brynhild() -> None:
 
 
 # ----------------------------------------------------------------------------------------- FTC 6.6 limbs
+
 
 def test_ftc_6_6_limb_blow_at_most_hurt() -> None:
     assert limb_wound(S, None) == (S, False)

@@ -49,13 +49,23 @@ TABLE_9_2 = [  # name, defensive factor, mass, location
 ]
 
 LONGBOW_9_3_1 = {
-    -3: (1, 1, 2, 5, 9, 23, 46, 91), -2: (1, 1, 3, 6, 12, 30, 59, 120), -1: (1, 2, 4, 8, 16, 38, 77, 150),
-    0: (1, 2, 5, 10, 20, 50, 100, 200), 1: (1, 3, 6, 13, 26, 65, 130, 240),
-    2: (2, 3, 8, 17, 34, 84, 170, 240), 3: (2, 4, 11, 22, 44, 110, 220, 240)}
+    -3: (1, 1, 2, 5, 9, 23, 46, 91),
+    -2: (1, 1, 3, 6, 12, 30, 59, 120),
+    -1: (1, 2, 4, 8, 16, 38, 77, 150),
+    0: (1, 2, 5, 10, 20, 50, 100, 200),
+    1: (1, 3, 6, 13, 26, 65, 130, 240),
+    2: (2, 3, 8, 17, 34, 84, 170, 240),
+    3: (2, 4, 11, 22, 44, 110, 220, 240),
+}
 SHORTBOW_9_3_2 = {
-    -3: (1, 1, 1, 2, 5, 11, 23, 46), -2: (1, 1, 1, 3, 6, 15, 30, 59), -1: (1, 1, 2, 4, 8, 19, 38, 77),
-    0: (1, 1, 3, 5, 10, 25, 50, 100), 1: (1, 1, 4, 6, 13, 32, 65, 120), 2: (2, 2, 5, 8, 17, 42, 84, 120),
-    3: (2, 2, 7, 11, 22, 55, 110, 120)}
+    -3: (1, 1, 1, 2, 5, 11, 23, 46),
+    -2: (1, 1, 1, 3, 6, 15, 30, 59),
+    -1: (1, 1, 2, 4, 8, 19, 38, 77),
+    0: (1, 1, 3, 5, 10, 25, 50, 100),
+    1: (1, 1, 4, 6, 13, 32, 65, 120),
+    2: (2, 2, 5, 8, 17, 42, 84, 120),
+    3: (2, 2, 7, 11, 22, 55, 110, 120),
+}
 
 
 @pytest.mark.parametrize(("name", "one", "two", "far", "mass"), TABLE_9_1)
@@ -221,8 +231,9 @@ def test_ftc_9_1_rapier_defends_better_against_light_weapons() -> None:
 
 
 @given(st.sampled_from(equipment.weapons()), st.sampled_from(equipment.weapons()))
-def test_parry_penalty_is_between_0_and_minus_2_and_monotone(defender: equipment.Weapon,
-                                                            attacker: equipment.Weapon) -> None:
+def test_parry_penalty_is_between_0_and_minus_2_and_monotone(
+    defender: equipment.Weapon, attacker: equipment.Weapon
+) -> None:
     penalty = parry_penalty(defender, attacker)
     assert -2 <= penalty <= 0
     if attacker.mass_kg <= defender.mass_kg:

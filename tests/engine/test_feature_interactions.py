@@ -54,8 +54,14 @@ def test_issue_8_removing_a_concentrating_caster_ends_his_concentration() -> Non
 
 
 def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
-    setup = axial([("w", "blue", "wizard", Hex(1, 4), 0), ("k", "blue", "knight", Hex(1, 6), 0),
-                   ("b", "red", "brigand", Hex(8, 4), 3)], seed=0)
+    setup = axial(
+        [
+            ("w", "blue", "wizard", Hex(1, 4), 0),
+            ("k", "blue", "knight", Hex(1, 6), 0),
+            ("b", "red", "brigand", Hex(8, 4), 3),
+        ],
+        seed=0,
+    )
     b = refereed(setup)
     play_round(b, thunder)
     b.apply(gm.RemoveFigure("w"))
@@ -67,8 +73,14 @@ def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
 
 
 def test_issue_8_removing_the_target_of_a_concentration_breaks_it() -> None:
-    setup = axial([("w", "blue", "wizard", Hex(1, 4), 0), ("b", "red", "brigand", Hex(8, 4), 3),
-                   ("c", "red", "brigand", Hex(8, 7), 3)], seed=0)
+    setup = axial(
+        [
+            ("w", "blue", "wizard", Hex(1, 4), 0),
+            ("b", "red", "brigand", Hex(8, 4), 3),
+            ("c", "red", "brigand", Hex(8, 7), 3),
+        ],
+        seed=0,
+    )
     b = refereed(setup)
     play_round(b, thunder)
     events = b.apply(gm.RemoveFigure("b"))
@@ -132,8 +144,17 @@ def test_ftc_8_2_a_large_figure_sees_an_area_cast_over_part_of_it() -> None:
 def test_ftc_5_3_the_gm_grants_a_free_attack_to_a_large_figure_next_to_the_runner() -> None:
     """The troll's hex is two hexes from the runner, but one of the hexes it covers is next to him (FTC 5:
     distances between nearest hexes), so the GM may give it a free attack."""
-    b = refereed(axial([("m", "blue", "brigand", Hex(8, 4), 0), ("k", "red", "brigand", Hex(9, 4), 3),
-                        ("t", "red", "troll", Hex(6, 4), 3)], seed=0, orders={"t": "never"}))
+    b = refereed(
+        axial(
+            [
+                ("m", "blue", "brigand", Hex(8, 4), 0),
+                ("k", "red", "brigand", Hex(9, 4), 3),
+                ("t", "red", "troll", Hex(6, 4), 3),
+            ],
+            seed=0,
+            orders={"t": "never"},
+        )
+    )
     while True:
         d = legal_actions(b)
         assert d is not None and d.reason in ("move", "interrupt")
@@ -151,10 +172,22 @@ def test_ftc_5_3_the_gm_grants_a_free_attack_to_a_large_figure_next_to_the_runne
 def mixed(seed: int) -> BattleSetup:
     """Casters, large figures and a GM seat (the referee): a blue wizard, seer and knight against a red
     wizard, a 3-hex troll and a 7-hex dragon."""
-    return replace(setup([("b0", "blue", "knight", (1, 2), 0), ("b1", "blue", "wizard", (1, 5), 0),
-                          ("b2", "blue", "seer", (2, 7), 0), ("r0", "red", "troll", (8, 2), 3),
-                          ("r1", "red", "dragon", (8, 6), 3), ("r2", "red", "wizard", (10, 4), 3)],
-                         seed=seed, width=12, height=10), gm="referee")
+    return replace(
+        setup(
+            [
+                ("b0", "blue", "knight", (1, 2), 0),
+                ("b1", "blue", "wizard", (1, 5), 0),
+                ("b2", "blue", "seer", (2, 7), 0),
+                ("r0", "red", "troll", (8, 2), 3),
+                ("r1", "red", "dragon", (8, 6), 3),
+                ("r2", "red", "wizard", (10, 4), 3),
+            ],
+            seed=seed,
+            width=12,
+            height=10,
+        ),
+        gm="referee",
+    )
 
 
 def gm_whim(b: Battle, rng: random.Random) -> gm.GMAction | None:
@@ -211,8 +244,9 @@ def test_ftc_8_3_an_area_spell_reaches_a_large_figure_by_its_nearest_hex_in_rang
     """The dragon's own hex is 11 hexes from the wizard, beyond Blinding Cloud's short range (10), but its
     west hex is 10 away: the dragon is a legal target, and the cloud is centred on that hex, not on the
     dragon's own (a random player once declared the out-of-range centre and was refused)."""
-    b = refereed(axial([("w", "blue", "wizard", Hex(0, 2), 0), ("d", "red", "dragon", Hex(11, 2), 3)],
-                       seed=0, width=16))
+    b = refereed(
+        axial([("w", "blue", "wizard", Hex(0, 2), 0), ("d", "red", "dragon", Hex(11, 2), 3)], seed=0, width=16)
+    )
     assert "d" in b.spell_targets("w", "Blinding Cloud")
     assert b.area_hex_on("w", "Blinding Cloud", "d") == Hex(10, 2)
     assert b.area_hex_on("w", "Thunderstrike", "d") is None  # not an area spell
@@ -233,6 +267,7 @@ def test_ftc_8_3_an_area_spell_reaches_a_large_figure_by_its_nearest_hex_in_rang
 
 
 # --- the GM's modifiers in the rolls of magic (Fudge 4.1, FTC 8.1) -------------------------------------
+
 
 def dodging_caster(seed: int, value: int) -> Battle:
     """Round 1 of ``spell_duel`` with a referee: the wizard begins Thunderstrike at the archer and dodges
@@ -287,8 +322,7 @@ def slowed_archer(seed: int, value: int) -> Battle:
     b = refereed(spell_duel(seed))
     if value:
         b.apply(gm.SituationalModifier("grit", "a", value, "stubborn", "removed"))
-    play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w"
-               else act.Declare(fid))
+    play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w" else act.Declare(fid))
     return b
 
 
@@ -325,6 +359,7 @@ def test_fudge_4_1_the_gm_modifier_counts_in_dodging_a_bolt_and_its_odds() -> No
 
 
 # --- the GM ends the last round of a concentration (FTC 8.1, issue 8) -----------------------------------
+
 
 def _declared_before_the_brigand(b: Battle) -> bool:
     """Play on to the wizard's declaration of Thunderstrike; whether the round is still open after it (the
@@ -386,6 +421,7 @@ def test_ftc_8_1_a_round_the_gm_ends_before_the_last_counts_as_concentrated() ->
 
 # --- recognising spells with large figures (FTC 8.2, FTC 5) -------------------------------------------
 
+
 def _walled(figures: list[tuple[str, str, Character, Hex, int]], wall: Hex, seed: int) -> Battle:
     """A 16 x 12 open field with one sight-blocking wall hex and the figures at axial hexes."""
     t = TerrainMap.open(16, 12)
@@ -408,8 +444,11 @@ def test_ftc_8_2_a_large_figure_sees_a_casting_from_any_of_its_hexes() -> None:
     and hears him: it recognises his Thunderstrike on a Good result, not the Superb of a hidden caster."""
     troll = character("troll", skills={"Club": "Good", "Thaumatology": "Great"})
     for seed in range(60):
-        b = _walled([("w", "blue", character("wizard"), Hex(1, 4), 0), ("t", "red", troll, Hex(8, 4), 3)],
-                    wall=Hex(7, 4), seed=seed)
+        b = _walled(
+            [("w", "blue", character("wizard"), Hex(1, 4), 0), ("t", "red", troll, Hex(8, 4), 3)],
+            wall=Hex(7, 4),
+            seed=seed,
+        )
         assert line_of_fire(b.terrain, Hex(1, 4), Hex(8, 4)).blocked  # the head hex is hidden
         assert b.recognition_view("t", "w") == (True, True, False)
         seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="t"))
@@ -424,8 +463,11 @@ def test_ftc_8_2_a_large_caster_is_seen_at_any_of_its_hexes() -> None:
     cloud the troll casts, sees and hears it (Good), as a large target is shot at any of its hexes."""
     troll = character("troll", skills={"Club": "Good", "Magic": "Great"}, spells=["Blinding Cloud"])
     for seed in range(60):
-        b = _walled([("t", "blue", troll, Hex(7, 4), 0), ("s", "red", character("seer"), Hex(3, 5), 3)],
-                    wall=Hex(5, 5), seed=seed)
+        b = _walled(
+            [("t", "blue", troll, Hex(7, 4), 0), ("s", "red", character("seer"), Hex(3, 5), 3)],
+            wall=Hex(5, 5),
+            seed=seed,
+        )
         assert line_of_fire(b.terrain, Hex(3, 5), Hex(7, 4)).blocked  # the troll's own hex is hidden
         assert b.recognition_view("s", "t") == (True, True, False)
         seen = _recognitions(b, "t", act.Declare("t", spell="Blinding Cloud", spell_hex=Hex(3, 4)), rounds=1)
@@ -439,9 +481,15 @@ def test_ftc_8_2_a_large_bystander_in_the_way_obscures_from_any_of_its_hexes() -
     """Other people in the way make recognition Superb (FTC 8.2): a troll whose tail hex, not its head,
     stands between the seer and the wizard is in the way."""
     for seed in range(60):
-        b = _walled([("w", "blue", character("wizard"), Hex(1, 4), 0),
-                     ("s", "red", character("seer"), Hex(9, 4), 3),
-                     ("t", "blue", character("troll"), Hex(5, 3), 1)], wall=Hex(0, 0), seed=seed)
+        b = _walled(
+            [
+                ("w", "blue", character("wizard"), Hex(1, 4), 0),
+                ("s", "red", character("seer"), Hex(9, 4), 3),
+                ("t", "blue", character("troll"), Hex(5, 3), 1),
+            ],
+            wall=Hex(0, 0),
+            seed=seed,
+        )
         assert b.figure("t").hex not in {lh.hex for lh in line_of_fire(b.terrain, Hex(1, 4), Hex(9, 4)).hexes}
         assert b.recognition_view("s", "w") == (True, True, True)
         seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="s"))
@@ -483,8 +531,7 @@ def test_issue_8_the_gm_sets_a_resistance_roll_by_hand() -> None:
         raise AssertionError("no seed has the archer resist")
     b = refereed(spell_duel(seed))
     b.apply(gm.SetDie("a", "resistance", (1, 1, 1, 1)))
-    play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w"
-               else act.Declare(fid))
+    play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w" else act.Declare(fid))
     resisted = [e for e in b.events if isinstance(e, ev.SpellResisted)]
     assert resisted and resisted[0].faces == (1, 1, 1, 1)
     assert resisted[0].result == b.figure("a").character.will + 4

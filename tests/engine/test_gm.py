@@ -93,8 +93,9 @@ def test_issue_8_gm_action_survives_json_save_and_load(action: GMAction) -> None
 
 
 @pytest.mark.parametrize("action", EVERY_ACTION, ids=lambda a: a.kind)
-def test_issue_8_gm_action_loads_through_actions_once_registered(action: GMAction,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_issue_8_gm_action_loads_through_actions_once_registered(
+    action: GMAction, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for kind, cls in GM_ACTION_TYPES.items():
         monkeypatch.setitem(actions.ACTION_TYPES, kind, cls)
     data = json.loads(json.dumps(actions.action_to_json(action)))
@@ -118,6 +119,7 @@ def test_issue_8_gm_action_owns_its_data() -> None:
 
 
 # ------------------------------------------------------------------------------------ ranges
+
 
 def test_fudge_4_1_gm_modifier_ranges_from_minus_3_to_plus_3() -> None:
     assert [validate_modifier_value(v) for v in range(-3, 4)] == list(range(-3, 4))
@@ -182,6 +184,7 @@ def test_issue_8_add_figure_needs_exactly_one_character_source_and_a_facing() ->
 
 # ------------------------------------------------------------------------------------ modifiers
 
+
 def test_fudge_4_7_example_gm_gives_snorri_minus_one_for_bad_footing_this_round() -> None:
     state = GMState().with_action(SituationalModifier("f", "snorri", -1, "bad footing"), round_no=5)
     assert state.modifiers[0].round == 5
@@ -193,25 +196,39 @@ def test_fudge_4_7_example_gm_gives_snorri_minus_one_for_bad_footing_this_round(
 
 
 def test_fudge_4_1_example_gunner_plus_one_and_plus_one_is_plus_two() -> None:
-    mods = (SituationalModifier("a", "gunner", 1, "mob surprised", "removed", 1),
-            SituationalModifier("b", "gunner", 1, "covers ground quickly", "removed", 1))
+    mods = (
+        SituationalModifier("a", "gunner", 1, "mob surprised", "removed", 1),
+        SituationalModifier("b", "gunner", 1, "covers ground quickly", "removed", 1),
+    )
     assert modifier_total(mods, "gunner", "pcs", 4) == 2
     assert [v for _, v in modifier_terms(mods, "gunner", "pcs", 4)] == [1, 1]
 
 
 def test_fudge_4_1_gm_modifiers_together_stay_within_minus_3_to_plus_3() -> None:
-    mods = (SituationalModifier("a", "blue", 3, "surprise", "removed", 1),
-            SituationalModifier("b", "b0", 2, "high ground", "removed", 1))
+    mods = (
+        SituationalModifier("a", "blue", 3, "surprise", "removed", 1),
+        SituationalModifier("b", "b0", 2, "high ground", "removed", 1),
+    )
     terms = modifier_terms(mods, "b0", "blue", 1)
     assert sum(v for _, v in terms) == 3 == modifier_total(mods, "b0", "blue", 1)
     assert terms[-1] == ("GM limit -3..+3", -2)
 
 
-@given(st.lists(st.tuples(st.integers(-3, 3), st.sampled_from(["b0", "blue", "r0", "red"]),
-                          st.sampled_from(["round", "removed"]), st.integers(1, 3)), max_size=6),
-       st.integers(1, 3))
-def test_fudge_4_1_total_is_the_clamped_sum_of_what_applies(specs: list[tuple[int, str, str, int]],
-                                                            round_no: int) -> None:
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(-3, 3),
+            st.sampled_from(["b0", "blue", "r0", "red"]),
+            st.sampled_from(["round", "removed"]),
+            st.integers(1, 3),
+        ),
+        max_size=6,
+    ),
+    st.integers(1, 3),
+)
+def test_fudge_4_1_total_is_the_clamped_sum_of_what_applies(
+    specs: list[tuple[int, str, str, int]], round_no: int
+) -> None:
     mods = [SituationalModifier(f"m{i}", t, v, "r", u, r) for i, (v, t, u, r) in enumerate(specs)]
     raw = sum(m.value for m in mods if m.target in ("b0", "blue") and (m.until == "removed" or m.round == round_no))
     assert modifier_total(mods, "b0", "blue", round_no) == max(-3, min(3, raw))
@@ -247,6 +264,7 @@ def test_ftc_table_7_condition_over_a_region_and_the_worst_counts() -> None:
 
 # ------------------------------------------------------------------------------------ edits
 
+
 def test_fudge_4_57_edit_wounds_ticks_and_clears_boxes() -> None:
     w = edited_wounds({"Hurt": ["Hurt"], "Very Hurt": ["Hurt"]}, DEFAULT_TRACK)
     assert w.worst == WoundLevel.VERY_HURT and w.marks_at(WoundLevel.VERY_HURT) == (WoundLevel.HURT,)
@@ -271,8 +289,9 @@ def test_ftc_9_edit_gear_from_the_catalogue() -> None:
 
 def test_ftc_2_1_edit_traits_attributes_skills_gifts() -> None:
     c = Character.from_dict({"name": "K", "skills": {"Sword": "Good", "Bow": "Fair"}})
-    new = edited_traits(c, {"strength": "Great", "skills": {"Sword": "Great", "bow": None},
-                            "gifts": ["High Pain Threshold"]})
+    new = edited_traits(
+        c, {"strength": "Great", "skills": {"Sword": "Great", "bow": None}, "gifts": ["High Pain Threshold"]}
+    )
     assert new.strength == GREAT and new.skill_level("Sword") == GREAT
     assert not new.has_skill("Bow") and new.pain == "high"
     assert c.skill_level("Sword") == GOOD

@@ -37,8 +37,20 @@ def duel(seed: int = 0) -> Battle:
 def snapshot(b: Battle) -> tuple[object, ...]:
     """Everything an illegal action must leave as it was."""
     figs = tuple((f.id, f.hex, f.facing, f.wounds, f.out, f.moved, f.held, f.character) for f in b.figures.values())
-    return (figs, len(b.log), len(b.events), b.rng.draws, b.gm_state, tuple(b.gm_dice), dict(b.gm_escape),
-            b.round, b.phase, b.over, b.decision(), tuple(b.order))
+    return (
+        figs,
+        len(b.log),
+        len(b.events),
+        b.rng.draws,
+        b.gm_state,
+        tuple(b.gm_dice),
+        dict(b.gm_escape),
+        b.round,
+        b.phase,
+        b.over,
+        b.decision(),
+        tuple(b.order),
+    )
 
 
 def refused(b: Battle, action: act.Action, words: str) -> None:
@@ -91,6 +103,7 @@ def gm_texts(events: list[ev.Event], b: Battle) -> list[str]:
 
 # ------------------------------------------------------------------------------------------ the seat
 
+
 def test_issue_8_gm_actions_need_a_gm_seat() -> None:
     """Without a GM seat in the setup every GM action is refused, and nothing changes."""
     b = Battle(duel_setup()(0))
@@ -117,6 +130,7 @@ def test_issue_8_the_gm_seat_changes_no_decision_and_no_roll() -> None:
 
 # ------------------------------------------------------------------------------------------ modifiers
 
+
 def test_fudge_4_1_situational_modifier_counts_in_attack_terms_and_offence() -> None:
     """+2 on a figure for this round: in the odds' attack terms, in its offence and in its defence."""
     b = duel()
@@ -136,7 +150,7 @@ def test_fudge_4_1_situational_modifier_counts_in_attack_terms_and_offence() -> 
 
 
 def test_fudge_4_1_a_round_modifier_lapses_and_a_standing_one_lasts_until_removed() -> None:
-    """"This round" ends at the next round; "until removed" lasts until the GM lifts it by its id."""
+    """ "This round" ends at the next round; "until removed" lasts until the GM lifts it by its id."""
     b = duel()
     b.apply(gm.SituationalModifier("now", "a", 1, "surprise"))
     b.apply(gm.SituationalModifier("fog", "red", -1, "fog", "removed"))
@@ -178,10 +192,12 @@ def test_ftc_5_3_the_gm_modifier_counts_in_the_escape_contest() -> None:
 
 # ------------------------------------------------------------------------------------------ conditions
 
+
 def _archer_duel(light: int = 0) -> Battle:
     setup = SCENARIOS["shot_past_enemy"](0)
-    dim = TerrainMap.build(setup.terrain.width, setup.terrain.height, (TerrainType("dim", light=light),),
-                           setup.terrain.terrain)
+    dim = TerrainMap.build(
+        setup.terrain.width, setup.terrain.height, (TerrainType("dim", light=light),), setup.terrain.terrain
+    )
     return refereed(replace(setup, terrain=dim))
 
 
@@ -222,6 +238,7 @@ def test_table_7_conditions_out_of_range_or_off_the_map_are_refused() -> None:
 
 # ------------------------------------------------------------------------------------------ dice set by hand
 
+
 def test_issue_8_a_combat_roll_set_by_hand_is_used_once() -> None:
     """SetDie: the figure's next combat roll has the given faces; the one after is rolled again."""
     b = duel()
@@ -256,13 +273,15 @@ def test_issue_8_a_roll_the_battle_never_makes_cannot_be_set() -> None:
 
 # ------------------------------------------------------------------------------------------ overrides
 
+
 def _failed_escape() -> Battle:
     b = refereed(SCENARIOS["zoc_swift_vs_peasant"](0))
     b.apply(gm.DenyEscape("m"))
     until_move_of(b, "m")
     events = b.apply(act.Move("m", AWAY))
     assert [e.text(b.names()) for e in events if isinstance(e, ev.EscapeOverridden)] == [
-        "GM: M is held by S whatever the dice say"]
+        "GM: M is held by S whatever the dice say"
+    ]
     assert not any(isinstance(e, ev.EscapeContest) for e in events)
     return b
 
@@ -357,6 +376,7 @@ def test_ftc_6_4_the_last_enemy_declared_out_ends_the_battle() -> None:
 
 
 # ------------------------------------------------------------------------------------------ edits
+
 
 def test_fudge_4_57_the_gm_edits_wounds_between_rounds() -> None:
     """Very Hurt ticked by the GM gives its -1 at once; clearing the box removes it."""
@@ -468,8 +488,9 @@ def test_issue_8_every_gm_decision_survives_save_load_and_replay(tmp_path: Path)
     record.save(path, b, {"scenario": "skirmish_gm"})
     rec = record.load(path)
     assert rec.actions == tuple(b.log)
-    again = record.replay(replace(skirmish(5), gm="referee"), rec.actions, digests=rec.digests,
-                          initial_digest=rec.initial_digest)
+    again = record.replay(
+        replace(skirmish(5), gm="referee"), rec.actions, digests=rec.digests, initial_digest=rec.initial_digest
+    )
     assert again.digests == b.digests and again.over and again.winner is None
     assert [e.text(again.names()) for e in again.events] == [e.text(b.names()) for e in b.events]
 
@@ -482,8 +503,12 @@ def test_issue_8_free_attack_overrides_survive_replay(tmp_path: Path) -> None:
     b.apply(act.EscapeFailedChoice("m", True))
     record.save(tmp_path / "x.json", b, {})
     rec = record.load(tmp_path / "x.json")
-    again = record.replay(replace(SCENARIOS["zoc_swift_vs_peasant"](0), gm="referee"), rec.actions,
-                          digests=rec.digests, initial_digest=rec.initial_digest)
+    again = record.replay(
+        replace(SCENARIOS["zoc_swift_vs_peasant"](0), gm="referee"),
+        rec.actions,
+        digests=rec.digests,
+        initial_digest=rec.initial_digest,
+    )
     assert again.digests == b.digests
 
 

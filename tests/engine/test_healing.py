@@ -26,8 +26,13 @@ from game.engine.healing import (
 from game.engine.ladder import FAIR, GOOD, GREAT, LEGENDARY, MEDIOCRE, POOR, SUPERB, TERRIBLE, parse_level
 from game.engine.wounds import WoundLevel, Wounds, named_track
 
-S, H, VH, IN, ND = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED,
-                    WoundLevel.NEAR_DEATH)
+S, H, VH, IN, ND = (
+    WoundLevel.SCRATCH,
+    WoundLevel.HURT,
+    WoundLevel.VERY_HURT,
+    WoundLevel.INCAPACITATED,
+    WoundLevel.NEAR_DEATH,
+)
 
 
 def sheet(*levels: WoundLevel) -> Wounds:
@@ -59,6 +64,7 @@ def received(w: Wounds) -> Counter[WoundLevel]:
 
 
 # ------------------------------------------------------------------------------------ Scratches
+
 
 def test_fudge_4_8_scratches_erased_after_battle_with_minutes_to_attend() -> None:
     w = sheet(S, S)
@@ -94,9 +100,19 @@ def test_fudge_4_8_scratch_needs_no_roll_on_a_healing_skill() -> None:
 
 # ------------------------------------------------------------------------------------ treatment
 
+
 def test_fudge_4_8_treatment_result_table_every_level() -> None:
-    expected = {TERRIBLE: 0, POOR: 0, MEDIOCRE: 0, FAIR: 0, GOOD: 1, GREAT: 2, SUPERB: 3, LEGENDARY: 3,
-                parse_level("Legendary+2"): 3}
+    expected = {
+        TERRIBLE: 0,
+        POOR: 0,
+        MEDIOCRE: 0,
+        FAIR: 0,
+        GOOD: 1,
+        GREAT: 2,
+        SUPERB: 3,
+        LEGENDARY: 3,
+        parse_level("Legendary+2"): 3,
+    }
     assert {lv: treatment_levels(lv) for lv in expected} == expected
 
 
@@ -181,6 +197,7 @@ def test_fudge_4_8_healing_keeps_the_creature_track() -> None:
 
 
 # ------------------------------------------------------------------------------------ rest
+
 
 def test_fudge_4_8_natural_healing_one_level_per_week_incapacitated_becomes_very_hurt() -> None:
     assert days_per_level() == 7

@@ -8,8 +8,7 @@ from hypothesis import strategies as st
 
 from game.engine.ladder import level_name, parse_level, signed
 
-LADDER = {-3: "Terrible", -2: "Poor", -1: "Mediocre", 0: "Fair", 1: "Good", 2: "Great", 3: "Superb",
-          4: "Legendary"}
+LADDER = {-3: "Terrible", -2: "Poor", -1: "Mediocre", 0: "Fair", 1: "Good", 2: "Great", 3: "Superb", 4: "Legendary"}
 
 
 def test_rulings_ladder_names_every_level() -> None:

@@ -31,13 +31,27 @@ C = Hex(6, 4)
 WALL = TerrainType("wall", passable={"walk": False, "fly": True}, blocks_sight=True)
 
 
-def battle(figures: list[tuple[str, str, Character | str, Hex, int]], *, terrain: TerrainMap | None = None,
-           seed: int = 0, orders: Mapping[str, str] | None = None) -> Battle:
+def battle(
+    figures: list[tuple[str, str, Character | str, Hex, int]],
+    *,
+    terrain: TerrainMap | None = None,
+    seed: int = 0,
+    orders: Mapping[str, str] | None = None,
+) -> Battle:
     """A battle on an open 16 x 12 field (or ``terrain``) with figures at axial hexes."""
     t = terrain or TerrainMap.open(16, 12)
-    figs = tuple(FigureSetup(fid, fid.upper(), side, character(ch) if isinstance(ch, str) else ch, h, facing,
-                             (orders or {}).get(fid, "always"))
-                 for fid, side, ch, h, facing in figures)
+    figs = tuple(
+        FigureSetup(
+            fid,
+            fid.upper(),
+            side,
+            character(ch) if isinstance(ch, str) else ch,
+            h,
+            facing,
+            (orders or {}).get(fid, "always"),
+        )
+        for fid, side, ch, h, facing in figures
+    )
     return Battle(BattleSetup(t, SIDES, figs, RuleOptions(), seed))
 
 
@@ -57,8 +71,11 @@ def first_round(b: Battle, declare: Mapping[str, act.Declare] | None = None) -> 
         assert d is not None
         fid = d.figure or ""
         action: act.Action = {
-            "move": act.Move(fid, ()), "held_end": act.Move(fid, ()), "interrupt": act.PassInterrupt(d.side),
-            "stop": act.StopChoice(fid, True), "escape_failed": act.EscapeFailedChoice(fid, False),
+            "move": act.Move(fid, ()),
+            "held_end": act.Move(fid, ()),
+            "interrupt": act.PassInterrupt(d.side),
+            "stop": act.StopChoice(fid, True),
+            "escape_failed": act.EscapeFailedChoice(fid, False),
             "follow": act.FollowChoice(fid, None),
         }.get(d.reason) or (declare or {}).get(fid, act.Declare(fid, "neutral"))
         out.extend(apply(b, action))
@@ -90,6 +107,7 @@ def move_first(b: Battle, fid: str) -> None:
 
 # --- FTC 5: a large figure moves and turns its whole footprint ---------------------------------------------
 
+
 def test_ftc_5_three_hex_figure_moves_and_turning_moves_its_hexes() -> None:
     b = battle([("t", "red", "troll", C, 0), ("k", "blue", "knight", Hex(1, 1), 0)])
     troll = b.figures["t"]
@@ -111,7 +129,7 @@ def test_ftc_5_seven_hex_figure_moves_and_nobody_ends_on_it() -> None:
     move_first(b, "k")
     reach = b.reach_for("k")
     for h in b.cells_of("d"):
-        assert not reach.can_reach(h)                # FTC 5.2: nobody ends on any hex of another figure
+        assert not reach.can_reach(h)  # FTC 5.2: nobody ends on any hex of another figure
     with pytest.raises(IllegalAction):
         apply(b, act.Move("k", ((Hex(C.q - 3, C.r), 0), (Hex(C.q - 2, C.r), 0), (Hex(C.q - 1, C.r), 0))))
     apply(b, act.Move("k", ()))
@@ -119,7 +137,7 @@ def test_ftc_5_seven_hex_figure_moves_and_nobody_ends_on_it() -> None:
     assert d is not None and d.figure == "d"
     reach = b.reach_for("d")
     west = Hex(C.q - 1, C.r)
-    assert not reach.can_reach(Hex(C.q - 3, C.r))   # the knight's hex would be covered
+    assert not reach.can_reach(Hex(C.q - 3, C.r))  # the knight's hex would be covered
     apply(b, act.Move("d", reach.path(west).steps))
     assert b.figures["d"].hex == west and b.cells_of("d") == footprint(west, 7, 3)
 
@@ -129,8 +147,14 @@ def test_ftc_5_a_narrow_gap_lets_a_man_through_but_not_a_seven_hex_dragon() -> N
     t = walls({(8, row) for row in range(12) if row != 5})
     start = t.hex_at(5, 5)
     beyond = t.hex_at(11, 5)
-    b = battle([("d", "red", "dragon", start, 0), ("m", "red", "brigand", t.hex_at(5, 9), 0),
-                ("k", "blue", "knight", t.hex_at(14, 10), 3)], terrain=t)
+    b = battle(
+        [
+            ("d", "red", "dragon", start, 0),
+            ("m", "red", "brigand", t.hex_at(5, 9), 0),
+            ("k", "blue", "knight", t.hex_at(14, 10), 3),
+        ],
+        terrain=t,
+    )
     dragon_reach = b.reach_for("d", allowance=12)
     man_reach = b.reach_for("m", allowance=12)
     assert man_reach.can_reach(beyond)
@@ -140,17 +164,25 @@ def test_ftc_5_a_narrow_gap_lets_a_man_through_but_not_a_seven_hex_dragon() -> N
 
 def test_ftc_5_a_three_hex_figure_cannot_turn_where_it_has_no_room() -> None:
     t = TerrainMap.open(16, 12)
-    b = battle([("t", "red", "troll", C, 0), ("a", "red", "brigand", neighbor(C, 1), 0),
-                ("z", "red", "brigand", neighbor(C, 5), 0), ("k", "blue", "knight", Hex(1, 1), 0)], terrain=t)
+    b = battle(
+        [
+            ("t", "red", "troll", C, 0),
+            ("a", "red", "brigand", neighbor(C, 1), 0),
+            ("z", "red", "brigand", neighbor(C, 5), 0),
+            ("k", "blue", "knight", Hex(1, 1), 0),
+        ],
+        terrain=t,
+    )
     reach = b.reach_for("t")
     troll = b.figures["t"]
     room = [f for f in range(6) if all(b.occupant(h) in (None, troll) for h in footprint(C, 3, f))]
     assert 0 < len(room) < 6
     assert set(reach.facings(C)) <= set(room)
-    assert set(reach.facings(C)) & set(room) - {0}     # it may still turn where it has room
+    assert set(reach.facings(C)) & set(room) - {0}  # it may still turn where it has room
 
 
 # --- FTC 5.2-5.3: zones of control of and against large figures ----------------------------------------
+
 
 def test_ftc_5_2_zone_of_control_from_a_large_figures_front_stops_a_mover() -> None:
     troll = footprint(C, 3, 0)
@@ -161,8 +193,9 @@ def test_ftc_5_2_zone_of_control_from_a_large_figures_front_stops_a_mover() -> N
     assert spot in b.zone(b.figures["t"])
     move_first(b, "m")
     reach = b.reach_for("m")
-    away = next(h for h in sorted(reach.hexes(), key=lambda h: -abs(h.r - spot.r) - abs(h.q - spot.q))
-                if not zone & {h})
+    away = next(
+        h for h in sorted(reach.hexes(), key=lambda h: -abs(h.r - spot.r) - abs(h.q - spot.q)) if not zone & {h}
+    )
     assert reach.band(away) == "escape"
     events = apply(b, act.Move("m", reach.path(away).steps))
     contest = [e for e in events if isinstance(e, ev.EscapeContest)]
@@ -172,7 +205,7 @@ def test_ftc_5_2_zone_of_control_from_a_large_figures_front_stops_a_mover() -> N
 def test_ftc_5_3_a_large_figure_moving_through_a_zone_of_control_escapes() -> None:
     for seed in range(60):
         b = battle([("d", "red", "dragon", C, 0), ("k", "blue", "knight", Hex(C.q + 2, C.r), 3)], seed=seed)
-        assert not b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))   # the dragon starts in his zone
+        assert not b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))  # the dragon starts in his zone
         move_first(b, "d")
         reach = b.reach_for("d")
         away = Hex(C.q - 3, C.r)
@@ -188,24 +221,27 @@ def test_ftc_5_3_a_large_figure_moving_through_a_zone_of_control_escapes() -> No
 
 # --- FTC 6.2: reach onto any hex -------------------------------------------------------------------------
 
+
 def test_ftc_6_2_a_large_target_is_reached_at_any_of_its_hexes() -> None:
     # the knight stands east of the dragon's eastern hex, two hexes from its centre, facing it
     knight_hex = Hex(C.q + 2, C.r)
     b = to_attack_phase(battle([("d", "red", "dragon", C, 0), ("k", "blue", "knight", knight_hex, 3)]))
-    assert "d" in b.targets_for("k")                                    # the dragon's eastern hex
-    assert "k" in b.targets_for("d")                                    # from the front of its footprint
+    assert "d" in b.targets_for("k")  # the dragon's eastern hex
+    assert "k" in b.targets_for("d")  # from the front of its footprint
     assert b.threats_to("k") == [b.figures["d"]]
     b = to_attack_phase(battle([("d", "red", "dragon", C, 3), ("k", "blue", "knight", knight_hex, 3)]))
-    assert "k" not in b.targets_for("d")                                # the knight is behind it
+    assert "k" not in b.targets_for("d")  # the knight is behind it
     assert "d" in b.targets_for("k")
 
 
 # --- FTC 6.5.3: line of fire over every hex a figure covers ------------------------------------------------
 
+
 def test_ftc_6_5_3_a_large_figure_on_the_line_is_at_risk_and_a_large_target_is_hit_on_any_hex() -> None:
     archer = Hex(2, 4)
-    b = battle([("a", "blue", "archer", archer, 0), ("t", "red", "troll", Hex(5, 4), 0),
-                ("z", "red", "brigand", Hex(9, 4), 3)])
+    b = battle(
+        [("a", "blue", "archer", archer, 0), ("t", "red", "troll", Hex(5, 4), 0), ("z", "red", "brigand", Hex(9, 4), 3)]
+    )
     att, tgt = b.figures["a"], b.figures["z"]
     terms = b.attack_terms(att, tgt, att.character.ready_weapon, Stance.NEUTRAL)
     assert terms.line is not None and "t" in terms.line.bystanders_at_risk()
@@ -216,12 +252,12 @@ def test_ftc_6_5_3_a_large_figure_on_the_line_is_at_risk_and_a_large_target_is_h
     b = battle([("a", "blue", "archer", firer, 0), ("d", "red", "dragon", centre, 3)], terrain=t)
     assert line_of_fire(t, firer, centre).blocked
     assert "d" in b.targets_for("a")
-    terms = b.attack_terms(b.figures["a"], b.figures["d"], b.figures["a"].character.ready_weapon,
-                           Stance.NEUTRAL)
+    terms = b.attack_terms(b.figures["a"], b.figures["d"], b.figures["a"].character.ready_weapon, Stance.NEUTRAL)
     assert terms.line is not None and not terms.line.blocked and terms.line.target in b.cells_of("d")
 
 
 # --- Fudge 4.57: mooks -------------------------------------------------------------------------------------
+
 
 def test_fudge_4_57_mook_track_second_wound_puts_it_out() -> None:
     goblin = character("goblin")
@@ -233,8 +269,11 @@ def test_fudge_4_57_mook_track_second_wound_puts_it_out() -> None:
             d = legal_actions(b)
             assert d is not None
             fid = d.figure or ""
-            a: act.Action = (act.Declare(fid, "neutral", ("g",) if fid == "k" else ()) if d.reason == "declare"
-                             else act.Move(fid, ()))
+            a: act.Action = (
+                act.Declare(fid, "neutral", ("g",) if fid == "k" else ())
+                if d.reason == "declare"
+                else act.Move(fid, ())
+            )
             wounds += [e for e in apply(b, a) if isinstance(e, ev.Wounded) and e.figure == "g"]
         if len(wounds) >= 2 and wounds[0].box == "Hurt":
             # the first wound only marks Hurt; the second finds no open box below Out of the Battle
@@ -245,6 +284,7 @@ def test_fudge_4_57_mook_track_second_wound_puts_it_out() -> None:
 
 
 # --- Fudge 4.23: carnivores and prey -----------------------------------------------------------------------
+
 
 def test_fudge_4_23_prey_attacks_a_level_low_and_a_carnivore_defends_a_level_low() -> None:
     b = battle([("p", "blue", "pixie", C, 0), ("t", "red", "troll", Hex(C.q + 1, C.r), 3)])
@@ -257,6 +297,7 @@ def test_fudge_4_23_prey_attacks_a_level_low_and_a_carnivore_defends_a_level_low
 
 
 # --- Fudge 4.58: scale-piercing --------------------------------------------------------------------------
+
 
 def test_fudge_4_58_a_scale_piercing_spear_halves_the_dragons_mass_scale_on_a_solid_blow() -> None:
     hunter = character("spearman", skills={"Spear": "Legendary"}, scale_piercing={"Spear": "halve"})
@@ -274,17 +315,18 @@ def test_fudge_4_58_a_scale_piercing_spear_halves_the_dragons_mass_scale_on_a_so
 
 # --- Fudge 4.58's examples in a battle --------------------------------------------------------------------
 
+
 def test_fudge_4_58_knight_against_a_seven_hex_dragon_in_a_battle() -> None:
     dragon = replace(DRAGON, footprint=7)
     for seed in range(200):
         b = battle([("w", "blue", WILBUR, Hex(C.q + 2, C.r), 3), ("d", "red", dragon, C, 0)], seed=seed)
         events = first_round(b, {"w": act.Declare("w", "neutral", ("d",), aim="torso")})
         blow = attacks(events, "w")[0]
-        assert blow.difficulty == -2                              # Poor: the knight is the smaller
+        assert blow.difficulty == -2  # Poor: the knight is the smaller
         if blow.hit and blow.relative_degree == 3:
-            assert sum(v for _, v in blow.offensive_factors) == 6     # "+6"
-            assert sum(v for _, v in blow.defensive_factors) == 8     # against "+8"
-            assert blow.damage == 1 and blow.wound == "Scratch"      # "3-2 = one point": a Scratch
+            assert sum(v for _, v in blow.offensive_factors) == 6  # "+6"
+            assert sum(v for _, v in blow.defensive_factors) == 8  # against "+8"
+            assert blow.damage == 1 and blow.wound == "Scratch"  # "3-2 = one point": a Scratch
             return
     raise AssertionError("no seed gave Wilbur his +3")
 
@@ -295,11 +337,11 @@ def test_fudge_4_58_warrior_against_leprechaun_in_a_battle() -> None:
         b = battle([("s", "blue", sheba, C, 0), ("l", "red", MCMURTREE, Hex(C.q + 1, C.r), 3)], seed=seed)
         events = first_round(b, {"s": act.Declare("s", "neutral", ("l",), aim="torso")})
         kick = attacks(events, "s")[0]
-        assert kick.difficulty == 2                                 # Great: the leprechaun is tiny
+        assert kick.difficulty == 2  # Great: the leprechaun is tiny
         if kick.hit and kick.relative_degree == 2:
-            assert sum(v for _, v in kick.offensive_factors) == 1      # "+1"
-            assert sum(v for _, v in kick.defensive_factors) == -3     # against "-3"
-            assert kick.damage == 6 and kick.wound == "Very Hurt"     # "six points ... Very Hurt"
+            assert sum(v for _, v in kick.offensive_factors) == 1  # "+1"
+            assert sum(v for _, v in kick.defensive_factors) == -3  # against "-3"
+            assert kick.damage == 6 and kick.wound == "Very Hurt"  # "six points ... Very Hurt"
             return
     raise AssertionError("no seed gave Sheba her +2")
 
@@ -309,7 +351,7 @@ def test_fudge_4_58_leprechaun_clubs_the_warrior_in_a_battle_for_no_damage() -> 
         b = battle([("s", "blue", SHEBA, C, 0), ("f", "red", FIONN, Hex(C.q + 1, C.r), 3)], seed=seed)
         events = first_round(b, {"f": act.Declare("f", "neutral", ("s",))})
         blow = attacks(events, "f")[0]
-        assert blow.difficulty == -2                                # Poor: Fionn is the smaller
+        assert blow.difficulty == -2  # Poor: Fionn is the smaller
         if blow.hit:
             assert blow.wound is None or blow.relative_degree >= 4
             return
@@ -318,13 +360,17 @@ def test_fudge_4_58_leprechaun_clubs_the_warrior_in_a_battle_for_no_damage() -> 
 
 # --- the state machine with large figures ------------------------------------------------------------------
 
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), tactical=st.booleans(), opt=st.sampled_from(range(3)))
 def test_ftc_5_random_play_with_large_figures_keeps_every_invariant(seed: int, tactical: bool, opt: int) -> None:
     """Random (or tactical) legal play with a 3-hex troll and a 7-hex dragon: every invariant of the
     battle, and no two figures ever share a hex of their footprints."""
-    options = [RuleOptions(), RuleOptions(secret_stances=True, attack_any_adjacent=True),
-               RuleOptions(per_hex_terrain=True)][opt]
+    options = [
+        RuleOptions(),
+        RuleOptions(secret_stances=True, attack_any_adjacent=True),
+        RuleOptions(per_hex_terrain=True),
+    ][opt]
     b = Battle(large_skirmish(seed, options))
     player = TacticalPlayer if tactical else RandomPlayer
     players = {"blue": player(seed), "red": player(seed + 1)}

@@ -29,8 +29,14 @@ F = Fraction
 # The affine map (q, r) -> (x, y) = (q + r/2, r) takes the axial lattice to the drawn layout up to a
 # stretch of each axis, which keeps incidence; a hex's corners lie a third of the way to its neighbours'
 # centres, counter-clockwise here.
-_CORNERS_QR = ((F(2, 3), F(-1, 3)), (F(1, 3), F(1, 3)), (F(-1, 3), F(2, 3)),
-               (F(-2, 3), F(1, 3)), (F(-1, 3), F(-1, 3)), (F(1, 3), F(-2, 3)))
+_CORNERS_QR = (
+    (F(2, 3), F(-1, 3)),
+    (F(1, 3), F(1, 3)),
+    (F(-1, 3), F(2, 3)),
+    (F(-2, 3), F(1, 3)),
+    (F(-1, 3), F(-1, 3)),
+    (F(1, 3), F(-2, 3)),
+)
 
 
 def _xy(q: Fraction, r: Fraction) -> tuple[Fraction, Fraction]:
@@ -51,7 +57,7 @@ def _sides(poly: list[tuple[Fraction, Fraction]], x: Fraction, y: Fraction) -> l
 
 
 def _brute_meet(a: Hex, b: Hex, h: Hex) -> str | None:
-    """"interior", "touch" or None, by splitting the segment where it crosses the hexagon's side lines."""
+    """ "interior", "touch" or None, by splitting the segment where it crosses the hexagon's side lines."""
     poly = _polygon(h)
     ax, ay = _xy(F(a.q), F(a.r))
     bx, by = _xy(F(b.q), F(b.r))
@@ -146,7 +152,11 @@ def test_ftc_6_5_3_line_along_an_edge_touches_both_sides() -> None:
     line = line_hexes(Hex(0, 0), Hex(-1, 2))
     assert line[0].hex == Hex(0, 0) and line[-1].hex == Hex(-1, 2)
     assert {lh.hex: lh.kind for lh in line} == {
-        Hex(0, 0): "interior", Hex(-1, 1): "touch", Hex(0, 1): "touch", Hex(-1, 2): "interior"}
+        Hex(0, 0): "interior",
+        Hex(-1, 1): "touch",
+        Hex(0, 1): "touch",
+        Hex(-1, 2): "interior",
+    }
 
 
 def test_ftc_6_5_3_line_through_a_corner_touches_the_third_hex() -> None:
@@ -291,14 +301,21 @@ def test_ftc_6_5_3_bystanders_out_to_twice_the_distance() -> None:
     """Table 9 counts figures on the line, the line continuing past the target, no farther from the firer
     than twice the target's distance (RULINGS.md "Misses")."""
     firer, target = Hex(2, 5), Hex(5, 5)
-    occupants = {firer: "archer", target: "orc", Hex(3, 5): "friend", Hex(7, 5): "behind",
-                 Hex(8, 5): "at twice", Hex(9, 5): "too far", Hex(4, 6): "off the line"}
+    occupants = {
+        firer: "archer",
+        target: "orc",
+        Hex(3, 5): "friend",
+        Hex(7, 5): "behind",
+        Hex(8, 5): "at twice",
+        Hex(9, 5): "too far",
+        Hex(4, 6): "off the line",
+    }
     lof = line_of_fire(_map(set()), firer, target, occupants=occupants)
     assert lof.bystanders_at_risk() == ("friend", "behind", "at twice")
 
 
 def test_ftc_6_5_3_figures_touched_on_the_boundary_are_at_risk() -> None:
-    """"Crosses through any part of the hex": a figure whose hex the segment only grazes is on the line."""
+    """ "Crosses through any part of the hex": a figure whose hex the segment only grazes is on the line."""
     firer, target = Hex(6, 2), Hex(5, 4)
     occupants = {Hex(5, 3): "left", Hex(6, 3): "right", Hex(4, 6): "beyond", Hex(4, 5): "edge beyond"}
     lof = line_of_fire(_map(set()), firer, target, occupants=occupants)
@@ -322,8 +339,9 @@ def test_ftc_6_5_3_a_wall_beyond_the_target_shelters_figures_behind_it() -> None
 # --- every pair at once ------------------------------------------------------------------------------
 
 
-def _random_battle(seed: int, figures: int, width: int = 40, height: int = 30,
-                   wall_share: float = 0.15) -> tuple[TerrainMap, dict[str, Hex]]:
+def _random_battle(
+    seed: int, figures: int, width: int = 40, height: int = 30, wall_share: float = 0.15
+) -> tuple[TerrainMap, dict[str, Hex]]:
     rng = random.Random(seed)
     base = TerrainMap.open(width, height)
     cells = [(c, r) for r in range(height) for c in range(width)]
@@ -345,4 +363,3 @@ def test_ftc_6_5_3_batch_agrees_with_single_lines(seed: int) -> None:
         assert lof.bystanders_at_risk() == single.bystanders_at_risk(), (a, b)
     assert any(lof.blocked for lof in batch.values())
     assert any(not lof.blocked for lof in batch.values())
-

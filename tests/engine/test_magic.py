@@ -25,6 +25,7 @@ S, H, VH, INC = WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, Wound
 
 # --- the catalogue -------------------------------------------------------------------------------------
 
+
 def test_ftc_8_catalogue_ships_a_dozen_useful_spells() -> None:
     catalogue = magic.spells()
     assert len(catalogue) >= 12
@@ -43,24 +44,31 @@ def test_ftc_8_unknown_spell_names_near_matches() -> None:
 
 def test_ftc_8_gm_catalogue_is_validated(tmp_path: Path) -> None:
     good = tmp_path / "mine.toml"
-    good.write_text('[spell.frost]\nname = "Frost Lance"\ncasting_time = "1 round"\nrange = "short"\n'
-                    'skill = "Ice Magic"\ndifficulty = "Good"\neffect = "damage"\ndamage = 3\ntarget = "enemy"\n')
+    good.write_text(
+        '[spell.frost]\nname = "Frost Lance"\ncasting_time = "1 round"\nrange = "short"\n'
+        'skill = "Ice Magic"\ndifficulty = "Good"\neffect = "damage"\ndamage = 3\ntarget = "enemy"\n'
+    )
     loaded = magic.load_catalogue(good)
     assert loaded["frost lance"].skill == "Ice Magic"
     assert loaded["frost lance"].difficulty == GOOD
     bad = tmp_path / "bad.toml"
-    bad.write_text('[spell.x]\nname = "X"\ncasting_time = "3 seconds"\nrange = "short"\nskill = "Magic"\n'
-                   'difficulty = "Good"\neffect = "damage"\ntarget = "enemy"\n')
+    bad.write_text(
+        '[spell.x]\nname = "X"\ncasting_time = "3 seconds"\nrange = "short"\nskill = "Magic"\n'
+        'difficulty = "Good"\neffect = "damage"\ntarget = "enemy"\n'
+    )
     with pytest.raises(MagicError, match="1 second"):
         magic.load_catalogue(bad)
     typo = tmp_path / "typo.toml"
-    typo.write_text('[spell.x]\nname = "X"\ncasting_time = "1 round"\nrange = "short"\nskill = "Magic"\n'
-                    'difficulty = "Good"\neffect = "damage"\ntarget = "enemy"\ndamgae = 2\n')
+    typo.write_text(
+        '[spell.x]\nname = "X"\ncasting_time = "1 round"\nrange = "short"\nskill = "Magic"\n'
+        'difficulty = "Good"\neffect = "damage"\ntarget = "enemy"\ndamgae = 2\n'
+    )
     with pytest.raises(MagicError, match="did you mean 'damage'"):
         magic.load_catalogue(typo)
 
 
 # --- 8.1 casting time and duration --------------------------------------------------------------------
+
 
 def test_ftc_8_1_time_chart_one_second_one_round_five_rounds_two_minutes() -> None:
     assert magic.resolves_when(magic.spell("Ward")) == "declaration"
@@ -71,7 +79,7 @@ def test_ftc_8_1_time_chart_one_second_one_round_five_rounds_two_minutes() -> No
     assert magic.casting_rounds(magic.spell("Ward")) == 1
     assert magic.duration_rounds(magic.spell("Ward")) == 5
     two_minutes = magic.Spell("k", "Long Rite", "2 minutes", "long", "Magic", GOOD, "damage", "enemy")
-    assert magic.casting_rounds(two_minutes) == 40   # a round is about three seconds (FTC 3)
+    assert magic.casting_rounds(two_minutes) == 40  # a round is about three seconds (FTC 3)
 
 
 def test_ftc_8_1_one_round_spell_takes_table_7_with_movement_penalty() -> None:
@@ -146,7 +154,7 @@ def test_ftc_8_1_defensive_spell_does_not_protect_against_same_round_attacks() -
 
 def test_ftc_8_1_duration_is_counted_in_the_rounds_the_effect_can_count_in() -> None:
     # cast in 1 second (resolved at declaration, before the attacks): its own round counts
-    ward = magic.spell("Ward")   # 5 rounds
+    ward = magic.spell("Ward")  # 5 rounds
     assert list(magic.effect_rounds(ward, 3)) == [3, 4, 5, 6, 7]
     assert [r for r in range(1, 12) if magic.active_in_round(ward, 3, r)] == [3, 4, 5, 6, 7]
     assert list(magic.effect_rounds(magic.spell("Dazzle"), 3)) == [3]  # "1 round": "-1 ... this round"
@@ -166,8 +174,9 @@ def test_ftc_8_1_a_one_round_duration_cast_with_the_attacks_counts_one_round() -
     assert [effect.rounds_left(r) for r in (3, 4, 5)] == [1, 1, 0]
 
 
-@pytest.mark.parametrize("item", [s for s in magic.spells() if s.effect not in ("damage", "heal")],
-                         ids=lambda s: s.key)  # damage and heal are instant: nothing lasts
+@pytest.mark.parametrize(
+    "item", [s for s in magic.spells() if s.effect not in ("damage", "heal")], ids=lambda s: s.key
+)  # damage and heal are instant: nothing lasts
 def test_ftc_8_1_every_catalogue_effect_lasts_its_whole_duration(item: magic.Spell) -> None:
     effect = magic.ActiveEffect(item, "w", "w", None, 7)
     counted = [r for r in range(1, 40) if effect.counts_in(r)]
@@ -179,7 +188,7 @@ def test_ftc_8_1_every_catalogue_effect_lasts_its_whole_duration(item: magic.Spe
 
 
 def test_ftc_8_1_casting_roll_reaches_the_difficulty() -> None:
-    bolt = magic.spell("Fire Bolt")   # Fair
+    bolt = magic.spell("Fire Bolt")  # Fair
     result = magic.casting_result(GOOD, -1, magic.casting_modifiers(bolt, moved_fraction="half"))
     assert result == MEDIOCRE
     assert not magic.cast_succeeds(bolt, result)
@@ -187,6 +196,7 @@ def test_ftc_8_1_casting_roll_reaches_the_difficulty() -> None:
 
 
 # --- 8.2 recognising spells ---------------------------------------------------------------------------
+
 
 def test_ftc_8_2_recognition_good_great_superb() -> None:
     assert magic.recognition_difficulty(sees=True, hears=True, obscured=False) == GOOD
@@ -197,8 +207,9 @@ def test_ftc_8_2_recognition_good_great_superb() -> None:
 
 
 @given(st.integers(0, 2**32), st.integers(-3, 4), st.booleans(), st.booleans(), st.booleans())
-def test_ftc_8_2_recognise_is_a_thaumatology_roll(seed: int, skill: int, sees: bool, hears: bool,
-                                                  obscured: bool) -> None:
+def test_ftc_8_2_recognise_is_a_thaumatology_roll(
+    seed: int, skill: int, sees: bool, hears: bool, obscured: bool
+) -> None:
     roll, ok = magic.recognise(random.Random(seed), skill, sees=sees, hears=hears, obscured=obscured)
     need = magic.recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
     if need is None:
@@ -208,6 +219,7 @@ def test_ftc_8_2_recognise_is_a_thaumatology_roll(seed: int, skill: int, sees: b
 
 
 # --- 8.3 ranged spells --------------------------------------------------------------------------------
+
 
 def test_ftc_8_3_close_2_short_10_long_in_sight() -> None:
     assert magic.spell_range_hexes("close") == 2
@@ -228,10 +240,9 @@ def test_ftc_8_3_touch_uses_agility_or_best_hand_to_hand_skill() -> None:
     nimble = Character("Nimble", agility=GREAT, skills={"Sword": GOOD, "Magic": SUPERB})
     swordsman = Character("Swordsman", agility=FAIR, skills={"Sword": SUPERB, "Longbow": LEGENDARY})
     brawler = Character("Brawler", agility=POOR, skills={"Brawling": GOOD})
-    assert magic.touch_attack_skill(nimble) == GREAT       # Agility beats Sword; Magic is no melee skill
-    assert magic.touch_attack_skill(swordsman) == SUPERB   # the bow skill does not count
+    assert magic.touch_attack_skill(nimble) == GREAT  # Agility beats Sword; Magic is no melee skill
+    assert magic.touch_attack_skill(swordsman) == SUPERB  # the bow skill does not count
     assert magic.touch_attack_skill(brawler) == GOOD
-
 
 
 def test_ftc_8_3_bolt_damage_through_armour_and_past_it() -> None:
@@ -243,7 +254,7 @@ def test_ftc_8_3_bolt_damage_through_armour_and_past_it() -> None:
     assert magic.spell_defensive_factors(lightning, knight) == ()
     troll = Character("Troll", mass_scale=2, tough_hide=1, armour=(armour("Leather"),))
     assert [f.name for f in magic.spell_defensive_factors(lightning, troll)] == ["Mass Scale", "Tough Hide"]
-    assert magic.spell_dodge_bonus(magic.spell("Far Bolt")) == 2   # Great difficulty: table 8 +2
+    assert magic.spell_dodge_bonus(magic.spell("Far Bolt")) == 2  # Great difficulty: table 8 +2
     with pytest.raises(MagicError):
         magic.spell_offensive_factors(magic.spell("Ward"))
 
@@ -261,13 +272,13 @@ def test_ftc_8_resisted_spell_needs_to_beat_the_targets_will() -> None:
 
 # --- effects ------------------------------------------------------------------------------------------
 
+
 def test_ftc_8_effect_modifiers_shield_haste_slow_weakness() -> None:
     assert magic.effect_modifiers(magic.spell("Shield of Force")) == (("defence", Modifier("Shield of Force", 2)),)
     haste = dict(magic.effect_modifiers(magic.spell("Haste")))
     assert haste["movement"].value == 2 and haste["speed"].value == 1
     assert dict(magic.effect_modifiers(magic.spell("Slow")))["movement"].value == -2
-    assert magic.effect_modifiers(magic.spell("Weakness")) == (
-        ("strength", Modifier("Weakened (Weakness)", -2)),)
+    assert magic.effect_modifiers(magic.spell("Weakness")) == (("strength", Modifier("Weakened (Weakness)", -2)),)
     blind = magic.effect_modifiers(magic.spell("Blindness"))
     assert {c for c, _ in blind} == {"offence", "defence"} and all(m.value == -3 for _, m in blind)
     assert magic.cannot_act(magic.spell("Paralysing Touch"))

@@ -27,8 +27,11 @@ from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, magic_
 Declares = Mapping[str, act.Action] | Callable[[Battle, str], act.Action]
 
 
-def play_round(b: Battle, declares: Declares | None = None, moves: Mapping[str, act.Move] | None = None,
-               ) -> list[ev.Event]:
+def play_round(
+    b: Battle,
+    declares: Declares | None = None,
+    moves: Mapping[str, act.Move] | None = None,
+) -> list[ev.Event]:
     """Play the rest of the current round: figures stay put unless ``moves`` says otherwise, and declare
     as ``declares`` says (default: a neutral defence)."""
     start = b.round
@@ -181,8 +184,11 @@ def test_ftc_8_1_concentration_broken_by_moving() -> None:
     b = Battle(spell_far(0))
     play_round(b, _thunder)
     w = b.figure("w")
-    out = play_round(b, lambda b_, fid: _thunder(b_, fid) if b_.casting_of(fid) else act.Declare(fid),
-                     {"w": act.Move("w", ((east(w.hex), w.facing),))})
+    out = play_round(
+        b,
+        lambda b_, fid: _thunder(b_, fid) if b_.casting_of(fid) else act.Declare(fid),
+        {"w": act.Move("w", ((east(w.hex), w.facing),))},
+    )
     broken = kinds(out, ev.ConcentrationBroken)
     assert broken and broken[0].reason == "the caster moved"  # type: ignore[attr-defined]
     assert b.casting_of("w") is None
@@ -202,6 +208,7 @@ def _archer_shoots(dodge: bool) -> Callable[[Battle, str], act.Action]:
                 return act.Declare("w")
             return act.Declare("w", spell="Thunderstrike", spell_target="a", dodge=("a",) if dodge else ())
         return act.Declare(fid, "neutral", ("w",), "Shortbow")
+
     return declares
 
 
@@ -241,8 +248,7 @@ def test_ftc_8_1_concentration_broken_by_damage() -> None:
 
 def test_ftc_8_2_thaumatology_roll_while_declaring_recognises_the_spell() -> None:
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("b", "red", "seer", east(CENTRE, 5), 3)],
-                            seed=seed))
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("b", "red", "seer", east(CENTRE, 5), 3)], seed=seed))
 
     def declares(b: Battle, fid: str) -> act.Action:
         if fid == "w":
@@ -272,10 +278,10 @@ def test_ftc_8_2_recognition_difficulty_great_and_superb() -> None:
 
 def test_ftc_8_3_ranges_close_short_long_and_touch() -> None:
     b = Battle(spell_duel(0))  # the archer stands 5 hexes away
-    assert b.spell_targets("w", "Fire Bolt") == ["a"]      # short: 10 hexes
-    assert b.spell_targets("w", "Lightning") == []         # close: 2 hexes
-    assert b.spell_targets("w", "Far Bolt") == ["a"]       # long: in sight
-    assert b.spell_targets("w", "Withering Touch") == []   # touch: a front hex
+    assert b.spell_targets("w", "Fire Bolt") == ["a"]  # short: 10 hexes
+    assert b.spell_targets("w", "Lightning") == []  # close: 2 hexes
+    assert b.spell_targets("w", "Far Bolt") == ["a"]  # long: in sight
+    assert b.spell_targets("w", "Withering Touch") == []  # touch: a front hex
     assert b.spell_targets("w", "Ward") == ["w"]
     opts = b.declare_options("w")["spells"]
     assert isinstance(opts, dict) and opts["Fire Bolt"] == ["a"]
@@ -283,8 +289,7 @@ def test_ftc_8_3_ranges_close_short_long_and_touch() -> None:
 
 def test_ftc_8_3_touch_attack_with_agility_or_melee_skill_and_no_damage_of_its_own() -> None:
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)],
-                            seed=seed))
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)], seed=seed))
 
     def declares(b: Battle, fid: str) -> act.Action:
         return act.Declare("w", spell="Paralysing Touch", spell_target="z") if fid == "w" else act.Declare(fid)
@@ -304,12 +309,15 @@ def test_ftc_8_3_touch_attack_with_agility_or_melee_skill_and_no_damage_of_its_o
 
 def test_ftc_8_3_paralysed_target_cannot_act() -> None:
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)],
-                            seed=seed))
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)], seed=seed))
 
     def shows(b: Battle) -> bool:
-        play_round(b, lambda b_, fid: act.Declare("w", spell="Paralysing Touch", spell_target="z")
-                   if fid == "w" else act.Declare(fid))
+        play_round(
+            b,
+            lambda b_, fid: (
+                act.Declare("w", spell="Paralysing Touch", spell_target="z") if fid == "w" else act.Declare(fid)
+            ),
+        )
         return any(isinstance(e, ev.EffectBegan) for e in b.events) and not b.over
 
     b = first_seed(make, shows)
@@ -322,8 +330,16 @@ def test_ftc_8_3_paralysed_target_cannot_act() -> None:
 
 def test_ftc_8_3_bolt_missed_onto_a_bystander() -> None:
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("t", "red", "swift", east(CENTRE, 4), 3),
-                             ("by", "red", "brigand", east(CENTRE, 2), 3)], seed=seed))
+        return Battle(
+            axial(
+                [
+                    ("w", "blue", "wizard", CENTRE, 0),
+                    ("t", "red", "swift", east(CENTRE, 4), 3),
+                    ("by", "red", "brigand", east(CENTRE, 2), 3),
+                ],
+                seed=seed,
+            )
+        )
 
     def declares(b: Battle, fid: str) -> act.Action:
         if fid == "w":
@@ -366,14 +382,24 @@ def test_ftc_8_area_spell_gives_bad_light_and_blocks_sight() -> None:
 
 def test_ftc_8_heal_lowers_the_worst_wound() -> None:
     def make(seed: int) -> Battle:
-        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "blue", "knight", east(CENTRE), 0),
-                          ("z", "red", "brigand", east(CENTRE, 5), 3)], seed=seed))
+        b = Battle(
+            axial(
+                [
+                    ("w", "blue", "wizard", CENTRE, 0),
+                    ("k", "blue", "knight", east(CENTRE), 0),
+                    ("z", "red", "brigand", east(CENTRE, 5), 3),
+                ],
+                seed=seed,
+            )
+        )
         b.figure("k").wounds = b.figure("k").wounds.record(WoundLevel.HURT)[0]
         return b
 
     def shows(b: Battle) -> bool:
-        play_round(b, lambda b_, fid: act.Declare("w", spell="Heal Wound", spell_target="k")
-                   if fid == "w" else act.Declare(fid))
+        play_round(
+            b,
+            lambda b_, fid: act.Declare("w", spell="Heal Wound", spell_target="k") if fid == "w" else act.Declare(fid),
+        )
         return any(isinstance(e, ev.Healed) for e in b.events)
 
     b = first_seed(make, shows)
@@ -417,8 +443,11 @@ def test_ftc_8_illegal_spell_declarations_change_nothing() -> None:
     fid = d.figure or ""
     other = "a" if fid == "w" else "w"
     n = len(b.events)
-    bad = [act.Declare(fid, spell="Meteor Swarm"), act.Declare(fid, spell="Lightning", spell_target=other),
-           act.Declare(fid, spell_target=other)]
+    bad = [
+        act.Declare(fid, spell="Meteor Swarm"),
+        act.Declare(fid, spell="Lightning", spell_target=other),
+        act.Declare(fid, spell_target=other),
+    ]
     if fid == "a":
         bad.append(act.Declare("a", spell="Fire Bolt", spell_target="w"))  # the archer knows no spells
     for a in bad:
@@ -458,7 +487,6 @@ def _check_healing_aware_state(b: Battle, wounds: dict[str, list[object]], event
     check_state(b, wounds)  # type: ignore[arg-type]
 
 
-
 # ------------------------------------------------------------------------------------------ durations (8.1)
 
 
@@ -479,8 +507,7 @@ def _touch_on(target: str, spell: str = "Paralysing Touch") -> Callable[[Battle,
 
 def test_ftc_8_1_paralysing_touch_holds_its_target_two_whole_rounds() -> None:
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "peasant", east(CENTRE), 3)],
-                            seed=seed))
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "peasant", east(CENTRE), 3)], seed=seed))
 
     def shows(b: Battle) -> bool:
         play_round(b, _touch_on("k"))
@@ -507,8 +534,7 @@ def test_ftc_8_1_paralysing_touch_holds_its_target_two_whole_rounds() -> None:
 def test_ftc_8_1_a_one_round_dazzle_counts_in_the_round_it_is_cast_and_ends() -> None:
     # Dazzle: 1 second, duration 1 round: resolved at declaration, it counts in the attacks of its round
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "peasant", east(CENTRE), 3)],
-                            seed=seed))
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "peasant", east(CENTRE), 3)], seed=seed))
 
     def declares(b: Battle, fid: str) -> act.Action:
         if fid == "w":
@@ -526,8 +552,9 @@ def test_ftc_8_1_a_one_round_dazzle_counts_in_the_round_it_is_cast_and_ends() ->
     began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
     assert (began.first_round, began.last_round) == (1, 1)
     rounds = _by_round(b.events)
-    blow1, blow2 = (next(e for e in rounds[r] if isinstance(e, ev.AttackResolved) and e.attacker == "k")
-                    for r in (1, 2))
+    blow1, blow2 = (
+        next(e for e in rounds[r] if isinstance(e, ev.AttackResolved) and e.attacker == "k") for r in (1, 2)
+    )
     assert ("Dazzled (Dazzle)", -1) in blow1.offence_mods  # type: ignore[attr-defined]
     assert [e.spell for e in kinds(rounds[2], ev.EffectEnded)] == ["Dazzle"]  # type: ignore[attr-defined]
     assert not any(name.startswith("Dazzled") for name, _ in blow2.offence_mods)  # type: ignore[attr-defined]
@@ -535,8 +562,7 @@ def test_ftc_8_1_a_one_round_dazzle_counts_in_the_round_it_is_cast_and_ends() ->
 
 def test_ftc_8_1_a_one_second_ward_protects_in_the_round_it_is_cast_and_lasts_five_rounds() -> None:
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "clumsy", east(CENTRE), 3)],
-                            seed=seed))
+        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "clumsy", east(CENTRE), 3)], seed=seed))
 
     def declares(b: Battle, fid: str) -> act.Action:
         if fid == "w":
@@ -553,8 +579,15 @@ def test_ftc_8_1_a_one_second_ward_protects_in_the_round_it_is_cast_and_lasts_fi
 
     b = first_seed(make, shows)
     rounds = _by_round(b.events)
-    warded = {r: any(name == "Ward" for e in rounds[r] if isinstance(e, ev.AttackResolved) and e.target == "w"
-                     for name, _ in e.defence_mods) for r in range(1, 7)}
+    warded = {
+        r: any(
+            name == "Ward"
+            for e in rounds[r]
+            if isinstance(e, ev.AttackResolved) and e.target == "w"
+            for name, _ in e.defence_mods
+        )
+        for r in range(1, 7)
+    }
     assert warded == {1: True, 2: True, 3: True, 4: True, 5: True, 6: False}
 
 
@@ -597,12 +630,19 @@ def test_ftc_6_2_touch_reaches_a_target_in_reach_anywhere_along_its_retreat(firs
     assert [e.target for e in kinds(b.events, ev.TouchAttack)] == ["k"]  # type: ignore[attr-defined]
 
 
-
 def test_ftc_8_1_a_touch_on_a_concentrating_caster_forces_a_good_will_roll() -> None:
     # the touch is a standard melee attack (FTC 8.3): he must defend against it, so he is forced to dodge
     def make(seed: int) -> Battle:
-        return Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("x", "red", "wizard", east(CENTRE), 3),
-                             ("b", "red", "brigand", Hex(8, 2), 3)], seed=seed))
+        return Battle(
+            axial(
+                [
+                    ("w", "blue", "wizard", CENTRE, 0),
+                    ("x", "red", "wizard", east(CENTRE), 3),
+                    ("b", "red", "brigand", Hex(8, 2), 3),
+                ],
+                seed=seed,
+            )
+        )
 
     def declares(b: Battle, fid: str) -> act.Action:
         if fid == "w":
@@ -632,9 +672,11 @@ def _to_declarations(b: Battle) -> None:
 def test_ftc_8_3_a_touch_reaches_the_front_hexes_only_whatever_weapon_the_caster_holds() -> None:
     # a wizard with a spear reaches 2 hexes with it (FTC 9.1), but touches with his hand
     wz = character("wizard", weapons=["Spear or Pike"], skills={"Magic": "Great", "Spear": "Fair"})
-    figures = (FigureSetup("w", "W", "blue", wz, CENTRE, 0),
-               FigureSetup("k", "K", "red", character("brigand"), east(CENTRE, 2), 3),
-               FigureSetup("a", "A", "blue", character("knight"), neighbor(CENTRE, 1), 0))
+    figures = (
+        FigureSetup("w", "W", "blue", wz, CENTRE, 0),
+        FigureSetup("k", "K", "red", character("brigand"), east(CENTRE, 2), 3),
+        FigureSetup("a", "A", "blue", character("knight"), neighbor(CENTRE, 1), 0),
+    )
     b = Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, figures, seed=0))
     _to_declarations(b)
     assert "k" in b.targets_for("w", weapon("Spear or Pike"))
@@ -647,8 +689,10 @@ def test_ftc_8_3_a_large_caster_touches_from_the_front_of_its_footprint(near: bo
     drake = character("wizard", weapons=["Spear or Pike"], skills={"Magic": "Great", "Spear": "Fair"}, footprint=7)
     body = footprint(CENTRE, 7, 0)
     spot = sorted(front_zone(body, 0, 1) if near else front_zone(body, 0, 2) - front_zone(body, 0, 1))[0]
-    figures = (FigureSetup("w", "W", "blue", drake, CENTRE, 0),
-               FigureSetup("k", "K", "red", character("brigand"), spot, 3))
+    figures = (
+        FigureSetup("w", "W", "blue", drake, CENTRE, 0),
+        FigureSetup("k", "K", "red", character("brigand"), spot, 3),
+    )
     b = Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, figures, seed=0))
     _to_declarations(b)
     assert "k" in b.targets_for("w", weapon("Spear or Pike"))

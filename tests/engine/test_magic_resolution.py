@@ -22,9 +22,18 @@ from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, shot_s
 
 def _big_wizard_and_brigand(scale: int) -> Callable[[int], Battle]:
     def make(seed: int) -> Battle:
-        return Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, (
-            FigureSetup("w", "W", "blue", character("wizard", scale=scale), CENTRE, 0),
-            FigureSetup("b", "B", "red", character("brigand"), east(CENTRE, 2), 3)), seed=seed))
+        return Battle(
+            BattleSetup(
+                TerrainMap.open(12, 10),
+                SIDES,
+                (
+                    FigureSetup("w", "W", "blue", character("wizard", scale=scale), CENTRE, 0),
+                    FigureSetup("b", "B", "red", character("brigand"), east(CENTRE, 2), 3),
+                ),
+                seed=seed,
+            )
+        )
+
     return make
 
 
@@ -34,8 +43,15 @@ def _lightning(b: Battle, fid: str) -> act.Action:
 
 def _grazed(b: Battle) -> bool:
     play_round(b, _lightning)
-    return any(isinstance(e, ev.AttackResolved) and e.attacker == "w" and e.relative_degree == 1 and e.hit
-               and e.damage is not None and e.damage >= 3 for e in b.events)
+    return any(
+        isinstance(e, ev.AttackResolved)
+        and e.attacker == "w"
+        and e.relative_degree == 1
+        and e.hit
+        and e.damage is not None
+        and e.damage >= 3
+        for e in b.events
+    )
 
 
 def test_ftc_7_3_a_spell_graze_is_a_scratch_whatever_the_casters_strength_scale() -> None:
@@ -55,14 +71,24 @@ def _dart_past_a_bystander(bystander_first: bool) -> Callable[[int], Battle | No
     """A wizard's Flame Dart (1 second, close) at a swift target 2 hexes east, past a swift bystander 1 hex
     east; both red figures dodge the wizard when they declare. Only seeds where the target declares before
     the wizard, and the bystander before him too (``bystander_first``) or after him."""
+
     def make(seed: int) -> Battle | None:
-        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("y", "red", "swift", east(CENTRE, 1), 3),
-                          ("t", "red", "swift", east(CENTRE, 2), 3)], seed=seed))
+        b = Battle(
+            axial(
+                [
+                    ("w", "blue", "wizard", CENTRE, 0),
+                    ("y", "red", "swift", east(CENTRE, 1), 3),
+                    ("t", "red", "swift", east(CENTRE, 2), 3),
+                ],
+                seed=seed,
+            )
+        )
         while (d := legal_actions(b)) is not None and d.reason != "declare":
             b.apply(act.Move(d.figure or "", ()))
         order = list(b._declare_queue)
         w = order.index("w")
         return b if order.index("t") < w and (order.index("y") < w) == bystander_first else None
+
     return make
 
 
@@ -87,21 +113,21 @@ def test_ftc_6_5_3_a_one_second_bolt_straying_onto_a_bystander_meets_his_declare
     stray = next(i for i, e in enumerate(events) if isinstance(e, ev.StrayShot) and e.victim == "y")
     dodge = next(e for e in events[stray:] if isinstance(e, ev.StrayDodge))
     assert isinstance(dodge, ev.StrayDodge) and dodge.figure == "y" and dodge.firer == "w"
-    early = [e for e in events[:stray + 2] if isinstance(e, ev.CombatRoll) and e.figure == "y"]
+    early = [e for e in events[: stray + 2] if isinstance(e, ev.CombatRoll) and e.figure == "y"]
     assert len(early) == 1
     assert ("dodging a stray shot", 3) in dodge.modifiers
     assert dodge.dodge == b.figure("y").character.agility + sum(early[0].faces) + sum(v for _, v in dodge.modifiers)
     struck = [e for e in events[stray:] if isinstance(e, ev.AttackResolved) and e.stray and e.target == "y"]
     assert bool(struck) is not dodge.dodged
     # the round's resolution uses the same roll again (FTC 6.3: one roll a round)
-    later = [e for e in events[stray + 2:] if isinstance(e, ev.CombatRoll) and e.figure == "y"]
+    later = [e for e in events[stray + 2 :] if isinstance(e, ev.CombatRoll) and e.figure == "y"]
     assert later and later[0].faces == early[0].faces
 
 
 def test_ftc_6_5_3_a_bystander_who_has_not_declared_yet_has_no_dodge() -> None:
     b = first_seed(_dart_past_a_bystander(False), _strays_onto_y, tries=3000)  # type: ignore[arg-type]
     stray = next(i for i, e in enumerate(b.events) if isinstance(e, ev.StrayShot) and e.victim == "y")
-    after = b.events[stray + 1:]
+    after = b.events[stray + 1 :]
     assert not any(isinstance(e, ev.StrayDodge) for e in after)
     struck = next(e for e in after if isinstance(e, ev.AttackResolved) and e.stray)
     assert struck.target == "y" and struck.hit and struck.defence is None
@@ -171,8 +197,7 @@ def test_ftc_8_1_a_one_second_casting_defending_against_a_melee_attack_is_at_min
 
 def test_ftc_8_1_a_one_second_casting_before_any_melee_attack_is_declared_has_no_minus_1() -> None:
     def wizard_first(seed: int) -> Battle | None:
-        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "guard", east(CENTRE), 3)],
-                         seed=seed))
+        b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "guard", east(CENTRE), 3)], seed=seed))
         while (d := legal_actions(b)) is not None and d.reason != "declare":
             b.apply(act.Move(d.figure or "", ()))
         return b if b._declare_queue[0] == "w" else None
@@ -191,9 +216,17 @@ def _recognitions(helm: list[str]) -> list[ev.SpellRecognised]:
     """Thaumatology rolls of a seer (in a greathelm or not) at whom a wizard 5 hexes away concentrates."""
     found: list[ev.SpellRecognised] = []
     for seed in range(6):
-        b = Battle(BattleSetup(TerrainMap.open(12, 10), SIDES, (
-            FigureSetup("w", "W", "blue", character("wizard"), CENTRE, 0),
-            FigureSetup("s", "S", "red", character("seer", armour=helm), east(CENTRE, 5), 3)), seed=seed))
+        b = Battle(
+            BattleSetup(
+                TerrainMap.open(12, 10),
+                SIDES,
+                (
+                    FigureSetup("w", "W", "blue", character("wizard"), CENTRE, 0),
+                    FigureSetup("s", "S", "red", character("seer", armour=helm), east(CENTRE, 5), 3),
+                ),
+                seed=seed,
+            )
+        )
 
         def thunder(b_: Battle, fid: str) -> act.Action:
             return act.Declare("w", spell="Thunderstrike", spell_target="s") if fid == "w" else act.Declare(fid)
@@ -230,8 +263,14 @@ def test_ftc_8_1_a_flame_dart_wounds_before_the_rounds_attacks() -> None:
         k = b.figure("k")
         for level in (WoundLevel.SCRATCH,) * 3 + (WoundLevel.HURT, WoundLevel.VERY_HURT):
             k.wounds = k.wounds.record(level)[0]
-        play_round(b, lambda b_, fid: act.Declare("k", "neutral", ("w",)) if fid == "k"
-                   else act.Declare("w", spell="Flame Dart", spell_target="k"))
+        play_round(
+            b,
+            lambda b_, fid: (
+                act.Declare("k", "neutral", ("w",))
+                if fid == "k"
+                else act.Declare("w", spell="Flame Dart", spell_target="k")
+            ),
+        )
         return any(isinstance(e, ev.Wounded) and e.figure == "k" for e in b.events)
 
     b = first_seed(_guard_declares_first, shows)  # type: ignore[arg-type]
@@ -249,8 +288,14 @@ def test_ftc_8_1_dazzle_counts_against_the_guards_blow_that_same_round() -> None
     def shows(b: Battle | None) -> bool:
         if b is None:
             return False
-        play_round(b, lambda b_, fid: act.Declare("k", "neutral", ("w",)) if fid == "k"
-                   else act.Declare("w", spell="Dazzle", spell_target="k"))
+        play_round(
+            b,
+            lambda b_, fid: (
+                act.Declare("k", "neutral", ("w",))
+                if fid == "k"
+                else act.Declare("w", spell="Dazzle", spell_target="k")
+            ),
+        )
         return any(isinstance(e, ev.EffectBegan) for e in b.events)
 
     b = first_seed(_guard_declares_first, shows)  # type: ignore[arg-type]
@@ -268,8 +313,13 @@ def test_ftc_8_1_dazzle_counts_against_the_guards_blow_that_same_round() -> None
 
 def _secret_dart(seed: int) -> Battle | None:
     """Secret stances: a wizard and a brigand 2 hexes apart, the wizard to declare first."""
-    b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("k", "red", "brigand", east(CENTRE, 2), 3)],
-                     seed=seed, options=RuleOptions(secret_stances=True)))
+    b = Battle(
+        axial(
+            [("w", "blue", "wizard", CENTRE, 0), ("k", "red", "brigand", east(CENTRE, 2), 3)],
+            seed=seed,
+            options=RuleOptions(secret_stances=True),
+        )
+    )
     while (d := legal_actions(b)) is not None and d.reason != "declare":
         b.apply(act.Move(d.figure or "", ()))
     return b if b._declare_queue[0] == "w" else None
@@ -278,8 +328,14 @@ def _secret_dart(seed: int) -> Battle | None:
 def _dart_cast(b: Battle | None) -> bool:
     if b is None:
         return False
-    play_round(b, lambda b_, fid: act.Declare("w", "very_aggressive", spell="Flame Dart", spell_target="k")
-               if fid == "w" else act.Declare("k", "mildly_defensive", dodge=("w",)))
+    play_round(
+        b,
+        lambda b_, fid: (
+            act.Declare("w", "very_aggressive", spell="Flame Dart", spell_target="k")
+            if fid == "w"
+            else act.Declare("k", "mildly_defensive", dodge=("w",))
+        ),
+    )
     return any(isinstance(e, ev.SpellCast) and e.success for e in b.events)
 
 

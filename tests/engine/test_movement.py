@@ -31,29 +31,37 @@ from game.engine.terrain import TerrainMap, TerrainType
 
 BOOK_TABLE_1 = {"Terrible": 2, "Poor": 3, "Mediocre": 4, "Fair": 5, "Good": 6, "Great": 7, "Superb": 8}
 BOOK_TABLE_2 = {
-    "Terrible": (3, 6, 12, 24), "Poor": (4, 8, 16, 32), "Mediocre": (7, 14, 28, 56),
-    "Fair": (10, 20, 40, 80), "Good": (15, 30, 60, 120), "Great": (22, 44, 88, 176),
-    "Superb": (34, 68, 136, 272), "Legendary": (50, 100, 200, 400),
+    "Terrible": (3, 6, 12, 24),
+    "Poor": (4, 8, 16, 32),
+    "Mediocre": (7, 14, 28, 56),
+    "Fair": (10, 20, 40, 80),
+    "Good": (15, 30, 60, 120),
+    "Great": (22, 44, 88, 176),
+    "Superb": (34, 68, 136, 272),
+    "Legendary": (50, 100, 200, 400),
 }
-BOOK_TABLE_3 = {"Rough or Rocky": -1, "Boulder-strewn": -2, "Sand or Runny Mud": -2, "Knee-deep water": -3,
-                "Ice": -4}
+BOOK_TABLE_3 = {"Rough or Rocky": -1, "Boulder-strewn": -2, "Sand or Runny Mud": -2, "Knee-deep water": -3, "Ice": -4}
 
 WALL = 9
 
 
 def make_map(rows: list[list[int]], stagger_axis: str = "y", stagger_index: str = "odd") -> TerrainMap:
     """A map from penalties per cell ([row][col]); WALL marks an impassable cell."""
-    types = (*(TerrainType(f"p{p}", penalty={"walk": p, "fly": 0}, passable={"walk": True, "fly": True})
-               for p in range(5)), TerrainType("wall", passable={"walk": False, "fly": True}))
+    types = (
+        *(TerrainType(f"p{p}", penalty={"walk": p, "fly": 0}, passable={"walk": True, "fly": True}) for p in range(5)),
+        TerrainType("wall", passable={"walk": False, "fly": True}),
+    )
     grid = np.array([[5 if p == WALL else p for p in row] for row in rows], dtype=np.int16)
-    return TerrainMap.build(len(rows[0]), len(rows), types, grid, stagger_axis=stagger_axis,
-                            stagger_index=stagger_index)
+    return TerrainMap.build(
+        len(rows[0]), len(rows), types, grid, stagger_axis=stagger_axis, stagger_index=stagger_index
+    )
 
 
 LAYOUTS = [("y", "odd"), ("y", "even"), ("x", "odd"), ("x", "even")]
 
 
 # --- table 1 and posture ------------------------------------------------------------------------------
+
 
 def test_ftc_table_1_movement_every_cell() -> None:
     assert {ladder.level_name(k): v for k, v in TABLE_1_MOVEMENT.items()} == BOOK_TABLE_1
@@ -69,11 +77,11 @@ def test_ftc_table_1_extrapolated_linearly_beyond_the_table() -> None:
 
 
 def test_ftc_5_speed_scale_times_1_2_per_step_rounded_to_nearest() -> None:
-    assert movement_allowance(ladder.FAIR, speed_scale=1) == 6       # 5 x 1.2 = 6
-    assert movement_allowance(ladder.FAIR, speed_scale=2) == 7       # 7.2
-    assert movement_allowance(ladder.SUPERB, speed_scale=1) == 10    # 9.6
-    assert movement_allowance(ladder.FAIR, speed_scale=-1) == 4      # 4.17
-    assert movement_allowance(ladder.POOR, speed_scale=-1) == 3      # exactly 2.5 rounds up
+    assert movement_allowance(ladder.FAIR, speed_scale=1) == 6  # 5 x 1.2 = 6
+    assert movement_allowance(ladder.FAIR, speed_scale=2) == 7  # 7.2
+    assert movement_allowance(ladder.SUPERB, speed_scale=1) == 10  # 9.6
+    assert movement_allowance(ladder.FAIR, speed_scale=-1) == 4  # 4.17
+    assert movement_allowance(ladder.POOR, speed_scale=-1) == 3  # exactly 2.5 rounds up
     assert movement_allowance(ladder.TERRIBLE, speed_scale=-6) == 1  # never below one hex
 
 
@@ -100,15 +108,16 @@ def test_ftc_5_unknown_posture_is_an_error_with_a_fix() -> None:
 
 # --- table 2 ---------------------------------------------------------------------------------------------
 
+
 def test_ftc_table_2_encumbrance_every_cell() -> None:
     assert {ladder.level_name(k): v for k, v in TABLE_2_ENCUMBRANCE.items()} == BOOK_TABLE_2
     for name, row in BOOK_TABLE_2.items():
         strength = ladder.parse_level(name)
         assert load_thresholds_kg(strength)[:4] == pytest.approx(row)
         for column, limit in enumerate(row):
-            assert encumbrance_penalty(limit, strength) == -column          # at the limit: this column
+            assert encumbrance_penalty(limit, strength) == -column  # at the limit: this column
             above = encumbrance_penalty(limit + 0.01, strength)
-            assert above == (None if column == 3 else -column - 1)         # just above: the next one
+            assert above == (None if column == 3 else -column - 1)  # just above: the next one
 
 
 def test_ftc_5_1_1_strength_and_scale_steps_add() -> None:
@@ -121,12 +130,12 @@ def test_ftc_5_1_1_formula_10kg_times_1_5_per_step() -> None:
     # The formula rounded to the nearest kg gives every printed row but Legendary (50.6 -> the book's 50).
     for name, row in BOOK_TABLE_2.items():
         n = ladder.parse_level(name)
-        exact = 10 * 1.5 ** n
+        exact = 10 * 1.5**n
         assert abs(exact - row[0]) <= 0.65
         if name not in ("Legendary", "Great"):
             assert round(exact) == row[0]
-    assert max_load_kg(ladder.LEGENDARY + 1) == pytest.approx(10 * 1.5 ** 5)
-    assert max_load_kg(ladder.TERRIBLE - 1) == pytest.approx(10 / 1.5 ** 4)
+    assert max_load_kg(ladder.LEGENDARY + 1) == pytest.approx(10 * 1.5**5)
+    assert max_load_kg(ladder.TERRIBLE - 1) == pytest.approx(10 / 1.5**4)
 
 
 def test_ftc_5_1_1_encumbrance_reduces_movement_never_below_one() -> None:
@@ -135,7 +144,7 @@ def test_ftc_5_1_1_encumbrance_reduces_movement_never_below_one() -> None:
     assert movement_allowance(ladder.FAIR, load_kg=25) == 3
     assert movement_allowance(ladder.FAIR, load_kg=41) == 2
     assert movement_allowance(ladder.TERRIBLE, load_kg=50) == 1
-    assert movement_allowance(ladder.FAIR, load_kg=81) == 0          # more than eight times: cannot move
+    assert movement_allowance(ladder.FAIR, load_kg=81) == 0  # more than eight times: cannot move
     assert movement_allowance(ladder.FAIR, strength=ladder.GOOD, load_kg=25) == 4
 
 
@@ -188,6 +197,7 @@ def test_ftc_5_one_free_side_in_every_gap() -> None:
 
 # --- occupied hexes, walls, map edge ----------------------------------------------------------------------
 
+
 def corridor() -> TerrainMap:
     return make_map([[WALL] * 7, [0] * 7, [WALL] * 7])
 
@@ -198,7 +208,7 @@ def test_ftc_5_2_moving_through_an_occupied_hex_costs_one_extra() -> None:
     reach = reachable(start, 0, 3, terrain=t, occupied=frozenset({mid}))
     assert reach.cost(end) == 3
     assert reach.path(end).occupied_extra == 1
-    assert mid not in reach.hexes()                      # no figure ends in an occupied hex
+    assert mid not in reach.hexes()  # no figure ends in an occupied hex
     assert t.hex_at(3, 1) not in reach.hexes()
     with pytest.raises(IllegalMove, match="occupies"):
         validate_path(start, 0, [(mid, 0)], 3, terrain=t, occupied=frozenset({mid}))
@@ -236,13 +246,14 @@ def test_unreachable_hex_raises_a_readable_error() -> None:
 
 # --- terrain -------------------------------------------------------------------------------------------
 
+
 def test_ftc_5_1_2_largest_terrain_penalty_reduces_the_allowance() -> None:
     # corridor: open, rough (-1), sand (-2), open, open, open
     t = make_map([[WALL] * 7, [0, 1, 2, 0, 0, 0, 0], [WALL] * 7])
     start = t.hex_at(0, 1)
     reach = reachable(start, 0, 5, terrain=t)
-    assert reach.cost(t.hex_at(1, 1)) == 2                  # 1 hex + rough 1
-    assert reach.cost(t.hex_at(3, 1)) == 5                  # 3 hexes + largest penalty 2 (not 1 + 2)
+    assert reach.cost(t.hex_at(1, 1)) == 2  # 1 hex + rough 1
+    assert reach.cost(t.hex_at(3, 1)) == 5  # 3 hexes + largest penalty 2 (not 1 + 2)
     p = reach.path(t.hex_at(3, 1))
     assert (p.hexes_moved, p.terrain_penalty) == (3, 2)
     assert not reach.can_reach(t.hex_at(4, 1))
@@ -253,7 +264,7 @@ def test_ftc_5_1_2_per_hex_terrain_rule_option() -> None:
     start = t.hex_at(0, 1)
     reach = reachable(start, 0, 6, terrain=t, per_hex_terrain=True)
     assert reach.cost(t.hex_at(1, 1)) == 2
-    assert reach.cost(t.hex_at(2, 1)) == 5                  # (1 + 1) + (1 + 2)
+    assert reach.cost(t.hex_at(2, 1)) == 5  # (1 + 1) + (1 + 2)
     assert reach.cost(t.hex_at(3, 1)) == 6
     assert reach.path(t.hex_at(3, 1)).terrain_penalty == 3
     assert reachable(start, 0, 6, terrain=t).cost(t.hex_at(3, 1)) == 5
@@ -280,10 +291,11 @@ def test_ftc_5_1_2_penalties_per_movement_mode() -> None:
     t = make_map([[WALL] * 5, [0, 4, 4, 0, 0], [WALL] * 5])
     reach = reachable(t.hex_at(0, 1), 0, 4, terrain=t, mode="fly")
     assert reach.cost(t.hex_at(4, 1)) == 4
-    assert reach.can_reach(t.hex_at(2, 0))                  # walls do not stop a flyer here
+    assert reach.can_reach(t.hex_at(2, 0))  # walls do not stop a flyer here
 
 
 # --- zones of control -------------------------------------------------------------------------------------
+
 
 def test_ftc_5_2_entering_a_zone_is_free_leaving_is_contested() -> None:
     start = CENTRE
@@ -301,9 +313,9 @@ def test_ftc_5_3_search_prefers_fewer_escape_contests_over_cost() -> None:
     start = CENTRE
     zoned = {start, *[neighbor(start, d) for d in range(5)]}
     zones = {h: frozenset({"orc"}) for h in zoned}
-    target = neighbor(neighbor(start, 0), 0)              # two hexes away, outside the zone
+    target = neighbor(neighbor(start, 0), 0)  # two hexes away, outside the zone
     reach = reachable(start, 0, 6, terrain=OPEN, zones=zones)
-    assert reach.band(target) == "escape"                 # any way out of the zone is an escape
+    assert reach.band(target) == "escape"  # any way out of the zone is an escape
     assert len(reach.escapes(target)) == 1
     # with two separate zones in a row, a longer detour with one contest beats a short one with two
     z2 = {neighbor(start, 0): frozenset({"a"}), start: frozenset({"b"})}
@@ -323,9 +335,17 @@ def test_ftc_5_3_escapes_name_every_stopper_left() -> None:
 
 # --- properties: the search against brute force -------------------------------------------------------------
 
-def brute_force(t: TerrainMap, start: Hex, facing: int, allowance: int, occupied: frozenset[Hex],
-                impassable: frozenset[Hex], zones: Mapping[Hex, frozenset[str]],
-                per_hex: bool) -> dict[tuple[Hex, int], tuple[int, int]]:
+
+def brute_force(
+    t: TerrainMap,
+    start: Hex,
+    facing: int,
+    allowance: int,
+    occupied: frozenset[Hex],
+    impassable: frozenset[Hex],
+    zones: Mapping[Hex, frozenset[str]],
+    per_hex: bool,
+) -> dict[tuple[Hex, int], tuple[int, int]]:
     """Every sequence of hexes, priced straight from the rules text; min (escapes, cost) per end state."""
     best: dict[tuple[Hex, int], tuple[int, int]] = {}
 
@@ -336,8 +356,7 @@ def brute_force(t: TerrainMap, start: Hex, facing: int, allowance: int, occupied
         moved = len(path) - 1
         occ = sum(1 for h in path[1:] if h in occupied)
         pens = [pen(h) for h in path[1:]]
-        esc = sum(1 for a, b in pairwise(path)
-                  if zones.get(a, frozenset()) - zones.get(b, frozenset()))
+        esc = sum(1 for a, b in pairwise(path) if zones.get(a, frozenset()) - zones.get(b, frozenset()))
         if per_hex:
             raw = sum(pens)
             terrain = min(raw, max(0, allowance - 1)) if moved == 1 else raw
@@ -373,8 +392,10 @@ def small_battles(draw: st.DrawFn) -> tuple[object, ...]:
     others = [c for c in cells if c != start]
     occupied = frozenset(draw(st.lists(st.sampled_from(others), max_size=3)))
     impassable = frozenset(draw(st.lists(st.sampled_from(others), max_size=2)))
-    zones = {c: frozenset(draw(st.sets(st.sampled_from("ab"), max_size=2)))
-             for c in draw(st.lists(st.sampled_from(cells), max_size=8))}
+    zones = {
+        c: frozenset(draw(st.sets(st.sampled_from("ab"), max_size=2)))
+        for c in draw(st.lists(st.sampled_from(cells), max_size=8))
+    }
     allowance = draw(st.integers(0, 4))
     facing = draw(st.integers(0, 5))
     per_hex = draw(st.booleans())
@@ -394,15 +415,32 @@ def check_reach_against_brute_force(battle: tuple[object, ...]) -> None:
     assert isinstance(facing, int) and isinstance(allowance, int) and isinstance(per_hex, bool)
     assert isinstance(occupied, frozenset) and isinstance(impassable, frozenset) and isinstance(zones, dict)
     expected = brute_force(t, start, facing, allowance, occupied, impassable, zones, per_hex)
-    reach = reachable(start, facing, allowance, terrain=t, occupied=occupied, impassable=impassable,
-                      zones=zones, per_hex_terrain=per_hex)
+    reach = reachable(
+        start,
+        facing,
+        allowance,
+        terrain=t,
+        occupied=occupied,
+        impassable=impassable,
+        zones=zones,
+        per_hex_terrain=per_hex,
+    )
     assert reach.hexes() == {h for h, _ in expected}
     for h in reach.hexes():
         assert set(reach.facings(h)) == {f for (e, f) in expected if e == h}
         for f in reach.facings(h):
             p = reach.path(h, f)
-            again = validate_path(start, facing, p.steps, allowance, terrain=t, occupied=occupied,
-                                  impassable=impassable, zones=zones, per_hex_terrain=per_hex)
+            again = validate_path(
+                start,
+                facing,
+                p.steps,
+                allowance,
+                terrain=t,
+                occupied=occupied,
+                impassable=impassable,
+                zones=zones,
+                per_hex_terrain=per_hex,
+            )
             assert again == p and p.end == h and p.end_facing == f
             assert p.cost <= allowance
             assert (len(p.escapes), p.cost) == expected[(h, f)] == (len(p.escapes), reach.cost(h, f))
@@ -434,23 +472,24 @@ def test_reach_is_deterministic_for_a_random_battlefield() -> None:
     assert a.hexes() == b.hexes() and all(a.path(h) == b.path(h) for h in a.hexes())
 
 
-
 # --- every Tiled layout, the map edge, tables per map ---------------------------------------------------
+
 
 @pytest.mark.parametrize(("axis", "index"), LAYOUTS)
 @pytest.mark.parametrize(("width", "height"), [(1, 1), (5, 4), (4, 7), (9, 2)])
-def test_ftc_5_every_tiled_layout_reaches_exactly_the_map_at_hex_distances(axis: str, index: str, width: int,
-                                                                            height: int) -> None:
+def test_ftc_5_every_tiled_layout_reaches_exactly_the_map_at_hex_distances(
+    axis: str, index: str, width: int, height: int
+) -> None:
     t = TerrainMap.open(width, height, stagger_axis=axis, stagger_index=index)
     cells = list(t.hexes())
     start = cells[len(cells) // 2]
     reach = reachable(start, 0, 20, terrain=t)
     assert reach.hexes() == set(cells)
     for h in cells:
-        assert reach.cost(h) == distance(start, h)        # open ground, no turning: one hex per hex
+        assert reach.cost(h) == distance(start, h)  # open ground, no turning: one hex per hex
         assert len(reach.path(h).hexes) == distance(start, h)
     edge = {n for h in cells for n in neighbors(h)} - set(cells)
-    assert edge                                           # the ring just off the map, on every side
+    assert edge  # the ring just off the map, on every side
     for h in [*edge, Hex(-1000, 3), Hex(3, -1000), Hex(10**6, 0), Hex(0, 10**6)]:
         assert not reach.can_reach(h) and h not in reach
         with pytest.raises(IllegalMove, match="not on the map"):
@@ -473,10 +512,11 @@ def small_battles_any_layout(draw: st.DrawFn) -> tuple[object, ...]:
     start = draw(st.sampled_from(cells))
     occupied = frozenset(draw(st.lists(st.sampled_from(cells), max_size=3))) - {start}
     impassable = frozenset(draw(st.lists(st.sampled_from(cells), max_size=2))) - {start}
-    zones = {c: frozenset(draw(st.sets(st.sampled_from("ab"), max_size=2)))
-             for c in draw(st.lists(st.sampled_from(cells), max_size=8))}
-    return t, start, draw(st.integers(0, 5)), draw(st.integers(0, 4)), occupied, impassable, zones, \
-        draw(st.booleans())
+    zones = {
+        c: frozenset(draw(st.sets(st.sampled_from("ab"), max_size=2)))
+        for c in draw(st.lists(st.sampled_from(cells), max_size=8))
+    }
+    return t, start, draw(st.integers(0, 5)), draw(st.integers(0, 4)), occupied, impassable, zones, draw(st.booleans())
 
 
 @settings(max_examples=150, deadline=None)
@@ -487,9 +527,7 @@ def test_property_reach_matches_brute_force_on_every_tiled_layout(battle: tuple[
 
 def test_ftc_5_1_2_three_penalty_levels_each_priced_by_its_largest_penalty() -> None:
     # open row 1; a rough (-1) and a sand (-2) shortcut through the wall row 0 to row 2 ... priced by level
-    t = make_map([[0, 0, 0, 0, 0, 0, 0],
-                  [0, WALL, 1, WALL, 2, WALL, 0],
-                  [0, 0, 0, 0, 0, 0, 0]])
+    t = make_map([[0, 0, 0, 0, 0, 0, 0], [0, WALL, 1, WALL, 2, WALL, 0], [0, 0, 0, 0, 0, 0, 0]])
     start = t.hex_at(2, 0)
     reach = reachable(start, 0, 8, terrain=t)
     for h in t.hexes():
@@ -507,7 +545,7 @@ def test_search_tables_belong_to_one_map_and_are_reused() -> None:
     from game.engine import movement
 
     a = make_map([[0, 0, 0], [0, 0, 0]])
-    b = make_map([[0, WALL, 0], [0, WALL, 0]])                 # same size, other ground
+    b = make_map([[0, WALL, 0], [0, WALL, 0]])  # same size, other ground
     assert movement._grid(a) is movement._grid(a)
     assert movement._grid(a) is not movement._grid(b)
     assert reachable(a.hex_at(0, 0), 0, 5, terrain=a).can_reach(a.hex_at(2, 0))

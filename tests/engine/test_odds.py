@@ -46,24 +46,34 @@ def test_dice_enumeration_is_81_combinations() -> None:
     assert len(ALL_FACES) == 81
 
 
-@pytest.mark.parametrize(("offence", "defences", "difficulty"), [
-    (0, (), 0), (2, (), 3), (-1, (), -2), (1, (0,), -2), (0, (3,), -2), (3, (0,), 2), (1, (0, 1), -2),
-    (2, (-1, 2), 0),
-])
-def test_ftc_6_4_hit_probability_matches_enumeration_of_all_dice(offence: int, defences: tuple[int, ...],
-                                                                 difficulty: int) -> None:
+@pytest.mark.parametrize(
+    ("offence", "defences", "difficulty"),
+    [
+        (0, (), 0),
+        (2, (), 3),
+        (-1, (), -2),
+        (1, (0,), -2),
+        (0, (3,), -2),
+        (3, (0,), 2),
+        (1, (0, 1), -2),
+        (2, (-1, 2), 0),
+    ],
+)
+def test_ftc_6_4_hit_probability_matches_enumeration_of_all_dice(
+    offence: int, defences: tuple[int, ...], difficulty: int
+) -> None:
     assert hit_probability(offence, defences, difficulty) == brute_hit(offence, defences, difficulty)
 
 
 @given(st.integers(-6, 6), st.integers(-6, 6))
-def test_ftc_6_5_unopposed_shot_is_the_chance_of_reaching_the_difficulty(offence: int,
-                                                                        difficulty: int) -> None:
+def test_ftc_6_5_unopposed_shot_is_the_chance_of_reaching_the_difficulty(offence: int, difficulty: int) -> None:
     assert hit_probability(offence, [], difficulty) == prob_at_least(difficulty - offence)
 
 
 @given(st.integers(-5, 5), st.lists(st.integers(-5, 5), max_size=3), st.integers(-5, 5))
 def test_ftc_6_4_hit_probability_is_a_probability_and_rises_with_offence(
-        offence: int, defences: list[int], difficulty: int) -> None:
+    offence: int, defences: list[int], difficulty: int
+) -> None:
     p = hit_probability(offence, defences, difficulty)
     assert 0 <= p <= 1
     assert hit_probability(offence + 1, defences, difficulty) >= p
@@ -75,8 +85,9 @@ def test_ftc_5_3_escape_probability_matches_enumeration() -> None:
     for mover, stoppers in [(0, (0,)), (1, (0, -1)), (-1, (1,))]:
         assert escape_probability(mover, stoppers) == brute_hit(mover, stoppers, -99)
     assert escape_probability(0, ()) == 1
-    assert escape_probability(0, (0,)) == Fraction(1, 2) - Fraction(19 * 19 + 16 * 16 * 2 + 10 * 10 * 2
-                                                                     + 4 * 4 * 2 + 2, 2 * 81 * 81)
+    assert escape_probability(0, (0,)) == Fraction(1, 2) - Fraction(
+        19 * 19 + 16 * 16 * 2 + 10 * 10 * 2 + 4 * 4 * 2 + 2, 2 * 81 * 81
+    )
 
 
 def test_ftc_6_3_exchange_distribution_matches_enumeration() -> None:
@@ -89,8 +100,9 @@ def test_ftc_6_3_exchange_distribution_matches_enumeration() -> None:
     assert sum(dist.values()) == 1
 
 
-def brute_outcomes(offence: int, target: int | None, others: Sequence[int], difficulty: int, base: int,
-                   head: int | None) -> dict[Outcome, Fraction]:
+def brute_outcomes(
+    offence: int, target: int | None, others: Sequence[int], difficulty: int, base: int, head: int | None
+) -> dict[Outcome, Fraction]:
     """A plain re-statement of FTC 6.4–7.3 over every die face, for cross-checking."""
     counts: dict[Outcome, int] = {}
     n = 0
@@ -101,8 +113,7 @@ def brute_outcomes(offence: int, target: int | None, others: Sequence[int], diff
                 n += 1
                 result = offence + x
                 defence = None if target is None or y is None else target + y
-                defences = ([] if defence is None else [defence]) + [d + r for d, r in zip(others, rest,
-                                                                                         strict=True)]
+                defences = ([] if defence is None else [defence]) + [d + r for d, r in zip(others, rest, strict=True)]
                 if not is_hit(result, defences, difficulty):
                     counts[MISS] = counts.get(MISS, 0) + 1
                     continue
@@ -118,30 +129,58 @@ def brute_outcomes(offence: int, target: int | None, others: Sequence[int], diff
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("offence", "target", "others", "difficulty", "base", "head"), [
-    (1, 0, (), -2, 2, 4),
-    (3, -1, (), -2, 0, 1),
-    (0, None, (), 0, 3, 5),
-    (2, 1, (0,), -2, 4, None),
-    (4, 0, (2,), 0, 1, 3),
-])
+@pytest.mark.parametrize(
+    ("offence", "target", "others", "difficulty", "base", "head"),
+    [
+        (1, 0, (), -2, 2, 4),
+        (3, -1, (), -2, 0, 1),
+        (0, None, (), 0, 3, 5),
+        (2, 1, (0,), -2, 4, None),
+        (4, 0, (2,), 0, 1, 3),
+    ],
+)
 def test_ftc_6_6_and_7_outcome_distribution_matches_enumeration(
-        offence: int, target: int | None, others: tuple[int, ...], difficulty: int, base: int,
-        head: int | None) -> None:
+    offence: int, target: int | None, others: tuple[int, ...], difficulty: int, base: int, head: int | None
+) -> None:
     dist = outcome_distribution(offence, target, others, difficulty, base, damage_base_head=head)
     assert dict(dist) == brute_outcomes(offence, target, others, difficulty, base, head)
     assert sum(dist.values()) == 1
 
 
 @settings(max_examples=60)
-@given(st.integers(-4, 6), st.one_of(st.none(), st.integers(-4, 4)), st.lists(st.integers(-4, 4), max_size=2),
-       st.integers(-3, 4), st.integers(-3, 8), st.one_of(st.none(), st.integers(-3, 10)),
-       st.sampled_from(["best", "head", "torso"]), st.one_of(st.none(), st.integers(-2, 4)), st.booleans())
+@given(
+    st.integers(-4, 6),
+    st.one_of(st.none(), st.integers(-4, 4)),
+    st.lists(st.integers(-4, 4), max_size=2),
+    st.integers(-3, 4),
+    st.integers(-3, 8),
+    st.one_of(st.none(), st.integers(-3, 10)),
+    st.sampled_from(["best", "head", "torso"]),
+    st.one_of(st.none(), st.integers(-2, 4)),
+    st.booleans(),
+)
 def test_ftc_7_outcome_distribution_sums_to_one_and_agrees_with_hit_probability(
-        offence: int, target: int | None, others: list[int], difficulty: int, base: int, head: int | None,
-        aim: odds.Aim, health: int | None, graze_table: bool) -> None:
-    dist = outcome_distribution(offence, target, others, difficulty, base, damage_base_head=head, aim=aim,
-                                health=health, fudge_graze_table=graze_table)
+    offence: int,
+    target: int | None,
+    others: list[int],
+    difficulty: int,
+    base: int,
+    head: int | None,
+    aim: odds.Aim,
+    health: int | None,
+    graze_table: bool,
+) -> None:
+    dist = outcome_distribution(
+        offence,
+        target,
+        others,
+        difficulty,
+        base,
+        damage_base_head=head,
+        aim=aim,
+        health=health,
+        fudge_graze_table=graze_table,
+    )
     assert sum(dist.values()) == 1
     assert all(0 < p <= 1 for p in dist.values())
     defences = ([] if target is None else [target]) + others
@@ -194,8 +233,11 @@ def test_ftc_6_6_aiming_at_the_head() -> None:
 
 
 def test_ftc_7_3_expected_wound_and_level_chances() -> None:
-    dist = {MISS: Fraction(1, 2), Outcome(True, WoundLevel.HURT, "torso"): Fraction(1, 4),
-            Outcome(True, WoundLevel.INCAPACITATED, "head"): Fraction(1, 4)}
+    dist = {
+        MISS: Fraction(1, 2),
+        Outcome(True, WoundLevel.HURT, "torso"): Fraction(1, 4),
+        Outcome(True, WoundLevel.INCAPACITATED, "head"): Fraction(1, 4),
+    }
     assert expected_wound(dist) == Fraction(3, 2)
     assert chance_of_at_least(dist, WoundLevel.INCAPACITATED) == Fraction(1, 4)
     assert hit_chance(dist) == Fraction(1, 2)
@@ -214,15 +256,16 @@ def test_ftc_table_4_stances_compared() -> None:
     assert table[Stance.VERY_AGGRESSIVE].offence == 3 and table[Stance.VERY_AGGRESSIVE].defence == -1
 
 
-@pytest.mark.parametrize(("friends", "enemies", "expected"), [
-    (0, 0, (Fraction(0), Fraction(0))),
-    (1, 1, (Fraction(5, 81), Fraction(5, 81))),
-    (2, 0, (Fraction(15, 81), Fraction(0))),
-    (0, 2, (Fraction(0), Fraction(15, 81))),
-    (3, 4, (Fraction(31, 81), Fraction(31, 81))),
-])
-def test_ftc_table_9_miss_probabilities(friends: int, enemies: int,
-                                        expected: tuple[Fraction, Fraction]) -> None:
+@pytest.mark.parametrize(
+    ("friends", "enemies", "expected"),
+    [
+        (0, 0, (Fraction(0), Fraction(0))),
+        (1, 1, (Fraction(5, 81), Fraction(5, 81))),
+        (2, 0, (Fraction(15, 81), Fraction(0))),
+        (0, 2, (Fraction(0), Fraction(15, 81))),
+        (3, 4, (Fraction(31, 81), Fraction(31, 81))),
+    ],
+)
+def test_ftc_table_9_miss_probabilities(friends: int, enemies: int, expected: tuple[Fraction, Fraction]) -> None:
     assert miss_probabilities(friends, enemies) == expected
     assert sum(expected) <= 1
-

@@ -91,8 +91,16 @@ def test_ftc_table_5_every_cell() -> None:
     """Table 5 for a weapon of Base Range 100 m (Max 10 km, so no cap): multiples 0.1 .. 50, the difficulty
     of each row and its defender's bonus."""
     weapon = Bow("Test sling", 100, 10_000)
-    printed = [(10, TERRIBLE, 0), (20, POOR, 0), (50, MEDIOCRE, 0), (100, FAIR, 0), (200, GOOD, 1),
-               (500, GREAT, 2), (1000, SUPERB, 3), (2000, LEGENDARY, 3)]
+    printed = [
+        (10, TERRIBLE, 0),
+        (20, POOR, 0),
+        (50, MEDIOCRE, 0),
+        (100, FAIR, 0),
+        (200, GOOD, 1),
+        (500, GREAT, 2),
+        (1000, SUPERB, 3),
+        (2000, LEGENDARY, 3),
+    ]
     assert computed_distances(100, 10_000) == tuple(far for far, _, _ in printed)
     bands = range_bands(weapon)
     assert [(b.max_distance, b.difficulty, b.defense_bonus) for b in bands[:-1]] == printed
@@ -108,7 +116,7 @@ def test_ftc_table_8_every_cell() -> None:
 
 
 def test_ftc_table_5_defender_bonus_column_is_table_8() -> None:
-    """"(These are the values listed in the 'Defender's Bonus' of the range table above.)" """
+    """ "(These are the values listed in the 'Defender's Bonus' of the range table above.)" """
     weapon = Bow("Test sling", 100, 100_000)
     for band in range_bands(weapon):
         assert band.defense_bonus == defense_bonus(band.difficulty)
@@ -204,8 +212,16 @@ def test_ftc_6_4_1_scale_beyond_the_printed_columns_is_computed() -> None:
 
 def test_ftc_6_5_band_table_for_the_ui() -> None:
     """Shortbow, Scale 0: Terrible and Poor both end at 1 m, so Poor is never used and not listed."""
-    assert band_table(SHORTBOW) == ((TERRIBLE, 1), (MEDIOCRE, 3), (FAIR, 5), (GOOD, 10), (GREAT, 25),
-                                    (SUPERB, 50), (LEGENDARY, 100), (LEGENDARY + 1, 120))
+    assert band_table(SHORTBOW) == (
+        (TERRIBLE, 1),
+        (MEDIOCRE, 3),
+        (FAIR, 5),
+        (GOOD, 10),
+        (GREAT, 25),
+        (SUPERB, 50),
+        (LEGENDARY, 100),
+        (LEGENDARY + 1, 120),
+    )
     assert band_table(SHORTBOW, 3)[-1] == (LEGENDARY, 120)  # Legendary already reaches Max Range
 
 
@@ -260,14 +276,14 @@ def _above_tan_10(rise: int, run: int) -> bool:
     # t > tan 10  <=>  3 (3t - t^3)^2 > (1 - 3t^2)^2.
     if 3 * rise * rise >= run * run:
         return True
-    return 3 * (3 * rise * run * run - rise ** 3) ** 2 > (run * run - 3 * rise * rise) ** 2 * run * run
+    return 3 * (3 * rise * run * run - rise**3) ** 2 > (run * run - 3 * rise * rise) ** 2 * run * run
 
 
 def _above_tan_20(rise: int, run: int) -> bool:
     # tan 60 = sqrt(3): for t below tan 30, t > tan 20  <=>  (3t - t^3)^2 > 3 (1 - 3t^2)^2.
     if 3 * rise * rise >= run * run:
         return True
-    return (3 * rise * run * run - rise ** 3) ** 2 > 3 * (run * run - 3 * rise * rise) ** 2 * run * run
+    return (3 * rise * run * run - rise**3) ** 2 > 3 * (run * run - 3 * rise * rise) ** 2 * run * run
 
 
 @given(st.integers(1, 10**6), st.integers(1, 10**6))

@@ -31,8 +31,15 @@ def _played(seed: int, n: int | None = None) -> Battle:
 
 
 def _state(b: Battle) -> tuple[object, ...]:
-    return (tuple((f.id, f.hex, f.facing, f.wounds, f.out, f.moved, f.held) for f in b.figures.values()),
-            b.decision(), b.round, b.phase, tuple(b.events), b.rng.getstate(), tuple(b.digests))
+    return (
+        tuple((f.id, f.hex, f.facing, f.wounds, f.out, f.moved, f.held) for f in b.figures.values()),
+        b.decision(),
+        b.round,
+        b.phase,
+        tuple(b.events),
+        b.rng.getstate(),
+        tuple(b.digests),
+    )
 
 
 # ------------------------------------------------------------------------------------------ golden logs
@@ -50,8 +57,13 @@ def test_golden_log_replays_with_every_digest_matching(path: Path) -> None:
     assert rec.digests and len(rec.digests) == len(rec.actions)
     setup = SCENARIOS[str(rec.setup["scenario"])](rec.seed)
     seen: list[int] = []
-    b = record.replay(setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest,
-                      on_action=lambda i, _b: seen.append(i))
+    b = record.replay(
+        setup,
+        rec.actions,
+        digests=rec.digests,
+        initial_digest=rec.initial_digest,
+        on_action=lambda i, _b: seen.append(i),
+    )
     assert seen == list(range(len(rec.actions)))
     assert b.digests == list(rec.digests)
     assert EXPECT[path.stem](b.events), f"{path.stem} no longer shows its rule"
@@ -65,8 +77,9 @@ def test_golden_log_with_an_edited_action_names_the_first_difference(tmp_path: P
     data["actions"][i]["stance"] = "very_defensive" if data["actions"][i]["stance"] != "very_defensive" else "neutral"
     rec = record.parse(data)
     with pytest.raises(record.ReplayMismatch) as info:
-        record.replay(SCENARIOS["skirmish"](rec.seed), rec.actions, digests=rec.digests,
-                      initial_digest=rec.initial_digest)
+        record.replay(
+            SCENARIOS["skirmish"](rec.seed), rec.actions, digests=rec.digests, initial_digest=rec.initial_digest
+        )
     assert info.value.index == i + 1
     assert f"action {i + 1}" in str(info.value)
 
@@ -75,8 +88,9 @@ def test_golden_log_with_the_wrong_seed_fails_at_the_opening() -> None:
     """A wrong seed changes the initiative rolls: the replay fails before the first action."""
     rec = record.load(GOLDEN_DIR / "skirmish_random.json")
     with pytest.raises(record.ReplayMismatch) as info:
-        record.replay(SCENARIOS["skirmish"](rec.seed + 1), rec.actions, digests=rec.digests,
-                      initial_digest=rec.initial_digest)
+        record.replay(
+            SCENARIOS["skirmish"](rec.seed + 1), rec.actions, digests=rec.digests, initial_digest=rec.initial_digest
+        )
     assert info.value.index == 0
 
 
@@ -114,15 +128,20 @@ def test_save_load_continue_equals_an_uninterrupted_battle(tmp_path: Path, seed:
     assert resumed.winner == whole.winner
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ('{"format": "fudge-tactics-battle", "version": 1, "seed": 1, "setup": {}, "act', "broken JSON"),
-    ('{"hello": "world"}', "not a battle save"),
-    ('{"format": "fudge-tactics-battle", "version": 99, "seed": 1, "setup": {}, "actions": []}', "version"),
-    ('{"format": "fudge-tactics-battle", "version": 1, "seed": "x", "setup": {}, "actions": []}', "seed"),
-    ('{"format": "fudge-tactics-battle", "version": 1, "seed": 1, "setup": {}, "actions": [{"kind": "fly"}]}',
-     "action 1"),
-    ('\xff\xfe', "save"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('{"format": "fudge-tactics-battle", "version": 1, "seed": 1, "setup": {}, "act', "broken JSON"),
+        ('{"hello": "world"}', "not a battle save"),
+        ('{"format": "fudge-tactics-battle", "version": 99, "seed": 1, "setup": {}, "actions": []}', "version"),
+        ('{"format": "fudge-tactics-battle", "version": 1, "seed": "x", "setup": {}, "actions": []}', "seed"),
+        (
+            '{"format": "fudge-tactics-battle", "version": 1, "seed": 1, "setup": {}, "actions": [{"kind": "fly"}]}',
+            "action 1",
+        ),
+        ("\xff\xfe", "save"),
+    ],
+)
 def test_loading_a_damaged_or_foreign_file_gives_a_clear_error(tmp_path: Path, text: str, fragment: str) -> None:
     """A damaged or foreign file raises ``SaveError`` naming the file and the problem; the file is untouched."""
     path = tmp_path / "bad.json"
@@ -136,8 +155,7 @@ def test_loading_a_damaged_or_foreign_file_gives_a_clear_error(tmp_path: Path, t
         record.load(tmp_path / "missing.json")
 
 
-def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 3: writes go to a temp file, flushed, then renamed; a crash mid-save keeps the old save."""
     path = tmp_path / "save.json"
     b = _played(4, 10)

@@ -20,16 +20,39 @@ from game.engine.wounds import WoundLevel, Wounds, graze_cap
 S, H, VH = WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT
 
 # Fudge 4.58: "each fighter's Strength Scale equals his own Mass Scale".
-WILBUR = Character("Wilbur", strength=GREAT, skills={"Sword": GOOD}, two_handed=True,
-                   weapons=(Weapon("Two-handed sword (Fudge 4.54)", "Sword", 4, 3.0, sharp=True, two_handed=True),))
-DRAGON = Character("Dragon", strength_scale=6, mass_scale=6, speed_scale=6, tough_hide=2, damage_capacity=FAIR,
-                   skills={"Claw": GOOD}, weapons=(weapon("Fist"),))
-SHEBA = Character("Sheba", weapons=(Weapon("Kick with thick boots", "Martial Arts", 1, 1.5),),
-                  armour=(Armour("Heavy Leather", 2, 8.0),))
-MCMURTREE = Character("McMurtree", strength_scale=-4, mass_scale=-4, speed_scale=-4, damage_capacity=FAIR,
-                      armour=(Armour("Light Leather", 1, 3.0),))
-FIONN = Character("Fionn", strength=GOOD, strength_scale=-4, mass_scale=-4,
-                  weapons=(Weapon("Shillelagh", "Club", 2, 1.0),))
+WILBUR = Character(
+    "Wilbur",
+    strength=GREAT,
+    skills={"Sword": GOOD},
+    two_handed=True,
+    weapons=(Weapon("Two-handed sword (Fudge 4.54)", "Sword", 4, 3.0, sharp=True, two_handed=True),),
+)
+DRAGON = Character(
+    "Dragon",
+    strength_scale=6,
+    mass_scale=6,
+    speed_scale=6,
+    tough_hide=2,
+    damage_capacity=FAIR,
+    skills={"Claw": GOOD},
+    weapons=(weapon("Fist"),),
+)
+SHEBA = Character(
+    "Sheba",
+    weapons=(Weapon("Kick with thick boots", "Martial Arts", 1, 1.5),),
+    armour=(Armour("Heavy Leather", 2, 8.0),),
+)
+MCMURTREE = Character(
+    "McMurtree",
+    strength_scale=-4,
+    mass_scale=-4,
+    speed_scale=-4,
+    damage_capacity=FAIR,
+    armour=(Armour("Light Leather", 1, 3.0),),
+)
+FIONN = Character(
+    "Fionn", strength=GOOD, strength_scale=-4, mass_scale=-4, weapons=(Weapon("Shillelagh", "Club", 2, 1.0),)
+)
 
 
 def total(factors: tuple[object, ...]) -> int:
@@ -37,6 +60,7 @@ def total(factors: tuple[object, ...]) -> int:
 
 
 # --- knight against dragon ----------------------------------------------------------------------------
+
 
 def test_ftc_6_4_knight_against_dragon_melee_difficulty() -> None:
     # The small knight needs only Poor to hit the dragon; the dragon needs Poor + 6 steps = Legendary.
@@ -49,17 +73,17 @@ def test_ftc_6_4_knight_against_dragon_melee_difficulty() -> None:
 def test_fudge_4_58_knight_against_dragon_scratch_then_hurt() -> None:
     off = offensive_factors(WILBUR, WILBUR.ready_weapon, two_handed=True, distance=1, target=DRAGON)
     dfn = defensive_factors(DRAGON, WILBUR.ready_weapon)
-    assert total(off) == 6 and total(dfn) == 8                         # "+6" against "+8": -2
+    assert total(off) == 6 and total(dfn) == 8  # "+6" against "+8": -2
     degree = relative_degree(GREAT, FAIR - 1, melee_difficulty(0, 6))  # Great against Mediocre: +3
     assert degree == 3
-    assert damage_total(degree, off, dfn) == 1                         # "3-2 = one point of damage"
+    assert damage_total(degree, off, dfn) == 1  # "3-2 = one point of damage"
     wound = blow_wound(degree, off, dfn, track=DRAGON.wound_track, scale_difference=0 - 6)
     assert wound == S
     sheet = Wounds(DRAGON.wound_track)
     for _ in range(3):
         sheet, marked = sheet.record(S)
         assert marked == S
-    sheet, marked = sheet.record(S)                                    # "thrice more before he Hurts"
+    sheet, marked = sheet.record(S)  # "thrice more before he Hurts"
     assert marked == H and sheet.worst == H
 
 
@@ -75,7 +99,7 @@ def test_fudge_4_58_dragon_strength_scale_against_the_knight() -> None:
     assert [f.name for f in off][:2] == ["Strength (Fair)", "Strength Scale"] and total(off) == 6 - 2
     # Even a graze from six steps of Scale is more than a Scratch (Fudge 4.56), capped at Very Hurt.
     wound = blow_wound(1, off, defensive_factors(WILBUR, DRAGON.ready_weapon), scale_difference=6)
-    assert wound == VH   # damage 1 + 4 = 5: Very Hurt; the Scratch cap of a graze rises with the Scale gap
+    assert wound == VH  # damage 1 + 4 = 5: Very Hurt; the Scratch cap of a graze rises with the Scale gap
     assert graze_cap(VH, 1, scale_difference=6) == VH
     assert graze_cap(VH, 1, scale_difference=0) == S
 
@@ -84,13 +108,11 @@ def test_fudge_4_58_strength_scale_raises_a_graze_only_with_a_muscle_powered_wea
     # Fudge 4.58: "the attacker's Strength Scale is relevant only for muscle-powered weapons"; the graze cap
     # of 4.56 rises by the same Scale difference the damage factors carry.
     lightning = magic.spell_weapon(magic.spell("Lightning"))
-    crossbow = Weapon("Crossbow", "Crossbow", 2, 3.0, ranged=True, base_range=20, max_range=200,
-                      muscle_powered=False)
+    crossbow = Weapon("Crossbow", "Crossbow", 2, 3.0, ranged=True, base_range=20, max_range=200, muscle_powered=False)
     assert graze_scale_difference(DRAGON, WILBUR, DRAGON.ready_weapon) == 6
     assert graze_scale_difference(DRAGON, WILBUR, lightning) == 0
     assert graze_scale_difference(DRAGON, WILBUR, crossbow) == 0
-    assert "Strength Scale" not in [f.name for f in offensive_factors(DRAGON, crossbow, two_handed=False,
-                                                                       distance=5)]
+    assert "Strength Scale" not in [f.name for f in offensive_factors(DRAGON, crossbow, two_handed=False, distance=5)]
     # the dragon's lightning grazing the knight: damage 1 + 3 = 4 would be Hurt, the graze keeps it a Scratch
     off = magic.spell_offensive_factors(magic.spell("Lightning"))
     dfn = magic.spell_defensive_factors(magic.spell("Lightning"), WILBUR)
@@ -100,6 +122,7 @@ def test_fudge_4_58_strength_scale_raises_a_graze_only_with_a_muscle_powered_wea
 
 
 # --- warrior against leprechaun -----------------------------------------------------------------------
+
 
 def test_fudge_4_22_warrior_against_leprechaun_melee_difficulty() -> None:
     # "Extremely small targets, such as a pixie, may require a Good or even a Great result": Poor + 4 steps.
@@ -111,27 +134,28 @@ def test_fudge_4_22_warrior_against_leprechaun_melee_difficulty() -> None:
 def test_fudge_4_58_warrior_kicks_leprechaun_very_hurt() -> None:
     off = offensive_factors(SHEBA, SHEBA.ready_weapon, two_handed=False, distance=1)
     dfn = defensive_factors(MCMURTREE, SHEBA.ready_weapon)
-    assert total(off) == 1 and total(dfn) == -3                        # "+1" against "-3": +4
-    assert blow_wound(2, off, dfn, scale_difference=4) == VH           # "4 + 2 = six points ... Very Hurt"
+    assert total(off) == 1 and total(dfn) == -3  # "+1" against "-3": +4
+    assert blow_wound(2, off, dfn, scale_difference=4) == VH  # "4 + 2 = six points ... Very Hurt"
 
 
 def test_fudge_4_58_leprechaun_clubs_warrior_no_damage() -> None:
     off = offensive_factors(FIONN, FIONN.ready_weapon, two_handed=False, distance=1, location="leg")
     dfn = defensive_factors(SHEBA, FIONN.ready_weapon, location="leg")
-    assert total(off) == -1 and total(dfn) == 2                        # -1 - 2 = -3
-    assert damage_total(3, off, dfn) == 0                              # "she takes no damage"
+    assert total(off) == -1 and total(dfn) == 2  # -1 - 2 = -3
+    assert damage_total(3, off, dfn) == 0  # "she takes no damage"
     assert blow_wound(3, off, dfn, scale_difference=-4) is None
 
 
 # --- range, movement and encumbrance ------------------------------------------------------------------
 
+
 def test_ftc_6_4_1_range_base_times_1_3_per_scale_step() -> None:
     bow = weapon("Longbow")
     # Table 6 (longbow): Fair reaches 10 m at Scale 0, 13 m at Scale 1, 17 m at Scale 2, 8 m at -1.
-    assert range_band(bow, 13, target_scale=1).difficulty == FAIR    # type: ignore[union-attr]
-    assert range_band(bow, 13, target_scale=0).difficulty == GOOD    # type: ignore[union-attr]
-    assert range_band(bow, 8, target_scale=-1).difficulty == FAIR    # type: ignore[union-attr]
-    assert range_band(bow, 17, target_scale=2).difficulty == FAIR    # type: ignore[union-attr]
+    assert range_band(bow, 13, target_scale=1).difficulty == FAIR  # type: ignore[union-attr]
+    assert range_band(bow, 13, target_scale=0).difficulty == GOOD  # type: ignore[union-attr]
+    assert range_band(bow, 8, target_scale=-1).difficulty == FAIR  # type: ignore[union-attr]
+    assert range_band(bow, 17, target_scale=2).difficulty == FAIR  # type: ignore[union-attr]
     # The dragon (Scale 6) is Fair out to 10 x 1.3^6 = 48 m for a weapon without a printed table.
     javelin = Weapon("Javelin", "Spear", 1, 1.0, ranged=True, base_range=10, max_range=100)
     assert round(scaled_base_range(10, 6)) == 48
@@ -152,15 +176,15 @@ def test_ftc_6_4_1_bigger_targets_are_never_harder_to_hit(distance_m: int, scale
 
 
 def test_ftc_5_speed_scale_dragon_and_leprechaun() -> None:
-    assert movement_allowance(FAIR, speed_scale=6) == 15      # 5 x 1.2^6 = 14.9
-    assert movement_allowance(FAIR, speed_scale=-4) == 2      # 5 / 1.2^4 = 2.4
+    assert movement_allowance(FAIR, speed_scale=6) == 15  # 5 x 1.2^6 = 14.9
+    assert movement_allowance(FAIR, speed_scale=-4) == 2  # 5 / 1.2^4 = 2.4
     assert movement_allowance(TERRIBLE, speed_scale=-6) == 1  # never below one hex
 
 
 def test_ftc_5_1_1_encumbrance_by_strength_scale() -> None:
-    assert max_load_kg(FAIR, strength_scale=2) == max_load_kg(GREAT)          # 22 kg, table 2
-    assert max_load_kg(GOOD, strength_scale=-4) == max_load_kg(TERRIBLE)      # 3 kg
-    assert round(max_load_kg(FAIR, strength_scale=6)) == round(10 * 1.5 ** 6)  # 114 kg, beyond table 2
+    assert max_load_kg(FAIR, strength_scale=2) == max_load_kg(GREAT)  # 22 kg, table 2
+    assert max_load_kg(GOOD, strength_scale=-4) == max_load_kg(TERRIBLE)  # 3 kg
+    assert round(max_load_kg(FAIR, strength_scale=6)) == round(10 * 1.5**6)  # 114 kg, beyond table 2
     # A leprechaun with 2 kg of gear is encumbered; the same gear does not slow a human.
     assert movement_allowance(FAIR, speed_scale=-4, strength_scale=-4, load_kg=2.5) == 1
     assert movement_allowance(FAIR, load_kg=2.5) == 5

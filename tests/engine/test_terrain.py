@@ -14,8 +14,9 @@ WALL = TerrainType("wall", passable={"walk": False, "fly": False}, blocks_sight=
 
 def small_map() -> TerrainMap:
     grid = np.array([[0, 1, 2], [0, 0, 0]], dtype=np.int16)
-    return TerrainMap.build(3, 2, (TerrainType("open"), WATER, WALL), grid,
-                            overrides={(0, 1): {"cover": -1, "elevation": 4, "light": -2}})
+    return TerrainMap.build(
+        3, 2, (TerrainType("open"), WATER, WALL), grid, overrides={(0, 1): {"cover": -1, "elevation": 4, "light": -2}}
+    )
 
 
 def test_ftc_5_1_2_penalty_per_movement_mode() -> None:
@@ -49,8 +50,9 @@ def test_bad_grids_are_refused() -> None:
     with pytest.raises(ValueError, match="expected"):
         TerrainMap.build(3, 3, (TerrainType("open"),), np.zeros((2, 3), dtype=np.int16))
     with pytest.raises(ValueError, match="unknown terrain property"):
-        TerrainMap.build(1, 1, (TerrainType("open"),), np.zeros((1, 1), dtype=np.int16),
-                         overrides={(0, 0): {"colour": 1}})
+        TerrainMap.build(
+            1, 1, (TerrainType("open"),), np.zeros((1, 1), dtype=np.int16), overrides={(0, 0): {"colour": 1}}
+        )
 
 
 def test_every_cell_maps_to_one_hex_and_back() -> None:

@@ -21,22 +21,27 @@ from game.engine.wounds import (
     wound_for_damage,
 )
 
-S, H, VH, INC, ND = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED,
-                     WoundLevel.NEAR_DEATH)
+S, H, VH, INC, ND = (
+    WoundLevel.SCRATCH,
+    WoundLevel.HURT,
+    WoundLevel.VERY_HURT,
+    WoundLevel.INCAPACITATED,
+    WoundLevel.NEAR_DEATH,
+)
 
 
 def test_wound_level_names_are_the_rules_names() -> None:
-    assert [str(level) for level in WoundLevel] == ["Scratch", "Hurt", "Very Hurt", "Incapacitated",
-                                                    "Near Death"]
+    assert [str(level) for level in WoundLevel] == ["Scratch", "Hurt", "Very Hurt", "Incapacitated", "Near Death"]
     assert WoundLevel.parse("very hurt") is VH
     assert WoundLevel.parse("Incapac.") is INC
     with pytest.raises(WoundError, match="not a wound level"):
         WoundLevel.parse("Dead")
 
 
-@pytest.mark.parametrize(("damage", "level"), [
-    (-3, None), (0, None), (1, S), (2, S), (3, H), (4, H), (5, VH), (6, VH), (7, INC), (8, INC), (9, ND),
-    (15, ND)])
+@pytest.mark.parametrize(
+    ("damage", "level"),
+    [(-3, None), (0, None), (1, S), (2, S), (3, H), (4, H), (5, VH), (6, VH), (7, INC), (8, INC), (9, ND), (15, ND)],
+)
 def test_ftc_7_3_default_wound_track_every_cell(damage: int, level: WoundLevel | None) -> None:
     assert wound_for_damage(damage) == level
 
@@ -155,8 +160,10 @@ def test_custom_track_labels_and_validation() -> None:
         named_track("heroic")
 
 
-@pytest.mark.parametrize(("result", "reduction"), [
-    (LEGENDARY + 1, 2), (LEGENDARY, 2), (SUPERB, 2), (GREAT, 1), (GOOD, 0), (FAIR, 0), (-4, 0)])
+@pytest.mark.parametrize(
+    ("result", "reduction"),
+    [(LEGENDARY + 1, 2), (LEGENDARY, 2), (SUPERB, 2), (GREAT, 1), (GOOD, 0), (FAIR, 0), (-4, 0)],
+)
 def test_ftc_7_4_health_roll_table(result: int, reduction: int) -> None:
     assert health_roll_reduction(result) == reduction
 

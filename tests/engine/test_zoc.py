@@ -50,8 +50,8 @@ def test_ftc_5_2_zones_for_counts_only_enemies_that_act_and_stop() -> None:
 def test_ftc_5_3_engaged_with_counts_other_enemies_whose_zone_holds_the_stopper() -> None:
     stopper = Hex(0, 0)
     mover = ZocSource("mover", "blue", neighbor(stopper, 0), 3)
-    ally1 = ZocSource("ally1", "blue", neighbor(stopper, 2), 5)            # faces the stopper
-    ally2 = ZocSource("ally2", "blue", neighbor(stopper, 4), 4)            # faces away
+    ally1 = ZocSource("ally1", "blue", neighbor(stopper, 2), 5)  # faces the stopper
+    ally2 = ZocSource("ally2", "blue", neighbor(stopper, 4), 4)  # faces away
     down = ZocSource("down", "blue", neighbor(stopper, 5), 2, can_act=False)
     assert engaged_with(stopper, [mover, ally1, ally2, down], exclude={"mover"}) == 1
     assert engaged_with(stopper, [mover, ally1, ally2, down]) == 2
@@ -60,8 +60,8 @@ def test_ftc_5_3_engaged_with_counts_other_enemies_whose_zone_holds_the_stopper(
 def test_ftc_5_3_escape_modifiers() -> None:
     # agility Good against two stoppers: a Great swordsman engaged with one other, a Fair spearman
     mover, stoppers = escape_levels(1, [(2, 1), (0, 0)])
-    assert mover == 0                      # -1 for the second stopper
-    assert stoppers == (1, 0)              # -1 for the other engagement
+    assert mover == 0  # -1 for the second stopper
+    assert stoppers == (1, 0)  # -1 for the other engagement
     b = escape_breakdown(1, [(2, 1), (0, 0)])
     assert b.mover_modifiers == (("escaping several stoppers", -1),)
     assert b.stopper_modifiers == ((("engaged with other enemies", -1),), ())
@@ -96,16 +96,18 @@ def test_ftc_5_3_zones_feed_the_path_search() -> None:
     me = ZocSource("me", "blue", t.hex_at(4, 4), 0)
     orc = ZocSource("orc", "red", t.hex_at(6, 4), 3)
     zones = zones_for("me", [me, orc])
-    reach = reachable(me.hex, 0, 4, terrain=t, occupied=frozenset({orc.hex}),
-                      impassable=frozenset({orc.hex}), zones=zones)
+    reach = reachable(
+        me.hex, 0, 4, terrain=t, occupied=frozenset({orc.hex}), impassable=frozenset({orc.hex}), zones=zones
+    )
     in_zone = neighbor(orc.hex, 3)
     assert reach.band(in_zone) == "free"
     assert orc.hex not in reach.hexes()
     behind_orc = neighbor(orc.hex, 0)
     assert reach.can_reach(behind_orc)
-    assert reach.band(behind_orc) == "escape"             # four hexes: only through the orc's zone
+    assert reach.band(behind_orc) == "escape"  # four hexes: only through the orc's zone
     assert len(reach.escapes(behind_orc)) == 1
     # with one hex more the way round the orc's back avoids the contest, and the search prefers it
-    wider = reachable(me.hex, 0, 5, terrain=t, occupied=frozenset({orc.hex}),
-                      impassable=frozenset({orc.hex}), zones=zones)
+    wider = reachable(
+        me.hex, 0, 5, terrain=t, occupied=frozenset({orc.hex}), impassable=frozenset({orc.hex}), zones=zones
+    )
     assert wider.band(behind_orc) == "free" and wider.cost(behind_orc) == 5

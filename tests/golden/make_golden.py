@@ -36,31 +36,41 @@ HERE = Path(__file__).resolve().parent
 Policy = Callable[[Battle, Decision], act.Action]
 
 EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
-    "hold_and_interrupt": lambda es: any(isinstance(e, ev.Held) for e in es)
-    and any(isinstance(e, ev.Moved) and e.figure == "a" for e in es),
+    "hold_and_interrupt": lambda es: (
+        any(isinstance(e, ev.Held) for e in es) and any(isinstance(e, ev.Moved) and e.figure == "a" for e in es)
+    ),
     "forfeit_in_reverse_order": lambda es: sum(isinstance(e, ev.Forfeited) for e in es) >= 2,
     "escape_won": lambda es: any(isinstance(e, ev.EscapeContest) and e.escaped for e in es),
     "escape_lost_stays": lambda es: any(isinstance(e, ev.EscapeFailed) and not e.run for e in es),
     "turn_tail_and_run": lambda es: any(isinstance(e, ev.AttackResolved) and e.free_attack for e in es),
     "retreat_and_follow": lambda es: {e.reason for e in es if isinstance(e, ev.Stepped)} >= {"retreat", "follow"},
-    "simultaneous_kills": lambda es: sum(isinstance(e, ev.TakenOut) for e in es) == 2
-    and any(isinstance(e, ev.BattleEnded) and e.winner is None for e in es),
+    "simultaneous_kills": lambda es: (
+        sum(isinstance(e, ev.TakenOut) for e in es) == 2
+        and any(isinstance(e, ev.BattleEnded) and e.winner is None for e in es)
+    ),
     "miss_hits_bystander": lambda es: any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in es),
     "skirmish_random": lambda es: any(isinstance(e, ev.AttackResolved) for e in es),
     "skirmish_secret_stances": lambda es: any(isinstance(e, ev.Revealed) for e in es),
-    "spell_interrupted": lambda es: any(isinstance(e, ev.ConcentrationRolled) and e.reason == "damaged"
-                                        and not e.kept for e in es)
-    and any(isinstance(e, ev.ConcentrationBroken) and e.reason == "lost concentration" for e in es),
-    "spell_cast": lambda es: any(isinstance(e, ev.SpellCast) and e.spell == "Thunderstrike" and e.success
-                                 for e in es) and sum(isinstance(e, ev.CastingContinued) for e in es) == 4,
-    "gm_refereed": lambda es: sum(isinstance(e, ev.GMActed) for e in es) >= 7
-    and any(isinstance(e, ev.AttackResolved) and any(n.startswith("GM") for n, _ in (*e.offence_mods, *e.defence_mods))
-            for e in es),
-    "large_through_zoc": lambda es: any(isinstance(e, ev.EscapeContest) and e.mover == "d" and e.escaped
-                                        for e in es)
-    and any(isinstance(e, ev.Moved) and e.figure == "d" and len(e.path) > 2 for e in es),
-    "scale_both_sides": lambda es: {e.attacker for e in es if isinstance(e, ev.AttackResolved) and e.hit}
-    == {"g", "p"},
+    "spell_interrupted": lambda es: (
+        any(isinstance(e, ev.ConcentrationRolled) and e.reason == "damaged" and not e.kept for e in es)
+        and any(isinstance(e, ev.ConcentrationBroken) and e.reason == "lost concentration" for e in es)
+    ),
+    "spell_cast": lambda es: (
+        any(isinstance(e, ev.SpellCast) and e.spell == "Thunderstrike" and e.success for e in es)
+        and sum(isinstance(e, ev.CastingContinued) for e in es) == 4
+    ),
+    "gm_refereed": lambda es: (
+        sum(isinstance(e, ev.GMActed) for e in es) >= 7
+        and any(
+            isinstance(e, ev.AttackResolved) and any(n.startswith("GM") for n, _ in (*e.offence_mods, *e.defence_mods))
+            for e in es
+        )
+    ),
+    "large_through_zoc": lambda es: (
+        any(isinstance(e, ev.EscapeContest) and e.mover == "d" and e.escaped for e in es)
+        and any(isinstance(e, ev.Moved) and e.figure == "d" and len(e.path) > 2 for e in es)
+    ),
+    "scale_both_sides": lambda es: {e.attacker for e in es if isinstance(e, ev.AttackResolved) and e.hit} == {"g", "p"},
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -68,8 +78,11 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
 def _default(b: Battle, d: Decision) -> act.Action:
     fid = d.figure or ""
     return {
-        "move": act.Move(fid, ()), "held_end": act.Move(fid, ()), "interrupt": act.PassInterrupt(d.side),
-        "stop": act.StopChoice(fid, True), "escape_failed": act.EscapeFailedChoice(fid, False),
+        "move": act.Move(fid, ()),
+        "held_end": act.Move(fid, ()),
+        "interrupt": act.PassInterrupt(d.side),
+        "stop": act.StopChoice(fid, True),
+        "escape_failed": act.EscapeFailedChoice(fid, False),
         "follow": act.FollowChoice(fid, None),
     }.get(d.reason, act.Declare(fid, "neutral"))
 
@@ -98,6 +111,7 @@ def _leave(run: bool) -> Policy:
         if d.reason == "escape_failed":
             return act.EscapeFailedChoice("m", run)
         return _default(b, d)
+
     return policy
 
 
@@ -115,8 +129,9 @@ def _retreat(b: Battle, d: Decision) -> act.Action:
 def _slug(b: Battle, d: Decision) -> act.Action:
     if d.reason == "declare":
         other = "z" if d.figure == "a" else "a"
-        return act.Declare(d.figure or "", "very_aggressive", (other,) if other in b.targets_for(d.figure or "")
-                           else ())
+        return act.Declare(
+            d.figure or "", "very_aggressive", (other,) if other in b.targets_for(d.figure or "") else ()
+        )
     return _default(b, d)
 
 
@@ -128,12 +143,14 @@ def _fire(b: Battle, d: Decision) -> act.Action:
 
 def _thunder(target: str, *, shooter: str | None = None) -> Policy:
     """FTC 8.1: the wizard concentrates on Thunderstrike; ``shooter`` (if any) shoots at him undodged."""
+
     def policy(b: Battle, d: Decision) -> act.Action:
         if d.reason == "declare" and d.figure == "w" and (b.round == 1 or b.casting_of("w") is not None):
             return act.Declare("w", spell="Thunderstrike", spell_target=target)
         if d.reason == "declare" and d.figure == shooter:
             return act.Declare(shooter, "neutral", ("w",), "Shortbow")
         return _default(b, d)
+
     return policy
 
 
@@ -173,16 +190,29 @@ def _refereed(seed: int) -> Policy:
             ("die", True, gm.SetDie("b1", "combat", (1, 1, 0, 0))),
             ("lift", b.round == 2 and between_rounds(b), gm.RemoveModifier("hill")),
             ("horn", b.round == 2 and between_rounds(b), gm.EndRound("the horn sounds")),
-            ("help", b.round == 3 and between_rounds(b),
-             gm.AddFigure("r9", "red", next(b.terrain.hex_at(8, row) for row in range(b.terrain.height)
-                                            if b.occupant(b.terrain.hex_at(8, row)) is None),
-                          3, "Latecomer", roster_key="brigand")),
+            (
+                "help",
+                b.round == 3 and between_rounds(b),
+                gm.AddFigure(
+                    "r9",
+                    "red",
+                    next(
+                        b.terrain.hex_at(8, row)
+                        for row in range(b.terrain.height)
+                        if b.occupant(b.terrain.hex_at(8, row)) is None
+                    ),
+                    3,
+                    "Latecomer",
+                    roster_key="brigand",
+                ),
+            ),
         ]
         for name, ready, action in script:
             if ready and name not in done:
                 done.add(name)
                 return action
         return play_random(b, d)
+
     return policy
 
 

@@ -36,17 +36,38 @@ TERRAINS = [
 ]
 
 
-def hex_tile(surf: pygame.Surface, x: int, y: int, w: int, h: int, side: int, axis: str,
-             colour: tuple[int, int, int], mark: tuple[int, int, int]) -> None:
+def hex_tile(
+    surf: pygame.Surface,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    side: int,
+    axis: str,
+    colour: tuple[int, int, int],
+    mark: tuple[int, int, int],
+) -> None:
     """An opaque hexagon with an asymmetric mark, so every flip and turn shows."""
     if axis == "y":
         o = (h - side) // 2
-        pts = [(x, y + h - o - 1), (x, y + o), (x + w // 2, y), (x + w - 1, y + o), (x + w - 1, y + h - o - 1),
-               (x + w // 2, y + h - 1)]
+        pts = [
+            (x, y + h - o - 1),
+            (x, y + o),
+            (x + w // 2, y),
+            (x + w - 1, y + o),
+            (x + w - 1, y + h - o - 1),
+            (x + w // 2, y + h - 1),
+        ]
     else:
         o = (w - side) // 2
-        pts = [(x, y + h // 2), (x + o, y), (x + w - o - 1, y), (x + w - 1, y + h // 2), (x + w - o - 1, y + h - 1),
-               (x + o, y + h - 1)]
+        pts = [
+            (x, y + h // 2),
+            (x + o, y),
+            (x + w - o - 1, y),
+            (x + w - 1, y + h // 2),
+            (x + w - o - 1, y + h - 1),
+            (x + o, y + h - 1),
+        ]
     pygame.draw.polygon(surf, colour, pts)
     pygame.draw.rect(surf, mark, (x + w // 4, y + h // 3, w // 3, 3))
     pygame.draw.rect(surf, mark, (x + w // 4, y + h // 3, 3, h // 3))
@@ -56,8 +77,11 @@ def hex_tile(surf: pygame.Surface, x: int, y: int, w: int, h: int, side: int, ax
 def make_tileset(name: str, axis: str, w: int, h: int, side: int, spacing: int = 0, margin: int = 0) -> None:
     cols = 3
     rows = 2
-    img = pygame.Surface((margin * 2 + cols * w + (cols - 1) * spacing,
-                          margin * 2 + rows * h + (rows - 1) * spacing), pygame.SRCALPHA, 32)
+    img = pygame.Surface(
+        (margin * 2 + cols * w + (cols - 1) * spacing, margin * 2 + rows * h + (rows - 1) * spacing),
+        pygame.SRCALPHA,
+        32,
+    )
     img.fill((0, 0, 0, 0))
     for i, (_, colour, _) in enumerate(TERRAINS):
         x = margin + (i % cols) * (w + spacing)
@@ -69,14 +93,17 @@ def make_tileset(name: str, axis: str, w: int, h: int, side: int, spacing: int =
         lines = [f'  <property name="terrain" propertytype="Terrain" value="{tname}"/>']
         for key, (kind, value) in props.items():
             lines.append(f'  <property name="{key}" type="{kind}" value="{value}"/>')
-        tiles.append(f' <tile id="{i}">\n  <properties>\n' + "\n".join(" " + x for x in lines)
-                     + "\n  </properties>\n </tile>")
+        tiles.append(
+            f' <tile id="{i}">\n  <properties>\n' + "\n".join(" " + x for x in lines) + "\n  </properties>\n </tile>"
+        )
     sp = f' spacing="{spacing}" margin="{margin}"' if spacing or margin else ""
     (DATA / f"{name}.tsx").write_text(
         f'<?xml version="1.0" encoding="UTF-8"?>\n<tileset version="1.8" tiledversion="1.8.2" name="{name}" '
         f'tilewidth="{w}" tileheight="{h}"{sp} tilecount="6" columns="3">\n'
         f' <image source="{name}.png" width="{img.get_width()}" height="{img.get_height()}"/>\n'
-        + "\n".join(tiles) + "\n</tileset>\n")
+        + "\n".join(tiles)
+        + "\n</tileset>\n"
+    )
 
 
 def make_tree() -> None:
@@ -93,8 +120,9 @@ def csv(gids: list[list[int]]) -> str:
     return ",\n".join(",".join(str(g) for g in row) for row in gids)
 
 
-def make_map(name: str, axis: str, index: str, w: int, h: int, side: int, tileset: str, seed: int,
-             rotations: bool) -> Path:
+def make_map(
+    name: str, axis: str, index: str, w: int, h: int, side: int, tileset: str, seed: int, rotations: bool
+) -> Path:
     rnd = random.Random(seed)
     cols, rows = 7, 6
     flags = [0, H, V, H | V]
@@ -204,8 +232,13 @@ staggerindex="{index}" nextlayerid="8" nextobjectid="9">
 
 
 def tiled_export(src: Path, dst: Path) -> None:
-    subprocess.run(["tiled", "--export-map", str(src), str(dst)], env=ENV, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["tiled", "--export-map", str(src), str(dst)],
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def reencode(src: Path, dst: Path, encoding: str, compression: str | None) -> None:
@@ -224,8 +257,11 @@ def reencode(src: Path, dst: Path, encoding: str, compression: str | None) -> No
         indent, body = m.group(1), m.group(2)
         gids = [int(v) for v in body.replace("\n", "").split(",")]
         if encoding == "xml":
-            return f"{indent}<data>\n" + "".join(f'{indent} <tile gid="{g}"/>\n' if g else f"{indent} <tile/>\n"
-                                                 for g in gids) + f"{indent}</data>"
+            return (
+                f"{indent}<data>\n"
+                + "".join(f'{indent} <tile gid="{g}"/>\n' if g else f"{indent} <tile/>\n" for g in gids)
+                + f"{indent}</data>"
+            )
         raw = struct.pack(f"<{len(gids)}I", *gids)
         if compression == "zlib":
             raw = zlib.compress(raw)
@@ -244,8 +280,13 @@ def reencode(src: Path, dst: Path, encoding: str, compression: str | None) -> No
 
 
 def rasterize(tmx: Path, png: Path) -> None:
-    subprocess.run(["tmxrasterizer", "--no-smoothing", "--hide-layer", "Deployment", str(tmx), str(png)],
-                   env=ENV, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["tmxrasterizer", "--no-smoothing", "--hide-layer", "Deployment", str(tmx), str(png)],
+        env=ENV,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 STAGGERS = [("y", "odd"), ("y", "even"), ("x", "odd"), ("x", "even")]
@@ -262,8 +303,9 @@ def main() -> None:
         name = f"hex_{axis}_{index}"
         tileset = "pointy" if axis == "y" else "flat"
         w, h = (24, 28) if axis == "y" else (28, 24)
-        src = make_map(name + "_src", axis, index, w, h, 14, tileset, seed=len(name) + ord(axis) + ord(index[0]),
-                       rotations=True)
+        src = make_map(
+            name + "_src", axis, index, w, h, 14, tileset, seed=len(name) + ord(axis) + ord(index[0]), rotations=True
+        )
         tiled_export(src, DATA / f"{name}.tmx")
         src.unlink()
         rasterize(DATA / f"{name}.tmx", DATA / f"{name}.png")

@@ -123,8 +123,9 @@ def test_issue4_roster_property_must_exist_inside_the_folder(tmp_path: Path) -> 
     text = (DATA / "hex_y_odd.tmx").read_text()
     for name in ("pointy.tsx", "pointy.png", "tree.png"):
         (tmp_path / name).write_bytes((DATA / name).read_bytes())
-    with_roster = text.replace('<property name="light"', '<property name="roster" type="file" value="r.toml"/>\n'
-                               '  <property name="light"')
+    with_roster = text.replace(
+        '<property name="light"', '<property name="roster" type="file" value="r.toml"/>\n  <property name="light"'
+    )
     (tmp_path / "m.tmx").write_text(with_roster)
     with pytest.raises(MapLoadError, match="roster"):
         load_map(tmp_path / "m.tmx")

@@ -22,15 +22,23 @@ FLAGS = 0xF0000000  # Tiled's flip and rotation bits (31, 30, 29, 28)
 # pytmx 3.32 reads neither zstd nor XML <tile> layer data, so enc_zstd.tmx and enc_xml.tmx are left out.
 MAPS = sorted((ROOT / "maps").glob("*.tmx")) + [
     ROOT / "tests" / "maps" / "data" / name
-    for name in ("enc_csv.tmx", "enc_base64.tmx", "enc_zlib.tmx", "enc_gzip.tmx",
-                 "hex_y_odd.tmx", "hex_y_even.tmx", "hex_x_odd.tmx", "hex_x_even.tmx")
+    for name in (
+        "enc_csv.tmx",
+        "enc_base64.tmx",
+        "enc_zlib.tmx",
+        "enc_gzip.tmx",
+        "hex_y_odd.tmx",
+        "hex_y_even.tmx",
+        "hex_x_odd.tmx",
+        "hex_x_even.tmx",
+    )
 ]
 
 
 def _pytmx_layers(path: Path) -> dict[str, np.ndarray]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        tmx = pytmx.TiledMap(str(path), image_loader=lambda *a, **k: (lambda *a2, **k2: None))
+        tmx = pytmx.TiledMap(str(path), image_loader=lambda *a, **k: lambda *a2, **k2: None)
     gidmap = {internal: tiled for internal, tiled in tmx.tiledgidmap.items()}
     out = {}
     for layer in tmx.layers:

@@ -42,16 +42,18 @@ def test_issue4_every_encoding_renders_the_same(encoding: str) -> None:
     assert np.array_equal(_rgba(render_map(load_map(DATA / f"enc_{encoding}.tmx"))), _reference("hex_y_odd"))
 
 
-def test_issue4_render_map_command_writes_the_reference_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                                               ) -> None:
+def test_issue4_render_map_command_writes_the_reference_image(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "out.png"
     assert render_map_main([str(DATA / "hex_x_even.tmx"), str(out)]) == 0
     assert np.array_equal(_rgba(pygame.image.load(str(out))), _reference("hex_x_even"))
     assert "158x158" in capsys.readouterr().out
 
 
-def test_issue4_render_map_command_refuses_a_bad_map_in_one_line(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_issue4_render_map_command_refuses_a_bad_map_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.tmx"
     bad.write_text("<map")
     assert render_map_main([str(bad), str(tmp_path / "x.png")]) == 2
@@ -65,13 +67,17 @@ def _big_map(path: Path, size: int = 200) -> None:
     layers = []
     for i in range(3):
         gids = rng.integers(1, 7, size=size * size) if i == 0 else rng.choice([0, 0, 0, 2, 6], size=size * size)
-        rows = [",".join(map(str, gids[r * size:(r + 1) * size].tolist())) for r in range(size)]
-        layers.append(f'<layer id="{i + 1}" name="L{i}" width="{size}" height="{size}"><data encoding="csv">\n'
-                      + ",\n".join(rows) + "\n</data></layer>")
+        rows = [",".join(map(str, gids[r * size : (r + 1) * size].tolist())) for r in range(size)]
+        layers.append(
+            f'<layer id="{i + 1}" name="L{i}" width="{size}" height="{size}"><data encoding="csv">\n'
+            + ",\n".join(rows)
+            + "\n</data></layer>"
+        )
     path.write_text(
         f'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.8" orientation="hexagonal" width="{size}" '
         f'height="{size}" tilewidth="24" tileheight="28" infinite="0" hexsidelength="14" staggeraxis="y" '
-        f'staggerindex="odd"><tileset firstgid="1" source="pointy.tsx"/>' + "".join(layers) + "</map>")
+        f'staggerindex="odd"><tileset firstgid="1" source="pointy.tsx"/>' + "".join(layers) + "</map>"
+    )
 
 
 def _timed(path: Path) -> float:
@@ -122,14 +128,18 @@ def _map_with_roster(tmp_path: Path, roster_text: str) -> Path:
 _SHIPPED_ROSTER = (Path(__file__).resolve().parents[2] / "maps" / "open_field.roster.toml").read_text()
 
 
-@pytest.mark.parametrize("broken, words", [
-    (_SHIPPED_ROSTER.replace('strength = "Good"', 'strength = "Gud"', 1), ["Gud"]),
-    (_SHIPPED_ROSTER.replace("[characters.archer]", "[characters.archer", 1), ["not valid TOML"]),
-    (_SHIPPED_ROSTER.replace('weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1), ["Macee"]),
-    (_SHIPPED_ROSTER.replace("[characters.sir_bors]", "[characters.sir_borz]", 1), ["sir_bors", "add [characters"]),
-])
-def test_issue4_check_map_refuses_a_roster_a_battle_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                           broken: str, words: list[str]) -> None:
+@pytest.mark.parametrize(
+    "broken, words",
+    [
+        (_SHIPPED_ROSTER.replace('strength = "Good"', 'strength = "Gud"', 1), ["Gud"]),
+        (_SHIPPED_ROSTER.replace("[characters.archer]", "[characters.archer", 1), ["not valid TOML"]),
+        (_SHIPPED_ROSTER.replace('weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1), ["Macee"]),
+        (_SHIPPED_ROSTER.replace("[characters.sir_bors]", "[characters.sir_borz]", 1), ["sir_bors", "add [characters"]),
+    ],
+)
+def test_issue4_check_map_refuses_a_roster_a_battle_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], broken: str, words: list[str]
+) -> None:
     from game.roster import RosterError
     from game.session import SetupError, new_session
 
@@ -145,7 +155,8 @@ def test_issue4_check_map_refuses_a_roster_a_battle_refuses(tmp_path: Path, caps
 
 def test_issue4_check_map_lists_every_bad_character(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = _SHIPPED_ROSTER.replace('strength = "Good"', 'strength = "Gud"', 1).replace(
-        'weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1)
+        'weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1
+    )
     assert check_map_main([str(_map_with_roster(tmp_path, broken))]) == 2
     err = capsys.readouterr().err
     assert "Gud" in err and "Macee" in err and err.count("error: ") == 2

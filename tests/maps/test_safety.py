@@ -57,10 +57,12 @@ CASES: dict[str, Callable[[], str]] = {
     "wrong_root": lambda: '<?xml version="1.0"?><tileset name="x"/>',
     "entity_expansion": lambda: (
         '<?xml version="1.0"?><!DOCTYPE map [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
-        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><map orientation="hexagonal">&c;</map>'),
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><map orientation="hexagonal">&c;</map>'
+    ),
     "external_entity": lambda: (
         '<?xml version="1.0"?><!DOCTYPE map [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-        '<map orientation="hexagonal">&x;</map>'),
+        '<map orientation="hexagonal">&x;</map>'
+    ),
     "dtd_only": lambda: '<?xml version="1.0"?><!DOCTYPE map SYSTEM "http://example.com/x.dtd"><map/>',
     # a big bomb is refused by the length of its text, a small one by the bounded inflation
     "zlib_bomb": lambda: _bomb_zlib(200_000_000),
@@ -96,35 +98,46 @@ CASES: dict[str, Callable[[], str]] = {
     "isometric": lambda: BASE.replace('orientation="hexagonal"', 'orientation="isometric"'),
     "staggered": lambda: BASE.replace('orientation="hexagonal"', 'orientation="staggered"'),
     "infinite": lambda: BASE.replace('infinite="0"', 'infinite="1"'),
-    "odd_tile_width": lambda: BASE.replace('tilewidth="24" tileheight="28" infinite', 'tilewidth="25" tileheight="28" '
-                                           'infinite'),
-    "odd_tile_height": lambda: BASE.replace('tilewidth="24" tileheight="28" infinite', 'tilewidth="24" '
-                                            'tileheight="27" infinite'),
+    "odd_tile_width": lambda: BASE.replace(
+        'tilewidth="24" tileheight="28" infinite', 'tilewidth="25" tileheight="28" infinite'
+    ),
+    "odd_tile_height": lambda: BASE.replace(
+        'tilewidth="24" tileheight="28" infinite', 'tilewidth="24" tileheight="27" infinite'
+    ),
     "bad_stagger_axis": lambda: BASE.replace('staggeraxis="y"', 'staggeraxis="z"'),
     "bad_stagger_index": lambda: BASE.replace('staggerindex="odd"', 'staggerindex="sometimes"'),
     "side_too_long": lambda: BASE.replace('hexsidelength="14"', 'hexsidelength="40"'),
     "bad_width": lambda: BASE.replace('width="7" height="6" tilewidth', 'width="seven" height="6" tilewidth'),
-    "bad_int_property": lambda: BASE.replace('name="facing" type="int" value="3"', 'name="facing" type="int" '
-                                             'value="three"'),
+    "bad_int_property": lambda: BASE.replace(
+        'name="facing" type="int" value="3"', 'name="facing" type="int" value="three"'
+    ),
     "bad_facing": lambda: BASE.replace('name="facing" value="NE"', 'name="facing" value="UP"'),
-    "bad_bool_property": lambda: BASE.replace('name="footing" type="int" value="-3"',
-                                              'name="blocks_sight" type="bool" value="maybe"'),
+    "bad_bool_property": lambda: BASE.replace(
+        'name="footing" type="int" value="-3"', 'name="blocks_sight" type="bool" value="maybe"'
+    ),
     "positive_cover": lambda: BASE.replace('name="footing" type="int" value="-3"', 'name="cover" type="int" value="2"'),
-    "penalty_not_a_number": lambda: BASE.replace('name="move_penalty" type="int" value="3"',
-                                                 'name="move_penalty" value="lots"'),
-    "figure_without_side": lambda: BASE.replace('<property name="side" value="blue"/>\n   </properties>\n   <point/>',
-                                                "</properties>\n   <point/>"),
-    "figure_off_map": lambda: BASE.replace('name="Aldric" type="figure" x="60"',
-                                           'name="Aldric" type="figure" x="6000"'),
+    "penalty_not_a_number": lambda: BASE.replace(
+        'name="move_penalty" type="int" value="3"', 'name="move_penalty" value="lots"'
+    ),
+    "figure_without_side": lambda: BASE.replace(
+        '<property name="side" value="blue"/>\n   </properties>\n   <point/>', "</properties>\n   <point/>"
+    ),
+    "figure_off_map": lambda: BASE.replace(
+        'name="Aldric" type="figure" x="60"', 'name="Aldric" type="figure" x="6000"'
+    ),
     "figure_without_character": lambda: BASE.replace('<property name="character" value="swordsman"/>', ""),
-    "duplicate_figure_names": lambda: BASE.replace('<object id="4" type="figure"', '<object id="4" name="Aldric" '
-                                                   'type="figure"'),
-    "template_object": lambda: BASE.replace('<object id="6" name="Decor"', '<object id="6" template="x.tx" '
-                                            'name="Decor"'),
-    "chunked_layer": lambda: _with_ground('<data encoding="csv"><chunk x="0" y="0" width="7" height="6">1'
-                                          "</chunk></data>"),
+    "duplicate_figure_names": lambda: BASE.replace(
+        '<object id="4" type="figure"', '<object id="4" name="Aldric" type="figure"'
+    ),
+    "template_object": lambda: BASE.replace(
+        '<object id="6" name="Decor"', '<object id="6" template="x.tx" name="Decor"'
+    ),
+    "chunked_layer": lambda: _with_ground(
+        '<data encoding="csv"><chunk x="0" y="0" width="7" height="6">1</chunk></data>'
+    ),
     "deep_nesting": lambda: BASE.replace("<group ", "<group>" * 50_000 + "<group ", 1).replace(
-        "</group>", "</group>" * 50_001, 1),
+        "</group>", "</group>" * 50_001, 1
+    ),
 }
 
 
@@ -175,8 +188,9 @@ def test_issue4_oversized_file_is_refused_before_reading(tmp_path: Path) -> None
 def test_issue4_image_bomb_is_refused_from_its_header(tmp_path: Path) -> None:
     for name in ("pointy.tsx", "pointy.png"):
         (tmp_path / name).write_bytes((DATA / name).read_bytes())
-    header = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", 100000, 100000, 8, 6,
-                                                                                   0, 0, 0)
+    header = (
+        b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", 100000, 100000, 8, 6, 0, 0, 0)
+    )
     (tmp_path / "tree.png").write_bytes(header + b"\0" * 100)
     (tmp_path / "m.tmx").write_text(BASE)
     with pytest.raises(MapLoadError, match="100000x100000"):

@@ -64,8 +64,7 @@ def drag(app: App, start: tuple[int, int], end: tuple[int, int], button: int = 1
 def wheel(app: App, pos: tuple[int, int], y: int) -> None:
     """Turn the mouse wheel over pos."""
     move(app, pos)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y, flipped=False, precise_x=0.0,
-                                         precise_y=float(y)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y, flipped=False, precise_x=0.0, precise_y=float(y)))
     app.pump()
 
 

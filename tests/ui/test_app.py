@@ -194,6 +194,7 @@ def test_a_bad_map_opens_a_dialog_and_the_game_keeps_running(app: App, maps_dir:
 
 def test_a_missing_map_from_the_command_line_is_a_dialog(app: App) -> None:
     from game.ui.screens import BattleSetup
+
     app.apply(app.start_battle(BattleSetup(Path("/nowhere/missing.tmx"))))
     assert isinstance(app.top, MessageDialog)
     app.pump()

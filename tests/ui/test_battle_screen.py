@@ -26,8 +26,14 @@ FIELD = ROOT / "maps" / "open_field.tmx"
 VILLAGE = ROOT / "maps" / "village.tmx"
 
 
-def open_battle(app: App, map_path: Path = FIELD, *, controllers: dict[str, str] | None = None,
-                options: RuleOptions | None = None, seed: int = 3) -> BattleScreen:
+def open_battle(
+    app: App,
+    map_path: Path = FIELD,
+    *,
+    controllers: dict[str, str] | None = None,
+    options: RuleOptions | None = None,
+    seed: int = 3,
+) -> BattleScreen:
     """A battle pushed on the app's stack, log animation off (tests need no waiting)."""
     from dataclasses import replace
 
@@ -263,8 +269,7 @@ def test_save_load_and_undo(app: App, data_home: Path) -> None:
 
 
 def test_undo_takes_back_own_move_before_the_hand_off(app: App) -> None:
-    screen = open_battle(app, controllers={s: ("human" if i == 0 else "tactical")
-                                           for i, s in enumerate(all_human())})
+    screen = open_battle(app, controllers={s: ("human" if i == 0 else "tactical") for i, s in enumerate(all_human())})
     human = next(iter(screen.battle.sides))
     for _ in range(40):
         app.tick(1.0)
@@ -459,8 +464,7 @@ def test_ftc_5_posture_key_cycles_crawling_and_the_move_is_sent_with_it(tmp_path
     monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("FUDGE_TACTICS_CONFIG_DIR", str(tmp_path / "cfg"))
     app = App(config=tmp_path / "cfg")
-    session = new_session("maps/open_field.tmx", seed=5, controllers={"blue": "human", "red": "human"},
-                          autosave=False)
+    session = new_session("maps/open_field.tmx", seed=5, controllers={"blue": "human", "red": "human"}, autosave=False)
     screen = BattleScreen(app.ui, session, lambda: None)
     d = screen.my_decision()
     assert d is not None and d.reason == "move"
@@ -486,8 +490,7 @@ def test_standing_order_key_changes_only_the_deciding_sides_figures(tmp_path, mo
 
     monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
     app = App(config=tmp_path / "cfg")
-    session = new_session("maps/open_field.tmx", seed=5, controllers={"blue": "human", "red": "human"},
-                          autosave=False)
+    session = new_session("maps/open_field.tmx", seed=5, controllers={"blue": "human", "red": "human"}, autosave=False)
     screen = BattleScreen(app.ui, session, lambda: None)
     d = screen.my_decision()
     assert d is not None
@@ -514,8 +517,9 @@ def test_log_opens_scrolled_to_its_latest_entries_with_the_column_full(app: App)
 
 def test_issue_7_wyrm_hollow_plays_on_screen_with_spells_a_large_wyrm_and_mooks(app: App) -> None:
     # the shipped roster with spells, a 7-hex creature and mooks, computer against computer, to the victory screen
-    screen = open_battle(app, ROOT / "maps" / "wyrm_hollow.tmx", controllers={"blue": "tactical", "red": "tactical"},
-                         seed=2)
+    screen = open_battle(
+        app, ROOT / "maps" / "wyrm_hollow.tmx", controllers={"blue": "tactical", "red": "tactical"}, seed=2
+    )
     battle = screen.battle
     wyrm = next(f for f in battle.figures.values() if f.size == 7)
     token = next(t for t in screen.tokens() if t.id == wyrm.id)

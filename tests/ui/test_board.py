@@ -46,13 +46,32 @@ def make_board(axis: str = "y") -> tuple[Board, CountingSource, TerrainMap]:
 
 def full_view(terrain: TerrainMap) -> BoardView:
     """Every kind of overlay at once, as the battle will feed them."""
-    tokens = [TokenView(f"t{i}", f"Figure {i}", theme.NORMAL.side_colour(i % 2), terrain.hex_at(2 + i % 8, 2 + i // 8),
-                        i % 6, i % 7, i % 9 == 8, i == 3) for i in range(40)]
+    tokens = [
+        TokenView(
+            f"t{i}",
+            f"Figure {i}",
+            theme.NORMAL.side_colour(i % 2),
+            terrain.hex_at(2 + i % 8, 2 + i // 8),
+            i % 6,
+            i % 7,
+            i % 9 == 8,
+            i == 3,
+        )
+        for i in range(40)
+    ]
     reach = frozenset(terrain.hex_at(c, r) for c in range(10, 16) for r in range(5, 11))
     path = PathView((Hex(10, 5), Hex(11, 5), Hex(12, 5)), step_labels=("", "1", "2"), final_facing=0)
     lof = LineOfFireView(Hex(3, 3), Hex(12, 8), (LofMark(Hex(6, 5), "cover", "−1"), LofMark(Hex(9, 6), "bystander")))
-    return BoardView(tokens, [HexFill(reach, theme.NORMAL.move_free)], path, lof,
-                     [ZocView(Hex(5, 5), 0, theme.NORMAL.sides[0])], Hex(4, 4), Hex(5, 5), frozenset({"t5"}))
+    return BoardView(
+        tokens,
+        [HexFill(reach, theme.NORMAL.move_free)],
+        path,
+        lof,
+        [ZocView(Hex(5, 5), 0, theme.NORMAL.sides[0])],
+        Hex(4, 4),
+        Hex(5, 5),
+        frozenset({"t5"}),
+    )
 
 
 def test_map_chunks_are_drawn_once_per_zoom_level(surface: pygame.Surface) -> None:
@@ -163,8 +182,10 @@ def _whole_image_source(path: Path) -> tuple[object, object]:
     base = pygame.Surface(layout.map_size(loaded.width, loaded.height))
     base.fill(theme.BACKGROUND)
     base.blit(render_map(loaded), (-left, -top))
-    return (SurfaceMapSource(base, layout, loaded.width, loaded.height, grid=False),
-            TiledMapSource(loaded, layout, grid=False))
+    return (
+        SurfaceMapSource(base, layout, loaded.width, loaded.height, grid=False),
+        TiledMapSource(loaded, layout, grid=False),
+    )
 
 
 @pytest.mark.skipif(not (MAPS / "village.tmx").is_file(), reason="no shipped village map")
@@ -225,12 +246,22 @@ def test_issue_6_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) 
     for zoom_step in (0, 1, -2):
         board.camera.zoom_at(zoom_step, 400, 300)
         for k, goal in enumerate(goals):
-            path = PathView((Hex(3, 3), Hex(4, 3), Hex(5, 3), goal), step_labels=("", "1", "2", f"{k}/8"),
-                            final_facing=k % 6)
-            lof = LineOfFireView(Hex(2, 2), goal, (LofMark(Hex(5, 4), "cover", "−1"), LofMark(goal, "blocked")),
-                                 k % 2 == 0)
-            view = BoardView(base.tokens, base.fills, path, lof if k % 3 else None, base.zocs, goal,
-                             Hex(5, 5) if k % 2 else None, base.highlighted)
+            path = PathView(
+                (Hex(3, 3), Hex(4, 3), Hex(5, 3), goal), step_labels=("", "1", "2", f"{k}/8"), final_facing=k % 6
+            )
+            lof = LineOfFireView(
+                Hex(2, 2), goal, (LofMark(Hex(5, 4), "cover", "−1"), LofMark(goal, "blocked")), k % 2 == 0
+            )
+            view = BoardView(
+                base.tokens,
+                base.fills,
+                path,
+                lof if k % 3 else None,
+                base.zocs,
+                goal,
+                Hex(5, 5) if k % 2 else None,
+                base.highlighted,
+            )
             board.draw(cached, view, labels)
             board.draw_direct(direct, view, labels)
             assert pygame.image.tobytes(cached, "RGB") == pygame.image.tobytes(direct, "RGB"), (zoom_step, k)
@@ -242,8 +273,16 @@ def test_issue_6_still_layers_are_redrawn_only_when_they_change(surface: pygame.
     board.draw(surface, view)
     builds = board.static_builds
     for goal in (Hex(11, 6), Hex(12, 6), Hex(12, 7)):  # the mouse moves: only the path and hover change
-        moved = BoardView(list(view.tokens), list(view.fills), PathView((Hex(10, 5), goal)), view.line_of_fire,
-                          list(view.zocs), goal, view.selected, view.highlighted)
+        moved = BoardView(
+            list(view.tokens),
+            list(view.fills),
+            PathView((Hex(10, 5), goal)),
+            view.line_of_fire,
+            list(view.zocs),
+            goal,
+            view.selected,
+            view.highlighted,
+        )
         board.draw(surface, moved)
     assert board.static_builds == builds
     hurt = [TokenView(t.id, t.name, t.side_colour, t.hex, t.facing, 3) if t.id == "t0" else t for t in view.tokens]

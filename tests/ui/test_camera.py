@@ -75,10 +75,15 @@ def test_directions_follow_the_hexgrid_compass() -> None:
         assert (c1[0] - c0[0], c1[1] - c0[1]) == pytest.approx(step)
 
 
-@given(st.sampled_from(STAGGERS), st.integers(20, 90), st.integers(20, 90), st.integers(0, 40),
-       st.floats(-300, 1500), st.floats(-300, 1500))
-def test_picking_is_exact_point_in_hex(stagger: tuple[str, str], w: int, h: int, side: int, x: float,
-                                       y: float) -> None:
+@given(
+    st.sampled_from(STAGGERS),
+    st.integers(20, 90),
+    st.integers(20, 90),
+    st.integers(0, 40),
+    st.floats(-300, 1500),
+    st.floats(-300, 1500),
+)
+def test_picking_is_exact_point_in_hex(stagger: tuple[str, str], w: int, h: int, side: int, x: float, y: float) -> None:
     """Whatever the tile shape, the picked hex's outline contains the point (up to rounding at an edge)."""
     axis, index = stagger
     limit = (h if axis == "y" else w) & ~1

@@ -57,8 +57,12 @@ def free_hex_on_screen(place: PlaceFigure) -> tuple[Hex, tuple[int, int]]:
     for h in sorted(place.legal()):
         x, y = cam.hex_to_screen(h)
         pos = (round(x), round(y))
-        if cam.in_view(*pos) and not place.bar.collidepoint(pos) and cam.screen_to_hex(*pos) == h \
-                and pos[1] > place.bar.bottom + 40:
+        if (
+            cam.in_view(*pos)
+            and not place.bar.collidepoint(pos)
+            and cam.screen_to_hex(*pos) == h
+            and pos[1] > place.bar.bottom + 40
+        ):
             return h, pos
     raise AssertionError("no free hex on screen")
 
@@ -157,9 +161,12 @@ def test_issue_8_a_reinforcement_refused_on_an_occupied_hex_then_placed_on_a_leg
     assert isinstance(place, PlaceFigure)
     log = len(screen.battle.log)
     figures = set(screen.battle.figures)
-    other = next(f for f in screen.battle.figures.values()
-                 if place.screen.board.camera.in_view(*place.screen.board.camera.hex_to_screen(f.hex))
-                 and not place.bar.collidepoint(place.screen.board.camera.hex_to_screen(f.hex)))
+    other = next(
+        f
+        for f in screen.battle.figures.values()
+        if place.screen.board.camera.in_view(*place.screen.board.camera.hex_to_screen(f.hex))
+        and not place.bar.collidepoint(place.screen.board.camera.hex_to_screen(f.hex))
+    )
     assert other.hex not in place.legal()
     x, y = place.screen.board.camera.hex_to_screen(other.hex)
     click(app, (round(x), round(y)))
@@ -187,8 +194,12 @@ def test_ftc_5_a_large_reinforcement_needs_its_whole_footprint_free(app: App) ->
     legal = place.legal()
     assert legal
     assert all(not (set(neighbors(h)) | {h}) & occupied for h in legal)
-    assert any(n in occupied for h in screen.battle.terrain.hexes() if h not in legal and h not in occupied
-               for n in neighbors(h))
+    assert any(
+        n in occupied
+        for h in screen.battle.terrain.hexes()
+        if h not in legal and h not in occupied
+        for n in neighbors(h)
+    )
 
 
 def test_issue_8_a_copy_of_the_chosen_figure_keeps_its_edited_character(app: App) -> None:
@@ -259,8 +270,9 @@ def test_issue_8_gear_traits_and_a_reinforcement_survive_save_and_load(app: App,
     screen.session.save(path)
     loaded = load_session(path, autosave=False)
     a, b = screen.battle, loaded.battle
-    assert {f: (x.hex, x.facing, x.side, x.name) for f, x in a.figures.items()} == \
-        {f: (x.hex, x.facing, x.side, x.name) for f, x in b.figures.items()}
+    assert {f: (x.hex, x.facing, x.side, x.name) for f, x in a.figures.items()} == {
+        f: (x.hex, x.facing, x.side, x.name) for f, x in b.figures.items()
+    }
     assert b.figure(fid).character.shield is not None and b.figure(fid).character.shield.name == "Large Shield"
     assert b.figure(new).character.name == "Militia"
     again = BattleScreen(app.ui, loaded, app.to_title)
@@ -312,8 +324,7 @@ def test_fudge_4_57_a_reinforcement_on_the_mook_track_defaults_to_mook(app: App)
     """A roster character on the mook wound track comes in as a mook (FTC 4's group initiative follows); the
     toggle's tooltip says it rules initiative only, the wound track being the character's."""
     screen, panel = open_panel_with_militia(app)
-    screen.session.setup_data["roster"]["characters"]["thug"] = {**MILITIA, "name": "Thug",
-                                                                     "wound_track": "mook"}
+    screen.session.setup_data["roster"]["characters"]["thug"] = {**MILITIA, "name": "Thug", "wound_track": "mook"}
     dialog = ReinforceDialog(app.ui, panel)
     app.push(dialog)
     app.draw()

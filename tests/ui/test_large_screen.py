@@ -85,6 +85,7 @@ def pixel(surface: pygame.Surface, board: Board, h: Hex) -> tuple[int, int, int]
 
 # --- the board ----------------------------------------------------------------------------------------
 
+
 def test_ftc_5_a_seven_hex_token_covers_every_hex_it_stands_on_and_no_other() -> None:
     board = make_board()
     centre = Hex(10, 8)
@@ -144,15 +145,22 @@ def test_issue_6_cached_frame_with_large_figures_is_the_layered_drawing() -> Non
     dragon = TokenView("d", "Dragon", RED, Hex(10, 8), 3, selected=True, cells=footprint(Hex(10, 8), 7, 3))
     troll = TokenView("t", "Troll", RED, Hex(6, 12), 1, 2, badge="+1 hill", cells=footprint(Hex(6, 12), 3, 1))
     small = [TokenView(f"s{i}", f"Man {i}", BLUE, Hex(14 + i % 3, 4 + i), 3) for i in range(6)]
-    zoc = ZocView(Hex(10, 8), 3, RED, frozenset({neighbor(c, d) for c in footprint(Hex(10, 8), 7, 3)
-                                                 for d in (2, 3, 4)} - footprint(Hex(10, 8), 7, 3)))
+    zoc = ZocView(
+        Hex(10, 8),
+        3,
+        RED,
+        frozenset(
+            {neighbor(c, d) for c in footprint(Hex(10, 8), 7, 3) for d in (2, 3, 4)} - footprint(Hex(10, 8), 7, 3)
+        ),
+    )
     cached, direct = pygame.Surface((1280, 720)), pygame.Surface((1280, 720))
     for zoom_step in (0, 1, -2):
         board.camera.zoom_at(zoom_step, 400, 300)
         for k, hover in enumerate([*sorted(dragon.cells), Hex(7, 12), Hex(12, 3)]):
             end = Hex(7 + k % 3, 8)
-            path = PathView((Hex(10, 8), end), step_labels=("", f"{k}/8"), final_facing=k % 6,
-                            end_cells=footprint(end, 7, k % 6))
+            path = PathView(
+                (Hex(10, 8), end), step_labels=("", f"{k}/8"), final_facing=k % 6, end_cells=footprint(end, 7, k % 6)
+            )
             view = BoardView([dragon, troll, *small], [], path, None, [zoc], hover, None, frozenset({"t"}))
             board.draw(cached, view)
             board.draw_direct(direct, view)
@@ -160,6 +168,7 @@ def test_issue_6_cached_frame_with_large_figures_is_the_layered_drawing() -> Non
 
 
 # --- the battle screen ----------------------------------------------------------------------------------
+
 
 def open_monster_battle(app: App, roster: Path) -> BattleScreen:
     from dataclasses import replace
@@ -247,6 +256,7 @@ def test_ftc_5_the_path_preview_shows_the_whole_body_where_it_ends(app: App, mon
 
 # --- the deployment screen ------------------------------------------------------------------------------
 
+
 def open_deploy(app: App, roster: Path) -> DeployScreen:
     app.apply(app.start_battle(BattleSetup(FIELD, roster, seed=4)))
     app.pump()
@@ -277,7 +287,8 @@ def deploy_point(screen: DeployScreen, h: Hex) -> tuple[int, int]:
 
 
 def test_ftc_5_deploying_the_dragon_refuses_a_spot_with_one_hex_taken_and_takes_a_free_one(
-        app: App, monster_roster: Path) -> None:
+    app: App, monster_roster: Path
+) -> None:
     screen = open_deploy(app, monster_roster)
     dragon = next(p for p in screen.pieces.values() if p.size == 7)
     zone = screen.data.zones["red"]
@@ -286,8 +297,12 @@ def test_ftc_5_deploying_the_dragon_refuses_a_spot_with_one_hex_taken_and_takes_
 
     def blocked_once(h: Hex) -> bool:
         cells = footprint(h, 7, dragon.facing)
-        return cells <= zone and all(terrain.is_passable(c) for c in cells) \
-            and sum(c in taken for c in cells) == 1 and h not in taken
+        return (
+            cells <= zone
+            and all(terrain.is_passable(c) for c in cells)
+            and sum(c in taken for c in cells) == 1
+            and h not in taken
+        )
 
     bad = next(h for h in sorted(zone) if blocked_once(h))
     good = sorted(screen.legal_hexes(dragon.id))[0]
@@ -312,7 +327,8 @@ def test_ftc_5_deploying_the_dragon_refuses_a_spot_with_one_hex_taken_and_takes_
 
 
 def test_ftc_5_the_troll_turns_its_footprint_in_hand_and_auto_deploy_places_it_whole(
-        app: App, monster_roster: Path) -> None:
+    app: App, monster_roster: Path
+) -> None:
     screen = open_deploy(app, monster_roster)
     troll = next(p for p in screen.pieces.values() if p.size == 3)
     h = sorted(screen.legal_hexes(troll.id))[len(screen.legal_hexes(troll.id)) // 2]

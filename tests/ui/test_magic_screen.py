@@ -127,8 +127,9 @@ def test_ftc_8_1_concentrating_caster_continues_by_default_with_progress_on_the_
     assert screen.decl.spell == "Thunderstrike"
     labels = [bt.text for bt in (screen._rebuild_buttons() or screen.buttons)]
     assert "Continue Thunderstrike (2/5)" in labels and "Abandon" in labels
-    assert ("Concentrating on Thunderstrike: round 2 of 5", spell_panel.MAGIC) in \
-        spell_panel.inspector_lines(b, b.figure(wiz))
+    assert ("Concentrating on Thunderstrike: round 2 of 5", spell_panel.MAGIC) in spell_panel.inspector_lines(
+        b, b.figure(wiz)
+    )
     click(app, _button(screen, "Abandon").center)
     assert screen.decl.spell is None
     key(app, pygame.K_RETURN)
@@ -174,8 +175,14 @@ def test_fudge_4_1_resistance_odds_count_the_gm_modifier_on_the_target() -> None
     level, mods = b.resistance_terms("a", "Slow") or (0, ())
     assert [(m.name, m.value) for m in mods] == [("GM: stubborn", 2)]
     item = magic.spell("Slow")
-    exact = sum((p * prob_at_most(after.result + r - level - 2 - 1) for r, p in FOUR_DF.items()
-                 if after.result + r >= item.difficulty), Fraction(0))
+    exact = sum(
+        (
+            p * prob_at_most(after.result + r - level - 2 - 1)
+            for r, p in FOUR_DF.items()
+            if after.result + r >= item.difficulty
+        ),
+        Fraction(0),
+    )
     assert after.cast == before.cast and after.effect == exact < before.effect
 
 
@@ -195,8 +202,10 @@ def test_fudge_4_1_concentration_odds_count_the_gm_modifier() -> None:
     b = Battle(replace(spell_duel(0), gm="referee"))
     will = b.figure("w").character.will
     plain = concentration_odds(b, "w")
-    assert plain == {"dodge": prob_at_least(magic.concentration_difficulty("dodge") - will),
-                     "damaged": prob_at_least(magic.concentration_difficulty("damaged") - will)}
+    assert plain == {
+        "dodge": prob_at_least(magic.concentration_difficulty("dodge") - will),
+        "damaged": prob_at_least(magic.concentration_difficulty("damaged") - will),
+    }
     b.apply(gm.SituationalModifier("calm", "w", 1, "calm mind", "removed"))
     helped = concentration_odds(b, "w")
     assert helped["dodge"] == prob_at_least(magic.concentration_difficulty("dodge") - will - 1) > plain["dodge"]
@@ -206,11 +215,15 @@ def test_fudge_4_1_concentration_odds_count_the_gm_modifier() -> None:
 def test_ftc_8_3_touch_spell_odds_include_the_touch_attack() -> None:
     """A touch spell takes effect only if the touch lands (FTC 8.3): its chance is below the casting's."""
     b = Battle(magic_skirmish(0))
-    b.figures["r3"].hex = next(h for h in front_hexes(b.figures["b1"].hex, b.figures["b1"].facing)
-                               if b.occupant(h) is None and b.terrain.is_passable(h))
+    b.figures["r3"].hex = next(
+        h
+        for h in front_hexes(b.figures["b1"].hex, b.figures["b1"].facing)
+        if b.occupant(h) is None and b.terrain.is_passable(h)
+    )
     b.figures["r3"].facing = (b.figures["b1"].facing + 3) % 6
     b.figures["b1"].character = b.figures["b1"].character.__class__.from_dict(
-        {"name": "Wizard", "skills": {"Magic": "Great"}, "spells": ["Paralysing Touch"]})
+        {"name": "Wizard", "skills": {"Magic": "Great"}, "spells": ["Paralysing Touch"]}
+    )
     pv = spell_preview(b, "b1", "Paralysing Touch", "r3")
     assert pv.touch is not None and pv.effect < pv.cast
     assert pv.cast == _exact_cast(pv.result, pv.difficulty)
@@ -224,8 +237,9 @@ def test_ftc_8_3_spell_range_bands_close_short_touch_and_self() -> None:
         hexes = spell_panel.range_hexes(b, "b1", magic.spell(name))
         assert hexes and all(1 <= distance(w.hex, h) <= reach for h in hexes)
         assert all(b.terrain.contains(h) for h in hexes)
-    assert spell_panel.range_hexes(b, "b1", magic.spell("Heal Wound")) == \
-        frozenset(h for h in front_hexes(w.hex, w.facing) if b.terrain.contains(h))
+    assert spell_panel.range_hexes(b, "b1", magic.spell("Heal Wound")) == frozenset(
+        h for h in front_hexes(w.hex, w.facing) if b.terrain.contains(h)
+    )
     assert spell_panel.range_hexes(b, "b1", magic.spell("Ward")) == frozenset({w.hex})
 
 

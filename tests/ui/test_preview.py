@@ -25,17 +25,23 @@ def test_ftc_6_4_preview_difficulty_and_modifiers_match_the_resolved_attack() ->
     melee difficulty (Mass Scale, FTC 6.4) and the same named modifiers ("no room to swing", FTC 9.1) that
     the resolution then uses."""
     t = TerrainMap.open(8, 6)
-    brute = Character.from_dict({"name": "Brute", "strength_scale": 2, "skills": {"Axe": "Good"},
-                                 "weapons": ["Battle Axe"]})
+    brute = Character.from_dict(
+        {"name": "Brute", "strength_scale": 2, "skills": {"Axe": "Good"}, "weapons": ["Battle Axe"]}
+    )
     man = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
     a, b = t.hex_at(3, 2), t.hex_at(4, 2)
     crowd1, crowd2 = t.hex_at(2, 2), t.hex_at(3, 1)
     setup = BattleSetup(
-        t, (SideSetup("x", "X"), SideSetup("y", "Y")),
-        (FigureSetup("a", "Brute", "x", brute, a, direction_to(a, b) or 0),
-         FigureSetup("b", "Man", "y", man, b, direction_to(b, a) or 0),
-         FigureSetup("c", "Friend", "x", man, crowd1, 0),
-         FigureSetup("d", "Friend 2", "x", man, crowd2, 0)), seed=2)
+        t,
+        (SideSetup("x", "X"), SideSetup("y", "Y")),
+        (
+            FigureSetup("a", "Brute", "x", brute, a, direction_to(a, b) or 0),
+            FigureSetup("b", "Man", "y", man, b, direction_to(b, a) or 0),
+            FigureSetup("c", "Friend", "x", man, crowd1, 0),
+            FigureSetup("d", "Friend 2", "x", man, crowd2, 0),
+        ),
+        seed=2,
+    )
     battle = Battle(setup)
     _to_attack_phase(battle)
     if battle.figures["a"].hex != a or battle.figures["b"].hex != b:
@@ -57,20 +63,29 @@ def test_fudge_4_56_preview_counts_the_scale_difference_of_a_graze_like_the_reso
     """A Strength Scale 2 brute's axe grazing a man may do more than a Scratch (Fudge 4.56, 4.58): the odds
     shown count the same Scale difference as ``Battle._strike``."""
     t = TerrainMap.open(8, 6)
-    brute = Character.from_dict({"name": "Brute", "strength_scale": 2, "skills": {"Axe": "Good"},
-                                 "weapons": ["Hand Axe"]})
+    brute = Character.from_dict(
+        {"name": "Brute", "strength_scale": 2, "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"]}
+    )
     man = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
     a, b = t.hex_at(3, 2), t.hex_at(4, 2)
-    battle = Battle(BattleSetup(t, (SideSetup("x", "X"), SideSetup("y", "Y")),
-                                (FigureSetup("a", "Brute", "x", brute, a, direction_to(a, b) or 0),
-                                 FigureSetup("b", "Man", "y", man, b, direction_to(b, a) or 0)), seed=0))
+    battle = Battle(
+        BattleSetup(
+            t,
+            (SideSetup("x", "X"), SideSetup("y", "Y")),
+            (
+                FigureSetup("a", "Brute", "x", brute, a, direction_to(a, b) or 0),
+                FigureSetup("b", "Man", "y", man, b, direction_to(b, a) or 0),
+            ),
+            seed=0,
+        )
+    )
     _to_attack_phase(battle)
     p = attack_preview(battle, "a", "Hand Axe", "b", "neutral", compare=False)
     assert graze_scale_difference(brute, man, brute.ready_weapon) == 2
     kwargs = dict(damage_base_head=p.damage_base + 2, track=man.wound_track, health=man.health)  # head +2
-    with_scale = outcome_distribution(p.offence, p.defence, (), p.difficulty, p.damage_base, scale_difference=2,
-                                      **kwargs)  # type: ignore[arg-type]
-    without = outcome_distribution(p.offence, p.defence, (), p.difficulty, p.damage_base,
-                                   **kwargs)  # type: ignore[arg-type]
+    with_scale = outcome_distribution(
+        p.offence, p.defence, (), p.difficulty, p.damage_base, scale_difference=2, **kwargs
+    )  # type: ignore[arg-type]
+    without = outcome_distribution(p.offence, p.defence, (), p.difficulty, p.damage_base, **kwargs)  # type: ignore[arg-type]
     assert with_scale != without
     assert p.distribution == with_scale

@@ -149,7 +149,8 @@ def test_a_weapon_made_ready_and_a_shield_changed(app: App, roster_file: Path) -
 
 
 def test_ftc_6_4_1_an_invalid_character_shows_the_error_by_its_field_and_saves_nothing(
-        app: App, roster_file: Path) -> None:
+    app: App, roster_file: Path
+) -> None:
     before = roster_file.read_bytes()
     ed = open_editor(app, roster_file)
     press(app, "weapon.add")
@@ -212,8 +213,7 @@ def test_save_on_leaving_writes_the_file(app: App, roster_file: Path) -> None:
     assert load_roster(roster_file).characters["sergeant"].will == GREAT
 
 
-def test_save_as_writes_a_new_roster_in_the_players_roster_folder(
-        app: App, roster_file: Path, data_home: Path) -> None:
+def test_save_as_writes_a_new_roster_in_the_players_roster_folder(app: App, roster_file: Path, data_home: Path) -> None:
     before = roster_file.read_bytes()
     ed = open_editor(app, roster_file)
     press(app, "attr.speed.+")
@@ -278,23 +278,34 @@ def test_figures_and_sides_of_the_roster(app: App, roster_file: Path) -> None:
     key(app, pygame.K_s, pygame.KMOD_CTRL)
     roster = load_roster(roster_file)
     assert [(f.character, f.side, f.name) for f in roster.figures] == [
-        ("brigand", "red", "Brigand 1"), ("brigand", "red", "Brigand 2"), ("brigand", "red", "Brigand 3")]
+        ("brigand", "red", "Brigand 1"),
+        ("brigand", "red", "Brigand 2"),
+        ("brigand", "red", "Brigand 3"),
+    ]
     blue = roster.side("blue")
     assert blue is not None and blue.controller == "tactical"
 
 
 def test_fields_the_editor_does_not_know_are_kept(app: App, maps_dir: Path) -> None:
     path = maps_dir / "odd.roster.toml"
-    path.write_text('[sides.a]\nname = "A"\ncolour = "#112233"\nbanner = "lion"\n\n'
-                    '[characters.mage]\nname = "Mage"\nspells = ["Fire Bolt"]\nfootprint = { size = 3 }\n'
-                    'strength = "Poor"\n', encoding="utf-8")
+    path.write_text(
+        '[sides.a]\nname = "A"\ncolour = "#112233"\nbanner = "lion"\n\n'
+        '[characters.mage]\nname = "Mage"\nspells = ["Fire Bolt"]\nfootprint = { size = 3 }\n'
+        'strength = "Poor"\n',
+        encoding="utf-8",
+    )
     ed = open_editor(app, path)
     press(app, "attr.strength.+")
     press(app, "skill.add")
     typed(app, "Staff")
     key(app, pygame.K_RETURN)
-    assert ed.characters["mage"] == {"name": "Mage", "spells": ["Fire Bolt"], "footprint": {"size": 3},
-                                     "strength": "Mediocre", "skills": {"Staff": "Fair"}}
+    assert ed.characters["mage"] == {
+        "name": "Mage",
+        "spells": ["Fire Bolt"],
+        "footprint": {"size": 3},
+        "strength": "Mediocre",
+        "skills": {"Staff": "Fair"},
+    }
     assert ed.sides["a"]["banner"] == "lion"
     assert 'spells = ["Fire Bolt"]' in roster_to_toml(ed.data)
 
@@ -376,8 +387,7 @@ def test_ftc_8_a_spell_row_tells_what_the_spell_does(app: App, wyrm_file: Path) 
     assert "Cast with Magic against Fair (FTC 8.1); 1 round, range short (10 hexes)" in tip
 
 
-def test_ftc_5_fudge_4_23_4_63_a_goblin_made_a_large_hunter_with_the_epic_track(
-        app: App, wyrm_file: Path) -> None:
+def test_ftc_5_fudge_4_23_4_63_a_goblin_made_a_large_hunter_with_the_epic_track(app: App, wyrm_file: Path) -> None:
     ed = open_editor(app, wyrm_file, "goblin")
     assert ed.buttons["footprint"].text == "Footprint: 1 hex" and ed.buttons["kind"].text == "Kind: person"
     assert ed.buttons["track"].text == "Wound track: mook"
@@ -398,7 +408,13 @@ def test_ftc_5_fudge_4_23_4_63_a_goblin_made_a_large_hunter_with_the_epic_track(
     press(app, "tough_hide.+")
     assert ed.current is not None
     assert {k: ed.current[k] for k in ("footprint", "kind", "wound_track", "has_head", "scale", "tough_hide")} == {
-        "footprint": 7, "kind": "carnivore", "wound_track": "epic", "has_head": False, "scale": 3, "tough_hide": 2}
+        "footprint": 7,
+        "kind": "carnivore",
+        "wound_track": "epic",
+        "has_head": False,
+        "scale": 3,
+        "tough_hide": 2,
+    }
     key(app, pygame.K_s, pygame.KMOD_CTRL)
     goblin = load_roster(wyrm_file).characters["goblin"]
     assert (goblin.footprint, goblin.kind, goblin.has_head, goblin.tough_hide) == (7, "carnivore", False, 2)
@@ -419,15 +435,29 @@ def test_defaults_chosen_again_are_left_out_of_the_file(app: App, wyrm_file: Pat
     press(app, "tough_hide.-")
     for _ in range(3):
         key(app, pygame.K_MINUS, pygame.KMOD_CTRL)
-    assert ed.current == {"name": "Young Wyrm", "strength": "Good", "health": "Great", "will": "Good",
-                          "skills": {"Brawling": "Superb"}, "weapons": ["Claws and Teeth"]}
+    assert ed.current == {
+        "name": "Young Wyrm",
+        "strength": "Good",
+        "health": "Great",
+        "will": "Good",
+        "skills": {"Brawling": "Superb"},
+        "weapons": ["Claws and Teeth"],
+    }
 
 
 def test_each_creature_field_names_its_rules_section(app: App, wyrm_file: Path) -> None:
     ed = open_editor(app, wyrm_file, "dragon")
-    sections = {"footprint": "FTC 5", "kind": "Fudge 4.23", "head": "FTC 6.6", "track": "Fudge 4.58",
-                "tough_hide.+": "FTC 7.2", "scale.all.+": "Fudge 4.58", "scale.1.+": "FTC 6.4",
-                "pierce.choose": "Fudge 4.58", "spell.add": "Ctrl+M"}
+    sections = {
+        "footprint": "FTC 5",
+        "kind": "Fudge 4.23",
+        "head": "FTC 6.6",
+        "track": "Fudge 4.58",
+        "tough_hide.+": "FTC 7.2",
+        "scale.all.+": "Fudge 4.58",
+        "scale.1.+": "FTC 6.4",
+        "pierce.choose": "Fudge 4.58",
+        "spell.add": "Ctrl+M",
+    }
     for ident, section in sections.items():
         assert section in hover(app, ed.buttons[ident].rect.center), ident
     assert "Carnivores defend one level below their attack" in ed.buttons["kind"].tooltip
@@ -437,9 +467,11 @@ def test_each_creature_field_names_its_rules_section(app: App, wyrm_file: Path) 
     assert "Fudge 4.63" in ed.buttons["track"].tooltip and "Incapacitated 6 □□" in ed.buttons["track"].tooltip
 
 
-CUSTOM = ('[sides.a]\nname = "A"\ncolour = "#112233"\n\n'
-          '[characters.ooze]\nname = "Ooze"\n'
-          'wound_track = { levels = ["Hurt", "Incapacitated"], damage = [2, 6], boxes = [3, 1] }\n')
+CUSTOM = (
+    '[sides.a]\nname = "A"\ncolour = "#112233"\n\n'
+    '[characters.ooze]\nname = "Ooze"\n'
+    'wound_track = { levels = ["Hurt", "Incapacitated"], damage = [2, 6], boxes = [3, 1] }\n'
+)
 
 
 def test_ftc_7_3_a_custom_wound_track_is_shown_and_kept(app: App, maps_dir: Path) -> None:
@@ -462,8 +494,10 @@ def test_ftc_7_3_a_custom_wound_track_is_shown_and_kept(app: App, maps_dir: Path
     assert ed.current["wound_track"] == own
     press(app, "track.choose")
     picker = app.top
-    assert isinstance(picker, PickDialog) and picker.items[-1] == ("custom: Hurt 2–5 □□□ · Incapacitated 6+ □",
-                                                                   "custom")
+    assert isinstance(picker, PickDialog) and picker.items[-1] == (
+        "custom: Hurt 2–5 □□□ · Incapacitated 6+ □",
+        "custom",
+    )
     typed(app, "mook")
     key(app, pygame.K_RETURN)
     assert ed.current["wound_track"] == "mook"
@@ -476,8 +510,7 @@ def test_ftc_7_3_a_custom_wound_track_is_shown_and_kept(app: App, maps_dir: Path
     assert load_roster(path).characters["ooze"].wound_track == WoundTrack.from_data(own, name="ooze track")
 
 
-def test_fudge_4_58_a_scale_piercing_weapon_refused_once_it_is_no_longer_carried(
-        app: App, wyrm_file: Path) -> None:
+def test_fudge_4_58_a_scale_piercing_weapon_refused_once_it_is_no_longer_carried(app: App, wyrm_file: Path) -> None:
     ed = open_editor(app, wyrm_file, "goblin")
     press(app, "pierce.choose")
     picker = app.top
@@ -485,7 +518,8 @@ def test_fudge_4_58_a_scale_piercing_weapon_refused_once_it_is_no_longer_carried
     assert [label for label, _ in picker.items] == [
         "Spear or Pike — normal: the target's Mass Scale counts in full  ✓",
         "Spear or Pike — halves the target's Mass Scale on a hit by 3 or more",
-        "Spear or Pike — ignores the target's Mass Scale on a hit by 3 or more"]
+        "Spear or Pike — ignores the target's Mass Scale on a hit by 3 or more",
+    ]
     typed(app, "halves")
     key(app, pygame.K_RETURN)
     press(app, "spell.add")
@@ -532,12 +566,15 @@ def test_ftc_8_an_unknown_spell_in_the_file_is_shown_with_the_loaders_fix(app: A
 
 def test_roster_keys_the_editor_does_not_edit_survive_a_save(app: App, maps_dir: Path) -> None:
     path = maps_dir / "kept.roster.toml"
-    path.write_text('title = "Kept"\ndescription = "fields the editor leaves alone"\n\n'
-                    '[sides.a]\nname = "A"\ncolour = "#112233"\nbanner = "lion"\n\n'
-                    '[characters.bat]\nname = "Bat"\nmovement_modes = ["walk", "fly"]\nresist_sharp = 1\n'
-                    'damage_capacity = "Poor"\nscale = -2\n'
-                    'wound_track = { levels = ["Hurt", "Incapacitated"], damage = [1, 3], boxes = [1, 1] }\n\n'
-                    '[[figures]]\ncharacter = "bat"\nside = "a"\ncount = 2\nmook = true\n', encoding="utf-8")
+    path.write_text(
+        'title = "Kept"\ndescription = "fields the editor leaves alone"\n\n'
+        '[sides.a]\nname = "A"\ncolour = "#112233"\nbanner = "lion"\n\n'
+        '[characters.bat]\nname = "Bat"\nmovement_modes = ["walk", "fly"]\nresist_sharp = 1\n'
+        'damage_capacity = "Poor"\nscale = -2\n'
+        'wound_track = { levels = ["Hurt", "Incapacitated"], damage = [1, 3], boxes = [1, 1] }\n\n'
+        '[[figures]]\ncharacter = "bat"\nside = "a"\ncount = 2\nmook = true\n',
+        encoding="utf-8",
+    )
     before = read_roster_data(path)
     ed = open_editor(app, path)
     key(app, pygame.K_m, pygame.KMOD_CTRL)
@@ -551,10 +588,15 @@ def test_roster_keys_the_editor_does_not_edit_survive_a_save(app: App, maps_dir:
     after = read_roster_data(path)
     bat = after["characters"].pop("bat")
     assert {k: bat.pop(k) for k in ("spells", "footprint", "kind", "tough_hide")} == {
-        "spells": ["Dazzle"], "footprint": 3, "kind": "carnivore", "tough_hide": 1}
+        "spells": ["Dazzle"],
+        "footprint": 3,
+        "kind": "carnivore",
+        "tough_hide": 1,
+    }
     assert bat == before["characters"]["bat"]
-    assert {k: v for k, v in after.items() if k != "characters"} == {k: v for k, v in before.items()
-                                                                     if k != "characters"}
+    assert {k: v for k, v in after.items() if k != "characters"} == {
+        k: v for k, v in before.items() if k != "characters"
+    }
 
 
 def test_a_list_longer_than_the_window_scrolls(app: App, wyrm_file: Path) -> None:
@@ -573,22 +615,22 @@ def test_a_list_longer_than_the_window_scrolls(app: App, wyrm_file: Path) -> Non
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 640), (1600, 1000)])
 @pytest.mark.parametrize("who", ["wizard", "dragon", "knight", "priest"])
 def test_the_editor_fits_the_window_without_overlapping_buttons(
-        app: App, wyrm_file: Path, size: tuple[int, int], who: str) -> None:
+    app: App, wyrm_file: Path, size: tuple[int, int], who: str
+) -> None:
     ed = open_editor(app, wyrm_file, who)
     ed.on_resize(size)
     window = pygame.Rect((0, 0), size)
     rects = [(ident, b.rect) for ident, b in ed.buttons.items()]
     for i, (ident, rect) in enumerate(rects):
         assert window.contains(rect), ident
-        for other, rect2 in rects[i + 1:]:
+        for other, rect2 in rects[i + 1 :]:
             assert not rect.colliderect(rect2), (ident, other)
     for ident, b in ed.buttons.items():
         assert app.ui.text.width(b.text, b.size, True) <= b.rect.width, ident
     assert ed.load_rect.bottom <= size[1] - 40
 
 
-def test_ftc_7_3_the_wound_track_tooltip_follows_the_click_without_moving_the_mouse(
-        app: App, wyrm_file: Path) -> None:
+def test_ftc_7_3_the_wound_track_tooltip_follows_the_click_without_moving_the_mouse(app: App, wyrm_file: Path) -> None:
     """Clicking "Wound track" cycles the track; the tooltip under the still mouse names the new track at once."""
     ed = open_editor(app, wyrm_file, "goblin")
     centre = ed.buttons["track"].rect.center

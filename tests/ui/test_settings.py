@@ -11,8 +11,9 @@ from game.ui.settings import SETTINGS_FILE, Settings, config_dir, load_settings,
 
 
 def test_round_trip(tmp_path: Path) -> None:
-    chosen = Settings(window_width=1500, window_height=900, ui_scale=1.5, colour_blind=True,
-                      animation_speed=2.0, show_grid=False)
+    chosen = Settings(
+        window_width=1500, window_height=900, ui_scale=1.5, colour_blind=True, animation_speed=2.0, show_grid=False
+    )
     assert save_settings(chosen, tmp_path)
     assert load_settings(tmp_path) == chosen
     assert [p.name for p in tmp_path.iterdir()] == [SETTINGS_FILE]  # no temporary file left behind
@@ -30,8 +31,14 @@ def test_unreadable_file_gives_defaults(tmp_path: Path, content: str) -> None:
 
 
 def test_one_bad_field_falls_back_alone(tmp_path: Path) -> None:
-    data = {"window_width": "wide", "window_height": 800, "ui_scale": 1.3, "colour_blind": "yes",
-            "animation_speed": 100, "show_grid": False}
+    data = {
+        "window_width": "wide",
+        "window_height": 800,
+        "ui_scale": 1.3,
+        "colour_blind": "yes",
+        "animation_speed": 100,
+        "show_grid": False,
+    }
     (tmp_path / SETTINGS_FILE).write_text(json.dumps(data), encoding="utf-8")
     s = load_settings(tmp_path)
     assert s.window_width == Settings().window_width

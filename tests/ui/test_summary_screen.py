@@ -36,33 +36,59 @@ SEED = 7
 @cache
 def _played() -> tuple[TerrainMap, tuple[FigureSetup, ...], int]:
     t = TerrainMap.open(12, 8)
-    knight = Character.from_dict({"name": "Knight", "strength": "Good", "skills": {"Sword": "Great"},
-                                  "weapons": ["Broadsword"], "armour": ["Chain Mail"]})
-    medic = Character.from_dict({"name": "Medic", "skills": {"Knife": "Fair", "First Aid": "Great"},
-                                 "weapons": ["Large Knife"], "armour": ["Leather"]})
-    brig = Character.from_dict({"name": "Brigand", "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"],
-                                "armour": ["Leather"]})
-    figs = (FigureSetup("b0", "Bors", "blue", knight, t.hex_at(2, 2), 0),
-            FigureSetup("b1", "Mede", "blue", medic, t.hex_at(1, 5), 0),
-            FigureSetup("r0", "Hugh", "red", brig, t.hex_at(7, 2), 3),
-            FigureSetup("r1", "Tom", "red", brig, t.hex_at(7, 5), 3))
+    knight = Character.from_dict(
+        {
+            "name": "Knight",
+            "strength": "Good",
+            "skills": {"Sword": "Great"},
+            "weapons": ["Broadsword"],
+            "armour": ["Chain Mail"],
+        }
+    )
+    medic = Character.from_dict(
+        {
+            "name": "Medic",
+            "skills": {"Knife": "Fair", "First Aid": "Great"},
+            "weapons": ["Large Knife"],
+            "armour": ["Leather"],
+        }
+    )
+    brig = Character.from_dict(
+        {"name": "Brigand", "skills": {"Axe": "Good"}, "weapons": ["Hand Axe"], "armour": ["Leather"]}
+    )
+    figs = (
+        FigureSetup("b0", "Bors", "blue", knight, t.hex_at(2, 2), 0),
+        FigureSetup("b1", "Mede", "blue", medic, t.hex_at(1, 5), 0),
+        FigureSetup("r0", "Hugh", "red", brig, t.hex_at(7, 2), 3),
+        FigureSetup("r1", "Tom", "red", brig, t.hex_at(7, 5), 3),
+    )
     return t, figs, SEED
 
 
 def finished_battle() -> Battle:
     """The battle played by two computers to its end (or 12 rounds), with known wounds set afterwards."""
     t, figs, seed = _played()
-    b = Battle(BattleSetup(t, (SideSetup("blue", "Blue", "#2f6fd0"), SideSetup("red", "Red", "#c83232")), figs,
-                           RuleOptions(), seed, title="Test skirmish"))
+    b = Battle(
+        BattleSetup(
+            t,
+            (SideSetup("blue", "Blue", "#2f6fd0"), SideSetup("red", "Red", "#c83232")),
+            figs,
+            RuleOptions(),
+            seed,
+            title="Test skirmish",
+        )
+    )
     players = {"blue": make_player("tactical", 1), "red": make_player("tactical", 2)}
     while not b.over and b.round <= 12:
         d = legal_actions(b)
         assert d is not None
         apply(b, players[d.side](b, d))
-    sheets = {"b0": [WoundLevel.SCRATCH, WoundLevel.SCRATCH, WoundLevel.HURT],
-              "b1": [],
-              "r0": [WoundLevel.VERY_HURT, WoundLevel.HURT],
-              "r1": [WoundLevel.SCRATCH, WoundLevel.INCAPACITATED]}
+    sheets = {
+        "b0": [WoundLevel.SCRATCH, WoundLevel.SCRATCH, WoundLevel.HURT],
+        "b1": [],
+        "r0": [WoundLevel.VERY_HURT, WoundLevel.HURT],
+        "r1": [WoundLevel.SCRATCH, WoundLevel.INCAPACITATED],
+    }
     for fid, levels in sheets.items():
         w = Wounds()
         for lv in levels:
@@ -94,8 +120,9 @@ def test_fudge_4_57_summary_draws_every_figures_wound_boxes(app: App) -> None:
     assert surface is not None
     for f in b.figures.values():
         boxes = screen.drawn_boxes[f.id]
-        expected = [m for col in wound_boxes(f.wounds)
-                    for m in col["marks"] + [""] * (col["boxes"] - len(col["marks"]))]
+        expected = [
+            m for col in wound_boxes(f.wounds) for m in col["marks"] + [""] * (col["boxes"] - len(col["marks"]))
+        ]
         assert [m for _, m in boxes] == expected
         for rect, mark in boxes:
             inner = surface.get_at((rect.x + 3, rect.y + 3))[:3]
@@ -131,8 +158,9 @@ def test_export_writes_the_readable_log_into_the_data_folder(app: App, data_home
     assert str(path) in screen.message and not screen.message_error
 
 
-def test_an_unwritable_data_folder_gives_a_message_and_loses_nothing(app: App, tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unwritable_data_folder_gives_a_message_and_loses_nothing(
+    app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     b = finished_battle()
     screen = open_summary(app, b)
     blocker = tmp_path / "not-a-folder"
@@ -163,8 +191,9 @@ def test_fudge_4_8_a_healer_with_first_aid_treats_each_wounded_figure_once(app: 
     assert screen.healer_choice["blue"] == "b1" and "First Aid" in healer_b.text
     click(app, treat_b.rect.center)
     rng = healing_rng(b)
-    expected = treat(rng, b.figures["b0"].wounds, b.figures["b1"].character.skill_level("First Aid"),
-                     skill_name="First Aid")
+    expected = treat(
+        rng, b.figures["b0"].wounds, b.figures["b1"].character.skill_level("First Aid"), skill_name="First Aid"
+    )
     assert screen.wounds_of("b0") == expected.after
     line = screen.care.patients["b0"].lines[-1]
     assert "Mede" in line and "[" in line and "First Aid Great" in line
@@ -228,6 +257,7 @@ def test_the_menu_offers_the_summary_once_the_battle_is_over(app: App) -> None:
 
 
 # ------------------------------------------------------------------------------------------ wounds to the roster
+
 
 def village_battle_over(roster: Path) -> Session:
     """A village battle from a copy of its roster, played two rounds and then yielded, with known wounds."""
@@ -296,7 +326,8 @@ def test_fudge_4_8_save_wounds_writes_the_healed_sheets_into_the_battles_roster(
 
 
 def test_save_wounds_on_a_refusing_disk_gives_a_message_and_changes_nothing(
-        app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     roster = tmp_path / "village.roster.toml"
     shutil.copyfile(VILLAGE.with_suffix(".roster.toml"), roster)
     session = village_battle_over(roster)
@@ -357,7 +388,7 @@ def test_ftc_victory_table_cells_never_overlap(app: App, size: tuple[int, int]) 
     assert len(victory.cell_rects) == len(battle.figures) + 1
     for i, a in enumerate(cells):
         assert a.left >= 0 and a.right <= size[0]
-        for c in cells[i + 1:]:
+        for c in cells[i + 1 :]:
             assert not a.colliderect(c), (a, c)
 
 
@@ -409,7 +440,7 @@ def test_fudge_4_8_back_and_reopen_keeps_the_healing_done(app: App) -> None:
 
 
 def test_the_victory_line_reads_right_for_a_plural_side_name(app: App) -> None:
-    """"The Wyrm-Hunters wins!" read wrong: the victory screen and the top bar say "Victory: <side>"."""
+    """ "The Wyrm-Hunters wins!" read wrong: the victory screen and the top bar say "Victory: <side>"."""
     from game.engine import actions as act
     from game.session import ROOT, new_session
     from game.ui.battle_screen import victory_line
