@@ -185,23 +185,33 @@ def attack_preview(
         )
         def_h = defensive_factors(tgt.character, weapon, location="head")
         head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
-    kwargs = dict(
-        damage_base_head=head,
-        track=tgt.character.wound_track,
-        fudge_graze_table=battle.options.fudge_graze_table,
-        health=tgt.character.health,
-        scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
-    )
-    distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
+    track = tgt.character.wound_track
+    graze_table = battle.options.fudge_graze_table
+    health = tgt.character.health
+    scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
+
+    def spread(level: int) -> Mapping[Outcome, Fraction]:
+        return outcome_distribution(
+            level,
+            defence,
+            (),
+            difficulty,
+            damage_base,
+            damage_base_head=head,
+            track=track,
+            fudge_graze_table=graze_table,
+            health=health,
+            scale_difference=scale_difference,
+        )
+
+    distribution = spread(offence)
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
     if compare:
         threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
         for s in Stance:
             a = adv if s.max_advance >= adv else 0
-            dist_s = outcome_distribution(
-                offence_wo_stance + s.attack_bonus - a, defence, (), difficulty, damage_base, **kwargs
-            )  # type: ignore[arg-type]
+            dist_s = spread(offence_wo_stance + s.attack_bonus - a)
             risk: Fraction | None = None
             for e in threats:
                 ew = e.character.ready_weapon
