@@ -271,6 +271,24 @@ def choose_location(aim: str, allowed: Sequence[str], levels: Mapping[str, Wound
     return best
 
 
+def damage_bases(
+    attacker: Character, defender: Character, weapon: Weapon, *, two_handed: bool, distance: int
+) -> dict[str, int]:
+    """Offensive minus defensive factors of one blow at each location the defender has (FTC 6.6, 7.1, 7.2):
+    the torso, the head (when it has one), the arms, legs, hands and feet. The relative degree is added by
+    the caller; the odds preview and the battle read the same numbers."""
+    bases: dict[str, int] = {}
+    for location in LOCATIONS:
+        if location == HEAD and not defender.has_head:
+            continue
+        off = offensive_factors(
+            attacker, weapon, two_handed=two_handed, distance=distance, location=location, target=defender
+        )
+        dfn = defensive_factors(defender, weapon, location=location)
+        bases[location] = sum(f.value for f in off) - sum(f.value for f in dfn)
+    return bases
+
+
 def crippled_character(character: Character, location: str) -> Character:
     """The character as a crippled limb leaves it for the rest of the battle (FTC 6.6: "the limb is
     crippled for the duration of the fight"; the effects are this game's ruling, ``docs/rulings-battle.md``).

@@ -24,7 +24,7 @@ from game.engine.combat import (
     offence_modifiers,
     total,
 )
-from game.engine.damage import defensive_factors, graze_scale_difference, offensive_factors
+from game.engine.damage import damage_bases, graze_scale_difference, offensive_factors
 from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, distance
@@ -163,28 +163,13 @@ def attack_preview(
     omods = tuple(m for m in ([stance_mod] if stance_mod.value else []) + base)
     offence_wo_stance = skill + total(base)
     offence = offence_wo_stance + stance_mod.value
-    off_f = offensive_factors(
-        att.character,
-        weapon,
-        two_handed=att.character.wields_two_handed(weapon),
-        distance=dist,
-        location="torso",
-        target=tgt.character,
+    # FTC 6.6: every location the target has, so that "best" weighs the arms and legs as the battle does
+    bases = damage_bases(
+        att.character, tgt.character, weapon, two_handed=att.character.wields_two_handed(weapon), distance=dist
     )
-    def_f = defensive_factors(tgt.character, weapon, location="torso")
-    damage_base = sum(f.value for f in off_f) - sum(f.value for f in def_f)
-    head: int | None = None
-    if tgt.character.has_head:
-        off_h = offensive_factors(
-            att.character,
-            weapon,
-            two_handed=att.character.wields_two_handed(weapon),
-            distance=dist,
-            location="head",
-            target=tgt.character,
-        )
-        def_h = defensive_factors(tgt.character, weapon, location="head")
-        head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
+    damage_base = bases["torso"]
+    head = bases.get("head")
+    limbs = tuple((where, base) for where, base in bases.items() if where not in ("torso", "head"))
     track = tgt.character.wound_track
     graze_table = battle.options.fudge_graze_table
     health = tgt.character.health
@@ -198,6 +183,7 @@ def attack_preview(
             difficulty,
             damage_base,
             damage_base_head=head,
+            other_locations=limbs,
             track=track,
             fudge_graze_table=graze_table,
             health=health,
