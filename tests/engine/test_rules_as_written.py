@@ -98,7 +98,6 @@ def figure(fid: str, side: str, key: str, h: Hex, facing: int, **changes: object
 # ------------------------------------------------------------------------------------------ FTC 4
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 4: a figure tying with the group is put between its members today")
 def test_ftc_4_lumped_mooks_take_one_place_in_the_order() -> None:
     """FTC 4: "lump them ... into a single group ... and just roll once for the initiative of all the NPCs".
 
