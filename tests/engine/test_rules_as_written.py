@@ -121,7 +121,6 @@ def test_ftc_4_lumped_mooks_take_one_place_in_the_order() -> None:
 # ------------------------------------------------------------------------------------------ FTC 5
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 5: the other side's lower held figure is offered the moment first today")
 def test_ftc_5_held_figures_wanting_the_same_moment_go_by_initiative() -> None:
     """FTC 5: "If two combatants with held movement announce simultaneously that they want to move, the one
     with higher initiative goes first."

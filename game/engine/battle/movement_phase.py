@@ -70,11 +70,20 @@ class MovementPhase(BattleState):
         return Decision(fig.side, fid, "move", ("move", "hold"), f"{fig.name} moves (or holds).", interrupters=own_held)
 
     def _interrupt_sides(self, due: Figure, held: Sequence[str]) -> list[str]:
+        """The sides to ask, in turn, whether a held figure takes the moment before ``due`` moves (FTC 5).
+
+        Sides are asked in the initiative order of their best held figure: "If two combatants with held
+        movement announce simultaneously that they want to move, the one with higher initiative goes
+        first." The due figure's own side is asked among them only when another side is waiting too (alone,
+        its held figures are offered with the due figure's own move).
+        """
         sides: list[str] = []
         for h in held:
             s = self.figures[h].side
-            if s != due.side and s not in self._passed and s not in sides:
+            if s not in self._passed and s not in sides:
                 sides.append(s)
+        if all(s == due.side for s in sides):
+            return []
         return sides
 
     # ---- movement phase
