@@ -190,7 +190,6 @@ def test_ftc_5_2_moving_through_a_friends_hex_costs_one_more_hex() -> None:
     assert moved.cost == 3  # two hexes, one of them through C's hex
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 5.2: moving through an occupied hex is refused today")
 def test_ftc_5_2_moving_through_an_enemy_who_does_not_stop_costs_one_more_hex() -> None:
     b = start(
         axial(
@@ -215,7 +214,6 @@ def test_ftc_5_2_a_move_may_not_end_in_an_occupied_hex() -> None:
     assert b.figures["a"].hex == CENTRE
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 5.3: the free attack is judged from the runner's start hex today")
 def test_ftc_5_3_the_free_attack_sees_the_runner_where_he_turns_tail() -> None:
     """FTC 5.3: "Character A may still 'turn tail and run', moving out of the zone of control. However,
     immediately ... Character B gets an extra free attack on Character A."

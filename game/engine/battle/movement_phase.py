@@ -125,7 +125,8 @@ class MovementPhase(BattleState):
         allowance = self.movement_allowance_of(fig)
         fig.posture = old_posture
         occupied = _covered(f for f in self.figures.values() if f.id != fig.id)
-        blocking = _covered(self.enemies_of(fig))
+        # FTC 5.2: an enemy's hex is passed through like a friend's (one more hex), when he does not stop the
+        # mover or the mover breaks his zone of control (leaving his hex is leaving his zone, below)
         try:
             path = validate_path(
                 fig.hex,
@@ -135,7 +136,6 @@ class MovementPhase(BattleState):
                 terrain=self.terrain,
                 mode=fig.character.movement_modes[0],
                 occupied=occupied,
-                impassable=blocking,
                 per_hex_terrain=self.options.per_hex_terrain,
                 size=fig.size,
             )
@@ -165,7 +165,9 @@ class MovementPhase(BattleState):
                 leaving = [
                     e
                     for e in self.enemies_of(fig)
-                    if e.standing_order != "never" and not self.zone(e).isdisjoint(was) and self.zone(e).isdisjoint(now)
+                    if e.standing_order != "never"
+                    and not self.holding_area(e).isdisjoint(was)
+                    and self.holding_area(e).isdisjoint(now)
                 ]
                 if leaving:
                     p.stopping = [e.id for e in leaving if e.standing_order == "always"]
@@ -273,6 +275,10 @@ class MovementPhase(BattleState):
             out.extend(self._finish_move(fig, self._stop_point(fig, p.path, p.failed_at), p.cost))
             return out
         stoppers = [self.figures[s] for s in p.failed_stoppers]
+        # FTC 5.3: the free attacks strike the runner where he turns tail: the hex he leaves and the facing
+        # he has there (reach, the behind bonus), not where his move began
+        # (passing through a stopper's own hex, the last free hex before it)
+        fig.hex, fig.facing = self._stop_point(fig, p.path, p.index)[-1]
         out.extend(self._free_attacks(fig, stoppers))
         p.failed_at = None
         if not fig.can_act:

@@ -401,13 +401,21 @@ class BattleState:
             return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
         return frozenset(front_hexes(fig.hex, fig.facing))
 
+    def holding_area(self, fig: Figure) -> frozenset[Hex]:
+        """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone of control and its own hexes,
+        since a mover passing through its hex must break its zone of control to go on (none if it cannot
+        act)."""
+        zone = self.zone(fig)
+        return zone | fig.cells if zone else zone
+
     def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
-        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there."""
+        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there (their
+        zones of control and their own hexes, FTC 5.2)."""
         zones: dict[Hex, set[str]] = {}
         for e in self.enemies_of(mover):
             if e.standing_order == "never":
                 continue
-            for h in self.zone(e):
+            for h in self.holding_area(e):
                 zones.setdefault(h, set()).add(e.id)
         return {h: frozenset(s) for h, s in zones.items()}
 
@@ -430,7 +438,6 @@ class BattleState:
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
         occupied = _covered(f for f in self.figures.values() if f.id != fid)
-        blocking = _covered(self.enemies_of(fig))
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
         return reachable(
@@ -440,7 +447,6 @@ class BattleState:
             terrain=self.terrain,
             mode=fig.character.movement_modes[0],
             occupied=occupied,
-            impassable=blocking,
             zones=self.stopper_zones(fig),
             per_hex_terrain=self.options.per_hex_terrain,
             size=fig.size,
