@@ -175,11 +175,21 @@ def attack_preview(
     health = tgt.character.health
     scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
 
+    # FTC 6.1, 6.4.1: the blow (or shot) must also beat the defence of everyone attacking the attacker in
+    # melee (a touch caster included, FTC 8.3), as the round's resolution counts them
+    parried = battle._melee_weapon(att) if weapon.ranged else weapon
+    # (only declarations every player has seen: under secret stances nobody's is known before the reveal)
+    others = tuple(
+        _melee_defence(battle, battle.figure(o), att, parried, public[o].stance)[0]
+        for o in battle.melee_attackers_on(fid)
+        if o != target_id and o in public
+    )
+
     def spread(level: int) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
             level,
             defence,
-            (),
+            others,
             difficulty,
             damage_base,
             damage_base_head=head,

@@ -246,7 +246,6 @@ def test_ftc_5_3_the_free_attack_sees_the_runner_where_he_turns_tail() -> None:
 # ------------------------------------------------------------------------------------------ FTC 6.1, 6.2
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.1: a firer engaged in melee need not beat his attackers today")
 def test_ftc_6_1_a_firer_engaged_in_melee_must_beat_all_his_attackers() -> None:
     """FTC 6.1: combatants "must still defeat *all* of those attacking him in order to score a hit against any
     one opponent".
@@ -453,7 +452,6 @@ def test_ftc_6_2_a_shot_declared_at_max_range_is_taken_at_the_most_favourable_ra
 # ------------------------------------------------------------------------------------------ FTC 8.3
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.4, 8.3: a touch caster is not among the melee attackers today")
 def test_ftc_8_3_a_touch_caster_counts_among_the_targets_melee_attackers() -> None:
     """FTC 8.3: "The 'to hit' roll for 'Touch' range is a standard attack"; FTC 6.1: a combatant must defeat
     all of those attacking him to hit anyone.

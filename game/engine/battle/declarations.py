@@ -176,14 +176,18 @@ class Declarations(BattleState):
     def melee_attackers_on(self, fid: str) -> list[str]:
         """Figures that have declared a melee attack on this figure this round so far (FTC 6.1), counted as the
         round's resolution counts them (able to act, no second move): table 7's "defending against attacks"
-        for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring."""
+        for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring. An enemy
+        laying a touch spell on it counts too: the touch is a standard attack (FTC 8.3)."""
+        me = self.figures[fid]
         return [
             d.figure
             for d in self._declarations.values()
-            if fid in d.targets
-            and not d.second_move
+            if not d.second_move
             and self.figures[d.figure].can_act
-            and not self._weapon_of(self.figures[d.figure], d.weapon).ranged
+            and (
+                (fid in d.targets and not self._weapon_of(self.figures[d.figure], d.weapon).ranged)
+                or (self._touch_on(d, fid) and self.figures[d.figure].side != me.side)
+            )
         ]
 
     def threats_to(self, fid: str) -> list[Figure]:

@@ -238,6 +238,18 @@ class Resolution(BattleState):
         for a, t in attacks:
             if not self._weapon_of(self.figures[a], decls[a].weapon).ranged:
                 melee_on.setdefault(t, []).append(a)
+        # FTC 8.3: the touch of a touch spell is a standard attack, so its caster is among the target's melee
+        # attackers, whose defences the target must beat too (FTC 6.1, 6.4.1)
+        for fid in rollers:
+            touched = decls[fid].spell_target
+            if (
+                touched is not None
+                and touched in self.figures
+                and self._touch_on(decls[fid], touched)
+                and self.figures[touched].side != self.figures[fid].side
+                and fid not in melee_on.get(touched, [])
+            ):
+                melee_on.setdefault(touched, []).append(fid)
         # shields cover as many melee attackers as the table allows, in the attackers' initiative order
         shield_vs: dict[str, set[str]] = {}
         for t, atts in melee_on.items():
@@ -280,17 +292,20 @@ class Resolution(BattleState):
                     defence, dmods, _ = self._defence_vs(
                         tgt, att, weapon, rolls[t_id], tdecl, shield_ok=a_id in shield_vs.get(t_id, set())
                     )
-                for o in melee_on.get(a_id, []):
-                    if o != t_id and o in rolls:
-                        res, _, _ = self._defence_vs(
-                            self.figures[o],
-                            att,
-                            weapon,
-                            rolls[o],
-                            decls.get(o),
-                            shield_ok=a_id in shield_vs.get(o, set()),
-                        )
-                        others.append((o, res))
+            # FTC 6.1, 6.4.1: whoever he strikes or shoots, a combatant attacked in melee must defeat all of
+            # those attacking him (a firer parries his attackers with his melee weapon)
+            parried = self._melee_weapon(att) if weapon.ranged else weapon
+            for o in melee_on.get(a_id, []):
+                if o != t_id and o in rolls:
+                    res, _, _ = self._defence_vs(
+                        self.figures[o],
+                        att,
+                        parried,
+                        rolls[o],
+                        decls.get(o),
+                        shield_ok=a_id in shield_vs.get(o, set()),
+                    )
+                    others.append((o, res))
             event, wound = self._strike(
                 att, tgt, weapon, rolls[a_id], omods, defence, dmods, others, difficulty, dist, d.aim
             )
