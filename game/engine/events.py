@@ -297,6 +297,8 @@ class Stepped(Event):
         return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
+        if self.reason == "dive":
+            return f"{_n(names, self.figure)} dives for the ground (very defensive against missiles, FTC 6.2)"
         if self.origin == self.to:
             return f"{_n(names, self.figure)} turns in place ({self.reason})"
         return f"{_n(names, self.figure)} steps ({self.reason})"

@@ -278,7 +278,6 @@ def test_ftc_6_1_a_firer_engaged_in_melee_must_beat_all_his_attackers() -> None:
     assert not shot.hit
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.2: a very defensive figure dodging missiles stays standing today")
 def test_ftc_6_2_very_defensive_against_missiles_dives_for_the_ground() -> None:
     """FTC 6.2: "If he is attempting to dodge missile fire, he must also dive for the ground." """
     b = start(axial([("a", "blue", "archer", CENTRE, 0), ("t", "red", "brigand", east(CENTRE, 4), 3)]))
@@ -291,8 +290,12 @@ def test_ftc_6_2_very_defensive_against_missiles_dives_for_the_ground() -> None:
             return act.Declare("a", targets=("t",))
         return None
 
-    play(b, choose)
-    assert b.figures["t"].posture == "prone"
+    events = play(b, choose)
+    t = b.figures["t"]
+    assert t.posture == "prone"
+    assert any(isinstance(e, ev.Stepped) and e.reason == "dive" and e.figure == "t" for e in events)
+    # next round he moves as one lying down (FTC 5), unless he gets up
+    assert t.allowance == b.movement_allowance_of(t, "prone") < b.movement_allowance_of(t, "standing")
 
 
 def test_ftc_6_2_figure_2_the_targets_own_move_puts_its_back_to_the_attacker() -> None:

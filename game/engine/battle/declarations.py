@@ -383,6 +383,11 @@ class Declarations(BattleState):
                     spot = next((c for c in left if self._follow_step(follower, c) is not None), None)
                     if spot is not None and follower.can_act:
                         self._follow_queue.append((follower.id, spot))
+        if Stance(decl.stance) == Stance.VERY_DEFENSIVE and decl.dodge and fig.posture != "prone":
+            # FTC 6.2: "If he is attempting to dodge missile fire, he must also dive for the ground": he ends
+            # the phase lying down, and moves lying down next round unless he gets up (FTC 5)
+            fig.posture = "prone"
+            out.append(ev.Stepped(fig.id, fig.hex, fig.hex, fig.facing, "dive"))
         return out
 
     def _do_second_move(self, a: act.SecondMove) -> list[ev.Event]:
