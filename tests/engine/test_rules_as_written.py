@@ -332,7 +332,6 @@ def test_ftc_6_2_figure_2_the_targets_own_move_puts_its_back_to_the_attacker() -
     assert ("Attacking from behind", 2) in blow.offence_mods
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.2: only the target's final facing is weighed today")
 def test_ftc_6_2_figure_2_the_target_turned_its_back_on_the_way() -> None:
     """FTC 6.2 (as above): B, beside A's axe with A in his side-rear, turns in place to put his back to A and
     then steps aside to strike C. B was in A's reach with his back turned at one point of his movement: A,
@@ -365,7 +364,6 @@ def test_ftc_6_2_figure_2_the_target_turned_its_back_on_the_way() -> None:
     assert ("Attacking from behind", 2) in blow.offence_mods
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.4.1: the behind bonus is taken from an out-of-reach hex today")
 def test_ftc_6_4_1_a_side_rear_hex_gives_at_most_plus_one() -> None:
     """FTC 6.4.1: "If the attacker is in one of the other two hexes behind his opponent, he gets +1 to his
     attack result if he started the attack phase somewhere where he would have had at least a +1."

@@ -351,13 +351,14 @@ class Resolution(BattleState):
         start = att.phase_start_hex if phase_start is None else phase_start
         behind = 0
         if not weapon.ranged:
+            # FTC 6.2, Figure 2: the most favourable position along *both* figures' movement, and FTC 6.4.1:
+            # only a position from which the blow can land (the target in reach) counts
             behind = max(
                 (
-                    behind_bonus(
-                        h, tgt.hex, tgt.facing, attacker_phase_start=start, moved_this_attack_phase=(h != start)
-                    )
-                    for h, _ in positions
-                    if h != tgt.hex
+                    behind_bonus(h, th, tf, attacker_phase_start=start, moved_this_attack_phase=(h != start))
+                    for h, f in positions
+                    for th, tf in self._moves_of(tgt)
+                    if h != th and self._reach_ok(h, f, th, weapon, size=att.size, target=(tgt.size, tf))
                 ),
                 default=0,
             )

@@ -637,6 +637,19 @@ class BattleState:
         """Provided by ``declarations``."""
         raise NotImplementedError
 
+    def _reach_ok(
+        self,
+        att_hex: Hex,
+        att_facing: int,
+        target_hex: Hex,
+        weapon: Weapon,
+        *,
+        size: int = 1,
+        target: tuple[int, int] = (1, 0),
+    ) -> bool:
+        """Provided by ``declarations``."""
+        raise NotImplementedError
+
     def melee_attackers_on(self, fid: str) -> list[str]:
         """Provided by ``declarations``."""
         raise NotImplementedError
