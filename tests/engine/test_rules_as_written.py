@@ -396,7 +396,6 @@ def test_ftc_6_4_1_a_side_rear_hex_gives_at_most_plus_one() -> None:
     assert ("Attacking from behind", 1) in blow.offence_mods
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 8, 6.2: a spell declared in range is lost to a retreat today")
 def test_ftc_6_2_a_spell_declared_in_range_survives_the_targets_retreat() -> None:
     """FTC 6.2: the target "was in range of the first at *any point* along the movement of the two characters
     (as understood while the attack is being declared)"; FTC 8.1: spells are attacks of the attack phase.
@@ -422,7 +421,6 @@ def test_ftc_6_2_a_spell_declared_in_range_survives_the_targets_retreat() -> Non
     assert not any(isinstance(e, ev.ConcentrationBroken) for e in events)
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.2: a shot declared in range misses automatically after a retreat today")
 def test_ftc_6_2_a_shot_declared_at_max_range_is_taken_at_the_most_favourable_range() -> None:
     """FTC 6.2 (as above) with FTC 6.5's Max Range: the shortbow shot declared at 120 m is resolved at 120 m
     after the target steps back to 121 m — not an automatic miss."""

@@ -384,7 +384,8 @@ class Resolution(BattleState):
             h: f.id for f in self.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)
         }
         lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, aim, occupants=occupants)
-        band = range_band(weapon, dist, tgt.character.mass_scale)
+        # FTC 6.2: the range at the most favourable point of both movements (a retreat does not undo the shot)
+        band = range_band(weapon, min(dist, self._best_range(att, tgt)), tgt.character.mass_scale)
         moved: MovedFraction = (
             "none" if att.hexes_moved == 0 else "half" if 2 * att.hexes_moved <= att.allowance else "full"
         )

@@ -737,6 +737,10 @@ class BattleState:
         """Provided by ``ranged``."""
         raise NotImplementedError
 
+    def _best_range(self, firer: Figure, target: Figure) -> int:
+        """Provided by ``ranged``."""
+        raise NotImplementedError
+
     def _stray(
         self,
         att: Figure,
