@@ -424,6 +424,24 @@ class StrayDodge(Event):
 
 
 @dataclass(frozen=True)
+class Disarmed(Event):
+    """FTC 6.6: a hit on the weapon hand disarms; the weapon is dropped for the rest of the battle (the GM
+    may hand it back with Edit gear), and ``ready`` is the weapon now in hand."""
+
+    kind: ClassVar[str] = "disarmed"
+    figure: str
+    weapon: str
+    ready: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} is disarmed: drops the {self.weapon} and fights on with the {self.ready}"
+
+
+@dataclass(frozen=True)
 class Wounded(Event):
     """FTC 7.3–7.4, Fudge 4.57: a wound after the Health roll, and the box it was recorded in."""
 

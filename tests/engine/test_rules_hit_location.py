@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-import pytest
-
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
@@ -21,6 +19,7 @@ from game.engine.damage import (
     disarmed_character,
     location_result,
 )
+from game.engine.movement import movement_allowance
 from game.engine.odds import Outcome, outcome_distribution
 from game.engine.wounds import WoundLevel
 from tests.golden.scenarios import CENTRE, axial, character, east
@@ -112,11 +111,12 @@ def test_ftc_6_6_a_hit_weapon_hand_disarms() -> None:
     assert disarmed_character(character("brigand")).ready_weapon.name == "Fist"
 
 
-def _aimed_blow(aim: str) -> tuple[Battle, list[ev.Event]]:
-    """The bruiser (Superb axe) strikes a brigand with a set roll of +4 against the brigand's -4."""
-    b = Battle(
-        replace(axial([("a", "blue", "bruiser", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)]), gm="referee")
-    )
+def _aimed_blow(aim: str, **target: object) -> tuple[Battle, list[ev.Event]]:
+    """The bruiser (Superb axe) strikes a brigand (changed by ``target``) with a set roll of +4 against the
+    brigand's -4, the brigand's Health roll -4."""
+    setup = axial([("a", "blue", "bruiser", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)])
+    figs = tuple(replace(f, character=character("brigand", **target)) if f.id == "z" else f for f in setup.figures)
+    b = Battle(replace(setup, figures=figs, gm="referee"))
     b.apply(gm.SetDie("a", "combat", (1, 1, 1, 1)))
     b.apply(gm.SetDie("z", "combat", (-1, -1, -1, -1)))
     b.apply(gm.SetDie("z", "health", (-1, -1, -1, -1)))
@@ -137,19 +137,41 @@ def _aimed_blow(aim: str) -> tuple[Battle, list[ev.Event]]:
     return b, out
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.6: the battle places a blow only on the head or the torso today")
 def test_ftc_6_6_an_arm_blow_in_battle_is_hurt_and_cripples_the_arm() -> None:
     b, events = _aimed_blow("arm")
     blow = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a")
     assert blow.location == "arm"
     wound = next(e for e in events if isinstance(e, ev.Wounded) and e.figure == "z")
-    assert wound.after == "Hurt" and wound.crippled == "arm"
+    assert wound.after_health == "Hurt" and wound.crippled == "arm"
     assert "arm" in b.figures["z"].crippled
 
 
-@pytest.mark.xfail(strict=True, reason="FTC 6.6: the battle places a blow only on the head or the torso today")
 def test_ftc_6_6_a_hand_blow_in_battle_disarms() -> None:
     b, events = _aimed_blow("hand")
     blow = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a")
     assert blow.location == "hand"
     assert b.figures["z"].character.ready_weapon.name == "Fist"
+    assert any(isinstance(e, ev.Disarmed) and e.weapon == "Hand Axe" for e in events)
+
+
+def test_ftc_6_6_best_in_battle_is_the_bare_torso_not_the_greathelmed_head() -> None:
+    """A Greathelm (3) outweighs the head's +2: aiming "best", the blow falls on the bare torso."""
+    _, events = _aimed_blow("best", armour=["Greathelm"])
+    blow = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a")
+    assert blow.location == "torso"
+
+
+def test_ftc_6_6_head_aimed_in_battle_takes_the_head_with_its_helmet() -> None:
+    _, events = _aimed_blow("head", armour=["Greathelm"])
+    blow = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a")
+    assert blow.location == "head" and ("Greathelm", 3) in blow.defensive_factors
+
+
+def test_ftc_6_6_a_crippled_leg_in_battle_hobbles_next_round() -> None:
+    b, _ = _aimed_blow("leg")
+    z = b.figures["z"]
+    assert "leg" in z.crippled and b.round == 2
+    c = z.character
+    hobbling = movement_allowance(c.speed, posture="crawling", strength=c.strength, load_kg=c.carried_mass_kg())
+    walking = movement_allowance(c.speed, strength=c.strength, load_kg=c.carried_mass_kg())
+    assert z.allowance == hobbling < walking

@@ -34,6 +34,7 @@ from game.engine.hexgrid import (
     neighbors,
     turn_steps,
 )
+from game.engine.odds import AIMS
 
 
 class Declarations(BattleState):
@@ -269,6 +270,8 @@ class Declarations(BattleState):
                 f"Unknown stance {a.stance!r}; choose one of {', '.join(s.value for s in Stance)}."
             ) from None
         weapon = self._weapon_of(fig, a.weapon)
+        if a.aim not in AIMS:
+            raise IllegalAction(f"Aim at one of {', '.join(AIMS)} (FTC 6.6), not {a.aim!r}.")
         if len(a.targets) > 1:
             raise IllegalAction("A figure attacks one target a round.")
         enemies = {e.id for e in self.enemies_of(fig)}

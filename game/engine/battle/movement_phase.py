@@ -375,6 +375,7 @@ class MovementPhase(BattleState):
             if wound:
                 wounds.append(wound)
         out.extend(self._apply_wounds(wounds))
+        out.extend(self._disarms(out))
         for f in (mover,):
             if not f.can_act and not f.out:
                 f.out = True

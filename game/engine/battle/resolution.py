@@ -35,10 +35,19 @@ from game.engine.combat import (
 )
 from game.engine.creatures import kind_modifiers, pierce_defence
 from game.engine.damage import (
+    HEAD,
+    LOCATIONS,
+    TORSO,
+    Factor,
+    choose_location,
+    crippled_character,
     damage_total,
     defensive_factors,
+    disarmed_character,
     graze_scale_difference,
+    is_limb,
     limb_wound,
+    location_name,
     offensive_factors,
 )
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
@@ -158,33 +167,44 @@ class Resolution(BattleState):
                 **base, hit=False, relative_degree=relative_degree(offence, defence, difficulty)
             ), None
         rd = 0 if stray else relative_degree(offence, defence, difficulty)
-        location = "torso"
-        choices = hit_locations(offence, defence) if not stray else ("torso",)
-        if "head" in choices and tgt.character.has_head and aim in ("best", "head"):
-            location = "head"
         two = att.character.wields_two_handed(weapon)
-        off = offensive_factors(
-            att.character, weapon, two_handed=two, distance=dist, location=location, target=tgt.character
-        )
-        dfn = defensive_factors(tgt.character, weapon, location=location)
-        off, dfn = self._magic_factors(att, tgt, weapon, location, off, dfn)
         piercing = att.character.piercing(weapon)
-        if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
-            dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
-        dmg = damage_total(rd, off, dfn)
-        level = tgt.character.wound_track.level_for_damage(dmg)
-        # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
-        level = (
-            graze_cap(
-                level,
-                rd,
-                fudge_graze_table=self.options.fudge_graze_table,
-                damage=dmg,
-                scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
+        scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
+
+        def blow(where: str) -> tuple[tuple[Factor, ...], tuple[Factor, ...], int, WoundLevel | None]:
+            off = offensive_factors(
+                att.character, weapon, two_handed=two, distance=dist, location=where, target=tgt.character
             )
-            if level
-            else None
-        )
+            dfn = defensive_factors(tgt.character, weapon, location=where)
+            off, dfn = self._magic_factors(att, tgt, weapon, where, off, dfn)
+            if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
+                dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
+            dmg = damage_total(rd, off, dfn)
+            level = tgt.character.wound_track.level_for_damage(dmg)
+            # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
+            capped = (
+                graze_cap(
+                    level,
+                    rd,
+                    fudge_graze_table=self.options.fudge_graze_table,
+                    damage=dmg,
+                    scale_difference=scale_difference,
+                )
+                if level
+                else None
+            )
+            return off, dfn, dmg, capped
+
+        # FTC 6.6: where the blow falls — the aimed location if the result opens it, or for "best" the one
+        # giving the worst wound after armour (damage.choose_location, as the odds preview reads it)
+        allowed = hit_locations(offence, defence) if not stray else (TORSO,)
+        blows = {
+            where: blow(where)
+            for where in LOCATIONS
+            if where in {location_name(a) for a in allowed} and (where != HEAD or tgt.character.has_head)
+        }
+        location = choose_location(aim, allowed, {where: b[3] for where, b in blows.items()})
+        off, dfn, dmg, level = blows[location]
         event = ev.AttackResolved(
             **base,
             hit=True,
@@ -197,6 +217,22 @@ class Resolution(BattleState):
         )
         return event, ((tgt, dmg, location, int(level)) if level else None)
 
+    def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
+        """FTC 6.6: "If the weapon hand is hit, this will usually disarm the opponent": every hit on a hand
+        among ``events`` drops the target's ready weapon, after all the round's blows (FTC 6.4). The GM's
+        judgement is Edit gear (``docs/rulings-battle.md``)."""
+        out: list[ev.Event] = []
+        for e in events:
+            if not (isinstance(e, ev.AttackResolved) and e.hit and e.location == "hand"):
+                continue
+            fig = self.figures[e.target]
+            if not fig.character.weapons:
+                continue  # bare hands: nothing to drop
+            dropped = fig.character.ready_weapon.name
+            fig.character = disarmed_character(fig.character)
+            out.append(ev.Disarmed(fig.id, dropped, fig.character.ready_weapon.name))
+        return out
+
     def _apply_wounds(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
         """FTC 7.3–7.4, 6.6: Health roll on each wound, limb cap, then the next open box."""
         out: list[ev.Event] = []
@@ -206,11 +242,13 @@ class Resolution(BattleState):
             health = fig.character.health + roll.total
             after = apply_health_roll(level, health)
             crippled = None
-            if location in ("arm", "leg"):
+            if is_limb(location):
                 after, is_crippled = limb_wound(after, health)
                 crippled = location if is_crippled else None
                 if crippled:
+                    # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings-battle.md)
                     fig.crippled = (*fig.crippled, location)
+                    fig.character = crippled_character(fig.character, location)
             fig.wounds, box = fig.wounds.record(after)
             # FTC 6.4: the round a figure first becomes Very Hurt it fights on unhindered; later wounds
             # do not postpone a penalty that already applies
@@ -317,6 +355,7 @@ class Resolution(BattleState):
                 out.extend(self._stray(att, tgt, weapon, rolls[a_id], omods, terms.line, rolls, wounds))
         out.extend(self._magic_resolve(rollers, rolls, attacks, melee_on, wounds))
         out.extend(self._apply_wounds(wounds))
+        out.extend(self._disarms(out))
         out.extend(self._magic_damaged(wounds))
         for f in self.figures.values():
             if not f.can_act and not f.out:

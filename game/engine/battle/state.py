@@ -25,6 +25,7 @@ from game.engine.combat import (
 from game.engine.creatures import footprint, front_zone, large_distance
 from game.engine.damage import (
     Factor,
+    crippled_posture,
 )
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
@@ -426,7 +427,8 @@ class BattleState:
         allowance = movement_allowance(
             c.speed,
             speed_scale=c.speed_scale,
-            posture=posture or fig.posture,
+            # FTC 6.6: a crippled leg or foot hobbles as if crawling (docs/rulings-battle.md)
+            posture=crippled_posture(posture or fig.posture, fig.crippled),
             strength=c.strength,
             strength_scale=c.strength_scale,
             load_kg=c.carried_mass_kg(),
@@ -739,6 +741,10 @@ class BattleState:
 
     def _best_range(self, firer: Figure, target: Figure) -> int:
         """Provided by ``ranged``."""
+        raise NotImplementedError
+
+    def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
+        """Provided by ``resolution``."""
         raise NotImplementedError
 
     def _stray(
