@@ -14,7 +14,7 @@ from game.engine.ai import make_player
 from game.engine.battle import legal_actions
 from game.engine.events import PhaseBegan
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
-from tests.golden.make_golden import MAP_GOLDEN
+from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 
 
 @pytest.fixture(autouse=True)
@@ -144,6 +144,8 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     copy.write_text(json.dumps(data))
     s = load_session(copy, autosave=False)
     assert len(s.battle.log) == len(data["actions"]) and s.battle.digests == data["digests"]
+    readable = read_lines(ROOT / "tests" / "golden" / f"{name}.events.txt")
+    assert event_lines(s.battle.setup, s.battle.log) == readable
     assert any(e.kind == "attack" for e in s.battle.events)
 
 
