@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -94,11 +95,34 @@ def test_map_chunks_are_drawn_once_per_zoom_level(surface: pygame.Surface) -> No
 
 @pytest.mark.parametrize("axis", ["x", "y"])
 def test_every_overlay_draws_at_every_zoom(surface: pygame.Surface, axis: str) -> None:
+    """At every zoom level, with the camera on an overlay's hex, taking that overlay out of the view
+    changes the picture: each one (fills, path, line of fire, zone of control, hover, selection) is drawn."""
     board, _, terrain = make_board(axis)
     view = full_view(terrain)
-    for _ in range(12):
-        board.draw(surface, view)
-        board.camera.zoom_at(1, 300, 300)
+    assert view.path is not None and view.line_of_fire is not None and view.hover and view.selected
+    overlays: list[tuple[str, object, Hex]] = [
+        ("fills", [], terrain.hex_at(12, 7)),
+        ("path", None, view.path.hexes[1]),
+        ("line_of_fire", None, view.line_of_fire.marks[0].hex),
+        ("zocs", [], view.zocs[0].hex),
+        ("hover", None, view.hover),
+        ("selected", None, view.selected),
+    ]
+    without = pygame.Surface(surface.get_size())
+    board.camera.zoom_index = 0
+    zooms = 0
+    while True:
+        zooms += 1
+        for name, empty, where in overlays:
+            board.camera.center_on(*board.layout.hex_center(where))
+            board.draw(surface, view)
+            board.draw(without, replace(view, **{name: empty}))
+            assert pygame.image.tobytes(surface, "RGB") != pygame.image.tobytes(without, "RGB"), (
+                f"{name} not drawn at zoom {board.camera.zoom}"
+            )
+        if not board.camera.zoom_at(1, 300, 300):
+            break
+    assert zooms == 11
 
 
 def test_token_sprites_are_cached_by_look(surface: pygame.Surface) -> None:
