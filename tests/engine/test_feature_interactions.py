@@ -41,7 +41,7 @@ def thunder(b: Battle, fid: str) -> act.Action:
     return act.Declare(fid)
 
 
-def test_issue_8_removing_a_concentrating_caster_ends_his_concentration() -> None:
+def test_ftc_8_1_removing_a_concentrating_caster_ends_his_concentration() -> None:
     b = refereed(spell_far(0))
     play_round(b, thunder)
     assert b.casting_of("w") is not None
@@ -53,7 +53,7 @@ def test_issue_8_removing_a_concentrating_caster_ends_his_concentration() -> Non
     assert b.over
 
 
-def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
+def test_gm_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
     setup = axial(
         [
             ("w", "blue", "wizard", Hex(1, 4), 0),
@@ -72,7 +72,7 @@ def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
     assert b.round >= 4 or b.over
 
 
-def test_issue_8_removing_the_target_of_a_concentration_breaks_it() -> None:
+def test_ftc_8_1_removing_the_target_of_a_concentration_breaks_it() -> None:
     setup = axial(
         [
             ("w", "blue", "wizard", Hex(1, 4), 0),
@@ -92,7 +92,7 @@ def test_issue_8_removing_the_target_of_a_concentration_breaks_it() -> None:
     assert not [e for e in later if isinstance(e, ev.SpellCast) and e.target == "b"]
 
 
-def test_issue_8_a_large_reinforcement_has_its_own_wound_track() -> None:
+def test_ftc_7_3_a_large_reinforcement_has_its_own_wound_track() -> None:
     b = refereed(spell_far(0))
     b.apply(gm.AddFigure("d", "red", Hex(6, 7), 3, character=dict(CHARACTERS["dragon"])))
     d = b.figure("d")
@@ -216,12 +216,12 @@ def play_mixed(b: Battle, seed: int, max_rounds: int = 12) -> Battle:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000))
-def test_issue_8_random_play_with_casters_large_figures_and_a_gm_keeps_the_invariants(seed: int) -> None:
+def test_random_play_with_casters_large_figures_and_a_gm_keeps_the_invariants(seed: int) -> None:
     b = play_mixed(Battle(mixed(seed)), seed)
     assert b.over or b.round > 12
 
 
-def test_issue_8_a_battle_of_casters_large_figures_and_a_gm_replays_from_its_save(tmp_path: Path) -> None:
+def test_a_battle_of_casters_large_figures_and_a_gm_replays_from_its_save(tmp_path: Path) -> None:
     for seed in range(3):
         b = play_mixed(Battle(mixed(seed)), seed, max_rounds=8)
         assert any(a.kind == "gm_modifier" for a in b.log)
@@ -472,7 +472,7 @@ def test_ftc_8_2_a_large_bystander_in_the_way_obscures_from_any_of_its_hexes() -
     assert seen[0].figure == "s" and seen[0].difficulty == SUPERB
 
 
-def test_issue_8_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> None:
+def test_ftc_8_1_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> None:
     """Physical dice at the table: the GM's faces for the wizard's next Will roll (FTC 8.1) are the ones
     rolled, and the dice of the seed are not drawn for it."""
     seed = 0
@@ -492,7 +492,7 @@ def test_issue_8_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> No
         assert not b.gm_dice
 
 
-def test_issue_8_the_gm_sets_a_resistance_roll_by_hand() -> None:
+def test_ftc_8_the_gm_sets_a_resistance_roll_by_hand() -> None:
     """The archer's roll to resist Slow (FTC 8) uses the faces the GM set for it."""
     seed = 0
     assert any(isinstance(e, ev.SpellResisted) for e in slowed_archer(seed, 0).events)

@@ -213,7 +213,7 @@ def _whole_image_source(path: Path) -> tuple[object, object]:
 
 
 @pytest.mark.skipif(not (MAPS / "village.tmx").is_file(), reason="no shipped village map")
-def test_issue_6_tiled_chunks_assemble_to_render_maps_picture() -> None:
+def test_board_tiled_chunks_assemble_to_render_maps_picture() -> None:
     """Chunks drawn lazily at 1:1 put together are render_map's image pixel for pixel (issue 4's renderer)."""
     pygame.display.init()
     whole, lazy = _whole_image_source(MAPS / "village.tmx")
@@ -228,7 +228,7 @@ def test_issue_6_tiled_chunks_assemble_to_render_maps_picture() -> None:
 
 @pytest.mark.skipif(not (MAPS / "forest_road.tmx").is_file(), reason="no shipped forest map")
 @pytest.mark.parametrize("zoom", [0.25, 0.5, 0.7, 1.4])
-def test_issue_6_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: float) -> None:
+def test_board_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: float) -> None:
     pygame.display.init()
     whole, lazy = _whole_image_source(MAPS / "forest_road.tmx")
     for rect in (pygame.Rect(0, 0, 512, 512), pygame.Rect(512, 0, 512, 512), pygame.Rect(512, 512, 512, 512)):
@@ -237,7 +237,7 @@ def test_issue_6_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: f
         assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (zoom, rect)
 
 
-def test_issue_6_open_map_draws_no_whole_image() -> None:
+def test_board_open_map_draws_no_whole_image() -> None:
     """A board is ready after drawing only the chunks it shows (the source never renders the full map)."""
     from game.maps import render
     from game.ui.mapdata import TiledMapSource
@@ -258,7 +258,7 @@ def test_issue_6_open_map_draws_no_whole_image() -> None:
 
 
 @pytest.mark.parametrize("axis", ["x", "y"])
-def test_issue_6_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) -> None:
+def test_board_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) -> None:
     """The still layers are cached and the tokens restored under a moving path / line of fire / hover, and
     the frame is still exactly what drawing every layer in order gives (paths under tokens, labels on top)."""
     pygame.display.init()
@@ -291,7 +291,7 @@ def test_issue_6_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) 
             assert pygame.image.tobytes(cached, "RGB") == pygame.image.tobytes(direct, "RGB"), (zoom_step, k)
 
 
-def test_issue_6_still_layers_are_redrawn_only_when_they_change(surface: pygame.Surface) -> None:
+def test_board_still_layers_are_redrawn_only_when_they_change(surface: pygame.Surface) -> None:
     board, _, terrain = make_board()
     view = full_view(terrain)
     board.draw(surface, view)
