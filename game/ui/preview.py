@@ -200,8 +200,13 @@ def attack_preview(
         for s in Stance:
             a = adv if s.max_advance >= adv else 0
             dist_s = outcome_distribution(
-                offence_wo_stance + s.attack_bonus - a, defence, (), difficulty, damage_base, **kwargs
-            )  # type: ignore[arg-type]
+                offence_wo_stance + s.attack_bonus - a,
+                defence,
+                (),
+                difficulty,
+                damage_base,
+                **kwargs,  # type: ignore[arg-type]
+            )
             risk: Fraction | None = None
             for e in threats:
                 ew = e.character.ready_weapon
