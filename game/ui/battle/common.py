@@ -26,7 +26,7 @@ from game.ui import theme
 from game.ui.board import Board
 from game.ui.mapdata import BoardData
 from game.ui.preview import AttackPreview, percent
-from game.ui.screen import UiContext
+from game.ui.screen import Transition, UiContext
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.widgets import Button
 
@@ -104,6 +104,7 @@ class BattleHost(Protocol):
 
     ui: UiContext
     session: Any
+    to_title: Callable[[], Transition]
     data: BoardData
     board: Board
     version: int

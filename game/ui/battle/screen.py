@@ -21,7 +21,6 @@ the decision panel and the hover inspector.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -45,19 +44,19 @@ from game.ui.battle.declaration import DeclarationPanel
 from game.ui.battle.gm_seat import GMSeat
 from game.ui.battle.inspector import Inspector
 from game.ui.battle.log import BattleLog
+from game.ui.battle.menu import GameMenu
 from game.ui.battle.moves import MovePanel
 from game.ui.battle.overlays import BoardOverlays
 from game.ui.battle.sheet import Sheet
 from game.ui.battle.spellbook import declare_action
 from game.ui.battle.spells import SpellPanel
 from game.ui.battle.tracker import TOP, Tracker
-from game.ui.battle.victory import VictoryScreen, summary_of
+from game.ui.battle.victory import VictoryScreen
 from game.ui.camera import ZOOM_LEVELS
-from game.ui.dialogs import FileChooser, MessageDialog, describe_error
+from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import EscapeMenu
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.viewer import ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
@@ -118,6 +117,7 @@ class BattleScreen(ViewerScreen):
         self.sheet = Sheet(self)
         self.inspector = Inspector(self)
         self.gm_seat = GMSeat(self)
+        self.game_menu = GameMenu(self, open_battle_save)
         self._setup_players()
         self.journal.rebuild()
         self._bind()
@@ -198,8 +198,7 @@ class BattleScreen(ViewerScreen):
 
     def leave_to_title(self) -> Transition:
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
-        self.session.write_autosave()
-        return self.to_title()
+        return self.game_menu.leave_to_title()
 
     def send(self, action: act.Action) -> bool:
         """Apply a decision through the session; an illegal one shows its sentence and changes nothing."""
@@ -353,81 +352,19 @@ class BattleScreen(ViewerScreen):
 
     def cmd_save(self) -> bool:
         """Ctrl+S: save to the saves folder with the battle's title and the time."""
-        folder = self.ui.saves_dir()
-        title = str(self.session.setup_data.get("title", "battle")).replace(" ", "_").replace("/", "_")
-        path = folder / f"{title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            self.session.save(path)
-        except Exception as exc:  # a full disk or a read-only folder: a sentence, never a traceback
-            self.set_status(describe_error(exc, "Saving"), error=True)
-            return False
-        self.set_status(f"Saved to {path}")
-        return True
+        return self.game_menu.save()
 
     def load_chooser(self) -> Transition:
         """Ctrl+O: pick a save and open it in place of this battle."""
-        folder = self.ui.saves_dir() if self.ui.saves_dir().is_dir() else self.ui.autosave_path().parent
-
-        def chosen(path: Path) -> Transition | None:
-            try:
-                screen = open_battle_save(self.ui, path, self.to_title)
-            except Exception as exc:
-                return Push(
-                    MessageDialog(
-                        self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True
-                    )
-                )
-            return Replace(screen)
-
-        return Push(FileChooser(self.ui, "Load a battle", folder, (".json",), chosen))
+        return self.game_menu.load_chooser()
 
     def menu(self) -> Transition:
         """Esc: resume, save, load, settings, help, back to title, quit (and the summary once it is over)."""
-        extra = [
-            Button("Save (Ctrl+S)", lambda: Pop(then=None) if self.cmd_save() else Pop()),
-            Button("Load (Ctrl+O)", lambda: Pop(then=self.load_chooser())),
-        ]
-        if self.battle.over:
-            extra.append(
-                Button(
-                    "After the battle…",
-                    lambda: Pop(
-                        then=summary_of(
-                            self.ui,
-                            self.battle,
-                            self.to_title,
-                            roster_path=self.session.setup_data.get("roster_file"),
-                            care=self.session.aftercare(),
-                        )
-                    ),
-                )
-            )
-        else:
-            extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
-        return Push(EscapeMenu(self.ui, self.leave_to_title, extra=extra))
+        return self.game_menu.open()
 
     def yield_dialog(self) -> Transition | None:
         """Ask the deciding human side whether it gives up the battle."""
-        d = self.decision()
-        if d is None or not self.is_human(d.side):
-            self.set_status("Only a human side may yield, when it is its turn to decide.", error=True)
-            return None
-        side = d.side
-
-        def do_yield() -> Transition | None:
-            self.send(act.Yield(side))
-            return None
-
-        name = self.battle.sides[side].name
-        return Push(
-            MessageDialog(
-                self.ui,
-                "Yield the battle?",
-                f"{name} gives up; the other side wins.",
-                (("Cancel", None), ("Yield", do_yield)),
-            )
-        )
+        return self.game_menu.yield_dialog()
 
     # --- the GM's seat ----------------------------------------------------------------------------
     def gm_seated(self) -> bool:
