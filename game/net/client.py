@@ -106,7 +106,7 @@ class Client:
             self.received.append(raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))
         try:
             self.handle(parse_host(raw))
-        except (ProtocolError, WireError, KeyError, TypeError, ValueError) as exc:
+        except (ProtocolError, WireError, DesyncError, KeyError, TypeError, ValueError) as exc:
             raise TableClosed(f"the host sent something this client cannot use ({exc})") from None
         return True
 
@@ -222,12 +222,13 @@ def play_seat(client: Client, player: Player | None, *, retry: float = 30.0, thi
                 client.say(f"error: {exc}")
                 return 1
             time.sleep(0.2)
-        except ConnectionClosed:
+        except ConnectionClosed as exc:
+            client.say(f"connection lost ({exc})")
             client.ws = None
             client.mirror = None
             client.progress = {}
             lost_at = time.monotonic()
-            client.say("connection lost; rejoining with the seat's token")
+            client.say("rejoining with the seat's token")
 
 
 def join_main(argv: list[str]) -> int:

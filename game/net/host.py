@@ -95,8 +95,11 @@ class Host:
         self.queues[ws] = q
         writer = asyncio.create_task(self._writer(ws, q))
         limit = RateLimit()
+        refused = False
         try:
             async for raw in ws:
+                if refused:
+                    continue  # read on, unanswered, so the closing handshake gets through a flood
                 try:
                     if not limit.allow(now()):
                         raise ProtocolError(
@@ -105,7 +108,8 @@ class Host:
                     self.deliver(self._dispatch(ws, parse_client(raw)))
                 except ProtocolError as exc:
                     q.put_nowait(Out(ws, encode("error", reason=str(exc)), close=True))
-                    break
+                    self.deliver(self.table.leave(ws))
+                    refused = True
         except ConnectionClosed:
             pass
         finally:
@@ -114,6 +118,13 @@ class Host:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
             self.queues.pop(ws, None)
+
+    async def play_computers(self) -> None:
+        """The host's computer takes its seats' decisions, one at a time between the clients' messages."""
+        while not self.table.battle.over:
+            outs = self.table.play_computers(limit=1)
+            self.deliver(outs)
+            await asyncio.sleep(0 if outs else 0.01)
 
     async def watch_empty_seats(self) -> None:
         """Hand a seat the table waits for to the host's computer once it has been empty ``hand_over`` s."""
@@ -138,22 +149,29 @@ async def run_host(
     hand_over: float | None = None,
     on_ready: Callable[[int], None] | None = None,
     stop: asyncio.Event | None = None,
+    linger: float = LINGER,
 ) -> None:
-    """Serve ``table`` until its battle is over (and ``LINGER`` seconds more) or ``stop`` is set."""
+    """Serve ``table`` until its battle is over (then until every client has gone, ``linger`` seconds at
+    most) or ``stop`` is set."""
     host = Host(table, hand_over=hand_over)
-    async with serve(host.handle, address, port, max_size=MAX_CLIENT_FRAME, max_queue=16, compression=None) as server:
+    async with serve(
+        host.handle, address, port, max_size=MAX_CLIENT_FRAME, max_queue=16, compression=None, close_timeout=2
+    ) as server:
         bound = _port_of(server)
         if on_ready is not None:
             on_ready(bound)
-        host.deliver(table.play_computers())
         watcher = asyncio.create_task(host.watch_empty_seats())
+        computer = asyncio.create_task(host.play_computers())
         waits = [asyncio.create_task(host.done.wait())]
         if stop is not None:
             waits.append(asyncio.create_task(stop.wait()))
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         if table.battle.over:
-            await asyncio.sleep(LINGER)
+            end = now() + linger
+            while host.queues and now() < end:
+                await asyncio.sleep(0.02)
         watcher.cancel()
+        computer.cancel()
         for w in waits:
             w.cancel()
 

@@ -26,9 +26,9 @@ MAX_CLIENT_FRAME = 64 * 1024
 """Bytes in one frame from a client: a decision, a chat line or a hello is far smaller."""
 MAX_HOST_FRAME = 32 * 1024 * 1024
 """Bytes in one frame from the host: the whole battle as it stands (a map's terrain and a long log)."""
-RATE = 50.0
+RATE = 500.0
 """Messages a second a client may send in the long run."""
-BURST = 200
+BURST = 1000
 """Messages a client may send at once before the rate counts."""
 MAX_NAME = 40
 MAX_CHAT = 300

@@ -132,8 +132,8 @@ class Table:
         index = len(self.steps)
         self.steps.append(step)
         if any(isinstance(e, ev.Revealed) for e in step.events):
-            self.secret.clear()
-        if is_secret(step.events):
+            self.secret.clear()  # the last declaration and the reveal came together: all are open now
+        elif is_secret(step.events):
             side = self.battle.figures[getattr(step.action, "figure", "")].side
             self.secret[index] = side
 
@@ -272,11 +272,9 @@ class Table:
         except IllegalAction as exc:
             raise ProtocolError(str(exc)) from None
         try:
-            out = self._apply(action, seat)
+            return self._apply(action, seat)
         except IllegalAction as exc:
             return [Out(conn, encode("refused", seq=msg["seq"], reason=str(exc)))]
-        out.extend(self.play_computers())
-        return out
 
     def chat(self, conn: Hashable, msg: Mapping[str, Any]) -> list[Out]:
         """A chat line, said to the whole table with who said it."""
@@ -331,12 +329,13 @@ class Table:
         holder = self.holders.get(label)
         if holder is not None and holder.conn is not None:
             raise ValueError(f"the seat {label!r} is held by {holder.name}")
-        self.computers[label] = make_player(kind, len(self.steps) + 1)
+        self.computers[label] = make_player(kind, list(self.battle.sides).index(label) + 1)
         self.say(f"the host's computer ({kind}) plays the seat {label}")
-        return [*self._broadcast_seats(), *self.play_computers()]
+        return self._broadcast_seats()
 
-    def play_computers(self, limit: int = 100000) -> list[Out]:
-        """Let the host's computer take every decision that is a computer-played side's, in turn."""
+    def play_computers(self, limit: int = 1) -> list[Out]:
+        """Let the host's computer take up to ``limit`` decisions in a row that are computer-played sides'
+        (the host calls this between messages, so the table keeps answering while its computer thinks)."""
         out: list[Out] = []
         for _ in range(limit):
             d = self.battle.decision()
