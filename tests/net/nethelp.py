@@ -86,13 +86,6 @@ def play_in_thread(c: Client, kind: str | None, seed: int = 1) -> tuple[threadin
     return thread, codes
 
 
-def run_main(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """``python main.py ARGS`` in the project, its output captured."""
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
-    )
-
-
 class Proc:
     """``python main.py ARGS`` in the background; a thread reads its output (both streams) into ``lines``."""
 
