@@ -47,8 +47,16 @@ LINGER = 2.0
 class Host:
     """The table's server: connections, their queues, the hand-over of empty seats to the computer."""
 
-    def __init__(self, table: Table, *, hand_over: float | None = None, hand_over_kind: str = "tactical") -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        hand_over: float | None = None,
+        hand_over_kind: str = "tactical",
+        computer_pause: float = 0.0,
+    ) -> None:
         self.table = table
+        self.computer_pause = computer_pause
         self.queues: dict[Hashable, asyncio.Queue[Out | None]] = {}
         self.hand_over = hand_over
         self.hand_over_kind = hand_over_kind
@@ -124,7 +132,7 @@ class Host:
         while not self.table.battle.over:
             outs = self.table.play_computers(limit=1)
             self.deliver(outs)
-            await asyncio.sleep(0 if outs else 0.01)
+            await asyncio.sleep(self.computer_pause if outs else 0.01)
 
     async def watch_empty_seats(self) -> None:
         """Hand a seat the table waits for to the host's computer once it has been empty ``hand_over`` s."""
@@ -150,10 +158,11 @@ async def run_host(
     on_ready: Callable[[int], None] | None = None,
     stop: asyncio.Event | None = None,
     linger: float = LINGER,
+    computer_pause: float = 0.0,
 ) -> None:
     """Serve ``table`` until its battle is over (then until every client has gone, ``linger`` seconds at
     most) or ``stop`` is set."""
-    host = Host(table, hand_over=hand_over)
+    host = Host(table, hand_over=hand_over, computer_pause=computer_pause)
     async with serve(
         host.handle, address, port, max_size=MAX_CLIENT_FRAME, max_queue=16, compression=None, close_timeout=2
     ) as server:
