@@ -160,3 +160,16 @@ def test_the_engine_never_imports_the_network() -> None:
 def test_seats_of_the_table_follow_the_battles_gm() -> None:
     assert table(gm="referee").seat_labels()[-1] == "gm"
     assert "gm" not in Table.seat_labels(table())
+
+
+def test_the_network_layer_sits_between_the_session_and_the_commands() -> None:
+    """The engine never reaches the network; the network never reaches the screens or the commands."""
+    from tests.test_layers import import_graph, reaches
+
+    graph = import_graph()
+    assert "game.net.table" in graph
+    for name in graph:
+        if name.startswith("game.engine"):
+            assert not {m for m in reaches(graph, name) if m.startswith("game.net")}, name
+        if name.startswith("game.net"):
+            assert not {m for m in reaches(graph, name) if m.startswith(("game.ui", "game.cli"))}, name
