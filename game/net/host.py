@@ -40,6 +40,10 @@ from game.session import SetupError, load_session, new_session
 
 LOCAL = "127.0.0.1"
 PUBLIC = "0.0.0.0"
+MAX_CONNECTIONS = 64
+"""Connections open at once (seats, watchers and those still saying hello)."""
+HELLO_WITHIN = 10.0
+"""Seconds a new connection has to take a seat before the host closes it."""
 LINGER = 2.0
 """Seconds the host stays up after the battle ends, so every client receives the last step."""
 
@@ -72,6 +76,11 @@ class Host:
         if self.table.battle.over:
             self.done.set()
 
+    def _hello_due(self, ws: ServerConnection) -> None:
+        q = self.queues.get(ws)
+        if q is not None and ws not in self.table.conns:
+            q.put_nowait(Out(ws, encode("error", reason=f"Say hello within {HELLO_WITHIN:g} seconds."), close=True))
+
     async def _writer(self, ws: ServerConnection, q: asyncio.Queue[Out | None]) -> None:
         while True:
             o = await q.get()
@@ -99,8 +108,13 @@ class Host:
 
     async def handle(self, ws: ServerConnection) -> None:
         """One client's connection, from its hello to its close."""
+        if len(self.queues) >= MAX_CONNECTIONS:
+            await ws.send(encode("error", reason="This table has no room for another connection now."))
+            await ws.close(1013, "no room")
+            return
         q: asyncio.Queue[Out | None] = asyncio.Queue()
         self.queues[ws] = q
+        asyncio.get_running_loop().call_later(HELLO_WITHIN, self._hello_due, ws)
         writer = asyncio.create_task(self._writer(ws, q))
         limit = RateLimit()
         refused = False
@@ -116,6 +130,11 @@ class Host:
                     self.deliver(self._dispatch(ws, parse_client(raw)))
                 except ProtocolError as exc:
                     q.put_nowait(Out(ws, encode("error", reason=str(exc)), close=True))
+                    self.deliver(self.table.leave(ws))
+                    refused = True
+                except Exception as exc:  # a fault of the host itself: said on its console, never to a player
+                    self.table.say(f"error: the host failed on a message ({type(exc).__name__}: {exc})")
+                    q.put_nowait(Out(ws, encode("error", reason="The host could not handle that message."), True))
                     self.deliver(self.table.leave(ws))
                     refused = True
         except ConnectionClosed:
@@ -239,7 +258,7 @@ def host_main(argv: list[str]) -> int:
             if side not in table.battle.sides:
                 raise SetupError(f"--computer {side}: no such side; the sides are {', '.join(table.battle.sides)}")
             table.computers[side] = make_player(kind, len(table.computers) + 1)
-        table.save()
+        table.save(strict=True)
     except (MapLoadError, RosterError, SetupError, record.SaveError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

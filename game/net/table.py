@@ -364,14 +364,20 @@ class Table:
             winner = self.battle.winner
             self.say(f"The battle is over. Winner: {self.battle.sides[winner].name if winner else 'nobody'}")
 
-    def save(self) -> None:
+    def save(self, *, strict: bool = False) -> None:
         """Write the battle's log to ``save_path`` atomically (the game's save format; the seats' token
-        hashes ride along in the setup so a restarted host knows its seats' holders)."""
+        hashes ride along in the setup so a restarted host knows its seats' holders). A failed write is said
+        on the host's console and the battle goes on (``strict``: raise ``SaveError`` instead)."""
         if self.save_path is None:
             return
         tokens = {label: h.token_hash for label, h in self.holders.items()}
         data = {**self.session.setup_data, "seed": self.battle.setup.seed, "table": {"tokens": tokens}}
-        record.save(self.save_path, self.battle, data)
+        try:
+            record.save(self.save_path, self.battle, data)
+        except record.SaveError as exc:
+            if strict:
+                raise
+            self.say(f"warning: {exc}; the battle goes on")
 
 
 def token_hashes_of(setup_data: Mapping[str, Any]) -> dict[str, str]:

@@ -180,3 +180,29 @@ def test_the_host_hands_an_empty_seat_to_its_computer() -> None:
         thread.join(60)
     assert codes == [0] and t.battle.over
     assert sides[1] in t.computers and sides[0] not in t.computers
+
+
+def test_a_connection_that_never_says_hello_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import game.net.host
+
+    monkeypatch.setattr(game.net.host, "HELLO_WITHIN", 0.2)
+    t = table()
+    with hosted(t) as port:
+        ws = _raw(port)
+        _closed_with(ws, "Say hello within 0.2 seconds")
+
+
+def test_the_gms_seat_takes_gm_decisions_over_the_network_and_a_side_may_not() -> None:
+    t = table(gm="referee")
+    with hosted(t) as port:
+        side = _seated(port, next(iter(t.battle.sides)))
+        side.send(_msg("decide", seq=1, seat=next(iter(t.battle.sides)), action={"kind": "gm_end_round"}))
+        _closed_with(side, "Only the GM's seat")
+        assert t.battle.log == []
+        gm_ws = _seated(port, "gm")
+        gm_ws.send(_msg("decide", seq=1, seat="gm", action={"kind": "gm_end_round", "reason": "the bell tolls"}))
+        step = json.loads(gm_ws.recv(timeout=5))
+        assert step["kind"] == "step" and step["action"]["kind"] == "gm_end_round"
+        assert any(e["kind"] == "gm_acted" for e in step["events"])
+        gm_ws.close()
+    assert [a.kind for a in t.battle.log] == ["gm_end_round"]
