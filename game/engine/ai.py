@@ -52,8 +52,7 @@ class RandomPlayer:
                 return act.Hold(fid)
             return self._move(battle, fid)
         if d.reason == "follow":
-            _, vacated = battle._follow_queue[0]
-            return act.FollowChoice(d.figure or "", vacated if rng.random() < 0.5 else None)
+            return act.FollowChoice(d.figure or "", d.follow_hex if rng.random() < 0.5 else None)
         if d.reason == "declare":
             return self._declare(battle, d.figure or "")
         raise ValueError(f"no rule for decision {d.reason!r}")
@@ -157,8 +156,7 @@ class TacticalPlayer:
         if d.reason == "held_end":
             return self._move(battle, d.figure or "", start)
         if d.reason == "follow":
-            _, vacated = battle._follow_queue[0]
-            return act.FollowChoice(d.figure or "", vacated)
+            return act.FollowChoice(d.figure or "", d.follow_hex)
         if d.reason == "declare":
             return self._declare(battle, d.figure or "")
         raise ValueError(f"no rule for decision {d.reason!r}")
