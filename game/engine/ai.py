@@ -16,6 +16,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine import magic
 from game.engine.battle import Battle, Decision, Figure
+from game.engine.choices import advances
 from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.creatures import default_stance
 from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
@@ -119,8 +120,10 @@ class RandomPlayer:
 
 class TacticalPlayer:
     """Chooses by exact odds (FTC 5–7 via ``odds``): moves toward the best attack, picks the target and
-    stance with the greatest expected wound dealt minus wound risked, holds when enemies are far and
-    friends still to move, and stops enemies it can hold; ``time_limit`` caps a decision in seconds."""
+    stance with the greatest expected wound dealt minus wound risked, advances onto an enemy out of reach
+    (FTC 6.2, the advances of ``game.engine.choices``), steps back when hurt and threatened, holds when
+    enemies are far and friends still to move, and stops enemies it can hold; ``time_limit`` caps a
+    decision in seconds."""
 
     def __init__(self, seed: int = 0, time_limit: float = 0.8) -> None:
         self.rng = random.Random(seed)
@@ -279,6 +282,9 @@ class TacticalPlayer:
         if spell is not None and (best is None or spell[0] > best[0]):
             return spell[1]
         if best is None:
+            advance = None if hurt else self._best_advance(battle, fig, stances)
+            if advance is not None:
+                return advance
             if threats and retreats and "mildly_defensive" in stances:
                 return act.Declare(fid, "mildly_defensive", (), None, retreat=retreats[0] if hurt else None)
             return act.Declare(fid, "neutral")
@@ -294,6 +300,30 @@ class TacticalPlayer:
             own = default_stance(fig.character.kind).value
             stance = own if own in stances else stance
         return act.Declare(fid, stance, (t,), w)
+
+    def _best_advance(self, battle: Battle, fig: Figure, stances: list[str]) -> act.Declare | None:
+        """FTC 6.2: with nobody in reach, close in and attack: the advance (from ``choices``) that brings the
+        enemy worth most into reach, in the least aggressive stance that allows its steps (each step costs
+        a point of the stance's attack bonus); ties go to fewer steps."""
+        most = max((Stance(s).max_advance for s in stances), default=0)
+        if most == 0 or all(w.ranged for w in fig.character.weapons or (fig.character.ready_weapon,)):
+            return None
+        best: tuple[Fraction, int, act.Declare] | None = None
+        for adv in advances(battle, fig.id, most):
+            stance = min(
+                (s for s in stances if Stance(s).max_advance >= len(adv.steps)),
+                key=lambda s: Stance(s).max_advance,
+                default=None,
+            )
+            if stance is None:
+                continue
+            for weapon, targets in adv.targets.items():
+                for t in targets:
+                    value = self._attack_value(battle, fig, battle.figure(t))
+                    if best is None or (value, -len(adv.steps)) > (best[0], -best[1]):
+                        decl = act.Declare(fig.id, stance, (t,), weapon, advance=adv.steps, advance_facing=adv.facing)
+                        best = (value, len(adv.steps), decl)
+        return best[2] if best is not None and best[0] > 0 else None
 
     def _best_spell(
         self, battle: Battle, fig: Figure, opts: dict[str, object], threats: list[Figure]

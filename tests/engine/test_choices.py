@@ -7,16 +7,23 @@ initiative order it relies on, so a change of the dice shows here as that assert
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from game.engine import actions as act
 from game.engine import events as ev
+from game.engine.ai import TacticalPlayer
 from game.engine.battle import Battle, IllegalAction, Reason, apply, legal_actions
 from game.engine.choices import AIMS, choices, declare_choices
 from game.engine.hexgrid import neighbor
 from game.engine.preview import AttackPreview, SpellPreview, preview
+from game.session import new_session
+from game.simulate import play_out
 from tests.engine.test_battle_rules import C, _duel, attack_phase, drive
 from tests.golden.scenarios import axial
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _attack_phase_duel(gap: int) -> Battle:
@@ -136,3 +143,23 @@ def test_spell_reaches_hex_answers_as_the_declaration_does() -> None:
     assert b.spell_reaches_hex("w", "Fire Bolt", b.figure("z").hex)
     with pytest.raises(IllegalAction):
         b.advance_positions("w", (neighbor(C, 3),))  # behind it: not one of the three hexes in front
+
+
+def test_ftc_6_2_tactical_player_advances_when_nobody_is_in_reach() -> None:
+    """Two hexes apart, the tactical player closes in: the one-hex advance of a mildly aggressive stance
+    (the least aggressive that allows it) onto its enemy, which ``apply`` accepts."""
+    b = _attack_phase_duel(gap=2)
+    d = legal_actions(b)
+    assert d is not None and d.figure == "a"
+    choice = TacticalPlayer(0)(b, d)
+    assert choice == act.Declare("a", "mildly_aggressive", ("z",), "Hand Axe", advance=(neighbor(C, 0),))
+    assert ev.Stepped("a", C, neighbor(C, 0), 0, "advance") in apply(b, choice)
+
+
+def test_tactical_players_advance_in_a_battle_on_a_shipped_map() -> None:
+    """``simulate``'s computer players use the advance: three rounds on the open field see some."""
+    session = new_session(ROOT / "maps" / "open_field.tmx", seed=1, autosave=False)
+    players = {sid: TacticalPlayer(1 + i) for i, sid in enumerate(session.battle.sides)}
+    play_out(session.battle, players, max_rounds=3)
+    steps = [e for e in session.battle.events if isinstance(e, ev.Stepped) and e.reason == "advance"]
+    assert steps, "no figure advanced"
