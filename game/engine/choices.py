@@ -19,6 +19,7 @@ from game.engine.combat import Stance
 from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.movement import Reach
 from game.engine.odds import Aim
+from game.engine.seats import SIDE, Seat
 
 AIMS: tuple[str, ...] = get_args(Aim)
 """Where a blow may be aimed (FTC 6.6): "best" lets the hit fall where it hurts most."""
@@ -168,11 +169,17 @@ def declare_choices(battle: Battle, fid: str) -> DeclareChoices:
     )
 
 
-def choices(battle: Battle, seat: str | None = None) -> Choices | None:
-    """The open decision with its options (None when the battle is over, or when ``seat`` is given and it
-    is not that seat's decision)."""
+def choices(battle: Battle, seat: Seat | str | None = None) -> Choices | None:
+    """The open decision with its options. None when the battle is over, or when ``seat`` (a ``Seat``, or a
+    side's id) is given and the decision is not that seat's: the decisions of the round are the sides'; the
+    GM's seat and watchers take none of them (the GM's own actions are ``game.engine.gm``'s)."""
     d = legal_actions(battle)
-    if d is None or (seat is not None and seat != d.side):
+    if d is None:
+        return None
+    if isinstance(seat, Seat):
+        if seat.role != SIDE or seat.side != d.side:
+            return None
+    elif seat is not None and seat != d.side:
         return None
     if d.reason in (Reason.MOVE, Reason.HELD_END) and d.figure is not None:
         return Choices(d, reach=battle.reach_for(d.figure))

@@ -18,6 +18,7 @@ from game.engine.battle import Battle, IllegalAction, Reason, apply, legal_actio
 from game.engine.choices import AIMS, choices, declare_choices
 from game.engine.hexgrid import neighbor
 from game.engine.preview import AttackPreview, SpellPreview, preview
+from game.engine.seats import Seat
 from game.session import new_session
 from game.simulate import play_out
 from tests.engine.test_battle_rules import C, _duel, attack_phase, drive
@@ -102,6 +103,8 @@ def test_ftc_6_2_the_follow_decision_carries_the_hex_the_target_left() -> None:
     assert c is not None and c.decision.reason is Reason.FOLLOW
     assert c.follow == c.decision.follow_hex == neighbor(C, 0)
     assert choices(b, seat="red") is None  # not red's decision
+    assert choices(b, seat=Seat.of_side("red")) is None and choices(b, seat=Seat.game_master()) is None
+    assert choices(b, seat=Seat.of_side("blue")) == c
     events = apply(b, act.FollowChoice("a", c.follow))
     assert events[0] == ev.Stepped("a", C, neighbor(C, 0), 0, "follow")
 
