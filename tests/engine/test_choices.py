@@ -7,12 +7,14 @@ initiative order it relies on, so a change of the dice shows here as that assert
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from game.engine import actions as act
 from game.engine import events as ev
+from game.engine import gm
 from game.engine.ai import TacticalPlayer
 from game.engine.battle import Battle, IllegalAction, Reason, apply, legal_actions
 from game.engine.choices import AIMS, choices, declare_choices
@@ -21,7 +23,7 @@ from game.engine.preview import AttackPreview, SpellPreview, preview
 from game.engine.seats import Seat
 from game.session import new_session
 from game.simulate import play_out
-from tests.engine.test_battle_rules import C, _duel, attack_phase, drive
+from tests.engine.test_battle_rules import AWAY, C, _duel, _to_mover, _zoc, attack_phase, drive
 from tests.golden.scenarios import axial
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +168,20 @@ def test_tactical_players_advance_in_a_battle_on_a_shipped_map() -> None:
     play_out(session.battle, players, max_rounds=3)
     steps = [e for e in session.battle.events if isinstance(e, ev.Stepped) and e.reason == "advance"]
     assert steps, "no figure advanced"
+
+
+def test_ftc_5_3_failed_escape_names_the_mover_and_the_stoppers_who_won() -> None:
+    """The GM sets the escape dice (the mover rolls -4, the stopper +4): the escape fails, and while the
+    mover decides whether to run, ``failed_escape`` names it and who gets a free attack if it does."""
+    b = Battle(replace(_zoc("clumsy", "guard")(0), gm="referee"))
+    _to_mover(b)
+    assert b.failed_escape() is None
+    apply(b, gm.SetDie("m", "escape", (-1, -1, -1, -1)))
+    apply(b, gm.SetDie("s", "escape", (1, 1, 1, 1)))
+    events = apply(b, act.Move("m", AWAY))
+    assert isinstance(events[-1], ev.EscapeContest) and not events[-1].escaped
+    d = legal_actions(b)
+    assert d is not None and d.reason is Reason.ESCAPE_FAILED
+    assert b.failed_escape() == ("m", ("s",))
+    apply(b, act.EscapeFailedChoice("m", False))
+    assert b.failed_escape() is None
