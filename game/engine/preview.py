@@ -453,8 +453,19 @@ def spell_preview(
 # The one entry: the odds of an action
 # ---------------------------------------------------------------------------------------------------
 
-Preview = AttackPreview | SpellPreview
-"""The odds of one declaration: an attack's or a casting's."""
+
+@dataclass(frozen=True)
+class MovePreview:
+    """The odds of a move (FTC 5.3): the chance of getting through every escape contest on the way to its
+    end hex, along the preferred path there (the one the board highlights)."""
+
+    figure: str
+    end: Hex
+    escape: Fraction
+
+
+Preview = AttackPreview | SpellPreview | MovePreview
+"""The odds of one action: an attack's, a casting's or a move's."""
 
 
 def advance_positions(start: Hex, facing: int, steps: Sequence[Hex], turn_to: int | None) -> list[tuple[Hex, int]]:
@@ -477,7 +488,15 @@ def advance_positions(start: Hex, facing: int, steps: Sequence[Hex], turn_to: in
 def preview(battle: Battle, action: act.Action) -> Preview | None:
     """The odds of ``action`` before it is sent (FTC 6.3–7.4, 8.1, 8.3): for a ``Declare`` with a spell,
     its ``SpellPreview``; with a weapon target, the ``AttackPreview`` of that attack (its stance, dodges and
-    advance counted). None for an action that rolls nothing to show (a move, a declaration of defence)."""
+    advance counted); for a ``Move`` or ``SecondMove``, its ``MovePreview``. None for an action that rolls
+    nothing to show (staying put, a declaration of defence, a choice)."""
+    if isinstance(action, act.Move | act.SecondMove):
+        if not action.steps:
+            return None
+        end = action.steps[-1][0]
+        posture = action.posture if isinstance(action, act.Move) else None
+        reach = battle.reach_for(action.figure, posture=posture)
+        return MovePreview(action.figure, end, escape_chance(battle, action.figure, reach, end))
     if not isinstance(action, act.Declare):
         return None
     fig = battle.figure(action.figure)

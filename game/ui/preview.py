@@ -11,6 +11,7 @@ from fractions import Fraction
 from game.engine.preview import (
     AttackPreview,
     Bystander,
+    MovePreview,
     Preview,
     SpellPreview,
     StanceColumn,
@@ -26,6 +27,7 @@ from game.engine.preview import (
 __all__ = [
     "AttackPreview",
     "Bystander",
+    "MovePreview",
     "Preview",
     "SpellPreview",
     "StanceColumn",

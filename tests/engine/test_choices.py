@@ -19,7 +19,7 @@ from game.engine.ai import TacticalPlayer
 from game.engine.battle import Battle, IllegalAction, Reason, apply, legal_actions
 from game.engine.choices import AIMS, choices, declare_choices
 from game.engine.hexgrid import neighbor
-from game.engine.preview import AttackPreview, SpellPreview, preview
+from game.engine.preview import AttackPreview, MovePreview, SpellPreview, escape_chance, preview
 from game.engine.seats import Seat
 from game.session import new_session
 from game.simulate import play_out
@@ -128,7 +128,17 @@ def test_preview_gives_the_odds_of_a_declaration_from_the_battles_own_defence() 
     assert p.defence == level and p.defence_mods == mods
     assert 0 < p.hit < 1
     assert preview(b, act.Declare("a", "neutral")) is None  # a defence alone rolls nothing to show
-    assert preview(b, act.Move("a", ())) is None
+    assert preview(b, act.Move("a", ())) is None  # staying put risks nothing
+
+
+def test_ftc_5_3_preview_of_a_move_out_of_a_zone_is_the_escape_chance() -> None:
+    """Leaving the guard's zone takes an escape contest (FTC 5.3); a move inside open ground takes none."""
+    b = Battle(_zoc("clumsy", "guard")(0))
+    _to_mover(b)
+    away = preview(b, act.Move("m", AWAY))
+    assert isinstance(away, MovePreview) and away.end == AWAY[-1][0]
+    assert 0 < away.escape < 1
+    assert away.escape == escape_chance(b, "m", b.reach_for("m"), AWAY[-1][0])
 
 
 def test_preview_of_a_casting_is_a_spell_preview() -> None:
