@@ -16,7 +16,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine import magic
 from game.engine.battle import Battle, Decision, Figure
-from game.engine.choices import advances
+from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.creatures import default_stance
 from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
@@ -269,7 +269,6 @@ class TacticalPlayer:
         opts = battle.declare_options(fid)
         weapons: dict[str, list[str]] = opts["weapons"]  # type: ignore[assignment]
         stances: list[str] = opts["stances"]  # type: ignore[assignment]
-        retreats: list[Hex] = opts["retreats"]  # type: ignore[assignment]
         best: tuple[Fraction, str, str] | None = None
         for w, targets in weapons.items():
             for t in targets:
@@ -282,11 +281,14 @@ class TacticalPlayer:
         if spell is not None and (best is None or spell[0] > best[0]):
             return spell[1]
         if best is None:
-            advance = None if hurt else self._best_advance(battle, fig, stances)
+            # nobody in reach: close in (an advance), or step back when hurt (a retreat), as ``choices`` offers
+            dc = declare_choices(battle, fid)
+            advance = None if hurt else self._best_advance(battle, fig, dc)
             if advance is not None:
                 return advance
-            if threats and retreats and "mildly_defensive" in stances:
-                return act.Declare(fid, "mildly_defensive", (), None, retreat=retreats[0] if hurt else None)
+            back = dc.stance("mildly_defensive")
+            if threats and back is not None and back.retreats:
+                return act.Declare(fid, "mildly_defensive", (), None, retreat=back.retreats[0] if hurt else None)
             return act.Declare(fid, "neutral")
         _, w, t = best
         if len(threats) >= 2 or hurt:
@@ -301,28 +303,27 @@ class TacticalPlayer:
             stance = own if own in stances else stance
         return act.Declare(fid, stance, (t,), w)
 
-    def _best_advance(self, battle: Battle, fig: Figure, stances: list[str]) -> act.Declare | None:
-        """FTC 6.2: with nobody in reach, close in and attack: the advance (from ``choices``) that brings the
-        enemy worth most into reach, in the least aggressive stance that allows its steps (each step costs
-        a point of the stance's attack bonus); ties go to fewer steps."""
-        most = max((Stance(s).max_advance for s in stances), default=0)
-        if most == 0 or all(w.ranged for w in fig.character.weapons or (fig.character.ready_weapon,)):
+    def _best_advance(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> act.Declare | None:
+        """FTC 6.2: with nobody in reach, close in and attack: the advance offered by ``choices`` that brings
+        the enemy worth most into reach, in the least aggressive stance that allows its steps (each step
+        costs a point of the stance's attack bonus); ties go to fewer steps."""
+        if all(w.ranged for w in fig.character.weapons or (fig.character.ready_weapon,)):
             return None
         best: tuple[Fraction, int, act.Declare] | None = None
-        for adv in advances(battle, fig.id, most):
-            stance = min(
-                (s for s in stances if Stance(s).max_advance >= len(adv.steps)),
-                key=lambda s: Stance(s).max_advance,
-                default=None,
-            )
-            if stance is None:
-                continue
-            for weapon, targets in adv.targets.items():
-                for t in targets:
-                    value = self._attack_value(battle, fig, battle.figure(t))
-                    if best is None or (value, -len(adv.steps)) > (best[0], -best[1]):
-                        decl = act.Declare(fig.id, stance, (t,), weapon, advance=adv.steps, advance_facing=adv.facing)
-                        best = (value, len(adv.steps), decl)
+        seen: set[tuple[tuple[Hex, ...], int | None]] = set()
+        for choice in sorted(dc.stances, key=lambda c: Stance(c.stance).max_advance):
+            for adv in choice.advances:
+                if (adv.steps, adv.facing) in seen:
+                    continue  # a less aggressive stance already allows it
+                seen.add((adv.steps, adv.facing))
+                for weapon, targets in adv.targets.items():
+                    for t in targets:
+                        value = self._attack_value(battle, fig, battle.figure(t))
+                        if best is None or (value, -len(adv.steps)) > (best[0], -best[1]):
+                            decl = act.Declare(
+                                fig.id, choice.stance, (t,), weapon, advance=adv.steps, advance_facing=adv.facing
+                            )
+                            best = (value, len(adv.steps), decl)
         return best[2] if best is not None and best[0] > 0 else None
 
     def _best_spell(
