@@ -11,7 +11,7 @@ a blow may be aimed. The screen and the computer players offer these; ``apply`` 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast, get_args
 
 from game.engine.battle import Battle, Decision, IllegalAction, Reason, legal_actions
@@ -78,12 +78,16 @@ class DeclareChoices:
 @dataclass(frozen=True)
 class Choices:
     """The open decision and its options: ``reach`` for a move (the figure's, or the second move's while
-    declaring), ``declare`` for a declaration, ``follow`` for a follow step."""
+    declaring), ``interrupters`` for held figures that may move instead, ``declare`` for a declaration,
+    ``follow`` for a follow step."""
 
     decision: Decision
     reach: Reach | None = None
     declare: DeclareChoices | None = None
     follow: Hex | None = None
+    interrupters: Mapping[str, Reach] = field(default_factory=dict)
+    """Held figures that may move now instead (FTC 5: an interrupt, or the side's own held figure before
+    the one due), each with where it can go."""
 
 
 def _advance_candidates(battle: Battle, fid: str, most: int) -> Iterator[_Candidate]:
@@ -181,8 +185,11 @@ def choices(battle: Battle, seat: Seat | str | None = None) -> Choices | None:
             return None
     elif seat is not None and seat != d.side:
         return None
+    held = {fid: battle.reach_for(fid) for fid in d.interrupters}
     if d.reason in (Reason.MOVE, Reason.HELD_END) and d.figure is not None:
-        return Choices(d, reach=battle.reach_for(d.figure))
+        return Choices(d, reach=battle.reach_for(d.figure), interrupters=held)
+    if d.reason == Reason.INTERRUPT:
+        return Choices(d, interrupters=held)
     if d.reason == Reason.DECLARE and d.figure is not None:
         return Choices(d, reach=battle.reach_for(d.figure), declare=declare_choices(battle, d.figure))
     if d.reason == Reason.FOLLOW:

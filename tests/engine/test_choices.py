@@ -23,7 +23,7 @@ from game.engine.preview import AttackPreview, MovePreview, SpellPreview, escape
 from game.engine.seats import Seat
 from game.session import new_session
 from game.simulate import play_out
-from tests.engine.test_battle_rules import AWAY, C, _duel, _to_mover, _zoc, attack_phase, drive
+from tests.engine.test_battle_rules import AWAY, C, _duel, _hold_setup, _to_mover, _zoc, attack_phase, drive
 from tests.golden.scenarios import axial
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,3 +195,15 @@ def test_ftc_5_3_failed_escape_names_the_mover_and_the_stoppers_who_won() -> Non
     assert b.failed_escape() == ("m", ("s",))
     apply(b, act.EscapeFailedChoice("m", False))
     assert b.failed_escape() is None
+
+
+def test_ftc_5_an_interrupt_offers_the_held_figure_with_its_reach() -> None:
+    """FTC 5: blue's held figure may interrupt before the next red moves; the choices carry where it can go."""
+    b = Battle(_hold_setup(1))
+    assert b.order == ["z", "a", "y"]
+    apply(b, act.Move("z", ()))
+    apply(b, act.Hold("a"))
+    c = choices(b)
+    assert c is not None and c.decision.reason is Reason.INTERRUPT and c.decision.side == "blue"
+    assert set(c.interrupters) == {"a"} and c.reach is None
+    assert set(c.interrupters["a"].hexes()) == set(b.reach_for("a").hexes()) != set()
