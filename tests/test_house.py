@@ -1,6 +1,7 @@
 """House rules of the code's layout: rooms of a readable size, and imports that run one way.
 
 - No module of the engine, the maps or the top-level ``game/*.py`` is longer than 1,000 lines.
+- The computer players and the screen use only the battle's public door (``BATTLE_PRIVATE_FREE``).
 - No import cycle among ``game``'s modules, counting imports made inside functions as well as at module
   level (a function-level import is a door that goes both ways just the same). The graph covers all of
   ``game``; ``CYCLE_FREE`` names the packages whose modules may not sit on any cycle.
@@ -21,6 +22,18 @@ LENGTH_CHECKED = ("game/engine/", "game/maps/")
 
 CYCLE_FREE = ("game.engine", "game.maps")
 """Packages none of whose modules may sit on an import cycle (the graph itself covers all of ``game``)."""
+
+BATTLE_PRIVATE_FREE = (
+    "game/engine/ai.py",
+    "game/engine/choices.py",
+    "game/engine/deployment.py",
+    "game/engine/preview.py",
+    "game/ui/deploy_screen.py",
+    "game/ui/gm_panel.py",
+    "game/ui/preview.py",
+)
+"""Modules outside the battle that use only its public door (``legal_actions``, ``choices``, ``preview``,
+its public methods): none reads a private attribute of a battle."""
 
 
 def module_name(path: Path) -> str:
@@ -149,3 +162,26 @@ def test_no_import_cycle_involves_an_engine_or_maps_module() -> None:
     assert not bad, "import cycles (move the shared types down to a module both use): " + "; ".join(
         " <-> ".join(c) for c in bad
     )
+
+
+def battle_private_uses(source: str) -> list[str]:
+    """``battle._x`` / ``b._x`` / ``self.battle._x`` reads in ``source``: private attributes of a battle."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        owner = node.value
+        named = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+        if named in ("battle", "b"):
+            out.append(f"{named}.{node.attr} (line {node.lineno})")
+    return out
+
+
+def test_private_use_finder_sees_battle_attributes_and_not_its_own() -> None:
+    found = battle_private_uses("x = battle._follow_queue\ny = self.battle._defence_vs()\nz = self._view\n")
+    assert found == ["battle._follow_queue (line 1)", "battle._defence_vs (line 2)"]
+
+
+def test_the_ai_and_the_screen_use_only_the_battles_public_door() -> None:
+    bad = {rel: uses for rel in BATTLE_PRIVATE_FREE if (uses := battle_private_uses((ROOT / rel).read_text()))}
+    assert not bad, f"use the battle's public methods, choices or preview instead: {bad}"
