@@ -17,20 +17,24 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "game"
 
 MAX_LINES = 1000
-LENGTH_CHECKED = ("game/engine/", "game/maps/")
-"""Packages whose modules must stay under ``MAX_LINES`` (besides the modules directly under ``game/``)."""
+LENGTH_CHECKED = ("game/",)
+"""Packages whose modules must stay under ``MAX_LINES``: all of ``game``."""
 
-CYCLE_FREE = ("game.engine", "game.maps")
+CYCLE_FREE = ("game",)
 """Packages none of whose modules may sit on an import cycle (the graph itself covers all of ``game``)."""
 
-BATTLE_PRIVATE_FREE = (
-    "game/engine/ai.py",
-    "game/engine/choices.py",
-    "game/engine/deployment.py",
-    "game/engine/preview.py",
-    "game/ui/deploy_screen.py",
-    "game/ui/gm_panel.py",
-    "game/ui/preview.py",
+BATTLE_PRIVATE_FREE = tuple(
+    sorted(
+        [
+            "game/engine/ai.py",
+            "game/engine/choices.py",
+            "game/engine/deployment.py",
+            "game/engine/preview.py",
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "ui").rglob("*.py")),
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "net").rglob("*.py")),
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "cli").rglob("*.py")),
+        ]
+    )
 )
 """Modules outside the battle that use only its public door (``legal_actions``, ``choices``, ``preview``,
 its public methods): none reads a private attribute of a battle."""
@@ -129,7 +133,7 @@ def _in_scope(module: str) -> bool:
     return any(module == p or module.startswith(p + ".") for p in CYCLE_FREE)
 
 
-def test_no_engine_map_or_top_level_module_is_longer_than_1000_lines() -> None:
+def test_no_module_of_game_is_longer_than_1000_lines() -> None:
     too_long = []
     for path in sorted(GAME.rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
@@ -157,7 +161,7 @@ def test_cycle_finder_reports_a_cycle_through_a_function_level_import() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_import_cycle_involves_an_engine_or_maps_module() -> None:
+def test_no_import_cycle_among_games_modules() -> None:
     bad = [c for c in cycles(import_graph()) if any(_in_scope(m) for m in c)]
     assert not bad, "import cycles (move the shared types down to a module both use): " + "; ".join(
         " <-> ".join(c) for c in bad
