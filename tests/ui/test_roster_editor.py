@@ -601,7 +601,7 @@ def test_roster_keys_the_editor_does_not_edit_survive_a_save(app: App, maps_dir:
 
 def test_a_list_longer_than_the_window_scrolls(app: App, wyrm_file: Path) -> None:
     ed = open_editor(app, wyrm_file, "wizard")
-    ed.on_resize((1024, 600))
+    ed.on_resize((1024, 640))  # the tallest window whose columns fit this wizard only with both lists scrolled
     assert "skills.down" in ed.buttons and "spells.down" in ed.buttons
     shown = [i for i in ("Magic", "Thaumatology", "Staff", "Knife") if f"skill.{i}.x" in ed.buttons]
     assert shown and len(shown) < 4 and not ed.buttons["skills.up"].enabled
@@ -643,3 +643,78 @@ def test_ftc_7_3_the_wound_track_tooltip_follows_the_click_without_moving_the_mo
     assert after.text != "Wound track: mook" and after.hovered
     assert ed.tooltip.text == after.hint != before
     assert ed.tooltip.shown
+
+
+def resize(app: App, size: tuple[int, int]) -> None:
+    """Make the window this size, as the player dragging its corner would."""
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+
+
+SMALL_WINDOWS = [(800, 500), (900, 560), (960, 600), (1000, 620), (1024, 640)]
+
+
+def _assert_parts_apart(app: App, ed: RosterEditor, size: tuple[int, int], where: str) -> None:
+    """The parts shown lie inside the window, above the footer, clear of each other; their buttons too, each
+    with its whole label."""
+    window = pygame.Rect((0, 0), size)
+    shown = [(type(p).__name__, p.rect) for p in ed.parts if p.rect.width]
+    assert len(shown) >= 4, where
+    for i, (name, rect) in enumerate(shown):
+        assert window.contains(rect), (where, name, rect)
+        assert rect.bottom <= ed.frame.footer_rect.top, (where, name, rect, ed.frame.footer_rect)
+        for other, rect2 in shown[i + 1 :]:
+            assert not rect.colliderect(rect2), (where, name, other, rect, rect2)
+    buttons = list(ed.buttons.items())
+    for i, (ident, b) in enumerate(buttons):
+        assert window.contains(b.rect), (where, ident)
+        assert app.ui.text.fit(b.text, b.size, b.rect.width - 8, True) == b.text, (where, ident, b.text)
+        for other, b2 in buttons[i + 1 :]:
+            assert not b.rect.colliderect(b2.rect), (where, ident, other)
+    for name, rect in shown:
+        if name not in ("Frame", "CharacterList", "SidesAndFigures"):
+            assert rect.bottom <= ed.content_bottom, (where, name, "reaches the status line")
+
+
+@pytest.mark.parametrize("size", SMALL_WINDOWS)
+@pytest.mark.parametrize("who", ["wizard", "dragon", "knight", "priest"])
+def test_the_editors_columns_do_not_overlap_in_small_windows(
+    app: App, wyrm_file: Path, size: tuple[int, int], who: str
+) -> None:
+    """From 800 × 500 to 1024 × 640 every part keeps to its own rectangle: side by side when they fit, else
+    the character's parts take turns on pages beside the character list, one tab each."""
+    ed = open_editor(app, wyrm_file, who)
+    ed.on_resize(size)
+    if not ed.compact():
+        _assert_parts_apart(app, ed, size, f"{size} {who}")
+        return
+    titles = [b.text for ident, b in ed.buttons.items() if ident.startswith("page.")]
+    assert titles == ["Attributes", "Skills", "Creature", "Gear", "Spells", "Sides"]
+    for page, title in enumerate(titles):
+        press(app, f"page.{page}")
+        assert ed.buttons[f"page.{page}"].focused
+        _assert_parts_apart(app, ed, size, f"{size} {who} page {title}")
+
+
+def test_a_small_window_shows_the_characters_parts_on_pages(app: App, wyrm_file: Path) -> None:
+    """At 900 × 560 a tab shows each part; an error marks the tab of the page it is on (FTC 6.4.1: a
+    two-handed weapon in hand with a shield), and Ctrl+Tab turns the pages."""
+    ed = open_editor(app, wyrm_file, "knight")
+    resize(app, (900, 560))
+    assert ed.compact() and "attr.strength.+" in ed.buttons and "weapon.add" not in ed.buttons
+    press(app, "page.3")
+    assert "weapon.add" in ed.buttons and "attr.strength.+" not in ed.buttons
+    press(app, "weapon.add")
+    typed(app, "Two-Handed")
+    key(app, pygame.K_RETURN)
+    ready = max(int(i.split(".")[1]) for i in ed.buttons if i.startswith("weapon.") and i.endswith(".ready"))
+    press(app, f"weapon.{ready}.ready")
+    assert ed.buttons["page.3"].text == "⚠ Gear" and ed.buttons["page.0"].text == "Attributes"
+    key(app, pygame.K_TAB, pygame.KMOD_CTRL)
+    assert ed.buttons["page.4"].focused and "spell.add" in ed.buttons
+    assert ed.load_rect.width and ed.load_lines[0][0] == "Fix the error to see the load."
+    key(app, pygame.K_TAB, pygame.KMOD_CTRL)
+    assert "side.add" in ed.buttons and "fig.add" in ed.buttons
+    press(app, "side.add")
+    assert len(ed.sides) == 3

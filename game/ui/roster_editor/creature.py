@@ -33,6 +33,8 @@ from game.ui.screen import Push, Transition
 class CreatureAndWounds(Part):
     """Footprint, kind, head, wound track, Tough Hide and the track's boxes with the carried wounds."""
 
+    SECTIONS = ("creature",)
+
     def __init__(self, host: EditorHost) -> None:
         super().__init__(host)
         self.custom_tracks: dict[str, Any] = {}

@@ -8,7 +8,7 @@ through the screen, seen here as ``EditorHost``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Protocol
 
@@ -106,6 +106,9 @@ class EditorHost(Protocol):
 class Part:
     """A part of the editor: its rectangle, its widgets and labels (rebuilt by ``layout``), input and drawing."""
 
+    SECTIONS: tuple[str, ...] = ()
+    """The sections of a character the part shows (where an error about them is written)."""
+
     def __init__(self, host: EditorHost) -> None:
         self.host = host
         self.ui = host.ui
@@ -189,6 +192,32 @@ class Part:
         b = Button(label, action, rect, tooltip=tooltip, size=size, enabled=enabled, hotkey=hotkey)
         self.buttons[ident] = b
         return b
+
+    def button_row(
+        self,
+        rows: Sequence[tuple[str, str, Callable[[], object], str]],
+        x: int,
+        y: int,
+        width: int,
+        *,
+        height: int = 26,
+        size: int = 12,
+        enabled: Callable[[str], bool] = lambda ident: True,
+    ) -> int:
+        """Buttons (id, label, action, tooltip) side by side across ``width``, wrapped onto more rows when
+        their labels would not fit; the y below them."""
+        s = self.ui.s
+        gap = s(6)
+        widest = max(self.ui.text.width(label, size, True) for _, label, _, _ in rows) + s(10)
+        across = len(rows)
+        while across > 1 and (width - gap * (across - 1)) // across < widest:
+            across = (across + 1) // 2 if across > 2 else 1
+        bw = (width - gap * (across - 1)) // across
+        for i, (ident, label, action, tip) in enumerate(rows):
+            rect = pygame.Rect(x + (i % across) * (bw + gap), y + (i // across) * (s(height) + gap), bw, s(height))
+            self.button(ident, label, rect, action, tip, size=size, enabled=enabled(ident))
+        lines = -(-len(rows) // across)
+        return y + lines * s(height) + (lines - 1) * gap
 
     def text(
         self,

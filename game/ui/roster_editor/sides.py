@@ -167,14 +167,14 @@ class SidesAndFigures(Part):
         return self.host.changed()
 
     # --- layout -------------------------------------------------------------------------------------
-    def layout(self, x: int, top: int, width: int) -> int:
-        """Both lists and their buttons from ``top``; the y below them."""
+    def layout(self, x: int, top: int, width: int, list_height: int) -> int:
+        """Both lists (each ``list_height`` high) and their buttons from ``top``; the y below them."""
         self.clear()
         s = self.ui.s
         host = self.host
         y = top
         self.text("Sides", (x, y), 13, theme.ACCENT, True)
-        self.side_list.rect = pygame.Rect(x, y + s(18), width, s(68))
+        self.side_list.rect = pygame.Rect(x, y + s(18), width, list_height)
         side_rows = []
         side_colours: list[tuple[int, int, int] | None] = []
         for sid, sd in host.sides.items():
@@ -191,7 +191,6 @@ class SidesAndFigures(Part):
         self.side_list.set_items(side_rows, side_colours)
         self.side_list.selected = min(self.side_index, len(side_rows) - 1) if side_rows else None
         y = self.side_list.rect.bottom + s(6)
-        bw5 = (width - s(24)) // 5
         rows: list[tuple[str, str, Action, str]] = [
             ("side.rename", "Name", self.rename_side, "Rename the selected side."),
             ("side.player", "Player", self.cycle_controller, "Who plays it by default: human or computer."),
@@ -199,11 +198,9 @@ class SidesAndFigures(Part):
             ("side.add", "Add", self.add_side, "A new side."),
             ("side.delete", "Del", self.delete_side, "Delete the selected side (not while figures use it)."),
         ]
-        for i, (ident, label, action, tip) in enumerate(rows):
-            self.button(ident, label, pygame.Rect(x + i * (bw5 + s(6)), y, bw5, s(26)), action, tip, size=12)
-        y += s(36)
+        y = self.button_row(rows, x, y, width) + s(10)
         self.text("Figures set up in deployment zones", (x, y), 13, theme.ACCENT, True)
-        self.figure_list.rect = pygame.Rect(x, y + s(18), width, s(68))
+        self.figure_list.rect = pygame.Rect(x, y + s(18), width, list_height)
         fig_rows = []
         for f in host.figures:
             f = f if isinstance(f, dict) else {}
@@ -215,16 +212,13 @@ class SidesAndFigures(Part):
         )
         self.figure_list.selected = min(self.figure_index, len(fig_rows) - 1) if fig_rows else None
         y = self.figure_list.rect.bottom + s(6)
-        remove = "Remove" if self.ui.text.width("Remove", 12, True) + s(6) <= bw5 else "Del"
         rows = [
             ("fig.add", "Add", self.add_figure, "Figures of the selected character for the selected side."),
-            ("fig.remove", remove, self.remove_figure, "Remove the selected entry."),
+            ("fig.remove", "Remove", self.remove_figure, "Remove the selected entry."),
             ("fig.side", "Side", self.cycle_figure_side, "Move the entry to the next side."),
             ("fig.count.-", "−1", partial(self.step_count, -1), "One figure fewer."),
             ("fig.count.+", "+1", partial(self.step_count, 1), "One figure more."),
         ]
-        for i, (ident, label, action, tip) in enumerate(rows):
-            self.button(ident, label, pygame.Rect(x + i * (bw5 + s(6)), y, bw5, s(26)), action, tip, size=12)
-        bottom = y + s(26)
+        bottom = self.button_row(rows, x, y, width)
         self.rect = pygame.Rect(x, top, width, bottom - top)
         return bottom
