@@ -718,3 +718,34 @@ def test_a_small_window_shows_the_characters_parts_on_pages(app: App, wyrm_file:
     assert "side.add" in ed.buttons and "fig.add" in ed.buttons
     press(app, "side.add")
     assert len(ed.sides) == 3
+
+
+def test_ctrl_a_selects_a_text_fields_whole_text_for_typing_over(app: App, roster_file: Path) -> None:
+    ed = open_editor(app, roster_file)
+    key(app, pygame.K_F2)
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.field.value == "Sergeant"
+    typed(app, "!")
+    assert prompt.field.value == "Sergeant!"  # without Ctrl+A typing appends
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    assert prompt.field.all_selected
+    typed(app, "Sir Bors")
+    assert prompt.field.value == "Sir Bors" and not prompt.field.all_selected
+    key(app, pygame.K_RETURN)
+    assert ed.current is not None and ed.current["name"] == "Sir Bors"
+    key(app, pygame.K_F2)
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    key(app, pygame.K_BACKSPACE)
+    assert isinstance(app.top, TextPrompt) and app.top.field.value == ""
+    key(app, pygame.K_ESCAPE)
+    press(app, "skill.add")
+    picker = app.top
+    assert isinstance(picker, PickDialog)
+    typed(app, "ax")
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    key(app, pygame.K_LEFT)  # another key ends the selection: typing appends again
+    typed(app, "e")
+    assert picker.field.value == "axe"
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    typed(app, "bow")
+    assert picker.field.value == "bow" and picker.shown[0] == "Bow"
