@@ -749,3 +749,62 @@ def test_ctrl_a_selects_a_text_fields_whole_text_for_typing_over(app: App, roste
     key(app, pygame.K_a, pygame.KMOD_CTRL)
     typed(app, "bow")
     assert picker.field.value == "bow" and picker.shown[0] == "Bow"
+
+
+def find(app: App, ident: str) -> None:
+    """Turn the editor's pages (a small window, or a character too long for the columns) to the button."""
+    ed = app.top
+    assert isinstance(ed, RosterEditor)
+    for _ in range(len(ed.pages_of())):
+        if ident in ed.buttons:
+            return
+        key(app, pygame.K_TAB, pygame.KMOD_CTRL)
+    assert ident in ed.buttons
+
+
+def test_the_editor_refuses_the_values_the_roster_reader_refuses(app: App, maps_dir: Path) -> None:
+    """The ranges of data/limits.toml hold in the editor as in the reader: a step that would leave a range
+    changes nothing and says why; a value already out of range in the file is shown by its field and
+    may be stepped back."""
+    from game.engine.limits import limit
+
+    scale_top = limit("scale")
+    hide_top = limit("tough_hide")
+    weapons_most = limit("weapons")
+    assert scale_top is not None and hide_top is not None and weapons_most is not None
+    path = maps_dir / "edge.roster.toml"
+    path.write_text(
+        f'[characters.titan]\nname = "Titan"\nscale = {int(scale_top.high)}\ntough_hide = {int(hide_top.high)}\n'
+        f"weapons = {['Stiletto'] * int(weapons_most.high)!r}\n".replace("'", '"')
+        + '\n[characters.giant]\nname = "Giant"\nstrength = "Legendary+9"\n',
+        encoding="utf-8",
+    )
+    ed = open_editor(app, path)
+    assert ed.field_errors() == {}
+    find(app, "scale.all.+")
+    press(app, "scale.all.+")
+    assert ed.current is not None and ed.current["scale"] == int(scale_top.high)
+    assert ed.status_error and f"outside the range {scale_top.describe()}" in ed.status
+    find(app, "scale.1.+")
+    press(app, "scale.1.+")  # one Scale alone past the top: refused too
+    assert ed.current["scale"] == int(scale_top.high) and "mass_scale" not in ed.current
+    find(app, "tough_hide.+")
+    press(app, "tough_hide.+")
+    assert ed.current["tough_hide"] == int(hide_top.high) and "tough hide" in ed.status
+    find(app, "weapon.add")
+    press(app, "weapon.add")
+    typed(app, "Stiletto")
+    key(app, pygame.K_RETURN)
+    assert len(ed.current["weapons"]) == int(weapons_most.high) and "more than the" in ed.status
+    find(app, "scale.all.-")
+    press(app, "scale.all.-")  # inside the range: allowed
+    assert ed.current["scale"] == int(scale_top.high) - 1 and not ed.status_error
+    key(app, pygame.K_DOWN)
+    assert ed.selected == "giant"
+    assert "outside the range Terrible-3 to Legendary+3" in ed.field_errors()["attributes"]
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert isinstance(app.top, MessageDialog) and "Nothing was saved" in app.top.message
+    key(app, pygame.K_RETURN)
+    find(app, "attr.strength.-")
+    press(app, "attr.strength.-")  # stepped back towards the range: allowed, still refused until inside
+    assert ed.current["strength"] == "Legendary+8"

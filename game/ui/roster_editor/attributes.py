@@ -62,6 +62,10 @@ class Attributes(Part):
         table = self.host.current
         if table is None:
             return False
+        old = self.scales()
+        for f, v, was in zip(SCALE_FIELDS, values, old, strict=True):
+            if self.host.refuses(f, v, was):
+                return False
         for f in ("scale", *SCALE_FIELDS):
             table.pop(f, None)
         if len(set(values)) == 1:

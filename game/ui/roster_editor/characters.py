@@ -37,8 +37,11 @@ class CharacterList(Part):
         return key
 
     # --- the actions ----------------------------------------------------------------------------------
-    def add_character(self) -> Transition:
+    def add_character(self) -> Transition | None:
         """Ask a name; the new character is all Fair with no gear."""
+
+        if self.host.refuses("characters", [*self.host.characters, "new"], list(self.host.characters)):
+            return None
 
         def done(name: str) -> Transition | None:
             name = name.strip() or "New character"
@@ -55,6 +58,8 @@ class CharacterList(Part):
         host = self.host
         table = host.current
         if table is None or host.selected is None:
+            return False
+        if host.refuses("characters", [*host.characters, "copy"], list(host.characters)):
             return False
         name = f"{table.get('name', host.selected)} (copy)"
         key = self._new_key(f"{host.selected}_copy")
@@ -133,7 +138,7 @@ class CharacterList(Part):
         """Ctrl+N add, Ctrl+D copy, Delete, F2 rename, ↑/↓ the next character."""
         ctrl = event.mod & pygame.KMOD_CTRL
         if ctrl and event.key == pygame.K_n:
-            return self.add_character()
+            return self.add_character() or True
         if ctrl and event.key == pygame.K_d:
             self.duplicate_character()
             return True

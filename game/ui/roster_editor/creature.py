@@ -141,6 +141,8 @@ class CreatureAndWounds(Part):
             raw = table.get("tough_hide", 0)
             now = raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
         new = max(0, now + step)
+        if self.host.refuses("tough_hide", new, now):
+            return False
         if new:
             table["tough_hide"] = new
             return self.host.changed()

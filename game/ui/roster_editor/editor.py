@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from game.engine.characters import Character
+from game.engine.limits import check_value
 from game.roster import RosterError, parse_roster, read_roster_data, save_roster
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
@@ -242,10 +243,23 @@ class RosterEditor(Screen):
         self.layout()
         return True
 
+    def refuses(self, field: str, value: object, old: object = None) -> bool:
+        """Whether the value is outside the field's range (``game.engine.limits``, the ranges the roster reader
+        holds every roster to) while the ``old`` one was not: then the status line says why and the caller
+        changes nothing. A value the file already had out of range may be stepped back towards the range."""
+        problem = check_value(field, value)
+        if problem is None or (old is not None and check_value(field, old) is not None):
+            return False
+        self.set_status(f"Not changed: {field.replace('_', ' ')}: {problem}.", error=True)
+        return True
+
     def set_field(self, name: str, value: Any, default: Any = None) -> bool:
-        """Set a field of the selected character; ``None`` or ``default`` leaves it out, as rosters write it."""
+        """Set a field of the selected character; ``None`` or ``default`` leaves it out, as rosters write it.
+        A value outside the field's range is refused (``refuses``)."""
         table = self.current
         if table is None:
+            return False
+        if value is not None and self.refuses(name, value, table.get(name)):
             return False
         if value is None or value == default:
             table.pop(name, None)

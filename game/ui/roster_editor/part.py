@@ -62,6 +62,10 @@ class EditorHost(Protocol):
         """Mark the roster edited and lay the screen out again."""
         ...
 
+    def refuses(self, field: str, value: object, old: object = None) -> bool:
+        """Whether a new value is outside the field's range (then the status line says why)."""
+        ...
+
     def set_field(self, name: str, value: Any, default: Any = None) -> bool:
         """Set a field of the selected character (left out when it is ``default``)."""
         ...

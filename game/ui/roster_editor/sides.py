@@ -85,6 +85,8 @@ class SidesAndFigures(Part):
     def add_side(self) -> bool:
         """A new side with the next free colour."""
         sides = self.host.sides
+        if self.host.refuses("sides", [*sides, "new"], list(sides)):
+            return False
         n = len(sides) + 1
         sid = f"side{n}"
         while sid in sides:
@@ -118,6 +120,8 @@ class SidesAndFigures(Part):
             self.host.set_status("Select a character and a side first.", error=True)
             return True
         figs = self.host.figures
+        if self.host.refuses("figures", [*figs, {}], figs):
+            return False
         figs.append({"character": self.host.selected, "side": side[0]})
         self.host.data["figures"] = figs
         self.figure_index = len(figs) - 1
@@ -144,12 +148,15 @@ class SidesAndFigures(Part):
         return self.host.changed()
 
     def step_count(self, step: int) -> bool:
-        """How many figures the entry sets up (1 to 50)."""
+        """How many figures the entry sets up (at least 1, at most what data/limits.toml allows)."""
         f = self._figure()
         if f is None:
             return False
         now = f.get("count", 1)
-        new = max(1, min(50, (now if isinstance(now, int) else 1) + step))
+        now = now if isinstance(now, int) and not isinstance(now, bool) else 1
+        new = max(1, now + step)
+        if self.host.refuses("figures.count", new, now):
+            return False
         if new == 1:
             f.pop("count", None)
         else:

@@ -54,6 +54,8 @@ class Skills(Part):
             name = name.strip()
             skills = self._skills()
             if name.lower() not in {k.lower() for k in skills}:
+                if self.host.refuses("skills", [*skills, name], list(skills)):
+                    return None
                 skills[name] = level_name(FAIR)
             self.host.changed(f"Skill {name} added at Fair.")
             return None
