@@ -808,3 +808,22 @@ def test_the_editor_refuses_the_values_the_roster_reader_refuses(app: App, maps_
     find(app, "attr.strength.-")
     press(app, "attr.strength.-")  # stepped back towards the range: allowed, still refused until inside
     assert ed.current["strength"] == "Legendary+8"
+
+
+def test_the_editors_save_keeps_section_and_inline_comments(app: App, maps_dir: Path) -> None:
+    path = maps_dir / "notes.roster.toml"
+    path.write_text(
+        "# A roster with notes.\n\n"
+        '# the heroes\n[sides.a]\nname = "A"  # after the river\ncolour = "#112233"\n\n'
+        '[characters.hero]\nname = "Hero"\n# trained by the abbot\nstrength = "Good"  # was Fair\n',
+        encoding="utf-8",
+    )
+    ed = open_editor(app, path)
+    press(app, "attr.will.+")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert not ed.dirty
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# A roster with notes.\n\n# the heroes\n[sides.a]\n")
+    assert 'name = "A"  # after the river' in text
+    assert '# trained by the abbot\nstrength = "Good"  # was Fair' in text
+    assert read_roster_data(path)["characters"]["hero"] == {"name": "Hero", "strength": "Good", "will": "Good"}
