@@ -827,3 +827,26 @@ def test_the_editors_save_keeps_section_and_inline_comments(app: App, maps_dir: 
     assert 'name = "A"  # after the river' in text
     assert '# trained by the abbot\nstrength = "Good"  # was Fair' in text
     assert read_roster_data(path)["characters"]["hero"] == {"name": "Hero", "strength": "Good", "will": "Good"}
+
+
+def test_the_skill_picker_lists_every_skill_the_rules_use(app: App, roster_file: Path) -> None:
+    """Weapon skills (FTC 9.1), Shield, Martial Arts (FTC 6.3), spell skills (FTC 8.1), Thaumatology (FTC
+    8.2) and the medical skills of data/healing.toml (Fudge 4.8), each with what it does."""
+    from game.engine import equipment, healing, magic
+
+    open_editor(app, roster_file, "militia_bow")
+    press(app, "skill.add")
+    picker = app.top
+    assert isinstance(picker, PickDialog)
+    offered = set(picker.shown)
+    rules = {w.skill for w in equipment.weapons()} | {s.skill for s in magic.spells()}
+    rules |= {"Shield", "Martial Arts", "Thaumatology", *healing.healing_data()["treatment"]["skills"]}
+    assert "First Aid" in rules and "Magic" in rules
+    assert offered == rules - {"Bow", "Knife"}  # the archer has those already
+    typed(app, "first")
+    assert picker.shown == ["First Aid", "first"]
+    assert "Fudge 4.8" in picker.detail(0)
+    key(app, pygame.K_RETURN)
+    ed = app.top
+    assert isinstance(ed, RosterEditor) and ed.current is not None
+    assert ed.current["skills"]["First Aid"] == "Fair"

@@ -12,7 +12,7 @@ from game.engine.characters import HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUG
 from game.engine.ladder import FAIR, level_name
 from game.ui import theme
 from game.ui.pickers import PickDialog
-from game.ui.roster_editor.catalogue import HIGHEST, LOWEST, known_skills, level_of
+from game.ui.roster_editor.catalogue import HIGHEST, LOWEST, level_of, skill_uses
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Push, Transition
 
@@ -60,8 +60,19 @@ class Skills(Part):
             self.host.changed(f"Skill {name} added at Fair.")
             return None
 
-        items = [(s, s) for s in known_skills() if s.lower() not in have]
-        return Push(PickDialog(self.ui, "Add a skill", items, picked, free_text=True))
+        uses = skill_uses()
+        items = [(s, s) for s in uses if s.lower() not in have]
+        return Push(
+            PickDialog(
+                self.ui,
+                "Add a skill",
+                items,
+                picked,
+                free_text=True,
+                details=uses,
+                hint="Every skill the rules use (what it does shows below), or type any other",
+            )
+        )
 
     def add_trait(self, field: str) -> Transition:
         """Pick a gift or fault the rules give an effect, or type any other (kept as free text)."""
@@ -93,7 +104,7 @@ class Skills(Part):
             "Add skill…",
             pygame.Rect(right - s(100), y - s(4), s(100), s(24)),
             self.add_skill,
-            "Add a combat skill from the list, or type any skill's name.",
+            "Add a skill the rules use (combat, magic, healing) from the list, or type any skill's name.",
         )
         y += s(22)
         skills = table.get("skills", {})
