@@ -850,3 +850,42 @@ def test_the_skill_picker_lists_every_skill_the_rules_use(app: App, roster_file:
     ed = app.top
     assert isinstance(ed, RosterEditor) and ed.current is not None
     assert ed.current["skills"]["First Aid"] == "Fair"
+
+
+def test_fudge_4_8_carried_wounds_are_healed_or_edited_box_by_box(app: App, roster_file: Path) -> None:
+    from game.roster import save_roster
+    from game.ui.roster_editor.wounds import CarriedWoundsDialog
+
+    data = read_roster_data(roster_file)
+    data["characters"]["sergeant"]["wounds"] = ["Very Hurt", "Scratch"]
+    data["characters"]["brigand"]["wounds"] = ["Hurt"]
+    save_roster(roster_file, data)
+    ed = open_editor(app, roster_file)
+    find(app, "wounds.edit")
+    press(app, "wounds.edit")
+    dialog = app.top
+    assert isinstance(dialog, CarriedWoundsDialog) and dialog.label == "Very Hurt"
+    click(app, dialog.buttons["Very Hurt.-"].rect.center)  # the Very Hurt box emptied
+    click(app, dialog.buttons["Hurt.+"].rect.center)
+    click(app, dialog.buttons["Scratch.+"].rect.center)
+    for _ in range(3):  # the track has three Scratch boxes: a fourth is refused
+        click(app, dialog.buttons["Scratch.+"].rect.center)
+    assert dialog.wounds.filled(dialog.track.steps[0].level) == 3 and dialog.label == "Hurt"
+    key(app, pygame.K_RETURN)
+    assert app.top is ed and ed.dirty and "now carries: Hurt" in ed.status
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    sergeant = load_roster(roster_file).characters["sergeant"]
+    assert sergeant.wounds is not None and sergeant.wounds.label == "Hurt"
+    assert sorted(str(w) for w in sergeant.wounds.received()) == ["Hurt", "Scratch", "Scratch", "Scratch"]
+    press(app, "wounds.clear")  # heal all: the field goes
+    assert ed.current is not None and "wounds" not in ed.current
+    assert not ed.buttons["wounds.clear"].enabled
+    press(app, "wounds.edit")
+    assert isinstance(app.top, CarriedWoundsDialog) and app.top.label == "Unhurt"
+    key(app, pygame.K_ESCAPE)
+    assert app.top is ed
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    roster = load_roster(roster_file)
+    assert roster.characters["sergeant"].wounds is None
+    brigand = roster.characters["brigand"].wounds
+    assert brigand is not None and brigand.label == "Hurt"  # the others' wounds untouched

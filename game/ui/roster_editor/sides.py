@@ -219,9 +219,11 @@ class SidesAndFigures(Part):
         )
         self.figure_list.selected = min(self.figure_index, len(fig_rows) - 1) if fig_rows else None
         y = self.figure_list.rect.bottom + s(6)
+        five = (width - s(24)) // 5  # "Del" when "Remove" alone keeps the five from one row
+        remove = "Remove" if self.ui.text.width("Remove", 12, True) + s(10) <= five else "Del"
         rows = [
             ("fig.add", "Add", self.add_figure, "Figures of the selected character for the selected side."),
-            ("fig.remove", "Remove", self.remove_figure, "Remove the selected entry."),
+            ("fig.remove", remove, self.remove_figure, "Remove the selected entry."),
             ("fig.side", "Side", self.cycle_figure_side, "Move the entry to the next side."),
             ("fig.count.-", "−1", partial(self.step_count, -1), "One figure fewer."),
             ("fig.count.+", "+1", partial(self.step_count, 1), "One figure more."),
