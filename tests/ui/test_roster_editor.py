@@ -659,14 +659,14 @@ def _assert_parts_apart(app: App, ed: RosterEditor, size: tuple[int, int], where
     """The parts shown lie inside the window, above the footer, clear of each other; their buttons too, each
     with its whole label."""
     window = pygame.Rect((0, 0), size)
-    shown = [(type(p).__name__, p.rect) for p in ed.parts if p.rect.width]
+    shown = [(type(p).__name__, p.area) for p in ed.parts if p.rect.width]
     assert len(shown) >= 4, where
     for i, (name, rect) in enumerate(shown):
         assert window.contains(rect), (where, name, rect)
         assert rect.bottom <= ed.frame.footer_rect.top, (where, name, rect, ed.frame.footer_rect)
         for other, rect2 in shown[i + 1 :]:
             assert not rect.colliderect(rect2), (where, name, other, rect, rect2)
-    buttons = list(ed.buttons.items())
+    buttons = [(ident, b) for ident, b in ed.buttons.items() if b.visible]
     for i, (ident, b) in enumerate(buttons):
         assert window.contains(b.rect), (where, ident)
         assert app.ui.text.fit(b.text, b.size, b.rect.width - 8, True) == b.text, (where, ident, b.text)
@@ -889,3 +889,44 @@ def test_fudge_4_8_carried_wounds_are_healed_or_edited_box_by_box(app: App, rost
     assert roster.characters["sergeant"].wounds is None
     brigand = roster.characters["brigand"].wounds
     assert brigand is not None and brigand.label == "Hurt"  # the others' wounds untouched
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5])
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 720), (1920, 1080)])
+def test_the_editors_parts_keep_apart_at_larger_ui_scales(
+    app: App, wyrm_file: Path, size: tuple[int, int], scale: float
+) -> None:
+    from dataclasses import replace
+
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))
+    ed = open_editor(app, wyrm_file, "wizard")
+    resize(app, size)
+    if not ed.compact():
+        _assert_parts_apart(app, ed, size, f"{size} ×{scale}")
+        return
+    for page in range(len(ed.pages_of())):
+        press(app, f"page.{page}")
+        _assert_parts_apart(app, ed, size, f"{size} ×{scale} page {page}")
+
+
+def test_a_page_taller_than_the_window_scrolls_with_the_wheel(app: App, wyrm_file: Path) -> None:
+    """At 1024 × 640 and UI scale 150 % the knight's gear is taller than the room under the tabs: the page
+    scrolls (wheel, Page Down), and only what is in view takes clicks."""
+    from dataclasses import replace
+
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=1.5))
+    ed = open_editor(app, wyrm_file, "knight")
+    resize(app, (1024, 640))
+    assert ed.compact()
+    press(app, "page.3")
+    assert ed.pages.overflow > 0 and ed.pages.offset == 0
+    assert ed.buttons["weapon.add"].visible and not ed.buttons["gear.+"].visible
+    wheel(app, ed.pages.page_view.center, -5)
+    assert ed.pages.offset == ed.pages.overflow
+    assert ed.buttons["gear.+"].visible and not ed.buttons["weapon.add"].visible
+    click(app, ed.buttons["gear.+"].rect.center)
+    assert ed.current is not None and ed.current["gear_kg"] == 1.5
+    key(app, pygame.K_PAGEUP)
+    assert ed.pages.offset < ed.pages.overflow
+    press(app, "page.0")  # another page starts at its top
+    assert ed.pages.offset == 0

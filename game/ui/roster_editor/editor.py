@@ -93,22 +93,53 @@ class Pages(Part):
         super().__init__(host)
         self.page = 0
         self.count = 0
+        self.offset = 0
+        """How far the page shown is scrolled, in pixels (a page taller than the window)."""
+        self.overflow = 0
+        """How much taller than its room the page shown is."""
+        self.page_view = pygame.Rect(0, 0, 0, 0)
+        """The room the page shown is scrolled through (empty when it fits)."""
 
     def clear(self) -> None:
         """No pages (a window large enough for every part)."""
         super().clear()
         self.count = 0
+        self.overflow = 0
+        self.page_view = pygame.Rect(0, 0, 0, 0)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The tabs, and a scroll bar beside a page taller than its room."""
+        super().draw(surface)
+        view = self.page_view
+        if self.overflow and view.height:
+            s = self.ui.s
+            knob = max(s(16), view.height * view.height // (view.height + self.overflow))
+            y = view.y + (view.height - knob) * self.offset // self.overflow
+            pygame.draw.rect(surface, theme.BORDER, (view.right + s(6), y, s(4), knob), border_radius=2)
 
     def show(self, page: int) -> bool:
-        """Show another page."""
-        self.page = page % self.count if self.count else 0
+        """Show another page (from its top)."""
+        page = page % self.count if self.count else 0
+        if page != self.page:
+            self.offset = 0
+        self.page = page
+        self.host.layout()
+        return True
+
+    def scroll_list(self, ident: str, step: int) -> bool:
+        """Scroll the page shown by ``step`` notches of the mouse wheel (when it is taller than the window)."""
+        if ident != "page":
+            return super().scroll_list(ident, step)
+        self.offset = max(0, min(self.overflow, self.offset + step * self.ui.s(48)))
         self.host.layout()
         return True
 
     def on_key(self, event: pygame.event.Event) -> Transition | bool | None:
-        """Ctrl+Tab the next page, Ctrl+Shift+Tab the previous one."""
+        """Ctrl+Tab the next page, Ctrl+Shift+Tab the previous one; Page Up / Down scroll a tall page."""
         if self.count and event.mod & pygame.KMOD_CTRL and event.key == pygame.K_TAB:
             return self.show(self.page + (-1 if event.mod & pygame.KMOD_SHIFT else 1))
+        if self.overflow and event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            return self.scroll_list("page", 4 if event.key == pygame.K_PAGEDOWN else -4)
         return None
 
     def layout(self, x: int, top: int, width: int, titles: list[tuple[str, str]]) -> int:
@@ -117,19 +148,14 @@ class Pages(Part):
         s = self.ui.s
         self.count = len(titles)
         self.page = min(self.page, self.count - 1)
-        gap = s(6)
-        tab = (width - gap * (self.count - 1)) // self.count
-        for i, (title, tip) in enumerate(titles):
-            b = self.button(
-                f"page.{i}",
-                title,
-                pygame.Rect(x + i * (tab + gap), top, tab, s(28)),
-                partial(self.show, i),
-                f"{tip} (Ctrl+Tab: the next page).",
-            )
-            b.focused = i == self.page
-        self.rect = pygame.Rect(x, top, width, s(28))
-        return top + s(38)
+        tabs = [
+            (f"page.{i}", title, partial(self.show, i), f"{tip} (Ctrl+Tab: the next page).")
+            for i, (title, tip) in enumerate(titles)
+        ]
+        end = self.button_row(tabs, x, top, width, height=28, size=13)  # two rows when the names need them
+        self.buttons[f"page.{self.page}"].focused = True
+        self.rect = pygame.Rect(x, top, width, end - top)
+        return end + s(10)
 
 
 class RosterEditor(Screen):
@@ -530,8 +556,8 @@ class RosterEditor(Screen):
         return end <= self.frame.footer_rect.top and all(p.rect.bottom <= bottom for p in character)
 
     def _layout_page(self, table: dict[str, Any] | None, x: int, top: int, width: int, bottom: int) -> None:
-        """A small window: the tabs, then the parts of the page shown."""
-        s = self.ui.s
+        """A small window: the tabs, then the parts of the page shown, scrolled through the room left when
+        the page is taller than that (mouse wheel, Page Up / Down)."""
         error = self.error_field()
         wrong = SECTION_OF.get(error, "name") if error else ""
         pages = self.pages_of()
@@ -541,26 +567,47 @@ class RosterEditor(Screen):
         ]
         y = self.pages.layout(x, top, width, titles)
         shown = pages[self.pages.page][2]
-        if self.sides_and_figures in shown:
-            self.sides_and_figures.layout(x, y, width, s(90))
-            return
-        if table is None:
+        if table is None and self.sides_and_figures not in shown:
             self.frame.text("No character selected: Add one (Ctrl+N).", (x, y), 16, theme.TEXT_MUTED)
             return
+        end = self._place(table, shown, x, y, width, bottom)
+        overflow = end - bottom
+        self.pages.overflow = max(0, overflow)
+        self.pages.offset = max(0, min(self.pages.offset, self.pages.overflow))
+        if overflow <= 0:
+            return
+        if self.pages.offset:
+            self._place(table, shown, x, y - self.pages.offset, width, bottom - self.pages.offset)
+        view = pygame.Rect(x, y - self.ui.s(6), width, bottom - y + self.ui.s(6))  # headers' buttons sit 4 above
+        for part in shown:
+            part.show_through(view)
+        self.pages.scroll_areas["page"] = view
+        self.pages.page_view = view
+
+    def _place(
+        self, table: dict[str, Any] | None, shown: tuple[Part, ...], x: int, y: int, width: int, bottom: int
+    ) -> int:
+        """Lay the parts of one page out from ``y`` (their lists scroll when they would pass ``bottom``);
+        the y below them."""
+        s = self.ui.s
+        if self.sides_and_figures in shown or table is None:
+            return self.sides_and_figures.layout(x, y, width, s(90))
+        end = y
         if self.attributes in shown:
-            self.attributes.layout(table, x, y, width)
+            end = self.attributes.layout(table, x, y, width)
         if self.skills in shown:
-            self.skills.layout(table, x, y, width, bottom)
+            end = self.skills.layout(table, x, y, width, bottom)
         if self.creature in shown:
-            self.creature.layout(table, x, y, width)
+            end = self.creature.layout(table, x, y, width)
         if self.gear in shown:
-            self.gear.layout(table, x, y, width)
+            end = self.gear.layout(table, x, y, width)
         load_height = self.load.layout(x, 0, width)  # its numbers follow every change, shown or not
         if self.spells in shown:
             y = self.spells.layout(x, y, width, bottom - max(s(LOAD_PANEL_HEIGHT), load_height) - s(8))
-            self.load.layout(x, y + s(8), width)
+            end = self.load.layout(x, y + s(8), width)
         else:
             self.load.clear()
+        return end
 
     # --- events -------------------------------------------------------------------------------------
     def on_event(self, event: pygame.event.Event) -> Transition | None:

@@ -127,12 +127,29 @@ class Part:
         """First row shown of each list the window is too short for ("skills", "spells")."""
         self.scroll_areas: dict[str, pygame.Rect] = {}
         self.lists: tuple[ScrollList, ...] = ()
+        self.view: pygame.Rect | None = None
+        """The window onto the part when it is taller than its room (a scrolled page): drawn clipped to it,
+        and only the buttons wholly inside it are shown."""
 
     # --- the screen's calls -----------------------------------------------------------------------
     def clear(self) -> None:
         """Forget the last layout (before a new one, or when the part has nothing to show)."""
         self.buttons, self.texts, self.sections, self.hover_tips, self.scroll_areas = {}, [], {}, [], {}
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.view = None
+
+    @property
+    def area(self) -> pygame.Rect:
+        """What the part covers on the screen: its rectangle, cut to its ``view`` when it has one."""
+        return self.rect.clip(self.view) if self.view is not None else self.rect
+
+    def show_through(self, view: pygame.Rect) -> None:
+        """Show the part through ``view``: the buttons and tooltips outside it are hidden."""
+        self.view = view
+        for b in self.buttons.values():
+            b.visible = view.contains(b.rect)
+        self.hover_tips = [(r.clip(view), t) for r, t in self.hover_tips if r.colliderect(view)]
+        self.sections = {k: v for k, v in self.sections.items() if view.top <= v[1] < view.bottom}
 
     def character_selected(self) -> None:
         """Another character is shown: its lists start at the top."""
@@ -157,7 +174,7 @@ class Part:
         if event.type == pygame.MOUSEWHEEL:
             area = next((k for k, r in self.scroll_areas.items() if r.collidepoint(self.host.mouse)), None)
             if area is not None:
-                self.scroll_list(area, -event.y)
+                return self.scroll_list(area, -event.y)  # one list scrolls, not the page around it too
         return None
 
     def tip_at(self, pos: tuple[int, int]) -> str:
@@ -168,6 +185,9 @@ class Part:
     def draw(self, surface: pygame.Surface) -> None:
         """The part's lists, labels and buttons."""
         text = self.ui.text
+        clip = surface.get_clip()
+        if self.view is not None:
+            surface.set_clip(self.view.clip(clip))
         for lst in self.lists:
             lst.draw(surface, text)
         self.draw_under(surface)
@@ -175,6 +195,7 @@ class Part:
             text.blit(surface, value, pos, size, colour, bold, anchor)
         for b in self.buttons.values():
             b.draw(surface, text)
+        surface.set_clip(clip)
 
     def draw_under(self, surface: pygame.Surface) -> None:
         """What a part paints below its labels (a panel's background)."""
