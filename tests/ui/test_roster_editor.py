@@ -930,3 +930,18 @@ def test_a_page_taller_than_the_window_scrolls_with_the_wheel(app: App, wyrm_fil
     assert ed.pages.offset < ed.pages.overflow
     press(app, "page.0")  # another page starts at its top
     assert ed.pages.offset == 0
+
+
+def test_pages_once_needed_stay_while_the_characters_are_browsed(app: App, wyrm_file: Path) -> None:
+    """At 1024 × 640 the knight's parts do not fit side by side but the wizard's do: once the knight has
+    needed pages they stay for every character at that size (no flipping while going through the list),
+    and a larger window brings the columns back."""
+    ed = open_editor(app, wyrm_file, "wizard")
+    resize(app, (1024, 640))
+    assert not ed.compact()
+    key(app, pygame.K_UP)
+    assert ed.selected == "knight" and ed.compact()
+    key(app, pygame.K_DOWN)
+    assert ed.selected == "wizard" and ed.compact()
+    resize(app, (1280, 720))
+    assert not ed.compact()

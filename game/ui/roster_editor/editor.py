@@ -184,6 +184,8 @@ class RosterEditor(Screen):
         self.mouse = (0, 0)
         self.paged = False
         """Whether the last layout put the character's parts on pages (``compact``)."""
+        self.paged_at: tuple[int, int] = (0, 0)
+        """The window size at which a character's parts did not fit side by side (pages stay at that size)."""
         self.frame = Frame(self)
         self.character_list = CharacterList(self)
         self.sides_and_figures = SidesAndFigures(self)
@@ -527,7 +529,10 @@ class RosterEditor(Screen):
         table = self.current
         bottom = self.content_bottom
         small = self.size[0] < s(1000) or self.size[1] < s(600)
-        self.paged = small or not self._layout_columns(table, top, bottom)
+        # once one character needed pages at this size, every character gets them (no flipping while ↑/↓)
+        self.paged = small or self.paged_at == self.size or not self._layout_columns(table, top, bottom)
+        if self.paged and not small:
+            self.paged_at = self.size
         if not self.paged and table is None:
             self.frame.text("No character selected: Add one (Ctrl+N).", (bx, top), 16, theme.TEXT_MUTED)
         if self.paged:  # the character list alone; the sides and figures are a page
