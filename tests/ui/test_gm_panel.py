@@ -200,7 +200,7 @@ def test_a_cut_log_line_shows_whole_under_the_mouse(app: App) -> None:
     first = (screen.log.rect.x + 20, screen.log.rect.y + 8)
     assert screen.log.cut_line_at(first) == long_line
     move(app, first)
-    tip = screen.__dict__.get("_spell_tip")
+    tip = screen.hint_tip
     assert tip is not None and tip.text == long_line
     second = (first[0], first[1] + screen.log._line_height)
     assert screen.log.cut_line_at(second) == ""
