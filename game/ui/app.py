@@ -1,10 +1,10 @@
-"""The game window and its main loop (issue 5, "Start").
+"""The game window and its main loop.
 
 ``run()`` opens a resizable window (1280×720 the first time, then the size the player left it at), shows the
 title screen — or, given a map, the board straight away — and loops: wait for events (sleeping while nothing
 happens), let the top screen turn them into transitions, redraw only when something changed. Any error
-inside a screen becomes a dialog, never a traceback: the game keeps running (DESIGN.md rule 9).
-With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
+inside a screen becomes a dialog, never a traceback: the game keeps running (docs/architecture.md "Errors a person can
+act on"). With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
 """
 
 from __future__ import annotations

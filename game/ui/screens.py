@@ -1,4 +1,4 @@
-"""Title, new-battle, settings, help and escape-menu screens (issue 5, "Start" and "Comforts").
+"""Title, new-battle, settings, help and escape-menu screens.
 
 Every screen works with the keyboard (arrows / Tab, Enter, Escape, the underlined hotkeys) and the mouse.
 The title's Continue and Load stay disabled, with a tooltip saying why, until a save exists; what opening a
@@ -95,7 +95,7 @@ RULES_REFERENCE: tuple[tuple[str, str], ...] = (
         "Ranges: touch, close 2, short 10, long in sight; bolts are dodged like missiles.",
     ),
 )
-"""The help screen's short rules reference: our own summary of FTC as RULINGS.md reads it."""
+"""The help screen's short rules reference: our own summary of FTC as docs/rulings.md reads it."""
 
 
 class ButtonColumn:
@@ -197,7 +197,7 @@ class BattleSetup:
     placements: tuple[dict[str, Any], ...] | None = None
     """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
     gm: str | None = None
-    """The GM seat: None, "referee" or a side id (issue 8)."""
+    """The GM seat: None, "referee" or a side id."""
     deploy: bool = True
     """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
 
