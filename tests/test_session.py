@@ -38,7 +38,7 @@ def test_autosave_lives_under_fudge_tactics_home(home: Path) -> None:
 
 
 def test_autosave_after_every_phase(home: Path) -> None:
-    """Issue 3: the autosave is rewritten whenever a phase begins; it always loads and replays."""
+    """The autosave is rewritten whenever a phase begins; it always loads and replays."""
     s = new_session(seed=5)
     players = {sid: make_player("random", i) for i, sid in enumerate(s.battle.sides)}
     saved_lengths = []
@@ -149,7 +149,7 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     assert any(e.kind == "attack" for e in s.battle.events)
 
 
-# ------------------------------------------------------------------------- issue 8: deployment and GM seat
+# ------------------------------------------------------------------------- Deployment and GM seat
 
 
 def _default_placements() -> list[dict[str, object]]:

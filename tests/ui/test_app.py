@@ -1,4 +1,4 @@
-"""The interface driven headless by posted pygame events (issue 5, "Tests"; SDL_VIDEODRIVER=dummy)."""
+"""The interface driven headless by posted pygame events (SDL_VIDEODRIVER=dummy)."""
 
 from __future__ import annotations
 
