@@ -21,8 +21,8 @@ from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import BattleHost, DeclState, paint_distribution
 from game.ui.battle.spellbook import default_spell
+from game.ui.battle.words import hex_name, signed
 from game.ui.preview import AttackPreview, attack_preview, percent, weapon_named
-from game.ui.viewer import signed
 from game.ui.widgets import Button
 
 LEFT = 440
@@ -286,6 +286,23 @@ class DeclarationPanel:
         return False
 
     # --- drawing --------------------------------------------------------------------------------
+    def stance_notes(self) -> str:
+        """What the stance lets the figure do with hexes (FTC 6.2): the advance chosen, the retreat hex named
+        the way the board shows it."""
+        st = self.state
+        stance = Stance(st.stance)
+        notes = []
+        if stance.max_advance:
+            notes.append(f"advance: click up to {stance.max_advance} hex(es) ahead ({len(st.advance)} chosen)")
+        if stance.retreat != "none":
+            where = (
+                "click a green hex"
+                if st.retreat is None
+                else "to " + hex_name(self.screen.battle, self.screen.data.layout, st.retreat, st.figure)
+            )
+            notes.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
+        return " · ".join(notes)
+
     def paint(self, surf: pygame.Surface, d: Decision) -> tuple[int, int] | None:
         """The controls column's text and the attack's odds; the odds column's x and width (where the spell
         panel paints a casting's odds), None for a second move (no odds)."""
@@ -317,14 +334,11 @@ class DeclarationPanel:
         for part in text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)[:2]:
             text.blit(surf, part, (x, y), 12, theme.TEXT)
             y += text.line_height(12)
-        extra = []
-        if stance.max_advance:
-            extra.append(f"advance: click up to {stance.max_advance} hex(es) ahead ({len(st.advance)} chosen)")
-        if stance.retreat != "none":
-            where = "click a green hex" if st.retreat is None else f"to hex {st.retreat.q},{st.retreat.r}"
-            extra.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
-        if extra:
-            text.blit(surf, " · ".join(extra), (x, y + s(2)), 11, theme.TEXT_MUTED)
+        notes = self.stance_notes()
+        if notes:
+            for part in text.wrap(notes, 11, left_w - x)[:2]:
+                text.blit(surf, part, (x, y + s(2)), 11, theme.TEXT_MUTED)
+                y += text.line_height(11)
         opts = self.declare_options()
         if [f for f in opts["firers"] if f != fig.id]:
             text.blit(surf, "Dodge:", (x, s(161)), 12, theme.TEXT_MUTED)

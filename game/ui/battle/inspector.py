@@ -12,7 +12,7 @@ from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import RGB, BattleHost
 from game.ui.battle.spellbook import inspector_lines
-from game.ui.viewer import signed
+from game.ui.battle.words import footing_words, light_words, signed, terrain_words
 from game.ui.widgets import draw_panel
 
 
@@ -33,7 +33,7 @@ class Inspector:
         hx = sc.hover_hex
         assert hx is not None
         t = sc.data.terrain
-        kind = t.type_at(hx).name.capitalize()
+        kind = terrain_words(t.type_at(hx).name)
         walk = "impassable" if not t.is_passable(hx, "walk") else f"penalty {t.move_penalty(hx, 'walk')}"
         lines: list[tuple[str, RGB]] = [
             (f"{kind} · {walk}", theme.TEXT),
@@ -42,6 +42,7 @@ class Inspector:
                 + (" · blocks sight" if t.sight_blocked(hx) else ""),
                 theme.TEXT_MUTED,
             ),
+            (f"{light_words(t.light_at(hx))} · {footing_words(t.footing_at(hx))}", theme.TEXT_MUTED),
         ]
         battle = sc.battle
         occ = battle.occupant(hx)

@@ -10,6 +10,7 @@ from game.engine import events as ev
 from game.ui import theme
 from game.ui.battle.common import LOG_DELAY, RGB, BattleHost, Entry
 from game.ui.battle.spellbook import cast_lines, log_colour
+from game.ui.battle.words import name_hexes
 from game.ui.widgets import ScrollList, TextCache
 
 
@@ -35,7 +36,9 @@ class BattleLog:
         elif isinstance(e, ev.BattleEnded):
             colour = theme.ACCENT
         colour = log_colour(e) or colour
-        return e.text(self.screen.battle.names()), tuple(e.figures), colour
+        battle = self.screen.battle
+        text = name_hexes(e.text(battle.names()), battle, self.screen.data.layout, e.figures[0] if e.figures else None)
+        return text, tuple(e.figures), colour
 
     def entries_for(self, events: list[ev.Event]) -> list[Entry]:
         """The log lines of these events (a caster's declaration names its spell, FTC 8)."""

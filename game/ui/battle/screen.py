@@ -57,6 +57,7 @@ from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screens import HELP_KEYS
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.viewer import ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
@@ -77,6 +78,7 @@ class BattleScreen(ViewerScreen):
     TOP = TOP
     SIDE = SIDE
     STATUS = STATUS
+    help_keys = HELP_KEYS
 
     def __init__(
         self, ui: UiContext, session: Any, to_title: Callable[[], Transition], data: BoardData | None = None
@@ -499,6 +501,9 @@ class BattleScreen(ViewerScreen):
         if ctrl and key == pygame.K_o:
             return self.load_chooser()
         if key == pygame.K_ESCAPE:
+            if self.my_decision() is None:  # a computer's turn (or the log playing it out): the menu at once
+                self.selected_id, self.selected_hex, self._view = None, None, None
+                return self.menu()
             if self.selected_id is not None or self.selected_hex is not None:
                 self.selected_id, self.selected_hex, self._view = None, None, None
                 return None

@@ -10,6 +10,7 @@ from game.engine.battle import Decision
 from game.ui import theme
 from game.ui.battle.common import BattleHost
 from game.ui.battle.victory import victory_line
+from game.ui.battle.words import decision_line
 
 TOP = 34
 """Height of the top bar (unscaled pixels)."""
@@ -28,6 +29,11 @@ class Tracker:
         s = self.screen.ui.s
         return s(TOP) + s(TRACK)
 
+    def prompt_line(self, d: Decision) -> str:
+        """Who decides and what, the side named once."""
+        sc = self.screen
+        return decision_line(sc.battle.sides[d.side].name, d.prompt, computer=not sc.is_human(d.side))
+
     def paint(self, surf: pygame.Surface, d: Decision | None) -> None:
         """Title, round and phase, the prompt of the side deciding (or the winner), then the tracker."""
         sc = self.screen
@@ -42,10 +48,8 @@ class Tracker:
         phase = "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
         r = text.blit(surf, phase, (r.right + s(18), top // 2), 15, theme.TEXT, bold=True, anchor="midleft")
         if d is not None:
-            who = b.sides[d.side]
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
-            kind = "" if sc.is_human(d.side) else " (computer)"
-            prompt = f"{who.name}{kind}: {d.prompt}"
+            prompt = self.prompt_line(d)
             max_w = w - (r.right + s(36)) - s(120)
             while text.width(prompt, 14) > max_w and len(prompt) > 10:
                 prompt = prompt[:-4] + "…"
