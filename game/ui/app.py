@@ -202,6 +202,14 @@ class App:
                 screen.on_resize(size)
             self.dirty = True
             return
+        if event.type == pygame.WINDOWLEAVE:  # the pointer left the window: hover hints go with it
+            leave = getattr(self.top, "pointer_left", None)
+            if leave is not None:
+                leave()
+            if self.top.tooltip is not None:
+                self.top.tooltip.hover("", (0, 0))
+            self.dirty = True
+            return
         if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWFOCUSGAINED, pygame.WINDOWSHOWN):
             self.dirty = True
             return

@@ -27,6 +27,18 @@ class Inspector:
         """Drop the drawn box (the layout or the settings changed)."""
         self._cache = None
 
+    def _dodging(self, panel_top: bool) -> bool:
+        """Whether the pointer is where the box would stand (the board's top right corner, bottom right with
+        the panel at the top): the box moves to the left side then, so it never covers what it describes."""
+        sc = self.screen
+        s = sc.ui.s
+        x, y, bw, bh = sc.board.camera.view
+        w, h = self._cache[2].get_size() if self._cache is not None else (s(320), s(120))
+        spot = pygame.Rect(x + bw - w - s(8), y + s(8), w, h)
+        if panel_top:
+            spot.bottom = y + bh - s(8)
+        return spot.inflate(s(24), s(24)).collidepoint(sc.mouse)
+
     def lines(self) -> list[tuple[str, RGB]]:
         """What the box says about the hovered hex and its occupant."""
         sc = self.screen
@@ -69,7 +81,7 @@ class Inspector:
         if hx is None or not sc.data.terrain.contains(hx):
             return
         cam_view = tuple(sc.board.camera.view)
-        key = (state_key, hx, panel_top, cam_view)
+        key = (state_key, hx, panel_top, cam_view, self._dodging(panel_top))
         if self._cache is not None and self._cache[0] == key and state_key is not None:
             surface.blit(self._cache[2], self._cache[1])
             return
@@ -81,6 +93,8 @@ class Inspector:
         rect = pygame.Rect(x + bw - width - s(8), y + s(8), width, lh * len(lines) + s(10))
         if panel_top:
             rect.bottom = y + bh - s(8)
+        if self._dodging(panel_top):
+            rect.x = x + s(8)
         box = pygame.Surface(rect.size, pygame.SRCALPHA)
         draw_panel(box, box.get_rect(), theme.PANEL, theme.BORDER, radius=4, alpha=225)
         for i, (line, colour) in enumerate(lines):

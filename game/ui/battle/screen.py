@@ -429,7 +429,14 @@ class BattleScreen(ViewerScreen):
         return pygame.Rect(x + s(10), y + h - ph - s(10), pw, ph)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Panel buttons first, then the board (moves, targets), then pan / zoom."""
+        """Panel buttons first, then the board (moves, targets), then pan / zoom; nothing under a panel
+        reaches the board. A screen opened over this one takes the hover hint with it."""
+        result = self._route(event)
+        if isinstance(result, Push | Replace | Home):
+            self.pointer_left()
+        return result
+
+    def _route(self, event: pygame.event.Event) -> Transition | None:
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self._rebuild_buttons()
             for b in list(self.buttons):
@@ -444,6 +451,8 @@ class BattleScreen(ViewerScreen):
                 if d is not None and self.panel_rect(d).collidepoint(event.pos):
                     self.drag_from = None
                     return None
+        if event.type == pygame.MOUSEWHEEL and self.over_panel(self.mouse):
+            return None
         if event.type == pygame.MOUSEWHEEL and self.moves.wheel_turns(self._in_board(self.mouse)):
             self.moves.turn(1 if event.y > 0 else -1)
             return None
@@ -451,6 +460,27 @@ class BattleScreen(ViewerScreen):
             self.log.handle(event)
             self._hover_hint(event.pos)
         return super().on_event(event)
+
+    def over_panel(self, pos: tuple[int, int]) -> bool:
+        """Whether a point is on the decision panel (or the computer's "deciding" box) over the board."""
+        d = self.my_decision()
+        if d is not None:
+            return self.panel_rect(d).collidepoint(pos)
+        d = self.decision()
+        return d is not None and not self.is_human(d.side) and self._thinking_rect().collidepoint(pos)
+
+    def _in_board(self, pos: tuple[int, int]) -> bool:
+        """On the board and not under a panel: only there does the board hover, select, drag or zoom."""
+        return super()._in_board(pos) and not self.over_panel(pos)
+
+    def pointer_left(self) -> None:
+        """The pointer left the window (or a screen opened over this one): no hover, no hint."""
+        self.hint_tip.hover("", self.mouse)
+        self.log.hovered = None
+        self.mouse = (-1, -1)
+        if self.hover_hex is not None:
+            self.hover_hex = None
+            self._view = None
 
     def _hover_hint(self, pos: tuple[int, int]) -> None:
         """The hint under the mouse: a button's (a spell's description), a log line cut with "…" whole, or
@@ -667,6 +697,9 @@ class BattleScreen(ViewerScreen):
         state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
         self._draw_chrome(surface, d, state_key)
         mine = self.my_decision()
+        self._rebuild_buttons()
+        if self.mouse[0] >= 0:  # what is under the still pointer may have changed (a panel closed)
+            self._hover_hint(self.mouse)
         if mine is not None:
             self._draw_panel(surface, mine, state_key)
         elif d is not None and not self.is_human(d.side):
@@ -764,11 +797,15 @@ class BattleScreen(ViewerScreen):
             [(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)], doreturn=False
         )
 
-    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+    def _thinking_rect(self) -> pygame.Rect:
         s = self.ui.s
         x, y, _, h = self.board.camera.view
+        return pygame.Rect(x + s(10), y + h - s(46), s(360), s(36))
+
+    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+        s = self.ui.s
         name = self.battle.sides[d.side].name
-        rect = pygame.Rect(x + s(10), y + h - s(46), s(360), s(36))
+        rect = self._thinking_rect()
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
         self.ui.text.blit(
             surface, f"{name} (computer) is deciding…", (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft"

@@ -1,0 +1,96 @@
+"""Nothing in the way on the battle screen: a hint goes when the pointer leaves what it explains, and the
+board does not react to the pointer, clicks or the wheel under the decision panel."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.ui.app import App
+from game.ui.battle_screen import BattleScreen
+from game.ui.screens import EscapeMenu
+from tests.ui.conftest import click, key, move, wheel
+from tests.ui.test_battle_screen import all_human, lift_curtain, open_battle
+
+LONG = "Round 1: " + "a very long account of what happened " * 6
+
+
+def _hint_on_a_long_log_line(app: App) -> BattleScreen:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    screen.log.set_items([LONG, "short"])
+    app.draw()
+    first = (screen.log.rect.x + 20, screen.log.rect.y + 8)
+    move(app, first)
+    assert screen.hint_tip.shown and screen.hint_tip.text == LONG
+    return screen
+
+
+def test_a_hint_goes_when_the_pointer_moves_off_what_it_explains(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    x, y, w, _ = screen.board.camera.view
+    move(app, (x + w // 2, y + 30))
+    assert not screen.hint_tip.shown
+
+
+def test_a_hint_goes_when_the_pointer_leaves_the_window(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWLEAVE, window=None))
+    app.pump()
+    assert not screen.hint_tip.shown
+    assert screen.hover_hex is None
+
+
+def test_a_hint_goes_when_what_it_explains_goes_from_under_the_still_pointer(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    screen.log.set_items(["short", "short too"])
+    app.draw()
+    assert not screen.hint_tip.shown
+
+
+def test_a_hint_goes_when_a_screen_opens_over_the_battle(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    screen.selected_id, screen.selected_hex = None, None
+    screen.decl.advance, screen.decl.target = [], None
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, EscapeMenu)
+    assert not screen.hint_tip.shown
+
+
+def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    d = screen.my_decision()
+    assert d is not None and d.reason == "move"
+    fid = screen.active_mover(d)
+    assert fid is not None
+    cam = screen.board.camera
+    reach = screen.reach(fid)
+    spots = []
+    for top in (False, True):  # a hex the figure could reach that lies under the panel, top or bottom
+        screen._panel_top = top
+        screen._rebuild_buttons()
+        panel = screen.panel_rect(d)
+        for h in sorted(reach.hexes()):
+            p = tuple(round(v) for v in cam.hex_to_screen(h))
+            inside = panel.inflate(-20, -20).collidepoint(p)
+            if inside and not any(b.rect.inflate(10, 10).collidepoint(p) for b in screen.buttons):
+                spots.append((top, h, p))
+        if spots:
+            break
+    assert spots, "no reachable hex lies under the panel"
+    _, target, pos = spots[0]
+    move(app, pos)
+    assert screen.hover_hex is None and screen.board_view().path is None
+    log_before = len(screen.battle.log)
+    click(app, pos)
+    assert len(screen.battle.log) == log_before and screen.selected_hex is None
+    zoom = cam.zoom_index
+    wheel(app, pos, 1)
+    wheel(app, pos, -1)
+    wheel(app, pos, -1)
+    assert cam.zoom_index == zoom
+    # away from the panel the same hex hovers and previews its path
+    screen._panel_top = not screen._panel_top
+    screen._rebuild_buttons()
+    move(app, pos)
+    assert screen.hover_hex == target and screen.board_view().path is not None
