@@ -94,3 +94,22 @@ def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
     screen._rebuild_buttons()
     move(app, pos)
     assert screen.hover_hex == target and screen.board_view().path is not None
+
+
+def test_a_long_log_entry_wraps_onto_rows_and_a_click_on_any_row_picks_it(app: App) -> None:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    fid = next(iter(screen.battle.figures))
+    screen.journal.entries.append((LONG, (fid,), None))
+    screen.journal.sync()
+    app.draw()
+    log = screen.log
+    rows = [r for r, e in enumerate(log.row_entry) if e == len(screen.entries) - 1]
+    assert len(rows) > 1
+    assert " ".join(log.items[r] for r in rows).split() == LONG.split()
+    assert not any("…" in log.items[r] for r in rows)
+    y = log.rect.y + 4 + (rows[1] - log.scroll) * log._line_height + 3
+    for r in rows:  # no row is cut: no hint needed to read it
+        assert log.cut_line_at((log.rect.x + 20, log.rect.y + 4 + (r - log.scroll) * log._line_height + 3)) == ""
+    click(app, (log.rect.x + 30, y))
+    assert screen.highlight == frozenset({fid})
