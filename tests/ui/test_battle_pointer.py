@@ -3,6 +3,8 @@ board does not react to the pointer, clicks or the wheel under the decision pane
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 
 from game.ui.app import App
@@ -113,3 +115,40 @@ def test_a_long_log_entry_wraps_onto_rows_and_a_click_on_any_row_picks_it(app: A
         assert log.cut_line_at((log.rect.x + 20, log.rect.y + 4 + (r - log.scroll) * log._line_height + 3)) == ""
     click(app, (log.rect.x + 30, y))
     assert screen.highlight == frozenset({fid})
+
+
+def _play_out(app: App, screen: BattleScreen) -> None:
+    for _ in range(400):
+        if not screen.journal.pending:
+            return
+        app.tick(0.05)
+    raise AssertionError("the log never caught up")
+
+
+def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played_them_out(app: App) -> None:
+    from tests.ui.test_battle_screen import _to_attack_phase_adjacent
+
+    screen = open_battle(app, controllers=all_human())
+    _to_attack_phase_adjacent(app, screen)
+    app.ui.settings = replace(app.ui.settings, animation_speed=1.0)
+    b = screen.battle
+    start_round = b.round
+    for _ in range(40):  # everyone defends only; the last declaration resolves the round
+        lift_curtain(app)
+        d = screen.my_decision()
+        assert d is not None and d.reason == "declare"
+        before = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
+        key(app, pygame.K_RETURN)
+        if b.round > start_round:
+            break
+        _play_out(app, screen)
+    assert b.round == start_round + 1 and screen.journal.pending
+    assert screen.tracker.phase_line() == f"Round {start_round} · Attack phase"
+    shown = screen.shown()
+    assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in shown.figures.items()} == before
+    assert shown.decision is not None and shown.decision.reason == "declare"
+    app.draw()
+    _play_out(app, screen)
+    assert screen.tracker.phase_line() == f"Round {b.round} · Movement phase"
+    live = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
+    assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in screen.shown().figures.items()} == live

@@ -60,7 +60,8 @@ class Inspector:
         occ = battle.occupant(hx)
         if occ is not None:
             c = occ.character
-            lines.append((f"{occ.name} ({battle.sides[occ.side].name}) — {occ.wounds.label}", sc.side_colour(occ.side)))
+            wounds = sc.shown().figures.get(occ.id, occ).wounds  # no wound shows before the log tells it
+            lines.append((f"{occ.name} ({battle.sides[occ.side].name}) — {wounds.label}", sc.side_colour(occ.side)))
             lines.append(
                 (
                     f"Str {level_name(c.strength)} · Agi {level_name(c.agility)} · "

@@ -37,7 +37,7 @@ from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.ui import theme
-from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, action_side
+from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown, action_side
 from game.ui.battle.curtain import CurtainScreen
 from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
@@ -105,6 +105,8 @@ class BattleScreen(ViewerScreen):
         self.victory_shown = False
         self._focused: tuple[int, str] | None = None
         self._panel_top = False
+        self._shown: Shown | None = None
+        """The battle as it stood before the decision whose lines the log is still playing out."""
         self.hint_tip = Tooltip(delay=0.0)
         """The hover hint of the panel's buttons, cut log lines and effect badges."""
         self.players: dict[str, Callable[[Battle, Decision], act.Action]] = {}
@@ -159,6 +161,11 @@ class BattleScreen(ViewerScreen):
         """Who must decide now (None: the battle is over)."""
         return self.battle.decision()
 
+    def shown(self) -> Shown:
+        """The battle as the tracker and the sheet show it: as it stood before the decision whose results the
+        log is still playing out, else as it is."""
+        return self._shown if self._shown is not None else Shown.live(self.battle)
+
     def my_decision(self) -> Decision | None:
         """The decision when a human makes it and the log has caught up, else None."""
         d = self.decision()
@@ -203,13 +210,16 @@ class BattleScreen(ViewerScreen):
         return self.game_menu.leave_to_title()
 
     def send(self, action: act.Action) -> bool:
-        """Apply a decision through the session; an illegal one shows its sentence and changes nothing."""
+        """Apply a decision through the session; an illegal one shows its sentence and changes nothing. The
+        tracker and the sheet go on showing the battle as it was until the log has played the results out."""
+        before = self._shown or Shown.frozen(self.battle)
         try:
             new = self.session.apply(action)
         except IllegalAction as exc:
             self.set_status(str(exc), error=True)
             return False
         self.after_change(new)
+        self._shown = before if self.journal.pending else None
         return True
 
     def after_change(self, new_events: list[ev.Event]) -> None:
@@ -346,6 +356,7 @@ class BattleScreen(ViewerScreen):
             self.set_status(str(exc), error=True)
             return False
         self.session.battle = candidate
+        self._shown = None
         self._bind()
         self.journal.rebuild()
         self.after_change([])
@@ -585,7 +596,9 @@ class BattleScreen(ViewerScreen):
         speed = self.ui.settings.animation_speed
         if self.journal.pending:
             if self.journal.release(dt, speed):
+                self._shown = None
                 self.version += 1
+                self._chrome_keys.clear()
             return True
         d = self.decision()
         if d is None:
@@ -760,7 +773,7 @@ class BattleScreen(ViewerScreen):
         if self._chrome_keys.get("top") != key:
             self._chrome_keys["top"] = key
             chrome.fill((0, 0, 0), top_rect)
-            self.tracker.paint(chrome.subsurface(top_rect), d)
+            self.tracker.paint(chrome.subsurface(top_rect), self.shown().decision)
         log = self.log
         col_h = log.rect.y - top_h
         hovered = self.overlays.hover_figure() if self.selected_id is None else None

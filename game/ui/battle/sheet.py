@@ -24,8 +24,9 @@ class Sheet:
         sc = self.screen
         fid = sc.selected_id or hovered
         if fid is None:
-            d = sc.decision()
-            fid = d.figure if d is not None and d.figure in sc.battle.figures else None
+            shown = sc.shown()
+            d = shown.decision
+            fid = d.figure if d is not None and d.figure in shown.figures else None
         return fid
 
     def paint(self, surf: pygame.Surface, hovered: str | None) -> None:
@@ -40,8 +41,8 @@ class Sheet:
         if fid is None:
             text.blit(surf, "Click a figure to see its sheet.", (x, y), 14, theme.TEXT_MUTED)
             return
-        battle = sc.battle
-        f = battle.figures[fid]
+        battle = sc.shown()
+        f = battle.figures.get(fid) or sc.battle.figures[fid]
         c = f.character
         pygame.draw.circle(surf, sc.side_colour(f.side), (x + s(7), y + s(11)), s(7))
         text.blit(surf, f.name, (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)

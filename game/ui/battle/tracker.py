@@ -32,7 +32,12 @@ class Tracker:
     def prompt_line(self, d: Decision) -> str:
         """Who decides and what, the side named once."""
         sc = self.screen
-        return decision_line(sc.battle.sides[d.side].name, d.prompt, computer=not sc.is_human(d.side))
+        return decision_line(sc.shown().sides[d.side].name, d.prompt, computer=not sc.is_human(d.side))
+
+    def phase_line(self) -> str:
+        """ "Round 2 · Movement phase" (or "Battle over"), as shown."""
+        b = self.screen.shown()
+        return "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
 
     def paint(self, surf: pygame.Surface, d: Decision | None) -> None:
         """Title, round and phase, the prompt of the side deciding (or the winner), then the tracker."""
@@ -42,10 +47,10 @@ class Tracker:
         top = s(TOP)
         pygame.draw.rect(surf, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surf, theme.BORDER, (0, top - 1), (w, top - 1))
-        b = sc.battle
+        b = sc.shown()
         title = str(sc.session.setup_data.get("title", sc.data.name))
         r = text.blit(surf, title, (s(12), top // 2), 17, theme.ACCENT, bold=True, anchor="midleft")
-        phase = "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
+        phase = self.phase_line()
         r = text.blit(surf, phase, (r.right + s(18), top // 2), 15, theme.TEXT, bold=True, anchor="midleft")
         if d is not None:
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
@@ -63,7 +68,7 @@ class Tracker:
         """The initiative tracker: order, whose turn, held, done, out."""
         sc = self.screen
         s, text = sc.ui.s, sc.ui.text
-        b = sc.battle
+        b = sc.shown()
         w = surf.get_width()
         th = s(TRACK)
         pygame.draw.rect(surf, theme.BACKGROUND, (0, y0, w, th))
