@@ -69,7 +69,7 @@ def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
     reach = screen.reach(fid)
     spots = []
     for top in (False, True):  # a hex the figure could reach that lies under the panel, top or bottom
-        screen._panel_top = top
+        screen.focus.panel_top = top
         screen._rebuild_buttons()
         panel = screen.panel_rect(d)
         for h in sorted(reach.hexes()):
@@ -92,7 +92,7 @@ def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
     wheel(app, pos, -1)
     assert cam.zoom_index == zoom
     # away from the panel the same hex hovers and previews its path
-    screen._panel_top = not screen._panel_top
+    screen.focus.panel_top = not screen.focus.panel_top
     screen._rebuild_buttons()
     move(app, pos)
     assert screen.hover_hex == target and screen.board_view().path is not None
@@ -152,3 +152,63 @@ def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played
     assert screen.tracker.phase_line() == f"Round {b.round} · Movement phase"
     live = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
     assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in screen.shown().figures.items()} == live
+
+
+def _clear_of_the_panel(screen: BattleScreen, fids: list[str]) -> bool:
+    d = screen.my_decision()
+    panel = screen.panel_rect(d)
+    view = pygame.Rect(screen.board.camera.view)
+    for fid in fids:
+        p = screen.board.camera.hex_to_screen(screen.battle.figure(fid).hex)
+        if panel.collidepoint(p) or not view.collidepoint(p):
+            return False
+    return True
+
+
+def _declaring_one_of_two_enemies_face_to_face(app: App) -> tuple[BattleScreen, str, str]:
+    from tests.ui.test_battle_screen import _to_attack_phase_adjacent
+
+    screen = open_battle(app, controllers=all_human())
+    a, e = _to_attack_phase_adjacent(app, screen)
+    for _ in range(40):
+        lift_curtain(app)
+        d = screen.my_decision()
+        assert d is not None and d.reason == "declare"
+        if d.figure in (a, e):
+            break
+        key(app, pygame.K_RETURN)
+    assert d.figure is not None
+    return screen, d.figure, e if d.figure == a else a
+
+
+def test_the_decision_panel_never_covers_the_figure_deciding_or_its_target(app: App) -> None:
+    screen, me, enemy = _declaring_one_of_two_enemies_face_to_face(app)
+    cam = screen.board.camera
+    d = screen.my_decision()
+    # the player pans the pair under the panel; then cycles to the target with T
+    panel = screen.panel_rect(d)
+    sx, sy = cam.hex_to_screen(screen.battle.figure(me).hex)
+    cam.pan(sx - panel.centerx, sy - panel.centery)
+    screen._view = None
+    assert not _clear_of_the_panel(screen, [me, enemy])
+    key(app, pygame.K_t)
+    assert screen.decl.target == enemy
+    app.tick(0.0)
+    assert _clear_of_the_panel(screen, [me, enemy])
+
+
+def test_the_camera_looks_again_when_the_window_is_resized(app: App) -> None:
+    screen, me, enemy = _declaring_one_of_two_enemies_face_to_face(app)
+    key(app, pygame.K_t)
+    app.tick(0.0)
+    assert _clear_of_the_panel(screen, [me, enemy])
+    cam = screen.board.camera
+    for size in ((1024, 640), (1920, 1080), (1024, 640)):
+        panel = screen.panel_rect(screen.my_decision())  # the player pans the pair under the panel first
+        sx, sy = cam.hex_to_screen(screen.battle.figure(me).hex)
+        cam.pan(sx - panel.centerx, sy - panel.centery)
+        app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        app.pump()
+        assert screen.size == size
+        assert _clear_of_the_panel(screen, [me, enemy]), size

@@ -216,6 +216,12 @@ class BattleHost(Protocol):
         """Lay the screen out for a window size."""
         ...
 
+    size: tuple[int, int]
+
+    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
+        """Where the decision panel stands (at the top of the board, or the bottom)."""
+        ...
+
     # --- answered by the move panel
     def active_mover(self, d: Decision) -> str | None:
         """The figure whose move is being planned."""

@@ -41,6 +41,7 @@ from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Show
 from game.ui.battle.curtain import CurtainScreen
 from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
+from game.ui.battle.focus import Focus
 from game.ui.battle.gm_seat import GMSeat
 from game.ui.battle.inspector import Inspector
 from game.ui.battle.log import BattleLog
@@ -103,8 +104,6 @@ class BattleScreen(ViewerScreen):
         self.last_human_side: str | None = None
         self.pending: Transition | None = None
         self.victory_shown = False
-        self._focused: tuple[int, str] | None = None
-        self._panel_top = False
         self._shown: Shown | None = None
         """The battle as it stood before the decision whose lines the log is still playing out."""
         self.hint_tip = Tooltip(delay=0.0)
@@ -121,6 +120,7 @@ class BattleScreen(ViewerScreen):
         self.sheet = Sheet(self)
         self.inspector = Inspector(self)
         self.gm_seat = GMSeat(self)
+        self.focus = Focus(self)
         self.game_menu = GameMenu(self, open_battle_save)
         self._setup_players()
         self.journal.rebuild()
@@ -426,16 +426,16 @@ class BattleScreen(ViewerScreen):
             self.buttons.append(Button(label, fn, pygame.Rect(x, y, s(140), s(30)), size=14, enabled=enabled))
             x += s(140) + s(8)
 
-    def panel_rect(self, d: Decision | None) -> pygame.Rect:
-        """Where the decision panel floats over the board (bottom left, or top left when the deciding
-        figure stands in the lower half)."""
+    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
+        """Where the decision panel floats over the board: bottom left, or top left (``top``; by default
+        where the focus put it, clear of the figure deciding and its target)."""
         s = self.ui.s
         x, y, w, h = self.board.camera.view
         if d is not None and d.reason == "declare":
             pw, ph = min(w - s(20), s(900)), s(DECL_HEIGHT) + self.spells.extra_height(d.figure)
         else:
             pw, ph = min(w - s(20), s(520)), s(MovePanel.HEIGHT)
-        if self._panel_top:
+        if self.focus.panel_top if top is None else top:
             return pygame.Rect(x + s(10), y + s(10), pw, ph)
         return pygame.Rect(x + s(10), y + h - ph - s(10), pw, ph)
 
@@ -622,14 +622,9 @@ class BattleScreen(ViewerScreen):
                 self.computer_turn(d)
                 return True
             return changed
-        focus = (
-            d.mover
-            if d.reason == "stop" and d.mover
-            else (self.active_mover(d) if d.reason in MOVE_REASONS else d.figure)
-        )
-        if focus is not None and (self.version, focus) != self._focused:
-            self._focused = (self.version, focus)
-            self.focus_on(focus, d)
+        if self.focus.follow(d):
+            self._buttons_key = None
+            self._view = None
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
             self.last_human_side = d.side
@@ -637,20 +632,6 @@ class BattleScreen(ViewerScreen):
             return True
         self.last_human_side = d.side
         return changed
-
-    def focus_on(self, fid: str, d: Decision) -> None:
-        """Bring the deciding figure into view, and put the decision panel on the half it leaves free."""
-        cam = self.board.camera
-        f = self.battle.figure(fid)
-        x, y, w, h = cam.view
-        sx, sy = cam.hex_to_screen(f.hex)
-        margin = self.ui.s(40)
-        if not (x + margin <= sx <= x + w - margin and y + margin <= sy <= y + h - margin):
-            cam.center_on(*self.data.layout.hex_center(f.hex))
-            sx, sy = cam.hex_to_screen(f.hex)
-        self._panel_top = sy > y + h / 2
-        self._buttons_key = None
-        self._view = None
 
     def computer_turn(self, d: Decision) -> None:
         """One computer decision (a random legal one if the tactical player errs)."""
@@ -717,7 +698,7 @@ class BattleScreen(ViewerScreen):
             self._draw_panel(surface, mine, state_key)
         elif d is not None and not self.is_human(d.side):
             self._draw_thinking(surface, d)
-        self.inspector.draw(surface, state_key, self._panel_top)
+        self.inspector.draw(surface, state_key, self.focus.panel_top)
         self.hint_tip.draw(surface, self.ui.text)
 
     def _draw_panel(self, surface: pygame.Surface, d: Decision, state_key: tuple[Any, ...]) -> None:
