@@ -212,3 +212,24 @@ def test_the_camera_looks_again_when_the_window_is_resized(app: App) -> None:
         app.pump()
         assert screen.size == size
         assert _clear_of_the_panel(screen, [me, enemy]), size
+
+
+def test_the_gm_panels_hint_goes_when_its_button_opens_a_box_or_the_pointer_leaves(app: App) -> None:
+    from game.ui.gm_dialog import GMDialog
+    from tests.ui.test_gm_panel import button, open_as_referee
+
+    _, panel = open_as_referee(app)
+    gear = button(panel, "Gear")
+    assert gear.hint
+    move(app, gear.rect.center)
+    app.tick(1.0)
+    assert panel.tooltip.shown and panel.tooltip.text == gear.hint
+    pygame.event.post(pygame.event.Event(pygame.WINDOWLEAVE, window=None))
+    app.pump()
+    assert not panel.tooltip.shown
+    move(app, (gear.rect.centerx + 1, gear.rect.centery))
+    app.tick(1.0)
+    assert panel.tooltip.shown
+    click(app, gear.rect.center)
+    assert isinstance(app.top, GMDialog)
+    assert not panel.tooltip.shown
