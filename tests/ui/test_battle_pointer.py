@@ -233,3 +233,30 @@ def test_the_gm_panels_hint_goes_when_its_button_opens_a_box_or_the_pointer_leav
     click(app, gear.rect.center)
     assert isinstance(app.top, GMDialog)
     assert not panel.tooltip.shown
+
+
+def test_the_hover_box_steps_aside_from_the_pointer_and_never_covers_the_panel(app: App) -> None:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    d = screen.my_decision()
+    assert d is not None
+    cam = screen.board.camera
+    x, y, w, h = cam.view
+    panel = screen.panel_rect(d)
+    hexes = [
+        hx
+        for hx in screen.battle.terrain.hexes()
+        if x + w - 60 < (p := cam.hex_to_screen(hx))[0] < x + w - 12
+        and (y + 30 < p[1] < y + h - 30)
+        and not panel.collidepoint(p)
+    ]
+    assert hexes
+    for hx in hexes[:12]:
+        pos = tuple(round(v) for v in cam.hex_to_screen(hx))
+        move(app, pos)
+        assert screen.hover_hex == hx
+        app.draw()
+        box = screen.inspector.drawn
+        assert box is not None
+        assert not box.colliderect(screen.panel_rect(d))
+        assert not box.collidepoint(pos)

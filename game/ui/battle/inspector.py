@@ -22,22 +22,12 @@ class Inspector:
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
         self._cache: tuple[Any, tuple[int, int], pygame.Surface] | None = None
+        self.drawn: pygame.Rect | None = None
+        """Where the box was drawn last (None: not drawn)."""
 
     def forget(self) -> None:
         """Drop the drawn box (the layout or the settings changed)."""
         self._cache = None
-
-    def _dodging(self, panel_top: bool) -> bool:
-        """Whether the pointer is where the box would stand (the board's top right corner, bottom right with
-        the panel at the top): the box moves to the left side then, so it never covers what it describes."""
-        sc = self.screen
-        s = sc.ui.s
-        x, y, bw, bh = sc.board.camera.view
-        w, h = self._cache[2].get_size() if self._cache is not None else (s(320), s(120))
-        spot = pygame.Rect(x + bw - w - s(8), y + s(8), w, h)
-        if panel_top:
-            spot.bottom = y + bh - s(8)
-        return spot.inflate(s(24), s(24)).collidepoint(sc.mouse)
 
     def lines(self) -> list[tuple[str, RGB]]:
         """What the box says about the hovered hex and its occupant."""
@@ -75,30 +65,44 @@ class Inspector:
             lines.extend(inspector_lines(battle, occ))
         return lines
 
-    def draw(self, surface: pygame.Surface, state_key: Any, panel_top: bool) -> None:
-        """The box in the board's top right corner (bottom right when the decision panel is at the top)."""
+    def draw(self, surface: pygame.Surface, state_key: Any, panel_top: bool, avoid: pygame.Rect | None) -> None:
+        """The box in a corner of the board: top right (bottom right when the decision panel is at the top),
+        else the first corner that neither the panel (``avoid``) nor the pointer is in."""
         sc = self.screen
         hx = sc.hover_hex
+        self.drawn = None
         if hx is None or not sc.data.terrain.contains(hx):
             return
-        cam_view = tuple(sc.board.camera.view)
-        key = (state_key, hx, panel_top, cam_view, self._dodging(panel_top))
-        if self._cache is not None and self._cache[0] == key and state_key is not None:
-            surface.blit(self._cache[2], self._cache[1])
-            return
-        s, text = sc.ui.s, sc.ui.text
-        lines = self.lines()
-        lh = text.line_height(12)
-        width = max(text.width(line, 12) for line, _ in lines) + s(16)
+        key = (state_key, hx)
+        if self._cache is None or self._cache[0] != key or state_key is None:
+            s, text = sc.ui.s, sc.ui.text
+            lines = self.lines()
+            lh = text.line_height(12)
+            width = max(text.width(line, 12) for line, _ in lines) + s(16)
+            box = pygame.Surface((width, lh * len(lines) + s(10)), pygame.SRCALPHA)
+            draw_panel(box, box.get_rect(), theme.PANEL, theme.BORDER, radius=4, alpha=225)
+            for i, (line, colour) in enumerate(lines):
+                text.blit(box, line, (s(8), s(5) + i * lh), 12, colour)
+            self._cache = (key, (0, 0), box)
+        box = self._cache[2]
+        rect = self.drawn = self.place(box.get_size(), panel_top, avoid)
+        if rect is not None:
+            surface.blit(box, rect.topleft)
+
+    def place(self, size: tuple[int, int], panel_top: bool, avoid: pygame.Rect | None) -> pygame.Rect | None:
+        """Where a box of this size goes: the corners of the board in order of preference, the first clear of
+        the decision panel and of the pointer (so it never covers what it describes); else one clear of the
+        panel; None when the panel leaves no corner free (a very narrow board)."""
+        sc = self.screen
+        s = sc.ui.s
         x, y, bw, bh = sc.board.camera.view
-        rect = pygame.Rect(x + bw - width - s(8), y + s(8), width, lh * len(lines) + s(10))
-        if panel_top:
-            rect.bottom = y + bh - s(8)
-        if self._dodging(panel_top):
-            rect.x = x + s(8)
-        box = pygame.Surface(rect.size, pygame.SRCALPHA)
-        draw_panel(box, box.get_rect(), theme.PANEL, theme.BORDER, radius=4, alpha=225)
-        for i, (line, colour) in enumerate(lines):
-            text.blit(box, line, (s(8), s(5) + i * lh), 12, colour)
-        self._cache = (key, rect.topleft, box)
-        surface.blit(box, rect.topleft)
+        w, h = size
+        right, left = x + bw - w - s(8), x + s(8)
+        top, bottom = y + s(8), y + bh - h - s(8)
+        rows = (bottom, top) if panel_top else (top, bottom)
+        spots = [pygame.Rect(cx, cy, w, h) for cx in (right, left) for cy in rows]
+        clear = [r for r in spots if avoid is None or not r.colliderect(avoid)]
+        for rect in clear:
+            if not rect.inflate(s(24), s(24)).collidepoint(sc.mouse):
+                return rect
+        return clear[0] if clear else None

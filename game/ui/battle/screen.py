@@ -432,9 +432,13 @@ class BattleScreen(ViewerScreen):
         s = self.ui.s
         x, y, w, h = self.board.camera.view
         if d is not None and d.reason == "declare":
-            pw, ph = min(w - s(20), s(900)), s(DECL_HEIGHT) + self.spells.extra_height(d.figure)
+            pw = min(w - s(20), s(900))
+            extra = self.spells.extra_height(d.figure)
+            # the odds under the controls (a narrow board) give way first when the board is short too
+            ph = max(s(DECL_HEIGHT) + extra, min(self.declaration.height(pw) + extra, h - s(20)))
         else:
-            pw, ph = min(w - s(20), s(520)), s(MovePanel.HEIGHT)
+            pw = min(w - s(20), s(520))
+            ph = self.moves.height(pw)
         if self.focus.panel_top if top is None else top:
             return pygame.Rect(x + s(10), y + s(10), pw, ph)
         return pygame.Rect(x + s(10), y + h - ph - s(10), pw, ph)
@@ -484,6 +488,16 @@ class BattleScreen(ViewerScreen):
         """On the board and not under a panel: only there does the board hover, select, drag or zoom."""
         return super()._in_board(pos) and not self.over_panel(pos)
 
+    def _cut_chrome_text(self, pos: tuple[int, int]) -> str:
+        """The whole prompt or status message under the pointer when the bar shows it cut, else ""."""
+        w, h = self.size
+        s = self.ui.s
+        if pos[1] >= h - s(self.STATUS) and self.status:
+            return self.status if self.status_line(w - s(20)) != self.status else ""
+        if pos[1] < s(TOP):
+            return self.tracker.cut_prompt
+        return ""
+
     def pointer_left(self) -> None:
         """The pointer left the window (or a screen opened over this one): no hover, no hint."""
         self.hint_tip.hover("", self.mouse)
@@ -499,6 +513,8 @@ class BattleScreen(ViewerScreen):
         text = next((b.hint for b in self.buttons if b.hint and b.rect.collidepoint(pos) and b.visible), "")
         if not text:
             text = self.log.cut_line_at(pos)
+        if not text:
+            text = self._cut_chrome_text(pos)
         if not text and pygame.Rect(self.board.camera.view).collidepoint(pos):
             text = self.spells.badge_tip(pos)
         self.hint_tip.hover(text, pos)
@@ -663,7 +679,9 @@ class BattleScreen(ViewerScreen):
                 cam.zoom_index += 1
             cam.clamp()
             self._fitted = True
-        log_h = max(s(140), (size[1] - top - s(self.STATUS)) * 2 // 5)
+        avail = size[1] - top - s(self.STATUS)
+        # a short window leaves the sheet above the log room for the wound track: the log takes a third
+        log_h = max(s(140), avail * 2 // 5) if avail >= s(560) else max(s(96), avail // 3)
         self.journal.layout(
             pygame.Rect(size[0] - side + s(8), size[1] - s(self.STATUS) - log_h - s(6), side - s(16), log_h)
         )
@@ -698,7 +716,8 @@ class BattleScreen(ViewerScreen):
             self._draw_panel(surface, mine, state_key)
         elif d is not None and not self.is_human(d.side):
             self._draw_thinking(surface, d)
-        self.inspector.draw(surface, state_key, self.focus.panel_top)
+        panel = self.panel_rect(mine) if mine is not None else (self._thinking_rect() if d is not None else None)
+        self.inspector.draw(surface, state_key, self.focus.panel_top, panel)
         self.hint_tip.draw(surface, self.ui.text)
 
     def _draw_panel(self, surface: pygame.Surface, d: Decision, state_key: tuple[Any, ...]) -> None:
@@ -728,12 +747,13 @@ class BattleScreen(ViewerScreen):
         if d.reason != "declare":
             self.moves.paint(surf, d)
             return
-        odds = self.declaration.paint(surf, d)
+        bottom = surf.get_height() - self.ui.s(40) - self.spells.extra_height(d.figure)
+        odds = self.declaration.paint(surf, d, bottom)
         if odds is None:
             return
         self.spells.paint_row_label(surf)
         if self.decl.spell is not None:
-            self.spells.paint_odds(surf, *odds)
+            self.spells.paint_odds(surf, odds)
 
     def _draw_chrome(self, surface: pygame.Surface, d: Decision | None, state_key: tuple[Any, ...]) -> None:
         """Top bar and tracker, sheet and log column, status bar: repainted into one cached opaque surface
@@ -786,10 +806,21 @@ class BattleScreen(ViewerScreen):
             pygame.draw.rect(chrome, theme.PANEL, bar)
             pygame.draw.line(chrome, theme.BORDER, bar.topleft, bar.topright)
             colour = theme.DANGER if self.status_error else theme.TEXT_MUTED
-            text.blit(chrome, self.status or KEYS_HINT, (s(10), bar.centery), 13, colour, anchor="midleft")
+            text.blit(chrome, self.status_line(w - s(20)), (s(10), bar.centery), 13, colour, anchor="midleft")
         surface.blits(
             [(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)], doreturn=False
         )
+
+    def status_line(self, room: int) -> str:
+        """The status bar's text for ``room`` pixels: a message cut with "…" (hovering shows it whole), or
+        the keys hint with its last items left out until it fits."""
+        text = self.ui.text
+        if self.status:
+            return text.fit(self.status, 13, room)
+        items = KEYS_HINT.split(" · ")
+        while len(items) > 1 and text.width(" · ".join(items), 13) > room:
+            items.pop()
+        return " · ".join(items)
 
     def _thinking_rect(self) -> pygame.Rect:
         s = self.ui.s

@@ -325,16 +325,16 @@ class SpellPanel:
                 return t
         return ""
 
-    def paint_odds(self, surf: pygame.Surface, ox: int, ow: int) -> None:
+    def paint_odds(self, surf: pygame.Surface, area: pygame.Rect) -> None:
         """The odds column for a casting: P(reaching the difficulty), P(taking effect), against a dodging target,
         the casting roll's terms (FTC 8.1, 8.3), the damage outcomes of a bolt."""
         s, text = self.screen.ui.s, self.screen.ui.text
-        h = surf.get_height()
+        ox, ow, h = area.x, area.width, area.bottom
         d = self.screen.decl
         assert d.spell is not None
         item = magic.spell(d.spell)
         colour = self.colour
-        y = s(8)
+        y = area.y
         conc = self.screen.battle.casting_of(d.figure)
         if conc is not None and conc.spell.name == d.spell:
             done, needed = conc.progress

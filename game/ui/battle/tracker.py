@@ -23,6 +23,8 @@ class Tracker:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.cut_prompt = ""
+        """The prompt as a whole when the bar had to cut it (a hover hint shows it), else ""."""
 
     def height(self) -> int:
         """The bar and the strip together, scaled."""
@@ -54,12 +56,14 @@ class Tracker:
         r = text.blit(surf, phase, (r.right + s(18), top // 2), 15, theme.TEXT, bold=True, anchor="midleft")
         if d is not None:
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
-            prompt = self.prompt_line(d)
-            max_w = w - (r.right + s(36)) - s(120)
-            while text.width(prompt, 14) > max_w and len(prompt) > 10:
-                prompt = prompt[:-4] + "…"
+            whole = self.prompt_line(d)
+            keys_w = text.width("Esc menu · F1 help", 13) + s(24)
+            prompt = text.fit(whole, 14, w - (r.right + s(34)) - keys_w)
+            self.cut_prompt = whole if prompt != whole else ""
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
-        elif b.winner is not None:
+        else:
+            self.cut_prompt = ""
+        if d is None and b.winner is not None:
             text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT, bold=True, anchor="midleft")
         text.blit(surf, "Esc menu · F1 help", (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
         self._paint_order(surf, top, d)
