@@ -274,11 +274,11 @@ class GMPanel(Screen):
         row("Escape")
         add("Grant escape", lambda: self.send(gm.GrantEscape(self.figure)), 120, enabled=fig is not None)
         add("Deny escape", lambda: self.send(gm.DenyEscape(self.figure)), 110, enabled=fig is not None)
-        pending = b._pending
-        if pending is not None and pending.failed_at is not None and fig is not None and pending.figure == fig.id:
+        failed = b.failed_escape()
+        if failed is not None and fig is not None and failed[0] == fig.id:
             for e in b.enemies_of(fig):
                 if distance(e.hex, fig.hex) == 1:
-                    has = e.id in pending.failed_stoppers
+                    has = e.id in failed[1]
                     action = gm.DenyFreeAttack(e.id, fig.id) if has else gm.GrantFreeAttack(e.id, fig.id)
                     add(
                         f"{'Deny' if has else 'Grant'} {e.name.split()[0]}'s free attack",

@@ -61,8 +61,8 @@ def action_side(battle: Battle, action: act.Action) -> str | None:
 
 def follow_hex(battle: Battle) -> Hex | None:
     """The hex a follower is offered to step into now (FTC 6.2's follow step), if any."""
-    queue = battle._follow_queue
-    return queue[0][1] if queue else None
+    d = battle.decision()
+    return d.follow_hex if d is not None else None
 
 
 @dataclass

@@ -161,7 +161,7 @@ def range_hexes(battle: Battle, fid: str, item: magic.Spell) -> frozenset[Hex]:
             if (
                 h != fig.hex
                 and (reach is None or distance(fig.hex, h) <= reach)
-                and battle._spell_reaches(fig, item, h, None)
+                and battle.spell_reaches_hex(fig.id, item.name, h)
             ):
                 out.add(h)
     return frozenset(out)
