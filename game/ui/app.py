@@ -22,7 +22,7 @@ from game.ui import theme
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import BattleSetup, HelpOverlay, TitleScreen
+from game.ui.screens import HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
 
@@ -202,6 +202,14 @@ class App:
                 screen.on_resize(size)
             self.dirty = True
             return
+        if event.type == pygame.WINDOWLEAVE:  # the pointer left the window: hover hints go with it
+            leave = getattr(self.top, "pointer_left", None)
+            if leave is not None:
+                leave()
+            if self.top.tooltip is not None:
+                self.top.tooltip.hover("", (0, 0))
+            self.dirty = True
+            return
         if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWFOCUSGAINED, pygame.WINDOWSHOWN):
             self.dirty = True
             return
@@ -209,7 +217,7 @@ class App:
             if isinstance(self.top, HelpOverlay):
                 self.pop()
             else:
-                self.push(HelpOverlay(self.ui))
+                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", HELP_KEYS)))
             return
         if event.type not in (
             pygame.KEYDOWN,

@@ -368,10 +368,14 @@ class GMPanel(Screen):
             if btn is self.close_button or self.battle.over:
                 return Pop(then=self.on_close())
             if isinstance(btn.result, Push | Pop):
+                self.tooltip.hover("", event.pos)  # a box opens over the panel: the hint goes
                 return btn.result
             break
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(next((b.hint for b in self.buttons if b.hovered and b.hint), ""), event.pos)
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            # the click re-laid the panel out: the hint is that of what now lies under the pointer
+            self.tooltip.refresh(next((b.hint for b in self.buttons if b.rect.collidepoint(event.pos)), ""))
         return None
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -512,7 +512,8 @@ def test_log_opens_scrolled_to_its_latest_entries_with_the_column_full(app: App)
     assert len(screen.entries) > screen.log.visible_rows
     assert screen.log.scroll == screen.log.max_scroll
     assert screen.log.scroll + screen.log.visible_rows >= len(screen.entries)
-    assert len(screen.entries) - screen.log.scroll == screen.log.visible_rows
+    # rows, not entries: a long entry wraps onto more rows
+    assert len(screen.log.items) - screen.log.scroll == screen.log.visible_rows
 
 
 def test_wyrm_hollow_plays_on_screen_with_spells_a_large_wyrm_and_mooks(app: App) -> None:
