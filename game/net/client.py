@@ -251,6 +251,11 @@ def join_main(argv: list[str]) -> int:
     client = Client(address_uri(args.address), args.name, args.seat, args.password, args.token, say=say)
     player = make_player(args.players, args.seed) if args.players else None
     client.show_events = player is None
+    if player is None and args.seat != "watch":
+        say(
+            "this client shows the battle as text; to decide at this seat, let a computer play it "
+            "(--players tactical) — the game window for a table is not part of this version yet"
+        )
     say(f"joining {client.uri} (protocol {PROTOCOL_VERSION})")
     code = play_seat(client, player, retry=args.retry, think=args.think)
     if code and client.token:

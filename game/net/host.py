@@ -149,9 +149,9 @@ class Host:
     async def play_computers(self) -> None:
         """The host's computer takes its seats' decisions, one at a time between the clients' messages."""
         while not self.table.battle.over:
-            outs = self.table.play_computers(limit=1)
-            self.deliver(outs)
-            await asyncio.sleep(self.computer_pause if outs else 0.01)
+            before = len(self.table.battle.log)
+            self.deliver(self.table.play_computers(limit=1))
+            await asyncio.sleep(self.computer_pause if len(self.table.battle.log) > before else 0.01)
 
     async def watch_empty_seats(self) -> None:
         """Hand a seat the table waits for to the host's computer once it has been empty ``hand_over`` s."""
