@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import secrets
 import sys
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -251,7 +252,9 @@ def host_main(argv: list[str]) -> int:
             if not args.map:
                 p.error("give a map (or --resume LOG.json)")
             options = RuleOptions(secret_stances=args.secret_stances)
-            session = new_session(args.map, args.roster, seed=args.seed, options=options, autosave=False, gm=args.gm)
+            # 128 random bits: a seed nobody at the table can find by trying them all against the rolls seen
+            seed = args.seed if args.seed is not None else secrets.randbits(128)
+            session = new_session(args.map, args.roster, seed=seed, options=options, autosave=False, gm=args.gm)
             tokens = {}
         table = Table.start(session, password=args.password, save_path=save_path, token_hashes=tokens, say=_say)
         for side, kind in _computer_seats(args.computer).items():
