@@ -65,6 +65,8 @@ class Client:
     rebuilt: bool = False
     """The copy was rebuilt from a ``state`` (at join, a reveal or a resync) since a screen last looked."""
     chat_lines: list[tuple[str, str]] = field(default_factory=list)
+    map_hint: dict[str, str] = field(default_factory=dict)
+    """The host's map file name and its SHA-256: a client with the same shipped map draws its art."""
 
     # ------------------------------------------------------------------ connection
     def connect(self, timeout: float = 10.0) -> None:
@@ -134,6 +136,9 @@ class Client:
         elif kind == "state":
             steps = [(act.action_from_json(a), list(d)) for a, d in msg["steps"]]
             self.mirror = Mirror(setup_from_wire(msg["setup"]), list(msg["opening"]), steps)
+            hint = msg.get("map")
+            if isinstance(hint, dict):
+                self.map_hint = {"name": str(hint.get("name", ""))[:200], "sha256": str(hint.get("sha256", ""))[:64]}
             self.seats = list(msg["seats"])
             self._progress(msg)
             self.progress["_fresh"] = True
@@ -253,8 +258,14 @@ def play_seat(client: Client, player: Player | None, *, retry: float = 30.0, thi
             client.say("rejoining with the seat's token")
 
 
-def join_main(argv: list[str]) -> int:
-    """``python main.py join HOST[:PORT] [options]`` (README, "Playing across machines")."""
+WindowOpener = Callable[[str, str, str, str, "str | None"], int]
+"""Opens the game window at a table's seat: (address, name, seat, password, token) -> exit status."""
+
+
+def join_main(argv: list[str], open_window: WindowOpener | None = None) -> int:
+    """``python main.py join HOST[:PORT] [options]`` (README, "Playing across machines"): with ``--players``
+    a computer plays the seat without a window; else ``open_window`` opens the game at the seat (the command
+    layer passes it; ``--no-window`` prints the battle as text instead)."""
     p = argparse.ArgumentParser(prog="main.py join", description="Take a seat at a table hosted on another computer.")
     p.add_argument("address", help=f"the host, as HOST or HOST:PORT (default port {DEFAULT_PORT})")
     p.add_argument("--seat", default="", help="a side's id, 'gm' or 'watch' (default: the first free seat)")
@@ -264,8 +275,11 @@ def join_main(argv: list[str]) -> int:
     p.add_argument("--token", help="the seat's token from an earlier join: take your seat back")
     p.add_argument("--retry", type=float, default=30.0, help="seconds to keep rejoining after a lost connection")
     p.add_argument("--seed", type=int, default=1, help="the computer player's own seed (its choices, not the dice)")
+    p.add_argument("--no-window", action="store_true", help="no game window: print the battle as text")
     p.add_argument("--think", type=float, default=0.0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if not args.players and not args.no_window and open_window is not None:
+        return open_window(address_uri(args.address), args.name, args.seat, args.password, args.token)
 
     def say(text: str) -> None:
         print(text, flush=True)
@@ -274,10 +288,7 @@ def join_main(argv: list[str]) -> int:
     player = make_player(args.players, args.seed) if args.players else None
     client.show_events = player is None
     if player is None and args.seat != "watch":
-        say(
-            "this client shows the battle as text; to decide at this seat, let a computer play it "
-            "(--players tactical) — the game window for a table is not part of this version yet"
-        )
+        say("this client shows the battle as text; to decide at this seat, join without --no-window")
     say(f"joining {client.uri} (protocol {PROTOCOL_VERSION})")
     code = play_seat(client, player, retry=args.retry, think=args.think)
     if code and client.token:

@@ -49,7 +49,7 @@ def test_host_and_join_play_a_shipped_map_to_victory_and_the_save_replays(
     host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--save", str(log))
     try:
         port = _port(host)
-        watcher = Proc("join", f"127.0.0.1:{port}", "--seat", "watch", "--name", "Watcher")
+        watcher = Proc("join", f"127.0.0.1:{port}", "--seat", "watch", "--name", "Watcher", "--no-window")
         watcher.wait_for("seated at watch")
         blue, red = _seat("blue", port), _seat("red", port)
         assert [p.finish(60) for p in (blue, red, watcher)] == [0, 0, 0]
