@@ -164,9 +164,20 @@ def test_seats_of_the_table_follow_the_battles_gm() -> None:
 
 def test_the_network_layer_sits_between_the_session_and_the_commands() -> None:
     """The engine never reaches the network; the network never reaches the screens or the commands."""
-    from tests.test_layers import import_graph, reaches
+    from tests.test_house import import_graph
 
     graph = import_graph()
+
+    def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(graph.get(start, ()))
+        while todo:
+            m = todo.pop()
+            if m not in seen:
+                seen.add(m)
+                todo.extend(graph.get(m, ()))
+        return seen
+
     assert "game.net.table" in graph
     for name in graph:
         if name.startswith("game.engine"):
