@@ -13,6 +13,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -67,6 +68,7 @@ class App:
             save_settings=self._persist,
         )
         self.ui.open_save = self.open_save
+        self.ui.open_table = self.open_table
         self.stack: list[Screen] = []
         self.running = True
         self.dirty = True
@@ -168,6 +170,12 @@ class App:
         from game.ui.battle_screen import open_battle_save
 
         return open_battle_save(self.ui, path, self.to_title)
+
+    def open_table(self, session: Any) -> Screen:
+        """The battle screen at a networked table's seat just taken (``game.net.remote.RemoteSession``)."""
+        from game.ui.battle.table import TableScreen
+
+        return TableScreen(self.ui, session, self.to_title)
 
     def to_title(self) -> Transition:
         """Back to a fresh title screen (every screen above it closed when the transition is applied)."""
@@ -344,5 +352,17 @@ def run(
             if surface is not None:
                 pygame.image.save(surface, screenshot)
     finally:
+        app.close()
+    return 0
+
+
+def run_table(session: Any) -> int:
+    """``python main.py join`` without ``--players``: the game window at a networked table's seat."""
+    app = App()
+    try:
+        app.apply(Push(app.open_table(session)))
+        app.loop(None)
+    finally:
+        session.close()
         app.close()
     return 0

@@ -249,6 +249,12 @@ class TitleScreen(Screen):
                     hotkey=pygame.K_l,
                 ),
                 Button(
+                    "Join a table",
+                    self._join_table,
+                    tooltip="Take a seat at a battle hosted on another computer (python main.py host).",
+                    hotkey=pygame.K_j,
+                ),
+                Button(
                     "Settings",
                     lambda: Push(SettingsScreen(self.ui)),
                     tooltip="UI scale, colours, animation.",
@@ -277,6 +283,11 @@ class TitleScreen(Screen):
             return Push(
                 MessageDialog(self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True)
             )
+
+    def _join_table(self) -> Transition:
+        from game.ui.join_screen import JoinScreen
+
+        return Push(JoinScreen(self.ui))
 
     def _continue(self) -> Transition | None:
         return self._open(self.ui.autosave_path())
