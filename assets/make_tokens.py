@@ -415,20 +415,25 @@ def wyrm7(c: Canvas) -> None:
         for t in tips:
             c.line(wing_dark, root, t, 0.08, outline=None)
         c.line(dark, root, tips[0], 0.16)
-    # body, neck, head
-    c.ellipse(scale_col, -0.2, 0, 1.25, 0.78)
-    c.ellipse(belly, -0.15, 0, 0.9, 0.22, outline=None)
+    # body, legs, neck, head: a quarter larger than drawn here, so the body fills the middle of the base
+    k = 1.25
+    for side in (-1, 1):
+        for lx, ang in ((0.65, 0.5), (-0.95, -0.5)):
+            c.ellipse(dark, lx * k, side * 0.78 * k, 0.34 * k, 0.17 * k, angle=side * ang)
+            for claw in (-1, 0, 1):
+                tip = ((lx + 0.3 + 0.05 * claw) * k, side * (0.95 + 0.06 * claw) * k)
+                c.line((220, 210, 180), (lx * k + 0.25 * k, side * 0.86 * k), tip, 0.04 * k, outline=None)
+    c.ellipse(scale_col, -0.2 * k, 0, 1.25 * k, 0.78 * k)
+    c.ellipse(belly, -0.15 * k, 0, 0.9 * k, 0.22 * k, outline=None)
     for i in range(7):
-        c.poly(dark, [(-1.2 + i * 0.33, -0.08), (-1.05 + i * 0.33, 0.0), (-1.2 + i * 0.33, 0.08)], outline=None)
+        x0 = (-1.2 + i * 0.33) * k
+        c.poly(dark, [(x0, -0.08 * k), (x0 + 0.15 * k, 0.0), (x0, 0.08 * k)], outline=None)
+    c.line(scale_col, (0.6 * k, 0.0), (1.6 * k, 0.0), 0.46 * k)
+    c.ellipse(scale_col, 1.9 * k, 0.0, 0.5 * k, 0.36 * k)
+    c.poly(dark, [(2.2 * k, -0.22 * k), (2.62 * k, -0.06 * k), (2.62 * k, 0.06 * k), (2.2 * k, 0.22 * k)])
     for side in (-1, 1):
-        c.ellipse(dark, 0.65, side * 0.72, 0.28, 0.16, angle=side * 0.5)
-        c.ellipse(dark, -0.95, side * 0.7, 0.3, 0.16, angle=-side * 0.5)
-    c.line(scale_col, (0.6, 0.0), (1.6, 0.0), 0.46)
-    c.ellipse(scale_col, 1.9, 0.0, 0.5, 0.36)
-    c.poly(dark, [(2.2, -0.22), (2.62, -0.06), (2.62, 0.06), (2.2, 0.22)])
-    for side in (-1, 1):
-        c.poly((220, 210, 180), [(1.6, side * 0.22), (1.2, side * 0.5), (1.7, side * 0.3)])
-        c.circle((255, 190, 40), 2.02, side * 0.18, 0.07)
+        c.poly((220, 210, 180), [(1.6 * k, side * 0.22 * k), (1.2 * k, side * 0.55 * k), (1.7 * k, side * 0.3 * k)])
+        c.circle((255, 190, 40), 2.02 * k, side * 0.18 * k, 0.07 * k)
 
 
 # ------------------------------------------------------------------------------------------ base
