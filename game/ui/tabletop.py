@@ -15,6 +15,7 @@ import pygame
 
 from game.engine import events as ev
 from game.engine.battle import Battle, Figure
+from game.engine.characters import Character
 from game.ui.animation import Timeline
 from game.ui.sound import shared_sounds
 from game.ui.token_art import look_for
@@ -34,7 +35,7 @@ class Tabletop:
             self.images = TokenImages()
         board.images = self.images.surface
         self.timeline = Timeline(lambda: float(ui.settings.animation_speed))
-        self._looks: dict[str, str] = {}
+        self._looks: dict[str, tuple[Character, str]] = {}
 
     @property
     def messages(self) -> list[str]:
@@ -43,9 +44,10 @@ class Tabletop:
 
     def token_fields(self, battle: Battle, f: Figure) -> dict[str, Any]:
         """The token view's art and state fields for a figure: look, picture, posture, concentration, held."""
-        look = self._looks.get(f.id)
-        if look is None:
-            look = self._looks[f.id] = look_for(f.character)
+        cached = self._looks.get(f.id)
+        if cached is None or cached[0] is not f.character:  # a GM's edit gives the figure a new character
+            cached = self._looks[f.id] = (f.character, look_for(f.character))
+        look = cached[1]
         return {
             "look": look,
             "image": self.images.image_of(f.id),
@@ -55,8 +57,10 @@ class Tabletop:
         }
 
     def after_change(self, events: Sequence[ev.Event], tokens: Sequence[TokenView]) -> None:
-        """A decision's events: queue what they show, play what they sound like."""
+        """A decision's events: queue what they show, play what they sound like. No events (an undo, a
+        loaded battle): the battle was replaced, so whatever was still showing ends."""
         if not events:
+            self.timeline.skip()
             return
         self.timeline.feed(events, tokens)
         shared_sounds(self.ui.settings).play_events(events)
