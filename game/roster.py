@@ -19,6 +19,7 @@ from typing import Any
 import tomli_w
 
 from game.engine.characters import Character, CharacterError
+from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import Wounds
 
@@ -84,6 +85,10 @@ def read_roster_data(path: str | Path) -> dict[str, Any]:
         raise RosterError(f"{p}: cannot be read ({exc})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"{p}: not valid TOML ({exc}); fix the line it names") from None
+    except RecursionError:
+        raise RosterError(
+            f"{p}: nested too deeply to be a roster (lists or tables inside one another); check the file"
+        ) from None
     return data
 
 
@@ -100,6 +105,10 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
     sides_raw = data.get("sides", {})
     if not isinstance(sides_raw, Mapping):
         raise RosterError(f'{source}: [sides] must be a table of sides, e.g. [sides.blue] name = "Blue"')
+    for part in ("sides", "characters", "figures"):
+        problem = check_value(part, data.get(part, ()))
+        if problem is not None:
+            raise RosterError(f"{source}: [{part}] {problem}")
     sides = []
     for i, (sid, sd) in enumerate(sides_raw.items()):
         if not isinstance(sd, Mapping):
@@ -148,12 +157,17 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         if side not in side_ids:
             raise RosterError(f"{where}: side {side!r} is not in [sides]; known: {', '.join(sorted(side_ids))}")
         count = fd.get("count", 1)
-        if not isinstance(count, int) or not 1 <= count <= 50:
-            raise RosterError(f"{where}: count must be a whole number from 1 to 50")
+        if not isinstance(count, int) or isinstance(count, bool) or check_value("figures.count", count):
+            raise RosterError(f"{where}: count must be a whole number from {_describe('figures.count')}")
         base = str(fd.get("name", characters[ch].name))
         for n in range(count):
             figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
     return Roster(tuple(sides), characters, tuple(figures), data, source)
+
+
+def _describe(field: str) -> str:
+    lim = limit(field)
+    return lim.describe() if lim is not None else "any"
 
 
 # ------------------------------------------------------------------------------------------ saving

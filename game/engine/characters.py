@@ -40,10 +40,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from game.engine import equipment
+from game.engine import equipment, spellbook
 from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
+from game.engine.limits import check_value, check_wound_count
 from game.engine.wounds import DEFAULT_TRACK, WoundError, Wounds, WoundTrack, damage_data, named_track
 
 ATTRIBUTES: tuple[str, ...] = ("strength", "speed", "agility", "health", "reasoning", "perception", "will", "charisma")
@@ -349,11 +350,18 @@ class _Reader:
     def fail(self, name: str, problem: str, fix: str) -> CharacterError:
         return CharacterError(f"{self.who}, field {name!r}: {problem}; {fix}")
 
+    def within(self, name: str, value: object, field: str | None = None) -> None:
+        """Refuse a value outside its range of ``data/limits.toml`` (the sentence names range and fix)."""
+        problem = check_value(field or name, value)
+        if problem is not None:
+            raise CharacterError(f"{self.who}, field {name!r}: {problem}")
+
     def level(self, name: str, default: int = FAIR) -> int:
         value = self.data.get(name, default)
         return self.to_level(name, value)
 
     def to_level(self, name: str, value: object) -> int:
+        self.within(name, value, "skill" if name.startswith("skills.") else name)
         if isinstance(value, bool):
             raise self.fail(name, f"{value!r} is not a level", _LEVEL_FIX)
         if isinstance(value, int):
@@ -369,6 +377,7 @@ class _Reader:
         value = self.data.get(name, default)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(name, f"{value!r} is not a whole number", "write a whole number such as 0 or -2")
+        self.within(name, value)
         return value
 
     def flag(self, name: str, default: bool) -> bool:
@@ -383,6 +392,7 @@ class _Reader:
             return [value]
         if not isinstance(value, list | tuple):
             raise self.fail(name, f"{value!r} is not a list", f'write a list such as {name} = ["..."]')
+        self.within(name, value)
         return list(value)
 
     def character(self) -> Character:
@@ -395,10 +405,12 @@ class _Reader:
         name = self.data.get("name", self.key)
         if not isinstance(name, str) or not name.strip():
             raise self.fail("name", f"{name!r} is not a name", 'write name = "Sir Bors"')
+        self.within("name", name)
         attrs = {attr: self.level(attr) for attr in ATTRIBUTES}
         skills_raw = self.data.get("skills", {})
         if not isinstance(skills_raw, Mapping):
             raise self.fail("skills", f"{skills_raw!r} is not a table", 'write skills = { Sword = "Great" }')
+        self.within("skills", skills_raw)
         skills = {str(k): self.to_level(f"skills.{k}", v) for k, v in skills_raw.items()}
         scale = self.integer("scale", 0)
         scales = {s: self.integer(s, scale) for s in ("strength_scale", "mass_scale", "speed_scale")}
@@ -421,8 +433,9 @@ class _Reader:
         armour = tuple(self.armour(a) for a in self.names("armour"))
         shield = self.shield()
         gear = self.data.get("gear_kg", 0.0)
-        if isinstance(gear, bool) or not isinstance(gear, int | float) or gear < 0:
+        if isinstance(gear, bool) or not isinstance(gear, int | float):
             raise self.fail("gear_kg", f"{gear!r} is not a mass", "write the mass in kg, e.g. gear_kg = 2.5")
+        self.within("gear_kg", gear)
         two_handed = self.flag("two_handed", False)
         if two_handed and not any(w.can_be_two_handed for w in weapons):
             raise self.fail(
@@ -487,13 +500,11 @@ class _Reader:
 
     def spells(self) -> tuple[str, ...]:
         """FTC 8: the known spells, each checked against the catalogue (near matches named on a typo)."""
-        from game.engine import magic  # magic reads characters: imported here, not at the top
-
         known: list[str] = []
         for value in self.names("spells"):
             try:
-                item = magic.spell(str(value))
-            except magic.MagicError as exc:
+                item = spellbook.spell(str(value))
+            except spellbook.MagicError as exc:
                 raise self.fail("spells", str(exc), "write a spell name of data/spells.toml") from None
             if item.name not in known:
                 known.append(item.name)
@@ -507,6 +518,7 @@ class _Reader:
                 f"{raw!r} is not a table",
                 'write scale_piercing = { Harpoon = "halve" } (or "ignore")',
             )
+        self.within("scale_piercing", raw)
         out: dict[str, str] = {}
         for name, mode in raw.items():
             try:
@@ -570,6 +582,15 @@ class _Reader:
         value = self.data.get("wounds")
         if value is None:
             return None
+        if isinstance(value, list | tuple):
+            count = len(value)
+        elif isinstance(value, Mapping):
+            count = sum(len(v) if isinstance(v, list | tuple) else 1 for v in value.values())
+        else:
+            count = 1
+        problem = check_wound_count(count, sum(s.boxes for s in track.steps))
+        if problem is not None:
+            raise CharacterError(f"{self.who}, field 'wounds': {problem}")
         try:
             return Wounds.from_roster(value, track)
         except (WoundError, ValueError, TypeError) as exc:
@@ -580,6 +601,16 @@ class _Reader:
                 '"Scratch"], or remove the line for an unhurt character',
             ) from None
 
+    def track_within(self, value: Mapping[str, object]) -> None:
+        """A track of the roster's own (FTC 7.3): as many levels, boxes and damage as ``data/limits.toml`` allows."""
+        for part in ("levels", "damage", "boxes"):
+            items = value.get(part)
+            if isinstance(items, list | tuple):
+                self.within("wound_track", items, "wound_track.levels")
+                if part != "levels":
+                    for item in items:
+                        self.within(f"wound_track {part}", item, f"wound_track.{part}")
+
     def track(self) -> WoundTrack:
         value = self.data.get("wound_track")
         try:
@@ -588,6 +619,7 @@ class _Reader:
             if isinstance(value, str):
                 return named_track(value)
             if isinstance(value, Mapping):
+                self.track_within(value)
                 return WoundTrack.from_data(value, name=f"{self.key or 'custom'} track")
         except (WoundError, ValueError, TypeError) as exc:
             raise self.fail("wound_track", str(exc), "see data/damage.toml for the track format") from None

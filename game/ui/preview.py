@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from game.engine import events as ev
 from game.engine import magic
@@ -185,14 +186,14 @@ def attack_preview(
         )
         def_h = defensive_factors(tgt.character, weapon, location="head")
         head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
-    kwargs = dict(
+    kwargs: dict[str, Any] = dict(
         damage_base_head=head,
         track=tgt.character.wound_track,
         fudge_graze_table=battle.options.fudge_graze_table,
         health=tgt.character.health,
         scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
     )
-    distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
+    distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
     if compare:
@@ -201,7 +202,7 @@ def attack_preview(
             a = adv if s.max_advance >= adv else 0
             dist_s = outcome_distribution(
                 offence_wo_stance + s.attack_bonus - a, defence, (), difficulty, damage_base, **kwargs
-            )  # type: ignore[arg-type]
+            )
             risk: Fraction | None = None
             for e in threats:
                 ew = e.character.ready_weapon

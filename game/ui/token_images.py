@@ -46,6 +46,8 @@ def resolve(folder: Path, ref: str, named_in: str) -> Path:
     text = ref.strip()
     if not text:
         raise TokenImageMissing(f"{named_in}: an empty token file name; write the picture's file name or remove token")
+    if len(text) > 1000:
+        raise TokenImageRefused(f"{named_in}: a token file name of {len(text)} characters is refused; use a short path")
     base = folder.resolve()
     candidate = Path(text)
     path = (candidate if candidate.is_absolute() else base / candidate).resolve()

@@ -1,4 +1,4 @@
-"""Small widgets drawn with plain pygame: text cache, Label, Button, Panel, Tooltip, ScrollList.
+"""Small widgets drawn with plain pygame: text cache, Label, Button, Panel, Tooltip, ScrollList, TextField.
 
 Our own few widgets instead of a toolkit keep the frame cost in our hands (issue 6's frame budget): every
 string is rendered once and cached, panels are flat fills, and nothing is drawn unless the screen is dirty.
@@ -499,3 +499,32 @@ class ScrollList(Widget):
             knob = max(16, track * self.visible_rows // max(1, len(self.items)))
             ky = self.rect.y + 4 + (track - knob) * self.scroll // self.max_scroll
             pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
+
+
+class TextField(Widget):
+    """One line of typed text (TEXTINPUT events), Backspace deletes, Ctrl+Backspace clears."""
+
+    def __init__(self, value: str = "", *, max_length: int = 60) -> None:
+        super().__init__()
+        self.value = value
+        self.max_length = max_length
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Take typed text and Backspace; True when the text changed."""
+        if event.type == pygame.TEXTINPUT:
+            self.value = (self.value + event.text)[: self.max_length]
+            return True
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
+            self.value = "" if event.mod & pygame.KMOD_CTRL else self.value[:-1]
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, text: TextCache) -> None:
+        """A light box with the text and a caret."""
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, self.rect, border_radius=4)
+        pygame.draw.rect(surface, theme.ACCENT, self.rect, 2, border_radius=4)
+        shown = self.value
+        while shown and text.width(shown, 16) > self.rect.width - 20:
+            shown = shown[1:]
+        r = text.blit(surface, shown, (self.rect.x + 8, self.rect.centery), 16, anchor="midleft")
+        pygame.draw.line(surface, theme.ACCENT, (r.right + 2, self.rect.y + 6), (r.right + 2, self.rect.bottom - 6))

@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pygame
 import pytest
 
-from game.maps.cli import check_map_main, render_map_main
+from game.cli.maps import check_map_main, render_map_main
 from game.maps.loader import load_map
 from game.maps.render import render_map
 
