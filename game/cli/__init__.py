@@ -20,10 +20,14 @@ Commands (``python main.py --help``):
   simulate MAP.tmx [--roster F] [--seed N] [--players tactical,random] [--out LOG.json]
   replay LOG.json [--verify]                 replay a saved battle; --verify checks every roll
   bench [--quick] [--json]                   measure speed and memory against the targets
+  host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--password P] [--public] [--resume LOG.json]
+                                             host a table for players at other computers (no window)
+  join HOST[:PORT] [--seat SIDE|gm|watch] [--name N] [--players tactical|random] [--password P]
+                                             take a seat at a hosted table
 """
 """What ``python main.py --help`` prints."""
 
-COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench")
+COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "host", "join")
 
 
 def _play(argv: list[str]) -> int:
@@ -71,6 +75,18 @@ def _bench(argv: list[str]) -> int:
     return bench_main(argv)
 
 
+def _host(argv: list[str]) -> int:
+    from game.net.host import host_main
+
+    return host_main(argv)
+
+
+def _join(argv: list[str]) -> int:
+    from game.net.client import join_main
+
+    return join_main(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Dispatch to a command; ``play`` when none is given."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -86,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         "simulate": _simulate,
         "replay": _replay,
         "bench": _bench,
+        "host": _host,
+        "join": _join,
     }[command]
     try:
         return handler(args)

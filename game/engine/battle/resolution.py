@@ -65,6 +65,17 @@ class Resolution(BattleState):
                 return w
         return equipment_weapon("Fist")
 
+    def melee_defence(
+        self, defender: str, attacker: str, weapon: Weapon, stance: str = "neutral"
+    ) -> tuple[int, tuple[Modifier, ...]]:
+        """The defender's melee defence against ``attacker``'s ``weapon`` with a roll of 0, had it declared
+        ``stance`` with its ready weapon (FTC 6.3, 6.4.1, its shield counted): the level and its modifiers,
+        computed as the round's resolution computes them (for the odds shown before declaring)."""
+        fig = self.figure(defender)
+        decl = Declaration(fig.id, stance, (), fig.character.ready_weapon.name)
+        level, mods, _ = self._defence_vs(fig, self.figure(attacker), weapon, 0, decl, shield_ok=True)
+        return level, tuple(mods)
+
     def _defence_vs(
         self,
         defender: Figure,

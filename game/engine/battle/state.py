@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -249,17 +250,58 @@ class EffectOn:
     effect: magic.ActiveEffect
 
 
+class Reason(StrEnum):
+    """Why a decision is asked for: one code per kind of decision of the round (FTC 5, 5.2, 5.3, 6.1, 6.2).
+
+    A member equals its plain string (``Reason.MOVE == "move"``), so older code comparing strings keeps
+    working; new code switches on the members. ``rule`` is the general sentence, ``Decision.prompt`` the
+    one naming the figures of this decision.
+    """
+
+    MOVE = "move"
+    HELD_END = "held_end"
+    INTERRUPT = "interrupt"
+    STOP = "stop"
+    ESCAPE_FAILED = "escape_failed"
+    DECLARE = "declare"
+    FOLLOW = "follow"
+
+    @property
+    def rule(self) -> str:
+        """The decision in one sentence, with the rules section that asks for it."""
+        return _REASON_RULES[self]
+
+
+_REASON_RULES: Mapping[Reason, str] = {
+    Reason.MOVE: "A figure moves, or holds its move for later in the phase (FTC 5).",
+    Reason.HELD_END: "At the end of the movement phase a held move is used or forfeited (FTC 5).",
+    Reason.INTERRUPT: "A side may interrupt with a held figure before the next figure moves (FTC 5).",
+    Reason.STOP: "A figure leaving an enemy's zone of control may be stopped by that enemy (FTC 5.2, 5.3).",
+    Reason.ESCAPE_FAILED: "A figure that failed to escape stays, or runs and takes free attacks (FTC 5.3).",
+    Reason.DECLARE: "A figure declares an attack, a defence, or a second move (FTC 6.1, 6.2).",
+    Reason.FOLLOW: "An attacker whose target retreated may step forward to follow (FTC 6.2).",
+}
+
+
 @dataclass(frozen=True)
 class Decision:
-    """Who must decide now and why (``legal_actions``)."""
+    """Who must decide now and why (``legal_actions``): the seat (``side``), the figure, the ``reason``
+    (a ``Reason`` code), the kinds of action allowed and the sentence a player reads (``prompt``)."""
 
     side: str
     figure: str | None
-    reason: str
+    reason: Reason
     kinds: tuple[str, ...]
     prompt: str
     interrupters: tuple[str, ...] = ()
     mover: str | None = None
+    follow_hex: Hex | None = None
+    """For ``Reason.FOLLOW``: the hex the target left, the one the follower may step into (FTC 6.2)."""
+
+    @property
+    def sentence(self) -> str:
+        """The decision as a sentence for the player (``prompt``)."""
+        return self.prompt
 
 
 @dataclass
@@ -494,7 +536,7 @@ class BattleState:
                 return Decision(
                     stopper.side,
                     stopper.id,
-                    "stop",
+                    Reason.STOP,
                     ("stop_choice",),
                     f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
                     mover=mover.id,
@@ -504,7 +546,7 @@ class BattleState:
                 return Decision(
                     mover.side,
                     mover.id,
-                    "escape_failed",
+                    Reason.ESCAPE_FAILED,
                     ("escape_failed_choice",),
                     f"{mover.name} failed to escape: stay here, or turn tail and run "
                     "(each stopper gets a free attack)?",
