@@ -57,6 +57,7 @@ from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.viewer import ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
@@ -87,6 +88,8 @@ class BattleScreen(ViewerScreen):
             )
         super().__init__(ui, data, to_title)
         self.session = session
+        self.tabletop = Tabletop(ui, self.board, session)
+        """Token art and pictures, motion, dice and sound (``game.ui.tabletop``)."""
         self.version = 0
         self.status = ""
         self.status_error = False
@@ -121,6 +124,8 @@ class BattleScreen(ViewerScreen):
         self._setup_players()
         self.journal.rebuild()
         self._bind()
+        if self.tabletop.messages:
+            self.set_status(" ".join(self.tabletop.messages), error=True)
 
     # --- session plumbing -------------------------------------------------------------------------
     @property
@@ -215,6 +220,7 @@ class BattleScreen(ViewerScreen):
         self.journal.add(new_events, self.ui.settings.animation_speed)
         self.version += 1
         self._view = None
+        self.tabletop.after_change(new_events, self.tokens())
         self.moves.reset()
         self.declaration.reset()
         self._memo.clear()
@@ -427,7 +433,9 @@ class BattleScreen(ViewerScreen):
         return pygame.Rect(x + s(10), y + h - ph - s(10), pw, ph)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Panel buttons first, then the board (moves, targets), then pan / zoom."""
+        """A click skips an animation; then panel buttons, the board (moves, targets), pan / zoom."""
+        if self.tabletop.on_event(event):
+            return None
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self._rebuild_buttons()
             for b in list(self.buttons):
@@ -537,7 +545,12 @@ class BattleScreen(ViewerScreen):
     def busy(self) -> bool:
         """Animating the log, waiting on a computer, or panning."""
         d = self.decision()
-        return bool(self.held) or bool(self.journal.pending) or (d is not None and not self.is_human(d.side))
+        return (
+            bool(self.held)
+            or bool(self.journal.pending)
+            or self.tabletop.active
+            or (d is not None and not self.is_human(d.side))
+        )
 
     def take_transition(self) -> Transition | None:
         """A screen the battle wants on top (the hand-off curtain, the victory screen), once."""
@@ -546,7 +559,7 @@ class BattleScreen(ViewerScreen):
 
     def update(self, dt: float) -> bool:
         """Release log entries one by one, let computers decide, raise the curtain or the victory screen."""
-        changed = super().update(dt)
+        changed = self.tabletop.update(dt) | super().update(dt)
         speed = self.ui.settings.animation_speed
         if self.journal.pending:
             if self.journal.release(dt, speed):
@@ -567,7 +580,7 @@ class BattleScreen(ViewerScreen):
                 )
                 return True
             return changed
-        if not self.is_human(d.side):
+        if not self.is_human(d.side) and not self.tabletop.active:  # a computer waits for the motion
             self.ai_timer += dt
             if self.ai_timer >= (AI_DELAY / speed if speed > 0 else 0.0):
                 self.ai_timer = 0.0
@@ -579,7 +592,7 @@ class BattleScreen(ViewerScreen):
             if d.reason == "stop" and d.mover
             else (self.active_mover(d) if d.reason in MOVE_REASONS else d.figure)
         )
-        if focus is not None and (self.version, focus) != self._focused:
+        if focus is not None and (self.version, focus) != self._focused and not self.tabletop.active:
             self._focused = (self.version, focus)
             self.focus_on(focus, d)
             changed = True
@@ -656,7 +669,8 @@ class BattleScreen(ViewerScreen):
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         """Board and overlays, then the cached panels."""
-        self.overlays.draw(surface, self.board_view())
+        self.overlays.draw(surface, self.tabletop.view(self.board_view()))
+        self.tabletop.draw(surface)
         self.spells.draw_token_marks(surface)
         d = self.decision()
         state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
