@@ -291,6 +291,7 @@ class Timeline:
             if glide.figure not in seen:  # a figure with two moves queued is drawn once, at its first
                 seen.add(glide.figure)
                 drawn.extend(self._draw_glide(surface, board, glide))
+        dice_taken: list[pygame.Rect] = []
         for item in self.items:
             if item.start > self.now:
                 continue
@@ -303,7 +304,9 @@ class Timeline:
             elif isinstance(item, Flash):
                 rect = self._draw_flash(surface, board, item, p, r)
             elif isinstance(item, Dice):
-                rect = self._draw_dice(surface, board, item, r)
+                rect = self._draw_dice(surface, board, item, r, dice_taken)
+                if rect is not None:
+                    dice_taken.append(rect)
             if rect is not None:
                 drawn.append(rect)
         surface.set_clip(clip)
@@ -390,9 +393,28 @@ class Timeline:
                         max(1, round(r / 10)),
                     )
                 )
-        rects.append(pygame.draw.line(surface, (40, 30, 20), tail, (x, y), max(2, round(r / 8)) + 2))
-        rects.append(pygame.draw.line(surface, (236, 222, 190), tail, (x, y), max(2, round(r / 8))))
-        rects.append(pygame.draw.circle(surface, (250, 250, 250), (x, y), max(2, round(r / 7))))
+        else:
+            # a fading trail along the line of fire behind the missile
+            for k in range(6):
+                p0, p1 = max(0.0, p - 0.3 + k * 0.05), max(0.0, p - 0.25 + k * 0.05)
+                shade = 90 + 25 * k
+                rects.append(
+                    pygame.draw.line(
+                        surface,
+                        (shade, shade, shade - 20),
+                        (a[0] + (b[0] - a[0]) * p0, a[1] + (b[1] - a[1]) * p0),
+                        (a[0] + (b[0] - a[0]) * p1, a[1] + (b[1] - a[1]) * p1),
+                        max(1, round(r / 14)),
+                    )
+                )
+        width = max(2, round(r / 7))
+        rects.append(pygame.draw.line(surface, (40, 30, 20), tail, (x, y), width + 2))
+        rects.append(pygame.draw.line(surface, (236, 222, 190), tail, (x, y), width))
+        head = max(4.0, r * 0.35)
+        left = (x - math.cos(ang - 0.45) * head, y - math.sin(ang - 0.45) * head)
+        right = (x - math.cos(ang + 0.45) * head, y - math.sin(ang + 0.45) * head)
+        rects.append(pygame.draw.polygon(surface, (250, 250, 250), [(x, y), left, right]))
+        rects.append(pygame.draw.polygon(surface, (40, 30, 20), [(x, y), left, right], 1))
         return rects[0].unionall(rects[1:])
 
     def _draw_flash(self, surface: pygame.Surface, board: Any, item: Flash, p: float, r: float) -> pygame.Rect | None:
@@ -411,16 +433,43 @@ class Timeline:
         rects.append(back)
         return rects[0].unionall(rects[1:])
 
-    def _draw_dice(self, surface: pygame.Surface, board: Any, item: Dice, r: float) -> pygame.Rect | None:
+    def _draw_dice(
+        self, surface: pygame.Surface, board: Any, item: Dice, r: float, taken: list[pygame.Rect]
+    ) -> pygame.Rect | None:
+        """A roll's dice on a dark plate beside the figure: right of it, else left, above or below, wherever
+        they cover no other roll's dice (several figures roll at once in a round)."""
         at = self.where(board, item.figure)
         if at is None:
             return None
-        return draw_dice(surface, item.faces, (at[0] + r * 1.15, at[1] - r * 0.9 + item.slot * max(12, r * 0.7)), r)
+        size = dice_size(r)
+        w, h = len(item.faces) * (size + max(2, size // 6)) + 6, size + 6
+        step = h + 2
+        x, y = at
+        spots = [
+            (x + r * 1.1, y - h / 2 + item.slot * step),
+            (x - r * 1.1 - w, y - h / 2 + item.slot * step),
+            (x - w / 2, y - r * 1.15 - h - item.slot * step),
+            (x - w / 2, y + r * 1.15 + item.slot * step),
+        ]
+        spot = spots[0]
+        for sx, sy in spots:
+            if pygame.Rect(round(sx), round(sy), w, h).collidelist(taken) < 0:
+                spot = (sx, sy)
+                break
+        plate = pygame.Rect(round(spot[0]), round(spot[1]), w, h)
+        pygame.draw.rect(surface, (14, 16, 20), plate, border_radius=5)
+        draw_dice(surface, item.faces, (plate.x + 3, plate.y + 3), r)
+        return plate
+
+
+def dice_size(r: float) -> int:
+    """The side of one die in pixels for tokens of radius ``r``."""
+    return max(10, round(r * 0.5))
 
 
 def draw_dice(surface: pygame.Surface, faces: Sequence[int], topleft: tuple[float, float], r: float) -> pygame.Rect:
     """Fudge dice in a row (+, −, blank) at ``topleft``; the rectangle they cover."""
-    size = max(10, round(r * 0.55))
+    size = dice_size(r)
     gap = max(2, size // 6)
     x0, y0 = round(topleft[0]), round(topleft[1])
     rects = []

@@ -127,3 +127,20 @@ def test_drawing_puts_the_glider_between_hexes_and_the_dice_beside_it() -> None:
         x for x in range(rect.left, rect.right) if surface.get_at((x, rect.centery)) != before.get_at((x, rect.centery))
     ]
     assert changed and min(changed) > x0 - board.token_radius() * 1.4 and min(changed) < x1
+
+
+def test_dice_of_figures_rolling_at_once_never_cover_each_other() -> None:
+    data = generated_field(20, 12)
+    board = Board(default_layout(), 20, 12, data.source, TextCache(), (0, 0, 900, 600))
+    surface = pygame.Surface((900, 600))
+    near = [TokenView(f"n{i}", f"N{i}", A.side_colour, Hex(5 + i % 2, 5 + i // 2), 0) for i in range(4)]
+    tl = Timeline()
+    tl.feed([ev.CombatRoll(t.id, (1, 0, -1, 0)) for t in near], near)
+    tl.update(0.01)
+    taken: list[pygame.Rect] = []
+    for item in tl.items:
+        assert isinstance(item, Dice)
+        rect = tl._draw_dice(surface, board, item, board.token_radius(), taken)
+        assert rect is not None
+        taken.append(rect)
+    assert all(not a.colliderect(b) for i, a in enumerate(taken) for b in taken[i + 1 :])
