@@ -172,6 +172,7 @@ class Timeline:
         """The figures' token views (after the events), to draw them and to know where they stand."""
         self.skipped = 0
         self._filtered: tuple[BoardView, frozenset[str], BoardView] | None = None
+        self._token_rects: list[pygame.Rect] | None = None
 
     # --- feeding ----------------------------------------------------------------------------------
     def feed(self, events: Iterable[ev.Event], tokens: Sequence[TokenView] | Mapping[str, TokenView]) -> None:
@@ -292,6 +293,7 @@ class Timeline:
                 seen.add(glide.figure)
                 drawn.extend(self._draw_glide(surface, board, glide))
         dice_taken: list[pygame.Rect] = []
+        self._token_rects = None
         for item in self.items:
             if item.start > self.now:
                 continue
@@ -451,11 +453,20 @@ class Timeline:
             (x - w / 2, y - r * 1.15 - h - item.slot * step),
             (x - w / 2, y + r * 1.15 + item.slot * step),
         ]
-        spot = spots[0]
-        for sx, sy in spots:
-            if pygame.Rect(round(sx), round(sy), w, h).collidelist(taken) < 0:
-                spot = (sx, sy)
-                break
+        if self._token_rects is None:
+            self._token_rects = []
+            for t in self.tokens.values():
+                points = [board.camera.hex_to_screen(c) for c in t.cells] if t.large else [self.where(board, t.id)]
+                for pt in points:
+                    if pt is not None:
+                        tx, ty = pt
+                        self._token_rects.append(pygame.Rect(round(tx - r), round(ty - r), round(2 * r), round(2 * r)))
+        free = [(sx, sy) for sx, sy in spots if pygame.Rect(round(sx), round(sy), w, h).collidelist(taken) < 0]
+        # best where they cover neither other dice nor a figure; else where they cover no other dice
+        clear = [
+            (sx, sy) for sx, sy in free if pygame.Rect(round(sx), round(sy), w, h).collidelist(self._token_rects) < 0
+        ]
+        spot = (clear or free or spots)[0]
         plate = pygame.Rect(round(spot[0]), round(spot[1]), w, h)
         pygame.draw.rect(surface, (14, 16, 20), plate, border_radius=5)
         draw_dice(surface, item.faces, (plate.x + 3, plate.y + 3), r)
