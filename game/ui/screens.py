@@ -673,12 +673,14 @@ class NewBattleScreen(Screen):
 class SettingsScreen(Screen):
     """UI scale, colour-blind-safe palette, animation speed, hex grid: changed with arrows or clicks."""
 
-    ROWS = ("ui_scale", "colour_blind", "animation_speed", "show_grid")
+    ROWS = ("ui_scale", "colour_blind", "animation_speed", "show_grid", "sound_volume", "sound_muted")
     NAMES: ClassVar[dict[str, str]] = {
         "ui_scale": "UI scale",
         "colour_blind": "Colour-blind-safe colours",
         "animation_speed": "Animation speed",
         "show_grid": "Hex grid",
+        "sound_volume": "Sound volume",
+        "sound_muted": "Sound",
     }
 
     def __init__(self, ui: UiContext) -> None:
@@ -694,6 +696,10 @@ class SettingsScreen(Screen):
             return f"{round(st.ui_scale * 100)} %"
         if key == "animation_speed":
             return "off" if st.animation_speed == 0 else f"{st.animation_speed:g}×"
+        if key == "sound_volume":
+            return f"{round(st.sound_volume * 100)} %"
+        if key == "sound_muted":
+            return "muted" if st.sound_muted else "on"
         return "on" if getattr(st, key) else "off"
 
     def change(self, key: str, step: int) -> None:
@@ -705,6 +711,8 @@ class SettingsScreen(Screen):
         elif key == "animation_speed":
             i = ANIMATION_SPEEDS.index(st.animation_speed) if st.animation_speed in ANIMATION_SPEEDS else 2
             new = replace(st, animation_speed=ANIMATION_SPEEDS[max(0, min(len(ANIMATION_SPEEDS) - 1, i + step))])
+        elif key == "sound_volume":
+            new = replace(st, sound_volume=round(max(0.0, min(1.0, st.sound_volume + step / 10)), 1))
         else:
             new = replace(st, **{key: not getattr(st, key)})
         self.ui.update_settings(new)

@@ -34,6 +34,16 @@ class TokenView:
     """Small text over the token: the GM's situational modifiers on the figure, e.g. "+2 hill"."""
     cells: frozenset[Hex] = frozenset()
     """Every hex a large figure covers (FTC 5; ``hex`` is its position hex among them); empty for one hex."""
+    look: str = ""
+    """The made token art that shows the figure (``game.ui.token_art.look_for``); "" draws a letter token."""
+    image: str = ""
+    """A GM's own token picture (a checked path, ``game.ui.token_images``); "" for none."""
+    posture: str = "standing"
+    """standing, crawling or prone (FTC 5, "Crawling and Rolling"): a lying figure is drawn lying."""
+    concentrating: bool = False
+    """Holding a spell of several rounds (FTC 8.1)."""
+    held: bool = False
+    """Holding its action this round."""
 
     @property
     def large(self) -> bool:
