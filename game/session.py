@@ -23,24 +23,16 @@ from game.engine.events import Event
 from game.engine.hexgrid import Hex, facing_toward
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map
+from game.paths import MAPS_DIR as MAPS_DIR
+from game.paths import ROOT as ROOT
+from game.paths import data_dir as data_dir
 from game.roster import Roster, RosterError, load_roster, parse_roster
 
-ROOT = Path(__file__).resolve().parent.parent
-MAPS_DIR = ROOT / "maps"
 DEFAULT_MAP = MAPS_DIR / "open_field.tmx"
 
 
 class SetupError(ValueError):
     """The map and roster do not make a battle (e.g. a figure names a character the roster lacks)."""
-
-
-def data_dir() -> Path:
-    """Where saves and the autosave live (``FUDGE_TACTICS_HOME`` overrides, for tests)."""
-    env = os.environ.get("FUDGE_TACTICS_HOME")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "fudge-tactics"
 
 
 def autosave_path() -> Path:
