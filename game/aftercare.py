@@ -17,8 +17,8 @@ battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the s
 character carries its wounds into the next battle. A roster shipped in the game's own folder is never
 changed: the first time, its text is copied to a campaign roster in the user's data folder
 (``game.paths.campaign_copy_of``) and the wounds go there; New battle offers that copy for the map next
-time. Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the battle are written, each under its own roster character, so
-a GM's reinforcement, a figure the GM removed, and figures sharing one roster character (one entry cannot
+time. Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the
+battle are written, each under its own roster character, so a GM's reinforcement, a figure the GM removed, and figures sharing one roster character (one entry cannot
 hold each one's wounds) are left out and named in the report.
 """
 
