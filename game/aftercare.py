@@ -14,12 +14,13 @@ battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the s
 ``lines`` keeps what happened to each figure, dice included, for the screen and the exported text.
 
 ``save_wounds(roster_path)`` writes the healed sheets back into the roster the battle came from, so each
-character carries its wounds into the next battle. A roster shipped in the game's own folder is never
-changed: the first time, its text is copied to a campaign roster in the user's data folder
-(``game.paths.campaign_copy_of``) and the wounds go there; New battle offers that copy for the map next
-time. Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the
-battle are written, each under its own roster character, so a GM's reinforcement, a figure the GM removed, and figures sharing one roster character (one entry cannot
-hold each one's wounds) are left out and named in the report.
+character carries its wounds into the next battle. A roster shipped in the game's own folder is never changed:
+the first time, its text is copied to a campaign roster in the user's data folder
+(``game.paths.campaign_copy_of``) and the wounds go there; New battle offers that copy for the map next time.
+Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the battle
+are written, each under its own roster character, so a GM's reinforcement, a figure the GM removed, and
+figures sharing one roster character (one entry cannot hold each one's wounds) are left out and named in the
+report.
 """
 
 from __future__ import annotations
