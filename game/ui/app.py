@@ -124,7 +124,17 @@ class App:
             self.stack.clear()
             self.push(transition.screen)
         elif isinstance(transition, Quit):
-            self.running = False
+            self.quit()
+
+    def quit(self) -> None:
+        """Stop the loop ("Quit game" or the window's close button), the autosave of every battle in the
+        stack first brought up to its last decision (a session writes it after each decision already; this
+        retries one that failed)."""
+        for screen in self.stack:
+            write = getattr(getattr(screen, "session", None), "write_autosave", None)
+            if callable(write):
+                write()
+        self.running = False
 
     def show_error(self, title: str, message: str) -> None:
         """Put an error dialog on top; the game goes on."""
@@ -201,7 +211,7 @@ class App:
     def handle(self, event: pygame.event.Event) -> None:
         """One event: window events here, the rest to the top screen."""
         if event.type == pygame.QUIT:
-            self.running = False
+            self.quit()
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             size = self.size

@@ -380,6 +380,19 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
     return sides, rp.name
 
 
+def map_campaign_roster(map_path: Path) -> Path | None:
+    """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
+    cannot be read: New battle then describes the map's problem)."""
+    from game.maps.loader import load_map
+    from game.paths import campaign_roster
+    from game.session import default_roster_for
+
+    try:
+        return campaign_roster(default_roster_for(map_path, load_map(map_path)))
+    except Exception:  # a broken map is described by map_sides, not here
+        return None
+
+
 class NewBattleScreen(Screen):
     """Choose a map (shipped or any .tmx), a roster, who plays each side and the rule options.
 
@@ -403,6 +416,10 @@ class NewBattleScreen(Screen):
         found = sorted(ui.maps_dir.glob("*.tmx")) if ui.maps_dir.is_dir() else []
         self.maps: list[Path] = list(found) or shipped_maps()
         self.roster: Path | None = None
+        self.campaign: Path | None = None
+        """The campaign copy of the chosen map's own roster (``game.paths.campaign_roster``), if one exists."""
+        self.use_campaign = True
+        """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
         self.list.selected = 0
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
@@ -428,6 +445,7 @@ class NewBattleScreen(Screen):
         self.problem_lines: list[str] = []
         self.problem_rect = pygame.Rect(0, 0, 0, 0)
         self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
+        self._campaigns: dict[Path, Path | None] = {}
         self._refresh()
 
     def _labels(self) -> list[str]:
@@ -447,22 +465,39 @@ class NewBattleScreen(Screen):
         if mp is None:
             self.sides, self.roster_name, self.problem = [], "", "No maps found: use Browse… to open a .tmx file."
         else:
-            key = (mp, self.roster)
+            if mp not in self._campaigns:
+                self._campaigns[mp] = map_campaign_roster(mp)
+            self.campaign = self._campaigns[mp]
+            key = (mp, self.chosen_roster)
             if key not in self._cache:
                 try:
-                    sides, name = map_sides(mp, self.roster)
+                    sides, name = map_sides(mp, self.chosen_roster)
                     self._cache[key] = (sides, name, "")
                 except Exception as exc:  # a broken map or roster is described, not raised
                     from game.ui.dialogs import describe_error
 
                     self._cache[key] = ([], "", describe_error(exc, f"Reading {mp.name}"))
             self.sides, self.roster_name, self.problem = self._cache[key]
+        self.roster_reset.text = "As shipped" if self.roster is None and self.campaign_in_use else "Map's own"
+        if self.roster is None and self.campaign is not None and not self.use_campaign:
+            self.roster_reset.text = "Campaign copy"
         for i, sc in enumerate(self.sides):
             self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
         self.side_buttons = [Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides]
         self._refresh_side_labels()
         if self.size != (0, 0):
             self.on_resize(self.size)
+
+    @property
+    def campaign_in_use(self) -> bool:
+        """Whether the battle would use the campaign copy of the map's roster."""
+        return self.roster is None and self.campaign is not None and self.use_campaign
+
+    @property
+    def chosen_roster(self) -> Path | None:
+        """The roster the battle would use: one the player chose, else the map's campaign copy (wounds carried
+        from the last battle) unless the player asked for the roster as shipped, else None (the map's own)."""
+        return self.roster or (self.campaign if self.campaign_in_use else None)
 
     def _chosen(self, index: int) -> None:
         self._refresh()
@@ -511,7 +546,7 @@ class NewBattleScreen(Screen):
         if mp is None:
             return None
         try:
-            path = roster_for_map(mp, self.roster)
+            path = roster_for_map(mp, self.chosen_roster)
         except Exception as exc:  # a broken map is described, not raised
             from game.ui.dialogs import describe_error
 
@@ -528,7 +563,10 @@ class NewBattleScreen(Screen):
         return edit_roster(self.ui, path, saved)
 
     def _reset_roster(self) -> bool:
-        self.roster = None
+        if self.roster is not None:
+            self.roster, self.use_campaign = None, True
+        elif self.campaign is not None:
+            self.use_campaign = not self.use_campaign
         self._refresh()
         return True
 
@@ -538,7 +576,7 @@ class NewBattleScreen(Screen):
 
         return BattleSetup(
             self.map_path,
-            self.roster,
+            self.chosen_roster,
             tuple(self.controllers.get(sc.id, "human") for sc in self.sides[:2]),
             options=RuleOptions(**self.options),
             side_controllers=tuple((sc.id, self.controllers.get(sc.id, "human")) for sc in self.sides),
@@ -622,7 +660,11 @@ class NewBattleScreen(Screen):
         self.list.draw(surface, text)
         self.browse.draw(surface, text)
         ry = self.roster_button.rect.y - s(24)
-        roster = f"Roster: {self.roster_name or '—'}" + ("" if self.roster else " (the map's own)")
+        roster = f"Roster: {self.roster_name or '—'}"
+        if self.campaign_in_use:
+            roster += " (campaign copy: wounds carried over)"
+        elif self.roster is None:
+            roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
         text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
         self.roster_button.draw(surface, text)
         self.roster_reset.draw(surface, text)
