@@ -22,6 +22,7 @@ from game.engine.characters import Character, CharacterError
 from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import Wounds
+from game.roster_comments import with_comments_of
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -127,8 +128,14 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
     for key, cd in chars_raw.items():
         if not isinstance(cd, Mapping):
             raise RosterError(f"{source}: [characters.{key}] must be a table")
+        token = cd.get("token", "")
+        if not isinstance(token, str):
+            raise RosterError(
+                f'{source}: [characters.{key}] token must be a file name, e.g. token = "tokens/knight.png"'
+            )
         try:
-            characters[str(key)] = Character.from_dict(cd, key=str(key))
+            # ``token`` (a GM's own token picture, checked by the UI's token_images) is no part of the rules
+            characters[str(key)] = Character.from_dict({k: v for k, v in cd.items() if k != "token"}, key=str(key))
         except CharacterError as exc:
             raise RosterError(f"{source}: {exc}") from None
         except ValueError as exc:  # unknown equipment and the like
@@ -240,13 +247,14 @@ def _leading_comments(path: Path) -> str:
 def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
     """Write a roster as TOML atomically (temp file, fsync, rename): the file is wholly new or wholly old.
 
-    The comment lines at the top of the file it replaces are kept. A full disk or an unwritable folder
-    raises ``RosterError`` naming the file and the fix; the old file is then untouched.
+    The comments of the file it replaces are kept beside what they describe (``game.roster_comments``). A
+    full disk or an unwritable folder raises ``RosterError`` naming the file and the fix; the old file is
+    then untouched.
     """
     target = Path(path)
     _write_roster(
         target,
-        _leading_comments(target) + roster_to_toml(data),
+        with_comments_of(target, roster_to_toml(data)),
         "the roster could not be saved",
         "the file as it was is unchanged — free some disk space, or use Save as to choose a folder you may write to",
     )

@@ -1,6 +1,7 @@
 """House rules of the code's layout: rooms of a readable size, and imports that run one way.
 
 - No module of the engine, the maps or the top-level ``game/*.py`` is longer than 1,000 lines.
+- The computer players and the screen use only the battle's public door (``BATTLE_PRIVATE_FREE``).
 - No import cycle among ``game``'s modules, counting imports made inside functions as well as at module
   level (a function-level import is a door that goes both ways just the same). The graph covers all of
   ``game``; ``CYCLE_FREE`` names the packages whose modules may not sit on any cycle.
@@ -16,11 +17,27 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "game"
 
 MAX_LINES = 1000
-LENGTH_CHECKED = ("game/engine/", "game/maps/")
-"""Packages whose modules must stay under ``MAX_LINES`` (besides the modules directly under ``game/``)."""
+LENGTH_CHECKED = ("game/",)
+"""Packages whose modules must stay under ``MAX_LINES``: all of ``game``."""
 
-CYCLE_FREE = ("game.engine", "game.maps")
+CYCLE_FREE = ("game",)
 """Packages none of whose modules may sit on an import cycle (the graph itself covers all of ``game``)."""
+
+BATTLE_PRIVATE_FREE = tuple(
+    sorted(
+        [
+            "game/engine/ai.py",
+            "game/engine/choices.py",
+            "game/engine/deployment.py",
+            "game/engine/preview.py",
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "ui").rglob("*.py")),
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "net").rglob("*.py")),
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "cli").rglob("*.py")),
+        ]
+    )
+)
+"""Modules outside the battle that use only its public door (``legal_actions``, ``choices``, ``preview``,
+its public methods): none reads a private attribute of a battle."""
 
 
 def module_name(path: Path) -> str:
@@ -116,7 +133,7 @@ def _in_scope(module: str) -> bool:
     return any(module == p or module.startswith(p + ".") for p in CYCLE_FREE)
 
 
-def test_no_engine_map_or_top_level_module_is_longer_than_1000_lines() -> None:
+def test_no_module_of_game_is_longer_than_1000_lines() -> None:
     too_long = []
     for path in sorted(GAME.rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
@@ -144,8 +161,56 @@ def test_cycle_finder_reports_a_cycle_through_a_function_level_import() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_import_cycle_involves_an_engine_or_maps_module() -> None:
+def test_no_import_cycle_among_games_modules() -> None:
     bad = [c for c in cycles(import_graph()) if any(_in_scope(m) for m in c)]
     assert not bad, "import cycles (move the shared types down to a module both use): " + "; ".join(
         " <-> ".join(c) for c in bad
     )
+
+
+def battle_private_uses(source: str) -> list[str]:
+    """``battle._x`` / ``b._x`` / ``self.battle._x`` reads in ``source``: private attributes of a battle."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        owner = node.value
+        named = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+        if named in ("battle", "b"):
+            out.append(f"{named}.{node.attr} (line {node.lineno})")
+    return out
+
+
+def test_private_use_finder_sees_battle_attributes_and_not_its_own() -> None:
+    found = battle_private_uses("x = battle._follow_queue\ny = self.battle._defence_vs()\nz = self._view\n")
+    assert found == ["battle._follow_queue (line 1)", "battle._defence_vs (line 2)"]
+
+
+def test_the_ai_and_the_screen_use_only_the_battles_public_door() -> None:
+    bad = {rel: uses for rel in BATTLE_PRIVATE_FREE if (uses := battle_private_uses((ROOT / rel).read_text()))}
+    assert not bad, f"use the battle's public methods, choices or preview instead: {bad}"
+
+
+def test_the_map_layer_never_imports_rosters_sessions_screens_or_commands() -> None:
+    graph = import_graph()
+    assert "game.maps.loader" in graph and "game.cli.maps" in graph
+    upper = ("game.roster", "game.session", "game.ui", "game.cli", "game.net")
+    bad = {n: sorted(m for m in deps if m.startswith(upper)) for n, deps in graph.items() if n.startswith("game.maps")}
+    assert not {n: m for n, m in bad.items() if m}
+
+
+def test_the_engine_imports_no_layer_above_it() -> None:
+    graph = import_graph()
+    upper = ("game.maps", "game.roster", "game.session", "game.ui", "game.cli", "game.net", "game.simulate")
+    bad = {
+        n: sorted(m for m in deps if m.startswith(upper)) for n, deps in graph.items() if n.startswith("game.engine")
+    }
+    assert not {n: m for n, m in bad.items() if m}
+
+
+def test_nothing_below_the_command_layer_imports_it() -> None:
+    graph = import_graph()
+    users = sorted(
+        n for n, deps in graph.items() if not n.startswith("game.cli") and any(m.startswith("game.cli") for m in deps)
+    )
+    assert users == []

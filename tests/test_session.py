@@ -1,4 +1,4 @@
-"""A battle in play (FTC 3–7 via the engine): map + roster -> session, autosave after every phase,
+"""A battle in play (FTC 3–7 via the engine): map + roster -> session, autosave after every decision,
 save / load / undo through the session, and a damaged save that changes nothing."""
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from game.engine import actions as act
 from game.engine import record
 from game.engine.ai import make_player
 from game.engine.battle import legal_actions
-from game.engine.events import PhaseBegan
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
-from tests.golden.make_golden import MAP_GOLDEN
+from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 
 
 @pytest.fixture(autouse=True)
@@ -37,27 +36,24 @@ def test_autosave_lives_under_fudge_tactics_home(home: Path) -> None:
     assert s.autosave == home / "autosave.json" and s.autosave.exists()
 
 
-def test_autosave_after_every_phase(home: Path) -> None:
-    """Issue 3: the autosave is rewritten whenever a phase begins; it always loads and replays."""
+def test_autosave_after_every_decision(home: Path) -> None:
+    """The autosave is rewritten after every decision, mid-phase ones included; it always loads and replays."""
     s = new_session(seed=5)
     players = {sid: make_player("random", i) for i, sid in enumerate(s.battle.sides)}
-    saved_lengths = []
+    steps = 0
     while s.battle.round <= 2 and not s.battle.over:
-        events = _step(s, players)
+        _step(s, players)
+        steps += 1
         data = json.loads((home / "autosave.json").read_text())
-        if any(isinstance(e, PhaseBegan) for e in events):
-            assert len(data["actions"]) == len(s.battle.log)
-            saved_lengths.append(len(data["actions"]))
-        else:
-            assert len(data["actions"]) <= len(s.battle.log)
-    assert len(saved_lengths) >= 3
+        assert len(data["actions"]) == len(s.battle.log)
+    assert steps >= 3
     loaded = load_session(home / "autosave.json", autosave=False)
-    assert loaded.battle.log == s.battle.log[: len(loaded.battle.log)]
+    assert loaded.battle.log == s.battle.log
 
 
-def test_issue_8_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
-    """A GM's edit or modifier is written to the autosave when it is made, not at the next phase, so a
-    crash or a quit loses none of the GM's work."""
+def test_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
+    """A GM's edit or modifier is written to the autosave when it is made, so a crash or a quit loses none
+    of the GM's work."""
     from dataclasses import replace
 
     from game.engine import gm
@@ -67,13 +63,30 @@ def test_issue_8_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
     s.write_autosave()
     d = legal_actions(s.battle)
     assert d is not None and d.reason == "move"
-    s.apply(act.Hold(d.figure or ""))  # a mid-phase decision: not saved yet
-    data = json.loads((home / "autosave.json").read_text())
-    assert len(data["actions"]) < len(s.battle.log)
     s.apply(gm.SituationalModifier("m1", d.figure or "", 1, "inspired", "removed", s.battle.round))
     data = json.loads((home / "autosave.json").read_text())
     assert len(data["actions"]) == len(s.battle.log)
     assert data["actions"][-1]["kind"] == "gm_modifier"
+
+
+def test_undo_takes_the_decision_out_of_the_autosave_too(home: Path) -> None:
+    """After an undo, Continue does not bring the taken-back decision back."""
+    s = new_session(seed=2)
+    d = legal_actions(s.battle)
+    assert d is not None and d.reason == "move"
+    s.apply(act.Hold(d.figure or ""))
+    assert len(json.loads((home / "autosave.json").read_text())["actions"]) == 1
+    s.undo()
+    assert json.loads((home / "autosave.json").read_text())["actions"] == []
+
+
+def test_loading_a_save_makes_it_the_battle_continue_resumes(home: Path, tmp_path: Path) -> None:
+    """A loaded battle is written to the autosave at once: Continue never opens the battle played before."""
+    new_session(seed=5)
+    other = new_session(ROOT / "maps" / "wyrm_hollow.tmx", seed=7, autosave=False)
+    other.save(tmp_path / "wyrm.json")
+    load_session(tmp_path / "wyrm.json")
+    assert "wyrm_hollow" in json.loads((home / "autosave.json").read_text())["setup"]["map"]
 
 
 def test_session_save_load_continue_equals_uninterrupted(tmp_path: Path) -> None:
@@ -144,17 +157,19 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     copy.write_text(json.dumps(data))
     s = load_session(copy, autosave=False)
     assert len(s.battle.log) == len(data["actions"]) and s.battle.digests == data["digests"]
+    readable = read_lines(ROOT / "tests" / "golden" / f"{name}.events.txt")
+    assert event_lines(s.battle.setup, s.battle.log) == readable
     assert any(e.kind == "attack" for e in s.battle.events)
 
 
-# ------------------------------------------------------------------------- issue 8: deployment and GM seat
+# ------------------------------------------------------------------------- Deployment and GM seat
 
 
 def _default_placements() -> list[dict[str, object]]:
     return [dict(f) for f in new_session(seed=1, autosave=False).setup_data["figures"]]
 
 
-def test_issue_8_placements_put_each_figure_on_its_dropped_hex_and_facing() -> None:
+def test_deployment_puts_each_figure_on_its_dropped_hex_and_facing() -> None:
     """The deployment screen's placements become the battle's figures exactly (FTC 5.2 facing included)."""
     from game.engine.hexgrid import Hex
 
@@ -172,7 +187,7 @@ def test_issue_8_placements_put_each_figure_on_its_dropped_hex_and_facing() -> N
     assert s.setup_data["figures"][0]["hex"] == [free.q, free.r]
 
 
-def test_issue_8_placements_survive_save_and_load(tmp_path: Path) -> None:
+def test_deployment_placements_survive_save_and_load(tmp_path: Path) -> None:
     placements = _default_placements()
     placements[1] = {**placements[1], "facing": (int(placements[1]["facing"]) + 2) % 6}  # type: ignore[call-overload]
     s = new_session(seed=2, autosave=False, placements=placements, gm="referee")
@@ -193,7 +208,7 @@ def test_issue_8_placements_survive_save_and_load(tmp_path: Path) -> None:
         ({"hex": None}, "Auto-deploy"),
     ],
 )
-def test_issue_8_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, object], words: str) -> None:
+def test_deployment_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, object], words: str) -> None:
     from game.session import SetupError
 
     placements = _default_placements()
@@ -203,7 +218,7 @@ def test_issue_8_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, 
     assert str(placements[0]["name"]) in str(info.value) and words in str(info.value)
 
 
-def test_issue_8_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -> None:
+def test_deployment_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -> None:
     from game.session import SetupError
 
     placements = _default_placements()
@@ -220,7 +235,7 @@ def test_issue_8_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -
     assert str(placements[2]["name"]) in str(info.value)
 
 
-def test_issue_8_gm_seat_is_kept_in_the_setup_data() -> None:
+def test_gm_seat_is_kept_in_the_setup_data() -> None:
     from game.session import SetupError
 
     assert new_session(seed=1, autosave=False).setup_data["gm"] is None
@@ -230,7 +245,7 @@ def test_issue_8_gm_seat_is_kept_in_the_setup_data() -> None:
         new_session(seed=1, autosave=False, gm="nobody-here")
 
 
-def test_issue_8_auto_place_is_place_figures_logic() -> None:
+def test_deployment_auto_place_is_place_figures_logic() -> None:
     """Auto-deployment of a roster's [[figures]]: the first free passable hex of the side's zone, facing
     the other zones (the same as ``place_figures``)."""
     from game.maps.loader import load_map

@@ -20,10 +20,15 @@ Commands (``python main.py --help``):
   simulate MAP.tmx [--roster F] [--seed N] [--players tactical,random] [--out LOG.json]
   replay LOG.json [--verify]                 replay a saved battle; --verify checks every roll
   bench [--quick] [--json]                   measure speed and memory against the targets
+  host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--password P] [--public] [--resume LOG.json]
+                                             host a table for players at other computers (no window)
+  join HOST[:PORT] [--seat SIDE|gm|watch] [--name N] [--players tactical|random] [--password P]
+                                             take a seat at a hosted table (the game window, or a
+                                             computer player with --players, or text with --no-window)
 """
 """What ``python main.py --help`` prints."""
 
-COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench")
+COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "host", "join")
 
 
 def _play(argv: list[str]) -> int:
@@ -71,6 +76,34 @@ def _bench(argv: list[str]) -> int:
     return bench_main(argv)
 
 
+def _host(argv: list[str]) -> int:
+    from game.net.host import host_main
+
+    return host_main(argv)
+
+
+def _join(argv: list[str]) -> int:
+    from game.net.client import join_main
+
+    return join_main(argv, open_window=_table_window)
+
+
+def _table_window(uri: str, name: str, seat: str, password: str, token: str | None) -> int:
+    """The game window at a table's seat (``join`` without ``--players``)."""
+    from game.net.client import TableClosed
+    from game.net.remote import RemoteSession
+
+    try:
+        session = RemoteSession.join(uri, name, seat, password, token)
+    except TableClosed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"seated at {session.seat}; rejoin with --token {session.client.token}", flush=True)
+    from game.ui.app import run_table
+
+    return run_table(session)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Dispatch to a command; ``play`` when none is given."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -86,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         "simulate": _simulate,
         "replay": _replay,
         "bench": _bench,
+        "host": _host,
+        "join": _join,
     }[command]
     try:
         return handler(args)

@@ -72,7 +72,7 @@ def _hit_ways(offence: int, defences: tuple[int, ...], difficulty: int) -> int:
 
 
 def hit_probability(offence: int, defences: Sequence[int], difficulty: int) -> Fraction:
-    """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; RULINGS.md "A hit").
+    """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; docs/rulings.md "A hit").
 
     ``offence`` and each of ``defences`` are modified levels before the dice; the attacker and every
     defender roll 4dF once each. A hit beats every defence result (the target's and those of everyone
@@ -296,7 +296,7 @@ def outcome_distribution(
     scale_difference: int = 0,
     other_locations: Sequence[tuple[str, int]] = (),
 ) -> Mapping[Outcome, Fraction]:
-    """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; RULINGS.md "Damage").
+    """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
     ``offence``: the attacker's modified level; ``target_defence``: the target's modified defence level,
     or None when it rolls no defence (an undodged missile); ``other_defences``: the modified defences of

@@ -1,4 +1,4 @@
-"""Colours of the interface: dark chrome, light text, side colours and overlay bands (issue 5).
+"""Colours of the interface: dark chrome, light text, side colours and overlay bands.
 
 Two palettes: the normal one, and a colour-blind-safe one (Okabe & Ito's eight colours) chosen in the
 settings. Everything that means something on the board — side colours, the movement bands, line-of-fire
@@ -174,6 +174,17 @@ _TERRAIN_COLOURS: dict[str, RGB] = {
     "snow": (220, 224, 232),
     "ice": (180, 210, 228),
 }
+
+
+def hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
+    """'#2f6fd0' -> (47, 111, 208); anything unreadable gives ``default`` (a side's colour from its roster)."""
+    t = text.strip().lstrip("#")
+    if len(t) == 3:
+        t = "".join(c * 2 for c in t)
+    try:
+        return int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16)
+    except (ValueError, IndexError):
+        return default
 
 
 def terrain_colour(name: str) -> RGB:

@@ -1,4 +1,5 @@
-"""A battle is its log (DESIGN.md rule 6): save / load / replay with per-action digests, undo, golden logs."""
+"""A battle is its log (docs/architecture.md "A battle is its log"): save / load / replay with per-action digests, undo,
+golden logs."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from game.engine import events as ev
 from game.engine import record
 from game.engine.ai import RandomPlayer
 from game.engine.battle import Battle, IllegalAction, apply, legal_actions
-from tests.golden.make_golden import EXPECT, GOLDEN
+from tests.golden.make_golden import EXPECT, GOLDEN, event_lines, read_lines
 from tests.golden.scenarios import SCENARIOS, skirmish
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
@@ -46,8 +47,21 @@ def _state(b: Battle) -> tuple[object, ...]:
 
 
 def test_every_golden_battle_has_a_log() -> None:
-    """Every golden battle of ``make_golden.py`` is saved in tests/golden (regenerate with that script)."""
+    """Every golden battle of ``make_golden.py`` is saved in tests/golden, as its log and as readable
+    events (regenerate both with that script)."""
     assert {p.stem for p in GOLDEN_LOGS} == set(GOLDEN)
+    assert {p.name.removesuffix(".events.txt") for p in GOLDEN_DIR.glob("*.events.txt")} >= set(GOLDEN)
+
+
+@pytest.mark.parametrize("path", GOLDEN_LOGS, ids=[p.stem for p in GOLDEN_LOGS])
+def test_golden_battle_replays_event_for_event_as_its_readable_text(path: Path) -> None:
+    """Replaying a golden log gives the events of ``<name>.events.txt`` line for line, so a change in a
+    roll or an outcome shows as a diff of readable lines (checked before the digests)."""
+    rec = record.load(path)
+    setup = SCENARIOS[str(rec.setup["scenario"])](rec.seed)
+    expected = read_lines(path.with_suffix(".events.txt"))
+    assert expected[0] == "@ opening" and sum(line.startswith("@ ") for line in expected) == len(rec.actions) + 1
+    assert event_lines(setup, rec.actions) == expected
 
 
 @pytest.mark.parametrize("path", GOLDEN_LOGS, ids=[p.stem for p in GOLDEN_LOGS])
@@ -98,7 +112,7 @@ def test_golden_log_with_the_wrong_seed_fails_at_the_opening() -> None:
 
 
 def test_save_has_version_seed_and_actions_at_top_level(tmp_path: Path) -> None:
-    """Issue 3: the save is JSON with "version", "seed" and "actions" at the top level (no pickle)."""
+    """The save is JSON with "version", "seed" and "actions" at the top level (no pickle)."""
     b = _played(3, 20)
     path = tmp_path / "battle.json"
     record.save(path, b, {"scenario": "skirmish"})
@@ -156,7 +170,7 @@ def test_loading_a_damaged_or_foreign_file_gives_a_clear_error(tmp_path: Path, t
 
 
 def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 3: writes go to a temp file, flushed, then renamed; a crash mid-save keeps the old save."""
+    """Writes go to a temp file, flushed, then renamed; a crash mid-save keeps the old save."""
     path = tmp_path / "save.json"
     b = _played(4, 10)
     record.save(path, b, {"scenario": "skirmish"})
@@ -177,7 +191,8 @@ def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path, m
 
 
 def test_undo_takes_back_a_decision_without_dice() -> None:
-    """DESIGN.md rule 6: undo replays all but the last decision when that decision rolled nothing."""
+    """docs/architecture.md "A battle is its log": undo replays all but the last decision when that decision rolled
+    nothing."""
     b = Battle(skirmish(6))
     before = _state(b)
     d = legal_actions(b)
@@ -192,7 +207,8 @@ def test_undo_takes_back_a_decision_without_dice() -> None:
 
 
 def test_undo_is_refused_once_dice_were_rolled() -> None:
-    """DESIGN.md rule 6: once a decision rolled dice (here the attack phase's last declaration), it stands."""
+    """docs/architecture.md "A battle is its log": once a decision rolled dice (here the attack phase's last
+    declaration), it stands."""
     b = Battle(skirmish(6))
     players = {"blue": RandomPlayer(1), "red": RandomPlayer(2)}
     while b.round == 1:

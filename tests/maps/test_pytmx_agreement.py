@@ -1,4 +1,4 @@
-"""Issue 4: our TMX reader agrees with pytmx, an independent reader, wherever pytmx can read a map.
+"""Our TMX reader agrees with pytmx, an independent reader, wherever pytmx can read a map.
 
 The game's loader parses TMX itself (defusedxml, size caps, no path escapes) because of pytmx's gaps; pytmx
 stays in the development requirements as the yardstick for the decoded tile data of well-formed maps.
@@ -49,7 +49,7 @@ def _pytmx_layers(path: Path) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("path", MAPS, ids=lambda p: p.name)
-def test_issue_4_tile_data_agrees_with_pytmx(path: Path) -> None:
+def test_tiled_tile_data_agrees_with_pytmx(path: Path) -> None:
     ours = load_map(path)
     theirs = _pytmx_layers(path)
     ours_by_name = {layer.name: np.asarray(layer.gids, dtype=np.int64) & ~FLAGS for layer in ours.tile_layers}

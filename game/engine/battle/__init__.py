@@ -2,7 +2,9 @@
 
 ``Battle`` holds the state; ``legal_actions(battle)`` says who must decide now, why, and what they may
 do; ``apply(battle, action)`` validates a decision (raising ``IllegalAction`` with a sentence a player
-can read, and changing nothing) and returns the events it caused. These two are the only door in.
+can read, and changing nothing) and returns the events it caused. These two are the only door in;
+beside them ``game.engine.choices.choices`` spells out the options of the open decision and
+``game.engine.preview.preview`` the odds of an action before it is sent.
 
 The package is the battle in rooms, one per part of the round:
 
@@ -52,6 +54,7 @@ from game.engine.battle.state import (
     Figure,
     FigureSetup,
     IllegalAction,
+    Reason,
     RuleOptions,
     SideSetup,
     effective_perception,
@@ -92,6 +95,7 @@ __all__ = [
     "Figure",
     "FigureSetup",
     "IllegalAction",
+    "Reason",
     "RuleOptions",
     "SideSetup",
     "apply",

@@ -18,6 +18,7 @@ from game.engine.battle.state import (
     Declaration,
     Figure,
     IllegalAction,
+    Reason,
     front_arc_2,
 )
 from game.engine.combat import (
@@ -59,17 +60,22 @@ class Declarations(BattleState):
 
     def _attack_decision(self) -> Decision:
         if self._follow_queue:
-            fid, _ = self._follow_queue[0]
+            fid, vacated = self._follow_queue[0]
             fig = self.figures[fid]
             return Decision(
-                fig.side, fid, "follow", ("follow_choice",), f"{fig.name}'s target retreats: step forward to follow?"
+                fig.side,
+                fid,
+                Reason.FOLLOW,
+                ("follow_choice",),
+                f"{fig.name}'s target retreats: step forward to follow?",
+                follow_hex=vacated,
             )
         fid = self._declare_queue[0]
         fig = self.figures[fid]
         return Decision(
             fig.side,
             fid,
-            "declare",
+            Reason.DECLARE,
             ("declare", "second_move"),
             f"{fig.name} declares an attack, a defence, or a second move.",
         )
@@ -122,8 +128,8 @@ class Declarations(BattleState):
         size: int = 1,
         target: tuple[int, int] = (1, 0),
     ) -> bool:
-        """Melee reach (RULINGS.md): a front hex; spear/pike also distance 2 in the front arc. A large
-        attacker (``size``) reaches from the front of its footprint, a large target (``target``: its size and
+        """Melee reach (docs/rulings.md "Melee reach"): a front hex; spear/pike also distance 2 in the front arc. A
+        large attacker (``size``) reaches from the front of its footprint, a large target (``target``: its size and
         facing) is reached at any of its hexes (FTC 5; creatures.front_zone)."""
         if size != 1 or target[0] != 1:
             body = footprint(att_hex, size, att_facing)
@@ -230,6 +236,38 @@ class Declarations(BattleState):
                 out.append(h)
         return out
 
+    def advance_positions(self, fid: str, steps: Sequence[Hex], facing: int | None = None) -> list[tuple[Hex, int]]:
+        """FTC 6.2: the (hex, facing) a figure takes at each step of an advance, checked: a step into one of
+        the three hexes in front (facing the way it stepped), or a step into its own hex, a turn of one side
+        to ``facing``. Raises ``IllegalAction`` naming the first step that is not allowed. How many steps
+        a stance allows is the declaration's check."""
+        fig = self.figure(fid)
+        positions: list[tuple[Hex, int]] = []
+        h, f = fig.hex, fig.facing
+        for step in steps:
+            if step == h:
+                nf = facing if facing is not None else f
+                if turn_steps(f, nf) != 1:
+                    raise IllegalAction("Turning in place during an advance turns exactly one hex side.")
+                if fig.size != 1 and not self._fits(fig, h, nf):
+                    raise IllegalAction(f"{fig.name} has no room to turn there.")
+                f = nf
+            else:
+                if step not in front_hexes(h, f):
+                    raise IllegalAction("Each advancing step goes into one of the three hexes in front.")
+                occ = self.occupant(step)
+                if fig.size != 1:
+                    if not self._fits(fig, step, direction_to(h, step) or 0):
+                        raise IllegalAction(
+                            f"{fig.name} has no room there: every hex it would cover must be free and passable."
+                        )
+                elif occ is not None or not self.terrain.is_passable(step, fig.character.movement_modes[0]):
+                    raise IllegalAction("That hex is occupied or cannot be entered.")
+                f = direction_to(h, step) or 0 if direction_to(h, step) is not None else f
+                h = step
+            positions.append((h, f))
+        return positions
+
     def declare_options(self, fid: str) -> dict[str, object]:
         """What a figure may declare now: weapons with their targets, stances, retreat hexes (for the UI/AI)."""
         fig = self.figure(fid)
@@ -292,29 +330,7 @@ class Declarations(BattleState):
                 )
             if not a.targets:
                 raise IllegalAction("An advance must bring the figure to the enemy it attacks.")
-            h, f = fig.hex, fig.facing
-            for step in a.advance:
-                if step == h:
-                    nf = a.advance_facing if a.advance_facing is not None else f
-                    if turn_steps(f, nf) != 1:
-                        raise IllegalAction("Turning in place during an advance turns exactly one hex side.")
-                    if fig.size != 1 and not self._fits(fig, h, nf):
-                        raise IllegalAction(f"{fig.name} has no room to turn there.")
-                    f = nf
-                else:
-                    if step not in front_hexes(h, f):
-                        raise IllegalAction("Each advancing step goes into one of the three hexes in front.")
-                    occ = self.occupant(step)
-                    if fig.size != 1:
-                        if not self._fits(fig, step, direction_to(h, step) or 0):
-                            raise IllegalAction(
-                                f"{fig.name} has no room there: every hex it would cover must be free and passable."
-                            )
-                    elif occ is not None or not self.terrain.is_passable(step, fig.character.movement_modes[0]):
-                        raise IllegalAction("That hex is occupied or cannot be entered.")
-                    f = direction_to(h, step) or 0 if direction_to(h, step) is not None else f
-                    h = step
-                positions.append((h, f))
+            positions.extend(self.advance_positions(fig.id, a.advance, a.advance_facing))
         allowed = self.targets_for(fig.id, weapon, positions=positions)
         for t in a.targets:
             if t not in allowed:

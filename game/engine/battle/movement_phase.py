@@ -17,6 +17,7 @@ from game.engine.battle.state import (
     Decision,
     Figure,
     IllegalAction,
+    Reason,
     _covered,
     _PendingMove,
     _sentence,
@@ -50,7 +51,7 @@ class MovementPhase(BattleState):
             return Decision(
                 fig.side,
                 fid,
-                "held_end",
+                Reason.HELD_END,
                 ("move",),
                 f"End of the movement phase: {fig.name} must use or forfeit the held move.",
             )
@@ -61,13 +62,15 @@ class MovementPhase(BattleState):
             return Decision(
                 side,
                 None,
-                "interrupt",
+                Reason.INTERRUPT,
                 ("move", "pass_interrupt"),
                 f"{self.sides[side].name}: interrupt with a held figure before {fig.name} moves?",
                 interrupters=mine,
             )
         own_held = tuple(h for h in held if self.figures[h].side == fig.side)
-        return Decision(fig.side, fid, "move", ("move", "hold"), f"{fig.name} moves (or holds).", interrupters=own_held)
+        return Decision(
+            fig.side, fid, Reason.MOVE, ("move", "hold"), f"{fig.name} moves (or holds).", interrupters=own_held
+        )
 
     def _interrupt_sides(self, due: Figure, held: Sequence[str]) -> list[str]:
         """The sides to ask, in turn, whether a held figure takes the moment before ``due`` moves (FTC 5).
@@ -189,6 +192,14 @@ class MovementPhase(BattleState):
             p.index += 1
         out.extend(self._finish_move(fig, p.path, p.cost))
         return out
+
+    def failed_escape(self) -> tuple[str, tuple[str, ...]] | None:
+        """FTC 5.3: while a mover whose escape failed decides whether to run, its id and the stoppers who won
+        the contest (each gets a free attack if it runs); None otherwise."""
+        p = self._pending
+        if p is None or p.failed_at is None:
+            return None
+        return p.figure, p.failed_stoppers
 
     def escape_levels(self, fig: Figure, stoppers: Sequence[Figure]) -> EscapeLevels:
         """FTC 5.3: the escape contest's levels with their named modifiers, the GM's included (the contest

@@ -74,6 +74,22 @@ class Resolution(BattleState):
                 return w
         return equipment_weapon("Fist")
 
+    def parrying_weapon(self, fid: str) -> Weapon:
+        """The weapon a figure defends with in melee (FTC 6.3: its first melee weapon, or its fist), also
+        when it shoots (FTC 6.1: a firer attacked in melee parries with it)."""
+        return self._melee_weapon(self.figure(fid))
+
+    def melee_defence(
+        self, defender: str, attacker: str, weapon: Weapon, stance: str = "neutral"
+    ) -> tuple[int, tuple[Modifier, ...]]:
+        """The defender's melee defence against ``attacker``'s ``weapon`` with a roll of 0, had it declared
+        ``stance`` with its ready weapon (FTC 6.3, 6.4.1, its shield counted): the level and its modifiers,
+        computed as the round's resolution computes them (for the odds shown before declaring)."""
+        fig = self.figure(defender)
+        decl = Declaration(fig.id, stance, (), fig.character.ready_weapon.name)
+        level, mods, _ = self._defence_vs(fig, self.figure(attacker), weapon, 0, decl, shield_ok=True)
+        return level, tuple(mods)
+
     def _defence_vs(
         self,
         defender: Figure,
@@ -382,9 +398,9 @@ class Resolution(BattleState):
         """The named offence modifiers and the absolute difficulty of one attack, and for a missile its range
         band and line of fire (FTC 6.4, 6.4.1, 6.5, tables 4 and 7; 9.1 "needs room to swing").
 
-        The round's resolution and the odds shown before a declaration both come from here (DESIGN.md rule
-        3). ``positions`` / ``phase_start`` default to the attacker's attack-phase movement so far; the
-        preview passes a planned advance instead.
+        The round's resolution and the odds shown before a declaration both come from here (docs/architecture.md "One
+        source of legality"). ``positions`` / ``phase_start`` default to the attacker's attack-phase movement so far;
+        the preview passes a planned advance instead.
         """
         positions = att.positions if positions is None else positions
         start = att.phase_start_hex if phase_start is None else phase_start

@@ -310,6 +310,11 @@ class SpellsInBattle(BattleState):
                 return True
         return False
 
+    def spell_reaches_hex(self, fid: str, spell_name: str, h: Hex) -> bool:
+        """FTC 8.3: whether a figure's spell would reach the hex ``h`` now (its range and line of sight; a
+        touch spell: a hex in the hand's reach), as the declaration checks it (for the screen's highlight)."""
+        return self._spell_reaches(self.figure(fid), magic.spell(spell_name), h, None)
+
     def _spell_reaches(self, fig: Figure, item: magic.Spell, target_hex: Hex, target_id: str | None) -> bool:
         """FTC 8.3: self, touch (a front hex of the caster's hand, along the movement as a weapon's reach, FTC
         6.2), close 2, short 10, long in sight; beyond touch the line of sight must be clear of sight-blocking
@@ -865,7 +870,7 @@ class SpellsInBattle(BattleState):
         return out
 
     def _magic_figure_removed(self, fid: str) -> list[ev.Event]:
-        """The GM removed a figure (issue 8): its own concentration ends, and so does every concentration on
+        """The GM removed a figure: its own concentration ends, and so does every concentration on
         it as the target (FTC 8.1: a spell needs its target), so no spell later looks for it."""
         out: list[ev.Event] = []
         for cid, conc in list(self._casting.items()):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -51,7 +52,7 @@ class IllegalAction(ValueError):
 
 class CountingRandom(random.Random):
     """The battle's generator: a seeded ``random.Random`` that counts its draws, so undo can tell
-    whether a decision rolled dice (DESIGN.md rule 6)."""
+    whether a decision rolled dice (docs/architecture.md "A battle is its log")."""
 
     def __init__(self, seed: int) -> None:
         self.draws = 0
@@ -68,13 +69,13 @@ class CountingRandom(random.Random):
 
 STANDING_ORDERS = ("always", "never", "ask")
 GM_REFEREE = "referee"
-"""The GM's seat when the GM plays no side (issue 8)."""
+"""The GM's seat when the GM plays no side."""
 CONTROLLERS = ("human", "tactical", "random")
 
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """The battle's rule options (RULINGS.md); each default is the rules text's default."""
+    """The battle's rule options (docs/rulings.md "Rule options"); each default is the rules text's default."""
 
     initiative_once: bool = False
     """FTC 4: roll initiative once for the whole battle instead of every round."""
@@ -83,9 +84,9 @@ class RuleOptions:
     secret_stances: bool = False
     """Fudge 4.32: stances are chosen unseen and revealed together."""
     per_hex_terrain: bool = False
-    """RULINGS.md: entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
+    """docs/rulings.md "Terrain": entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
     attack_any_adjacent: bool = False
-    """RULINGS.md: melee may reach any adjacent hex, not only the front hexes."""
+    """docs/rulings.md "Melee reach": melee may reach any adjacent hex, not only the front hexes."""
     fudge_graze_table: bool = False
     """Fudge 4.56: read grazes by Fudge's table instead of FTC 7.3's "at most a Scratch"."""
 
@@ -148,8 +149,8 @@ class BattleSetup:
     seed: int = 0
     title: str = ""
     gm: str | None = None
-    """Issue 8, the GM's seat: a side id whose player is the GM, "referee" for a GM who plays no side, or
-    None (no GM: GM actions are refused)."""
+    """The GM's seat (docs/rulings.md "The GM's seat"): a side id whose player is the GM, "referee" for a GM
+    who plays no side, or None (no GM: GM actions are refused)."""
 
 
 @dataclass
@@ -250,17 +251,58 @@ class EffectOn:
     effect: magic.ActiveEffect
 
 
+class Reason(StrEnum):
+    """Why a decision is asked for: one code per kind of decision of the round (FTC 5, 5.2, 5.3, 6.1, 6.2).
+
+    A member equals its plain string (``Reason.MOVE == "move"``), so older code comparing strings keeps
+    working; new code switches on the members. ``rule`` is the general sentence, ``Decision.prompt`` the
+    one naming the figures of this decision.
+    """
+
+    MOVE = "move"
+    HELD_END = "held_end"
+    INTERRUPT = "interrupt"
+    STOP = "stop"
+    ESCAPE_FAILED = "escape_failed"
+    DECLARE = "declare"
+    FOLLOW = "follow"
+
+    @property
+    def rule(self) -> str:
+        """The decision in one sentence, with the rules section that asks for it."""
+        return _REASON_RULES[self]
+
+
+_REASON_RULES: Mapping[Reason, str] = {
+    Reason.MOVE: "A figure moves, or holds its move for later in the phase (FTC 5).",
+    Reason.HELD_END: "At the end of the movement phase a held move is used or forfeited (FTC 5).",
+    Reason.INTERRUPT: "A side may interrupt with a held figure before the next figure moves (FTC 5).",
+    Reason.STOP: "A figure leaving an enemy's zone of control may be stopped by that enemy (FTC 5.2, 5.3).",
+    Reason.ESCAPE_FAILED: "A figure that failed to escape stays, or runs and takes free attacks (FTC 5.3).",
+    Reason.DECLARE: "A figure declares an attack, a defence, or a second move (FTC 6.1, 6.2).",
+    Reason.FOLLOW: "An attacker whose target retreated may step forward to follow (FTC 6.2).",
+}
+
+
 @dataclass(frozen=True)
 class Decision:
-    """Who must decide now and why (``legal_actions``)."""
+    """Who must decide now and why (``legal_actions``): the seat (``side``), the figure, the ``reason``
+    (a ``Reason`` code), the kinds of action allowed and the sentence a player reads (``prompt``)."""
 
     side: str
     figure: str | None
-    reason: str
+    reason: Reason
     kinds: tuple[str, ...]
     prompt: str
     interrupters: tuple[str, ...] = ()
     mover: str | None = None
+    follow_hex: Hex | None = None
+    """For ``Reason.FOLLOW``: the hex the target left, the one the follower may step into (FTC 6.2)."""
+
+    @property
+    def sentence(self) -> str:
+        """The decision as a sentence for the player (``prompt``)."""
+        return self.prompt
 
 
 @dataclass
@@ -282,7 +324,8 @@ class _PendingMove:
 
 
 PHASES: Mapping[str, tuple[str, ...]] = {
-    # phase -> the action kinds it allows (DESIGN.md rule 4); "standing_order" and "yield" are always allowed
+    # phase -> the action kinds it allows (docs/architecture.md "Phases are a table"); "standing_order" and "yield" are
+    # always allowed
     "movement": ("move", "hold", "pass_interrupt", "stop_choice", "escape_failed_choice"),
     "attack": ("declare", "second_move", "follow_choice", "stop_choice", "escape_failed_choice"),
     "over": (),
@@ -356,7 +399,7 @@ class BattleState:
         self._roll_faces: dict[str, tuple[int, ...]] = {}
         self._recognised: dict[tuple[str, str], str] = {}
         self._spell_weapons: dict[str, tuple[Weapon, magic.Spell]] = {}
-        # the GM's seat (issue 8): standing modifiers and conditions, dice set by hand, escape overrides
+        # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
         self.gm_state = gm.GMState()
         self.gm_dice: list[gm.SetDie] = []
         self.gm_escape: dict[str, bool] = {}
@@ -436,7 +479,8 @@ class BattleState:
         return self._magic_allowance(fig, allowance)
 
     def reach_for(self, fid: str, *, allowance: int | None = None, posture: str | None = None) -> Reach:
-        """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3);
+        """Reachable hexes and cheapest paths for a figure now (one source of legality, docs/architecture.md "One source
+        of legality");
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
         occupied = _covered(f for f in self.figures.values() if f.id != fid)
@@ -473,7 +517,8 @@ class BattleState:
         return True
 
     def _distance(self, a: Figure, b: Figure) -> int:
-        """Hexes between two figures: between their nearest hexes (RULINGS.md; creatures.large_distance)."""
+        """Hexes between two figures: between their nearest hexes (docs/rulings.md "Distances";
+        creatures.large_distance)."""
         if a.size == 1 and b.size == 1:
             return distance(a.hex, b.hex)
         return large_distance(a.cells, b.cells)
@@ -502,7 +547,7 @@ class BattleState:
                 return Decision(
                     stopper.side,
                     stopper.id,
-                    "stop",
+                    Reason.STOP,
                     ("stop_choice",),
                     f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
                     mover=mover.id,
@@ -512,7 +557,7 @@ class BattleState:
                 return Decision(
                     mover.side,
                     mover.id,
-                    "escape_failed",
+                    Reason.ESCAPE_FAILED,
                     ("escape_failed_choice",),
                     f"{mover.name} failed to escape: stay here, or turn tail and run "
                     "(each stopper gets a free attack)?",
@@ -527,7 +572,7 @@ class BattleState:
         if self.over:
             raise IllegalAction("The battle is over.")
         kind = action.kind
-        is_gm = isinstance(action, gm.GMAction)  # the GM may act in any phase (issue 8)
+        is_gm = isinstance(action, gm.GMAction)  # the GM may act in any phase
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
@@ -914,7 +959,8 @@ def effective_perception(character: Character) -> int:
 
 
 def front_arc_2(h: Hex, facing: int) -> frozenset[Hex]:
-    """The five hexes at distance 2 inside a figure's front arc (spear reach, FTC 9.1; RULINGS.md)."""
+    """The five hexes at distance 2 inside a figure's front arc (spear reach, FTC 9.1; docs/rulings.md "Melee
+    reach")."""
     out = set()
     for d1 in (facing - 1, facing, facing + 1):
         for d2 in (facing - 1, facing, facing + 1):
