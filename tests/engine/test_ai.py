@@ -128,9 +128,9 @@ def test_tactical_player_decides_within_a_second_for_ten_a_side() -> None:
     while not b.over and b.round <= 3:
         d = legal_actions(b)
         assert d is not None
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         a = players[d.side](b, d)
-        worst = max(worst, time.perf_counter() - t0)
+        worst = max(worst, time.process_time() - t0)
         apply(b, a)
     assert worst < 1.0, f"slowest decision took {worst:.2f} s"
 
