@@ -34,6 +34,7 @@ from game.engine.hexgrid import Hex, direction_to, distance
 from game.engine.lof import LineOfFire
 from game.engine.movement import Reach
 from game.engine.odds import (
+    Aim,
     Outcome,
     escape_probability,
     hit_chance,
@@ -117,8 +118,10 @@ def attack_preview(
     dodge: Sequence[str] = (),
     advance: Sequence[tuple[Hex, int]] = (),
     compare: bool = True,
+    aim: Aim = "best",
 ) -> AttackPreview:
-    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9)."""
+    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9); ``aim``:
+    where the attacker means the blow to fall when the result lets him choose (FTC 6.6)."""
     att = battle.figure(fid)
     tgt = battle.figure(target_id)
     weapon = weapon_named(att, weapon_name)
@@ -187,6 +190,7 @@ def attack_preview(
             damage_base,
             damage_base_head=head,
             other_locations=limbs,
+            aim=aim,
             track=track,
             fudge_graze_table=graze_table,
             health=health,

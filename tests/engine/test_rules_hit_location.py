@@ -48,7 +48,7 @@ def test_ftc_6_6_a_limb_blow_gives_at_most_hurt_and_may_cripple() -> None:
 
 
 def test_ftc_6_6_best_is_the_worst_wound_after_armour_not_a_helmeted_head() -> None:
-    """The head under a helmet gives Hurt, the torso Very Hurt: "best" is the torso (issue's own example)."""
+    """The head under a helmet gives Hurt, the torso Very Hurt: "best" is the torso."""
     allowed = hit_locations(SUPERB, FAIR)
     assert choose_location("best", allowed, {"torso": VH, "head": H}) == "torso"
     assert choose_location("best", allowed, {"torso": H, "head": VH}) == "head"
