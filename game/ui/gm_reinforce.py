@@ -26,7 +26,7 @@ from game.ui.widgets import draw_panel
 
 
 class ReinforceDialog(GMDialog):
-    """Issue 8: a reinforcement: a character of the battle's roster or a copy of the chosen figure, its side,
+    """A reinforcement: a character of the battle's roster or a copy of the chosen figure, its side,
     name and whether it is a mook; "Place on map…" then asks for its hex (``PlaceFigure``)."""
 
     TITLE = "Reinforcement — who joins the battle"

@@ -1,4 +1,4 @@
-"""The board viewer: a map with its figures, pan / zoom / hover / select (issue 5, "The board").
+"""The board viewer: a map with its figures, pan / zoom / hover / select.
 
 This is the battle screen's body without the battle: the state machine (a later task) adds phases, the
 tracker and actions on top. Hover shows what the rules need to know about a hex (terrain, movement

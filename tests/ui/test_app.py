@@ -1,4 +1,4 @@
-"""The interface driven headless by posted pygame events (issue 5, "Tests"; SDL_VIDEODRIVER=dummy)."""
+"""The interface driven headless by posted pygame events (SDL_VIDEODRIVER=dummy)."""
 
 from __future__ import annotations
 
@@ -45,8 +45,10 @@ def test_title_keyboard_navigation_skips_disabled_buttons(app: App) -> None:
     title = app.top
     assert isinstance(title, TitleScreen)
     names = [b.text for b in title.column.buttons]
-    assert names == ["New battle", "Continue", "Load", "Settings", "Roster editor", "Quit"]
+    assert names == ["New battle", "Continue", "Load", "Join a table", "Settings", "Roster editor", "Quit"]
     assert not title.column.buttons[1].enabled and not title.column.buttons[2].enabled
+    key(app, pygame.K_DOWN)
+    assert title.column.buttons[title.column.focus].text == "Join a table"
     key(app, pygame.K_DOWN)
     assert title.column.buttons[title.column.focus].text == "Settings"
     key(app, pygame.K_RETURN)

@@ -28,6 +28,7 @@ from game.ui.board import Board
 from game.ui.mapdata import BoardData
 from game.ui.preview import AttackPreview, percent
 from game.ui.screen import Transition, UiContext
+from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.widgets import Button
 
@@ -144,6 +145,7 @@ class BattleHost(Protocol):
     to_title: Callable[[], Transition]
     data: BoardData
     board: Board
+    tabletop: Tabletop
     version: int
     """Bumped whenever the battle or what is shown of it changes (caches are keyed on it)."""
     selected_id: str | None

@@ -59,6 +59,7 @@ from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.screens import HELP_KEYS
+from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.viewer import ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
@@ -87,6 +88,8 @@ class BattleScreen(ViewerScreen):
             )
         super().__init__(ui, data, to_title)
         self.session = session
+        self.tabletop = Tabletop(ui, self.board, session)
+        """Token art and pictures, motion, dice and sound (``game.ui.tabletop``)."""
         self.version = 0
         self.status = ""
         self.status_error = False
@@ -122,6 +125,8 @@ class BattleScreen(ViewerScreen):
         self._setup_players()
         self.journal.rebuild()
         self._bind()
+        if self.tabletop.messages:
+            self.set_status(" ".join(self.tabletop.messages), error=True)
 
     # --- session plumbing -------------------------------------------------------------------------
     @property
@@ -224,6 +229,7 @@ class BattleScreen(ViewerScreen):
         self.journal.add(new_events, self.ui.settings.animation_speed)
         self.version += 1
         self._view = None
+        self.tabletop.after_change(new_events, self.tokens())
         self.moves.reset()
         self.declaration.reset()
         self._memo.clear()
@@ -423,8 +429,10 @@ class BattleScreen(ViewerScreen):
         return pygame.Rect(x + s(10), y + h - ph - s(10), pw, ph)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Panel buttons first, then the board (moves, targets), then pan / zoom; nothing under a panel
-        reaches the board. A screen opened over this one takes the hover hint with it."""
+        """A click skips an animation; then panel buttons, the board (moves, targets), then pan / zoom;
+        nothing under a panel reaches the board. A screen opened over this one takes the hover hint with it."""
+        if self.tabletop.on_event(event):
+            return None
         result = self._route(event)
         if isinstance(result, Push | Replace | Home):
             self.pointer_left()
@@ -578,7 +586,12 @@ class BattleScreen(ViewerScreen):
     def busy(self) -> bool:
         """Animating the log, waiting on a computer, or panning."""
         d = self.decision()
-        return bool(self.held) or bool(self.journal.pending) or (d is not None and not self.is_human(d.side))
+        return (
+            bool(self.held)
+            or bool(self.journal.pending)
+            or self.tabletop.active
+            or (d is not None and not self.is_human(d.side))
+        )
 
     def take_transition(self) -> Transition | None:
         """A screen the battle wants on top (the hand-off curtain, the victory screen), once."""
@@ -587,7 +600,7 @@ class BattleScreen(ViewerScreen):
 
     def update(self, dt: float) -> bool:
         """Release log entries one by one, let computers decide, raise the curtain or the victory screen."""
-        changed = super().update(dt)
+        changed = self.tabletop.update(dt) | super().update(dt)
         speed = self.ui.settings.animation_speed
         if self.journal.pending:
             if self.journal.release(dt, speed):
@@ -610,14 +623,14 @@ class BattleScreen(ViewerScreen):
                 )
                 return True
             return changed
-        if not self.is_human(d.side):
+        if not self.is_human(d.side) and not self.tabletop.active:  # a computer waits for the motion
             self.ai_timer += dt
             if self.ai_timer >= (AI_DELAY / speed if speed > 0 else 0.0):
                 self.ai_timer = 0.0
                 self.computer_turn(d)
                 return True
             return changed
-        if self.focus.follow(d):
+        if not self.tabletop.active and self.focus.follow(d):
             self._buttons_key = None
             self._view = None
             changed = True
@@ -682,7 +695,8 @@ class BattleScreen(ViewerScreen):
     # --- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         """Board and overlays, then the cached panels."""
-        self.overlays.draw(surface, self.board_view())
+        self.overlays.draw(surface, self.tabletop.view(self.board_view()))
+        self.tabletop.draw(surface)
         self.spells.draw_token_marks(surface)
         d = self.decision()
         state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
