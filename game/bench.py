@@ -436,7 +436,16 @@ class Bench:
     def battle(self) -> None:
         """``ai_decision_s`` and ``sim_rounds_per_s``: tactical players, 10 a side, on the generated map."""
         from game.engine.ai import make_player
-        from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup, apply, legal_actions
+        from game.engine.battle import (
+            Battle,
+            BattleSetup,
+            FigureSetup,
+            RuleOptions,
+            Seat,
+            SideSetup,
+            apply,
+            legal_actions,
+        )
 
         t = self.big
         chars = _characters()
@@ -466,7 +475,7 @@ class Bench:
                 a = players[d.side](b, d)
                 slowest = max(slowest, time.perf_counter() - s)
                 decisions += 1
-                apply(b, a)
+                apply(b, a, Seat.of_side(d.side))
             total += time.perf_counter() - t0
             # a battle that ended finished its last round; one stopped at the cap has begun round 41
             rounds += b.round if b.over else b.round - 1
@@ -699,6 +708,7 @@ def _pygame_ready() -> Any:
 def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> None:
     """Play the bench battle forward with plain choices (stay, pass, defend only, no) until ``until``."""
     from game.engine import actions as act
+    from game.engine.battle import Seat
 
     battle = screen.battle
     for _ in range(limit):
@@ -715,7 +725,7 @@ def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> No
             "escape_failed": act.EscapeFailedChoice(fid, False),
             "follow": act.FollowChoice(fid, None),
         }.get(d.reason)
-        if choice is None or not screen.send(choice):
+        if choice is None or not screen.send(choice, Seat.of_side(d.side)):
             raise RuntimeError(f"the bench battle cannot go on from a {d.reason!r} decision")
     for _ in range(3):
         screen.update(1000.0)  # the log catches up at once

@@ -16,7 +16,7 @@ from typing import Any
 
 from game.engine import record
 from game.engine.actions import Action
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Seat, SideSetup, apply
 from game.engine.creatures import footprint
 from game.engine.events import Event, PhaseBegan
 from game.engine.hexgrid import Hex, facing_toward
@@ -320,10 +320,11 @@ class Session:
             self.kept_care = Aftercare(self.battle)
         return self.kept_care
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a decision (``IllegalAction`` leaves everything unchanged); autosave after each phase and
-        after each GM decision (an edit is work a GM should not lose)."""
-        events = self.battle.apply(action)
+    def apply(self, action: Action, seat: Seat) -> list[Event]:
+        """Apply a decision taken from ``seat`` through the battle's door (a wrong seat or an illegal decision
+        raises ``IllegalAction`` and leaves everything unchanged); autosave after each phase and after each GM
+        decision (an edit is work a GM should not lose)."""
+        events = apply(self.battle, action, seat)
         if any(isinstance(e, PhaseBegan) for e in events) or self.battle.over or action.kind.startswith("gm_"):
             self.write_autosave()
         return events

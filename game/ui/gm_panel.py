@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pygame
 
 from game.engine import gm
-from game.engine.battle import Battle
+from game.engine.battle import Battle, Seat, seat_of_gm
 from game.engine.hexgrid import Hex, distance
 from game.engine.wounds import WoundLevel, Wounds
 from game.ui import theme
@@ -80,7 +80,7 @@ class GMPanel(Screen):
     def send(self, action: gm.GMAction) -> bool:
         """Send one GM decision; show the log's line or the engine's refusal in the panel."""
         before = len(self.battle.events)
-        ok = self.screen.send(action)
+        ok = self.screen.send(action, seat_of_gm(self.battle) or Seat.game_master())
         if ok:
             names = self.battle.names()
             lines = [e.text(names) for e in self.battle.events[before:] if e.text(names).startswith("GM")]

@@ -32,7 +32,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import record
 from game.engine.ai import RandomPlayer, TacticalPlayer
-from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction
+from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction, Seat
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
@@ -200,10 +200,33 @@ class BattleScreen(ViewerScreen):
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
         return self.game_menu.leave_to_title()
 
-    def send(self, action: act.Action) -> bool:
-        """Apply a decision through the session; an illegal one shows its sentence and changes nothing."""
+    @property
+    def seat(self) -> Seat:
+        """The seat at the screen: the human side whose player sits here (in hotseat the side the curtain last
+        called, else the human side deciding now, else the first human side); a watcher's when no person
+        plays. The screen draws this seat's view and sends its decisions from it."""
+        side = self.last_human_side
+        if side is None:
+            d = self.decision()
+            humans = self.human_sides
+            side = d.side if d is not None and self.is_human(d.side) else (humans[0] if humans else None)
+        return Seat.of_side(side) if side is not None else Seat.watcher()
+
+    def hand_over(self, side: str) -> None:
+        """Hotseat: the screen passes to ``side``'s player (behind the curtain) and draws that seat's view from
+        now on — the log is rebuilt as that seat sees the battle (*Fudge* 4.32: no other side's secret)."""
+        if side == self.last_human_side:
+            return
+        self.last_human_side = side
+        self.journal.rebuild()
+        self.version += 1
+        self._view = None
+
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool:
+        """Apply a decision through the session from ``seat`` (default: the seat at the screen); a refused one
+        shows its sentence and changes nothing."""
         try:
-            new = self.session.apply(action)
+            new = self.session.apply(action, self.seat if seat is None else seat)
         except IllegalAction as exc:
             self.set_status(str(exc), error=True)
             return False
@@ -383,7 +406,7 @@ class BattleScreen(ViewerScreen):
         d = self.decision()
         if self.gm_seated() or d is None or not self.is_human(d.side):
             return None
-        self.last_human_side = d.side
+        self.hand_over(d.side)
         return Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
 
     # --- input ------------------------------------------------------------------------------------
@@ -584,10 +607,10 @@ class BattleScreen(ViewerScreen):
             self.focus_on(focus, d)
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
-            self.last_human_side = d.side
+            self.hand_over(d.side)
             self.pending = Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
             return True
-        self.last_human_side = d.side
+        self.hand_over(d.side)
         return changed
 
     def focus_on(self, fid: str, d: Decision) -> None:
@@ -607,15 +630,16 @@ class BattleScreen(ViewerScreen):
     def computer_turn(self, d: Decision) -> None:
         """One computer decision (a random legal one if the tactical player errs)."""
         player = self.players[d.side]
+        seat = Seat.of_side(d.side)
         try:
             action = player(self.battle, d)
-            if self.send(action):
+            if self.send(action, seat):
                 return
         except (ValueError, KeyError, IndexError) as exc:
             self.set_status(describe_error(exc, "The computer player"), error=True)
         fallback = RandomPlayer(self.version)
         for _ in range(20):
-            if self.send(fallback(self.battle, d)):
+            if self.send(fallback(self.battle, d), seat):
                 return
 
     # --- layout -----------------------------------------------------------------------------------
