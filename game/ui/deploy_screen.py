@@ -734,7 +734,7 @@ class DeployScreen(ViewerScreen):
                 sprite = sprite.copy()
                 sprite.set_alpha(150)
             surface.blit(sprite, (self.mouse[0] - anchor[0], self.mouse[1] - anchor[1]))
-            label = self.board._label(p.name, 13)
+            label = self.board.name_tag(p.name, 13)
             surface.blit(label, label.get_rect(midtop=(self.mouse[0], self.mouse[1] + sprite.get_height() // 2)))
         top = s(self.TOP)
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))
