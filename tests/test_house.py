@@ -234,3 +234,28 @@ def test_no_screen_part_reaches_into_another_objects_private_attributes() -> Non
         if (uses := foreign_private_uses(p.read_text(encoding="utf-8")))
     }
     assert not bad, f"ask the other part through a public method or the screen's BattleHost instead: {bad}"
+
+
+def test_the_map_layer_never_imports_rosters_sessions_screens_or_commands() -> None:
+    graph = import_graph()
+    assert "game.maps.loader" in graph and "game.cli.maps" in graph
+    upper = ("game.roster", "game.session", "game.ui", "game.cli", "game.net")
+    bad = {n: sorted(m for m in deps if m.startswith(upper)) for n, deps in graph.items() if n.startswith("game.maps")}
+    assert not {n: m for n, m in bad.items() if m}
+
+
+def test_the_engine_imports_no_layer_above_it() -> None:
+    graph = import_graph()
+    upper = ("game.maps", "game.roster", "game.session", "game.ui", "game.cli", "game.net", "game.simulate")
+    bad = {
+        n: sorted(m for m in deps if m.startswith(upper)) for n, deps in graph.items() if n.startswith("game.engine")
+    }
+    assert not {n: m for n, m in bad.items() if m}
+
+
+def test_nothing_below_the_command_layer_imports_it() -> None:
+    graph = import_graph()
+    users = sorted(
+        n for n, deps in graph.items() if not n.startswith("game.cli") and any(m.startswith("game.cli") for m in deps)
+    )
+    assert users == []

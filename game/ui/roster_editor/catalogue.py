@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from game.engine import creatures, equipment, magic
-from game.engine.characters import ATTRIBUTES, MARTIAL_ARTS
+from game.engine import creatures, equipment, healing, magic
+from game.engine.characters import ATTRIBUTES, BRAWLING, MARTIAL_ARTS
 from game.engine.datafiles import read_table
 from game.engine.ladder import LEGENDARY, TERRIBLE, parse_level
 from game.engine.wounds import Wounds, WoundTrack
@@ -92,9 +92,37 @@ def slug(name: str, fallback: str = "roster") -> str:
     return out or fallback
 
 
+THAUMATOLOGY = "Thaumatology"
+"""FTC 8.2: the skill that recognises a spell being cast at the character."""
+
+
+def skill_uses() -> dict[str, str]:
+    """Every skill the rules use, with what it does in the game: each weapon's skill (FTC 6.3, 9.1, 9.3),
+    Shield (FTC 6.3, 9.2), Martial Arts (FTC 6.3), each spell's casting skill (FTC 8.1), Thaumatology
+    (FTC 8.2) and the medical skills of data/healing.toml (Fudge 4.8: First Aid among them)."""
+    weapons: dict[str, list[str]] = {}
+    for w in equipment.weapons():
+        weapons.setdefault(w.skill, []).append(w.name)
+    uses = {
+        name: f"FTC 6.3, 9.1: fights with {', '.join(items[:4])}" + (", …" if len(items) > 4 else "")
+        for name, items in weapons.items()
+    }
+    uses.setdefault("Shield", "FTC 6.3, 9.2: blocks with a shield")
+    uses.setdefault(MARTIAL_ARTS, f"FTC 6.3: fights unarmed, in place of {BRAWLING} when it is higher")
+    spells: dict[str, list[str]] = {}
+    for item in magic.spells():
+        spells.setdefault(item.skill, []).append(item.name)
+    for name, items in spells.items():
+        uses.setdefault(name, f"FTC 8.1: casts {', '.join(items[:4])}" + (", …" if len(items) > 4 else ""))
+    uses.setdefault(THAUMATOLOGY, "FTC 8.2: recognises a spell being cast at the character")
+    for name in healing.healing_data()["treatment"]["skills"]:
+        uses.setdefault(str(name), "Fudge 4.8: treats wounds after the battle (data/healing.toml)")
+    return dict(sorted(uses.items()))
+
+
 def known_skills() -> list[str]:
-    """The combat skills of FTC 6.3 / 9: each weapon's skill, Shield and Martial Arts."""
-    return sorted({w.skill for w in equipment.weapons()} | {"Shield", MARTIAL_ARTS})
+    """Every skill the rules use (``skill_uses``), by name."""
+    return list(skill_uses())
 
 
 def level_of(value: object) -> int | None:

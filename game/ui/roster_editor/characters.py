@@ -37,8 +37,11 @@ class CharacterList(Part):
         return key
 
     # --- the actions ----------------------------------------------------------------------------------
-    def add_character(self) -> Transition:
+    def add_character(self) -> Transition | None:
         """Ask a name; the new character is all Fair with no gear."""
+
+        if self.host.refuses("characters", [*self.host.characters, "new"], list(self.host.characters)):
+            return None
 
         def done(name: str) -> Transition | None:
             name = name.strip() or "New character"
@@ -55,6 +58,8 @@ class CharacterList(Part):
         host = self.host
         table = host.current
         if table is None or host.selected is None:
+            return False
+        if host.refuses("characters", [*host.characters, "copy"], list(host.characters)):
             return False
         name = f"{table.get('name', host.selected)} (copy)"
         key = self._new_key(f"{host.selected}_copy")
@@ -133,7 +138,7 @@ class CharacterList(Part):
         """Ctrl+N add, Ctrl+D copy, Delete, F2 rename, ↑/↓ the next character."""
         ctrl = event.mod & pygame.KMOD_CTRL
         if ctrl and event.key == pygame.K_n:
-            return self.add_character()
+            return self.add_character() or True
         if ctrl and event.key == pygame.K_d:
             self.duplicate_character()
             return True
@@ -148,11 +153,21 @@ class CharacterList(Part):
             return True
         return None
 
-    def layout(self, x: int, top: int, width: int, list_height: int) -> int:
-        """The title, the list and its buttons from ``top``; the y below them."""
+    def layout(self, x: int, top: int, width: int, list_height: int | None = None, bottom: int = 0) -> int:
+        """The title, the list (``list_height`` high, or down to what the buttons leave above ``bottom``) and
+        its buttons from ``top``; the y below them."""
         self.clear()
         s = self.ui.s
         host = self.host
+        rows: list[tuple[str, str, Action, str]] = [
+            ("char.add", "Add", self.add_character, "A new character, all Fair (Ctrl+N)."),
+            ("char.copy", "Copy", self.duplicate_character, "Duplicate the selected character (Ctrl+D)."),
+            ("char.delete", "Delete", self.delete_character, "Delete the selected character (Delete)."),
+            ("char.rename", "Rename", self.rename_character, "Change the character's name (F2)."),
+        ]
+        if list_height is None:  # measured: the buttons may take two rows
+            buttons_height = self.button_row(rows, x, 0, width, height=28, size=13)
+            list_height = max(s(64), bottom - top - s(26) - buttons_height)
         self.text("Characters", (x, top), 13, theme.ACCENT, True)
         self.list.rect = pygame.Rect(x, top + s(20), width, list_height)
         keys = list(host.characters)
@@ -166,22 +181,14 @@ class CharacterList(Part):
         if host.selected in keys:
             self.list.selected = keys.index(host.selected)
         y = self.list.rect.bottom + s(6)
-        bw = (width - s(18)) // 4
-        rows: list[tuple[str, str, Action, str]] = [
-            ("char.add", "Add", self.add_character, "A new character, all Fair (Ctrl+N)."),
-            ("char.copy", "Copy", self.duplicate_character, "Duplicate the selected character (Ctrl+D)."),
-            ("char.delete", "Delete", self.delete_character, "Delete the selected character (Delete)."),
-            ("char.rename", "Rename", self.rename_character, "Change the character's name (F2)."),
-        ]
-        for i, (ident, label, action, tip) in enumerate(rows):
-            self.button(
-                ident,
-                label,
-                pygame.Rect(x + i * (bw + s(6)), y, bw, s(28)),
-                action,
-                tip,
-                enabled=ident == "char.add" or host.selected is not None,
-            )
-        bottom = y + s(28)
-        self.rect = pygame.Rect(x, top, width, bottom - top)
-        return bottom
+        end = self.button_row(
+            rows,
+            x,
+            y,
+            width,
+            height=28,
+            size=13,
+            enabled=lambda ident: ident == "char.add" or host.selected is not None,
+        )
+        self.rect = pygame.Rect(x, top, width, end - top)
+        return end

@@ -27,11 +27,14 @@ from game.ui.roster_editor.catalogue import (
     track_summary,
 )
 from game.ui.roster_editor.part import EditorHost, Part
+from game.ui.roster_editor.wounds import CarriedWoundsDialog
 from game.ui.screen import Push, Transition
 
 
 class CreatureAndWounds(Part):
     """Footprint, kind, head, wound track, Tough Hide and the track's boxes with the carried wounds."""
+
+    SECTIONS = ("creature",)
 
     def __init__(self, host: EditorHost) -> None:
         super().__init__(host)
@@ -124,6 +127,29 @@ class CreatureAndWounds(Part):
         i = (options.index(at) + step) % len(options) if at in options else 0
         return self.set_track(options[i])
 
+    def clear_wounds(self) -> bool:
+        """Heal every wound the character carries (*Fudge* 4.8): the ``wounds`` field goes."""
+        if self.host.current is None or "wounds" not in self.host.current:
+            return False
+        return self.host.set_field("wounds", None) and self.host.changed("Every carried wound healed.")
+
+    def edit_wounds(self) -> Transition | None:
+        """The carried wounds box by box on the character's track (*Fudge* 4.8, 4.57)."""
+        key = self.host.selected
+        c = self.host.check(key)[0] if key is not None else None
+        if c is None:
+            self.host.set_status("Fix the error first: the wounds are marked on the character's track.", True)
+            return None
+        before = c.starting_wounds
+
+        def done(wounds: Wounds) -> Transition | None:
+            if wounds != before:
+                self.host.set_field("wounds", wounds.to_roster() or None)
+                self.host.changed(f"{c.name} now carries: {wounds.label}.")
+            return None
+
+        return Push(CarriedWoundsDialog(self.ui, c.name, c.wound_track, before, done))
+
     def tough_hide(self) -> int | None:
         """Natural armour as the battle reads it (FTC 7.2, Tough Hide); None while the character has an error."""
         c = self.host.check(self.host.selected)[0] if self.host.selected is not None else None
@@ -139,6 +165,8 @@ class CreatureAndWounds(Part):
             raw = table.get("tough_hide", 0)
             now = raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
         new = max(0, now + step)
+        if self.host.refuses("tough_hide", new, now):
+            return False
         if new:
             table["tough_hide"] = new
             return self.host.changed()
@@ -161,7 +189,25 @@ class CreatureAndWounds(Part):
         self.clear()
         s = self.ui.s
         y = top
-        self.header("creature", "Creature and wounds", x, y, x + width)
+        carries = "wounds" in table
+        self.header("creature", "Creature and wounds", x, y, x + width - s(186))
+        self.button(
+            "wounds.clear",
+            "Heal all",
+            pygame.Rect(x + width - s(180), y - s(4), s(80), s(22)),
+            self.clear_wounds,
+            "Fudge 4.8: the character carries no wounds into the next battle."
+            if carries
+            else "The character carries no wounds.",
+            enabled=carries,
+        )
+        self.button(
+            "wounds.edit",
+            "Wounds…",
+            pygame.Rect(x + width - s(94), y - s(4), s(94), s(22)),
+            self.edit_wounds,
+            "Fudge 4.8: mark or empty the boxes of the wounds carried from an earlier battle.",
+        )
         y += s(20)
         bad = self.host.error_field()
         mark = {f: ("⚠ " if f == bad else "") for f in ("footprint", "kind", "has_head", "wound_track")}

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pygame
 
 from game.engine.characters import Character
+from game.engine.limits import check_value
 from game.roster import RosterError, parse_roster, read_roster_data, save_roster
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
@@ -33,8 +35,9 @@ from game.ui.roster_editor.catalogue import (
 from game.ui.roster_editor.characters import CharacterList
 from game.ui.roster_editor.creature import CreatureAndWounds
 from game.ui.roster_editor.gear import Gear, Load
-from game.ui.roster_editor.part import TRANSITIONS, Part, TextItem
+from game.ui.roster_editor.part import TRANSITIONS, EditorHost, Part, TextItem
 from game.ui.roster_editor.sides import SidesAndFigures
+from game.ui.roster_editor.skills import Skills
 from game.ui.roster_editor.spells import Spells
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext
 from game.ui.widgets import Button, ScrollList, Tooltip
@@ -53,19 +56,21 @@ class Frame(Part):
         super().__init__(editor)
         self.editor = editor
         self.footer_lines = 1
+        self.footer_rect = pygame.Rect(0, 0, 0, 0)
+        """Where the footer's lines are: no part reaches into it."""
 
     def layout(self, size: tuple[int, int]) -> None:
         """The title and buttons along the top, the footer along the bottom."""
         self.clear()
-        s, ed = self.ui.s, self.editor
+        s, ed, text = self.ui.s, self.editor, self.ui.text
         w, h = size
         m = s(16)
-        lines = self.ui.text.wrap(FOOTER, 12, w - 2 * m)[:2]
+        lines = text.wrap(FOOTER, 12, w - 2 * m)[:2]
         for i, line in enumerate(reversed(lines)):
-            self.text(line, (m, h - s(8) - i * self.ui.text.line_height(12)), 12, theme.TEXT_MUTED, False, "bottomleft")
+            self.text(line, (m, h - s(8) - i * text.line_height(12)), 12, theme.TEXT_MUTED, False, "bottomleft")
         self.footer_lines = len(lines)
-        title = "Roster editor — " + (ed.path.name if ed.path else "new roster") + (" *" if ed.dirty else "")
-        self.text(title, (m, s(14)), 24, theme.ACCENT, True)
+        footer_top = h - s(8) - len(lines) * text.line_height(12)
+        self.footer_rect = pygame.Rect(0, footer_top, w, h - footer_top)
         bx = w - m
         header: tuple[tuple[str, str, Action, str], ...] = (
             ("close", "Close", ed.close, "Back (Esc); unsaved changes are asked about."),
@@ -76,7 +81,81 @@ class Frame(Part):
             bx -= s(110)
             self.button(ident, label, pygame.Rect(bx, s(12), s(100), s(34)), action, tip, size=15)
             bx -= s(6)
-        self.rect = pygame.Rect(0, 0, w, h)
+        title = "Roster editor — " + (ed.path.name if ed.path else "new roster") + (" *" if ed.dirty else "")
+        self.text(self.fit(title, 24, bx - m - s(12), True), (m, s(14)), 24, theme.ACCENT, True)
+        self.rect = pygame.Rect(0, 0, w, s(50))
+
+
+class Pages(Part):
+    """In a small window the character's parts take turns beside the list: a tab for each page (Ctrl+Tab)."""
+
+    def __init__(self, host: EditorHost) -> None:
+        super().__init__(host)
+        self.page = 0
+        self.count = 0
+        self.offset = 0
+        """How far the page shown is scrolled, in pixels (a page taller than the window)."""
+        self.overflow = 0
+        """How much taller than its room the page shown is."""
+        self.page_view = pygame.Rect(0, 0, 0, 0)
+        """The room the page shown is scrolled through (empty when it fits)."""
+
+    def clear(self) -> None:
+        """No pages (a window large enough for every part)."""
+        super().clear()
+        self.count = 0
+        self.overflow = 0
+        self.page_view = pygame.Rect(0, 0, 0, 0)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The tabs, and a scroll bar beside a page taller than its room."""
+        super().draw(surface)
+        view = self.page_view
+        if self.overflow and view.height:
+            s = self.ui.s
+            knob = max(s(16), view.height * view.height // (view.height + self.overflow))
+            y = view.y + (view.height - knob) * self.offset // self.overflow
+            pygame.draw.rect(surface, theme.BORDER, (view.right + s(6), y, s(4), knob), border_radius=2)
+
+    def show(self, page: int) -> bool:
+        """Show another page (from its top)."""
+        page = page % self.count if self.count else 0
+        if page != self.page:
+            self.offset = 0
+        self.page = page
+        self.host.layout()
+        return True
+
+    def scroll_list(self, ident: str, step: int) -> bool:
+        """Scroll the page shown by ``step`` notches of the mouse wheel (when it is taller than the window)."""
+        if ident != "page":
+            return super().scroll_list(ident, step)
+        self.offset = max(0, min(self.overflow, self.offset + step * self.ui.s(48)))
+        self.host.layout()
+        return True
+
+    def on_key(self, event: pygame.event.Event) -> Transition | bool | None:
+        """Ctrl+Tab the next page, Ctrl+Shift+Tab the previous one; Page Up / Down scroll a tall page."""
+        if self.count and event.mod & pygame.KMOD_CTRL and event.key == pygame.K_TAB:
+            return self.show(self.page + (-1 if event.mod & pygame.KMOD_SHIFT else 1))
+        if self.overflow and event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            return self.scroll_list("page", 4 if event.key == pygame.K_PAGEDOWN else -4)
+        return None
+
+    def layout(self, x: int, top: int, width: int, titles: list[tuple[str, str]]) -> int:
+        """The tabs (title, tooltip) from ``top``; the y below them."""
+        self.clear()
+        s = self.ui.s
+        self.count = len(titles)
+        self.page = min(self.page, self.count - 1)
+        tabs = [
+            (f"page.{i}", title, partial(self.show, i), f"{tip} (Ctrl+Tab: the next page).")
+            for i, (title, tip) in enumerate(titles)
+        ]
+        end = self.button_row(tabs, x, top, width, height=28, size=13)  # two rows when the names need them
+        self.buttons[f"page.{self.page}"].focused = True
+        self.rect = pygame.Rect(x, top, width, end - top)
+        return end + s(10)
 
 
 class RosterEditor(Screen):
@@ -103,19 +182,27 @@ class RosterEditor(Screen):
         self.selected: str | None = next(iter(self.characters), None)
         self.tooltip: Tooltip = Tooltip()
         self.mouse = (0, 0)
+        self.paged = False
+        """Whether the last layout put the character's parts on pages (``compact``)."""
+        self.paged_at: tuple[int, int] = (0, 0)
+        """The window size at which a character's parts did not fit side by side (pages stay at that size)."""
         self.frame = Frame(self)
         self.character_list = CharacterList(self)
         self.sides_and_figures = SidesAndFigures(self)
+        self.pages = Pages(self)
         self.attributes = Attributes(self)
+        self.skills = Skills(self)
         self.creature = CreatureAndWounds(self)
         self.gear = Gear(self)
         self.spells = Spells(self)
         self.load = Load(self)
         self.parts: tuple[Part, ...] = (
             self.frame,
+            self.pages,
             self.character_list,
             self.sides_and_figures,
             self.attributes,
+            self.skills,
             self.creature,
             self.gear,
             self.spells,
@@ -184,10 +271,23 @@ class RosterEditor(Screen):
         self.layout()
         return True
 
+    def refuses(self, field: str, value: object, old: object = None) -> bool:
+        """Whether the value is outside the field's range (``game.engine.limits``, the ranges the roster reader
+        holds every roster to) while the ``old`` one was not: then the status line says why and the caller
+        changes nothing. A value the file already had out of range may be stepped back towards the range."""
+        problem = check_value(field, value)
+        if problem is None or (old is not None and check_value(field, old) is not None):
+            return False
+        self.set_status(f"Not changed: {field.replace('_', ' ')}: {problem}.", error=True)
+        return True
+
     def set_field(self, name: str, value: Any, default: Any = None) -> bool:
-        """Set a field of the selected character; ``None`` or ``default`` leaves it out, as rosters write it."""
+        """Set a field of the selected character; ``None`` or ``default`` leaves it out, as rosters write it.
+        A value outside the field's range is refused (``refuses``)."""
         table = self.current
         if table is None:
+            return False
+        if value is not None and self.refuses(name, value, table.get(name)):
             return False
         if value is None or value == default:
             table.pop(name, None)
@@ -399,29 +499,120 @@ class RosterEditor(Screen):
         cx0 = bx0 + bw_col + s(24)
         return (m, aw), (bx0, bw_col), (cx0, w - cx0 - m)
 
+    def compact(self) -> bool:
+        """Whether the character's parts take turns on pages beside the character list: in a window below
+        1000 × 600 (at UI scale 1), or when the character's parts side by side would not fit above the
+        status line."""
+        return self.paged
+
+    def pages_of(self) -> list[tuple[str, str, tuple[Part, ...]]]:
+        """The pages of a small window: title, tooltip and the parts on it."""
+        return [
+            ("Attributes", "Name, attributes and Scale", (self.attributes,)),
+            ("Skills", "Skills, gifts and faults", (self.skills,)),
+            ("Creature", "Footprint, kind, head, wound track, Tough Hide and carried wounds", (self.creature,)),
+            ("Gear", "Weapons, armour, shield and other gear", (self.gear,)),
+            ("Spells", "Spells, and the load and movement", (self.spells, self.load)),
+            ("Sides", "The roster's sides and the figures it sets up", (self.sides_and_figures,)),
+        ]
+
     def layout(self) -> None:
         """Lay every part out for the current data (cheap: a few dozen widgets)."""
         if self.size == (0, 0):
             return
         s = self.ui.s
-        h = self.size[1]
         top = s(64)
         for part in self.parts:
             part.clear()
         self.frame.layout(self.size)
-        (ax, aw), (bx, bw), (cx, cw) = self.columns()
-        y = self.character_list.layout(ax, top, aw, max(s(120), h - top - s(380)))
-        self.sides_and_figures.layout(ax, y + s(12), aw)
+        (ax, aw), (bx, _), _ = self.columns()
         table = self.current
-        if table is None:
-            self.frame.text("No character selected: Add one (Ctrl+N).", (bx, top), 16, theme.TEXT_MUTED)
-            return
         bottom = self.content_bottom
-        y = self.attributes.layout(table, bx, top, bw, bottom - s(8) - s(CREATURE_PANEL_HEIGHT))
+        small = self.size[0] < s(1000) or self.size[1] < s(600)
+        # once one character needed pages at this size, every character gets them (no flipping while ↑/↓)
+        self.paged = small or self.paged_at == self.size or not self._layout_columns(table, top, bottom)
+        if self.paged and not small:
+            self.paged_at = self.size
+        if not self.paged and table is None:
+            self.frame.text("No character selected: Add one (Ctrl+N).", (bx, top), 16, theme.TEXT_MUTED)
+        if self.paged:  # the character list alone; the sides and figures are a page
+            for part in self.parts[1:]:
+                part.clear()
+            self.character_list.layout(ax, top, aw, bottom=self.frame.footer_rect.top - s(8))
+            self._layout_page(table, bx, top, min(self.size[0] - bx - s(16), s(640)), bottom)
+
+    def _layout_columns(self, table: dict[str, Any] | None, top: int, bottom: int) -> bool:
+        """The parts in three columns; False when they do not fit above ``bottom`` (the status line)."""
+        s = self.ui.s
+        (ax, aw), (bx, bw), (cx, cw) = self.columns()
+        sides = self.sides_and_figures.layout(ax, 0, aw, s(68))  # measured: its buttons may wrap
+        y = self.character_list.layout(ax, top, aw, bottom=self.frame.footer_rect.top - s(20) - sides)
+        end = self.sides_and_figures.layout(ax, y + s(12), aw, s(68))
+        if table is None:
+            return end <= self.frame.footer_rect.top
+        y = self.attributes.layout(table, bx, top, bw)
+        y = self.skills.layout(table, bx, y, bw, bottom - s(8) - s(CREATURE_PANEL_HEIGHT))
         self.creature.layout(table, bx, y + s(8), bw)
         y = self.gear.layout(table, cx, top, cw)
-        y = self.spells.layout(cx, y, cw, bottom - s(LOAD_PANEL_HEIGHT) - s(8))
+        load_height = self.load.layout(cx, 0, cw)  # measured first: its lines wrap in a narrow column
+        y = self.spells.layout(cx, y, cw, bottom - max(s(LOAD_PANEL_HEIGHT), load_height) - s(8))
         self.load.layout(cx, y + s(8), cw)
+        character = (self.attributes, self.skills, self.creature, self.gear, self.spells, self.load)
+        return end <= self.frame.footer_rect.top and all(p.rect.bottom <= bottom for p in character)
+
+    def _layout_page(self, table: dict[str, Any] | None, x: int, top: int, width: int, bottom: int) -> None:
+        """A small window: the tabs, then the parts of the page shown, scrolled through the room left when
+        the page is taller than that (mouse wheel, Page Up / Down)."""
+        error = self.error_field()
+        wrong = SECTION_OF.get(error, "name") if error else ""
+        pages = self.pages_of()
+        titles = [
+            (("⚠ " if wrong and any(wrong in p.SECTIONS for p in parts) else "") + title, tip)
+            for title, tip, parts in pages
+        ]
+        y = self.pages.layout(x, top, width, titles)
+        shown = pages[self.pages.page][2]
+        if table is None and self.sides_and_figures not in shown:
+            self.frame.text("No character selected: Add one (Ctrl+N).", (x, y), 16, theme.TEXT_MUTED)
+            return
+        end = self._place(table, shown, x, y, width, bottom)
+        overflow = end - bottom
+        self.pages.overflow = max(0, overflow)
+        self.pages.offset = max(0, min(self.pages.offset, self.pages.overflow))
+        if overflow <= 0:
+            return
+        if self.pages.offset:
+            self._place(table, shown, x, y - self.pages.offset, width, bottom - self.pages.offset)
+        view = pygame.Rect(x, y - self.ui.s(6), width, bottom - y + self.ui.s(6))  # headers' buttons sit 4 above
+        for part in shown:
+            part.show_through(view)
+        self.pages.scroll_areas["page"] = view
+        self.pages.page_view = view
+
+    def _place(
+        self, table: dict[str, Any] | None, shown: tuple[Part, ...], x: int, y: int, width: int, bottom: int
+    ) -> int:
+        """Lay the parts of one page out from ``y`` (their lists scroll when they would pass ``bottom``);
+        the y below them."""
+        s = self.ui.s
+        if self.sides_and_figures in shown or table is None:
+            return self.sides_and_figures.layout(x, y, width, s(90))
+        end = y
+        if self.attributes in shown:
+            end = self.attributes.layout(table, x, y, width)
+        if self.skills in shown:
+            end = self.skills.layout(table, x, y, width, bottom)
+        if self.creature in shown:
+            end = self.creature.layout(table, x, y, width)
+        if self.gear in shown:
+            end = self.gear.layout(table, x, y, width)
+        load_height = self.load.layout(x, 0, width)  # its numbers follow every change, shown or not
+        if self.spells in shown:
+            y = self.spells.layout(x, y, width, bottom - max(s(LOAD_PANEL_HEIGHT), load_height) - s(8))
+            end = self.load.layout(x, y + s(8), width)
+        else:
+            self.load.clear()
+        return end
 
     # --- events -------------------------------------------------------------------------------------
     def on_event(self, event: pygame.event.Event) -> Transition | None:
@@ -444,6 +635,8 @@ class RosterEditor(Screen):
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
         for part in self.parts:
+            if not part.rect.width:  # not shown (another page, or no character)
+                continue
             answer = part.handle(event)
             if isinstance(answer, TRANSITIONS):
                 return answer
@@ -472,11 +665,14 @@ class RosterEditor(Screen):
         surface.fill(theme.BACKGROUND)
         s, text = self.ui.s, self.ui.text
         for part in self.parts:
-            if part.rect.width or part.lists:
+            if part.rect.width:
                 part.draw(surface)
         sections = self.sections
         for section, message in self.field_errors().items():
-            x, y, right = sections.get(section, sections.get("name", (0, 0, 0)))
+            where = sections.get(section, sections.get("name"))
+            if where is None:  # on a page not shown: its tab and the status line say it
+                continue
+            x, y, right = where
             shown = "⚠ " + message
             while len(shown) > 8 and text.width(shown, 12) > right - x:
                 shown = shown[:-4] + "…"

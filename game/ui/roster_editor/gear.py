@@ -25,6 +25,8 @@ from game.ui.widgets import draw_panel
 class Gear(Part):
     """Weapons, scale-piercing, armour, shield and other gear of the selected character."""
 
+    SECTIONS = ("weapons", "piercing", "armour", "shield", "gear")
+
     def add_weapon(self) -> Transition:
         """Pick a weapon of FTC 9.1 / 9.3 (its skill, damage factor and mass shown)."""
 

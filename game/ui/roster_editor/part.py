@@ -8,7 +8,7 @@ through the screen, seen here as ``EditorHost``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Protocol
 
@@ -62,6 +62,10 @@ class EditorHost(Protocol):
         """Mark the roster edited and lay the screen out again."""
         ...
 
+    def refuses(self, field: str, value: object, old: object = None) -> bool:
+        """Whether a new value is outside the field's range (then the status line says why)."""
+        ...
+
     def set_field(self, name: str, value: Any, default: Any = None) -> bool:
         """Set a field of the selected character (left out when it is ``default``)."""
         ...
@@ -106,6 +110,9 @@ class EditorHost(Protocol):
 class Part:
     """A part of the editor: its rectangle, its widgets and labels (rebuilt by ``layout``), input and drawing."""
 
+    SECTIONS: tuple[str, ...] = ()
+    """The sections of a character the part shows (where an error about them is written)."""
+
     def __init__(self, host: EditorHost) -> None:
         self.host = host
         self.ui = host.ui
@@ -120,12 +127,29 @@ class Part:
         """First row shown of each list the window is too short for ("skills", "spells")."""
         self.scroll_areas: dict[str, pygame.Rect] = {}
         self.lists: tuple[ScrollList, ...] = ()
+        self.view: pygame.Rect | None = None
+        """The window onto the part when it is taller than its room (a scrolled page): drawn clipped to it,
+        and only the buttons wholly inside it are shown."""
 
     # --- the screen's calls -----------------------------------------------------------------------
     def clear(self) -> None:
         """Forget the last layout (before a new one, or when the part has nothing to show)."""
         self.buttons, self.texts, self.sections, self.hover_tips, self.scroll_areas = {}, [], {}, [], {}
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self.view = None
+
+    @property
+    def area(self) -> pygame.Rect:
+        """What the part covers on the screen: its rectangle, cut to its ``view`` when it has one."""
+        return self.rect.clip(self.view) if self.view is not None else self.rect
+
+    def show_through(self, view: pygame.Rect) -> None:
+        """Show the part through ``view``: the buttons and tooltips outside it are hidden."""
+        self.view = view
+        for b in self.buttons.values():
+            b.visible = view.contains(b.rect)
+        self.hover_tips = [(r.clip(view), t) for r, t in self.hover_tips if r.colliderect(view)]
+        self.sections = {k: v for k, v in self.sections.items() if view.top <= v[1] < view.bottom}
 
     def character_selected(self) -> None:
         """Another character is shown: its lists start at the top."""
@@ -150,7 +174,7 @@ class Part:
         if event.type == pygame.MOUSEWHEEL:
             area = next((k for k, r in self.scroll_areas.items() if r.collidepoint(self.host.mouse)), None)
             if area is not None:
-                self.scroll_list(area, -event.y)
+                return self.scroll_list(area, -event.y)  # one list scrolls, not the page around it too
         return None
 
     def tip_at(self, pos: tuple[int, int]) -> str:
@@ -161,6 +185,9 @@ class Part:
     def draw(self, surface: pygame.Surface) -> None:
         """The part's lists, labels and buttons."""
         text = self.ui.text
+        clip = surface.get_clip()
+        if self.view is not None:
+            surface.set_clip(self.view.clip(clip))
         for lst in self.lists:
             lst.draw(surface, text)
         self.draw_under(surface)
@@ -168,6 +195,7 @@ class Part:
             text.blit(surface, value, pos, size, colour, bold, anchor)
         for b in self.buttons.values():
             b.draw(surface, text)
+        surface.set_clip(clip)
 
     def draw_under(self, surface: pygame.Surface) -> None:
         """What a part paints below its labels (a panel's background)."""
@@ -189,6 +217,32 @@ class Part:
         b = Button(label, action, rect, tooltip=tooltip, size=size, enabled=enabled, hotkey=hotkey)
         self.buttons[ident] = b
         return b
+
+    def button_row(
+        self,
+        rows: Sequence[tuple[str, str, Callable[[], object], str]],
+        x: int,
+        y: int,
+        width: int,
+        *,
+        height: int = 26,
+        size: int = 12,
+        enabled: Callable[[str], bool] = lambda ident: True,
+    ) -> int:
+        """Buttons (id, label, action, tooltip) side by side across ``width``, wrapped onto more rows when
+        their labels would not fit; the y below them."""
+        s = self.ui.s
+        gap = s(6)
+        widest = max(self.ui.text.width(label, size, True) for _, label, _, _ in rows) + s(10)
+        across = len(rows)
+        while across > 1 and (width - gap * (across - 1)) // across < widest:
+            across = (across + 1) // 2 if across > 2 else 1
+        bw = (width - gap * (across - 1)) // across
+        for i, (ident, label, action, tip) in enumerate(rows):
+            rect = pygame.Rect(x + (i % across) * (bw + gap), y + (i // across) * (s(height) + gap), bw, s(height))
+            self.button(ident, label, rect, action, tip, size=size, enabled=enabled(ident))
+        lines = -(-len(rows) // across)
+        return y + lines * s(height) + (lines - 1) * gap
 
     def text(
         self,

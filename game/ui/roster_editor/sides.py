@@ -85,6 +85,8 @@ class SidesAndFigures(Part):
     def add_side(self) -> bool:
         """A new side with the next free colour."""
         sides = self.host.sides
+        if self.host.refuses("sides", [*sides, "new"], list(sides)):
+            return False
         n = len(sides) + 1
         sid = f"side{n}"
         while sid in sides:
@@ -118,6 +120,8 @@ class SidesAndFigures(Part):
             self.host.set_status("Select a character and a side first.", error=True)
             return True
         figs = self.host.figures
+        if self.host.refuses("figures", [*figs, {}], figs):
+            return False
         figs.append({"character": self.host.selected, "side": side[0]})
         self.host.data["figures"] = figs
         self.figure_index = len(figs) - 1
@@ -144,12 +148,15 @@ class SidesAndFigures(Part):
         return self.host.changed()
 
     def step_count(self, step: int) -> bool:
-        """How many figures the entry sets up (1 to 50)."""
+        """How many figures the entry sets up (at least 1, at most what data/limits.toml allows)."""
         f = self._figure()
         if f is None:
             return False
         now = f.get("count", 1)
-        new = max(1, min(50, (now if isinstance(now, int) else 1) + step))
+        now = now if isinstance(now, int) and not isinstance(now, bool) else 1
+        new = max(1, now + step)
+        if self.host.refuses("figures.count", new, now):
+            return False
         if new == 1:
             f.pop("count", None)
         else:
@@ -167,14 +174,14 @@ class SidesAndFigures(Part):
         return self.host.changed()
 
     # --- layout -------------------------------------------------------------------------------------
-    def layout(self, x: int, top: int, width: int) -> int:
-        """Both lists and their buttons from ``top``; the y below them."""
+    def layout(self, x: int, top: int, width: int, list_height: int) -> int:
+        """Both lists (each ``list_height`` high) and their buttons from ``top``; the y below them."""
         self.clear()
         s = self.ui.s
         host = self.host
         y = top
         self.text("Sides", (x, y), 13, theme.ACCENT, True)
-        self.side_list.rect = pygame.Rect(x, y + s(18), width, s(68))
+        self.side_list.rect = pygame.Rect(x, y + s(18), width, list_height)
         side_rows = []
         side_colours: list[tuple[int, int, int] | None] = []
         for sid, sd in host.sides.items():
@@ -191,7 +198,6 @@ class SidesAndFigures(Part):
         self.side_list.set_items(side_rows, side_colours)
         self.side_list.selected = min(self.side_index, len(side_rows) - 1) if side_rows else None
         y = self.side_list.rect.bottom + s(6)
-        bw5 = (width - s(24)) // 5
         rows: list[tuple[str, str, Action, str]] = [
             ("side.rename", "Name", self.rename_side, "Rename the selected side."),
             ("side.player", "Player", self.cycle_controller, "Who plays it by default: human or computer."),
@@ -199,11 +205,9 @@ class SidesAndFigures(Part):
             ("side.add", "Add", self.add_side, "A new side."),
             ("side.delete", "Del", self.delete_side, "Delete the selected side (not while figures use it)."),
         ]
-        for i, (ident, label, action, tip) in enumerate(rows):
-            self.button(ident, label, pygame.Rect(x + i * (bw5 + s(6)), y, bw5, s(26)), action, tip, size=12)
-        y += s(36)
+        y = self.button_row(rows, x, y, width) + s(10)
         self.text("Figures set up in deployment zones", (x, y), 13, theme.ACCENT, True)
-        self.figure_list.rect = pygame.Rect(x, y + s(18), width, s(68))
+        self.figure_list.rect = pygame.Rect(x, y + s(18), width, list_height)
         fig_rows = []
         for f in host.figures:
             f = f if isinstance(f, dict) else {}
@@ -215,7 +219,8 @@ class SidesAndFigures(Part):
         )
         self.figure_list.selected = min(self.figure_index, len(fig_rows) - 1) if fig_rows else None
         y = self.figure_list.rect.bottom + s(6)
-        remove = "Remove" if self.ui.text.width("Remove", 12, True) + s(6) <= bw5 else "Del"
+        five = (width - s(24)) // 5  # "Del" when "Remove" alone keeps the five from one row
+        remove = "Remove" if self.ui.text.width("Remove", 12, True) + s(10) <= five else "Del"
         rows = [
             ("fig.add", "Add", self.add_figure, "Figures of the selected character for the selected side."),
             ("fig.remove", remove, self.remove_figure, "Remove the selected entry."),
@@ -223,8 +228,6 @@ class SidesAndFigures(Part):
             ("fig.count.-", "−1", partial(self.step_count, -1), "One figure fewer."),
             ("fig.count.+", "+1", partial(self.step_count, 1), "One figure more."),
         ]
-        for i, (ident, label, action, tip) in enumerate(rows):
-            self.button(ident, label, pygame.Rect(x + i * (bw5 + s(6)), y, bw5, s(26)), action, tip, size=12)
-        bottom = y + s(26)
+        bottom = self.button_row(rows, x, y, width)
         self.rect = pygame.Rect(x, top, width, bottom - top)
         return bottom

@@ -19,6 +19,8 @@ from game.ui.screen import Push, Transition
 class Spells(Part):
     """The spell list with Add spell… (Ctrl+M) and × to forget one."""
 
+    SECTIONS = ("spells",)
+
     def spell_tip(self, item: magic.Spell) -> str:
         """A spell's tooltip: its description, its casting roll and the character's skill for it (FTC 8)."""
         c = self.host.check(self.host.selected)[0] if self.host.selected is not None else None
