@@ -26,6 +26,7 @@ from typing import Any
 
 import pygame
 
+from game.colours import hex_colour
 from game.engine.creatures import footprint
 from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
@@ -43,15 +44,6 @@ from game.ui.widgets import Button, Tooltip, draw_panel
 RGB = tuple[int, int, int]
 CONTROLLERS = ("human", "tactical", "random")
 CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
-
-
-def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    """``#rrggbb`` as RGB (a roster side's colour)."""
-    t = text.strip().lstrip("#")
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except (ValueError, IndexError):
-        return default
 
 
 @dataclass
@@ -187,7 +179,7 @@ class DeployScreen(ViewerScreen):
         if self.ui.settings.colour_blind:
             return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         rs = self.roster.side(side)
-        return _hex_colour(rs.colour) if rs is not None else self.ui.palette.sides[index % 6]
+        return hex_colour(rs.colour) if rs is not None else self.ui.palette.sides[index % 6]
 
     def _refresh_labels(self) -> None:
         for sid, b in zip(self.side_ids, self.side_buttons, strict=True):

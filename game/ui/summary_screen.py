@@ -24,6 +24,7 @@ from typing import Any
 import pygame
 
 from game.aftercare import Aftercare, AftercareError, Healer
+from game.colours import hex_colour
 from game.engine.battle import Battle
 from game.engine.ladder import level_name
 from game.engine.wounds import Wounds
@@ -36,14 +37,6 @@ RGB = tuple[int, int, int]
 GM_HEALER = "gm"
 """The healer choice for a skill level the GM enters instead of a figure's."""
 MAX_REST_WEEKS = 52
-
-
-def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    t = text.strip().lstrip("#")
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except (ValueError, IndexError):
-        return default
 
 
 def export_path(battle: Battle) -> Path:
@@ -183,7 +176,7 @@ class SummaryScreen(Screen):
         if self.ui.settings.colour_blind:
             return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return _hex_colour(s.colour) if s is not None else self.ui.palette.sides[index % 6]
+        return hex_colour(s.colour) if s is not None else self.ui.palette.sides[index % 6]
 
     def wounds_of(self, fid: str) -> Wounds:
         """A figure's wound record now (after any healing)."""
