@@ -35,7 +35,7 @@ from game.ui import theme
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import BattleSetup
 from game.ui.view import BoardView, HexFill, TokenView
 from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
@@ -519,12 +519,11 @@ class DeployScreen(ViewerScreen):
         if event.type == pygame.KEYDOWN:
             return self._deploy_key(event)
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            for b in self.buttons:
-                b.handle(event)
-                if b.result is not None:
-                    self._refresh_labels()
-                    self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+            b = press(self.buttons, event)
+            if b is not None:
+                self._refresh_labels()
+                self._view = None
+                return transition_of(b.result)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self._update_tooltip(event.pos)

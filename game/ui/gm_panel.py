@@ -23,7 +23,7 @@ from game.ui.gm_dialog import confirm_remove
 from game.ui.gm_gear import GearEditor
 from game.ui.gm_reinforce import ReinforceDialog
 from game.ui.gm_traits import TraitsEditor
-from game.ui.screen import Pop, Push, Screen, Transition, UiContext
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 ROLLS = Battle.BATTLE_ROLLS
@@ -361,15 +361,12 @@ class GMPanel(Screen):
             if typed and typed.isprintable() and len(self.reason) < 40:
                 self.reason += typed
             return None
-        for btn in list(self.buttons):
-            btn.handle(event)
-            if btn.result is None:
-                continue
+        btn = press(self.buttons, event)
+        if btn is not None:
             if btn is self.close_button or self.battle.over:
                 return Pop(then=self.on_close())
-            if isinstance(btn.result, Push | Pop):
-                return btn.result
-            break
+            if (to := transition_of(btn.result)) is not None:
+                return to
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(next((b.hint for b in self.buttons if b.hovered and b.hint), ""), event.pos)
         return None

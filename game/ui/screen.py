@@ -8,7 +8,7 @@ paints it. A screen that is not ``opaque`` (a dialog, the help overlay) is drawn
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +16,7 @@ import pygame
 
 from game.ui.settings import Settings
 from game.ui.theme import Palette, palette
-from game.ui.widgets import TextCache, Tooltip
+from game.ui.widgets import Button, TextCache, Tooltip
 
 
 @dataclass
@@ -141,3 +141,21 @@ class Quit:
 
 
 Transition = Push | Pop | Replace | Home | Quit
+TRANSITIONS = (Push, Pop, Replace, Home, Quit)
+"""Every kind of screen change, for ``isinstance``."""
+
+
+def transition_of(result: object) -> Transition | None:
+    """A button's result as a screen change: the result itself when it is one (``Push``, ``Pop``…), else None
+    (a button whose action only changed something on the screen)."""
+    return result if isinstance(result, TRANSITIONS) else None
+
+
+def press(buttons: Iterable[Button], event: pygame.event.Event) -> Button | None:
+    """Show ``event`` to each button in turn (hover, press, release) and return the first one it clicked
+    (its ``result`` set), or None; the buttons are listed first, so an action may change the list."""
+    for b in list(buttons):
+        b.handle(event)
+        if b.result is not None:
+            return b
+    return None

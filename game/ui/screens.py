@@ -18,7 +18,7 @@ import pygame
 
 from game.ui import theme
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext, transition_of
 from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
@@ -584,8 +584,8 @@ class NewBattleScreen(Screen):
             self.back,
         ):
             b.handle(event)
-            if isinstance(b.result, Push | Pop | Replace | Home | Quit):
-                return b.result
+            if (to := transition_of(b.result)) is not None:
+                return to
         return None
 
     def draw(self, surface: pygame.Surface) -> None:

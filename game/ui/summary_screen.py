@@ -30,7 +30,7 @@ from game.engine.ladder import level_name
 from game.engine.wounds import Wounds
 from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
@@ -383,11 +383,10 @@ class SummaryScreen(Screen):
             self._mouse = event.pos
             self.tooltip.hover(self._tip_at(event.pos), event.pos)
         self.hits.handle(event)
-        for b in self.buttons:
-            b.handle(event)
-            if b.result is not None:
-                self._labels()
-                return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+        b = press(self.buttons, event)
+        if b is not None:
+            self._labels()
+            return transition_of(b.result)
         return None
 
     def _tip_at(self, pos: tuple[int, int]) -> str:

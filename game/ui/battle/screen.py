@@ -56,7 +56,7 @@ from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.viewer import ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
@@ -453,13 +453,11 @@ class BattleScreen(ViewerScreen):
         """Panel buttons first, then the board (moves, targets), then pan / zoom."""
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self._rebuild_buttons()
-            for b in list(self.buttons):
-                if event.type == pygame.KEYDOWN and b.hotkey is None:
-                    continue
-                b.handle(event)
-                if b.result is not None:
-                    self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+            keyed = event.type == pygame.KEYDOWN
+            b = press((b for b in self.buttons if not keyed or b.hotkey is not None), event)
+            if b is not None:
+                self._view = None
+                return transition_of(b.result)
             if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
                 d = self.my_decision()
                 if d is not None and self.panel_rect(d).collidepoint(event.pos):
