@@ -237,9 +237,14 @@ class GMDialog(Screen):
         b = press(self.buttons, event)
         if b is not None:
             result = transition_of(b.result)
-            if result is None:
-                self.layout()
-            return result
+            if result is not None:
+                self.tooltip.hover("", self.tooltip.pos)  # another box opens or this one closes
+                return result
+            self.layout()
+            # the click re-laid the box out: the hint is that of what now lies under the pointer
+            pos = getattr(event, "pos", self.tooltip.pos)
+            self.tooltip.refresh(next((x.hint for x in self.buttons if x.rect.collidepoint(pos)), ""))
+            return None
         if event.type == pygame.MOUSEMOTION:
             tip = next((b.hint for b in self.buttons if b.hovered and b.hint), "")
             self.tooltip.hover(tip, event.pos)
