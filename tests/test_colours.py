@@ -34,3 +34,18 @@ def test_the_short_form_only_where_allowed() -> None:
 
 def test_the_screens_read_colours_with_the_same_reader() -> None:
     assert theme.hex_colour is hex_colour
+
+
+def test_a_sides_colour_on_screen_is_its_rosters_or_the_palettes_stand_in() -> None:
+    from dataclasses import replace
+    from pathlib import Path
+
+    from game.ui.screen import UiContext
+    from game.ui.settings import Settings
+    from game.ui.widgets import TextCache
+
+    ui = UiContext(Settings(), TextCache(), Path("."), Path("."))
+    assert ui.side_colour("#c83232", 0) == (200, 50, 50)
+    assert ui.side_colour(None, 1) == ui.palette.sides[1]
+    ui.settings = replace(ui.settings, colour_blind=True)
+    assert ui.side_colour("#c83232", 0) == ui.palette.sides[0] != (200, 50, 50)

@@ -27,7 +27,6 @@ from typing import Any
 
 import pygame
 
-from game.colours import hex_colour
 from game.engine.creatures import footprint
 from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
@@ -184,11 +183,8 @@ class DeployScreen(ViewerScreen):
 
     def side_colour(self, side: str) -> RGB:
         """The roster's colour of a side, or its colour-blind-safe stand-in."""
-        index = self.side_index.get(side, 0)
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         rs = self.roster.side(side)
-        return hex_colour(rs.colour) if rs is not None else self.ui.palette.sides[index % 6]
+        return self.ui.side_colour(rs.colour if rs is not None else None, self.side_index.get(side, 0))
 
     def _refresh_labels(self) -> None:
         for sid, b in zip(self.side_ids, self.side_buttons, strict=True):

@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from game.colours import RGB, hex_colour
 from game.ui.settings import Settings
 from game.ui.theme import Palette, palette
 from game.ui.widgets import Button, TextCache, Tooltip
@@ -38,6 +39,15 @@ class UiContext:
     def palette(self) -> Palette:
         """The palette the settings ask for (normal or colour-blind safe)."""
         return palette(self.settings.colour_blind)
+
+    def side_colour(self, colour: str | None, index: int) -> RGB:
+        """A side's colour on screen: ``colour`` as its roster writes it (``"#rrggbb"``), or the palette's
+        colour for the side at ``index`` when the settings ask for colour-blind-safe colours or the side
+        has none."""
+        sides = self.palette.sides
+        if self.settings.colour_blind or colour is None:
+            return sides[index % len(sides)]
+        return hex_colour(colour, sides[index % len(sides)])
 
     def s(self, px: float) -> int:
         """A length in pixels at the player's UI scale."""

@@ -25,7 +25,6 @@ from typing import Any
 import pygame
 
 from game.aftercare import Aftercare, AftercareError, Healer
-from game.colours import hex_colour
 from game.engine.battle import Battle
 from game.engine.ladder import level_name
 from game.engine.wounds import Wounds
@@ -177,10 +176,8 @@ class SummaryScreen(Screen):
     def side_colour(self, side: str) -> RGB:
         """The side's own colour, or its colour-blind-safe stand-in."""
         index = list(self.battle.sides).index(side) if side in self.battle.sides else 0
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return hex_colour(s.colour) if s is not None else self.ui.palette.sides[index % 6]
+        return self.ui.side_colour(s.colour if s is not None else None, index)
 
     def wounds_of(self, fid: str) -> Wounds:
         """A figure's wound record now (after any healing)."""

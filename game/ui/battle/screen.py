@@ -180,11 +180,8 @@ class BattleScreen(ViewerScreen):
 
     def side_colour(self, side: str) -> RGB:
         """The side's own colour (from the roster), or its colour-blind-safe stand-in."""
-        index = self.side_index.get(side, 0)
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return theme.hex_colour(s.colour) if s is not None else self.ui.palette.sides[index]
+        return self.ui.side_colour(s.colour if s is not None else None, self.side_index.get(side, 0))
 
     def names(self) -> dict[str, str]:
         """Display names by figure id."""
