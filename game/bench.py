@@ -345,7 +345,7 @@ class Bench:
     def reachable(self) -> None:
         """``reachable_ms`` and ``reachable_vs_networkx`` (see the module docstring)."""
         from game.engine.hexgrid import Hex, distance
-        from game.engine.movement import reachable
+        from game.engine.movement import Ground
         from game.engine.zoc import ZocSource, zones_for
 
         t = self.big
@@ -361,7 +361,9 @@ class Bench:
         def ours_full() -> None:
             zones = zones_for("mover", figures)
             occupied = frozenset(f.hex for f in figures if f.id != "mover")
-            reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
+            reach = Ground(terrain=t, occupied=occupied, impassable=occupied, zones=zones).reach(
+                mover_hex, 0, allowance
+            )
             hexes = reach.hexes()
             if not far:
                 far.append(max(hexes, key=lambda h: (distance(h, mover_hex), h)))
@@ -374,7 +376,7 @@ class Bench:
         self.results["reachable_ms"] = _median(times) * 1000
         zones = zones_for("mover", figures)
         occupied = frozenset(f.hex for f in figures if f.id != "mover")
-        reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
+        reach = Ground(terrain=t, occupied=occupied, impassable=occupied, zones=zones).reach(mover_hex, 0, allowance)
         self.notes["reachable_ms"] = (
             f"allowance 8 on the 200x200 map, 60 enemies within "
             f"{max(distance(h, mover_hex) for h in spots)} hexes, "
@@ -383,7 +385,7 @@ class Bench:
         )
 
         def ours_search() -> None:
-            reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
+            Ground(terrain=t, occupied=occupied, impassable=occupied, zones=zones).reach(mover_hex, 0, allowance)
 
         ours = _median(_times(ours_search, self.plan.reach_reps))
         try:

@@ -1,7 +1,8 @@
 """Movement: allowance, facing costs, terrain, occupied hexes and reachable hexes (FTC 5, 5.1, 5.2, 5.3).
 
 The numbers come from ``data/movement.toml`` (tables 1, 2 and 3). This module holds the allowance (tables 1
-and 2) and the door every caller uses: ``validate_path`` and ``reachable`` for figures of any size. Its
+and 2) and the door every caller uses: a ``Ground`` (what a move is searched over) with its ``validate`` and
+``reach``, for figures of any size. Its
 parts: ``game.engine.paths`` (the grid, ``Path``, ``path_cost``, ``turn_cost``), ``game.engine.pathsearch``
 (the one-hex search and ``Reach``) and ``game.engine.large_movement`` (3- and 7-hex figures); their public
 names are importable from here too.
@@ -20,8 +21,8 @@ How a move is priced (docs/rulings.md "Facing" and "Movement phase"):
 Zones of control (FTC 5.2-5.3) are a predicate inside the search, as in Battle for Wesnoth: entering a zone
 is free, every step that leaves the zone of a stopping enemy is one *escape contest*. Among the legal ways
 to reach a hex the search prefers the fewest escape contests, then the lowest cost. The same code prices a
-path the player drew (``validate_path``), so highlights, the AI and validation agree (docs/architecture.md "One source
-of legality").
+path the player drew (``Ground.validate``), so highlights, the AI and validation agree (docs/architecture.md
+"One source of legality").
 """
 
 from __future__ import annotations
@@ -60,11 +61,9 @@ __all__ = [
     "movement_allowance",
     "path_cost",
     "posture_speed",
-    "reachable",
     "reachable_large",
     "table_1_hexes",
     "turn_cost",
-    "validate_path",
 ]
 
 _DATA: Mapping[str, Any] = read_table("movement.toml")
@@ -289,39 +288,3 @@ class Ground:
             zones=self.zones,
             per_hex_terrain=self.per_hex_terrain,
         )
-
-
-def validate_path(
-    start: Hex,
-    facing: int,
-    steps: Sequence[tuple[Hex, int]],
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    occupied: frozenset[Hex] = frozenset(),
-    impassable: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-    size: int = 1,
-) -> Path:
-    """``Ground.validate`` with the ground spelt out (FTC 5, 5.1, 5.2, 5.3)."""
-    ground = Ground(terrain, mode, occupied, impassable, zones, per_hex_terrain, size)
-    return ground.validate(start, facing, steps, allowance)
-
-
-def reachable(
-    start: Hex,
-    facing: int,
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    occupied: frozenset[Hex] = frozenset(),
-    impassable: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-    size: int = 1,
-) -> Reach:
-    """``Ground.reach`` with the ground spelt out (FTC 5-5.3)."""
-    return Ground(terrain, mode, occupied, impassable, zones, per_hex_terrain, size).reach(start, facing, allowance)
