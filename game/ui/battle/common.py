@@ -154,6 +154,7 @@ class BattleHost(Protocol):
     mouse: tuple[int, int]
     highlight: frozenset[str]
     status: str
+    status_error: bool
     buttons: list[Button]
     decl: DeclState
 
@@ -185,6 +186,10 @@ class BattleHost(Protocol):
     @property
     def seat(self) -> Seat:
         """The seat at the screen: whose view the screen draws and from which its decisions are sent."""
+        ...
+
+    def rebind(self, battle: Battle) -> None:
+        """Show another state of the battle (after an undo)."""
         ...
 
     def send(self, action: act.Action, seat: Seat | None = None) -> bool:
