@@ -13,13 +13,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+import pygame
+
 from game.engine.battle import Decision
 from game.net.remote import RemoteSession
 from game.session import shipped_maps
+from game.ui import theme
 from game.ui.battle.screen import BattleScreen
 from game.ui.board import HexMapSource, default_layout
 from game.ui.mapdata import BoardData, open_map
 from game.ui.screen import Push, Transition, UiContext
+from game.ui.widgets import draw_panel
 
 
 def table_board_data(session: RemoteSession, *, grid: bool = True) -> BoardData:
@@ -86,6 +90,22 @@ class TableScreen(BattleScreen):
                 self.set_status("")
             self._waiting_said = waiting
         return super().update(dt) or changed
+
+    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+        """Who the table waits for, and whether a person or the host's computer has that seat."""
+        s = self.ui.s
+        x, y, _, h = self.board.camera.view
+        name = self.battle.sides[d.side].name if d.side in self.battle.sides else d.side
+        seat = next((i for i in self.session.seats() if i.get("seat") == d.side), {})
+        if seat.get("computer"):
+            who = f"{name} (the host's computer) is deciding…"
+        elif seat.get("present"):
+            who = f"{name} ({seat.get('name') or 'a player'}) is deciding at their seat…"
+        else:
+            who = f"Waiting for someone to take {name}'s seat…"
+        rect = pygame.Rect(x + s(10), y + h - s(46), s(420), s(36))
+        draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
+        self.ui.text.blit(surface, who, (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft")
 
     def computer_turn(self, d: Decision) -> None:
         """Another seat decides at its own machine (the status bar says whom the table waits for)."""
