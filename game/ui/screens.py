@@ -403,6 +403,15 @@ class NewBattleScreen(Screen):
         )
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
+        self.public = False
+        """Host a table open to the network (else only to this computer)."""
+        self.host = Button(
+            "Host a table",
+            self._host,
+            size=16,
+            tooltip="Serve this battle to players at other computers (they choose Join a table).",
+        )
+        self.network = Button("", self._toggle_network, size=13, tooltip=NETWORK_HELP[False])
         self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
         self.option_help = dict(RULE_OPTION_HELP)
         self.option_rects: dict[str, pygame.Rect] = {}
@@ -533,6 +542,15 @@ class NewBattleScreen(Screen):
     def _start(self) -> Transition | None:
         return self.start_battle(self.setup())
 
+    def _host(self) -> Transition | None:
+        return self.ui.host_table(self.setup(), self.public) if self.ui.host_table is not None else None
+
+    def _toggle_network(self) -> bool:
+        self.public = not self.public
+        self.network.text = NETWORK_LABEL[self.public]
+        self.network.tooltip = NETWORK_HELP[self.public]
+        return True
+
     def on_resize(self, size: tuple[int, int]) -> None:
         """Two columns: map and roster on the left; players and rule options on the right."""
         super().on_resize(size)
@@ -567,6 +585,9 @@ class NewBattleScreen(Screen):
             y += s(44)
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
         self.start.rect = pygame.Rect(rx + bw - s(240), h - s(70), s(240), s(44))
+        self.host.rect = pygame.Rect(rx + s(130), h - s(70), max(s(60), bw - s(380)), s(44))
+        self.network.rect = pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(380)), s(30))
+        self.network.text = NETWORK_LABEL[self.public]
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
@@ -593,6 +614,8 @@ class NewBattleScreen(Screen):
             self.roster_edit,
             self.start,
             self.back,
+            self.host,
+            self.network,
         ):
             b.handle(event)
             if isinstance(b.result, Push | Pop | Replace | Home | Quit):
@@ -654,6 +677,18 @@ class NewBattleScreen(Screen):
             text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
         self.back.draw(surface, text)
         self.start.draw(surface, text)
+        self.host.draw(surface, text)
+        self.network.draw(surface, text)
+
+
+NETWORK_LABEL = {False: "Network: this computer only", True: "Network: open to the network"}
+NETWORK_HELP = {
+    False: "Only players on this computer can join (address 127.0.0.1). Click to open the table to the network.",
+    True: (
+        "Anyone who can reach this computer on your network can take a free seat: play on a network you trust. "
+        "Click to keep the table to this computer."
+    ),
+}
 
 
 class SettingsScreen(Screen):

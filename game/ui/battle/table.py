@@ -50,10 +50,21 @@ class TableScreen(BattleScreen):
 
     session: RemoteSession
 
-    def __init__(self, ui: UiContext, session: RemoteSession, to_title: Callable[[], Transition]) -> None:
+    def __init__(
+        self,
+        ui: UiContext,
+        session: RemoteSession,
+        to_title: Callable[[], Transition],
+        *,
+        on_leave: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__(ui, session, to_title, table_board_data(session, grid=ui.settings.show_grid))
         session.clear_rebuilt()
         self._waiting_said: str | None = None
+        self.join_hint = ""
+        """Said after "Waiting for …" at a table this game hosts: how the other players join."""
+        self.on_leave = on_leave
+        """What leaving does besides closing the connection (a table hosted by this game: stop serving it)."""
 
     def _setup_players(self) -> None:
         self.players = {}  # the other seats are played at their own machines (or by the host's computer)
@@ -84,7 +95,7 @@ class TableScreen(BattleScreen):
             waiting = d.side if d is not None and not self.is_human(d.side) else None
             if waiting is not None and waiting != self._waiting_said:
                 name = self.battle.sides[waiting].name if waiting in self.battle.sides else waiting
-                self.set_status(f"Waiting for {name} (you sit at {self.session.seat})")
+                self.set_status(f"Waiting for {name} (you sit at {self.session.seat}){self.join_hint}")
                 changed = True
             elif waiting is None and self._waiting_said is not None and not self.status_error:
                 self.set_status("")
@@ -129,4 +140,6 @@ class TableScreen(BattleScreen):
     def leave_to_title(self) -> Transition:
         """Back to the title: this client leaves the table (its seat waits for it at the host)."""
         self.session.close()
+        if self.on_leave is not None:
+            self.on_leave()
         return self.to_title()
