@@ -140,3 +140,27 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
             Client(uri, "late", "watch", say=lambda _: None).connect(timeout=2)
     finally:
         a.close()
+
+
+def test_f2_says_a_line_to_the_whole_table(app: App) -> None:
+    t = table()
+    with hosted(t) as port:
+        other = client(port, "watch")
+        other.connect()
+        _join_from_title(app, f"127.0.0.1:{port}", "blue")
+        key(app, pygame.K_RETURN)
+        screen = app.top
+        assert isinstance(screen, TableScreen)
+        key(app, pygame.K_F2)
+        _type(app, "well met")
+        key(app, pygame.K_RETURN)
+        end = time.monotonic() + 10
+        while not other.chat_lines and time.monotonic() < end:
+            other.receive(0.1)
+        assert other.chat_lines[-1] == ("a player", "well met")
+        other.send("chat", text="and you")
+        while "and you" not in screen.status and time.monotonic() < end:
+            app.pump()
+            time.sleep(0.01)
+        assert screen.status.startswith("player watch says: and you")
+        other.close()

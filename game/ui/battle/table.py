@@ -61,6 +61,7 @@ class TableScreen(BattleScreen):
         super().__init__(ui, session, to_title, table_board_data(session, grid=ui.settings.show_grid))
         session.clear_rebuilt()
         self._waiting_said: str | None = None
+        self._chat_seen = len(session.client.chat_lines)
         self.join_hint = ""
         """Said after "Waiting for …" at a table this game hosts: how the other players join."""
         self.on_leave = on_leave
@@ -100,7 +101,29 @@ class TableScreen(BattleScreen):
             elif waiting is None and self._waiting_said is not None and not self.status_error:
                 self.set_status("")
             self._waiting_said = waiting
+        changed = self._chat_news() or changed
         return super().update(dt) or changed
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """F2: say a line to the whole table; everything else as on the hotseat screen."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F2:
+            from game.ui.pickers import TextPrompt
+
+            def said(text: str) -> None:
+                if text.strip():
+                    self.session.chat(text.strip())
+
+            return Push(TextPrompt(self.ui, "Say to the table", "Every seat reads this line.", "", said))
+        return super().on_event(event)
+
+    def _chat_news(self) -> bool:
+        lines = self.session.client.chat_lines
+        if len(lines) <= self._chat_seen:
+            return False
+        name, text = lines[-1]
+        self._chat_seen = len(lines)
+        self.set_status(f"{name} says: {text}   (F2: answer)")
+        return True
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         """Who the table waits for, and whether a person or the host's computer has that seat."""
