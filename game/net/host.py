@@ -185,8 +185,17 @@ async def run_host(
     """Serve ``table`` until its battle is over (then until every client has gone, ``linger`` seconds at
     most) or ``stop`` is set."""
     host = Host(table, hand_over=hand_over, computer_pause=computer_pause)
+    # origins=[None]: only clients that send no Origin header (the game's own), so a web page open in a
+    # browser on a player's computer cannot connect to the table behind the player's back
     async with serve(
-        host.handle, address, port, max_size=MAX_CLIENT_FRAME, max_queue=16, compression=None, close_timeout=2
+        host.handle,
+        address,
+        port,
+        origins=[None],
+        max_size=MAX_CLIENT_FRAME,
+        max_queue=16,
+        compression=None,
+        close_timeout=2,
     ) as server:
         bound = _port_of(server)
         if on_ready is not None:
