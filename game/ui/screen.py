@@ -33,6 +33,8 @@ class UiContext:
     open_save: Callable[[Path], Screen] | None = None
     """Hook for the battle record (a later task): a save file -> the battle screen showing it."""
     open_table: Callable[[Any], Screen] | None = None
+    host_table: Callable[[Any, bool], Any] | None = None
+    """Hook for New battle's "Host a table": (the battle setup, open to the network?) -> a transition."""
     """Hook for a networked table: a seat just taken (``game.net.remote.RemoteSession``) -> its battle screen."""
 
     @property

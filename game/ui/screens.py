@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import pygame
 
 from game.ui import theme
+from game.ui.battle_setup import BattleSetup as BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext, transition_of
 from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
@@ -193,27 +194,6 @@ def _hex_backdrop(size: tuple[int, int], cell: int = 56) -> pygame.Surface:
         y += 1.5 * r
         row += 1
     return surf
-
-
-@dataclass(frozen=True)
-class BattleSetup:
-    """What the New battle screen chose: the map, the roster, who plays each side."""
-
-    map_path: Path | None
-    roster_path: Path | None = None
-    controllers: tuple[str, ...] = ()
-    """Who plays the first sides, in the map's order ("human", "tactical", "random"); empty: the roster's."""
-    seed: int | None = None
-    options: Any = None
-    """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
-    side_controllers: tuple[tuple[str, str], ...] = ()
-    """(side id, controller) pairs; these win over ``controllers``."""
-    placements: tuple[dict[str, Any], ...] | None = None
-    """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
-    gm: str | None = None
-    """The GM seat: None, "referee" or a side id."""
-    deploy: bool = True
-    """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
 
 
 class TitleScreen(Screen):
@@ -434,6 +414,7 @@ class NewBattleScreen(Screen):
         )
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
+        self.hosting = _host_controls(ui, self.setup)
         self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
         self.option_help = dict(RULE_OPTION_HELP)
         self.option_rects: dict[str, pygame.Rect] = {}
@@ -619,6 +600,7 @@ class NewBattleScreen(Screen):
             y += s(44)
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
         self.start.rect = pygame.Rect(rx + bw - s(240), h - s(70), s(240), s(44))
+        self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(380)), s(80)))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
@@ -636,6 +618,8 @@ class NewBattleScreen(Screen):
                 if rect.collidepoint(event.pos):
                     self.options[k] = not self.options[k]
                     return None
+        if (hosted := self.hosting.handle(event)) is not None:
+            return hosted  # type: ignore[no-any-return]
         self.list.handle(event)
         for b in (
             *self.side_buttons,
@@ -706,6 +690,7 @@ class NewBattleScreen(Screen):
             text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
         self.back.draw(surface, text)
         self.start.draw(surface, text)
+        self.hosting.draw(surface, text)
 
 
 class SettingsScreen(Screen):
@@ -990,3 +975,9 @@ class EscapeMenu(Screen):
             anchor="midtop",
         )
         self.column.draw(surface, self.ui)
+
+
+def _host_controls(ui: UiContext, setup: Callable[[], BattleSetup]) -> Any:
+    from game.ui.join_screen import HostControls  # the network is loaded only when New battle opens
+
+    return HostControls(ui, setup)
