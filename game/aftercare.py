@@ -10,7 +10,8 @@ The battle itself is never changed: ``Aftercare`` copies each figure's wound rec
 * ``rest(weeks)``: untreated wounds heal a level per week.
 
 Every roll draws from a generator seeded from the battle's seed but separate from the battle's own (the
-battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the same battle heals the same way.
+battle's log must stay exactly as it was played; docs/architecture.md "Randomness is injected" and "A battle is its
+log"), so the same battle heals the same way.
 ``lines`` keeps what happened to each figure, dice included, for the screen and the exported text.
 
 ``save_wounds(roster_path)`` writes the healed sheets back into the roster the battle came from, so each

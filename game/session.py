@@ -249,7 +249,7 @@ def check_placements(
 
 
 GM_REFEREE = "referee"
-"""The GM seat held by a referee who plays no side (issue 8)."""
+"""The GM seat held by a referee who plays no side."""
 
 
 def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:
@@ -275,7 +275,7 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
             for f in setup_data["figures"]
         )
         options = RuleOptions.from_json(setup_data.get("options", {}))
-        gm_seat = setup_data.get("gm")  # issue 8: a side id, "referee", or absent (no GM)
+        gm_seat = setup_data.get("gm")  # A side id, "referee", or absent (no GM)
         if gm_seat is not None and gm_seat != "referee" and gm_seat not in {s.id for s in sides}:
             raise SetupError(f"the GM's seat {gm_seat!r} is not a side of this battle; choose a side or 'referee'")
         return BattleSetup(
@@ -355,7 +355,7 @@ def new_session(
 
     ``placements``: the figures as the deployment screen placed them (id, name, side, character, hex [q, r],
     facing, mook; checked by ``check_placements``); None places them as ``place_figures`` does.
-    ``gm``: who holds the GM's seat (issue 8): None, ``"referee"`` or the id of a side whose player is the GM;
+    ``gm``: who holds the GM's seat: None, ``"referee"`` or the id of a side whose player is the GM;
     kept as ``setup_data["gm"]``.
     """
     mp = Path(map_path) if map_path else DEFAULT_MAP

@@ -162,7 +162,7 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     assert any(e.kind == "attack" for e in s.battle.events)
 
 
-# ------------------------------------------------------------------------- issue 8: deployment and GM seat
+# ------------------------------------------------------------------------- Deployment and GM seat
 
 
 def _default_placements() -> list[dict[str, object]]:

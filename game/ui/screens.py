@@ -1,4 +1,4 @@
-"""Title, new-battle, settings, help and escape-menu screens (issue 5, "Start" and "Comforts").
+"""Title, new-battle, settings, help and escape-menu screens.
 
 Every screen works with the keyboard (arrows / Tab, Enter, Escape, the underlined hotkeys) and the mouse.
 The title's Continue and Load stay disabled, with a tooltip saying why, until a save exists; what opening a
@@ -26,8 +26,9 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Board", ""),
     ("Drag, arrows, W A S D", "pan the map"),
     ("Wheel, + / −", "zoom around the cursor"),
-    ("Home · G · Tab", "fit map · grid · next figure"),
-    ("Click · hover", "select · inspect a hex or figure"),
+    ("Home · Tab · Shift+Tab", "fit the map · next · previous figure"),
+    ("Click · hover", "select a figure · inspect a hex (ground, light, footing) or figure"),
+    ("G", "the GM's panel (in a battle with a GM seat)"),
     ("Movement", ""),
     ("Click a coloured hex", "move there along the shown path"),
     ("Wheel / Q E over it", "choose the final facing"),
@@ -40,12 +41,25 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
+    ("Backspace", "forget the advance and retreat hexes"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
     ("Ctrl+S · Ctrl+O · Ctrl+Z", "save · load · undo your last decision"),
+    ("F1 · Esc", "this help · clear the selection, then the menu"),
+)
+"""The keys of the battle screen (F1 in a battle, and Help in its menu)."""
+
+VIEWER_HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("Board", ""),
+    ("Drag, arrows, W A S D", "pan the map"),
+    ("Wheel, + / −", "zoom around the cursor"),
+    ("Home · G · Tab", "fit the map · grid on / off · next figure"),
+    ("Click · hover", "select · inspect a hex or figure"),
+    ("Anywhere", ""),
     ("F1 · Esc", "this help · menu / back"),
 )
+"""The keys of the plain board viewer (a map without a battle)."""
 
 RULES_REFERENCE: tuple[tuple[str, str], ...] = (
     (
@@ -95,7 +109,7 @@ RULES_REFERENCE: tuple[tuple[str, str], ...] = (
         "Ranges: touch, close 2, short 10, long in sight; bolts are dodged like missiles.",
     ),
 )
-"""The help screen's short rules reference: our own summary of FTC as RULINGS.md reads it."""
+"""The help screen's short rules reference: our own summary of FTC as docs/rulings.md reads it."""
 
 
 class ButtonColumn:
@@ -197,7 +211,7 @@ class BattleSetup:
     placements: tuple[dict[str, Any], ...] | None = None
     """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
     gm: str | None = None
-    """The GM seat: None, "referee" or a side id (issue 8)."""
+    """The GM seat: None, "referee" or a side id."""
     deploy: bool = True
     """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
 
@@ -235,6 +249,12 @@ class TitleScreen(Screen):
                     hotkey=pygame.K_l,
                 ),
                 Button(
+                    "Join a table",
+                    self._join_table,
+                    tooltip="Take a seat at a battle hosted on another computer (python main.py host).",
+                    hotkey=pygame.K_j,
+                ),
+                Button(
                     "Settings",
                     lambda: Push(SettingsScreen(self.ui)),
                     tooltip="UI scale, colours, animation.",
@@ -263,6 +283,11 @@ class TitleScreen(Screen):
             return Push(
                 MessageDialog(self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True)
             )
+
+    def _join_table(self) -> Transition:
+        from game.ui.join_screen import JoinScreen
+
+        return Push(JoinScreen(self.ui))
 
     def _continue(self) -> Transition | None:
         return self._open(self.ui.autosave_path())
@@ -690,12 +715,14 @@ class NewBattleScreen(Screen):
 class SettingsScreen(Screen):
     """UI scale, colour-blind-safe palette, animation speed, hex grid: changed with arrows or clicks."""
 
-    ROWS = ("ui_scale", "colour_blind", "animation_speed", "show_grid")
+    ROWS = ("ui_scale", "colour_blind", "animation_speed", "show_grid", "sound_volume", "sound_muted")
     NAMES: ClassVar[dict[str, str]] = {
         "ui_scale": "UI scale",
         "colour_blind": "Colour-blind-safe colours",
         "animation_speed": "Animation speed",
         "show_grid": "Hex grid",
+        "sound_volume": "Sound volume",
+        "sound_muted": "Sound",
     }
 
     def __init__(self, ui: UiContext) -> None:
@@ -711,6 +738,10 @@ class SettingsScreen(Screen):
             return f"{round(st.ui_scale * 100)} %"
         if key == "animation_speed":
             return "off" if st.animation_speed == 0 else f"{st.animation_speed:g}×"
+        if key == "sound_volume":
+            return f"{round(st.sound_volume * 100)} %"
+        if key == "sound_muted":
+            return "muted" if st.sound_muted else "on"
         return "on" if getattr(st, key) else "off"
 
     def change(self, key: str, step: int) -> None:
@@ -722,6 +753,8 @@ class SettingsScreen(Screen):
         elif key == "animation_speed":
             i = ANIMATION_SPEEDS.index(st.animation_speed) if st.animation_speed in ANIMATION_SPEEDS else 2
             new = replace(st, animation_speed=ANIMATION_SPEEDS[max(0, min(len(ANIMATION_SPEEDS) - 1, i + step))])
+        elif key == "sound_volume":
+            new = replace(st, sound_volume=round(max(0.0, min(1.0, st.sound_volume + step / 10)), 1))
         else:
             new = replace(st, **{key: not getattr(st, key)})
         self.ui.update_settings(new)
@@ -812,9 +845,18 @@ class SettingsScreen(Screen):
 
 
 class HelpOverlay(Screen):
-    """F1: the keys on the left, a short rules reference and the rule options on the right."""
+    """F1: the keys of the screen it opens over on the left (``keys``), a short rules reference and the rule
+    options on the right; every line wrapped in its column (``drawn`` holds where each went)."""
 
     opaque = False
+
+    def __init__(self, ui: UiContext, keys: tuple[tuple[str, str], ...] = HELP_KEYS) -> None:
+        super().__init__(ui)
+        self.keys = keys
+        self.drawn: list[pygame.Rect] = []
+        """The text drawn last, line by line (no two overlap)."""
+        self.keys_shown = 0
+        """How many rows of ``keys`` fitted (all of them unless the window is tiny)."""
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Close on a key or click."""
@@ -833,38 +875,64 @@ class HelpOverlay(Screen):
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, theme.PANEL, theme.ACCENT, radius=8)
         col_w = rect.width // 2 - s(30)
-        text.blit(surface, "Keys", (rect.x + s(20), rect.y + s(14)), 22, theme.ACCENT, bold=True)
-        lh = text.line_height(13) + s(2)
+        drawn = self.drawn = []
+        drawn.append(text.blit(surface, "Keys", (rect.x + s(20), rect.y + s(14)), 22, theme.ACCENT, bold=True))
+        key_x = rect.x + s(28)
+        key_w = col_w * 9 // 20
+        mean_x = key_x + key_w + s(12)
+        mean_w = rect.x + s(20) + col_w - mean_x
+        foot = rect.bottom - s(10) - text.line_height(12) - s(4)
+        for size in (13, 12, 11, 10):  # the largest size at which every key fits above the footer
+            lh = text.line_height(size) + s(2)
+            rows: list[tuple[list[str], list[str], int]] = []
+            for key, meaning in self.keys:
+                if not meaning:
+                    rows.append(([key.upper()], [], lh + s(3)))
+                    continue
+                keys = text.wrap(key, size, key_w, bold=True)
+                means = text.wrap(meaning, size, mean_w)
+                rows.append((keys, means, lh * max(len(keys), len(means))))
+            if rect.y + s(48) + sum(r[2] for r in rows) <= foot:
+                break
         y = rect.y + s(48)
-        for key, meaning in HELP_KEYS:
-            if not meaning:
-                y += s(3)
-                text.blit(surface, key.upper(), (rect.x + s(20), y), 11, theme.TEXT_MUTED, bold=True)
-            else:
-                text.blit(surface, key, (rect.x + s(28), y), 13, theme.TEXT, bold=True)
-                text.blit(surface, meaning, (rect.x + s(28) + col_w * 11 // 20, y), 13, theme.TEXT)
-            y += lh
+        self.keys_shown = 0
+        for keys, means, height in rows:
+            if y + height > foot:
+                break
+            self.keys_shown += 1
+            if not means:
+                drawn.append(text.blit(surface, keys[0], (rect.x + s(20), y + s(3)), 11, theme.TEXT_MUTED, bold=True))
+            for i, line in enumerate(keys if means else []):
+                drawn.append(text.blit(surface, line, (key_x, y + i * lh), size, theme.TEXT, bold=True))
+            for i, line in enumerate(means):
+                drawn.append(text.blit(surface, line, (mean_x, y + i * lh), size, theme.TEXT))
+            y += height
         x = rect.x + rect.width // 2 + s(10)
         text.blit(surface, "Rules reference", (x, rect.y + s(14)), 22, theme.ACCENT, bold=True)
         y = rect.y + s(48)
         small = text.line_height(12)
         for title, body in RULES_REFERENCE:
-            text.blit(surface, title, (x, y), 12, theme.ACCENT, bold=True)
+            if y + small > foot:
+                break
+            drawn.append(text.blit(surface, title, (x, y), 12, theme.ACCENT, bold=True))
             y += small
             for line in text.wrap(body, 12, col_w):
-                text.blit(surface, line, (x, y), 12, theme.TEXT)
+                if y + small > foot:
+                    break
+                drawn.append(text.blit(surface, line, (x, y), 12, theme.TEXT))
                 y += small
             y += s(3)
         y += s(4)
-        text.blit(surface, "Rule options (New battle)", (x, y), 12, theme.ACCENT, bold=True)
-        y += small
+        if y + small <= foot:
+            drawn.append(text.blit(surface, "Rule options (New battle)", (x, y), 12, theme.ACCENT, bold=True))
+            y += small
         for help_text in RULE_OPTION_HELP.values():
             for line in text.wrap("• " + help_text, 11, col_w):
-                if y > rect.bottom - s(24):
+                if y + text.line_height(11) > foot:
                     break
-                text.blit(surface, line, (x, y), 11, theme.TEXT_MUTED)
+                drawn.append(text.blit(surface, line, (x, y), 11, theme.TEXT_MUTED))
                 y += text.line_height(11)
-        text.blit(
+        footer = text.blit(
             surface,
             "any key closes · our readings of the rules: README, “How this game reads the rules”",
             (rect.right - s(16), rect.bottom - s(10)),
@@ -872,6 +940,7 @@ class HelpOverlay(Screen):
             theme.TEXT_MUTED,
             anchor="bottomright",
         )
+        drawn.append(footer)
 
 
 class EscapeMenu(Screen):

@@ -1,4 +1,4 @@
-"""The after-battle screen (issue 8, "After the battle"): wounds, who hit whom, luck, export and healing.
+"""The after-battle screen: wounds, who hit whom, luck, export and healing.
 
 Reached from the victory screen, or from the Esc menu once the battle is over. It shows, from
 ``game.report.battle_summary``: every figure's wound sheet drawn as boxes (*Fudge* 4.57: one column per track
