@@ -380,6 +380,60 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
     return sides, rp.name
 
 
+@functools.lru_cache(maxsize=64)
+def _map_title(path: Path, mtime: float) -> tuple[str, str]:
+    import xml.etree.ElementTree as ElementTree
+
+    title, description = path.stem.replace("_", " ").capitalize(), ""
+    try:
+        for _, elem in ElementTree.iterparse(path, events=("end",)):
+            if elem.tag == "property" and elem.get("name") in ("name", "description"):
+                value = (elem.get("value") or elem.text or "").strip()[:200]
+                if value and elem.get("name") == "name":
+                    title = value
+                elif value:
+                    description = value
+            if elem.tag == "properties":  # the map's own properties come first
+                break
+    except (OSError, ElementTree.ParseError):
+        pass
+    return title, description
+
+
+def map_title(path: Path) -> tuple[str, str]:
+    """A map's title and description (its Tiled properties ``name`` and ``description``) for the New battle
+    list; the file name as words when the map has no ``name`` (or cannot be read: loading it then says why)."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return _map_title(path, mtime)
+
+
+_THUMBS: dict[tuple[Path, float, tuple[int, int]], pygame.Surface | None] = {}
+
+
+def map_thumbnail(path: Path, size: tuple[int, int]) -> pygame.Surface | None:
+    """The map's tiles drawn as Tiled draws them (``game.maps.render``), scaled to fit ``size``; None when the
+    map cannot be drawn (New battle then shows the map's problem instead). Kept per file version and size."""
+    try:
+        key = (path, path.stat().st_mtime, size)
+    except OSError:
+        return None
+    if key not in _THUMBS:
+        from game.maps.loader import load_map
+        from game.maps.render import render_map
+
+        try:
+            full = render_map(load_map(path))
+            w, h = full.get_size()
+            scale = min(size[0] / max(1, w), size[1] / max(1, h))
+            _THUMBS[key] = pygame.transform.smoothscale(full, (max(1, int(w * scale)), max(1, int(h * scale))))
+        except Exception:  # a broken map is described by the screen's problem text, not here
+            _THUMBS[key] = None
+    return _THUMBS[key]
+
+
 def map_campaign_roster(map_path: Path) -> Path | None:
     """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
     cannot be read: New battle then describes the map's problem)."""
@@ -400,7 +454,8 @@ class NewBattleScreen(Screen):
     options) start a skirmish in one click.
     """
 
-    CONTROLLERS = ("human", "tactical", "random")
+    CONTROLLERS = ("human", "tactical")
+    """Who may play a side: a human or the computer ("random" is a testing tool, left to ``simulate``)."""
     CONTROLLER_NAMES: ClassVar[dict[str, str]] = {
         "human": "Human",
         "tactical": "Computer",
@@ -420,6 +475,8 @@ class NewBattleScreen(Screen):
         """The campaign copy of the chosen map's own roster (``game.paths.campaign_roster``), if one exists."""
         self.use_campaign = True
         """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
+        self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        self.option_tip = Tooltip()
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
         self.list.selected = 0
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
@@ -449,7 +506,7 @@ class NewBattleScreen(Screen):
         self._refresh()
 
     def _labels(self) -> list[str]:
-        return [p.stem.replace("_", " ") for p in self.maps]
+        return [map_title(p)[0] for p in self.maps]
 
     @property
     def map_path(self) -> Path | None:
@@ -507,7 +564,8 @@ class NewBattleScreen(Screen):
             b.text = f"{sc.name}: {self.CONTROLLER_NAMES[self.controllers[sc.id]]}"
 
     def _toggle(self, side: str) -> bool:
-        current = self.CONTROLLERS.index(self.controllers[side])
+        chosen = self.controllers[side]
+        current = self.CONTROLLERS.index(chosen) if chosen in self.CONTROLLERS else -1
         self.controllers[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
         self._refresh_side_labels()
         return True
@@ -594,11 +652,18 @@ class NewBattleScreen(Screen):
         left = (w - panel_w) // 2
         top = s(100)
         lw = panel_w * 2 // 5
-        self.list.rect = pygame.Rect(left, top, lw, h - top - s(190))
-        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(10), s(120), s(34))
-        self.roster_button.rect = pygame.Rect(left, self.list.rect.bottom + s(74), s(120), s(34))
-        self.roster_reset.rect = pygame.Rect(left + s(130), self.list.rect.bottom + s(74), s(120), s(34))
-        self.roster_edit.rect = pygame.Rect(left + s(260), self.list.rect.bottom + s(74), s(120), s(34))
+        roster_y = h - s(116)  # the roster line and its buttons close the left column
+        rows = self.ui.text.line_height(16) + s(6)
+        list_h = min(max(3, len(self.maps)) * rows + s(12), (roster_y - top) * 2 // 5)
+        self.list.rect = pygame.Rect(left, top, lw, list_h)
+        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(8), s(120), s(34))
+        self.preview_rect = pygame.Rect(
+            left, self.browse.rect.bottom + s(10), lw, max(s(40), roster_y - s(34) - self.browse.rect.bottom - s(10))
+        )
+        bw3 = min(s(120), (lw - 2 * s(8)) // 3)  # three buttons always inside the left column
+        self.roster_button.rect = pygame.Rect(left, roster_y, bw3, s(34))
+        self.roster_reset.rect = pygame.Rect(left + bw3 + s(8), roster_y, bw3, s(34))
+        self.roster_edit.rect = pygame.Rect(left + 2 * (bw3 + s(8)), roster_y, bw3, s(34))
         rx = left + lw + s(30)
         bw = panel_w - lw - s(30)
         y = top + s(4)
@@ -614,11 +679,56 @@ class NewBattleScreen(Screen):
             y = self.problem_rect.bottom + s(8)
         y += s(30)
         self.option_rects = {}
-        for k in self.options:
-            self.option_rects[k] = pygame.Rect(rx, y, bw, s(40))
-            y += s(44)
+        # the options keep clear of Back / Start: when two lines each do not fit, one line each (help on hover)
+        room = h - s(80) - y
+        n = max(1, len(self.options))
+        columns = 1 if n * s(26) <= room else 2  # very little room: the options in two columns
+        rows = -(-n // columns)
+        step = s(44) if rows * s(44) <= room else max(s(26), room // rows)
+        col_w = (bw - s(10) * (columns - 1)) // columns
+        for i, k in enumerate(self.options):
+            col, row = divmod(i, rows)
+            self.option_rects[k] = pygame.Rect(rx + col * (col_w + s(10)), y + row * step, col_w, step - s(4))
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
-        self.start.rect = pygame.Rect(rx + bw - s(240), h - s(70), s(240), s(44))
+        start_w = min(s(240), bw - self.back.rect.width - s(12))
+        self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
+
+    def update(self, dt: float) -> bool:
+        """Time the rule options' hover help."""
+        return self.option_tip.update(dt)
+
+    def draw_preview(self, surface: pygame.Surface) -> None:
+        """The chosen map small (its tiles as Tiled draws them) beside its title and description."""
+        s, text = self.ui.s, self.ui.text
+        box = self.preview_rect
+        mp = self.map_path
+        if mp is None or box.width <= 0 or box.height <= 0:
+            return
+        title, description = map_title(mp)
+        tall = box.height >= s(220)  # room enough: the map above its words, else beside them
+        size = (box.width, box.height - s(90)) if tall else (min(box.width // 2, box.height * 3 // 2), box.height)
+        thumb = map_thumbnail(mp, size)
+        x, y = box.x, box.y
+        if thumb is not None:
+            surface.blit(thumb, (box.x, box.y))
+            pygame.draw.rect(surface, theme.BORDER, (box.x, box.y, *thumb.get_size()), 1)
+            if tall:
+                y = box.y + thumb.get_height() + s(8)
+            else:
+                x = box.x + thumb.get_width() + s(10)
+        width = box.right - x
+        for line in text.wrap(title, 15, width)[:2]:
+            text.blit(surface, line, (x, y), 15, theme.TEXT, bold=True)
+            y += text.line_height(15)
+        lines = text.wrap(description or mp.name, 13, width)
+        room = max(0, (box.bottom - y) // text.line_height(13))
+        if len(lines) > room:
+            lines = lines[:room]
+            if lines:
+                lines[-1] = lines[-1].rstrip(" .,;") + "…"
+        for line in lines:
+            text.blit(surface, line, (x, y), 13, theme.TEXT_MUTED)
+            y += text.line_height(13)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
@@ -636,6 +746,9 @@ class NewBattleScreen(Screen):
                 if rect.collidepoint(event.pos):
                     self.options[k] = not self.options[k]
                     return None
+        if event.type == pygame.MOUSEMOTION:
+            tip = next((self.option_help[k] for k, r in self.option_rects.items() if r.collidepoint(event.pos)), "")
+            self.option_tip.hover(tip, event.pos)
         self.list.handle(event)
         for b in (
             *self.side_buttons,
@@ -659,6 +772,7 @@ class NewBattleScreen(Screen):
         text.blit(surface, "Map", (self.list.rect.x, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         self.list.draw(surface, text)
         self.browse.draw(surface, text)
+        self.draw_preview(surface)
         ry = self.roster_button.rect.y - s(24)
         roster = f"Roster: {self.roster_name or '—'}"
         if self.campaign_in_use:
@@ -702,6 +816,8 @@ class NewBattleScreen(Screen):
             text.blit(
                 surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14, theme.TEXT, bold=True
             )
+            if rect.height < s(36):
+                continue  # one line per option: its help shows under the mouse
             help_text = self.option_help[k]
             while text.width(help_text, 12) > rect.width - s(30) and len(help_text) > 10:
                 help_text = help_text[:-2]
@@ -710,6 +826,7 @@ class NewBattleScreen(Screen):
             text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
         self.back.draw(surface, text)
         self.start.draw(surface, text)
+        self.option_tip.draw(surface, text)
 
 
 class SettingsScreen(Screen):
