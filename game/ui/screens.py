@@ -306,8 +306,15 @@ class TitleScreen(Screen):
         super().on_resize(size)
         s = self.ui.s
         self._backdrop = None
+        n = len(self.column.buttons)
+        height, gap = s(46), s(12)
+        bottom = size[1] - s(16) - self.ui.text.line_height(14) - s(8)  # the footer's line stays clear
         top = size[1] // 2 - s(40)
-        self.column.layout(size[0] // 2, top, s(300), s(46), s(12))
+        if top + n * (height + gap) > bottom:  # a short window: the title moves up, then the buttons shrink
+            top = max(s(170), bottom - n * (height + gap))
+            step = max(s(30), (bottom - top) // n)
+            height, gap = step * 4 // 5, step - step * 4 // 5
+        self.column.layout(size[0] // 2, top, s(300), height, gap)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Keyboard and mouse over the menu; Escape quits."""
@@ -328,18 +335,21 @@ class TitleScreen(Screen):
         w, h = surface.get_size()
         s, text = self.ui.s, self.ui.text
         top = self.column.buttons[0].rect.top
-        text.blit(surface, "Fudge Tactics", (w // 2, top - s(120)), 60, theme.ACCENT, bold=True, anchor="midbottom")
+        # the title's top stays on screen; under it its subtitle, then the two side rings when there is room
+        lift = min(s(120), top - text.line_height(60) - s(4))
+        text.blit(surface, "Fudge Tactics", (w // 2, top - lift), 60, theme.ACCENT, bold=True, anchor="midbottom")
         text.blit(
             surface,
             "hex-grid tactical combat for Fudge",
-            (w // 2, top - s(108)),
+            (w // 2, top - lift + s(12)),
             20,
             theme.TEXT_MUTED,
             anchor="midtop",
         )
-        for i, colour in enumerate(self.ui.palette.sides[:2]):
-            cx = w // 2 + (i * 2 - 1) * s(28)
-            pygame.draw.circle(surface, colour, (cx, top - s(50)), s(10), s(4))
+        if lift >= s(110):
+            for i, colour in enumerate(self.ui.palette.sides[:2]):
+                cx = w // 2 + (i * 2 - 1) * s(28)
+                pygame.draw.circle(surface, colour, (cx, top - s(50)), s(10), s(4))
         self.column.draw(surface, self.ui)
         text.blit(
             surface,
@@ -847,6 +857,8 @@ class SettingsScreen(Screen):
         self.row = 0
         self.rects: list[tuple[pygame.Rect, pygame.Rect, pygame.Rect]] = []
         self.back = Button("Done", Pop, size=16)
+        self.show_palette = True
+        """Whether the palette's swatches fit under the rows (not in the shortest windows)."""
 
     def value_text(self, key: str) -> str:
         """How a setting's value reads on screen."""
@@ -883,14 +895,25 @@ class SettingsScreen(Screen):
         s = self.ui.s
         width = min(size[0] - s(40), s(560))
         left = (size[0] - width) // 2
-        top = s(130)
+        n = len(self.ROWS)
+        below = s(160)  # the palette's swatches and Done under the rows
+        top, step = s(130), s(56)
+        over = top + n * step + below - (size[1] - s(12))
+        if over > 0:  # a short window: the rows move up, then close up
+            top = max(s(100), top - over)
+            over = top + n * step + below - (size[1] - s(12))
+            if over > 0:
+                step = max(s(40), step - -(-over // n))
+        self.show_palette = top + n * step + below <= size[1] - s(12)
+        if not self.show_palette:  # still no room: Done goes right under the rows, the swatches give way
+            below = s(60)
         self.rects = []
-        for i in range(len(self.ROWS)):
-            row = pygame.Rect(left, top + i * s(56), width, s(46))
-            minus = pygame.Rect(row.right - s(190), row.y + s(6), s(34), row.height - s(12))
-            plus = pygame.Rect(row.right - s(44), row.y + s(6), s(34), row.height - s(12))
+        for i in range(n):
+            row = pygame.Rect(left, top + i * step, width, step - s(10))
+            minus = pygame.Rect(row.right - s(190), row.y + s(5), s(34), row.height - s(10))
+            plus = pygame.Rect(row.right - s(44), row.y + s(5), s(34), row.height - s(10))
             self.rects.append((row, minus, plus))
-        self.back.rect = pygame.Rect(left + width - s(120), top + len(self.ROWS) * s(56) + s(110), s(120), s(42))
+        self.back.rect = pygame.Rect(left + width - s(120), top + n * step + below - s(50), s(120), s(42))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Up/Down choose a row, Left/Right change it, Escape or Done returns."""
@@ -946,10 +969,11 @@ class SettingsScreen(Screen):
             )
         y = self.rects[-1][0].bottom + s(30)
         pal = self.ui.palette
-        text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
-        swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
-        for i, c in enumerate(swatches):
-            pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
+        if self.show_palette:
+            text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
+            swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
+            for i, c in enumerate(swatches):
+                pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
         text.blit(
             surface,
             "←/→ change  ·  ↑/↓ choose  ·  Esc done",
