@@ -65,8 +65,22 @@ def event_for_seat(battle: Battle, event: ev.Event, seat: Seat) -> ev.Event:
 
 
 def events_for_seat(battle: Battle, events: Iterable[ev.Event], seat: Seat) -> list[ev.Event]:
-    """A stream of events as ``seat`` may see it (``event_for_seat`` on each)."""
-    return [event_for_seat(battle, e, seat) for e in events]
+    """A stream of events as ``seat`` may see it (``event_for_seat`` on each); the events only the GM sees
+    (``events.is_gm_only``: faces set by hand for a coming roll, *Fudge* 4.1) are left out for other seats."""
+    gm_seat = sees_everything(battle, seat)
+    return [event_for_seat(battle, e, seat) for e in events if gm_seat or not ev.is_gm_only(e)]
+
+
+def set_roll_marks(battle: Battle, seat: Seat) -> dict[int, str]:
+    """For the GM's own view: index in ``battle.events`` -> a note on each roll made with faces the GM set by
+    hand ("set by hand: combat [+ + 0 0]"); empty for every other seat (the roll reads as any roll)."""
+    if not sees_everything(battle, seat):
+        return {}
+    faces = {-1: "-", 0: "0", 1: "+"}
+    return {
+        i: f"set by hand: {s.purpose} [{' '.join(faces.get(f, str(f)) for f in s.faces)}]"
+        for i, s in battle.set_rolls.items()
+    }
 
 
 def is_secret(events: Sequence[ev.Event]) -> bool:

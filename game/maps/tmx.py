@@ -162,6 +162,8 @@ class TmxMap:
     objects: tuple[TmxObject, ...]
     layer_offsets: tuple[tuple[float, float], ...] = field(default=())
     """The total offset of every non-group layer (tile, object and image layers alike)."""
+    property_types: tuple[str, ...] = ()
+    """The custom property types (Tiled's ``propertytype``: enums and classes of a project) the map uses."""
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -184,6 +186,7 @@ class _Reader:
         self.path = path
         self.folder = path.resolve().parent
         self.total_cells = 0
+        self.property_types: set[str] = set()
 
     def fail(self, element: str, problem: str, fix: str, file: Path | None = None) -> MapLoadError:
         return MapLoadError(file or self.path, element, problem, fix)
@@ -337,6 +340,9 @@ class _Reader:
 
     def property_value(self, prop: Element, owner: Element, file: Path) -> Any:
         kind = prop.get("type", "string")
+        custom = prop.get("propertytype")
+        if custom:
+            self.property_types.add(custom[:60])
         if kind == "class":
             return self.properties(prop, file)
         raw = prop.get("value")
@@ -415,6 +421,13 @@ class _Reader:
                 "choose Stagger Index Odd or Even in Map > Map Properties",
             )
         along = tw if axis == "x" else th
+        if root.get("hexsidelength") is None:
+            raise self.fail(
+                "<map>",
+                "the hex map has no hexsidelength, so the hexes' shape is unknown",
+                "set Hex Side Length in Map > Map Properties (about half the tile "
+                f"{'width' if axis == 'x' else 'height'}, an even number)",
+            )
         side = self.int_attr(root, "hexsidelength", 0, path, 0, along)
         if (along - side) % 2:
             raise self.fail(
@@ -450,6 +463,7 @@ class _Reader:
             tuple(tile_layers),
             tuple(objects),
             tuple(offsets),
+            tuple(sorted(self.property_types)),
         )
 
     def walk_layers(

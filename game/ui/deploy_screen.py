@@ -8,7 +8,8 @@ may take are outlined, and a drop anywhere else is refused with the reason. A fi
 figure (FTC 5.2: a figure faces one hex side; the arrow shows which). Auto-deploy places whatever is left
 in the tray as ``game.session.place_figures`` would; Clear sends every figure back to the tray.
 
-Each side is played by a human, the tactical computer or the random computer; the GM seat is
+Each side is played by a human or the computer (the random player is a testing tool, left to ``simulate``; a
+side a roster gives it still shows it); the GM seat is
 empty, a referee who plays no side, or a human side's player. Start battle is enabled once every figure is
 placed and hands ``game.session.new_session`` the placements, the controllers and the GM seat. The screen
 adds no rules: where a figure may stand is the map's zones and terrain, checked again by
@@ -44,7 +45,8 @@ from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
-CONTROLLERS = ("human", "tactical", "random")
+CONTROLLERS = ("human", "tactical")
+"""Who a player may choose for a side here; "random" stays a testing tool of ``simulate``."""
 CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
 
 
@@ -189,7 +191,7 @@ class DeployScreen(ViewerScreen):
     def _refresh_labels(self) -> None:
         for sid, b in zip(self.side_ids, self.side_buttons, strict=True):
             b.text = f"{self.side_name(sid)}: {CONTROLLER_NAMES[self.controllers[sid]]}"
-            b.tooltip = "Click to change who plays this side: human, the tactical computer or the random one."
+            b.tooltip = "Click to change who plays this side: a human or the computer."
         if self.gm is None:
             self.gm_button.text = "GM seat: none"
         elif self.gm == GM_REFEREE:
@@ -205,7 +207,8 @@ class DeployScreen(ViewerScreen):
         )
 
     def _cycle_controller(self, side: str) -> bool:
-        i = CONTROLLERS.index(self.controllers[side])
+        current = self.controllers[side]
+        i = CONTROLLERS.index(current) if current in CONTROLLERS else -1
         self.controllers[side] = CONTROLLERS[(i + 1) % len(CONTROLLERS)]
         if self.gm == side and self.controllers[side] != "human":
             self.gm = None

@@ -59,6 +59,8 @@ class PanelHost(Protocol):
     screen: BattleHost
     figure: str
     message: str
+    reason: str
+    """What the GM typed in the panel's Reason box (logged with the edit, then cleared)."""
 
     @property
     def battle(self) -> Battle:

@@ -244,7 +244,10 @@ def test_ftc_9_2_a_gear_edit_keeps_a_partial_suit_as_it_was() -> None:
     assert after == before and after[0].coverage == "torso"
     assert not after[0].covers("arm") and after[0].covers("torso")
     text = [e.text(b.names()) for e in events if isinstance(e, ev.GMActed)]
-    assert text == ["GM: changes K's gear: Broadsword, Large Knife, Plate (torso), Metal Cap, Medium Shield"]
+    assert text == [
+        "GM: changes K's gear: Broadsword, Field Plate (torso), Metal Cap, Medium Shield → "
+        "Broadsword, Large Knife, Field Plate (torso), Metal Cap, Medium Shield"
+    ]
 
 
 def test_ftc_9_2_the_gm_chooses_the_coverage_of_a_suit() -> None:

@@ -382,8 +382,8 @@ def test_fudge_4_57_the_gm_edits_wounds_between_rounds() -> None:
     """Very Hurt ticked by the GM gives its -1 at once; clearing the box removes it."""
     b = duel()
     sheet = Wounds().record(WoundLevel.VERY_HURT)[0].to_data()
-    events = b.apply(gm.EditWounds("a", sheet))
-    assert gm_texts(events, b) == ["GM: sets A's wounds: Very Hurt"]
+    events = b.apply(gm.EditWounds("a", sheet, "fell from the wall"))
+    assert gm_texts(events, b) == ["GM: changes A's wounds: Unhurt → Very Hurt — fell from the wall"]
     a, z = b.figures["a"], b.figures["z"]
     assert Modifier("Very Hurt", -1) in b.attack_terms(a, z, a.character.ready_weapon, Stance.NEUTRAL).modifiers
     b.apply(gm.EditWounds("a", Wounds().to_data()))
@@ -416,9 +416,12 @@ def test_ftc_9_the_gm_changes_gear_and_traits() -> None:
     """New gear from the catalogue, a new attribute level; unknown gear is refused."""
     b = duel()
     refused(b, gm.EditGear("a", ("Lightsaber",)), "Lightsaber")
-    events = b.apply(gm.EditGear("a", ("Broadsword",), ("Leather",)))
-    assert gm_texts(events, b) == ["GM: changes A's gear: Broadsword, Leather"]
-    b.apply(gm.EditTraits("a", {"strength": "Great", "skills": {"Sword": "Good"}}))
+    events = b.apply(gm.EditGear("a", ("Broadsword",), ("Leather",), reason="found in the armoury"))
+    assert gm_texts(events, b) == [
+        "GM: changes A's gear: Hand Axe, Leather → Broadsword, Leather — found in the armoury"
+    ]
+    events = b.apply(gm.EditTraits("a", {"strength": "Great", "skills": {"Sword": "Good"}}, "potion"))
+    assert gm_texts(events, b) == ["GM: changes A's traits: Strength Fair → Great, Sword — → Good — potion"]
     a = b.figures["a"]
     assert a.character.strength == 2 and a.character.combat_skill(a.character.ready_weapon) == 1
 

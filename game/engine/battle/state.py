@@ -401,6 +401,10 @@ class BattleState:
         # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
         self.gm_state = gm.GMState()
         self.gm_dice: list[gm.SetDie] = []
+        self._set_used: list[gm.SetDie] = []
+        self.set_rolls: dict[int, gm.SetDie] = {}
+        """The rolls made with faces the GM set by hand: index in ``events`` -> the GM's ``SetDie`` (the GM's
+        own view marks them; the log shows them as any roll)."""
         self.gm_escape: dict[str, bool] = {}
         self.removed: dict[str, Figure] = {}
         for fig in self.figures.values():
@@ -569,9 +573,12 @@ class BattleState:
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
+        self._set_used.clear()
         new_events: list[ev.Event] = (
             self._do_gm(action) if isinstance(action, gm.GMAction) else getattr(self, f"_do_{kind}")(action)
         )
+        for used in self._set_used:
+            self.set_rolls[len(self.events) + ev.set_roll_at(new_events, used.figure, used.faces)] = used
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
@@ -614,6 +621,7 @@ class BattleState:
         for i, s in enumerate(self.gm_dice):
             if s.purpose == purpose and s.figure == fid:
                 del self.gm_dice[i]
+                self._set_used.append(s)
                 return DiceRoll(s.faces)
         return None
 
