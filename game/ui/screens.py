@@ -42,7 +42,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
-    ("Backspace", "forget the advance and retreat hexes"),
+    ("Backspace · L", "forget the advance and retreat · aim at head, arm, leg…"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
