@@ -11,9 +11,10 @@ import time
 from collections.abc import Mapping
 
 from game.engine import record
-from game.engine.ai import Player, make_player
+from game.engine.ai import Player
 from game.engine.battle import Battle, legal_actions
 from game.engine.events import AttackResolved, Wounded
+from game.engine.players import make_player
 from game.maps.errors import MapLoadError
 from game.roster import RosterError
 from game.session import SetupError, build_setup, load_session, new_session
@@ -58,7 +59,7 @@ def simulate_main(argv: list[str]) -> int:
     p.add_argument(
         "--players",
         default="tactical,tactical",
-        help="computer player per side in order, e.g. tactical,random (default tactical,tactical)",
+        help="computer player per side in order: random, novice, tactical or veteran (default tactical,tactical)",
     )
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
