@@ -72,6 +72,9 @@ class VeteranPlayer(TacticalPlayer):
             "holds": 0,
             "interrupts": 0,
         }
+        self.retreat_hurt = 3
+        self.retreat_bonus = 0.3
+        self.hold = True
         self._plan: dict[str, _Option] = {}
         self._plan_key: object = None
 
@@ -107,7 +110,7 @@ class VeteranPlayer(TacticalPlayer):
             return act.PassInterrupt(d.side), "waits with its held figures"
         if d.reason == Reason.MOVE:
             fig = battle.figure(d.figure or "")
-            if self._should_hold(battle, fig):
+            if self.hold and self._should_hold(battle, fig):
                 self.counts["holds"] += 1
                 return act.Hold(fig.id), f"{fig.name} holds to move after the enemy (FTC 5)"
             return self._vet_move(battle, fig)
@@ -403,7 +406,7 @@ class VeteranPlayer(TacticalPlayer):
         for choice in dc.stances:
             st = Stance(choice.stance)
             retreat_to: Hex | None = None
-            if st.retreat == "must" or (st.retreat == "may" and (outnumbered or hurt >= 2)):
+            if st.retreat == "must" or (st.retreat == "may" and (outnumbered or hurt >= self.retreat_hurt)):
                 if not choice.retreats:
                     continue
                 retreat_to = max(
@@ -451,7 +454,7 @@ class VeteranPlayer(TacticalPlayer):
             r = risk(st, None, d)
             score = -care * r
             if retreat_to is not None:
-                score += 0.6 * care * len(threats)
+                score += self.retreat_bonus * care * len(threats)
             elif st.retreat == "must":
                 continue
             if st.value in ("neutral", "mildly_defensive", "very_defensive") or retreat_to is not None:
@@ -513,7 +516,7 @@ class VeteranPlayer(TacticalPlayer):
         r = risk(st, t, d)
         score = dealt * worth(t) - care * r - 1.5 * friendly
         if retreat_to is not None:
-            score += 0.6 * care * len(battle.threats_to(fig.id))
+            score += self.retreat_bonus * care * len(battle.threats_to(fig.id))
         # FTC 6.6: aim at the head when a location choice is likely enough to matter
         head = sum(float(p) for o, p in pv.distribution.items() if o.location == "head")
         aim = "head" if tgt.character.has_head and head >= 0.1 else "best"

@@ -30,6 +30,7 @@ import pygame
 from game.engine.creatures import footprint
 from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
+from game.engine.players import LEVEL_NAMES
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
 from game.ui.dialogs import describe_error
@@ -44,8 +45,8 @@ from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
-CONTROLLERS = ("human", "tactical", "random")
-CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
+CONTROLLERS = ("human", "tactical", "random", "veteran", "novice")
+CONTROLLER_NAMES = {"human": "Human", **LEVEL_NAMES}
 
 
 def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:

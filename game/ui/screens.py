@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from game.engine.players import LEVEL_NAMES
 from game.ui import theme
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
@@ -400,12 +401,8 @@ class NewBattleScreen(Screen):
     options) start a skirmish in one click.
     """
 
-    CONTROLLERS = ("human", "tactical", "random")
-    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {
-        "human": "Human",
-        "tactical": "Computer",
-        "random": "Computer (random)",
-    }
+    CONTROLLERS = ("human", "tactical", "random", "veteran", "novice")
+    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {"human": "Human", **LEVEL_NAMES}
 
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
         super().__init__(ui)

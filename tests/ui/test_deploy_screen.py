@@ -146,8 +146,8 @@ def test_start_gives_a_battle_whose_figures_stand_where_they_were_dropped(app: A
     click(app, screen.auto_button.rect.center)
     for b in screen.side_buttons:  # first side human -> tactical, second tactical -> random
         click(app, b.rect.center)
-    click(app, screen.side_buttons[0].rect.center)  # tactical -> random -> human again
-    click(app, screen.side_buttons[0].rect.center)
+    for _ in range(4):  # tactical -> random -> veteran -> novice -> human again
+        click(app, screen.side_buttons[0].rect.center)
     assert [screen.controllers[s] for s in screen.side_ids] == ["human", "random"]
     click(app, screen.gm_button.rect.center)
     assert screen.gm == GM_REFEREE
