@@ -154,6 +154,7 @@ class BattleHost(Protocol):
     mouse: tuple[int, int]
     highlight: frozenset[str]
     status: str
+    status_error: bool
     buttons: list[Button]
     decl: DeclState
 
@@ -180,6 +181,10 @@ class BattleHost(Protocol):
 
     def side_colour(self, side: str) -> RGB:
         """The side's colour on screen."""
+        ...
+
+    def rebind(self, battle: Battle) -> None:
+        """Show another state of the battle (after an undo)."""
         ...
 
     def send(self, action: act.Action) -> bool:
