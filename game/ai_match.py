@@ -19,7 +19,7 @@ from game.session import new_session
 from game.simulate import MAX_ROUNDS, play_out
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
-COUNTED = ("declarations", "advances", "retreats", "dodges", "aims", "holds", "interrupts")
+COUNTED = ("declarations", "advances", "retreats", "dodges", "aims", "holds", "interrupts", "second_moves")
 
 
 @dataclass

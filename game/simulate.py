@@ -41,12 +41,20 @@ def summary(battle: Battle) -> str:
     return "\n".join(lines)
 
 
-def play_out(battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS) -> Battle:
-    """Let computer players decide every decision until the battle ends (or ``max_rounds``)."""
+def play_out(
+    battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS, *, verbose: bool = False
+) -> Battle:
+    """Let computer players decide every decision until the battle ends (or ``max_rounds``); ``verbose``
+    prints each decision with the player's reason (``last_reason``, the veteran's) as the GM would read it."""
     while not battle.over and battle.round <= max_rounds:
         d = legal_actions(battle)
         assert d is not None
-        battle.apply(players[d.side](battle, d))
+        player = players[d.side]
+        action = player(battle, d)
+        if verbose:
+            why = getattr(player, "last_reason", "")
+            print(f"round {battle.round} {battle.sides[d.side].name}: {why or action.kind}")
+        battle.apply(action)
     return battle
 
 
@@ -63,6 +71,7 @@ def simulate_main(argv: list[str]) -> int:
     )
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
+    p.add_argument("--verbose", action="store_true", help="print every decision with the computer's reason")
     args = p.parse_args(argv)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()]
     try:
@@ -84,7 +93,7 @@ def simulate_main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    play_out(session.battle, players, args.max_rounds)
+    play_out(session.battle, players, args.max_rounds, verbose=args.verbose)
     print(summary(session.battle))
     print(f"({time.perf_counter() - t0:.2f} s)")
     if args.out:

@@ -26,8 +26,9 @@ class NovicePlayer(TacticalPlayer):
         if d.reason == Reason.MOVE and d.figure is not None:
             # a beginner never holds its move (FTC 5): it moves as soon as it is its turn
             action = self._move(battle, d.figure, time.perf_counter())
-            if slip and action.steps and len(action.steps) > 1:
-                return act.Move(action.figure, action.steps[:-1])  # forgets the last turn or step
+            steps = action.steps
+            if slip and len(steps) > 1 and steps[-1][0] == steps[-2][0]:
+                return act.Move(action.figure, steps[:-1])  # forgets its last turn toward the enemy
             return action
         if d.reason == Reason.DECLARE and d.figure is not None and slip:
             opts = battle.declare_options(d.figure)

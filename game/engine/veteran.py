@@ -71,10 +71,12 @@ class VeteranPlayer(TacticalPlayer):
             "aims": 0,
             "holds": 0,
             "interrupts": 0,
+            "second_moves": 0,
         }
         self.retreat_hurt = 3
         self.retreat_bonus = 0.3
         self.hold = True
+        self.hold_under_fire = False
         self._plan: dict[str, _Option] = {}
         self._plan_key: object = None
 
@@ -139,6 +141,8 @@ class VeteranPlayer(TacticalPlayer):
         moves after them and can choose their flank or rear."""
         if not self._melee(fig) or battle.casting_of(fig.id) is not None or battle.threats_to(fig.id):
             return False
+        if any(e.character.ready_weapon.ranged for e in battle.enemies_of(fig)) and not self.hold_under_fire:
+            return False  # under missile fire, waiting only gives the archers more shots
         near = [e for e in battle.enemies_of(fig) if distance(fig.hex, e.hex) <= fig.allowance + 3]
         return any(not e.moved and not e.held for e in near)
 
@@ -201,6 +205,7 @@ class VeteranPlayer(TacticalPlayer):
             why = ""
             if melee and not hurt:
                 score = -float(steps)
+                why = f"closes on {min(enemies, key=lambda e: distance(h, e.hex)).name}"
                 adjacent = [e for e in enemies if distance(h, e.hex) == 1]
                 if adjacent:
                     score += 3.0
@@ -268,6 +273,12 @@ class VeteranPlayer(TacticalPlayer):
         if opt is None:
             return act.Declare(fid, "neutral"), f"{fig.name} waits: nothing to attack"
         a = opt.action
+        if not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
+            # FTC 6.2: nobody to strike and nobody striking it: a second move closes the distance
+            move, why = self._vet_move(battle, fig)
+            if move.steps:
+                self.counts["second_moves"] += 1
+                return act.SecondMove(fid, move.steps), f"{why} (second move)"
         self.counts["declarations"] += 1
         if a.advance:
             self.counts["advances"] += 1
@@ -406,7 +417,10 @@ class VeteranPlayer(TacticalPlayer):
         for choice in dc.stances:
             st = Stance(choice.stance)
             retreat_to: Hex | None = None
-            if st.retreat == "must" or (st.retreat == "may" and (outnumbered or hurt >= self.retreat_hurt)):
+            if not threats and st.retreat == "must":
+                continue  # FTC 6.2: a retreat is away from attackers; with none it only gives ground
+            wants = st.retreat == "must" or (st.retreat == "may" and (outnumbered or hurt >= self.retreat_hurt))
+            if threats and wants:
                 if not choice.retreats:
                     continue
                 retreat_to = max(
