@@ -76,6 +76,10 @@ class VeteranPlayer(TacticalPlayer):
         self.retreat_hurt = 3
         self.retreat_bonus = 0.3
         self.hold = True
+        self.unknown_share = 0.5
+        self.lurker_share = 0.3
+        self.precise_risk = True
+        self.safe_second = True
         self.hold_under_fire = False
         self._plan: dict[str, _Option] = {}
         self._plan_key: object = None
@@ -179,7 +183,7 @@ class VeteranPlayer(TacticalPlayer):
             if e is not exclude and distance(e.hex, h) == 1 and h in front_hexes(e.hex, e.facing)
         )
 
-    def _vet_move(self, battle: Battle, fig: Figure) -> tuple[act.Move, str]:
+    def _vet_move(self, battle: Battle, fig: Figure, second: bool = False) -> tuple[act.Move, str]:
         """FTC 5: the best end hex for the figure (flank and rear, friends beside it, not alone against
         several), facing the enemy it means to strike."""
         fid = fig.id
@@ -233,6 +237,8 @@ class VeteranPlayer(TacticalPlayer):
                 score -= 2.0 * sum(1 for e in enemies if distance(h, e.hex) == 1)
                 why = f"{fig.name} takes a shooting place"
             score += 0.25 * sum(1 for f in friends if distance(f.hex, h) <= 2)
+            if second and self.safe_second and any(distance(h, e.hex) <= 2 for e in enemies):
+                score -= 10.0  # FTC 6.2: a figure on its second move does not defend: not within their reach
             if h != fig.hex and reach.band(h) == "escape":
                 levels = [
                     battle.figure(s).character.combat_skill(battle.figure(s).character.ready_weapon)
@@ -275,8 +281,10 @@ class VeteranPlayer(TacticalPlayer):
         a = opt.action
         if not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
             # FTC 6.2: nobody to strike and nobody striking it: a second move closes the distance
-            move, why = self._vet_move(battle, fig)
-            if move.steps:
+            move, why = self._vet_move(battle, fig, second=True)
+            if move.steps and (
+                not self.safe_second or all(distance(move.steps[-1][0], e.hex) > 2 for e in battle.enemies_of(fig))
+            ):
                 self.counts["second_moves"] += 1
                 return act.SecondMove(fid, move.steps), f"{why} (second move)"
         self.counts["declarations"] += 1
@@ -358,23 +366,54 @@ class VeteranPlayer(TacticalPlayer):
         care = 1.0 + 0.35 * hurt + (0.5 if outnumbered else 0.0)
         options: list[_Option] = []
 
+        # enemies yet to declare who have nobody in reach may advance onto it (FTC 6.2: a point a step)
+        lurkers = [
+            e
+            for e in battle.enemies_of(fig)
+            if e.id not in declared
+            and e not in threats
+            and 2 <= distance(e.hex, fig.hex) <= 3
+            and not e.character.ready_weapon.ranged
+            and not self._has_targets(battle, e)
+        ]
+
         def risk(stance: Stance, attacking: str | None, dodge: Sequence[str]) -> float:
             total_risk = 0.0
+            for e in lurkers if self.lurker_share else ():
+                blow = self._blow(battle, e, fig)
+                if blow is None:
+                    continue
+                e_off, diff, per_hit = blow
+                my_def, _ = battle.melee_defence(fid, e.id, e.character.ready_weapon, stance.value)
+                p = hit_probability(e_off + 2 - (distance(e.hex, fig.hex) - 1), (my_def,), diff)
+                total_risk += self.lurker_share * float(p) * per_hit
             for e in threats:
                 ew = e.character.ready_weapon
                 e_decl = declared.get(e.id)
                 if e_decl is not None and fid not in e_decl.targets:
                     continue
-                likely = 1.0 if e_decl is not None else 1.0 / max(1, len(battle.threats_to(e.id)) or 1)
+                likely = (
+                    1.0 if e_decl is not None else max(self.unknown_share, 1.0 / max(1, len(battle.threats_to(e.id))))
+                )
                 my_def, _ = battle.melee_defence(fid, e.id, ew, stance.value)
                 gang = ganged.get(e.id, 0)
                 # friends attacking e in melee: his blow must beat each of their defences too (FTC 6.4.1)
                 others = [my_def - 1] * min(gang, 2)
-                e_off = e.character.combat_skill(ew) + (0 if e_decl is None else Stance(e_decl.stance).attack_bonus)
-                p = hit_probability(
-                    e_off, (my_def, *others), melee_difficulty(e.character.mass_scale, fig.character.mass_scale)
+                blow = (
+                    self._blow(battle, e, fig)
+                    if self.precise_risk
+                    else (
+                        e.character.combat_skill(ew),
+                        melee_difficulty(e.character.mass_scale, fig.character.mass_scale),
+                        _WOUND_ON_HIT,
+                    )
                 )
-                total_risk += likely * float(p) * _WOUND_ON_HIT
+                if blow is None:
+                    continue
+                e_off, diff, per_hit = blow
+                e_off += Stance(e_decl.stance).attack_bonus if e_decl is not None else 1
+                p = hit_probability(e_off, (my_def, *others), diff)
+                total_risk += likely * float(p) * per_hit
             for f in firers:
                 f_decl = declared.get(f.id)
                 if f_decl is not None and fid not in f_decl.targets:
@@ -561,6 +600,37 @@ class VeteranPlayer(TacticalPlayer):
             bits.append(f"aims at the head ({head * 100:.0f} %)")
         why = f"{fig.name} {how} {tgt.name}{where} ({st.display_name.lower()}): {', '.join(bits)}"
         return [_Option(action, score, dealt, hit, why)]
+
+    def _has_targets(self, battle: Battle, e: Figure) -> bool:
+        key = ("targets", len(battle.log), e.id)
+        cache: dict[object, bool] = self.__dict__.setdefault("_targets", {})
+        if key not in cache:
+            if len(cache) > 2000:
+                cache.clear()
+            cache[key] = bool(battle.targets_for(e.id))
+        return cache[key]
+
+    def _blow(self, battle: Battle, e: Figure, fig: Figure) -> tuple[int, int, float] | None:
+        """An enemy's melee blow on ``fig`` from where it stands (its offence without a stance, behind bonus
+        included, the difficulty, and the wound a hit deals on average), from ``preview`` (FTC 6.4–7)."""
+        key = ("blow", len(battle.log), e.id, fig.id)
+        cache: dict[object, tuple[int, int, float] | None] = self.__dict__.setdefault("_blows", {})
+        if key in cache:
+            return cache[key]
+        if len(cache) > 2000:
+            cache.clear()
+        self._spent += 1
+        weapon = e.character.ready_weapon
+        if weapon.ranged:
+            weapon = next((w for w in e.character.weapons if not w.ranged), weapon)
+        try:
+            pv = attack_preview(battle, e.id, weapon.name, fig.id, "neutral", compare=False)
+        except (IllegalAction, ValueError):
+            cache[key] = None
+            return None
+        per_hit = float(expected_wound(pv.distribution) / pv.hit) if pv.hit > 0 else _WOUND_ON_HIT
+        cache[key] = (pv.offence, pv.difficulty, per_hit)
+        return cache[key]
 
     def _firers_at(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> list[Figure]:
         """The enemy firers offered for dodging that can really shoot this figure now (in range, line clear)."""
