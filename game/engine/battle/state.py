@@ -70,7 +70,8 @@ class CountingRandom(random.Random):
 STANDING_ORDERS = ("always", "never", "ask")
 GM_REFEREE = "referee"
 """The GM's seat when the GM plays no side."""
-CONTROLLERS = ("human", "tactical", "random")
+CONTROLLERS = ("human", "random", "novice", "tactical", "veteran")
+"""Who may play a side: a human, or a computer player by level (``game.engine.players.LEVELS``)."""
 
 
 @dataclass(frozen=True)
