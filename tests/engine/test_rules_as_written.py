@@ -21,7 +21,6 @@ from game.engine.battle import (
     FigureSetup,
     IllegalAction,
     RuleOptions,
-    apply,
     legal_actions,
 )
 from game.engine.hexgrid import Hex
@@ -73,7 +72,7 @@ def play(b: Battle, choose: Chooser, *, phase: str | None = None) -> list[ev.Eve
     while not b.over and b.round == start and (phase is None or b.phase != phase):
         d = legal_actions(b)
         assert d is not None
-        out.extend(apply(b, choose(b, d) or default(d)))
+        out.extend(b.apply(choose(b, d) or default(d)))
     return out
 
 
@@ -151,7 +150,7 @@ def test_ftc_5_held_figures_wanting_the_same_moment_go_by_initiative() -> None:
         assert d is not None
         if d.reason in ("interrupt", "move") and b.figures["a"].held and b.figures["y"].held:
             break
-        apply(b, choose(b, d) or default(d))
+        b.apply(choose(b, d) or default(d))
     assert d.side == "blue" and "a" in d.interrupters, d
 
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, magic
-from game.engine.battle import Battle, apply, legal_actions
+from game.engine.battle import Battle, legal_actions
 from game.engine.healing import near_death_minutes, treat
 from game.engine.ladder import FAIR
 from game.engine.wounds import WoundLevel, Wounds
@@ -73,7 +73,7 @@ def test_fudge_4_8_heal_wound_in_battle_leaves_no_scratch() -> None:
             action = act.Declare("w", spell="Heal Wound", spell_target="k")
         else:
             action = act.Declare(fid)
-        events.extend(apply(b, action))
+        events.extend(b.apply(action))
     healed = [e for e in events if isinstance(e, ev.Healed)]
     assert [e.figure for e in healed] == ["k"]
     assert b.figures["k"].wounds.worst is None

@@ -10,7 +10,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.battle import Battle, Decision, apply, legal_actions
+from game.engine.battle import Battle, Decision, legal_actions
 from game.engine.combat import hit_locations
 from game.engine.damage import (
     choose_location,
@@ -133,7 +133,7 @@ def _aimed_blow(aim: str, **target: object) -> tuple[Battle, list[ev.Event]]:
             action = act.Declare("a", targets=("z",), aim=aim)
         else:
             action = act.Declare(fid)
-        out.extend(apply(b, action))
+        out.extend(b.apply(action))
     return b, out
 
 

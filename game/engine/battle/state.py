@@ -37,7 +37,7 @@ from game.engine.hexgrid import (
     neighbor,
 )
 from game.engine.lof import LineOfFire
-from game.engine.movement import Reach, movement_allowance, reachable
+from game.engine.movement import Ground, Reach, movement_allowance
 from game.engine.ranges import RangeBand
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import Wounds
@@ -70,7 +70,8 @@ class CountingRandom(random.Random):
 STANDING_ORDERS = ("always", "never", "ask")
 GM_REFEREE = "referee"
 """The GM's seat when the GM plays no side."""
-CONTROLLERS = ("human", "tactical", "random")
+CONTROLLERS = ("human", "random", "novice", "tactical", "veteran")
+"""Who may play a side: a human, or a computer player by level (``game.engine.players.LEVELS``)."""
 
 
 @dataclass(frozen=True)
@@ -402,6 +403,10 @@ class BattleState:
         # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
         self.gm_state = gm.GMState()
         self.gm_dice: list[gm.SetDie] = []
+        self._set_used: list[gm.SetDie] = []
+        self.set_rolls: dict[int, gm.SetDie] = {}
+        """The rolls made with faces the GM set by hand: index in ``events`` -> the GM's ``SetDie`` (the GM's
+        own view marks them; the log shows them as any roll)."""
         self.gm_escape: dict[str, bool] = {}
         self.removed: dict[str, Figure] = {}
         for fig in self.figures.values():
@@ -483,16 +488,19 @@ class BattleState:
         of legality");
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
-        occupied = _covered(f for f in self.figures.values() if f.id != fid)
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
-        return reachable(
-            fig.hex,
-            fig.facing,
-            allowance,
-            terrain=self.terrain,
-            mode=fig.character.movement_modes[0],
-            occupied=occupied,
+        return self.ground_for(fig).reach(fig.hex, fig.facing, allowance)
+
+    def ground_for(self, fig: Figure) -> Ground:
+        """What ``fig``'s move is searched and priced over now (FTC 5-5.3): every other figure's hexes are
+        occupied (passable at +1, FTC 5.2: an enemy's hex too, when he does not stop the mover or the mover
+        breaks his zone of control), and the zones of the enemies who would stop it; one ground for the
+        highlights, the AI and the move's validation alike."""
+        return Ground(
+            self.terrain,
+            fig.character.movement_modes[0],
+            occupied=_covered(f for f in self.figures.values() if f.id != fig.id),
             zones=self.stopper_zones(fig),
             per_hex_terrain=self.options.per_hex_terrain,
             size=fig.size,
@@ -576,9 +584,12 @@ class BattleState:
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
+        self._set_used.clear()
         new_events: list[ev.Event] = (
             self._do_gm(action) if isinstance(action, gm.GMAction) else getattr(self, f"_do_{kind}")(action)
         )
+        for used in self._set_used:
+            self.set_rolls[len(self.events) + ev.set_roll_at(new_events, used.figure, used.faces)] = used
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
@@ -621,6 +632,7 @@ class BattleState:
         for i, s in enumerate(self.gm_dice):
             if s.purpose == purpose and s.figure == fid:
                 del self.gm_dice[i]
+                self._set_used.append(s)
                 return DiceRoll(s.faces)
         return None
 
