@@ -17,7 +17,7 @@ from typing import Any
 
 from game.engine import record
 from game.engine.actions import Action
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Seat, SideSetup, apply
 from game.engine.creatures import footprint
 from game.engine.events import Event
 from game.engine.hexgrid import Hex, facing_toward
@@ -333,10 +333,11 @@ class Session:
             self.kept_care = Aftercare(self.battle)
         return self.kept_care
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a decision (``IllegalAction`` leaves everything unchanged), then bring the autosave up to it:
-        quitting at any moment (menu, window close, a crash) loses no decision."""
-        events = self.battle.apply(action)
+    def apply(self, action: Action, seat: Seat) -> list[Event]:
+        """Apply a decision taken from ``seat`` through the battle's door (a wrong seat or an illegal decision
+        raises ``IllegalAction`` and leaves everything unchanged), then bring the autosave up to it: quitting
+        at any moment (menu, window close, a crash) loses no decision."""
+        events = apply(self.battle, action, seat)
         self.write_autosave()
         return events
 

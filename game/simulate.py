@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from game.engine import record
 from game.engine.ai import Player, make_player
-from game.engine.battle import Battle, legal_actions
+from game.engine.battle import Battle, Seat, apply, legal_actions
 from game.engine.events import AttackResolved
 from game.maps.errors import MapLoadError
 from game.report import boxes_text
@@ -59,11 +59,12 @@ def summary(battle: Battle) -> str:
 
 
 def play_out(battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS) -> Battle:
-    """Let computer players decide every decision until the battle ends (or ``max_rounds``)."""
+    """Let computer players decide every decision until the battle ends (or ``max_rounds``); each decides from
+    its own side's seat."""
     while not battle.over and battle.round <= max_rounds:
         d = legal_actions(battle)
         assert d is not None
-        battle.apply(players[d.side](battle, d))
+        apply(battle, players[d.side](battle, d), Seat.of_side(d.side))
     return battle
 
 

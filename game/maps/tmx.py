@@ -31,6 +31,7 @@ import defusedxml.ElementTree as SafeET
 import numpy as np
 import numpy.typing as npt
 
+from game.colours import parse_hex_colour
 from game.maps.errors import MapLoadError
 
 # --- limits: generous for any real battle map, small enough to stay fast ---------
@@ -601,12 +602,11 @@ class _Reader:
         trans = elem.get("trans")
         colour: tuple[int, int, int] | None = None
         if trans:
-            t = trans.lstrip("#")
-            if not re.fullmatch(r"[0-9a-fA-F]{6}", t):
+            colour = parse_hex_colour(trans, short=False)
+            if colour is None:
                 raise self.fail(
                     where, f'trans="{trans[:10]}" is not a colour', "pick the transparent colour again in Tiled", file
                 )
-            colour = (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
         return TmxImage(path, width, height, colour)
 
     # -- tile layers -------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from game.ui import theme
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import BattleSetup
 from game.ui.token_art import look_for
 from game.ui.token_images import figure_tokens
@@ -48,15 +48,6 @@ RGB = tuple[int, int, int]
 CONTROLLERS = ("human", "tactical")
 """Who a player may choose for a side here; "random" stays a testing tool of ``simulate``."""
 CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
-
-
-def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    """``#rrggbb`` as RGB (a roster side's colour)."""
-    t = text.strip().lstrip("#")
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except (ValueError, IndexError):
-        return default
 
 
 @dataclass
@@ -194,11 +185,8 @@ class DeployScreen(ViewerScreen):
 
     def side_colour(self, side: str) -> RGB:
         """The roster's colour of a side, or its colour-blind-safe stand-in."""
-        index = self.side_index.get(side, 0)
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         rs = self.roster.side(side)
-        return _hex_colour(rs.colour) if rs is not None else self.ui.palette.sides[index % 6]
+        return self.ui.side_colour(rs.colour if rs is not None else None, self.side_index.get(side, 0))
 
     def _refresh_labels(self) -> None:
         for sid, b in zip(self.side_ids, self.side_buttons, strict=True):
@@ -539,12 +527,11 @@ class DeployScreen(ViewerScreen):
         if event.type == pygame.KEYDOWN:
             return self._deploy_key(event)
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            for b in self.buttons:
-                b.handle(event)
-                if b.result is not None:
-                    self._refresh_labels()
-                    self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+            b = press(self.buttons, event)
+            if b is not None:
+                self._refresh_labels()
+                self._view = None
+                return transition_of(b.result)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self._update_tooltip(event.pos)
@@ -750,7 +737,7 @@ class DeployScreen(ViewerScreen):
                 sprite = sprite.copy()
                 sprite.set_alpha(150)
             surface.blit(sprite, (self.mouse[0] - anchor[0], self.mouse[1] - anchor[1]))
-            label = self.board._label(p.name, 13)
+            label = self.board.name_tag(p.name, 13)
             surface.blit(label, label.get_rect(midtop=(self.mouse[0], self.mouse[1] + sprite.get_height() // 2)))
         top = s(self.TOP)
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))

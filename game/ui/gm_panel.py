@@ -14,9 +14,9 @@ from collections.abc import Callable
 import pygame
 
 from game.engine import gm
-from game.engine.battle import GM_REFEREE, Battle
+from game.engine.battle import Battle, Seat, seat_of_gm
 from game.engine.hexgrid import Hex, distance
-from game.engine.seats import Seat, set_roll_marks
+from game.engine.seats import set_roll_marks
 from game.engine.wounds import WoundLevel, Wounds
 from game.ui import theme
 from game.ui.battle.common import BattleHost
@@ -24,7 +24,7 @@ from game.ui.gm_dialog import confirm_remove
 from game.ui.gm_gear import GearEditor
 from game.ui.gm_reinforce import ReinforceDialog
 from game.ui.gm_traits import TraitsEditor
-from game.ui.screen import Pop, Push, Screen, Transition, UiContext
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 ROLLS = Battle.BATTLE_ROLLS
@@ -82,7 +82,7 @@ class GMPanel(Screen):
         """Send one GM decision; show the log's line or the engine's refusal in the panel. A decision made
         empties the Reason box (a reason belongs to one decision; a refused one keeps it to try again)."""
         before = len(self.battle.events)
-        ok = self.screen.send(action)
+        ok = self.screen.send(action, seat_of_gm(self.battle) or Seat.game_master())
         if ok:
             self.reason = ""
             names = self.battle.names()
@@ -104,8 +104,7 @@ class GMPanel(Screen):
             return "waiting: " + ", ".join(
                 f"{d.purpose} [{' '.join(FACE_TEXT.get(f, str(f)) for f in d.faces)}]" for d in waiting
             )
-        seat = Seat.game_master() if b.setup.gm in (None, GM_REFEREE) else Seat.of_side(str(b.setup.gm))
-        marks = set_roll_marks(b, seat) or {i: "set by hand" for i in b.set_rolls}
+        marks = set_roll_marks(b, seat_of_gm(b) or Seat.game_master()) or {i: "set by hand" for i in b.set_rolls}
         if not marks:
             return ""
         return f"set by hand: {b.events[max(marks)].text(b.names())}"
@@ -385,16 +384,13 @@ class GMPanel(Screen):
             if typed and typed.isprintable() and len(self.reason) < 40:
                 self.reason += typed
             return None
-        for btn in list(self.buttons):
-            btn.handle(event)
-            if btn.result is None:
-                continue
+        btn = press(self.buttons, event)
+        if btn is not None:
             if btn is self.close_button or self.battle.over:
                 return Pop(then=self.on_close())
-            if isinstance(btn.result, Push | Pop):
+            if (to := transition_of(btn.result)) is not None:
                 self.tooltip.hover("", event.pos)  # a box opens over the panel: the hint goes
-                return btn.result
-            break
+                return to
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(next((b.hint for b in self.buttons if b.hovered and b.hint), ""), event.pos)
         elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):

@@ -17,8 +17,9 @@ from typing import Any, ClassVar
 import pygame
 
 from game.ui import theme
+from game.ui.battle_setup import BattleSetup as BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext, transition_of
 from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
@@ -193,27 +194,6 @@ def _hex_backdrop(size: tuple[int, int], cell: int = 56) -> pygame.Surface:
         y += 1.5 * r
         row += 1
     return surf
-
-
-@dataclass(frozen=True)
-class BattleSetup:
-    """What the New battle screen chose: the map, the roster, who plays each side."""
-
-    map_path: Path | None
-    roster_path: Path | None = None
-    controllers: tuple[str, ...] = ()
-    """Who plays the first sides, in the map's order ("human", "tactical", "random"); empty: the roster's."""
-    seed: int | None = None
-    options: Any = None
-    """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
-    side_controllers: tuple[tuple[str, str], ...] = ()
-    """(side id, controller) pairs; these win over ``controllers``."""
-    placements: tuple[dict[str, Any], ...] | None = None
-    """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
-    gm: str | None = None
-    """The GM seat: None, "referee" or a side id."""
-    deploy: bool = True
-    """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
 
 
 class TitleScreen(Screen):
@@ -501,6 +481,7 @@ class NewBattleScreen(Screen):
         )
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
+        self.hosting = _host_controls(ui, self.setup)
         self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
         self.option_help = dict(RULE_OPTION_HELP)
         self.option_rects: dict[str, pygame.Rect] = {}
@@ -690,7 +671,7 @@ class NewBattleScreen(Screen):
         y += s(30)
         self.option_rects = {}
         # the options keep clear of Back / Start: when two lines each do not fit, one line each (help on hover)
-        room = h - s(80) - y
+        room = h - s(116) - y  # above Back / Start and the table-hosting switch over them
         n = max(1, len(self.options))
         columns = 1 if n * s(26) <= room else 2  # very little room: the options in two columns
         rows = -(-n // columns)
@@ -702,6 +683,8 @@ class NewBattleScreen(Screen):
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
         start_w = min(s(240), bw - self.back.rect.width - s(12))
         self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
+        host_x = self.back.rect.right + s(10)  # hosting a table: between Back and Start, its switch above them
+        self.hosting.layout(pygame.Rect(host_x, h - s(106), max(s(60), self.start.rect.x - s(10) - host_x), s(80)))
 
     def update(self, dt: float) -> bool:
         """Time the rule options' hover help."""
@@ -759,6 +742,8 @@ class NewBattleScreen(Screen):
         if event.type == pygame.MOUSEMOTION:
             tip = next((self.option_help[k] for k, r in self.option_rects.items() if r.collidepoint(event.pos)), "")
             self.option_tip.hover(tip, event.pos)
+        if (hosted := self.hosting.handle(event)) is not None:
+            return hosted  # type: ignore[no-any-return]
         self.list.handle(event)
         for b in (
             *self.side_buttons,
@@ -770,8 +755,8 @@ class NewBattleScreen(Screen):
             self.back,
         ):
             b.handle(event)
-            if isinstance(b.result, Push | Pop | Replace | Home | Quit):
-                return b.result
+            if (to := transition_of(b.result)) is not None:
+                return to
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -798,11 +783,7 @@ class NewBattleScreen(Screen):
         text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         for sc, b in zip(self.sides, self.side_buttons, strict=True):
             b.draw(surface, text)
-            colour = (
-                self.ui.palette.sides[self.sides.index(sc)]
-                if self.ui.settings.colour_blind
-                else (theme.hex_colour(sc.colour))
-            )
+            colour = self.ui.side_colour(sc.colour, self.sides.index(sc))
             pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
         y = self.problem_rect.y
         for line in self.problem_lines:
@@ -836,6 +817,7 @@ class NewBattleScreen(Screen):
             text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
         self.back.draw(surface, text)
         self.start.draw(surface, text)
+        self.hosting.draw(surface, text)
         self.option_tip.draw(surface, text)
 
 
@@ -1135,3 +1117,9 @@ class EscapeMenu(Screen):
             anchor="midtop",
         )
         self.column.draw(surface, self.ui)
+
+
+def _host_controls(ui: UiContext, setup: Callable[[], BattleSetup]) -> Any:
+    from game.ui.join_screen import HostControls  # the network is loaded only when New battle opens
+
+    return HostControls(ui, setup)

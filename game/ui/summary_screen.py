@@ -31,21 +31,13 @@ from game.engine.wounds import Wounds
 from game.paths import in_game_folder
 from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
 GM_HEALER = "gm"
 """The healer choice for a skill level the GM enters instead of a figure's."""
 MAX_REST_WEEKS = 52
-
-
-def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    t = text.strip().lstrip("#")
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except (ValueError, IndexError):
-        return default
 
 
 def export_path(battle: Battle) -> Path:
@@ -187,10 +179,8 @@ class SummaryScreen(Screen):
     def side_colour(self, side: str) -> RGB:
         """The side's own colour, or its colour-blind-safe stand-in."""
         index = list(self.battle.sides).index(side) if side in self.battle.sides else 0
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return _hex_colour(s.colour) if s is not None else self.ui.palette.sides[index % 6]
+        return self.ui.side_colour(s.colour if s is not None else None, index)
 
     def wounds_of(self, fid: str) -> Wounds:
         """A figure's wound record now (after any healing)."""
@@ -420,11 +410,10 @@ class SummaryScreen(Screen):
             self._mouse = event.pos
             self.tooltip.hover(self._tip_at(event.pos), event.pos)
         self.hits.handle(event)
-        for b in self.buttons:
-            b.handle(event)
-            if b.result is not None:
-                self._labels()
-                return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+        b = press(self.buttons, event)
+        if b is not None:
+            self._labels()
+            return transition_of(b.result)
         return None
 
     def _tip_at(self, pos: tuple[int, int]) -> str:

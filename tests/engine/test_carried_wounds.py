@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from game.engine import events as ev
 from game.engine import gm, record
-from game.engine.battle import Battle, IllegalAction, apply, legal_actions
+from game.engine.battle import Battle, IllegalAction, legal_actions
 from game.engine.characters import Character, CharacterError
 from game.engine.wounds import WoundError, WoundLevel, Wounds, named_track
 from tests.golden.scenarios import CENTRE, character, duel, east, setup, skirmish
@@ -53,7 +53,7 @@ def play_out(b: Battle, rounds: int = 3) -> None:
     while not b.over and b.round <= rounds:
         d = legal_actions(b)
         assert d is not None
-        apply(b, default(b, d))
+        b.apply(default(b, d))
 
 
 # ------------------------------------------------------------------------------------------ the sheet

@@ -13,7 +13,7 @@ import pytest
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, record
-from game.engine.battle import Battle, BattleSetup, Decision, IllegalAction, apply, legal_actions
+from game.engine.battle import Battle, BattleSetup, Decision, IllegalAction, legal_actions
 from game.engine.combat import Modifier, Stance
 from game.engine.hexgrid import Hex
 from game.engine.terrain import TerrainMap, TerrainType
@@ -83,7 +83,7 @@ def play_round(b: Battle) -> list[ev.Event]:
     while not b.over and b.round == start:
         d = legal_actions(b)
         assert d is not None
-        out.extend(apply(b, default(b, d)))
+        out.extend(b.apply(default(b, d)))
     return out
 
 
@@ -94,7 +94,7 @@ def until_move_of(b: Battle, fid: str) -> None:
         assert d is not None
         if d.reason == "move" and d.figure == fid:
             return
-        apply(b, default(b, d))
+        b.apply(default(b, d))
 
 
 def gm_texts(events: list[ev.Event], b: Battle) -> list[str]:
@@ -125,7 +125,7 @@ def test_gm_seat_changes_no_decision_and_no_roll() -> None:
     for _ in range(12):
         d = legal_actions(plain)
         assert d == legal_actions(seated) and d is not None
-        assert apply(plain, default(plain, d)) == apply(seated, default(seated, d))
+        assert plain.apply(default(plain, d)) == seated.apply(default(seated, d))
 
 
 # ------------------------------------------------------------------------------------------ modifiers

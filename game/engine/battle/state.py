@@ -36,7 +36,7 @@ from game.engine.hexgrid import (
     neighbor,
 )
 from game.engine.lof import LineOfFire
-from game.engine.movement import Reach, movement_allowance, reachable
+from game.engine.movement import Ground, Reach, movement_allowance
 from game.engine.ranges import RangeBand
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import Wounds
@@ -477,18 +477,19 @@ class BattleState:
         of legality");
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
-        occupied = _covered(f for f in self.figures.values() if f.id != fid)
-        blocking = _covered(self.enemies_of(fig))
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
-        return reachable(
-            fig.hex,
-            fig.facing,
-            allowance,
-            terrain=self.terrain,
-            mode=fig.character.movement_modes[0],
-            occupied=occupied,
-            impassable=blocking,
+        return self.ground_for(fig).reach(fig.hex, fig.facing, allowance)
+
+    def ground_for(self, fig: Figure) -> Ground:
+        """What ``fig``'s move is searched and priced over now (FTC 5-5.3): every other figure's hexes are
+        occupied (passable at +1, FTC 5.2), its enemies' hexes it may not enter, and the zones of the enemies
+        who would stop it; one ground for the highlights, the AI and the move's validation alike."""
+        return Ground(
+            self.terrain,
+            fig.character.movement_modes[0],
+            occupied=_covered(f for f in self.figures.values() if f.id != fig.id),
+            impassable=_covered(self.enemies_of(fig)),
             zones=self.stopper_zones(fig),
             per_hex_terrain=self.options.per_hex_terrain,
             size=fig.size,
