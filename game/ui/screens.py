@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from game.engine.players import LEVEL_NAMES
 from game.ui import theme
 from game.ui.battle_setup import BattleSetup as BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
@@ -42,7 +43,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
-    ("Backspace", "forget the advance and retreat hexes"),
+    ("Backspace · L", "forget the advance and retreat · aim at head, arm, leg…"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
@@ -444,13 +445,9 @@ class NewBattleScreen(Screen):
     options) start a skirmish in one click.
     """
 
-    CONTROLLERS = ("human", "tactical")
-    """Who may play a side: a human or the computer ("random" is a testing tool, left to ``simulate``)."""
-    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {
-        "human": "Human",
-        "tactical": "Computer",
-        "random": "Computer (random)",
-    }
+    CONTROLLERS = ("human", "tactical", "veteran", "novice")
+    """Who may play a side: a human or a computer level ("random" is a testing tool, left to ``simulate``)."""
+    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {"human": "Human", **LEVEL_NAMES}
 
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
         super().__init__(ui)
@@ -671,7 +668,7 @@ class NewBattleScreen(Screen):
         y += s(30)
         self.option_rects = {}
         # the options keep clear of Back / Start: when two lines each do not fit, one line each (help on hover)
-        room = h - s(116) - y  # above Back / Start and the table-hosting switch over them
+        room = h - s(112) - y  # above Back / Start and the hosting choices beside them
         n = max(1, len(self.options))
         columns = 1 if n * s(26) <= room else 2  # very little room: the options in two columns
         rows = -(-n // columns)
@@ -683,8 +680,7 @@ class NewBattleScreen(Screen):
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
         start_w = min(s(240), bw - self.back.rect.width - s(12))
         self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
-        host_x = self.back.rect.right + s(10)  # hosting a table: between Back and Start, its switch above them
-        self.hosting.layout(pygame.Rect(host_x, h - s(106), max(s(60), self.start.rect.x - s(10) - host_x), s(80)))
+        self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(140) - start_w), s(80)))
 
     def update(self, dt: float) -> bool:
         """Time the rule options' hover help."""

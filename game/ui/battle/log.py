@@ -157,7 +157,9 @@ class BattleLog:
 
     def entries_for(self, events: list[ev.Event]) -> list[Entry]:
         """The log lines of events already seen from the seat at the screen (a caster's declaration names its
-        spell, FTC 8)."""
+        spell, FTC 8); the faces the GM set for a coming roll are the GM's alone (*Fudge* 4.1) and stay out of
+        this shared log."""
+        events = [e for e in events if not ev.is_gm_only(e)]
         return cast_lines(self.screen.battle, events, [self.entry(e) for e in events])
 
     def rebuild(self) -> None:
