@@ -80,11 +80,12 @@ def test_new_battle_offers_human_or_computer_never_the_random_player(tmp_path: P
     app, screen = new_battle(tmp_path, (1280, 720))
     button = screen.side_buttons[1]
     labels = set()
-    for _ in range(4):
+    for _ in range(2 * len(NewBattleScreen.CONTROLLERS)):
         click(app, button.rect.center)
         labels.add(screen.side_buttons[1].text.split(": ")[-1])
-    assert labels == {"Human", "Computer"}
-    assert set(screen.controllers.values()) <= {"human", "tactical"}
+    assert {"Human", "Computer"} <= labels
+    assert not any("random" in label.lower() for label in labels)
+    assert "random" not in NewBattleScreen.CONTROLLERS and "random" not in screen.controllers.values()
     app.close()
 
 
