@@ -42,10 +42,11 @@ def test_replay_prints_wounds_carried_in_and_set_by_the_gm(tmp_path: Path, capsy
     b = session.battle
     spear = next(f for f in b.figures.values() if f.character.key == "spearman")
     bors = next(f for f in b.figures.values() if f.character.key == "sir_bors")
-    wounds = Wounds().record(WoundLevel.VERY_HURT)[0].to_data()
-    session.apply(gm.EditWounds(bors.id, wounds, "old wound"), Seat.game_master())
-    loser = next(s for s in b.sides if s != spear.side)
-    session.apply(act.Yield(loser), Seat.of_side(loser))
+    session.apply(
+        gm.EditWounds(bors.id, Wounds().record(WoundLevel.VERY_HURT)[0].to_data(), "old wound"), Seat.game_master()
+    )
+    yielding = next(s for s in b.sides if s != spear.side)
+    session.apply(act.Yield(yielding), Seat.of_side(yielding))
     assert not any(isinstance(e, ev.Wounded) for e in b.events)  # no wound was dealt in the battle itself
     log = tmp_path / "log.json"
     session.save(log)
