@@ -77,9 +77,10 @@ class VeteranPlayer(TacticalPlayer):
         self.retreat_bonus = 0.3
         self.hold = True
         self.unknown_share = 0.5
-        self.lurker_share = 0.3
-        self.precise_risk = True
-        self.safe_second = True
+        self.lurker_share = 0.0
+        self.precise_risk = False
+        self.second_moves = False
+        self.safe_second = False
         self.hold_under_fire = False
         self._plan: dict[str, _Option] = {}
         self._plan_key: object = None
@@ -279,7 +280,7 @@ class VeteranPlayer(TacticalPlayer):
         if opt is None:
             return act.Declare(fid, "neutral"), f"{fig.name} waits: nothing to attack"
         a = opt.action
-        if not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
+        if self.second_moves and not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
             # FTC 6.2: nobody to strike and nobody striking it: a second move closes the distance
             move, why = self._vet_move(battle, fig, second=True)
             if move.steps and (
