@@ -73,17 +73,25 @@ class VeteranPlayer(TacticalPlayer):
             "interrupts": 0,
             "second_moves": 0,
         }
+        # its settings, as measured against the tactical player with ``ai-match`` (README "Computer players")
         self.retreat_hurt = 3
+        """The wound level (Very Hurt) from which a mildly defensive stance also steps back (FTC 6.2)."""
         self.retreat_bonus = 0.3
+        """What a retreat is worth per attacker left behind, in wound levels."""
         self.hold = True
-        self.unknown_share = 0.5
-        self.lurker_share = 0.0
-        self.precise_risk = False
-        self.second_moves = False
-        self.safe_second = False
+        """Hold the move while unmoved enemies are near (FTC 5)."""
         self.hold_under_fire = False
-        self._plan: dict[str, _Option] = {}
-        self._plan_key: object = None
+        """Hold even while enemy archers are on the field (measured worse: they get more shots)."""
+        self.unknown_share = 0.5
+        """The least chance that an enemy yet to declare, with this figure in reach, attacks it."""
+        self.lurker_share = 0.0
+        """The chance counted that an enemy two or three hexes off advances onto it (measured: 0 is best)."""
+        self.precise_risk = False
+        """Weigh each enemy's blow by ``preview``'s wound per hit rather than a flat two levels."""
+        self.second_moves = False
+        """Take a second move (FTC 6.2) with nobody to strike (measured worse: it feeds figures in one by one)."""
+        self.safe_second = False
+        """Keep a second move out of the enemies' reach."""
 
     # ------------------------------------------------------------------ the decision
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
