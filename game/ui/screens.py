@@ -1,4 +1,4 @@
-"""Title, new-battle, settings, help and escape-menu screens.
+"""Title, settings, help and escape-menu screens (New battle lives in ``game.ui.new_battle``).
 
 Every screen works with the keyboard (arrows / Tab, Enter, Escape, the underlined hotkeys) and the mouse.
 The title's Continue and Load stay disabled, with a tooltip saying why, until a save exists; what opening a
@@ -7,21 +7,26 @@ save does is a hook (``UiContext.open_save``) that the battle record fills in la
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pygame
 
-from game.engine.players import LEVEL_NAMES
 from game.ui import theme
+from game.ui.battle_setup import BattleSetup as BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
+from game.ui.new_battle import NewBattleScreen as NewBattleScreen
+from game.ui.new_battle import SideChoice as SideChoice
+from game.ui.new_battle import map_campaign_roster as map_campaign_roster
+from game.ui.new_battle import map_sides as map_sides
+from game.ui.new_battle import map_thumbnail as map_thumbnail
+from game.ui.new_battle import map_title as map_title
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
-from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
+from game.ui.widgets import Button, Tooltip, draw_panel
 
 HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Board", ""),
@@ -42,7 +47,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
-    ("Backspace", "forget the advance and retreat hexes"),
+    ("Backspace · L", "forget the advance and retreat · aim at head, arm, leg…"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
@@ -196,27 +201,6 @@ def _hex_backdrop(size: tuple[int, int], cell: int = 56) -> pygame.Surface:
     return surf
 
 
-@dataclass(frozen=True)
-class BattleSetup:
-    """What the New battle screen chose: the map, the roster, who plays each side."""
-
-    map_path: Path | None
-    roster_path: Path | None = None
-    controllers: tuple[str, ...] = ()
-    """Who plays the first sides, in the map's order ("human", "tactical", "random"); empty: the roster's."""
-    seed: int | None = None
-    options: Any = None
-    """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
-    side_controllers: tuple[tuple[str, str], ...] = ()
-    """(side id, controller) pairs; these win over ``controllers``."""
-    placements: tuple[dict[str, Any], ...] | None = None
-    """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
-    gm: str | None = None
-    """The GM seat: None, "referee" or a side id."""
-    deploy: bool = True
-    """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
-
-
 class TitleScreen(Screen):
     """New battle / Continue / Load / Settings / Quit."""
 
@@ -307,8 +291,15 @@ class TitleScreen(Screen):
         super().on_resize(size)
         s = self.ui.s
         self._backdrop = None
+        n = len(self.column.buttons)
+        height, gap = s(46), s(12)
+        bottom = size[1] - s(16) - self.ui.text.line_height(14) - s(8)  # the footer's line stays clear
         top = size[1] // 2 - s(40)
-        self.column.layout(size[0] // 2, top, s(300), s(46), s(12))
+        if top + n * (height + gap) > bottom:  # a short window: the title moves up, then the buttons shrink
+            top = max(s(170), bottom - n * (height + gap))
+            step = max(s(30), (bottom - top) // n)
+            height, gap = step * 4 // 5, step - step * 4 // 5
+        self.column.layout(size[0] // 2, top, s(300), height, gap)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Keyboard and mouse over the menu; Escape quits."""
@@ -329,18 +320,21 @@ class TitleScreen(Screen):
         w, h = surface.get_size()
         s, text = self.ui.s, self.ui.text
         top = self.column.buttons[0].rect.top
-        text.blit(surface, "Fudge Tactics", (w // 2, top - s(120)), 60, theme.ACCENT, bold=True, anchor="midbottom")
+        # the title's top stays on screen; under it its subtitle, then the two side rings when there is room
+        lift = min(s(120), top - text.line_height(60) - s(4))
+        text.blit(surface, "Fudge Tactics", (w // 2, top - lift), 60, theme.ACCENT, bold=True, anchor="midbottom")
         text.blit(
             surface,
             "hex-grid tactical combat for Fudge",
-            (w // 2, top - s(108)),
+            (w // 2, top - lift + s(12)),
             20,
             theme.TEXT_MUTED,
             anchor="midtop",
         )
-        for i, colour in enumerate(self.ui.palette.sides[:2]):
-            cx = w // 2 + (i * 2 - 1) * s(28)
-            pygame.draw.circle(surface, colour, (cx, top - s(50)), s(10), s(4))
+        if lift >= s(110):
+            for i, colour in enumerate(self.ui.palette.sides[:2]):
+                cx = w // 2 + (i * 2 - 1) * s(28)
+                pygame.draw.circle(surface, colour, (cx, top - s(50)), s(10), s(4))
         self.column.draw(surface, self.ui)
         text.blit(
             surface,
@@ -351,362 +345,6 @@ class TitleScreen(Screen):
             anchor="midbottom",
         )
         self.tooltip.draw(surface, text)
-
-
-@dataclass(frozen=True)
-class SideChoice:
-    """One side of the chosen map as the New battle screen shows it."""
-
-    id: str
-    name: str
-    colour: str
-
-
-def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice], str]:
-    """The sides a map and roster put on the field, and the roster's file name (or an error sentence)."""
-    from game.maps.loader import load_map
-    from game.roster import load_roster
-    from game.session import default_roster_for, place_figures
-
-    loaded = load_map(map_path)
-    rp = roster_path or default_roster_for(map_path, loaded)
-    roster = load_roster(rp)
-    sides: list[SideChoice] = []
-    for f in place_figures(loaded, roster):
-        if all(sc.id != f["side"] for sc in sides):
-            rs = roster.side(f["side"])
-            sides.append(
-                SideChoice(f["side"], rs.name if rs else str(f["side"]).capitalize(), rs.colour if rs else "#888888")
-            )
-    return sides, rp.name
-
-
-def map_campaign_roster(map_path: Path) -> Path | None:
-    """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
-    cannot be read: New battle then describes the map's problem)."""
-    from game.maps.loader import load_map
-    from game.paths import campaign_roster
-    from game.session import default_roster_for
-
-    try:
-        return campaign_roster(default_roster_for(map_path, load_map(map_path)))
-    except Exception:  # a broken map is described by map_sides, not here
-        return None
-
-
-class NewBattleScreen(Screen):
-    """Choose a map (shipped or any .tmx), a roster, who plays each side and the rule options.
-
-    The defaults (first map, its own roster, side one human and the others computer, the rules text's
-    options) start a skirmish in one click.
-    """
-
-    CONTROLLERS = ("human", "tactical", "random", "veteran", "novice")
-    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {"human": "Human", **LEVEL_NAMES}
-
-    def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
-        super().__init__(ui)
-        from game.engine.battle import RULE_OPTION_HELP
-        from game.session import shipped_maps
-
-        self.start_battle = start_battle
-        found = sorted(ui.maps_dir.glob("*.tmx")) if ui.maps_dir.is_dir() else []
-        self.maps: list[Path] = list(found) or shipped_maps()
-        self.roster: Path | None = None
-        self.campaign: Path | None = None
-        """The campaign copy of the chosen map's own roster (``game.paths.campaign_roster``), if one exists."""
-        self.use_campaign = True
-        """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
-        self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
-        self.list.selected = 0
-        self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
-        self.roster_button = Button("Roster…", self._choose_roster, size=15)
-        self.roster_reset = Button("Map's own", self._reset_roster, size=15)
-        self.roster_edit = Button(
-            "Edit roster",
-            self._edit_roster,
-            size=15,
-            hotkey=pygame.K_e,
-            tooltip="Edit this roster: characters, traits, skills, gear.",
-        )
-        self.start = Button("Start battle", self._start, size=18)
-        self.back = Button("Back", Pop, size=16)
-        self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
-        self.option_help = dict(RULE_OPTION_HELP)
-        self.option_rects: dict[str, pygame.Rect] = {}
-        self.sides: list[SideChoice] = []
-        self.controllers: dict[str, str] = {}
-        self.side_buttons: list[Button] = []
-        self.roster_name = ""
-        self.problem = ""
-        self.problem_lines: list[str] = []
-        self.problem_rect = pygame.Rect(0, 0, 0, 0)
-        self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
-        self._campaigns: dict[Path, Path | None] = {}
-        self._refresh()
-
-    def _labels(self) -> list[str]:
-        return [p.stem.replace("_", " ") for p in self.maps]
-
-    @property
-    def map_path(self) -> Path | None:
-        """The map chosen now."""
-        if not self.maps:
-            return None
-        index = self.list.selected if self.list.selected is not None else 0
-        return self.maps[index]
-
-    def _refresh(self) -> None:
-        """Read the chosen map's sides (cached per map and roster)."""
-        mp = self.map_path
-        if mp is None:
-            self.sides, self.roster_name, self.problem = [], "", "No maps found: use Browse… to open a .tmx file."
-        else:
-            if mp not in self._campaigns:
-                self._campaigns[mp] = map_campaign_roster(mp)
-            self.campaign = self._campaigns[mp]
-            key = (mp, self.chosen_roster)
-            if key not in self._cache:
-                try:
-                    sides, name = map_sides(mp, self.chosen_roster)
-                    self._cache[key] = (sides, name, "")
-                except Exception as exc:  # a broken map or roster is described, not raised
-                    from game.ui.dialogs import describe_error
-
-                    self._cache[key] = ([], "", describe_error(exc, f"Reading {mp.name}"))
-            self.sides, self.roster_name, self.problem = self._cache[key]
-        self.roster_reset.text = "As shipped" if self.roster is None and self.campaign_in_use else "Map's own"
-        if self.roster is None and self.campaign is not None and not self.use_campaign:
-            self.roster_reset.text = "Campaign copy"
-        for i, sc in enumerate(self.sides):
-            self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
-        self.side_buttons = [Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides]
-        self._refresh_side_labels()
-        if self.size != (0, 0):
-            self.on_resize(self.size)
-
-    @property
-    def campaign_in_use(self) -> bool:
-        """Whether the battle would use the campaign copy of the map's roster."""
-        return self.roster is None and self.campaign is not None and self.use_campaign
-
-    @property
-    def chosen_roster(self) -> Path | None:
-        """The roster the battle would use: one the player chose, else the map's campaign copy (wounds carried
-        from the last battle) unless the player asked for the roster as shipped, else None (the map's own)."""
-        return self.roster or (self.campaign if self.campaign_in_use else None)
-
-    def _chosen(self, index: int) -> None:
-        self._refresh()
-
-    def _refresh_side_labels(self) -> None:
-        for sc, b in zip(self.sides, self.side_buttons, strict=True):
-            b.text = f"{sc.name}: {self.CONTROLLER_NAMES[self.controllers[sc.id]]}"
-
-    def _toggle(self, side: str) -> bool:
-        current = self.CONTROLLERS.index(self.controllers[side])
-        self.controllers[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
-        self._refresh_side_labels()
-        return True
-
-    def _browse(self) -> Transition:
-        def chosen(path: Path) -> Transition | None:
-            self.maps.append(path)
-            self.list.set_items(self._labels())
-            self.list.select(len(self.maps) - 1)
-            return None
-
-        return Push(
-            FileChooser(
-                self.ui,
-                "Choose a map",
-                self.ui.maps_dir if self.ui.maps_dir.is_dir() else Path.cwd(),
-                (".tmx",),
-                chosen,
-            )
-        )
-
-    def _choose_roster(self) -> Transition:
-        def chosen(path: Path) -> Transition | None:
-            self.roster = path
-            self._refresh()
-            return None
-
-        mp = self.map_path
-        folder = mp.parent if mp is not None else self.ui.maps_dir
-        return Push(FileChooser(self.ui, "Choose a roster", folder, (".toml",), chosen))
-
-    def _edit_roster(self) -> Transition | None:
-        from game.ui.roster_editor import edit_roster, roster_for_map
-
-        mp = self.map_path
-        if mp is None:
-            return None
-        try:
-            path = roster_for_map(mp, self.chosen_roster)
-        except Exception as exc:  # a broken map is described, not raised
-            from game.ui.dialogs import describe_error
-
-            return Push(
-                MessageDialog(self.ui, "Cannot edit the roster", describe_error(exc, f"Reading {mp.name}"), error=True)
-            )
-
-        def saved(new_path: Path) -> None:
-            if new_path != path or self.roster is not None:
-                self.roster = new_path
-            self._cache.clear()
-            self._refresh()
-
-        return edit_roster(self.ui, path, saved)
-
-    def _reset_roster(self) -> bool:
-        if self.roster is not None:
-            self.roster, self.use_campaign = None, True
-        elif self.campaign is not None:
-            self.use_campaign = not self.use_campaign
-        self._refresh()
-        return True
-
-    def setup(self) -> BattleSetup:
-        """The battle the screen would start now."""
-        from game.engine.battle import RuleOptions
-
-        return BattleSetup(
-            self.map_path,
-            self.chosen_roster,
-            tuple(self.controllers.get(sc.id, "human") for sc in self.sides[:2]),
-            options=RuleOptions(**self.options),
-            side_controllers=tuple((sc.id, self.controllers.get(sc.id, "human")) for sc in self.sides),
-        )
-
-    def _start(self) -> Transition | None:
-        return self.start_battle(self.setup())
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        """Two columns: map and roster on the left; players and rule options on the right."""
-        super().on_resize(size)
-        s = self.ui.s
-        w, h = size
-        panel_w = min(w - s(40), s(1000))
-        left = (w - panel_w) // 2
-        top = s(100)
-        lw = panel_w * 2 // 5
-        self.list.rect = pygame.Rect(left, top, lw, h - top - s(190))
-        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(10), s(120), s(34))
-        self.roster_button.rect = pygame.Rect(left, self.list.rect.bottom + s(74), s(120), s(34))
-        self.roster_reset.rect = pygame.Rect(left + s(130), self.list.rect.bottom + s(74), s(120), s(34))
-        self.roster_edit.rect = pygame.Rect(left + s(260), self.list.rect.bottom + s(74), s(120), s(34))
-        rx = left + lw + s(30)
-        bw = panel_w - lw - s(30)
-        y = top + s(4)
-        for b in self.side_buttons:
-            b.rect = pygame.Rect(rx, y, min(bw, s(420)), s(36))
-            y += s(42)
-        # A broken map or roster gets its own wrapped block, so the rule options start below it.
-        self.problem_lines, self.problem_rect = [], pygame.Rect(rx, y, 0, 0)
-        if self.problem:
-            text = self.ui.text
-            self.problem_lines = text.wrap(self.problem, 14, bw)[:8]
-            self.problem_rect = pygame.Rect(rx, y, bw, len(self.problem_lines) * text.line_height(14))
-            y = self.problem_rect.bottom + s(8)
-        y += s(30)
-        self.option_rects = {}
-        for k in self.options:
-            self.option_rects[k] = pygame.Rect(rx, y, bw, s(40))
-            y += s(44)
-        self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
-        self.start.rect = pygame.Rect(rx + bw - s(240), h - s(70), s(240), s(44))
-
-    def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
-        if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_ESCAPE:
-                return Pop()
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                return self._start()
-            if event.key in (pygame.K_UP, pygame.K_DOWN):
-                current = self.list.selected or 0
-                self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
-                return None
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for k, rect in self.option_rects.items():
-                if rect.collidepoint(event.pos):
-                    self.options[k] = not self.options[k]
-                    return None
-        self.list.handle(event)
-        for b in (
-            *self.side_buttons,
-            self.browse,
-            self.roster_button,
-            self.roster_reset,
-            self.roster_edit,
-            self.start,
-            self.back,
-        ):
-            b.handle(event)
-            if isinstance(b.result, Push | Pop | Replace | Home | Quit):
-                return b.result
-        return None
-
-    def draw(self, surface: pygame.Surface) -> None:
-        """Map list, roster, players, rule options, start."""
-        surface.fill(theme.BACKGROUND)
-        s, text = self.ui.s, self.ui.text
-        text.blit(surface, "New battle", (self.list.rect.x, s(30)), 34, theme.ACCENT, bold=True)
-        text.blit(surface, "Map", (self.list.rect.x, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
-        self.list.draw(surface, text)
-        self.browse.draw(surface, text)
-        ry = self.roster_button.rect.y - s(24)
-        roster = f"Roster: {self.roster_name or '—'}"
-        if self.campaign_in_use:
-            roster += " (campaign copy: wounds carried over)"
-        elif self.roster is None:
-            roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
-        text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
-        self.roster_button.draw(surface, text)
-        self.roster_reset.draw(surface, text)
-        self.roster_edit.draw(surface, text)
-        rx = self.start.rect.x if not self.side_buttons else self.side_buttons[0].rect.x
-        rx = self.back.rect.x
-        text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
-        for sc, b in zip(self.sides, self.side_buttons, strict=True):
-            b.draw(surface, text)
-            colour = (
-                self.ui.palette.sides[self.sides.index(sc)]
-                if self.ui.settings.colour_blind
-                else (theme.hex_colour(sc.colour))
-            )
-            pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
-        y = self.problem_rect.y
-        for line in self.problem_lines:
-            text.blit(surface, line, (rx, y), 14, theme.DANGER)
-            y += text.line_height(14)
-        if self.option_rects:
-            first = next(iter(self.option_rects.values()))
-            text.blit(surface, "Rule options", (rx, first.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
-        for k, rect in self.option_rects.items():
-            box = pygame.Rect(rect.x, rect.y + s(3), s(18), s(18))
-            pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=3)
-            pygame.draw.rect(surface, theme.ACCENT if self.options[k] else theme.BORDER, box, 2, border_radius=3)
-            if self.options[k]:
-                pygame.draw.lines(
-                    surface,
-                    theme.ACCENT,
-                    False,
-                    [(box.x + s(4), box.centery), (box.x + s(8), box.bottom - s(4)), (box.right - s(3), box.y + s(4))],
-                    3,
-                )
-            text.blit(
-                surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14, theme.TEXT, bold=True
-            )
-            help_text = self.option_help[k]
-            while text.width(help_text, 12) > rect.width - s(30) and len(help_text) > 10:
-                help_text = help_text[:-2]
-            if help_text != self.option_help[k]:
-                help_text = help_text.rstrip() + "…"
-            text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
-        self.back.draw(surface, text)
-        self.start.draw(surface, text)
 
 
 class SettingsScreen(Screen):
@@ -727,6 +365,8 @@ class SettingsScreen(Screen):
         self.row = 0
         self.rects: list[tuple[pygame.Rect, pygame.Rect, pygame.Rect]] = []
         self.back = Button("Done", Pop, size=16)
+        self.show_palette = True
+        """Whether the palette's swatches fit under the rows (not in the shortest windows)."""
 
     def value_text(self, key: str) -> str:
         """How a setting's value reads on screen."""
@@ -763,14 +403,25 @@ class SettingsScreen(Screen):
         s = self.ui.s
         width = min(size[0] - s(40), s(560))
         left = (size[0] - width) // 2
-        top = s(130)
+        n = len(self.ROWS)
+        below = s(160)  # the palette's swatches and Done under the rows
+        top, step = s(130), s(56)
+        over = top + n * step + below - (size[1] - s(12))
+        if over > 0:  # a short window: the rows move up, then close up
+            top = max(s(100), top - over)
+            over = top + n * step + below - (size[1] - s(12))
+            if over > 0:
+                step = max(s(40), step - -(-over // n))
+        self.show_palette = top + n * step + below <= size[1] - s(12)
+        if not self.show_palette:  # still no room: Done goes right under the rows, the swatches give way
+            below = s(60)
         self.rects = []
-        for i in range(len(self.ROWS)):
-            row = pygame.Rect(left, top + i * s(56), width, s(46))
-            minus = pygame.Rect(row.right - s(190), row.y + s(6), s(34), row.height - s(12))
-            plus = pygame.Rect(row.right - s(44), row.y + s(6), s(34), row.height - s(12))
+        for i in range(n):
+            row = pygame.Rect(left, top + i * step, width, step - s(10))
+            minus = pygame.Rect(row.right - s(190), row.y + s(5), s(34), row.height - s(10))
+            plus = pygame.Rect(row.right - s(44), row.y + s(5), s(34), row.height - s(10))
             self.rects.append((row, minus, plus))
-        self.back.rect = pygame.Rect(left + width - s(120), top + len(self.ROWS) * s(56) + s(110), s(120), s(42))
+        self.back.rect = pygame.Rect(left + width - s(120), top + n * step + below - s(50), s(120), s(42))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Up/Down choose a row, Left/Right change it, Escape or Done returns."""
@@ -826,10 +477,11 @@ class SettingsScreen(Screen):
             )
         y = self.rects[-1][0].bottom + s(30)
         pal = self.ui.palette
-        text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
-        swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
-        for i, c in enumerate(swatches):
-            pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
+        if self.show_palette:
+            text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
+            swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
+            for i, c in enumerate(swatches):
+                pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
         text.blit(
             surface,
             "←/→ change  ·  ↑/↓ choose  ·  Esc done",
