@@ -32,6 +32,7 @@ from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
+from game.ui.battle.words import facing_words
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
@@ -40,7 +41,7 @@ from game.ui.screens import BattleSetup
 from game.ui.token_art import look_for
 from game.ui.token_images import figure_tokens
 from game.ui.view import BoardView, HexFill, TokenView
-from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
+from game.ui.viewer import DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
@@ -360,8 +361,8 @@ class DeployScreen(ViewerScreen):
         self._view = None
 
     def compass(self, facing: int) -> str:
-        """A facing as a compass point of this map's layout."""
-        return COMPASS[self.data.layout.stagger_axis][facing % 6]
+        """A facing as a compass word of this map's layout ("north-east")."""
+        return facing_words(self.data.layout, facing)
 
     def auto_deploy(self) -> bool:
         """Place every figure in the tray as ``place_figures`` would: map figures on their own hex when it is

@@ -8,7 +8,7 @@ import pygame
 from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import TRAITS, BattleHost
-from game.ui.viewer import signed
+from game.ui.battle.words import facing_words, signed
 
 ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
 
@@ -130,7 +130,7 @@ class Sheet:
         if last_line:
             text.blit(
                 surf,
-                f"Initiative {level_name(f.initiative)} · facing {f.facing} · "
+                f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
                 f"moved {f.hexes_moved}/{f.allowance} hexes",
                 (x, y),
                 11,
