@@ -967,9 +967,14 @@ class EscapeMenu(Screen):
         super().on_resize(size)
         s = self.ui.s
         n = len(self.column.buttons)
-        self.rect = pygame.Rect(0, 0, s(320), s(70) + n * s(52))
+        height, gap = s(42), s(10)
+        room = size[1] - s(16) - s(70)  # the window less a margin and the menu's heading
+        if n * (height + gap) > room:  # a short window or a large UI scale: the buttons close up
+            step = max(self.ui.text.line_height(18, True) + s(4), room // n)
+            height, gap = step - max(1, step // 6), max(1, step // 6)
+        self.rect = pygame.Rect(0, 0, s(320), s(70) + n * (height + gap))
         self.rect.center = (size[0] // 2, size[1] // 2)
-        self.column.layout(size[0] // 2, self.rect.y + s(56), s(260), s(42), s(10))
+        self.column.layout(size[0] // 2, self.rect.y + s(56), s(260), height, gap)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Escape resumes."""
