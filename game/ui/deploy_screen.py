@@ -754,13 +754,14 @@ class DeployScreen(ViewerScreen):
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surface, theme.BORDER, (0, top - 1), (w, top - 1))
         placed = sum(1 for p in self.pieces.values() if p.hex is not None)
-        text.blit(
+        title = text.blit(
             surface, f"Deployment — {self.data.name}", (s(14), top // 2), 18, theme.ACCENT, bold=True, anchor="midleft"
         )
+        count = f"{placed} of {len(self.pieces)} figures placed"
         text.blit(
             surface,
-            f"{placed} of {len(self.pieces)} figures placed",
-            (w - s(self.SIDE) - s(12), top // 2),
+            count,
+            (max(w - s(self.SIDE) - s(12), title.right + s(24) + text.width(count, 15)), top // 2),
             15,
             theme.TEXT if placed < len(self.pieces) else theme.ACCENT,
             anchor="midright",
