@@ -233,8 +233,8 @@ class BattleScreen(ViewerScreen):
         self.moves.reset()
         self.declaration.reset()
         self._memo.clear()
-        if self.status_error:
-            self.status = ""
+        if self.status_error:  # the refusal is answered: the bar goes back to the keys, in their own colour
+            self.status, self.status_error = "", False
         errors = getattr(self.session, "save_errors", [])
         if errors:
             self.set_status(f"Autosave failed: {errors[-1]}", error=True)
