@@ -126,3 +126,42 @@ def test_facings_read_as_the_board_draws_them() -> None:
         "south-west",
         "south",
     ]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5])
+def test_the_sheet_names_a_mooks_wound_track_in_full(app: App, monkeypatch: pytest.MonkeyPatch, scale: float) -> None:
+    """A goblin's track read "Hurt · Out of th."; with room the sheet says "Out of the Battle" (Fudge 4.57), and
+    the labels of a longer track still never run into each other."""
+    from tests.ui.test_battle_screen import all_human, lift_curtain, open_battle
+
+    wyrm = FOREST_ROAD.with_name("wyrm_hollow.tmx")
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))
+    screen = open_battle(app, wyrm, controllers=all_human(wyrm))
+    lift_curtain(app)
+    mook = next(f for f in screen.battle.figures.values() if f.character.wound_track.name == "mook")
+    hero = next(f for f in screen.battle.figures.values() if len(f.character.wound_track.steps) >= 5)
+    original = app.ui.text.blit
+    width = app.ui.s(320)
+
+    def track_labels(fid: str, names: list[str]) -> list[tuple[str, pygame.Rect]]:
+        drawn: list[tuple[str, pygame.Rect]] = []
+
+        def record(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+            rect = original(surface, text, *args, **kwargs)
+            drawn.append((text, rect))
+            return rect
+
+        with monkeypatch.context() as m:
+            m.setattr(app.ui.text, "blit", record)
+            m.setattr(screen.sheet, "figure_shown", lambda hovered: fid)
+            screen.sheet.paint(pygame.Surface((width, app.ui.s(600))), None)
+        return [(t, r) for t, r in drawn if any(t == n or (t.endswith(".") and n.startswith(t[:-1])) for n in names)]
+
+    for fig in (mook, hero):
+        names = [st.name for st in fig.character.wound_track.steps]
+        labels = track_labels(fig.id, names)
+        assert len(labels) == len(names)
+        rects = [r for _, r in labels]
+        assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+        assert all(r.right <= width for r in rects)
+    assert "Out of the Battle" in [t for t, _ in track_labels(mook.id, ["Out of the Battle"])]
