@@ -31,10 +31,11 @@ import pygame
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine.ai import RandomPlayer, TacticalPlayer
-from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction
+from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction, Seat
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
+from game.engine.players import LEVELS, make_player
 from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
 from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
@@ -57,7 +58,7 @@ from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Push, Replace, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import HELP_KEYS
 from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
@@ -140,8 +141,8 @@ class BattleScreen(ViewerScreen):
         for i, side in enumerate(self.battle.sides.values()):
             if side.controller == "tactical":
                 self.players[side.id] = TacticalPlayer(seed + i, time_limit=0.25)
-            elif side.controller == "random":
-                self.players[side.id] = RandomPlayer(seed + i)
+            elif side.controller in LEVELS:
+                self.players[side.id] = make_player(side.controller, seed + i)
 
     def _bind(self) -> None:
         """Point the viewer's figure table at the battle's figures (after a start, undo or load)."""
@@ -177,11 +178,8 @@ class BattleScreen(ViewerScreen):
 
     def side_colour(self, side: str) -> RGB:
         """The side's own colour (from the roster), or its colour-blind-safe stand-in."""
-        index = self.side_index.get(side, 0)
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return theme.hex_colour(s.colour) if s is not None else self.ui.palette.sides[index]
+        return self.ui.side_colour(s.colour if s is not None else None, self.side_index.get(side, 0))
 
     def names(self) -> dict[str, str]:
         """Display names by figure id."""
@@ -211,12 +209,35 @@ class BattleScreen(ViewerScreen):
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
         return self.game_menu.leave_to_title()
 
-    def send(self, action: act.Action) -> bool:
-        """Apply a decision through the session; an illegal one shows its sentence and changes nothing. The
-        tracker and the sheet go on showing the battle as it was until the log has played the results out."""
+    @property
+    def seat(self) -> Seat:
+        """The seat at the screen: the human side whose player sits here (in hotseat the side the curtain last
+        called, else the human side deciding now, else the first human side); a watcher's when no person
+        plays. The screen draws this seat's view and sends its decisions from it."""
+        side = self.last_human_side
+        if side is None:
+            d = self.decision()
+            humans = self.human_sides
+            side = d.side if d is not None and self.is_human(d.side) else (humans[0] if humans else None)
+        return Seat.of_side(side) if side is not None else Seat.watcher()
+
+    def hand_over(self, side: str) -> None:
+        """Hotseat: the screen passes to ``side``'s player (behind the curtain) and draws that seat's view from
+        now on — the log is rebuilt as that seat sees the battle (*Fudge* 4.32: no other side's secret)."""
+        if side == self.last_human_side:
+            return
+        self.last_human_side = side
+        self.journal.rebuild()
+        self.version += 1
+        self._view = None
+
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool:
+        """Apply a decision through the session from ``seat`` (default: the seat at the screen); a refused one
+        shows its sentence and changes nothing. The tracker and the sheet go on showing the battle as it was
+        until the log has played the results out."""
         before = self._shown or Shown.frozen(self.battle)
         try:
-            new = self.session.apply(action)
+            new = self.session.apply(action, self.seat if seat is None else seat)
         except IllegalAction as exc:
             self.set_status(str(exc), error=True)
             return False
@@ -381,7 +402,7 @@ class BattleScreen(ViewerScreen):
         d = self.decision()
         if self.gm_seated() or d is None or not self.is_human(d.side):
             return None
-        self.last_human_side = d.side
+        self.hand_over(d.side)
         return Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
 
     # --- input ------------------------------------------------------------------------------------
@@ -441,13 +462,11 @@ class BattleScreen(ViewerScreen):
     def _route(self, event: pygame.event.Event) -> Transition | None:
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self._rebuild_buttons()
-            for b in list(self.buttons):
-                if event.type == pygame.KEYDOWN and b.hotkey is None:
-                    continue
-                b.handle(event)
-                if b.result is not None:
-                    self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+            keyed = event.type == pygame.KEYDOWN
+            b = press((b for b in self.buttons if not keyed or b.hotkey is not None), event)
+            if b is not None:
+                self._view = None
+                return transition_of(b.result)
             if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
                 d = self.my_decision()
                 if d is not None and self.panel_rect(d).collidepoint(event.pos):
@@ -635,24 +654,28 @@ class BattleScreen(ViewerScreen):
             self._view = None
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
-            self.last_human_side = d.side
+            self.hand_over(d.side)
             self.pending = Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
             return True
-        self.last_human_side = d.side
+        self.hand_over(d.side)
         return changed
 
     def computer_turn(self, d: Decision) -> None:
         """One computer decision (a random legal one if the tactical player errs)."""
         player = self.players[d.side]
+        seat = Seat.of_side(d.side)
         try:
             action = player(self.battle, d)
-            if self.send(action):
+            if self.send(action, seat):
+                why = getattr(player, "last_reason", "")
+                if why and self.gm_seated():  # the computer's reason is the GM's to read, never a player's
+                    self.set_status(f"{self.battle.sides[d.side].name}: {why}")
                 return
         except (ValueError, KeyError, IndexError) as exc:
             self.set_status(describe_error(exc, "The computer player"), error=True)
         fallback = RandomPlayer(self.version)
         for _ in range(20):
-            if self.send(fallback(self.battle, d)):
+            if self.send(fallback(self.battle, d), seat):
                 return
 
     # --- layout -----------------------------------------------------------------------------------
