@@ -827,6 +827,9 @@ class BattleScreen(ViewerScreen):
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         s = self.ui.s
+        shown = self.shown().decision  # while the log plays earlier moves out, the side the top bar names
+        if shown is not None and not self.is_human(shown.side):
+            d = shown
         name = self.battle.sides[d.side].name
         rect = self._thinking_rect()
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
