@@ -34,7 +34,7 @@ from game.engine.hexgrid import Hex
 from game.engine.players import LEVEL_NAMES
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
-from game.ui.battle.words import facing_words
+from game.ui.battle.words import counted, facing_words
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
@@ -205,7 +205,7 @@ class DeployScreen(ViewerScreen):
         self.start_button.tooltip = (
             "Start the battle with this deployment (Enter)."
             if not left
-            else f"{len(left)} figure(s) still in the tray: place them first."
+            else f"{counted(len(left), 'figure')} still in the tray: place them first."
         )
 
     def _cycle_controller(self, side: str) -> bool:
@@ -373,7 +373,7 @@ class DeployScreen(ViewerScreen):
             used |= p.cells()
         else:
             self.say(
-                f"Auto-deployed {len(waiting)} figure(s)."
+                f"Auto-deployed {counted(len(waiting), 'figure')}."
                 if waiting
                 else "Every figure is already placed; Clear first to deploy them all again."
             )

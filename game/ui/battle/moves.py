@@ -21,6 +21,7 @@ from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.ui import theme
 from game.ui.battle.common import ANSWER_REASONS, MOVE_REASONS, BattleHost, follow_hex
+from game.ui.battle.words import counted
 from game.ui.preview import escape_chance, percent
 from game.ui.widgets import Button
 
@@ -162,7 +163,7 @@ class MovePanel:
         self.screen.invalidate()
         self.screen.set_status(
             f"{self.screen.battle.figure(fid).name} will move {self.posture_choice}: "
-            f"{self.reach(fid).allowance} hex(es) this round."
+            f"{counted(self.reach(fid).allowance, 'hex', 'hexes')} this round."
         )
 
     def cmd_standing_order(self) -> bool:

@@ -19,6 +19,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the number it needs: "1 hex", "3 hexes", "0 rounds", never a bracketed plural."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def terrain_words(name: str) -> str:
     """A terrain type's name as words: "dense_woods" -> "Dense woods"."""
     words = name.replace("_", " ").replace("-", " ").strip()
