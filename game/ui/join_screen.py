@@ -116,6 +116,7 @@ class JoinScreen(Screen):
             row = self.rows[key]
             text.blit(surface, label, (row.x, row.y), 13, theme.TEXT if key == self.focus else theme.TEXT_MUTED)
             field = self.fields[key]
+            field.focused = key == self.focus  # one caret: where typing goes
             if key == "password":
                 shown, field.value = field.value, "•" * len(field.value)
                 field.draw(surface, text)
