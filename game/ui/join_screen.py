@@ -130,7 +130,7 @@ class JoinScreen(Screen):
         self.back.draw(surface, text)
 
 
-NETWORK_LABEL = {False: "Network: this computer only", True: "Network: open to the network"}
+NETWORK_LABEL = {False: "This computer only", True: "Open to the network"}
 NETWORK_HELP = {
     False: "Only players on this computer can join (address 127.0.0.1). Click to open the table to the network.",
     True: (
