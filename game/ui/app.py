@@ -23,7 +23,7 @@ from game.ui import theme
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
+from game.ui.screens import MENU_HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
 
@@ -293,7 +293,7 @@ class App:
             if isinstance(self.top, HelpOverlay):
                 self.pop()
             else:
-                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", HELP_KEYS)))
+                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", MENU_HELP_KEYS)))
             return
         if event.type not in (
             pygame.KEYDOWN,
