@@ -321,7 +321,8 @@ class ViewerScreen(Screen):
             r = text.blit(surface, f"Side {side} · {count}", (x + s(18), top // 2), 15, anchor="midleft")
             x = r.right + s(18)
         zoom = f"zoom {round(ZOOM_LEVELS[self.board.camera.zoom_index] * 100)} %"
-        text.blit(surface, zoom, (w - s(self.SIDE) - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
+        if x + text.width(zoom, 14) <= w - s(self.SIDE) - s(12):  # only where the sides leave room for it
+            text.blit(surface, zoom, (w - s(self.SIDE) - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
         text.blit(surface, "Esc menu  ·  F1 help", (w - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
         self._draw_inspector(surface)
         pygame.draw.rect(surface, theme.PANEL, (0, h - s(26), w, s(26)))

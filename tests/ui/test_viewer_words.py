@@ -165,3 +165,23 @@ def test_the_sheet_names_a_mooks_wound_track_in_full(app: App, monkeypatch: pyte
         assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
         assert all(r.right <= width for r in rects)
     assert "Out of the Battle" in [t for t, _ in track_labels(mook.id, ["Out of the Battle"])]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.25, 1.5])
+def test_the_viewers_top_bar_never_overlaps(app: App, monkeypatch: pytest.MonkeyPatch, scale: float) -> None:
+    """At 1024×640 and 125 % "zoom 35 %" was drawn over "Side red · 8"."""
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))
+    viewer = open_viewer(app, (1024, 640))
+    drawn: list[tuple[str, pygame.Rect]] = []
+    original = app.ui.text.blit
+
+    def record(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        rect = original(surface, text, *args, **kwargs)
+        drawn.append((text, rect))
+        return rect
+
+    monkeypatch.setattr(app.ui.text, "blit", record)
+    viewer.draw(pygame.Surface((1024, 640)))
+    bar = [r for _, r in drawn if r.bottom <= app.ui.s(viewer.TOP)]
+    assert len(bar) >= 3
+    assert all(not a.colliderect(b) for i, a in enumerate(bar) for b in bar[i + 1 :])
