@@ -310,14 +310,16 @@ class GMPanel(Screen):
                     )
         next_row()
         row("Wounds")
+        # Wounds and figures are edited, added and removed between rounds only (the engine's rule, asked here)
+        between = b.gm_between_rounds()
         for level in WOUND_TICKS:
             name = "Incap." if level == WoundLevel.INCAPACITATED else level.name.replace("_", " ").title()
-            add(f"Tick {name}", functools.partial(self.cmd_wound, level), 112, enabled=fig is not None)
-        add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=fig is not None)
+            add(f"Tick {name}", functools.partial(self.cmd_wound, level), 112, enabled=between and fig is not None)
+        add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=between and fig is not None)
+        if not between:
+            self.notes.append(("between rounds only", (x + s(4), y + s(6))))
         next_row()
         row("Edit")
-        # Figures are edited, added and removed between rounds only (the engine's rule, asked here)
-        between = b.gm_between_rounds()
         add(
             "Gear…",
             functools.partial(self.cmd_edit, "gear"),
