@@ -316,8 +316,8 @@ class GMPanel(Screen):
             name = "Incap." if level == WoundLevel.INCAPACITATED else level.name.replace("_", " ").title()
             add(f"Tick {name}", functools.partial(self.cmd_wound, level), 112, enabled=between and fig is not None)
         add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=between and fig is not None)
-        if not between:
-            self.notes.append(("between rounds only", (x + s(4), y + s(6))))
+        if not between and x + s(4) + self.ui.text.width("between rounds only", 13) <= self.rect.right - s(8):
+            self.notes.append(("between rounds only", (x + s(4), y + s(6))))  # the Edit row says it too
         next_row()
         row("Edit")
         add(
