@@ -260,6 +260,8 @@ class GMPanel(Screen):
                 functools.partial(self.send, gm.RemoveModifier(c.id)),
                 150,
             )
+        if not mods and not b.gm_state.conditions:  # an empty row said nothing: say what will stand here
+            self.notes.append(("none yet: what the GM gives stands here, to lift", (x, y + s(6))))
         next_row()
         row("Condition")
         add(

@@ -210,3 +210,13 @@ def test_a_cut_log_line_shows_whole_under_the_mouse(app: App) -> None:
     assert tip is not None and tip.text == long_line
     second = (first[0], first[1] + screen.log._line_height)
     assert screen.log.cut_line_at(second) == ""
+
+
+def test_the_standing_row_says_none_until_the_gm_gives_something(app: App) -> None:
+    """The Standing row was blank; it says "none: …" until a modifier stands there with its Lift button."""
+    _, panel = open_as_referee(app)
+    standing = next(y for title, y in panel.rows if title == "Standing")
+    assert next(n for n, (_, y) in panel.notes if y - app.ui.s(6) == standing).startswith("none")
+    click(app, button(panel, "Give").rect.center)
+    assert any(b.text.startswith("Lift ") for b in panel.buttons)
+    assert not any(n.startswith("none") for n, _ in panel.notes)
