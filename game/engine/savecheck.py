@@ -10,7 +10,6 @@ on its text before the JSON parser recurses into it. Each check returns one sent
 
 from __future__ import annotations
 
-import functools
 import re
 import types
 import typing
@@ -49,9 +48,14 @@ def check_depth(text: str) -> str | None:
     return None
 
 
-@functools.cache
+_HINTS: dict[str, dict[str, Any]] = {}
+
+
 def _hints(cls: type[Action]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The declared field types of an action class (resolved once per kind)."""
+    if cls.kind not in _HINTS:
+        _HINTS[cls.kind] = typing.get_type_hints(cls)
+    return _HINTS[cls.kind]
 
 
 def _short(value: Any) -> str:
