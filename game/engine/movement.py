@@ -492,6 +492,15 @@ _BLOCK = -_BIG
 """Overlay entry of a hex this mover may not enter (``impassable``); other entries are occupied-hex extras."""
 
 
+def _map_bound(pen: list[int], allowance: int) -> int:
+    """An allowance larger than the map is the map: no move costs more than every state of every hex entered
+    at the dearest price (step, passing a figure, turning, terrain), so the searches stop there."""
+    if allowance <= len(pen):
+        return allowance
+    costs = [p for p in pen if p < _WALL]
+    return min(allowance, 18 * len(costs) * (3 + OCCUPIED_EXTRA + max(costs, default=0)) + 6)
+
+
 def _search(
     pen: list[int],
     offsets: tuple[int, ...],
@@ -832,7 +841,7 @@ def reachable(
     zc = _cell_zones(g, zones)
     labels: list[tuple[int, int, int, int]] = []
     ends: dict[int, int] = {}
-    a = max(0, allowance)
+    a = _map_bound(pen, max(0, allowance))
     settings: dict[str, Any] = {
         "terrain": terrain,
         "mode": mode,
@@ -1048,7 +1057,7 @@ def reachable_large(
     body = _body(size)
     zones = zones or {}
     facing %= 6
-    a = max(0, allowance)
+    a = _map_bound(table, max(0, allowance))
     labels: list[tuple[tuple[Hex, int, int], int, int, int]] = []
     ends: dict[tuple[Hex, int], tuple[int, int, int]] = {}
     zone_cache: dict[frozenset[Hex], frozenset[str]] = {}
