@@ -219,7 +219,7 @@ def check_placements(
         try:
             h = Hex(int(raw[0]), int(raw[1]))
             facing = int(p["facing"])
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError):
             raise SetupError(
                 f"figure {who}: hex {raw!r} / facing {p['facing']!r} are not numbers; give hex as "
                 "[q, r] and facing as 0-5"
