@@ -34,6 +34,12 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
   of a fresh interpreter that imports the UI, opens the largest map and draws one board frame).
 - ``ai_decision_s`` / ``sim_rounds_per_s``: headless battles of 10 against 10 tactical computer players on
   the generated map; the slowest single decision, and completed rounds per second of whole battles.
+- ``net_rtt_ms``: a decision sent by a client to a host on 127.0.0.1 and its step back, the median over a
+  battle's decisions (``game.net.benchnet.rtt_ms``).
+- ``net_eight_clients_frame_ms``: the battle screen's frame measured as for ``frame_ms_median`` (its
+  movement half), while this process also hosts a table in a thread with eight clients connected from a
+  child process and the host's computer playing both sides, every step sent to all eight
+  (``game.net.benchnet.busy_table``): the network work a host's window shares its process with.
 - ``peak_rss_mb``: ``getrusage(RUSAGE_SELF).ru_maxrss`` at the end, or the map-load child's if larger (a
   game holds its map in its one process); the startup child is reported apart.
 """
@@ -77,6 +83,8 @@ KEYS: tuple[str, ...] = (
     "ai_decision_s",
     "sim_rounds_per_s",
     "peak_rss_mb",
+    "net_rtt_ms",
+    "net_eight_clients_frame_ms",
 )
 """The keys of ``--json``, exactly (issue 6)."""
 
@@ -93,6 +101,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "ai_decision_s": ("<=", 1),
     "sim_rounds_per_s": (">=", 20),
     "peak_rss_mb": ("<=", 250),
+    "net_rtt_ms": ("<=", 5),
+    "net_eight_clients_frame_ms": ("<=", 4),
 }
 """Targets for a 2-core machine without GPU (issue 6)."""
 
@@ -535,6 +545,24 @@ class Bench:
         )
         self.notes["frame_over_blit"] = f"one 1280x720 blit of a prepared surface: {_median(blits) * 1000:.3f} ms"
 
+    def net(self) -> None:
+        """``net_rtt_ms`` and ``net_eight_clients_frame_ms`` (see the module docstring)."""
+        from game.net.benchnet import busy_table, rtt_ms
+
+        self.results["net_rtt_ms"], self.notes["net_rtt_ms"] = rtt_ms(40 if self.plan is QUICK else 400)
+        pygame = _pygame_ready()
+        from game.ui.app import App
+
+        app = App(size=SCREEN, config=self.folder / "config-net")
+        assert pygame.display.get_surface() is not None
+        with busy_table(8) as info:
+            frames, _ = _screen_frames(app.ui, self.shipped, "move", self.plan.frames // 2)
+        self.results["net_eight_clients_frame_ms"] = _median(frames) * 1000
+        self.notes["net_eight_clients_frame_ms"] = (
+            f"the battle screen's movement frames while hosting {info['clients']:.0f} clients: "
+            f"{info.get('steps', 0):.0f} steps sent to each in {info.get('seconds', 0):.1f} s"
+        )
+
     def startup(self) -> None:
         """``startup_s``: a fresh process to its first drawn frame."""
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
@@ -564,7 +592,16 @@ class Bench:
     def run(self) -> dict[str, float | None]:
         """Every measurement; the startup child first, while this process is small (a child's peak memory
         counts this process's at the time it was started)."""
-        for step in (self.startup, self.map_load, self.odds, self.reachable, self.lof, self.battle, self.frame):
+        for step in (
+            self.startup,
+            self.map_load,
+            self.odds,
+            self.reachable,
+            self.lof,
+            self.battle,
+            self.frame,
+            self.net,
+        ):
             step()
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         self.results["peak_rss_mb"] = max(own, self.child_rss_mb)

@@ -22,6 +22,7 @@ from game.engine.characters import Character, CharacterError
 from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import Wounds
+from game.roster_comments import with_comments_of
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -240,13 +241,14 @@ def _leading_comments(path: Path) -> str:
 def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
     """Write a roster as TOML atomically (temp file, fsync, rename): the file is wholly new or wholly old.
 
-    The comment lines at the top of the file it replaces are kept. A full disk or an unwritable folder
-    raises ``RosterError`` naming the file and the fix; the old file is then untouched.
+    The comments of the file it replaces are kept beside what they describe (``game.roster_comments``). A
+    full disk or an unwritable folder raises ``RosterError`` naming the file and the fix; the old file is
+    then untouched.
     """
     target = Path(path)
     _write_roster(
         target,
-        _leading_comments(target) + roster_to_toml(data),
+        with_comments_of(target, roster_to_toml(data)),
         "the roster could not be saved",
         "the file as it was is unchanged — free some disk space, or use Save as to choose a folder you may write to",
     )

@@ -12,7 +12,7 @@ import pytest
 from game import bench
 
 
-def test_issue_6_bench_quick_json_has_every_key_with_a_number(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_quick_json_has_every_key_with_a_number(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main(["--quick", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert list(out) == list(bench.KEYS)
@@ -30,7 +30,7 @@ def test_issue_6_bench_quick_json_has_every_key_with_a_number(capsys: pytest.Cap
         assert math.isfinite(value) and value > 0, (key, value)
 
 
-def test_issue_6_table_names_every_key_and_marks_misses() -> None:
+def test_bench_table_names_every_key_and_marks_misses() -> None:
     results: dict[str, float | None] = dict.fromkeys(bench.KEYS, 1.0)
     results["reachable_vs_networkx"] = None
     results["frame_ms_median"] = 5.0
@@ -43,7 +43,7 @@ def test_issue_6_table_names_every_key_and_marks_misses() -> None:
     assert "| `reachable_vs_networkx` | — | ≥ 5 | — |" in text
 
 
-def test_issue_6_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -> None:
+def test_bench_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -> None:
     from game.maps.loader import load_map
 
     path = bench.write_generated_map(tmp_path)
@@ -56,7 +56,7 @@ def test_issue_6_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -
     assert 0.0 < float((~terrain.passable["walk"]).mean()) < 0.2
 
 
-def test_issue_6_frame_mouse_glides_a_few_pixels_per_frame_through_every_point() -> None:
+def test_bench_frame_mouse_glides_a_few_pixels_per_frame_through_every_point() -> None:
     """The frame benchmark's mouse moves like a hand: never more than its speed per frame, visiting each point."""
     points = [(0.0, 0.0), (30.0, 0.0), (30.0, 40.0)]
     route = bench._mouse_route(points, 40, speed=7.0)

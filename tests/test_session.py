@@ -14,7 +14,7 @@ from game.engine.ai import make_player
 from game.engine.battle import legal_actions
 from game.engine.events import PhaseBegan
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
-from tests.golden.make_golden import MAP_GOLDEN
+from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +55,7 @@ def test_autosave_after_every_phase(home: Path) -> None:
     assert loaded.battle.log == s.battle.log[: len(loaded.battle.log)]
 
 
-def test_issue_8_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
+def test_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
     """A GM's edit or modifier is written to the autosave when it is made, not at the next phase, so a
     crash or a quit loses none of the GM's work."""
     from dataclasses import replace
@@ -144,6 +144,8 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     copy.write_text(json.dumps(data))
     s = load_session(copy, autosave=False)
     assert len(s.battle.log) == len(data["actions"]) and s.battle.digests == data["digests"]
+    readable = read_lines(ROOT / "tests" / "golden" / f"{name}.events.txt")
+    assert event_lines(s.battle.setup, s.battle.log) == readable
     assert any(e.kind == "attack" for e in s.battle.events)
 
 
@@ -154,7 +156,7 @@ def _default_placements() -> list[dict[str, object]]:
     return [dict(f) for f in new_session(seed=1, autosave=False).setup_data["figures"]]
 
 
-def test_issue_8_placements_put_each_figure_on_its_dropped_hex_and_facing() -> None:
+def test_deployment_puts_each_figure_on_its_dropped_hex_and_facing() -> None:
     """The deployment screen's placements become the battle's figures exactly (FTC 5.2 facing included)."""
     from game.engine.hexgrid import Hex
 
@@ -172,7 +174,7 @@ def test_issue_8_placements_put_each_figure_on_its_dropped_hex_and_facing() -> N
     assert s.setup_data["figures"][0]["hex"] == [free.q, free.r]
 
 
-def test_issue_8_placements_survive_save_and_load(tmp_path: Path) -> None:
+def test_deployment_placements_survive_save_and_load(tmp_path: Path) -> None:
     placements = _default_placements()
     placements[1] = {**placements[1], "facing": (int(placements[1]["facing"]) + 2) % 6}  # type: ignore[call-overload]
     s = new_session(seed=2, autosave=False, placements=placements, gm="referee")
@@ -193,7 +195,7 @@ def test_issue_8_placements_survive_save_and_load(tmp_path: Path) -> None:
         ({"hex": None}, "Auto-deploy"),
     ],
 )
-def test_issue_8_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, object], words: str) -> None:
+def test_deployment_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, object], words: str) -> None:
     from game.session import SetupError
 
     placements = _default_placements()
@@ -203,7 +205,7 @@ def test_issue_8_a_bad_placement_names_the_figure_and_the_fix(change: dict[str, 
     assert str(placements[0]["name"]) in str(info.value) and words in str(info.value)
 
 
-def test_issue_8_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -> None:
+def test_deployment_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -> None:
     from game.session import SetupError
 
     placements = _default_placements()
@@ -220,7 +222,7 @@ def test_issue_8_two_figures_on_one_hex_or_on_impassable_terrain_are_refused() -
     assert str(placements[2]["name"]) in str(info.value)
 
 
-def test_issue_8_gm_seat_is_kept_in_the_setup_data() -> None:
+def test_gm_seat_is_kept_in_the_setup_data() -> None:
     from game.session import SetupError
 
     assert new_session(seed=1, autosave=False).setup_data["gm"] is None
@@ -230,7 +232,7 @@ def test_issue_8_gm_seat_is_kept_in_the_setup_data() -> None:
         new_session(seed=1, autosave=False, gm="nobody-here")
 
 
-def test_issue_8_auto_place_is_place_figures_logic() -> None:
+def test_deployment_auto_place_is_place_figures_logic() -> None:
     """Auto-deployment of a roster's [[figures]]: the first free passable hex of the side's zone, facing
     the other zones (the same as ``place_figures``)."""
     from game.maps.loader import load_map

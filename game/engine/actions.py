@@ -9,19 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from game.engine import gm
+from game.engine.action_base import Action as Action  # the base, importable from here as before
 from game.engine.hexgrid import Hex
 
 Steps = tuple[Hex, ...]
 States = tuple[tuple[Hex, int], ...]
 """A move as the figure's states after each step: a step to an adjacent hex keeps the facing, a turn keeps
 the hex and changes the facing by one side (``game.engine.movement.Path``)."""
-
-
-@dataclass(frozen=True)
-class Action:
-    """Base class of all decisions; ``side`` is the player deciding (filled by ``apply`` when empty)."""
-
-    kind: ClassVar[str] = "action"
 
 
 @dataclass(frozen=True)
@@ -167,13 +162,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
 
 
 def register_gm_actions() -> None:
-    """Add the GM's actions (``game.engine.gm``, issue 8) to ``ACTION_TYPES`` so logs carry them.
-
-    Imported here, not at the top, because ``gm`` builds on this module's ``Action``.
-    """
-    from game.engine.gm import GM_ACTION_TYPES
-
-    ACTION_TYPES.update(GM_ACTION_TYPES)
+    """Add the GM's actions (``game.engine.gm``) to ``ACTION_TYPES`` so logs carry them (done at import;
+    calling it again restores them)."""
+    ACTION_TYPES.update(gm.GM_ACTION_TYPES)
 
 
 def _encode(value: Any) -> Any:
@@ -200,9 +191,7 @@ def action_from_json(data: Any) -> Action:
         raise ValueError("an action must be an object with a 'kind'")
     if str(data["kind"]).startswith("gm_"):
         register_gm_actions()
-        from game.engine.gm import gm_action_from_json
-
-        return gm_action_from_json(data)
+        return gm.gm_action_from_json(data)
     cls = ACTION_TYPES.get(str(data["kind"]))
     if cls is None:
         raise ValueError(f"unknown action kind {data['kind']!r}")

@@ -16,6 +16,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine import magic
 from game.engine.battle import Battle, Decision, Figure
+from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.creatures import default_stance
 from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
@@ -52,8 +53,7 @@ class RandomPlayer:
                 return act.Hold(fid)
             return self._move(battle, fid)
         if d.reason == "follow":
-            _, vacated = battle._follow_queue[0]
-            return act.FollowChoice(d.figure or "", vacated if rng.random() < 0.5 else None)
+            return act.FollowChoice(d.figure or "", d.follow_hex if rng.random() < 0.5 else None)
         if d.reason == "declare":
             return self._declare(battle, d.figure or "")
         raise ValueError(f"no rule for decision {d.reason!r}")
@@ -120,8 +120,10 @@ class RandomPlayer:
 
 class TacticalPlayer:
     """Chooses by exact odds (FTC 5–7 via ``odds``): moves toward the best attack, picks the target and
-    stance with the greatest expected wound dealt minus wound risked, holds when enemies are far and
-    friends still to move, and stops enemies it can hold; ``time_limit`` caps a decision in seconds."""
+    stance with the greatest expected wound dealt minus wound risked, advances onto an enemy out of reach
+    (FTC 6.2, the advances of ``game.engine.choices``), steps back when hurt and threatened, holds when
+    enemies are far and friends still to move, and stops enemies it can hold; ``time_limit`` caps a
+    decision in seconds."""
 
     def __init__(self, seed: int = 0, time_limit: float = 0.8) -> None:
         self.rng = random.Random(seed)
@@ -157,8 +159,7 @@ class TacticalPlayer:
         if d.reason == "held_end":
             return self._move(battle, d.figure or "", start)
         if d.reason == "follow":
-            _, vacated = battle._follow_queue[0]
-            return act.FollowChoice(d.figure or "", vacated)
+            return act.FollowChoice(d.figure or "", d.follow_hex)
         if d.reason == "declare":
             return self._declare(battle, d.figure or "")
         raise ValueError(f"no rule for decision {d.reason!r}")
@@ -268,7 +269,6 @@ class TacticalPlayer:
         opts = battle.declare_options(fid)
         weapons: dict[str, list[str]] = opts["weapons"]  # type: ignore[assignment]
         stances: list[str] = opts["stances"]  # type: ignore[assignment]
-        retreats: list[Hex] = opts["retreats"]  # type: ignore[assignment]
         best: tuple[Fraction, str, str] | None = None
         for w, targets in weapons.items():
             for t in targets:
@@ -281,8 +281,14 @@ class TacticalPlayer:
         if spell is not None and (best is None or spell[0] > best[0]):
             return spell[1]
         if best is None:
-            if threats and retreats and "mildly_defensive" in stances:
-                return act.Declare(fid, "mildly_defensive", (), None, retreat=retreats[0] if hurt else None)
+            # nobody in reach: close in (an advance), or step back when hurt (a retreat), as ``choices`` offers
+            dc = declare_choices(battle, fid)
+            advance = None if hurt else self._best_advance(battle, fig, dc)
+            if advance is not None:
+                return advance
+            back = dc.stance("mildly_defensive")
+            if threats and back is not None and back.retreats:
+                return act.Declare(fid, "mildly_defensive", (), None, retreat=back.retreats[0] if hurt else None)
             return act.Declare(fid, "neutral")
         _, w, t = best
         if len(threats) >= 2 or hurt:
@@ -296,6 +302,29 @@ class TacticalPlayer:
             own = default_stance(fig.character.kind).value
             stance = own if own in stances else stance
         return act.Declare(fid, stance, (t,), w)
+
+    def _best_advance(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> act.Declare | None:
+        """FTC 6.2: with nobody in reach, close in and attack: the advance offered by ``choices`` that brings
+        the enemy worth most into reach, in the least aggressive stance that allows its steps (each step
+        costs a point of the stance's attack bonus); ties go to fewer steps."""
+        if all(w.ranged for w in fig.character.weapons or (fig.character.ready_weapon,)):
+            return None
+        best: tuple[Fraction, int, act.Declare] | None = None
+        seen: set[tuple[tuple[Hex, ...], int | None]] = set()
+        for choice in sorted(dc.stances, key=lambda c: Stance(c.stance).max_advance):
+            for adv in choice.advances:
+                if (adv.steps, adv.facing) in seen:
+                    continue  # a less aggressive stance already allows it
+                seen.add((adv.steps, adv.facing))
+                for weapon, targets in adv.targets.items():
+                    for t in targets:
+                        value = self._attack_value(battle, fig, battle.figure(t))
+                        if best is None or (value, -len(adv.steps)) > (best[0], -best[1]):
+                            decl = act.Declare(
+                                fig.id, choice.stance, (t,), weapon, advance=adv.steps, advance_facing=adv.facing
+                            )
+                            best = (value, len(adv.steps), decl)
+        return best[2] if best is not None and best[0] > 0 else None
 
     def _best_spell(
         self, battle: Battle, fig: Figure, opts: dict[str, object], threats: list[Figure]

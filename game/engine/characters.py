@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from game.engine import equipment
+from game.engine import equipment, spellbook
 from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
@@ -500,13 +500,11 @@ class _Reader:
 
     def spells(self) -> tuple[str, ...]:
         """FTC 8: the known spells, each checked against the catalogue (near matches named on a typo)."""
-        from game.engine import magic  # magic reads characters: imported here, not at the top
-
         known: list[str] = []
         for value in self.names("spells"):
             try:
-                item = magic.spell(str(value))
-            except magic.MagicError as exc:
+                item = spellbook.spell(str(value))
+            except spellbook.MagicError as exc:
                 raise self.fail("spells", str(exc), "write a spell name of data/spells.toml") from None
             if item.name not in known:
                 known.append(item.name)

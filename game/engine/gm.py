@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from game.engine import equipment
-from game.engine.actions import Action
+from game.engine.action_base import Action
 from game.engine.characters import ATTRIBUTES, Character, CharacterError
 from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex

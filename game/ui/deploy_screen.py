@@ -27,6 +27,7 @@ from typing import Any
 import pygame
 
 from game.engine.creatures import footprint
+from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
@@ -248,28 +249,17 @@ class DeployScreen(ViewerScreen):
         a large figure (FTC 5) the hexes its position may take, facing ``facing`` (default: its own), with
         every hex of its footprint free, passable and in the zone."""
         p = self.pieces[pid]
-        allowed = set(self.data.zones.get(p.side, frozenset()))
-        if p.home is not None:
-            allowed.add(p.home)
-        terrain = self.data.terrain
-        if p.size != 1:
-            # the board asks on every mouse move of a drag: keep the answer until a figure moves or turns
-            key = (
-                pid,
-                p.facing if facing is None else facing % 6,
-                tuple((q.hex, q.facing) for q in self.pieces.values()),
-            )
-            cached = self._legal_cache.get(key)
-            if cached is None:
-                cached = frozenset(h for h in allowed if not self._footprint_refusal(p, h, facing))
-                self._legal_cache.clear()
-                self._legal_cache[key] = cached
-            return cached
-        return frozenset(
-            h
-            for h in allowed
-            if terrain.contains(h) and terrain.is_passable(h) and (self.occupant(h) is None or self.occupant(h) is p)
-        )
+        face = p.facing if facing is None else facing % 6
+        key = (pid, face, tuple((q.hex, q.facing) for q in self.pieces.values()))
+        # the board asks on every mouse move of a drag: keep the answer until a figure moves or turns
+        cached = self._legal_cache.get(key)
+        if cached is None:
+            taken = {c for q in self.pieces.values() if q is not p for c in q.cells()}
+            zone = self.data.zones.get(p.side, frozenset())
+            cached = deployment_hexes(self.data.terrain, zone, size=p.size, facing=face, taken=taken, home=p.home)
+            self._legal_cache.clear()
+            self._legal_cache[key] = cached
+        return cached
 
     def _footprint_refusal(self, p: Piece, h: Hex, facing: int | None = None) -> str:
         """Why a large figure may not stand with its position on ``h`` (FTC 5; "" when it may): every hex of

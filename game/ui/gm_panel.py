@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -19,11 +18,13 @@ from game.engine.battle import Battle
 from game.engine.hexgrid import Hex, distance
 from game.engine.wounds import WoundLevel, Wounds
 from game.ui import theme
+from game.ui.battle.common import BattleHost
+from game.ui.gm_dialog import confirm_remove
+from game.ui.gm_gear import GearEditor
+from game.ui.gm_reinforce import ReinforceDialog
+from game.ui.gm_traits import TraitsEditor
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext
 from game.ui.widgets import Button, Tooltip, draw_panel
-
-if TYPE_CHECKING:
-    from game.ui.battle_screen import BattleScreen
 
 ROLLS = Battle.BATTLE_ROLLS
 """The rolls a battle makes, in the order the purpose button cycles them."""
@@ -40,7 +41,7 @@ class GMPanel(Screen):
 
     opaque = False
 
-    def __init__(self, ui: UiContext, screen: BattleScreen, on_close: Callable[[], Transition | None]) -> None:
+    def __init__(self, ui: UiContext, screen: BattleHost, on_close: Callable[[], Transition | None]) -> None:
         super().__init__(ui)
         self.screen = screen
         self.on_close = on_close
@@ -110,7 +111,7 @@ class GMPanel(Screen):
             i = ids.index(self.figure) if self.figure in ids else 0
             self.figure = ids[(i + step) % len(ids)]
             self.screen.selected_id = self.figure
-            self.screen._view = None
+            self.screen.invalidate()
         self.layout()
 
     def cmd_set(self, name: str, value: object) -> None:
@@ -151,16 +152,14 @@ class GMPanel(Screen):
         return self.send(gm.EditWounds(fig.id, wounds.to_data()))
 
     def cmd_edit(self, which: str) -> Transition | None:
-        """Gear…, Traits…, Reinforce…, Remove: the boxes of ``game.ui.gm_edit`` (between rounds only)."""
-        from game.ui import gm_edit
-
+        """Gear…, Traits…, Reinforce…, Remove: the GM's edit dialogs (between rounds only)."""
         if which == "remove":
-            return gm_edit.confirm_remove(self)
+            return confirm_remove(self)
         if which == "reinforce":
-            return Push(gm_edit.ReinforceDialog(self.ui, self))
+            return Push(ReinforceDialog(self.ui, self))
         if self.figure not in self.battle.figures:
             return None
-        editor = gm_edit.GearEditor if which == "gear" else gm_edit.TraitsEditor
+        editor: type[GearEditor | TraitsEditor] = GearEditor if which == "gear" else TraitsEditor
         return Push(editor(self.ui, self, self.figure))
 
     def cmd_winner(self) -> None:
@@ -275,11 +274,11 @@ class GMPanel(Screen):
         row("Escape")
         add("Grant escape", lambda: self.send(gm.GrantEscape(self.figure)), 120, enabled=fig is not None)
         add("Deny escape", lambda: self.send(gm.DenyEscape(self.figure)), 110, enabled=fig is not None)
-        pending = b._pending
-        if pending is not None and pending.failed_at is not None and fig is not None and pending.figure == fig.id:
+        failed = b.failed_escape()
+        if failed is not None and fig is not None and failed[0] == fig.id:
             for e in b.enemies_of(fig):
                 if distance(e.hex, fig.hex) == 1:
-                    has = e.id in pending.failed_stoppers
+                    has = e.id in failed[1]
                     action = gm.DenyFreeAttack(e.id, fig.id) if has else gm.GrantFreeAttack(e.id, fig.id)
                     add(
                         f"{'Deny' if has else 'Grant'} {e.name.split()[0]}'s free attack",

@@ -1,263 +1,45 @@
-"""Exact odds shown before a decision is committed (issue 5, "exact odds before committing").
+"""The odds the panels show: computed by ``game.engine.preview`` (the battle's own terms), printed here.
 
-A pure helper (no pygame): it reads the battle's state and feeds ``game.engine.odds`` the same terms the
-battle's resolution will use (``Battle._resolve_round`` / ``_defence_vs`` / ``_strike``: skill, stance,
-advance, behind bonus, Very Hurt, missile dodges, shield and parry, range difficulty, firing modifiers,
-cover, damage factors, the target's Health roll). What cannot be known at declaration time — the target's
-secret stance, who else will attack the attacker — is named in ``assumptions`` so the player can judge.
-The UI adds no rules of its own (DESIGN.md rules 2, 3).
+The names of ``game.engine.preview`` stay importable from this module; ``percent`` is how a chance reads
+on the screen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
-from game.engine import events as ev
-from game.engine import magic
-from game.engine.battle import Battle, Declaration, Figure
-from game.engine.combat import (
-    Modifier,
-    Stance,
-    melee_difficulty,
-    offence_modifiers,
-    total,
-)
-from game.engine.damage import defensive_factors, graze_scale_difference, offensive_factors
-from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
-from game.engine.equipment import Weapon
-from game.engine.hexgrid import Hex, distance
-from game.engine.lof import LineOfFire
-from game.engine.movement import Reach
-from game.engine.odds import (
-    Outcome,
-    escape_probability,
-    hit_chance,
-    hit_probability,
-    miss_probabilities,
-    outcome_distribution,
+from game.engine.preview import (
+    AttackPreview,
+    Bystander,
+    MovePreview,
+    Preview,
+    SpellPreview,
+    StanceColumn,
+    attack_preview,
+    concentration_odds,
+    escape_chance,
+    preview,
+    public_declarations,
+    spell_preview,
+    weapon_named,
 )
 
-
-@dataclass(frozen=True)
-class StanceColumn:
-    """One stance in the side-by-side comparison (table 4, FTC 6.1.1)."""
-
-    stance: Stance
-    hit: Fraction
-    distribution: Mapping[Outcome, Fraction]
-    risk: Fraction | None
-    """Chance that the most dangerous incoming attacker hits this figure (None: nobody threatens it)."""
-
-
-@dataclass(frozen=True)
-class Bystander:
-    """A figure on the line of fire a miss may hit (FTC 6.5.3, table 9)."""
-
-    figure: str
-    friend: bool
-    chance: Fraction
-    """P(the shot misses) × P(the miss table picks this figure's group) ÷ the group's size."""
-
-
-@dataclass(frozen=True)
-class AttackPreview:
-    """Everything the declaration panel shows for one attack (FTC 6.4–7)."""
-
-    attacker: str
-    target: str
-    weapon: str
-    ranged: bool
-    skill: int
-    offence_mods: tuple[Modifier, ...]
-    offence: int
-    defence: int | None
-    defence_mods: tuple[Modifier, ...]
-    difficulty: int
-    damage_base: int
-    distribution: Mapping[Outcome, Fraction]
-    hit: Fraction
-    stances: tuple[StanceColumn, ...] = ()
-    line: LineOfFire[str] | None = None
-    bystanders: tuple[Bystander, ...] = ()
-    assumptions: tuple[str, ...] = field(default_factory=tuple)
-
-
-def weapon_named(fig: Figure, name: str | None) -> Weapon:
-    """The figure's weapon of that name (its ready weapon when None)."""
-    if name is not None:
-        for w in fig.character.weapons:
-            if w.name.lower() == name.lower():
-                return w
-    return fig.character.ready_weapon
-
-
-def public_declarations(battle: Battle) -> dict[str, ev.Declared]:
-    """Declarations of this attack phase that every player has seen (never a hidden one)."""
-    out: dict[str, ev.Declared] = {}
-    for e in reversed(battle.events):
-        if isinstance(e, ev.PhaseBegan):
-            break
-        if isinstance(e, ev.Declared) and not e.hidden:
-            out.setdefault(e.figure, e)
-    return out
-
-
-def _melee_defence(
-    battle: Battle, defender: Figure, attacker: Figure, weapon: Weapon, stance: str
-) -> tuple[int, tuple[Modifier, ...]]:
-    # The battle's own defence computation with a roll of 0, so the preview cannot drift from the rules.
-    decl = Declaration(defender.id, stance, (), defender.character.ready_weapon.name)
-    level, mods, _ = battle._defence_vs(defender, attacker, weapon, 0, decl, shield_ok=True)
-    return level, tuple(mods)
-
-
-def attack_preview(
-    battle: Battle,
-    fid: str,
-    weapon_name: str | None,
-    target_id: str,
-    stance: str = "neutral",
-    *,
-    dodge: Sequence[str] = (),
-    advance: Sequence[tuple[Hex, int]] = (),
-    compare: bool = True,
-) -> AttackPreview:
-    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9)."""
-    att = battle.figure(fid)
-    tgt = battle.figure(target_id)
-    weapon = weapon_named(att, weapon_name)
-    st = Stance(stance)
-    assumptions: list[str] = []
-    public = public_declarations(battle)
-    tdecl = public.get(target_id)
-    if tdecl is None:
-        assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
-    t_stance = tdecl.stance if tdecl is not None else "neutral"
-    t_defends = tdecl is None or not tdecl.second_move
-    skill = att.character.combat_skill(weapon)
-    positions = [(att.hex, att.facing), *advance]
-    end_hex = positions[-1][0]
-    dist = distance(end_hex, tgt.hex)
-    bystanders: list[Bystander] = []
-    defence: int | None
-    dmods: tuple[Modifier, ...] = ()
-    # the same terms the round's resolution will use (Battle.attack_terms); the stance is added below so
-    # the five stances can be compared
-    terms = battle.attack_terms(
-        att, tgt, weapon, Stance.NEUTRAL, dodges=len(dodge), positions=positions, phase_start=att.hex
-    )
-    base = list(terms.modifiers)
-    difficulty = terms.difficulty
-    line = terms.line
-    if weapon.ranged:
-        defence = None
-        assumptions.append(f"{tgt.name} is taken not to dodge this shot.")
-    elif t_defends and tgt.can_act:
-        defence, dmods = _melee_defence(battle, tgt, att, weapon, t_stance)
-    else:
-        defence = None
-    adv = max(0, len(advance))
-    stance_mod = Modifier(f"{st.display_name} stance" + (f" ({adv} advanced)" if adv else ""), st.attack_bonus - adv)
-    omods = tuple(m for m in ([stance_mod] if stance_mod.value else []) + base)
-    offence_wo_stance = skill + total(base)
-    offence = offence_wo_stance + stance_mod.value
-    off_f = offensive_factors(
-        att.character,
-        weapon,
-        two_handed=att.character.wields_two_handed(weapon),
-        distance=dist,
-        location="torso",
-        target=tgt.character,
-    )
-    def_f = defensive_factors(tgt.character, weapon, location="torso")
-    damage_base = sum(f.value for f in off_f) - sum(f.value for f in def_f)
-    head: int | None = None
-    if tgt.character.has_head:
-        off_h = offensive_factors(
-            att.character,
-            weapon,
-            two_handed=att.character.wields_two_handed(weapon),
-            distance=dist,
-            location="head",
-            target=tgt.character,
-        )
-        def_h = defensive_factors(tgt.character, weapon, location="head")
-        head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
-    kwargs: dict[str, Any] = dict(
-        damage_base_head=head,
-        track=tgt.character.wound_track,
-        fudge_graze_table=battle.options.fudge_graze_table,
-        health=tgt.character.health,
-        scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
-    )
-    distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)
-    p_hit = hit_chance(distribution)
-    columns: list[StanceColumn] = []
-    if compare:
-        threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
-        for s in Stance:
-            a = adv if s.max_advance >= adv else 0
-            dist_s = outcome_distribution(
-                offence_wo_stance + s.attack_bonus - a, defence, (), difficulty, damage_base, **kwargs
-            )
-            risk: Fraction | None = None
-            for e in threats:
-                ew = e.character.ready_weapon
-                e_off = e.character.combat_skill(ew) + total(
-                    offence_modifiers(stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round))
-                )
-                my_def, _ = _melee_defence(battle, att, e, ew, s.value)
-                p = hit_probability(
-                    e_off, (my_def,), melee_difficulty(e.character.mass_scale, att.character.mass_scale)
-                )
-                risk = p if risk is None else max(risk, p)
-            columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
-    if line is not None:
-        at_risk = [b for b in line.bystanders_at_risk() if b not in (att.id, tgt.id)]
-        friends = [b for b in at_risk if battle.figures[b].side == att.side]
-        enemies = [b for b in at_risk if battle.figures[b].side != att.side]
-        if at_risk:
-            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
-            miss = 1 - p_hit
-            for b in friends:
-                bystanders.append(Bystander(b, True, miss * p_friend / len(friends)))
-            for b in enemies:
-                bystanders.append(Bystander(b, False, miss * p_enemy / len(enemies)))
-    return AttackPreview(
-        att.id,
-        tgt.id,
-        weapon.name,
-        weapon.ranged,
-        skill,
-        omods,
-        offence,
-        defence,
-        dmods,
-        difficulty,
-        damage_base,
-        distribution,
-        p_hit,
-        tuple(columns),
-        line,
-        tuple(bystanders),
-        tuple(assumptions),
-    )
-
-
-def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex) -> Fraction:
-    """The chance of getting through every escape contest on the preferred path to ``h`` (FTC 5.3)."""
-    mover = battle.figure(fid)
-    p = Fraction(1)
-    for _, ids in reach.escapes(h):
-        if not ids:
-            continue
-        # the battle's own levels (GM modifiers included), so the odds shown cannot drift from the contest
-        levels = battle.escape_levels(mover, [battle.figure(sid) for sid in sorted(ids)])
-        p *= escape_probability(levels.mover, levels.stoppers)
-    return p
+__all__ = [
+    "AttackPreview",
+    "Bystander",
+    "MovePreview",
+    "Preview",
+    "SpellPreview",
+    "StanceColumn",
+    "attack_preview",
+    "concentration_odds",
+    "escape_chance",
+    "percent",
+    "preview",
+    "public_declarations",
+    "spell_preview",
+    "weapon_named",
+]
 
 
 def percent(p: Fraction | float) -> str:
@@ -268,194 +50,3 @@ def percent(p: Fraction | float) -> str:
     if 99 < x < 100:
         return ">99%"
     return f"{round(x)}%"
-
-
-# ---------------------------------------------------------------------------------------------------
-# FTC 8: the odds of a casting
-# ---------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SpellPreview:
-    """Everything the declaration panel shows for one casting (FTC 8.1 casting roll, 8.3 bolts and touch).
-
-    ``cast`` is the chance that the casting roll reaches the spell's difficulty; ``effect`` the chance that
-    the spell then takes effect on a target that does not dodge (a touch spell's touch attack and a resisted
-    spell's resistance roll included, with the one roll they share); ``dodged`` the same against a target that
-    dodges the caster as it would a missile (bolts only, else None).
-    """
-
-    caster: str
-    spell: str
-    target: str | None
-    hex: Hex | None
-    skill: int
-    modifiers: tuple[Modifier, ...]
-    result: int
-    """Skill plus modifiers: the casting result with a roll of 0."""
-    difficulty: int
-    cast: Fraction
-    effect: Fraction
-    dodged: Fraction | None = None
-    dodge: int | None = None
-    """The target's dodge before its roll (Agility, stance, table 8's bonus on the spell's difficulty)."""
-    touch: int | None = None
-    """A touch spell's touch attack with a roll of 0 (Agility or melee skill plus its modifiers)."""
-    touch_defence: int | None = None
-    damage_base: int | None = None
-    distribution: Mapping[Outcome, Fraction] | None = None
-    """A damage bolt's outcomes against a target that does not dodge."""
-    line: LineOfFire[str] | None = None
-    bystanders: tuple[Bystander, ...] = ()
-    """Figures a damage bolt that misses may strike (FTC 8.3: misses as for missiles, 6.5.3)."""
-    assumptions: tuple[str, ...] = field(default_factory=tuple)
-
-
-def _resists(battle: Battle, item: magic.Spell, target: Figure | None, result: int) -> Fraction:
-    """P(the target's resistance roll stays below the casting result) (FTC 8, resisted spells), from
-    ``Battle.resistance_terms`` like the resolution (the GM's modifiers on the target included)."""
-    if target is None:
-        return Fraction(1)
-    terms = battle.resistance_terms(target.id, item.name)
-    if terms is None:
-        return Fraction(1)
-    level, mods = terms
-    return prob_at_most(result - level - total(mods) - 1)
-
-
-def concentration_odds(battle: Battle, fid: str) -> dict[str, Fraction]:
-    """P(a concentrating caster keeps his spell) for each Will roll that may test it (FTC 8.1: "dodge" needs
-    Good, "damaged" Great), from ``Battle.concentration_terms`` like the resolution (the GM's modifiers
-    included)."""
-    will, mods = battle.concentration_terms(fid)
-    return {
-        reason: prob_at_least(magic.concentration_difficulty(reason) - will - total(mods))
-        for reason in ("dodge", "damaged")
-    }
-
-
-def spell_preview(
-    battle: Battle,
-    fid: str,
-    spell_name: str,
-    target: str | Hex | None = None,
-    stance: str = "neutral",
-    *,
-    dodge: Sequence[str] = (),
-) -> SpellPreview:
-    """The exact odds of ``fid`` casting ``spell_name`` (FTC 8.1, 8.3) from ``Battle.spell_terms``, the terms
-    the resolution uses: skill + 4dF + table 4 and table 7's modifiers against the spell's difficulty; a bolt
-    must also beat the dodge of a target that dodges; a touch spell needs its touch attack with the same roll;
-    a resisted spell must beat the target's Will or Health roll."""
-    caster = battle.figure(fid)
-    item = magic.spell(spell_name)
-    tgt = battle.figure(target) if isinstance(target, str) else None
-    spot = target if isinstance(target, Hex) else None
-    st = Stance(stance)
-    public = public_declarations(battle)
-    # table 7's -1 for a caster who defends (FTC 8.1), from the melee attacks on him declared in the open so far
-    attackers = [a for a in battle.melee_attackers_on(fid) if a in public]
-    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
-    skill = caster.character.skill_level(item.skill)
-    result = skill + total(terms.modifiers)
-    assumptions: list[str] = []
-    later = magic.resolves_when(item) != "declaration" or battle.options.secret_stances
-    if not attackers and later and any(t.id not in public for t in battle.threats_to(fid)):
-        assumptions.append("attacked in melee while casting: table 7's −1 for a firer who defends is not counted.")
-    hostile = tgt is not None and tgt.side != caster.side and tgt.can_act
-    bolt = hostile and item.range in ("close", "short", "long")
-    tdecl = public.get(tgt.id) if tgt is not None else None
-    t_stance = tdecl.stance if tdecl is not None else "neutral"
-    if hostile and tdecl is None and tgt is not None and (bolt or item.is_touch):
-        assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
-    dodge_level: int | None = None
-    if bolt and tgt is not None:
-        dodge_level = tgt.character.agility + total(battle.spell_dodge_terms(tgt.id, item.name, Stance(t_stance)))
-    touch: int | None = None
-    touch_def: int | None = None
-    touch_diff = 0
-    if item.is_touch and hostile and tgt is not None:
-        hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
-        omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
-        touch = magic.touch_attack_skill(caster.character) + total(omods)
-        if tdecl is None or not tdecl.second_move:
-            touch_def, _ = _melee_defence(battle, tgt, caster, hand, t_stance)
-        touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
-    cast = effect = Fraction(0)
-    dodged: Fraction | None = Fraction(0) if bolt else None
-    for r, p in FOUR_DF.items():
-        res = result + r
-        if res < item.difficulty:
-            continue
-        cast += p
-        lands = Fraction(1)
-        if touch is not None:
-            t_off = touch + r
-            lands = (
-                Fraction(0)
-                if t_off < touch_diff
-                else (Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
-            )
-        resist = _resists(battle, item, tgt, res)
-        effect += p * lands * resist
-        if dodged is not None and dodge_level is not None:
-            dodged += p * prob_at_most(res - dodge_level - 1) * resist
-    damage_base: int | None = None
-    distribution: Mapping[Outcome, Fraction] | None = None
-    if bolt and tgt is not None and item.effect == "damage":
-        weapon = magic.spell_weapon(item)
-        dist = distance(caster.hex, tgt.hex)
-
-        def base_at(location: str) -> int:
-            off = offensive_factors(
-                caster.character, weapon, two_handed=False, distance=dist, location=location, target=tgt.character
-            )
-            dfn = magic.spell_defensive_factors(item, tgt.character, location=location)
-            return sum(f.value for f in off) - sum(f.value for f in dfn)
-
-        damage_base = base_at("torso")
-        head = base_at("head") if tgt.character.has_head else None
-        offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
-        distribution = outcome_distribution(
-            offence,
-            None,
-            (),
-            item.difficulty,
-            damage_base,
-            damage_base_head=head,
-            track=tgt.character.wound_track,
-            fudge_graze_table=battle.options.fudge_graze_table,
-            health=tgt.character.health,
-            scale_difference=graze_scale_difference(caster.character, tgt.character, weapon),
-        )
-    bystanders: list[Bystander] = []
-    if distribution is not None and terms.line is not None and tgt is not None:
-        at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]
-        friends = [b for b in at_risk if battle.figures[b].side == caster.side]
-        enemies = [b for b in at_risk if battle.figures[b].side != caster.side]
-        if at_risk:
-            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
-            miss = 1 - effect
-            bystanders += [Bystander(b, True, miss * p_friend / len(friends)) for b in friends]
-            bystanders += [Bystander(b, False, miss * p_enemy / len(enemies)) for b in enemies]
-    return SpellPreview(
-        caster.id,
-        item.name,
-        tgt.id if tgt is not None else None,
-        spot,
-        skill,
-        terms.modifiers,
-        result,
-        item.difficulty,
-        cast,
-        effect,
-        dodged,
-        dodge_level,
-        touch,
-        touch_def,
-        damage_base,
-        distribution,
-        terms.line,
-        tuple(bystanders),
-        tuple(assumptions),
-    )

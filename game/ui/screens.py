@@ -607,12 +607,10 @@ class NewBattleScreen(Screen):
         text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         for sc, b in zip(self.sides, self.side_buttons, strict=True):
             b.draw(surface, text)
-            from game.ui.battle_screen import hex_colour
-
             colour = (
                 self.ui.palette.sides[self.sides.index(sc)]
                 if self.ui.settings.colour_blind
-                else (hex_colour(sc.colour))
+                else (theme.hex_colour(sc.colour))
             )
             pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
         y = self.problem_rect.y

@@ -176,6 +176,17 @@ _TERRAIN_COLOURS: dict[str, RGB] = {
 }
 
 
+def hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
+    """'#2f6fd0' -> (47, 111, 208); anything unreadable gives ``default`` (a side's colour from its roster)."""
+    t = text.strip().lstrip("#")
+    if len(t) == 3:
+        t = "".join(c * 2 for c in t)
+    try:
+        return int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16)
+    except (ValueError, IndexError):
+        return default
+
+
 def terrain_colour(name: str) -> RGB:
     """A fill colour for a terrain type in the plain-hex map (a stable muted colour for unknown names)."""
     key = name.strip().lower()

@@ -1,19 +1,33 @@
 """Every phase rule of FTC 4–6 reached through ``legal_actions`` / ``apply`` (issue 3).
 
 Scenarios are built in code on an open field (``tests/golden/scenarios.py``). Where the outcome depends on
-dice (an escape won or lost, a stray hit, two figures falling together) the test searches seeds
-deterministically and then asserts the exact events.
+dice (an escape won or lost, a stray hit, two figures falling together) the battle has a GM seat that sets
+those rolls by hand (``gm.SetDie``), and the test asserts the exact events. Round 1's initiative is rolled
+as the battle is set up, before any seat can act, so a test that needs one figure to go first takes a fixed
+seed and asserts that order before relying on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 import pytest
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine.battle import Battle, BattleSetup, Decision, Figure, IllegalAction, RuleOptions, apply, legal_actions
+from game.engine import gm
+from game.engine.battle import (
+    GM_REFEREE,
+    Battle,
+    BattleSetup,
+    Decision,
+    Figure,
+    IllegalAction,
+    RuleOptions,
+    apply,
+    legal_actions,
+)
 from game.engine.hexgrid import Hex, direction_to, distance, neighbor
 from game.engine.movement import movement_allowance
 from game.engine.wounds import WoundLevel, Wounds
@@ -62,9 +76,32 @@ def attack_phase(b: Battle) -> bool:
     return b.phase == "attack"
 
 
-def seed_where(make: Callable[[int], BattleSetup], pred: Callable[[Battle], bool], tries: int = 600) -> int:
-    """The first seed whose fresh battle satisfies ``pred`` (deterministic)."""
-    return next(s for s in range(tries) if pred(Battle(make(s))))
+HIGH = (1, 1, 1, 1)
+LOW = (-1, -1, -1, -1)
+ZERO = (0, 0, 0, 0)
+
+
+def with_dice(setup: BattleSetup, dice: Mapping[tuple[str, str], Sequence[tuple[int, ...]]]) -> Battle:
+    """The battle with a GM seat (a referee) who sets, for each (figure, purpose), that figure's next rolls of
+    that purpose in order (``gm.SetDie``); the GM's events come before the first decision."""
+    b = Battle(replace(setup, gm=GM_REFEREE))
+    for (fid, purpose), rolls in dice.items():
+        for faces in rolls:
+            apply(b, gm.SetDie(fid, purpose, faces))
+    return b
+
+
+def first_in_initiative(make: Callable[[int], BattleSetup], seed: int, fid: str, *, last: bool = False) -> Battle:
+    """The battle from a fixed ``seed`` in which ``fid`` goes first (or ``last``) in round 1's initiative
+    (rolled as the battle is set up, FTC 4); fails, naming the seed, if it no longer does."""
+    b = Battle(make(seed))
+    assert b.order[-1 if last else 0] == fid, f"seed {seed} no longer puts {fid} {'last' if last else 'first'}"
+    return b
+
+
+def until_moves(fid: str) -> Callable[[Battle], bool]:
+    """``drive``'s stop condition: ``fid`` is due to move (everyone before it stayed where it was)."""
+    return lambda b: (d := legal_actions(b)) is not None and d.figure == fid and d.reason == "move"
 
 
 def of(events: list[ev.Event], kind: type[ev.Event]) -> list[ev.Event]:
@@ -177,8 +214,7 @@ def _hold_setup(seed: int) -> BattleSetup:
 
 def test_ftc_5_hold_and_interrupt() -> None:
     """FTC 5: a held figure may take its whole move before any later figure — here before both reds."""
-    seed = seed_where(_hold_setup, lambda b: b.order[0] == "a")
-    b = Battle(_hold_setup(seed))
+    b = first_in_initiative(_hold_setup, 8, "a")
     d = legal_actions(b)
     assert d is not None and (d.figure, d.reason, d.kinds) == ("a", "move", ("move", "hold"))
     events = apply(b, act.Hold("a"))
@@ -230,8 +266,8 @@ def test_ftc_5_held_figures_forfeit_in_reverse_order() -> None:
 
 def test_ftc_5_hold_cannot_be_split() -> None:
     """FTC 5 (RULINGS.md): a move is taken whole; a figure that moved cannot move or hold again."""
-    seed = seed_where(_hold_setup, lambda b: b.order[0] == "a")
-    b = Battle(_hold_setup(seed))
+    b = Battle(_hold_setup(0))
+    drive(b, until=until_moves("a"))
     apply(b, act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
     with pytest.raises(IllegalAction):
         apply(b, act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
@@ -255,7 +291,8 @@ def test_ftc_5_2_passing_an_occupied_hex_costs_one_more() -> None:
             seed=seed,
         )
 
-    b = Battle(make(seed_where(make, lambda b: b.order[0] == "a")))
+    b = Battle(make(0))
+    drive(b, until=until_moves("a"))
     through = ((neighbor(C, 0), 0), (neighbor(neighbor(C, 0), 0), 0))
     with pytest.raises(IllegalAction, match="occupies"):
         apply(b, act.Move("a", through[:1]))
@@ -269,7 +306,8 @@ def test_ftc_5_crawling_and_lying_down_change_the_allowance() -> None:
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "swift", C, 0), ("z", "red", "brigand", Hex(1, 8), 3)], seed=seed)
 
-    b = Battle(make(seed_where(make, lambda b: b.order[0] == "a")))
+    b = Battle(make(0))
+    drive(b, until=until_moves("a"))
     c = b.figures["a"].character
     crawl = movement_allowance(c.speed, posture="crawling", strength=c.strength, load_kg=c.carried_mass_kg())
     assert crawl < b.figures["a"].allowance
@@ -302,19 +340,17 @@ def _to_mover(b: Battle) -> None:
     drive(b, until=lambda b: (d := legal_actions(b)) is not None and d.figure == "m" and d.reason == "move")
 
 
-def _escape_outcome(make: Callable[[int], BattleSetup], escaped: bool) -> int:
-    def pred(b: Battle) -> bool:
-        _to_mover(b)
-        events = apply(b, act.Move("m", AWAY))
-        return any(isinstance(e, ev.EscapeContest) and e.escaped == escaped for e in events)
-
-    return seed_where(make, pred)
+def _escape_outcome(make: Callable[[int], BattleSetup], escaped: bool) -> Battle:
+    """The zone-of-control battle with the escape rolls set by the GM: the mover rolls +4 and the stopper
+    -4 when he is to escape, the other way round when he is to fail."""
+    mover, stopper = (HIGH, LOW) if escaped else (LOW, HIGH)
+    return with_dice(make(0), {("m", "escape"): [mover], ("s", "escape"): [stopper]})
 
 
 def test_ftc_5_3_escape_won() -> None:
     """FTC 5.3: the stopper (standing order *always*) stops the mover; the mover beats him and goes on."""
     make = _zoc("swift", "peasant")
-    b = Battle(make(_escape_outcome(make, True)))
+    b = _escape_outcome(make, True)
     _to_mover(b)
     events = apply(b, act.Move("m", AWAY))
     assert events[0] == ev.StopDecided("s", "m", True)
@@ -328,7 +364,7 @@ def test_ftc_5_3_escape_won() -> None:
 def test_ftc_5_3_escape_lost_mover_stays() -> None:
     """FTC 5.3: losing, the mover may stay: his move ends where he was held."""
     make = _zoc("clumsy", "guard")
-    b = Battle(make(_escape_outcome(make, False)))
+    b = _escape_outcome(make, False)
     _to_mover(b)
     events = apply(b, act.Move("m", AWAY))
     assert isinstance(events[-1], ev.EscapeContest) and not events[-1].escaped
@@ -343,7 +379,7 @@ def test_ftc_5_3_escape_lost_mover_stays() -> None:
 def test_ftc_5_3_turn_tail_and_run_gives_free_attacks() -> None:
     """FTC 5.3: turning tail, every stopper strikes at once; the runner defends at -2, strikes nothing."""
     make = _zoc("clumsy", "guard")
-    b = Battle(make(_escape_outcome(make, False)))
+    b = _escape_outcome(make, False)
     _to_mover(b)
     apply(b, act.Move("m", AWAY))
     events = apply(b, act.EscapeFailedChoice("m", True))
@@ -484,8 +520,7 @@ def test_fudge_4_32_secret_stances_hidden_until_all_declared() -> None:
 def test_ftc_6_2_retreat_and_follow() -> None:
     """FTC 6.2: a mildly defensive figure steps back one hex away from its attacker; the attacker (neutral)
     may follow into the hex it left; the attack still lands on it (in reach along the movement)."""
-    seed = seed_where(lambda s: _duel(seed=s), lambda b: b.order[0] == "z")
-    b = Battle(_duel(seed=seed))
+    b = first_in_initiative(lambda s: _duel(seed=s), 0, "z")
     drive(b, until=attack_phase)
     apply(b, act.Declare("a", "neutral", ("z",)))
     d = legal_actions(b)
@@ -509,8 +544,7 @@ def test_ftc_6_2_retreat_and_follow() -> None:
 
 def test_ftc_6_2_very_defensive_must_retreat() -> None:
     """FTC 6.2: a very defensive stance must retreat; without a free hex away it cannot be chosen."""
-    seed = seed_where(lambda s: _duel(seed=s), lambda b: b.order[0] == "z")
-    b = Battle(_duel(seed=seed))
+    b = first_in_initiative(lambda s: _duel(seed=s), 0, "z")
     drive(b, until=attack_phase)
     apply(b, act.Declare("a", "neutral", ("z",)))
     with pytest.raises(IllegalAction, match="must retreat"):
@@ -520,8 +554,7 @@ def test_ftc_6_2_very_defensive_must_retreat() -> None:
 
 def test_ftc_6_2_advance_trades_attack_bonus_for_hexes() -> None:
     """FTC 6.2: a very aggressive attacker two hexes off advances one hex (facing it) and attacks at +1."""
-    seed = seed_where(lambda s: _duel(seed=s, gap=2), lambda b: b.order[0] == "a")
-    b = Battle(_duel(seed=seed, gap=2))
+    b = first_in_initiative(lambda s: _duel(seed=s, gap=2), 4, "a")
     drive(b, until=attack_phase)
     assert b.targets_for("a") == []
     d = legal_actions(b)
@@ -551,8 +584,7 @@ def test_ftc_6_2_second_move_rolls_no_dice() -> None:
             seed=seed,
         )
 
-    seed = seed_where(make, lambda b: b.order[-1] == "w")
-    b = Battle(make(seed))
+    b = first_in_initiative(make, 5, "w", last=True)
     drive(b, until=attack_phase)
     d = legal_actions(b)
     assert d is not None and d.figure == "w" and "second_move" in d.kinds
@@ -573,8 +605,7 @@ def test_ftc_6_2_second_move_target_is_unopposed() -> None:
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "brigand", C, 0), ("z", "red", "brigand", neighbor(C, 0), 3)], seed=seed)
 
-    seed = seed_where(make, lambda b: b.order[0] == "a")
-    b = Battle(make(seed))
+    b = first_in_initiative(make, 4, "a")
     drive(b, until=attack_phase)
     apply(b, act.SecondMove("z", ()))
     events = apply(b, act.Declare("a", "neutral", ("z",)))
@@ -648,17 +679,10 @@ def test_ftc_6_4_simultaneous_kills() -> None:
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "bruiser", C, 0), ("z", "red", "bruiser", neighbor(C, 0), 3)], seed=seed)
 
-    def both_fall(b: Battle) -> bool:
-        drive(b, until=attack_phase)
-        events = drive(
-            b,
-            lambda b, d: act.Declare(d.figure or "", "very_aggressive", ("z",) if d.figure == "a" else ("a",)),
-            until=lambda b: b.round == 2 or b.over,
-        )
-        return len(of(events, ev.TakenOut)) == 2
-
-    seed = seed_where(make, both_fall)
-    b = Battle(make(seed))
+    # both roll 0 (set by the GM), and neither health roll softens the blow
+    b = with_dice(
+        make(0), {("a", "combat"): [ZERO], ("z", "combat"): [ZERO], ("a", "health"): [LOW], ("z", "health"): [LOW]}
+    )
     drive(b, until=attack_phase)
     events = drive(
         b, lambda b, d: act.Declare(d.figure or "", "very_aggressive", ("z",) if d.figure == "a" else ("a",))
@@ -691,13 +715,17 @@ def test_ftc_6_4_very_hurt_counts_from_the_next_round() -> None:
             return act.Declare(d.figure or "", "neutral", ("z",) if d.figure == "a" else ("a",))
         return None
 
-    def very_hurt_and_fighting(b: Battle) -> bool:
-        drive(b, fight, until=lambda b: b.round == 2 or b.over)
-        return not b.over and b.figures["z"].wounds.worst == WoundLevel.VERY_HURT
-
-    seed = seed_where(make, very_hurt_and_fighting)
-    b = Battle(make(seed))
+    # round 1 (dice set by the GM): the bruiser's blow would leave the brigand Near Death, his Great health
+    # roll makes it Very Hurt; round 2 both roll 0
+    dice = {
+        ("a", "combat"): [(0, 0, 1, 0), ZERO],
+        ("z", "combat"): [(-1, -1, 0, 1), ZERO],
+        ("z", "health"): [(1, 1, 1, 0), ZERO],
+        ("a", "health"): [ZERO],
+    }
+    b = with_dice(make(0), dice)
     r1 = drive(b, fight, until=lambda b: b.round == 2)
+    assert b.figures["z"].wounds.worst == WoundLevel.VERY_HURT
     z1 = next(e for e in r1 if isinstance(e, ev.AttackResolved) and e.attacker == "z")
     assert not any(n == "Very Hurt" for n, _ in z1.offence_mods)
     assert b.figures["z"].very_hurt_from_round == 1
@@ -738,12 +766,8 @@ def test_ftc_6_5_3_miss_hits_bystander(side: str) -> None:
     """FTC 6.5.3: a missed shot may hit a figure on the line of fire (an enemy on a high roll, a friend on a
     low one); the stray shot lands on that bystander."""
 
-    def stray_hit(b: Battle) -> bool:
-        events = drive(b, _fire, until=lambda b: b.round == 2 or b.over)
-        return any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in events)
-
-    seed = seed_where(lambda s: _shot(s, side), stray_hit, tries=2000)
-    b = Battle(_shot(seed, side))
+    # the GM sets the archer's rolls: -4 to miss, then the situational roll: +4 (an enemy) or -4 (a friend)
+    b = with_dice(_shot(0, side), {("a", "combat"): [LOW], ("a", "situational"): [HIGH if side == "red" else LOW]})
     events = drive(b, _fire, until=lambda b: b.round == 2 or b.over)
     shot = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a" and not e.stray)
     assert not shot.hit and shot.target == "t"
@@ -776,10 +800,8 @@ def test_ftc_5_standing_nobody_acts_once_incapacitated() -> None:
             return act.Declare("a", "very_aggressive", ("z",))
         return None
 
-    seed = seed_where(
-        make, lambda b: bool(drive(b, fight, until=lambda b: b.round == 2 or b.over)) and not b.figures["z"].can_act
-    )
-    b = Battle(make(seed))
+    # the GM sets the dice: the bruiser rolls +4, the peasant -4 (and -4 for health)
+    b = with_dice(make(0), {("a", "combat"): [HIGH], ("z", "combat"): [LOW], ("z", "health"): [LOW]})
     drive(b, fight, until=lambda b: b.round == 2)
     assert b.figures["z"].out and "z" not in b.order
     asked = []
@@ -819,11 +841,7 @@ def test_ftc_5_2_held_in_an_occupied_hex_ends_in_the_last_free_one() -> None:
 
     path = ((through, 0), (neighbor(through, 0), 0))
 
-    def lost(b: Battle) -> bool:
-        _to_mover(b)
-        return any(isinstance(e, ev.EscapeContest) and not e.escaped for e in apply(b, act.Move("m", path)))
-
-    b = Battle(make(seed_where(make, lost)))
+    b = with_dice(make(0), {("m", "escape"): [LOW], ("s", "escape"): [HIGH]})  # the mover loses the contest
     _to_mover(b)
     contest = apply(b, act.Move("m", path))[-1]
     assert isinstance(contest, ev.EscapeContest) and contest.at == through
@@ -848,7 +866,7 @@ def test_ftc_6_2_only_one_attacker_can_follow_into_the_vacated_hex() -> None:
             seed=seed,
         )
 
-    b = Battle(make(seed_where(make, lambda b: b.order[0] == "z")))
+    b = first_in_initiative(make, 1, "z")
     drive(b, until=attack_phase)
     apply(b, act.Declare(legal_actions(b).figure or "", "neutral", ("z",)))  # type: ignore[union-attr]
     apply(b, act.Declare(legal_actions(b).figure or "", "neutral", ("z",)))  # type: ignore[union-attr]

@@ -41,7 +41,7 @@ def thunder(b: Battle, fid: str) -> act.Action:
     return act.Declare(fid)
 
 
-def test_issue_8_removing_a_concentrating_caster_ends_his_concentration() -> None:
+def test_ftc_8_1_removing_a_concentrating_caster_ends_his_concentration() -> None:
     b = refereed(spell_far(0))
     play_round(b, thunder)
     assert b.casting_of("w") is not None
@@ -53,7 +53,7 @@ def test_issue_8_removing_a_concentrating_caster_ends_his_concentration() -> Non
     assert b.over
 
 
-def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
+def test_gm_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
     setup = axial(
         [
             ("w", "blue", "wizard", Hex(1, 4), 0),
@@ -72,7 +72,7 @@ def test_issue_8_removing_a_caster_mid_battle_lets_the_rounds_go_on() -> None:
     assert b.round >= 4 or b.over
 
 
-def test_issue_8_removing_the_target_of_a_concentration_breaks_it() -> None:
+def test_ftc_8_1_removing_the_target_of_a_concentration_breaks_it() -> None:
     setup = axial(
         [
             ("w", "blue", "wizard", Hex(1, 4), 0),
@@ -92,7 +92,7 @@ def test_issue_8_removing_the_target_of_a_concentration_breaks_it() -> None:
     assert not [e for e in later if isinstance(e, ev.SpellCast) and e.target == "b"]
 
 
-def test_issue_8_a_large_reinforcement_has_its_own_wound_track() -> None:
+def test_ftc_7_3_a_large_reinforcement_has_its_own_wound_track() -> None:
     b = refereed(spell_far(0))
     b.apply(gm.AddFigure("d", "red", Hex(6, 7), 3, character=dict(CHARACTERS["dragon"])))
     d = b.figure("d")
@@ -120,25 +120,17 @@ def cloud_on_troll(seed: int) -> tuple[Battle, list[dict[str, str | None]]]:
 
 
 def test_ftc_8_an_area_over_part_of_a_large_figure_is_on_it() -> None:
-    for seed in range(60):
-        b, _seen = cloud_on_troll(seed)
-        troll = b.figure("t")
-        assert Hex(7, 4) in troll.cells and Hex(8, 4) not in troll.cells
-        if any(e.spell.name == "Blinding Cloud" for e in b.effects()):
-            assert [e.spell.name for e in b.effects_on("t")] == ["Blinding Cloud"]
-            break
-    else:
-        raise AssertionError("no seed lands the cloud")
+    b, _seen = cloud_on_troll(0)
+    troll = b.figure("t")
+    assert Hex(7, 4) in troll.cells and Hex(8, 4) not in troll.cells
+    assert any(e.spell.name == "Blinding Cloud" for e in b.effects()), "seed 0 no longer lands the cloud"
+    assert [e.spell.name for e in b.effects_on("t")] == ["Blinding Cloud"]
 
 
 def test_ftc_8_2_a_large_figure_sees_an_area_cast_over_part_of_it() -> None:
-    for seed in range(60):
-        _b, seen = cloud_on_troll(seed)
-        if seen:
-            assert "w" in seen[0]
-            break
-    else:
-        raise AssertionError("no seed has the wizard declare first")
+    _b, seen = cloud_on_troll(0)
+    assert seen, "seed 0 no longer has the wizard declare first"
+    assert "w" in seen[0]
 
 
 def test_ftc_5_3_the_gm_grants_a_free_attack_to_a_large_figure_next_to_the_runner() -> None:
@@ -224,12 +216,12 @@ def play_mixed(b: Battle, seed: int, max_rounds: int = 12) -> Battle:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000))
-def test_issue_8_random_play_with_casters_large_figures_and_a_gm_keeps_the_invariants(seed: int) -> None:
+def test_random_play_with_casters_large_figures_and_a_gm_keeps_the_invariants(seed: int) -> None:
     b = play_mixed(Battle(mixed(seed)), seed)
     assert b.over or b.round > 12
 
 
-def test_issue_8_a_battle_of_casters_large_figures_and_a_gm_replays_from_its_save(tmp_path: Path) -> None:
+def test_a_battle_of_casters_large_figures_and_a_gm_replays_from_its_save(tmp_path: Path) -> None:
     for seed in range(3):
         b = play_mixed(Battle(mixed(seed)), seed, max_rounds=8)
         assert any(a.kind == "gm_modifier" for a in b.log)
@@ -269,12 +261,15 @@ def test_ftc_8_3_an_area_spell_reaches_a_large_figure_by_its_nearest_hex_in_rang
 # --- the GM's modifiers in the rolls of magic (Fudge 4.1, FTC 8.1) -------------------------------------
 
 
-def dodging_caster(seed: int, value: int) -> Battle:
+def dodging_caster(seed: int, value: int, will: tuple[int, ...] | None = None) -> Battle:
     """Round 1 of ``spell_duel`` with a referee: the wizard begins Thunderstrike at the archer and dodges
-    her arrow, so he rolls Will (Good) to keep concentrating (FTC 8.1); the GM gives him ``value``."""
+    her arrow, so he rolls Will (Good) to keep concentrating (FTC 8.1); the GM gives him ``value`` and,
+    if given, sets the faces of that Will roll."""
     b = refereed(spell_duel(seed))
     if value:
         b.apply(gm.SituationalModifier("calm", "w", value, "calm mind", "removed"))
+    if will is not None:
+        b.apply(gm.SetDie("w", "will", will))
 
     def declare(bb: Battle, fid: str) -> act.Action:
         if fid == "w":
@@ -287,65 +282,55 @@ def dodging_caster(seed: int, value: int) -> Battle:
 
 def test_fudge_4_1_the_gm_modifier_counts_in_the_will_roll_to_keep_concentrating() -> None:
     """FTC 8.1's Will roll is one of the figure's rolls: the GM's +3 is in its total and named in the log,
-    and some seed shows it keeping a concentration that the wizard's Will alone would have lost."""
-    saved: ev.ConcentrationRolled | None = None
-    for seed in range(200):
-        rolled = [e for e in dodging_caster(seed, 3).events if isinstance(e, ev.ConcentrationRolled)]
-        if not rolled:
-            continue
-        r = rolled[0]
-        assert r.reason == "dodge" and r.modifiers == (("GM: calm mind", 3),)
-        assert r.result == r.will + sum(r.faces) + 3
-        assert r.kept == (r.result >= r.difficulty)
-        assert "+3 GM: calm mind" in r.text()
-        if r.kept and r.result - 3 < r.difficulty:
-            saved = r
-            break
-    assert saved is not None, "no seed where the GM's +3 keeps a concentration Will alone loses"
+    and it keeps a concentration that the wizard's Will alone would have lost (the GM sets the roll: -3)."""
+    rolled = [e for e in dodging_caster(0, 3, (0, -1, -1, -1)).events if isinstance(e, ev.ConcentrationRolled)]
+    assert rolled
+    r = rolled[0]
+    assert r.reason == "dodge" and r.modifiers == (("GM: calm mind", 3),)
+    assert r.result == r.will + sum(r.faces) + 3
+    assert r.kept == (r.result >= r.difficulty)
+    assert "+3 GM: calm mind" in r.text()
+    assert r.kept and r.result - 3 < r.difficulty, "the GM's +3 keeps a concentration Will alone loses"
 
 
 def test_ftc_8_1_a_will_roll_without_gm_modifiers_reads_and_digests_as_before() -> None:
     """Without a GM modifier the event names none and its saved form has no ``modifiers`` key, so battles
     saved before GM modifiers counted here replay digest for digest."""
-    for seed in range(50):
-        rolled = [e for e in dodging_caster(seed, 0).events if isinstance(e, ev.ConcentrationRolled)]
-        if rolled:
-            assert rolled[0].modifiers == () and "modifiers" not in rolled[0].to_json()
-            assert rolled[0].result == rolled[0].will + sum(rolled[0].faces)
-            return
-    raise AssertionError("no seed makes the wizard roll Will")
+    rolled = [e for e in dodging_caster(0, 0).events if isinstance(e, ev.ConcentrationRolled)]
+    assert rolled, "seed 0 no longer makes the wizard roll Will"
+    assert rolled[0].modifiers == () and "modifiers" not in rolled[0].to_json()
+    assert rolled[0].result == rolled[0].will + sum(rolled[0].faces)
 
 
-def slowed_archer(seed: int, value: int) -> Battle:
+def slowed_archer(seed: int, value: int, dice: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> Battle:
     """Round 1 of ``spell_duel`` with a referee: the wizard casts Slow (resisted by Will) at the archer; the
-    GM gives the archer ``value``."""
+    GM gives the archer ``value`` and, if given, sets ``dice``: the wizard's roll of the round and the
+    archer's resistance roll."""
     b = refereed(spell_duel(seed))
     if value:
         b.apply(gm.SituationalModifier("grit", "a", value, "stubborn", "removed"))
+    if dice is not None:
+        b.apply(gm.SetDie("w", "combat", dice[0]))
+        b.apply(gm.SetDie("a", "resistance", dice[1]))
     play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w" else act.Declare(fid))
     return b
 
 
 def test_fudge_4_1_the_gm_modifier_counts_in_the_resistance_to_a_spell() -> None:
     """A resisted spell takes effect only if the casting beats the target's Will + 4dF (FTC 8): the GM's
-    modifier on the target counts in that roll, named in the log; some seed shows it turning the spell."""
-    turned: ev.SpellResisted | None = None
-    for seed in range(300):
-        b = slowed_archer(seed, 2)
-        resisted = [e for e in b.events if isinstance(e, ev.SpellResisted)]
-        if not resisted:
-            continue
-        r = resisted[0]
-        level, mods = b.resistance_terms("a", "Slow") or (None, ())
-        assert r.level == level == b.figure("a").character.will
-        assert r.modifiers == tuple((m.name, m.value) for m in mods) == (("GM: stubborn", 2),)
-        assert r.result == r.level + sum(r.faces) + 2
-        assert r.resisted == (r.casting <= r.result)
-        assert "+2 GM: stubborn" in r.text()
-        if r.resisted and r.casting > r.result - 2:
-            turned = r
-            break
-    assert turned is not None, "no seed where the GM's +2 lets the archer resist"
+    modifier on the target counts in that roll, named in the log; with both rolls set by the GM to 0, the
+    +2 turns the spell."""
+    b = slowed_archer(0, 2, ((0, 0, 0, 0), (0, 0, 0, 0)))
+    resisted = [e for e in b.events if isinstance(e, ev.SpellResisted)]
+    assert resisted
+    r = resisted[0]
+    level, mods = b.resistance_terms("a", "Slow") or (None, ())
+    assert r.level == level == b.figure("a").character.will
+    assert r.modifiers == tuple((m.name, m.value) for m in mods) == (("GM: stubborn", 2),)
+    assert r.result == r.level + sum(r.faces) + 2
+    assert r.resisted == (r.casting <= r.result)
+    assert "+2 GM: stubborn" in r.text()
+    assert r.resisted and r.casting > r.result - 2, "the GM's +2 lets the archer resist"
 
 
 def test_fudge_4_1_the_gm_modifier_counts_in_dodging_a_bolt_and_its_odds() -> None:
@@ -386,16 +371,13 @@ def test_ftc_8_1_a_round_the_gm_ends_carries_a_concentration_in_its_last_round_o
     round 5 before that attack phase (in its movement phase, or after the wizard declared it again): the
     attack phase never came, so the concentration carries on, still in its last round, and the spell
     strikes in round 6's attack phase."""
-    for seed in range(40):
-        b = refereed(spell_far(seed))
-        for _ in range(4):
-            play_round(b, thunder)
-        conc = b.casting_of("w")
-        assert b.round == 5 and conc is not None and conc.rounds_left == 1
-        if when == "movement" or _declared_before_the_brigand(b):
-            break
-    else:
-        raise AssertionError("no seed has the wizard declare first in round 5")
+    b = refereed(spell_far(0))
+    for _ in range(4):
+        play_round(b, thunder)
+    conc = b.casting_of("w")
+    assert b.round == 5 and conc is not None and conc.rounds_left == 1
+    if when == "attack":
+        assert _declared_before_the_brigand(b), "seed 0 no longer has the wizard declare first in round 5"
     events = b.apply(gm.EndRound("the bell"))
     assert not [e for e in events if isinstance(e, (ev.ConcentrationBroken, ev.SpellCast))]
     assert [(e.caster, e.rounds_left) for e in events if isinstance(e, ev.CastingContinued)] == [("w", 1)]
@@ -443,70 +425,58 @@ def test_ftc_8_2_a_large_figure_sees_a_casting_from_any_of_its_hexes() -> None:
     """A wall in front of the troll's head hides the wizard from that hex, but the troll's rear-left hex sees
     and hears him: it recognises his Thunderstrike on a Good result, not the Superb of a hidden caster."""
     troll = character("troll", skills={"Club": "Good", "Thaumatology": "Great"})
-    for seed in range(60):
-        b = _walled(
-            [("w", "blue", character("wizard"), Hex(1, 4), 0), ("t", "red", troll, Hex(8, 4), 3)],
-            wall=Hex(7, 4),
-            seed=seed,
-        )
-        assert line_of_fire(b.terrain, Hex(1, 4), Hex(8, 4)).blocked  # the head hex is hidden
-        assert b.recognition_view("t", "w") == (True, True, False)
-        seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="t"))
-        if seen:
-            assert seen[0].figure == "t" and seen[0].difficulty == GOOD
-            return
-    raise AssertionError("no seed has the troll declare after the wizard")
+    b = _walled(
+        [("w", "blue", character("wizard"), Hex(1, 4), 0), ("t", "red", troll, Hex(8, 4), 3)],
+        wall=Hex(7, 4),
+        seed=0,
+    )
+    assert line_of_fire(b.terrain, Hex(1, 4), Hex(8, 4)).blocked  # the head hex is hidden
+    assert b.recognition_view("t", "w") == (True, True, False)
+    seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="t"))
+    assert seen, "seed 0 no longer has the watcher declare after the caster"
+    assert seen[0].figure == "t" and seen[0].difficulty == GOOD
 
 
 def test_ftc_8_2_a_large_caster_is_seen_at_any_of_its_hexes() -> None:
     """The wall hides the casting troll's head from the seer, but not its other hexes: the seer, in the
     cloud the troll casts, sees and hears it (Good), as a large target is shot at any of its hexes."""
     troll = character("troll", skills={"Club": "Good", "Magic": "Great"}, spells=["Blinding Cloud"])
-    for seed in range(60):
-        b = _walled(
-            [("t", "blue", troll, Hex(7, 4), 0), ("s", "red", character("seer"), Hex(3, 5), 3)],
-            wall=Hex(5, 5),
-            seed=seed,
-        )
-        assert line_of_fire(b.terrain, Hex(3, 5), Hex(7, 4)).blocked  # the troll's own hex is hidden
-        assert b.recognition_view("s", "t") == (True, True, False)
-        seen = _recognitions(b, "t", act.Declare("t", spell="Blinding Cloud", spell_hex=Hex(3, 4)), rounds=1)
-        if seen:
-            assert seen[0].figure == "s" and seen[0].difficulty == GOOD
-            return
-    raise AssertionError("no seed has the seer declare after the troll")
+    b = _walled(
+        [("t", "blue", troll, Hex(7, 4), 0), ("s", "red", character("seer"), Hex(3, 5), 3)],
+        wall=Hex(5, 5),
+        seed=0,
+    )
+    assert line_of_fire(b.terrain, Hex(3, 5), Hex(7, 4)).blocked  # the troll's own hex is hidden
+    assert b.recognition_view("s", "t") == (True, True, False)
+    seen = _recognitions(b, "t", act.Declare("t", spell="Blinding Cloud", spell_hex=Hex(3, 4)), rounds=1)
+    assert seen, "seed 0 no longer has the watcher declare after the caster"
+    assert seen[0].figure == "s" and seen[0].difficulty == GOOD
 
 
 def test_ftc_8_2_a_large_bystander_in_the_way_obscures_from_any_of_its_hexes() -> None:
     """Other people in the way make recognition Superb (FTC 8.2): a troll whose tail hex, not its head,
     stands between the seer and the wizard is in the way."""
-    for seed in range(60):
-        b = _walled(
-            [
-                ("w", "blue", character("wizard"), Hex(1, 4), 0),
-                ("s", "red", character("seer"), Hex(9, 4), 3),
-                ("t", "blue", character("troll"), Hex(5, 3), 1),
-            ],
-            wall=Hex(0, 0),
-            seed=seed,
-        )
-        assert b.figure("t").hex not in {lh.hex for lh in line_of_fire(b.terrain, Hex(1, 4), Hex(9, 4)).hexes}
-        assert b.recognition_view("s", "w") == (True, True, True)
-        seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="s"))
-        if seen:
-            assert seen[0].figure == "s" and seen[0].difficulty == SUPERB
-            return
-    raise AssertionError("no seed has the seer declare after the wizard")
+    b = _walled(
+        [
+            ("w", "blue", character("wizard"), Hex(1, 4), 0),
+            ("s", "red", character("seer"), Hex(9, 4), 3),
+            ("t", "blue", character("troll"), Hex(5, 3), 1),
+        ],
+        wall=Hex(0, 0),
+        seed=0,
+    )
+    assert b.figure("t").hex not in {lh.hex for lh in line_of_fire(b.terrain, Hex(1, 4), Hex(9, 4)).hexes}
+    assert b.recognition_view("s", "w") == (True, True, True)
+    seen = _recognitions(b, "w", act.Declare("w", spell="Thunderstrike", spell_target="s"))
+    assert seen, "seed 0 no longer has the watcher declare after the caster"
+    assert seen[0].figure == "s" and seen[0].difficulty == SUPERB
 
 
-def test_issue_8_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> None:
+def test_ftc_8_1_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> None:
     """Physical dice at the table: the GM's faces for the wizard's next Will roll (FTC 8.1) are the ones
     rolled, and the dice of the seed are not drawn for it."""
-    for seed in range(200):
-        if any(isinstance(e, ev.ConcentrationRolled) for e in dodging_caster(seed, 0).events):
-            break
-    else:
-        raise AssertionError("no seed makes the wizard roll Will")
+    seed = 0
+    assert any(isinstance(e, ev.ConcentrationRolled) for e in dodging_caster(seed, 0).events)
     for faces in ((1, 1, 1, 1), (-1, -1, -1, -1)):
         b = refereed(spell_duel(seed))
         b.apply(gm.SetDie("w", "will", faces))
@@ -522,13 +492,10 @@ def test_issue_8_the_gm_sets_the_will_roll_to_keep_concentrating_by_hand() -> No
         assert not b.gm_dice
 
 
-def test_issue_8_the_gm_sets_a_resistance_roll_by_hand() -> None:
+def test_ftc_8_the_gm_sets_a_resistance_roll_by_hand() -> None:
     """The archer's roll to resist Slow (FTC 8) uses the faces the GM set for it."""
-    for seed in range(300):
-        if any(isinstance(e, ev.SpellResisted) for e in slowed_archer(seed, 0).events):
-            break
-    else:
-        raise AssertionError("no seed has the archer resist")
+    seed = 0
+    assert any(isinstance(e, ev.SpellResisted) for e in slowed_archer(seed, 0).events)
     b = refereed(spell_duel(seed))
     b.apply(gm.SetDie("a", "resistance", (1, 1, 1, 1)))
     play_round(b, lambda bb, fid: act.Declare("w", spell="Slow", spell_target="a") if fid == "w" else act.Declare(fid))

@@ -75,7 +75,7 @@ EVERY_ACTION: list[GMAction] = [
 ]
 
 
-def test_issue_8_every_gm_action_kind_is_covered() -> None:
+def test_every_gm_action_kind_is_covered() -> None:
     assert {type(a) for a in EVERY_ACTION} == set(GM_ACTION_TYPES.values())
     assert all(k.startswith("gm_") for k in GM_ACTION_TYPES)
     actions.register_gm_actions()  # saved logs load GM actions as any other (game.engine.battle registers them)
@@ -85,7 +85,7 @@ def test_issue_8_every_gm_action_kind_is_covered() -> None:
 
 
 @pytest.mark.parametrize("action", EVERY_ACTION, ids=lambda a: a.kind)
-def test_issue_8_gm_action_survives_json_save_and_load(action: GMAction) -> None:
+def test_gm_action_survives_json_save_and_load(action: GMAction) -> None:
     validate_gm_action(action)
     text = json.dumps(actions.action_to_json(action))
     assert json.loads(text) == gm_action_to_json(action)
@@ -93,16 +93,14 @@ def test_issue_8_gm_action_survives_json_save_and_load(action: GMAction) -> None
 
 
 @pytest.mark.parametrize("action", EVERY_ACTION, ids=lambda a: a.kind)
-def test_issue_8_gm_action_loads_through_actions_once_registered(
-    action: GMAction, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_gm_action_loads_through_actions_once_registered(action: GMAction, monkeypatch: pytest.MonkeyPatch) -> None:
     for kind, cls in GM_ACTION_TYPES.items():
         monkeypatch.setitem(actions.ACTION_TYPES, kind, cls)
     data = json.loads(json.dumps(actions.action_to_json(action)))
     assert actions.action_from_json(data) == action
 
 
-def test_issue_8_gm_action_json_errors_are_readable() -> None:
+def test_gm_action_json_errors_are_readable() -> None:
     with pytest.raises(GMActionError, match="unknown GM action kind"):
         gm_action_from_json({"kind": "gm_smite"})
     with pytest.raises(GMActionError, match="no field"):
@@ -111,7 +109,7 @@ def test_issue_8_gm_action_json_errors_are_readable() -> None:
         gm_action_from_json({"kind": "gm_modifier", "id": "x", "target": "b0", "value": 5})
 
 
-def test_issue_8_gm_action_owns_its_data() -> None:
+def test_gm_action_owns_its_data() -> None:
     changes: dict[str, Any] = {"strength": "Good"}
     a = EditTraits("b0", changes)
     changes["strength"] = "Poor"
@@ -139,7 +137,7 @@ def test_ftc_table_7_bad_light_and_insecure_footing_minus_1_to_minus_3() -> None
         validate_condition("fog", -1)
 
 
-def test_issue_8_modifier_needs_a_known_duration_and_target() -> None:
+def test_gm_modifier_needs_a_known_duration_and_target() -> None:
     with pytest.raises(GMActionError, match="lasts until"):
         validate_gm_action(SituationalModifier("m", "b0", 1, until="forever"))
     with pytest.raises(GMActionError, match="no figure or side 'zz'"):
@@ -147,7 +145,7 @@ def test_issue_8_modifier_needs_a_known_duration_and_target() -> None:
     validate_gm_action(SituationalModifier("m", "blue", 1), figures={"b0"}, sides={"blue"})
 
 
-def test_issue_8_set_die_takes_four_fudge_dice_or_one_d6() -> None:
+def test_gm_set_die_takes_four_fudge_dice_or_one_d6() -> None:
     with pytest.raises(GMActionError, match="four Fudge dice"):
         validate_gm_action(SetDie("b0", "combat", (1, 1, 2, 0)))
     with pytest.raises(GMActionError, match="four Fudge dice"):
@@ -158,7 +156,7 @@ def test_issue_8_set_die_takes_four_fudge_dice_or_one_d6() -> None:
         validate_gm_action(SetDie("b0", "morale", (0, 0, 0, 0)))
 
 
-def test_issue_8_references_checked_against_the_battle() -> None:
+def test_gm_references_checked_against_the_battle() -> None:
     figs, sides = {"b0", "r0"}, {"blue", "red"}
     with pytest.raises(GMActionError, match="no figure 'x'"):
         validate_gm_action(DeclareOut("x"), figures=figs, sides=sides)
@@ -171,7 +169,7 @@ def test_issue_8_references_checked_against_the_battle() -> None:
     validate_gm_action(EndBattle(None), figures=figs, sides=sides)
 
 
-def test_issue_8_add_figure_needs_exactly_one_character_source_and_a_facing() -> None:
+def test_gm_add_figure_needs_exactly_one_character_source_and_a_facing() -> None:
     with pytest.raises(GMActionError, match="exactly one"):
         validate_gm_action(AddFigure("n", "red", Hex(0, 0)))
     with pytest.raises(GMActionError, match="exactly one"):
@@ -234,7 +232,7 @@ def test_fudge_4_1_total_is_the_clamped_sum_of_what_applies(
     assert modifier_total(mods, "b0", "blue", round_no) == max(-3, min(3, raw))
 
 
-def test_issue_8_remove_modifier_lifts_a_standing_modifier_or_condition() -> None:
+def test_gm_remove_modifier_lifts_a_standing_modifier_or_condition() -> None:
     s = GMState()
     s = s.with_action(SituationalModifier("m1", "blue", 1, "rally", "removed"), 1)
     s = s.with_action(BattleCondition("dark", "bad_light", -2), 1)

@@ -104,21 +104,21 @@ def gm_texts(events: list[ev.Event], b: Battle) -> list[str]:
 # ------------------------------------------------------------------------------------------ the seat
 
 
-def test_issue_8_gm_actions_need_a_gm_seat() -> None:
+def test_gm_actions_need_a_gm_seat() -> None:
     """Without a GM seat in the setup every GM action is refused, and nothing changes."""
     b = Battle(duel_setup()(0))
     refused(b, gm.SituationalModifier("m", "a", 1), "no GM seat; mark a player as GM")
     refused(b, gm.EndBattle("blue"), "no GM seat")
 
 
-def test_issue_8_the_gm_seat_is_a_side_or_the_referee() -> None:
+def test_gm_seat_is_a_side_or_the_referee() -> None:
     """The seat names a side of the battle, or "referee" for a GM who plays no side."""
     assert Battle(replace(duel_setup()(0), gm="red")).setup.gm == "red"
     with pytest.raises(ValueError, match="GM's seat"):
         Battle(replace(duel_setup()(0), gm="green"))
 
 
-def test_issue_8_the_gm_seat_changes_no_decision_and_no_roll() -> None:
+def test_gm_seat_changes_no_decision_and_no_roll() -> None:
     """A GM seat alone changes nothing: the same opening, the same decisions (computer players ignore it)."""
     plain, seated = Battle(skirmish(3)), refereed(skirmish(3))
     assert plain.initial_digest == seated.initial_digest
@@ -239,7 +239,7 @@ def test_table_7_conditions_out_of_range_or_off_the_map_are_refused() -> None:
 # ------------------------------------------------------------------------------------------ dice set by hand
 
 
-def test_issue_8_a_combat_roll_set_by_hand_is_used_once() -> None:
+def test_gm_a_combat_roll_set_by_hand_is_used_once() -> None:
     """SetDie: the figure's next combat roll has the given faces; the one after is rolled again."""
     b = duel()
     events = b.apply(gm.SetDie("a", "combat", (1, 1, 1, 1)))
@@ -249,7 +249,7 @@ def test_issue_8_a_combat_roll_set_by_hand_is_used_once() -> None:
     assert b.gm_dice == []
 
 
-def test_issue_8_initiative_and_escape_rolls_set_by_hand() -> None:
+def test_ftc_4_5_3_initiative_and_escape_rolls_set_by_hand() -> None:
     """SetDie for the next round's initiative and for an escape contest."""
     b = duel()
     b.apply(gm.SetDie("z", "initiative", (-1, -1, -1, -1)))
@@ -264,7 +264,7 @@ def test_issue_8_initiative_and_escape_rolls_set_by_hand() -> None:
     assert not contest.escaped
 
 
-def test_issue_8_a_roll_the_battle_never_makes_cannot_be_set() -> None:
+def test_fudge_4_8_a_roll_the_battle_never_makes_cannot_be_set() -> None:
     """Healing is between battles (Fudge 4.8): no healing die in a battle; faces must fit the dice."""
     b = duel()
     refused(b, gm.SetDie("a", "healing", (0, 0, 0, 0)), "no healing roll")
@@ -331,7 +331,7 @@ def test_ftc_5_3_free_attacks_are_decided_only_at_a_failed_escape() -> None:
     refused(b, gm.GrantFreeAttack("a", "z"), "has failed an escape")
 
 
-def test_issue_8_the_gm_ends_the_round() -> None:
+def test_gm_ends_the_round() -> None:
     """EndRound: the rest of the round is lost and the next begins, with its initiative."""
     b = duel()
     events = b.apply(gm.EndRound("the bell"))
@@ -339,13 +339,13 @@ def test_issue_8_the_gm_ends_the_round() -> None:
     assert b.round == 2 and any(isinstance(e, ev.RoundBegan) and e.round == 2 for e in events)
 
 
-def test_issue_8_the_gm_cannot_end_the_round_in_the_middle_of_a_move() -> None:
+def test_gm_cannot_end_the_round_in_the_middle_of_a_move() -> None:
     """While a mover waits for a decision the round goes on."""
     b = _failed_escape()
     refused(b, gm.EndRound(), "Finish M's move first")
 
 
-def test_issue_8_the_gm_ends_the_battle() -> None:
+def test_gm_ends_the_battle() -> None:
     """EndBattle names the winner (or none); the battle is over."""
     b = duel()
     refused(b, gm.EndBattle("green"), "no side 'green'")
@@ -398,7 +398,7 @@ def test_fudge_4_57_wounds_past_incapacitated_take_the_figure_out() -> None:
     assert any(isinstance(e, ev.TakenOut) for e in events) and b.over
 
 
-def test_issue_8_edits_wait_for_the_round_to_end() -> None:
+def test_gm_edits_wait_for_the_round_to_end() -> None:
     """Once a figure has moved this round, edits are refused until the round ends."""
     b = duel()
     d = legal_actions(b)
@@ -423,7 +423,7 @@ def test_ftc_9_the_gm_changes_gear_and_traits() -> None:
     assert a.character.strength == 2 and a.character.combat_skill(a.character.ready_weapon) == 1
 
 
-def test_issue_8_a_reinforcement_joins_on_a_free_hex_and_in_the_initiative_order() -> None:
+def test_gm_a_reinforcement_joins_on_a_free_hex_and_in_the_initiative_order() -> None:
     """AddFigure: from the roster (a character of the battle) or a table; it rolls initiative and acts."""
     b = duel()
     refused(b, gm.AddFigure("y", "red", CENTRE, roster_key="brigand"), "not a free hex")
@@ -438,7 +438,7 @@ def test_issue_8_a_reinforcement_joins_on_a_free_hex_and_in_the_initiative_order
     assert {"y", "w"} <= moved
 
 
-def test_issue_8_a_removed_figure_leaves_the_map_but_keeps_its_name_in_the_log() -> None:
+def test_gm_a_removed_figure_leaves_the_map_but_keeps_its_name_in_the_log() -> None:
     """RemoveFigure: gone from the figures and the order; earlier log lines still name it."""
     b = refereed(skirmish(1))
     events = b.apply(gm.RemoveFigure("r2"))
@@ -474,7 +474,7 @@ EVERY_DECISION: list[gm.GMAction] = [
 ]
 
 
-def test_issue_8_every_gm_decision_survives_save_load_and_replay(tmp_path: Path) -> None:
+def test_every_gm_decision_survives_save_load_and_replay(tmp_path: Path) -> None:
     """Saved, loaded and replayed, every GM decision reproduces every event (digests checked)."""
     b = refereed(skirmish(5))
     for a in EVERY_DECISION[:-2]:
@@ -495,7 +495,7 @@ def test_issue_8_every_gm_decision_survives_save_load_and_replay(tmp_path: Path)
     assert [e.text(again.names()) for e in again.events] == [e.text(b.names()) for e in b.events]
 
 
-def test_issue_8_free_attack_overrides_survive_replay(tmp_path: Path) -> None:
+def test_ftc_5_3_free_attack_overrides_survive_replay(tmp_path: Path) -> None:
     """The free-attack overrides of a failed escape replay too."""
     b = _failed_escape()
     b.apply(gm.DenyFreeAttack("s", "m"))
@@ -512,7 +512,7 @@ def test_issue_8_free_attack_overrides_survive_replay(tmp_path: Path) -> None:
     assert again.digests == b.digests
 
 
-def test_issue_8_gm_decisions_are_undone_like_any_other() -> None:
+def test_gm_decisions_are_undone_like_any_other() -> None:
     """A GM decision that rolled no dice can be taken back."""
     b = duel()
     b.apply(gm.SituationalModifier("m", "a", 1))
@@ -520,7 +520,7 @@ def test_issue_8_gm_decisions_are_undone_like_any_other() -> None:
     assert record.undo(b).gm_state == gm.GMState()
 
 
-def test_issue_8_a_damaged_gm_action_in_a_save_is_named() -> None:
+def test_a_damaged_gm_action_in_a_save_is_named() -> None:
     """A GM action with a bad value in a save is reported with its number."""
     data = record.to_json(duel(), {})
     data["actions"] = [{"kind": "gm_modifier", "id": "m", "target": "a", "value": 9}]

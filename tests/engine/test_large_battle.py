@@ -5,7 +5,7 @@ scale-piercing weapons and the Fudge examples played out by the battle itself.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -15,8 +15,18 @@ from hypothesis import strategies as st
 
 from game.engine import actions as act
 from game.engine import events as ev
+from game.engine import gm
 from game.engine.ai import RandomPlayer, TacticalPlayer
-from game.engine.battle import Battle, BattleSetup, FigureSetup, IllegalAction, RuleOptions, apply, legal_actions
+from game.engine.battle import (
+    GM_REFEREE,
+    Battle,
+    BattleSetup,
+    FigureSetup,
+    IllegalAction,
+    RuleOptions,
+    apply,
+    legal_actions,
+)
 from game.engine.characters import Character
 from game.engine.combat import Stance
 from game.engine.creatures import footprint, front_zone
@@ -37,8 +47,11 @@ def battle(
     terrain: TerrainMap | None = None,
     seed: int = 0,
     orders: Mapping[str, str] | None = None,
+    dice: Mapping[tuple[str, str], Sequence[tuple[int, ...]]] | None = None,
 ) -> Battle:
-    """A battle on an open 16 x 12 field (or ``terrain``) with figures at axial hexes."""
+    """A battle on an open 16 x 12 field (or ``terrain``) with figures at axial hexes. With ``dice`` the
+    battle has a GM seat that sets, for each (figure, purpose), the faces of that figure's next rolls of
+    that purpose, in order (``gm.SetDie``): a test's dice are chosen, not searched for."""
     t = terrain or TerrainMap.open(16, 12)
     figs = tuple(
         FigureSetup(
@@ -52,7 +65,16 @@ def battle(
         )
         for fid, side, ch, h, facing in figures
     )
-    return Battle(BattleSetup(t, SIDES, figs, RuleOptions(), seed))
+    b = Battle(BattleSetup(t, SIDES, figs, RuleOptions(), seed, gm=GM_REFEREE if dice else None))
+    for (fid, purpose), rolls in (dice or {}).items():
+        for faces in rolls:
+            b.apply(gm.SetDie(fid, purpose, faces))
+    return b
+
+
+HIGH = (1, 1, 1, 1)
+LOW = (-1, -1, -1, -1)
+ZERO = (0, 0, 0, 0)
 
 
 def walls(cells: set[tuple[int, int]], width: int = 16, height: int = 12) -> TerrainMap:
@@ -203,20 +225,22 @@ def test_ftc_5_2_zone_of_control_from_a_large_figures_front_stops_a_mover() -> N
 
 
 def test_ftc_5_3_a_large_figure_moving_through_a_zone_of_control_escapes() -> None:
-    for seed in range(60):
-        b = battle([("d", "red", "dragon", C, 0), ("k", "blue", "knight", Hex(C.q + 2, C.r), 3)], seed=seed)
-        assert not b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))  # the dragon starts in his zone
-        move_first(b, "d")
-        reach = b.reach_for("d")
-        away = Hex(C.q - 3, C.r)
-        assert reach.band(away) == "escape"
-        events = apply(b, act.Move("d", reach.path(away).steps))
-        contest = [e for e in events if isinstance(e, ev.EscapeContest)]
-        assert contest and contest[0].mover == "d" and contest[0].stoppers == ("k",)
-        if contest[0].escaped:
-            assert b.figures["d"].hex == away and b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))
-            return
-    raise AssertionError("no seed let the dragon escape")
+    """The dragon wins its escape contest (the GM sets the rolls: dragon +4, knight -4) and leaves the
+    knight's zone of control with its whole footprint."""
+    b = battle(
+        [("d", "red", "dragon", C, 0), ("k", "blue", "knight", Hex(C.q + 2, C.r), 3)],
+        dice={("d", "escape"): [HIGH], ("k", "escape"): [LOW]},
+    )
+    assert not b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))  # the dragon starts in his zone
+    move_first(b, "d")
+    reach = b.reach_for("d")
+    away = Hex(C.q - 3, C.r)
+    assert reach.band(away) == "escape"
+    events = apply(b, act.Move("d", reach.path(away).steps))
+    contest = [e for e in events if isinstance(e, ev.EscapeContest)]
+    assert contest and contest[0].mover == "d" and contest[0].stoppers == ("k",)
+    assert contest[0].mover_faces == HIGH and contest[0].escaped
+    assert b.figures["d"].hex == away and b.zone(b.figures["k"]).isdisjoint(b.cells_of("d"))
 
 
 # --- FTC 6.2: reach onto any hex -------------------------------------------------------------------------
@@ -260,27 +284,25 @@ def test_ftc_6_5_3_a_large_figure_on_the_line_is_at_risk_and_a_large_target_is_h
 
 
 def test_fudge_4_57_mook_track_second_wound_puts_it_out() -> None:
+    """The guard's blows (rolls set by the GM: -1 against the goblin's 0) do 4 points in rounds 1 and 2:
+    the first marks Hurt, the second finds no open box below Out of the Battle."""
     goblin = character("goblin")
     assert goblin.wound_track.name == "mook"
-    for seed in range(80):
-        b = battle([("k", "blue", "guard", C, 0), ("g", "red", goblin, Hex(C.q + 1, C.r), 3)], seed=seed)
-        wounds: list[ev.Wounded] = []
-        while not b.over and b.round <= 8:
-            d = legal_actions(b)
-            assert d is not None
-            fid = d.figure or ""
-            a: act.Action = (
-                act.Declare(fid, "neutral", ("g",) if fid == "k" else ())
-                if d.reason == "declare"
-                else act.Move(fid, ())
-            )
-            wounds += [e for e in apply(b, a) if isinstance(e, ev.Wounded) and e.figure == "g"]
-        if len(wounds) >= 2 and wounds[0].box == "Hurt":
-            # the first wound only marks Hurt; the second finds no open box below Out of the Battle
-            assert wounds[1].box == "Incapacitated"
-            assert b.figures["g"].out and not b.figures["g"].can_act
-            return
-    raise AssertionError("no seed wounded the goblin twice")
+    b = battle(
+        [("k", "blue", "guard", C, 0), ("g", "red", goblin, Hex(C.q + 1, C.r), 3)],
+        dice={("k", "combat"): [(-1, 0, 0, 0)] * 2, ("g", "combat"): [ZERO] * 2, ("g", "health"): [ZERO] * 2},
+    )
+    wounds: list[ev.Wounded] = []
+    while not b.over and b.round <= 2:
+        d = legal_actions(b)
+        assert d is not None
+        fid = d.figure or ""
+        a: act.Action = (
+            act.Declare(fid, "neutral", ("g",) if fid == "k" else ()) if d.reason == "declare" else act.Move(fid, ())
+        )
+        wounds += [e for e in apply(b, a) if isinstance(e, ev.Wounded) and e.figure == "g"]
+    assert [w.box for w in wounds] == ["Hurt", "Incapacitated"]
+    assert b.figures["g"].out and not b.figures["g"].can_act
 
 
 # --- Fudge 4.23: carnivores and prey -----------------------------------------------------------------------
@@ -302,60 +324,63 @@ def test_fudge_4_23_prey_attacks_a_level_low_and_a_carnivore_defends_a_level_low
 def test_fudge_4_58_a_scale_piercing_spear_halves_the_dragons_mass_scale_on_a_solid_blow() -> None:
     hunter = character("spearman", skills={"Spear": "Legendary"}, scale_piercing={"Spear": "halve"})
     assert hunter.to_dict()["scale_piercing"] == {"Spear or Pike": "halve"}
-    for seed in range(80):
-        b = battle([("h", "blue", hunter, Hex(C.q + 2, C.r), 3), ("d", "red", "dragon", C, 0)], seed=seed)
-        events = first_round(b, {"h": act.Declare("h", "neutral", ("d",), aim="torso")})
-        hits = [e for e in attacks(events, "h") if e.hit and e.relative_degree >= 3]
-        if hits:
-            factors = dict(hits[0].defensive_factors)
-            assert factors.get("Mass Scale (halved: scale-piercing)") == 2 and "Mass Scale" not in factors
-            return
-    raise AssertionError("no seed gave a solid blow")
+    b = battle(
+        [("h", "blue", hunter, Hex(C.q + 2, C.r), 3), ("d", "red", "dragon", C, 0)],
+        dice={("h", "combat"): [HIGH], ("d", "combat"): [LOW]},
+    )
+    events = first_round(b, {"h": act.Declare("h", "neutral", ("d",), aim="torso")})
+    hits = [e for e in attacks(events, "h") if e.hit and e.relative_degree >= 3]
+    assert hits, "a Legendary spear rolling +4 against a dragon rolling -4 lands a solid blow"
+    factors = dict(hits[0].defensive_factors)
+    assert factors.get("Mass Scale (halved: scale-piercing)") == 2 and "Mass Scale" not in factors
 
 
 # --- Fudge 4.58's examples in a battle --------------------------------------------------------------------
 
 
 def test_fudge_4_58_knight_against_a_seven_hex_dragon_in_a_battle() -> None:
+    """Fudge 4.58's example: Wilbur hits the dragon with a relative degree of +3 (both roll 0, set by the GM)."""
     dragon = replace(DRAGON, footprint=7)
-    for seed in range(200):
-        b = battle([("w", "blue", WILBUR, Hex(C.q + 2, C.r), 3), ("d", "red", dragon, C, 0)], seed=seed)
-        events = first_round(b, {"w": act.Declare("w", "neutral", ("d",), aim="torso")})
-        blow = attacks(events, "w")[0]
-        assert blow.difficulty == -2  # Poor: the knight is the smaller
-        if blow.hit and blow.relative_degree == 3:
-            assert sum(v for _, v in blow.offensive_factors) == 6  # "+6"
-            assert sum(v for _, v in blow.defensive_factors) == 8  # against "+8"
-            assert blow.damage == 1 and blow.wound == "Scratch"  # "3-2 = one point": a Scratch
-            return
-    raise AssertionError("no seed gave Wilbur his +3")
+    b = battle(
+        [("w", "blue", WILBUR, Hex(C.q + 2, C.r), 3), ("d", "red", dragon, C, 0)],
+        dice={("w", "combat"): [ZERO], ("d", "combat"): [ZERO], ("d", "health"): [ZERO]},
+    )
+    events = first_round(b, {"w": act.Declare("w", "neutral", ("d",), aim="torso")})
+    blow = attacks(events, "w")[0]
+    assert blow.difficulty == -2  # Poor: the knight is the smaller
+    assert blow.hit and blow.relative_degree == 3
+    assert sum(v for _, v in blow.offensive_factors) == 6  # "+6"
+    assert sum(v for _, v in blow.defensive_factors) == 8  # against "+8"
+    assert blow.damage == 1 and blow.wound == "Scratch"  # "3-2 = one point": a Scratch
 
 
 def test_fudge_4_58_warrior_against_leprechaun_in_a_battle() -> None:
+    """Fudge 4.58's example: Sheba kicks the leprechaun with a relative degree of +2 (her roll +1, his 0)."""
     sheba = replace(SHEBA, skills={"Martial Arts": 3})  # Superb: a kicker good enough for the Great difficulty
-    for seed in range(200):
-        b = battle([("s", "blue", sheba, C, 0), ("l", "red", MCMURTREE, Hex(C.q + 1, C.r), 3)], seed=seed)
-        events = first_round(b, {"s": act.Declare("s", "neutral", ("l",), aim="torso")})
-        kick = attacks(events, "s")[0]
-        assert kick.difficulty == 2  # Great: the leprechaun is tiny
-        if kick.hit and kick.relative_degree == 2:
-            assert sum(v for _, v in kick.offensive_factors) == 1  # "+1"
-            assert sum(v for _, v in kick.defensive_factors) == -3  # against "-3"
-            assert kick.damage == 6 and kick.wound == "Very Hurt"  # "six points ... Very Hurt"
-            return
-    raise AssertionError("no seed gave Sheba her +2")
+    b = battle(
+        [("s", "blue", sheba, C, 0), ("l", "red", MCMURTREE, Hex(C.q + 1, C.r), 3)],
+        dice={("s", "combat"): [(1, 0, 0, 0)], ("l", "combat"): [ZERO], ("l", "health"): [ZERO]},
+    )
+    events = first_round(b, {"s": act.Declare("s", "neutral", ("l",), aim="torso")})
+    kick = attacks(events, "s")[0]
+    assert kick.difficulty == 2  # Great: the leprechaun is tiny
+    assert kick.hit and kick.relative_degree == 2
+    assert sum(v for _, v in kick.offensive_factors) == 1  # "+1"
+    assert sum(v for _, v in kick.defensive_factors) == -3  # against "-3"
+    assert kick.damage == 6 and kick.wound == "Very Hurt"  # "six points ... Very Hurt"
 
 
 def test_fudge_4_58_leprechaun_clubs_the_warrior_in_a_battle_for_no_damage() -> None:
-    for seed in range(40):
-        b = battle([("s", "blue", SHEBA, C, 0), ("f", "red", FIONN, Hex(C.q + 1, C.r), 3)], seed=seed)
-        events = first_round(b, {"f": act.Declare("f", "neutral", ("s",))})
-        blow = attacks(events, "f")[0]
-        assert blow.difficulty == -2  # Poor: Fionn is the smaller
-        if blow.hit:
-            assert blow.wound is None or blow.relative_degree >= 4
-            return
-    raise AssertionError("Fionn never hit")
+    """Fionn hits by +3 (he rolls +3, Sheba 0) but his club does no harm to the larger warrior short of +4."""
+    b = battle(
+        [("s", "blue", SHEBA, C, 0), ("f", "red", FIONN, Hex(C.q + 1, C.r), 3)],
+        dice={("f", "combat"): [(1, 1, 1, 0)], ("s", "combat"): [ZERO], ("s", "health"): [ZERO]},
+    )
+    events = first_round(b, {"f": act.Declare("f", "neutral", ("s",))})
+    blow = attacks(events, "f")[0]
+    assert blow.difficulty == -2  # Poor: Fionn is the smaller
+    assert blow.hit and blow.relative_degree == 3
+    assert blow.wound is None or blow.relative_degree >= 4
 
 
 # --- the state machine with large figures ------------------------------------------------------------------

@@ -61,13 +61,12 @@ def kinds(events: list[ev.Event], cls: type[ev.Event]) -> list[ev.Event]:
     return [e for e in events if isinstance(e, cls)]
 
 
-def first_seed(make: Callable[[int], Battle], test: Callable[[Battle], bool], tries: int = 400) -> Battle:
-    """The first battle (by seed) for which ``test`` holds after playing it (deterministic search)."""
-    for seed in range(tries):
-        b = make(seed)
-        if test(b):
-            return b
-    raise AssertionError("no seed shows the rule")
+def at_seed(seed: int, make: Callable[[int], Battle], shows: Callable[[Battle], bool]) -> Battle:
+    """The battle from a fixed ``seed``, played by ``shows``, which must report that the battle shows the
+    rule under test (whose dice that seed gives); fails, naming the seed, if it no longer does."""
+    b = make(seed)
+    assert shows(b), f"seed {seed} no longer shows the rule under test: choose another fixed seed"
+    return b
 
 
 # ------------------------------------------------------------------------------------------ roster
@@ -122,7 +121,7 @@ def test_ftc_8_1_instant_defence_protects_this_round_a_one_round_spell_does_not(
         cast = kinds(out, ev.SpellCast)
         return bool(cast) and cast[0].success and any(isinstance(e, ev.AttackResolved) for e in out)  # type: ignore[attr-defined]
 
-    b = first_seed(_wizard_and_guard, shows)
+    b = at_seed({"Ward": 0, "Shield of Force": 1}[spell], _wizard_and_guard, shows)
     attack = next(e for e in reversed(b.events) if isinstance(e, ev.AttackResolved) and e.target == "w")
     assert any(name == spell for name, _ in attack.defence_mods) is protects
     if not b.over and not protects:
@@ -217,7 +216,7 @@ def test_ftc_8_1_concentration_broken_by_dodge() -> None:
         play_round(b, _archer_shoots(True))
         return any(isinstance(e, ev.ConcentrationRolled) and e.reason == "dodge" and not e.kept for e in b.events)
 
-    b = first_seed(lambda s: Battle(spell_duel(s)), shows)
+    b = at_seed(7, lambda s: Battle(spell_duel(s)), shows)
     rolled = next(e for e in b.events if isinstance(e, ev.ConcentrationRolled))
     assert rolled.difficulty == 1 and rolled.result == rolled.will + sum(rolled.faces)  # Good
     assert any(isinstance(e, ev.ConcentrationBroken) and e.reason == "lost concentration" for e in b.events)
@@ -235,7 +234,7 @@ def test_ftc_8_1_concentration_broken_by_damage() -> None:
         play_round(b, _archer_shoots(False))
         return any(isinstance(e, ev.ConcentrationRolled) and e.reason == "damaged" and not e.kept for e in b.events)
 
-    b = first_seed(lambda s: Battle(spell_duel(s)), shows)
+    b = at_seed(4, lambda s: Battle(spell_duel(s)), shows)
     rolled = next(e for e in b.events if isinstance(e, ev.ConcentrationRolled))
     assert rolled.difficulty == 2  # Great
     wounded = [i for i, e in enumerate(b.events) if isinstance(e, ev.Wounded) and e.figure == "w"]
@@ -260,7 +259,7 @@ def test_ftc_8_2_thaumatology_roll_while_declaring_recognises_the_spell() -> Non
         play_round(b, declares)
         return any(isinstance(e, ev.SpellRecognised) and e.success for e in b.events)
 
-    b = first_seed(make, shows)
+    b = at_seed(0, make, shows)
     rec = next(e for e in b.events if isinstance(e, ev.SpellRecognised))
     assert rec.figure == "b" and rec.caster == "w" and rec.spell == "Thunderstrike"
     assert rec.difficulty == 1  # Good: sees and hears the caster 5 hexes away
@@ -298,7 +297,7 @@ def test_ftc_8_3_touch_attack_with_agility_or_melee_skill_and_no_damage_of_its_o
         play_round(b, declares)
         return any(isinstance(e, ev.TouchAttack) for e in b.events)
 
-    b = first_seed(make, shows)
+    b = at_seed(0, make, shows)
     touch = next(e for e in b.events if isinstance(e, ev.TouchAttack))
     assert touch.skill == magic.touch_attack_skill(b.figure("w").character)
     assert touch.offence == touch.skill + touch.roll + sum(v for _, v in touch.offence_mods)
@@ -320,7 +319,7 @@ def test_ftc_8_3_paralysed_target_cannot_act() -> None:
         )
         return any(isinstance(e, ev.EffectBegan) for e in b.events) and not b.over
 
-    b = first_seed(make, shows)
+    b = at_seed(6, make, shows)
     began = next(i for i, e in enumerate(b.events) if isinstance(e, ev.EffectBegan))
     play_round(b)
     after = b.events[began:]
@@ -352,7 +351,7 @@ def test_ftc_8_3_bolt_missed_onto_a_bystander() -> None:
         play_round(b, declares)
         return any(isinstance(e, ev.StrayShot) and e.victim == "by" for e in b.events)
 
-    b = first_seed(make, shows)
+    b = at_seed(6, make, shows)
     miss = next(e for e in b.events if isinstance(e, ev.AttackResolved) and e.target == "t")
     assert miss.weapon == "Fire Bolt" and not miss.hit and miss.defence is not None
     assert ("dodging a spell", magic.spell_dodge_bonus(magic.spell("Fire Bolt"))) in miss.defence_mods
@@ -402,7 +401,7 @@ def test_ftc_8_heal_lowers_the_worst_wound() -> None:
         )
         return any(isinstance(e, ev.Healed) for e in b.events)
 
-    b = first_seed(make, shows)
+    b = at_seed(0, make, shows)
     healed = next(e for e in b.events if isinstance(e, ev.Healed))
     assert healed.before == "Hurt" and healed.after == "Scratch"
     assert b.figure("k").wounds.worst == WoundLevel.SCRATCH
@@ -413,7 +412,7 @@ def test_ftc_8_1_effect_expires_at_round_start_with_an_event() -> None:
         play_round(b, lambda b_, fid: act.Declare("w", spell="Ward") if fid == "w" else act.Declare(fid))
         return any(isinstance(e, ev.EffectBegan) for e in b.events)
 
-    b = first_seed(lambda s: Battle(spell_far(s)), shows)
+    b = at_seed(0, lambda s: Battle(spell_far(s)), shows)
     began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
     assert (began.first_round, began.last_round) == (1, 5)
     assert [x.rounds_left for x in b.effects_on("w")] == [4]  # round 2 now: rounds 2..5
@@ -513,7 +512,7 @@ def test_ftc_8_1_paralysing_touch_holds_its_target_two_whole_rounds() -> None:
         play_round(b, _touch_on("k"))
         return any(isinstance(e, ev.EffectBegan) for e in b.events) and not b.over
 
-    b = first_seed(make, shows)
+    b = at_seed(1, make, shows)
     began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
     # taken hold with round 1's attacks, it counts in rounds 2 and 3 ("cannot act for two rounds")
     assert (began.first_round, began.last_round) == (2, 3)
@@ -548,7 +547,7 @@ def test_ftc_8_1_a_one_round_dazzle_counts_in_the_round_it_is_cast_and_ends() ->
         play_round(b, declares)
         return sum(isinstance(e, ev.AttackResolved) and e.attacker == "k" for e in b.events) == 2
 
-    b = first_seed(make, shows)
+    b = at_seed(0, make, shows)
     began = next(e for e in b.events if isinstance(e, ev.EffectBegan))
     assert (began.first_round, began.last_round) == (1, 1)
     rounds = _by_round(b.events)
@@ -577,7 +576,7 @@ def test_ftc_8_1_a_one_second_ward_protects_in_the_round_it_is_cast_and_lasts_fi
             play_round(b, declares)
         return not b.over
 
-    b = first_seed(make, shows)
+    b = at_seed(0, make, shows)
     rounds = _by_round(b.events)
     warded = {
         r: any(
@@ -618,7 +617,7 @@ def test_ftc_6_2_touch_reaches_a_target_in_reach_anywhere_along_its_retreat(firs
         play_round(b, declares)
         return _declared_first(b) == first and any(isinstance(e, ev.SpellCast) and e.success for e in b.events)
 
-    b = first_seed(_wizard_and_brigand, shows)
+    b = at_seed({"w": 0, "k": 4}[first], _wizard_and_brigand, shows)
     stepped = next(e for e in b.events if isinstance(e, ev.Stepped))
     assert stepped.figure == "k" and stepped.reason == "retreat" and distance(stepped.to, CENTRE) == 2
     # the caster touching him is one of his attackers (declared or not yet): every retreat leads away from him
@@ -655,7 +654,7 @@ def test_ftc_8_1_a_touch_on_a_concentrating_caster_forces_a_good_will_roll() -> 
         play_round(b, declares)
         return b.casting_of("w") is not None
 
-    b = first_seed(make, shows)
+    b = at_seed(0, make, shows)
     out = play_round(b, declares)
     rolled = [e for e in kinds(out, ev.ConcentrationRolled) if e.caster == "w"]  # type: ignore[attr-defined]
     assert rolled and rolled[0].reason == "dodge"  # type: ignore[attr-defined]
@@ -703,7 +702,7 @@ def test_ftc_8_3_a_touch_damage_spell_does_the_spells_damage_not_the_touchs() ->
     # "a standard attack that does no damage (beyond what the spell would do)": the touch decides whether
     # the spell takes effect; the damage is the casting's degree + the spell's factor, on the torso
     hits: list[tuple[ev.SpellCast, ev.TouchAttack, ev.AttackResolved]] = []
-    for seed in range(200):
+    for seed in range(11):  # fixed seeds; eight of them land the touch
         b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("z", "red", "peasant", east(CENTRE), 3)], seed=seed))
         out = play_round(b, _touch_on("z", "Withering Touch"))
         blows = [e for e in out if isinstance(e, ev.AttackResolved) and e.attacker == "w"]
@@ -713,8 +712,6 @@ def test_ftc_8_3_a_touch_damage_spell_does_the_spells_damage_not_the_touchs() ->
             assert not blows  # a touch that misses: the spell does nothing
         if blows:
             hits.append((cast[0], touches[0], blows[0]))
-        if len(hits) >= 8:
-            break
     assert len(hits) >= 8
     item = magic.spell("Withering Touch")
     for cast, touch, blow in hits:

@@ -13,7 +13,7 @@ from game.engine import events as ev
 from game.engine import record
 from game.engine.ai import RandomPlayer
 from game.engine.battle import Battle, IllegalAction, apply, legal_actions
-from tests.golden.make_golden import EXPECT, GOLDEN
+from tests.golden.make_golden import EXPECT, GOLDEN, event_lines, read_lines
 from tests.golden.scenarios import SCENARIOS, skirmish
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
@@ -46,8 +46,21 @@ def _state(b: Battle) -> tuple[object, ...]:
 
 
 def test_every_golden_battle_has_a_log() -> None:
-    """Every golden battle of ``make_golden.py`` is saved in tests/golden (regenerate with that script)."""
+    """Every golden battle of ``make_golden.py`` is saved in tests/golden, as its log and as readable
+    events (regenerate both with that script)."""
     assert {p.stem for p in GOLDEN_LOGS} == set(GOLDEN)
+    assert {p.name.removesuffix(".events.txt") for p in GOLDEN_DIR.glob("*.events.txt")} >= set(GOLDEN)
+
+
+@pytest.mark.parametrize("path", GOLDEN_LOGS, ids=[p.stem for p in GOLDEN_LOGS])
+def test_golden_battle_replays_event_for_event_as_its_readable_text(path: Path) -> None:
+    """Replaying a golden log gives the events of ``<name>.events.txt`` line for line, so a change in a
+    roll or an outcome shows as a diff of readable lines (checked before the digests)."""
+    rec = record.load(path)
+    setup = SCENARIOS[str(rec.setup["scenario"])](rec.seed)
+    expected = read_lines(path.with_suffix(".events.txt"))
+    assert expected[0] == "@ opening" and sum(line.startswith("@ ") for line in expected) == len(rec.actions) + 1
+    assert event_lines(setup, rec.actions) == expected
 
 
 @pytest.mark.parametrize("path", GOLDEN_LOGS, ids=[p.stem for p in GOLDEN_LOGS])

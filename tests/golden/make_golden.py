@@ -6,18 +6,22 @@ Run from the project root::
     python tests/golden/make_golden.py spell_cast      # only the logs named
 
 Each log is a short battle on a scenario of ``scenarios.py`` (or a shipped map) played by a scripted
-policy; the seed is found by a deterministic search so that the log shows the rule it is named after
+policy from a fixed seed (the table ``GOLDEN``), chosen so that the log shows the rule it is named after
 (hold and interrupt, forfeits in reverse order, escape won / lost / turn tail, retreat and follow,
-simultaneous kills, a miss hitting a bystander). The logs are saved with ``record.save``, so each carries
-its seed, its actions and one events digest per action; ``tests/engine/test_record.py`` replays every
-``*.json`` here and checks every digest and the rule each log exhibits (``EXPECT``). Regenerate only when
-the rules engine changes on purpose (then the digests change and the old logs no longer replay).
+simultaneous kills, a miss hitting a bystander); writing refuses a seed that no longer shows it. The logs
+are saved with ``record.save``, so each carries its seed, its actions and one events digest per action.
+Beside each ``<name>.json`` lies ``<name>.events.txt`` (every event as text, one a line, under a header
+per decision): ``tests/engine/test_record.py`` replays every log, compares the
+events line by line with the text file (so a failing test shows which roll or outcome changed), then
+every digest, and checks the rule each log exhibits (``EXPECT``). Regenerate only when the rules engine
+changes on purpose, and read the diff of the ``.events.txt`` files before committing it.
 """
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +32,7 @@ from game.engine import actions as act  # noqa: E402
 from game.engine import events as ev  # noqa: E402
 from game.engine import gm, record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
-from game.engine.battle import Battle, Decision, legal_actions  # noqa: E402
+from game.engine.battle import Battle, BattleSetup, Decision, legal_actions  # noqa: E402
 from game.engine.hexgrid import Hex  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
 
@@ -216,29 +220,29 @@ def _refereed(seed: int) -> Policy:
     return policy
 
 
-GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int]] = {
-    # name: (scenario, policy for a seed, rounds to play)
-    "hold_and_interrupt": ("hold", lambda s: _hold, 1),
-    "forfeit_in_reverse_order": ("hold", lambda s: _all_hold, 1),
-    "escape_won": ("zoc_swift_vs_peasant", lambda s: _leave(False), 1),
-    "escape_lost_stays": ("zoc_clumsy_vs_guard", lambda s: _leave(False), 1),
-    "turn_tail_and_run": ("zoc_clumsy_vs_guard", lambda s: _leave(True), 1),
-    "retreat_and_follow": ("duel", lambda s: _retreat, 1),
-    "simultaneous_kills": ("bruisers", lambda s: _slug, 3),
-    "miss_hits_bystander": ("shot_past_enemy", lambda s: _fire, 1),
-    "skirmish_random": ("skirmish", _random, 3),
-    "skirmish_secret_stances": ("skirmish_secret", _random, 2),
-    "spell_interrupted": ("spell_duel", lambda s: _thunder("a", shooter="a"), 3),
-    "spell_cast": ("spell_far", lambda s: _thunder("b"), 5),
-    "gm_refereed": ("skirmish_gm", _refereed, 3),
-    "large_through_zoc": ("large_zoc", lambda s: _large_leaves, 1),
-    "scale_both_sides": ("scale_both", lambda s: _trade_blows, 3),
+GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int, int]] = {
+    # name: (scenario, policy for a seed, rounds to play, seed)
+    "hold_and_interrupt": ("hold", lambda s: _hold, 1, 1),
+    "forfeit_in_reverse_order": ("hold", lambda s: _all_hold, 1, 0),
+    "escape_won": ("zoc_swift_vs_peasant", lambda s: _leave(False), 1, 0),
+    "escape_lost_stays": ("zoc_clumsy_vs_guard", lambda s: _leave(False), 1, 0),
+    "turn_tail_and_run": ("zoc_clumsy_vs_guard", lambda s: _leave(True), 1, 0),
+    "retreat_and_follow": ("duel", lambda s: _retreat, 1, 0),
+    "simultaneous_kills": ("bruisers", lambda s: _slug, 3, 0),
+    "miss_hits_bystander": ("shot_past_enemy", lambda s: _fire, 1, 91),
+    "skirmish_random": ("skirmish", _random, 3, 0),
+    "skirmish_secret_stances": ("skirmish_secret", _random, 2, 0),
+    "spell_interrupted": ("spell_duel", lambda s: _thunder("a", shooter="a"), 3, 0),
+    "spell_cast": ("spell_far", lambda s: _thunder("b"), 5, 0),
+    "gm_refereed": ("skirmish_gm", _refereed, 3, 0),
+    "large_through_zoc": ("large_zoc", lambda s: _large_leaves, 1, 6),
+    "scale_both_sides": ("scale_both", lambda s: _trade_blows, 3, 151),
 }
 
 
 def play(name: str, seed: int) -> Battle:
     """Play golden battle ``name`` from ``seed`` for its number of rounds."""
-    scenario, policy_for, rounds = GOLDEN[name]
+    scenario, policy_for, rounds, _seed = GOLDEN[name]
     b = Battle(SCENARIOS[scenario](seed))
     policy = policy_for(seed)
     while not b.over and b.round <= rounds:
@@ -248,9 +252,37 @@ def play(name: str, seed: int) -> Battle:
     return b
 
 
-def find_seed(name: str, tries: int = 3000) -> int:
-    """The first seed whose battle shows the rule the golden log is named after."""
-    return next(s for s in range(tries) if EXPECT[name](play(name, s).events))
+def event_lines(setup: BattleSetup, actions: Sequence[act.Action]) -> list[str]:
+    """A battle's events as readable text, one event per line, under a header per decision: what the
+    golden ``<name>.events.txt`` files hold, so that a changed golden battle shows as a plain diff of the
+    rolls and outcomes (the digests beside them only say *that* something changed)."""
+    opening = len(Battle(setup).events)
+    bounds: list[int] = []
+    b = record.replay(setup, actions, on_action=lambda _i, battle: bounds.append(len(battle.events)))
+    names = b.names()
+
+    def lines(events: Sequence[ev.Event]) -> list[str]:
+        return [f"  {e.kind}: {e.text(names)}" for e in events]
+
+    out = ["@ opening", *lines(b.events[:opening])]
+    start = opening
+    for i, (action, end) in enumerate(zip(actions, bounds, strict=True)):
+        data = {k: v for k, v in act.action_to_json(action).items() if v not in (None, [], {})}
+        what = json.dumps(data, separators=(",", ":"))
+        out += [f"@ {i + 1} {what}", *lines(b.events[start:end])]
+        start = end
+    return out
+
+
+def write_readable(name: str, setup: BattleSetup, actions: Sequence[act.Action]) -> None:
+    """Write ``<name>.events.txt`` (one event per line) beside the golden log ``<name>.json`` (which keeps
+    the seed, the actions and one digest per decision)."""
+    (HERE / f"{name}.events.txt").write_text("\n".join(event_lines(setup, actions)) + "\n", encoding="utf-8")
+
+
+def read_lines(path: Path) -> list[str]:
+    """The lines of a readable golden file (``event_lines``'s form)."""
+    return path.read_text(encoding="utf-8").splitlines()
 
 
 MAP_GOLDEN: dict[str, tuple[str, int, int]] = {
@@ -278,8 +310,6 @@ def play_map(name: str) -> object:
 def main(argv: list[str] | None = None) -> int:
     """Write the golden logs named on the command line (all of them when none is named) and print what
     was written; regenerate only the logs whose rules changed."""
-    import json
-
     wanted = set(sys.argv[1:] if argv is None else argv)
     unknown = wanted - set(GOLDEN) - set(MAP_GOLDEN)
     if unknown:
@@ -295,13 +325,19 @@ def main(argv: list[str] | None = None) -> int:
         data["setup"]["map"] = "maps/" + MAP_GOLDEN[name][0]  # relative to the project root
         data["setup"].pop("roster_file", None)
         record.write_atomic(path, json.dumps(data, indent=1))
+        battle = session.battle  # type: ignore[attr-defined]
+        write_readable(name, battle.setup, battle.log)
         print(f"{name}: {len(data['actions'])} actions")
     for name in GOLDEN:
         if wanted and name not in wanted:
             continue
-        seed = find_seed(name)
+        seed = GOLDEN[name][3]
         b = play(name, seed)
+        if not EXPECT[name](b.events):
+            print(f"{name}: seed {seed} no longer shows its rule; change the policy or the seed", file=sys.stderr)
+            return 1
         record.save(HERE / f"{name}.json", b, {"scenario": GOLDEN[name][0], "golden": name})
+        write_readable(name, b.setup, b.log)
         print(f"{name}: seed {seed}, {len(b.log)} actions, {len(b.events)} events")
     return 0
 

@@ -18,7 +18,7 @@ ENCODINGS = ["csv", "xml", "base64", "zlib", "gzip", "zstd"]
 
 
 @pytest.mark.parametrize(("axis", "index"), STAGGERS)
-def test_issue4_every_stagger_combination_loads_with_its_layout(axis: str, index: str) -> None:
+def test_tiled_every_stagger_combination_loads_with_its_layout(axis: str, index: str) -> None:
     m = load_map(DATA / f"hex_{axis}_{index}.tmx")
     assert (m.width, m.height) == (7, 6)
     assert (m.stagger_axis, m.stagger_index) == (axis, index)
@@ -30,7 +30,7 @@ def test_issue4_every_stagger_combination_loads_with_its_layout(axis: str, index
 
 
 @pytest.mark.parametrize(("axis", "index"), STAGGERS)
-def test_issue4_terrain_from_tile_properties_stacks_layers_bottom_to_top(axis: str, index: str) -> None:
+def test_tiled_terrain_from_tile_properties_stacks_layers_bottom_to_top(axis: str, index: str) -> None:
     m = load_map(DATA / f"hex_{axis}_{index}.tmx")
     t = m.terrain
 
@@ -49,14 +49,14 @@ def test_issue4_terrain_from_tile_properties_stacks_layers_bottom_to_top(axis: s
 
 
 @pytest.mark.parametrize(("axis", "index"), STAGGERS)
-def test_issue4_hidden_layers_give_no_terrain(axis: str, index: str) -> None:
+def test_tiled_hidden_layers_give_no_terrain(axis: str, index: str) -> None:
     m = load_map(DATA / f"hex_{axis}_{index}.tmx")
     # the hidden "Faded" layer is all water; the visible ground is not
     assert m.terrain.type_at(offset_to_hex(0, 0, axis, index)).name == "grass"
 
 
 @pytest.mark.parametrize(("axis", "index"), STAGGERS)
-def test_issue4_deployment_zones_figures_and_terrain_objects(axis: str, index: str) -> None:
+def test_tiled_deployment_zones_figures_and_terrain_objects(axis: str, index: str) -> None:
     m = load_map(DATA / f"hex_{axis}_{index}.tmx")
     zones = m.deployment.zones
     assert set(zones) == {"red", "blue"}
@@ -86,7 +86,7 @@ def _mud_point(axis: str) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-def test_issue4_every_data_encoding_gives_the_same_tiles(encoding: str) -> None:
+def test_tiled_every_data_encoding_gives_the_same_tiles(encoding: str) -> None:
     reference = load_map(DATA / "hex_y_odd.tmx")
     m = load_map(DATA / f"enc_{encoding}.tmx")
     for a, b in zip(reference.tile_layers, m.tile_layers, strict=True):
@@ -94,32 +94,32 @@ def test_issue4_every_data_encoding_gives_the_same_tiles(encoding: str) -> None:
     assert np.array_equal(reference.terrain.terrain, m.terrain.terrain)
 
 
-def test_issue4_hex_rotation_and_60_degree_flags_are_kept_out_of_the_tile_id() -> None:
+def test_tiled_hex_rotation_and_60_degree_flags_are_kept_out_of_the_tile_id() -> None:
     m = load_map(DATA / "hex_y_odd.tmx")
     gids = m.tile_layers[0].gids
     assert (gids & ROTATED_HEXAGONAL_120).any() and (gids & FLIPPED_ANTI_DIAGONALLY).any()
     assert int((gids & GID_MASK).max()) <= 6
 
 
-def test_issue4_tiled_1_9_class_attribute_is_the_object_type() -> None:
+def test_tiled_1_9_class_attribute_is_the_object_type() -> None:
     old = load_map(DATA / "hex_y_odd.tmx")
     new = load_map(DATA / "class_1_9.tmx")
     assert new.deployment == old.deployment
     assert np.array_equal(new.terrain.footing, old.terrain.footing)
 
 
-def test_issue4_missing_stagger_attributes_take_tileds_defaults() -> None:
+def test_tiled_missing_stagger_attributes_take_tileds_defaults() -> None:
     m = load_map(DATA / "defaults.tmx")
     assert (m.stagger_axis, m.stagger_index, m.tmx.hex_side_length) == ("y", "odd", 0)
 
 
-def test_issue4_tile_collision_shapes_are_not_map_objects() -> None:
+def test_tiled_tile_collision_shapes_are_not_map_objects() -> None:
     m = load_map(DATA / "hex_y_odd.tmx")
     assert all(o.layer == "Deployment" for o in m.tmx.objects)
     assert len(m.tmx.objects) == 6
 
 
-def test_issue4_roster_property_must_exist_inside_the_folder(tmp_path: Path) -> None:
+def test_tiled_roster_property_must_exist_inside_the_folder(tmp_path: Path) -> None:
     text = (DATA / "hex_y_odd.tmx").read_text()
     for name in ("pointy.tsx", "pointy.png", "tree.png"):
         (tmp_path / name).write_bytes((DATA / name).read_bytes())

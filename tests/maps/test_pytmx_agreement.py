@@ -49,7 +49,7 @@ def _pytmx_layers(path: Path) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("path", MAPS, ids=lambda p: p.name)
-def test_issue_4_tile_data_agrees_with_pytmx(path: Path) -> None:
+def test_tiled_tile_data_agrees_with_pytmx(path: Path) -> None:
     ours = load_map(path)
     theirs = _pytmx_layers(path)
     ours_by_name = {layer.name: np.asarray(layer.gids, dtype=np.int64) & ~FLAGS for layer in ours.tile_layers}

@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pygame
 import pytest
 
-from game.maps.cli import check_map_main, render_map_main
+from game.cli.maps import check_map_main, render_map_main
 from game.maps.loader import load_map
 from game.maps.render import render_map
 
@@ -30,7 +30,7 @@ def _reference(name: str) -> npt.NDArray[np.int16]:
 
 
 @pytest.mark.parametrize("name", RENDERED)
-def test_issue4_render_is_pixel_identical_to_tmxrasterizer(name: str) -> None:
+def test_render_is_pixel_identical_to_tmxrasterizer(name: str) -> None:
     mine = _rgba(render_map(load_map(DATA / f"{name}.tmx")))
     ref = _reference(name)
     assert mine.shape == ref.shape
@@ -38,22 +38,18 @@ def test_issue4_render_is_pixel_identical_to_tmxrasterizer(name: str) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["csv", "xml", "base64", "zlib", "gzip", "zstd"])
-def test_issue4_every_encoding_renders_the_same(encoding: str) -> None:
+def test_render_every_encoding_renders_the_same(encoding: str) -> None:
     assert np.array_equal(_rgba(render_map(load_map(DATA / f"enc_{encoding}.tmx"))), _reference("hex_y_odd"))
 
 
-def test_issue4_render_map_command_writes_the_reference_image(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_render_map_command_writes_the_reference_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.png"
     assert render_map_main([str(DATA / "hex_x_even.tmx"), str(out)]) == 0
     assert np.array_equal(_rgba(pygame.image.load(str(out))), _reference("hex_x_even"))
     assert "158x158" in capsys.readouterr().out
 
 
-def test_issue4_render_map_command_refuses_a_bad_map_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_render_map_command_refuses_a_bad_map_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.tmx"
     bad.write_text("<map")
     assert render_map_main([str(bad), str(tmp_path / "x.png")]) == 2
@@ -86,13 +82,13 @@ def _timed(path: Path) -> float:
     return time.perf_counter() - start
 
 
-def test_issue4_check_map_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_map_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert check_map_main([str(DATA / "hex_y_odd.tmx")]) == 0
     out = capsys.readouterr().out
     assert "7x6 hexes" in out and "stagger y/odd" in out and "Aldric" in out and "deployment zone red" in out
 
 
-def test_issue4_check_map_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_map_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     assert check_map_main([str(DATA / "hex_x_even.tmx"), "--json"]) == 0
@@ -103,7 +99,7 @@ def test_issue4_check_map_json_has_the_documented_keys(capsys: pytest.CaptureFix
     assert set(info["zones"]) == {"red", "blue"}
 
 
-def test_issue4_check_map_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_map_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "iso.tmx"
     bad.write_text((DATA / "hex_y_odd.tmx").read_text().replace("hexagonal", "isometric"))
     assert check_map_main([str(bad)]) == 2
@@ -137,7 +133,7 @@ _SHIPPED_ROSTER = (Path(__file__).resolve().parents[2] / "maps" / "open_field.ro
         (_SHIPPED_ROSTER.replace("[characters.sir_bors]", "[characters.sir_borz]", 1), ["sir_bors", "add [characters"]),
     ],
 )
-def test_issue4_check_map_refuses_a_roster_a_battle_refuses(
+def test_check_map_refuses_a_roster_a_battle_refuses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], broken: str, words: list[str]
 ) -> None:
     from game.roster import RosterError
@@ -153,7 +149,7 @@ def test_issue4_check_map_refuses_a_roster_a_battle_refuses(
     assert '"ok": false' in capsys.readouterr().out
 
 
-def test_issue4_check_map_lists_every_bad_character(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_map_lists_every_bad_character(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = _SHIPPED_ROSTER.replace('strength = "Good"', 'strength = "Gud"', 1).replace(
         'weapons = ["Shortsword"]', 'weapons = ["Macee"]', 1
     )
@@ -162,12 +158,12 @@ def test_issue4_check_map_lists_every_bad_character(tmp_path: Path, capsys: pyte
     assert "Gud" in err and "Macee" in err and err.count("error: ") == 2
 
 
-def test_issue4_check_map_accepts_the_shipped_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_map_accepts_the_shipped_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check_map_main([str(_map_with_roster(tmp_path, _SHIPPED_ROSTER))]) == 0
     assert capsys.readouterr().out.rstrip().endswith("OK")
 
 
-def test_issue4_check_map_help_prints_usage(capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_map_help_prints_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert check_map_main(["--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: python main.py check-map MAP.tmx") and "roster" in out

@@ -142,7 +142,7 @@ CASES: dict[str, Callable[[], str]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_issue4_hostile_map_is_refused_with_one_line_quickly_and_small(case: str, tmp_path: Path) -> None:
+def test_hostile_map_is_refused_with_one_line_quickly_and_small(case: str, tmp_path: Path) -> None:
     for name in ("pointy.tsx", "pointy.png", "tree.png"):
         (tmp_path / name).write_bytes((DATA / name).read_bytes())
     path = tmp_path / "hostile.tmx"
@@ -162,14 +162,14 @@ def test_issue4_hostile_map_is_refused_with_one_line_quickly_and_small(case: str
     assert peak < 64 * 1024 * 1024, f"{case} used {peak / 1e6:.0f} MB"
 
 
-def test_issue4_map_load_error_is_a_value_error_naming_file_element_and_fix(tmp_path: Path) -> None:
+def test_map_load_error_is_a_value_error_naming_file_element_and_fix(tmp_path: Path) -> None:
     path = tmp_path / "ortho.tmx"
     path.write_text(BASE.replace('orientation="hexagonal"', 'orientation="orthogonal"'))
     with pytest.raises(ValueError, match=r"^ortho\.tmx: <map>: the map is orthogonal.*Hexagonal"):
         load_map(path)
 
 
-def test_issue4_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
+def test_tiled_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
     with pytest.raises(MapLoadError, match=r"nothing\.tmx"):
         load_map(tmp_path / "nothing.tmx")
     (tmp_path / "map.json").write_text("{}")
@@ -177,7 +177,7 @@ def test_issue4_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
         load_map(tmp_path / "map.json")
 
 
-def test_issue4_oversized_file_is_refused_before_reading(tmp_path: Path) -> None:
+def test_tiled_oversized_file_is_refused_before_reading(tmp_path: Path) -> None:
     path = tmp_path / "big.tmx"
     with path.open("wb") as f:
         f.truncate(17 * 1024 * 1024)
@@ -185,7 +185,7 @@ def test_issue4_oversized_file_is_refused_before_reading(tmp_path: Path) -> None
         load_map(path)
 
 
-def test_issue4_image_bomb_is_refused_from_its_header(tmp_path: Path) -> None:
+def test_tiled_image_bomb_is_refused_from_its_header(tmp_path: Path) -> None:
     for name in ("pointy.tsx", "pointy.png"):
         (tmp_path / name).write_bytes((DATA / name).read_bytes())
     header = (
@@ -197,7 +197,7 @@ def test_issue4_image_bomb_is_refused_from_its_header(tmp_path: Path) -> None:
         load_map(tmp_path / "m.tmx")
 
 
-def test_issue4_symlink_out_of_the_folder_is_refused(tmp_path: Path) -> None:
+def test_tiled_symlink_out_of_the_folder_is_refused(tmp_path: Path) -> None:
     inner = tmp_path / "maps"
     inner.mkdir()
     for name in ("pointy.tsx", "pointy.png"):

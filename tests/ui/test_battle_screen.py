@@ -515,7 +515,7 @@ def test_log_opens_scrolled_to_its_latest_entries_with_the_column_full(app: App)
     assert len(screen.entries) - screen.log.scroll == screen.log.visible_rows
 
 
-def test_issue_7_wyrm_hollow_plays_on_screen_with_spells_a_large_wyrm_and_mooks(app: App) -> None:
+def test_wyrm_hollow_plays_on_screen_with_spells_a_large_wyrm_and_mooks(app: App) -> None:
     # the shipped roster with spells, a 7-hex creature and mooks, computer against computer, to the victory screen
     screen = open_battle(
         app, ROOT / "maps" / "wyrm_hollow.tmx", controllers={"blue": "tactical", "red": "tactical"}, seed=2

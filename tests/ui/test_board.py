@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -94,11 +95,34 @@ def test_map_chunks_are_drawn_once_per_zoom_level(surface: pygame.Surface) -> No
 
 @pytest.mark.parametrize("axis", ["x", "y"])
 def test_every_overlay_draws_at_every_zoom(surface: pygame.Surface, axis: str) -> None:
+    """At every zoom level, with the camera on an overlay's hex, taking that overlay out of the view
+    changes the picture: each one (fills, path, line of fire, zone of control, hover, selection) is drawn."""
     board, _, terrain = make_board(axis)
     view = full_view(terrain)
-    for _ in range(12):
-        board.draw(surface, view)
-        board.camera.zoom_at(1, 300, 300)
+    assert view.path is not None and view.line_of_fire is not None and view.hover and view.selected
+    overlays: list[tuple[str, object, Hex]] = [
+        ("fills", [], terrain.hex_at(12, 7)),
+        ("path", None, view.path.hexes[1]),
+        ("line_of_fire", None, view.line_of_fire.marks[0].hex),
+        ("zocs", [], view.zocs[0].hex),
+        ("hover", None, view.hover),
+        ("selected", None, view.selected),
+    ]
+    without = pygame.Surface(surface.get_size())
+    board.camera.zoom_index = 0
+    zooms = 0
+    while True:
+        zooms += 1
+        for name, empty, where in overlays:
+            board.camera.center_on(*board.layout.hex_center(where))
+            board.draw(surface, view)
+            board.draw(without, replace(view, **{name: empty}))
+            assert pygame.image.tobytes(surface, "RGB") != pygame.image.tobytes(without, "RGB"), (
+                f"{name} not drawn at zoom {board.camera.zoom}"
+            )
+        if not board.camera.zoom_at(1, 300, 300):
+            break
+    assert zooms == 11
 
 
 def test_token_sprites_are_cached_by_look(surface: pygame.Surface) -> None:
@@ -189,7 +213,7 @@ def _whole_image_source(path: Path) -> tuple[object, object]:
 
 
 @pytest.mark.skipif(not (MAPS / "village.tmx").is_file(), reason="no shipped village map")
-def test_issue_6_tiled_chunks_assemble_to_render_maps_picture() -> None:
+def test_board_tiled_chunks_assemble_to_render_maps_picture() -> None:
     """Chunks drawn lazily at 1:1 put together are render_map's image pixel for pixel (issue 4's renderer)."""
     pygame.display.init()
     whole, lazy = _whole_image_source(MAPS / "village.tmx")
@@ -204,7 +228,7 @@ def test_issue_6_tiled_chunks_assemble_to_render_maps_picture() -> None:
 
 @pytest.mark.skipif(not (MAPS / "forest_road.tmx").is_file(), reason="no shipped forest map")
 @pytest.mark.parametrize("zoom", [0.25, 0.5, 0.7, 1.4])
-def test_issue_6_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: float) -> None:
+def test_board_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: float) -> None:
     pygame.display.init()
     whole, lazy = _whole_image_source(MAPS / "forest_road.tmx")
     for rect in (pygame.Rect(0, 0, 512, 512), pygame.Rect(512, 0, 512, 512), pygame.Rect(512, 512, 512, 512)):
@@ -213,7 +237,7 @@ def test_issue_6_tiled_chunks_match_the_scaled_whole_image_at_every_zoom(zoom: f
         assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (zoom, rect)
 
 
-def test_issue_6_open_map_draws_no_whole_image() -> None:
+def test_board_open_map_draws_no_whole_image() -> None:
     """A board is ready after drawing only the chunks it shows (the source never renders the full map)."""
     from game.maps import render
     from game.ui.mapdata import TiledMapSource
@@ -234,7 +258,7 @@ def test_issue_6_open_map_draws_no_whole_image() -> None:
 
 
 @pytest.mark.parametrize("axis", ["x", "y"])
-def test_issue_6_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) -> None:
+def test_board_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) -> None:
     """The still layers are cached and the tokens restored under a moving path / line of fire / hover, and
     the frame is still exactly what drawing every layer in order gives (paths under tokens, labels on top)."""
     pygame.display.init()
@@ -267,7 +291,7 @@ def test_issue_6_cached_frame_is_pixel_for_pixel_the_layered_drawing(axis: str) 
             assert pygame.image.tobytes(cached, "RGB") == pygame.image.tobytes(direct, "RGB"), (zoom_step, k)
 
 
-def test_issue_6_still_layers_are_redrawn_only_when_they_change(surface: pygame.Surface) -> None:
+def test_board_still_layers_are_redrawn_only_when_they_change(surface: pygame.Surface) -> None:
     board, _, terrain = make_board()
     view = full_view(terrain)
     board.draw(surface, view)

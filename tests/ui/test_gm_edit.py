@@ -133,7 +133,7 @@ def test_ftc_2_1_traits_stepped_on_the_ladder_and_a_skill_added(app: App) -> Non
     assert screen.battle.log[-1].kind == "gm_edit_traits"
 
 
-def test_issue_8_traits_unchanged_are_not_sent(app: App) -> None:
+def test_gm_traits_unchanged_are_not_sent(app: App) -> None:
     """Apply with nothing changed says so and logs nothing."""
     screen, panel = open_as_referee(app)
     click(app, button(panel, "Traits").rect.center)
@@ -145,7 +145,7 @@ def test_issue_8_traits_unchanged_are_not_sent(app: App) -> None:
     assert len(screen.battle.log) == log
 
 
-def test_issue_8_a_reinforcement_refused_on_an_occupied_hex_then_placed_on_a_legal_one(app: App) -> None:
+def test_gm_a_reinforcement_refused_on_an_occupied_hex_then_placed_on_a_legal_one(app: App) -> None:
     """Reinforce…: Militia from the roster for the second side; a click on a figure's hex shows the engine's
     refusal; E turns it; a click on a highlighted hex adds it there, facing that way, in the log."""
     screen, panel = open_panel_with_militia(app)
@@ -202,7 +202,7 @@ def test_ftc_5_a_large_reinforcement_needs_its_whole_footprint_free(app: App) ->
     )
 
 
-def test_issue_8_a_copy_of_the_chosen_figure_keeps_its_edited_character(app: App) -> None:
+def test_gm_a_copy_of_the_chosen_figure_keeps_its_edited_character(app: App) -> None:
     """The copy is the figure's character as it is now (a table in the AddFigure), on its side."""
     screen, panel = open_as_referee(app)
     fig = screen.battle.figure(panel.figure)
@@ -213,7 +213,7 @@ def test_issue_8_a_copy_of_the_chosen_figure_keeps_its_edited_character(app: App
     assert action.character["name"] == fig.character.name and action.figure not in screen.battle.figures
 
 
-def test_issue_8_remove_asks_first_then_the_figure_leaves(app: App) -> None:
+def test_gm_remove_asks_first_then_the_figure_leaves(app: App) -> None:
     """Remove: a confirmation; Cancel keeps the figure, Remove sends RemoveFigure."""
     screen, panel = open_as_referee(app)
     fid = panel.figure
@@ -230,7 +230,7 @@ def test_issue_8_remove_asks_first_then_the_figure_leaves(app: App) -> None:
     assert panel.figure in screen.battle.figures
 
 
-def test_issue_8_edit_buttons_are_disabled_once_a_figure_has_moved(app: App) -> None:
+def test_gm_edit_buttons_are_disabled_once_a_figure_has_moved(app: App) -> None:
     """Between rounds only: after a move the four edit buttons are disabled and their tooltip says when."""
     screen, _ = open_as_referee(app)
     key(app, pygame.K_ESCAPE)
@@ -245,7 +245,7 @@ def test_issue_8_edit_buttons_are_disabled_once_a_figure_has_moved(app: App) -> 
     assert panel.tooltip.text.startswith("Weapons") and "Between rounds only" in panel.tooltip.text
 
 
-def test_issue_8_gear_traits_and_a_reinforcement_survive_save_and_load(app: App, tmp_path: Path) -> None:
+def test_gm_gear_traits_and_a_reinforcement_survive_save_and_load(app: App, tmp_path: Path) -> None:
     """Saved after the edits, the battle loads with the same figures, characters and hexes, and the
     battle screen on the loaded session shows the reinforcement's token."""
     screen, panel = open_panel_with_militia(app)

@@ -67,7 +67,7 @@ def open_as_referee(app: App) -> tuple[BattleScreen, GMPanel]:
     return screen, panel
 
 
-def test_issue_8_no_gm_panel_without_a_gm_seat(app: App) -> None:
+def test_no_gm_panel_without_a_gm_seat(app: App) -> None:
     """G in a battle without a GM seat opens nothing and says why."""
     screen = gm_battle(app, None)
     for _ in range(3):
@@ -79,7 +79,7 @@ def test_issue_8_no_gm_panel_without_a_gm_seat(app: App) -> None:
     assert "no GM seat" in screen.status
 
 
-def test_issue_8_the_curtain_names_the_gm_before_the_panel_opens(app: App) -> None:
+def test_gm_curtain_names_the_gm_before_the_panel_opens(app: App) -> None:
     """In hotseat the players pass the computer to the GM first; closing hands it back behind a curtain."""
     screen, _ = open_as_referee(app)
     key(app, pygame.K_ESCAPE)
@@ -104,7 +104,7 @@ def test_fudge_4_1_a_modifier_from_the_panel_reaches_the_log_and_the_token(app: 
     assert token.badge == "+2 hill"
 
 
-def test_issue_8_the_panel_ends_the_round_and_sets_a_die(app: App) -> None:
+def test_gm_panel_ends_the_round_and_sets_a_die(app: App) -> None:
     """Set die and End round go through the session like any decision."""
     screen, panel = open_as_referee(app)
     click(app, button(panel, "Set die").rect.center)
@@ -114,7 +114,7 @@ def test_issue_8_the_panel_ends_the_round_and_sets_a_die(app: App) -> None:
     assert isinstance(screen.battle.log[-1], act.Action) and screen.battle.log[-1].kind == "gm_end_round"
 
 
-def test_issue_8_a_refused_edit_is_shown_in_the_panel_and_changes_nothing(app: App) -> None:
+def test_gm_panel_shows_a_refused_edit_and_changes_nothing(app: App) -> None:
     """Wounds are edited between rounds only: once a figure has moved the panel shows the refusal."""
     screen = gm_battle(app, "referee")
     d = screen.decision()
@@ -140,7 +140,7 @@ def open_as_referee_again(app: App) -> tuple[BattleScreen, GMPanel]:
     return panel.screen, panel
 
 
-def test_issue_8_a_gm_playing_a_side_alone_gets_the_panel_at_once(app: App) -> None:
+def test_a_gm_playing_a_side_alone_gets_the_panel_at_once(app: App) -> None:
     """One human side, which is the GM's: no curtain, the panel opens (also from its button)."""
     sides = list(all_human())
     controllers = {sides[0]: "human", **{s: "random" for s in sides[1:]}}
@@ -158,7 +158,7 @@ def test_issue_8_a_gm_playing_a_side_alone_gets_the_panel_at_once(app: App) -> N
     assert isinstance(app.top, GMPanel)
 
 
-def test_issue_8_a_player_cannot_undo_the_gm_decision(app: App) -> None:
+def test_gm_a_player_cannot_undo_the_gm_decision(app: App) -> None:
     """Ctrl+Z by the side deciding now does not take back a GM decision about its figure."""
     screen = gm_battle(app, "referee")
     d = screen.decision()
@@ -168,7 +168,7 @@ def test_issue_8_a_player_cannot_undo_the_gm_decision(app: App) -> None:
     assert screen.battle.log[-1].kind == "gm_deny_escape"
 
 
-def test_issue_8_a_cut_button_label_ends_in_an_ellipsis_and_shows_whole_as_a_tooltip(app: App) -> None:
+def test_gm_panel_cut_button_label_ends_in_an_ellipsis_and_shows_whole_as_a_tooltip(app: App) -> None:
     """The winner button names the side in full when hovered, however long its name."""
     screen, panel = open_as_referee(app)
     first = next(iter(screen.battle.sides))
@@ -200,7 +200,7 @@ def test_a_cut_log_line_shows_whole_under_the_mouse(app: App) -> None:
     first = (screen.log.rect.x + 20, screen.log.rect.y + 8)
     assert screen.log.cut_line_at(first) == long_line
     move(app, first)
-    tip = screen.__dict__.get("_spell_tip")
+    tip = screen.hint_tip
     assert tip is not None and tip.text == long_line
     second = (first[0], first[1] + screen.log._line_height)
     assert screen.log.cut_line_at(second) == ""

@@ -138,7 +138,7 @@ def test_ftc_5_any_hex_of_a_large_token_is_the_token() -> None:
     assert board.token_at([knight, dragon], *board.camera.hex_to_screen(Hex(12, 8))) is None
 
 
-def test_issue_6_cached_frame_with_large_figures_is_the_layered_drawing() -> None:
+def test_board_cached_frame_with_large_figures_is_the_layered_drawing() -> None:
     """Hover over a large body, a path ending in a footprint, a large zone of control: the cached frame
     stays pixel for pixel the layer-by-layer drawing (and no slower path is taken for one-hex tokens)."""
     board = make_board()

@@ -83,7 +83,7 @@ def test_ftc_8_spell_chosen_and_target_clicked_then_declared_is_cast(app: App) -
     target = screen.declare_options()["spells"]["Fire Bolt"][0]
     _click_hex(app, screen, screen.battle.figure(target).hex)
     assert screen.decl.spell_target == target
-    assert spell_panel.preview(screen) is not None
+    assert screen.spells.preview() is not None
     key(app, pygame.K_RETURN)
     sent = [a for a in screen.battle.log if isinstance(a, act.Declare) and a.figure == wiz]
     assert sent[-1].spell == "Fire Bolt" and sent[-1].spell_target == target and sent[-1].targets == ()

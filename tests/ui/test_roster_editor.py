@@ -601,7 +601,7 @@ def test_roster_keys_the_editor_does_not_edit_survive_a_save(app: App, maps_dir:
 
 def test_a_list_longer_than_the_window_scrolls(app: App, wyrm_file: Path) -> None:
     ed = open_editor(app, wyrm_file, "wizard")
-    ed.on_resize((1024, 600))
+    ed.on_resize((1024, 640))  # the tallest window whose columns fit this wizard only with both lists scrolled
     assert "skills.down" in ed.buttons and "spells.down" in ed.buttons
     shown = [i for i in ("Magic", "Thaumatology", "Staff", "Knife") if f"skill.{i}.x" in ed.buttons]
     assert shown and len(shown) < 4 and not ed.buttons["skills.up"].enabled
@@ -643,3 +643,305 @@ def test_ftc_7_3_the_wound_track_tooltip_follows_the_click_without_moving_the_mo
     assert after.text != "Wound track: mook" and after.hovered
     assert ed.tooltip.text == after.hint != before
     assert ed.tooltip.shown
+
+
+def resize(app: App, size: tuple[int, int]) -> None:
+    """Make the window this size, as the player dragging its corner would."""
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+
+
+SMALL_WINDOWS = [(800, 500), (900, 560), (960, 600), (1000, 620), (1024, 640)]
+
+
+def _assert_parts_apart(app: App, ed: RosterEditor, size: tuple[int, int], where: str) -> None:
+    """The parts shown lie inside the window, above the footer, clear of each other; their buttons too, each
+    with its whole label."""
+    window = pygame.Rect((0, 0), size)
+    shown = [(type(p).__name__, p.area) for p in ed.parts if p.rect.width]
+    assert len(shown) >= 4, where
+    for i, (name, rect) in enumerate(shown):
+        assert window.contains(rect), (where, name, rect)
+        assert rect.bottom <= ed.frame.footer_rect.top, (where, name, rect, ed.frame.footer_rect)
+        for other, rect2 in shown[i + 1 :]:
+            assert not rect.colliderect(rect2), (where, name, other, rect, rect2)
+    buttons = [(ident, b) for ident, b in ed.buttons.items() if b.visible]
+    for i, (ident, b) in enumerate(buttons):
+        assert window.contains(b.rect), (where, ident)
+        assert app.ui.text.fit(b.text, b.size, b.rect.width - 8, True) == b.text, (where, ident, b.text)
+        for other, b2 in buttons[i + 1 :]:
+            assert not b.rect.colliderect(b2.rect), (where, ident, other)
+    for name, rect in shown:
+        if name not in ("Frame", "CharacterList", "SidesAndFigures"):
+            assert rect.bottom <= ed.content_bottom, (where, name, "reaches the status line")
+
+
+@pytest.mark.parametrize("size", SMALL_WINDOWS)
+@pytest.mark.parametrize("who", ["wizard", "dragon", "knight", "priest"])
+def test_the_editors_columns_do_not_overlap_in_small_windows(
+    app: App, wyrm_file: Path, size: tuple[int, int], who: str
+) -> None:
+    """From 800 × 500 to 1024 × 640 every part keeps to its own rectangle: side by side when they fit, else
+    the character's parts take turns on pages beside the character list, one tab each."""
+    ed = open_editor(app, wyrm_file, who)
+    ed.on_resize(size)
+    if not ed.compact():
+        _assert_parts_apart(app, ed, size, f"{size} {who}")
+        return
+    titles = [b.text for ident, b in ed.buttons.items() if ident.startswith("page.")]
+    assert titles == ["Attributes", "Skills", "Creature", "Gear", "Spells", "Sides"]
+    for page, title in enumerate(titles):
+        press(app, f"page.{page}")
+        assert ed.buttons[f"page.{page}"].focused
+        _assert_parts_apart(app, ed, size, f"{size} {who} page {title}")
+
+
+def test_a_small_window_shows_the_characters_parts_on_pages(app: App, wyrm_file: Path) -> None:
+    """At 900 × 560 a tab shows each part; an error marks the tab of the page it is on (FTC 6.4.1: a
+    two-handed weapon in hand with a shield), and Ctrl+Tab turns the pages."""
+    ed = open_editor(app, wyrm_file, "knight")
+    resize(app, (900, 560))
+    assert ed.compact() and "attr.strength.+" in ed.buttons and "weapon.add" not in ed.buttons
+    press(app, "page.3")
+    assert "weapon.add" in ed.buttons and "attr.strength.+" not in ed.buttons
+    press(app, "weapon.add")
+    typed(app, "Two-Handed")
+    key(app, pygame.K_RETURN)
+    ready = max(int(i.split(".")[1]) for i in ed.buttons if i.startswith("weapon.") and i.endswith(".ready"))
+    press(app, f"weapon.{ready}.ready")
+    assert ed.buttons["page.3"].text == "⚠ Gear" and ed.buttons["page.0"].text == "Attributes"
+    key(app, pygame.K_TAB, pygame.KMOD_CTRL)
+    assert ed.buttons["page.4"].focused and "spell.add" in ed.buttons
+    assert ed.load_rect.width and ed.load_lines[0][0] == "Fix the error to see the load."
+    key(app, pygame.K_TAB, pygame.KMOD_CTRL)
+    assert "side.add" in ed.buttons and "fig.add" in ed.buttons
+    press(app, "side.add")
+    assert len(ed.sides) == 3
+
+
+def test_ctrl_a_selects_a_text_fields_whole_text_for_typing_over(app: App, roster_file: Path) -> None:
+    ed = open_editor(app, roster_file)
+    key(app, pygame.K_F2)
+    prompt = app.top
+    assert isinstance(prompt, TextPrompt) and prompt.field.value == "Sergeant"
+    typed(app, "!")
+    assert prompt.field.value == "Sergeant!"  # without Ctrl+A typing appends
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    assert prompt.field.all_selected
+    typed(app, "Sir Bors")
+    assert prompt.field.value == "Sir Bors" and not prompt.field.all_selected
+    key(app, pygame.K_RETURN)
+    assert ed.current is not None and ed.current["name"] == "Sir Bors"
+    key(app, pygame.K_F2)
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    key(app, pygame.K_BACKSPACE)
+    assert isinstance(app.top, TextPrompt) and app.top.field.value == ""
+    key(app, pygame.K_ESCAPE)
+    press(app, "skill.add")
+    picker = app.top
+    assert isinstance(picker, PickDialog)
+    typed(app, "ax")
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    key(app, pygame.K_LEFT)  # another key ends the selection: typing appends again
+    typed(app, "e")
+    assert picker.field.value == "axe"
+    key(app, pygame.K_a, pygame.KMOD_CTRL)
+    typed(app, "bow")
+    assert picker.field.value == "bow" and picker.shown[0] == "Bow"
+
+
+def find(app: App, ident: str) -> None:
+    """Turn the editor's pages (a small window, or a character too long for the columns) to the button."""
+    ed = app.top
+    assert isinstance(ed, RosterEditor)
+    for _ in range(len(ed.pages_of())):
+        if ident in ed.buttons:
+            return
+        key(app, pygame.K_TAB, pygame.KMOD_CTRL)
+    assert ident in ed.buttons
+
+
+def test_the_editor_refuses_the_values_the_roster_reader_refuses(app: App, maps_dir: Path) -> None:
+    """The ranges of data/limits.toml hold in the editor as in the reader: a step that would leave a range
+    changes nothing and says why; a value already out of range in the file is shown by its field and
+    may be stepped back."""
+    from game.engine.limits import limit
+
+    scale_top = limit("scale")
+    hide_top = limit("tough_hide")
+    weapons_most = limit("weapons")
+    assert scale_top is not None and hide_top is not None and weapons_most is not None
+    path = maps_dir / "edge.roster.toml"
+    path.write_text(
+        f'[characters.titan]\nname = "Titan"\nscale = {int(scale_top.high)}\ntough_hide = {int(hide_top.high)}\n'
+        f"weapons = {['Stiletto'] * int(weapons_most.high)!r}\n".replace("'", '"')
+        + '\n[characters.giant]\nname = "Giant"\nstrength = "Legendary+9"\n',
+        encoding="utf-8",
+    )
+    ed = open_editor(app, path)
+    assert ed.field_errors() == {}
+    find(app, "scale.all.+")
+    press(app, "scale.all.+")
+    assert ed.current is not None and ed.current["scale"] == int(scale_top.high)
+    assert ed.status_error and f"outside the range {scale_top.describe()}" in ed.status
+    find(app, "scale.1.+")
+    press(app, "scale.1.+")  # one Scale alone past the top: refused too
+    assert ed.current["scale"] == int(scale_top.high) and "mass_scale" not in ed.current
+    find(app, "tough_hide.+")
+    press(app, "tough_hide.+")
+    assert ed.current["tough_hide"] == int(hide_top.high) and "tough hide" in ed.status
+    find(app, "weapon.add")
+    press(app, "weapon.add")
+    typed(app, "Stiletto")
+    key(app, pygame.K_RETURN)
+    assert len(ed.current["weapons"]) == int(weapons_most.high) and "more than the" in ed.status
+    find(app, "scale.all.-")
+    press(app, "scale.all.-")  # inside the range: allowed
+    assert ed.current["scale"] == int(scale_top.high) - 1 and not ed.status_error
+    key(app, pygame.K_DOWN)
+    assert ed.selected == "giant"
+    assert "outside the range Terrible-3 to Legendary+3" in ed.field_errors()["attributes"]
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert isinstance(app.top, MessageDialog) and "Nothing was saved" in app.top.message
+    key(app, pygame.K_RETURN)
+    find(app, "attr.strength.-")
+    press(app, "attr.strength.-")  # stepped back towards the range: allowed, still refused until inside
+    assert ed.current["strength"] == "Legendary+8"
+
+
+def test_the_editors_save_keeps_section_and_inline_comments(app: App, maps_dir: Path) -> None:
+    path = maps_dir / "notes.roster.toml"
+    path.write_text(
+        "# A roster with notes.\n\n"
+        '# the heroes\n[sides.a]\nname = "A"  # after the river\ncolour = "#112233"\n\n'
+        '[characters.hero]\nname = "Hero"\n# trained by the abbot\nstrength = "Good"  # was Fair\n',
+        encoding="utf-8",
+    )
+    ed = open_editor(app, path)
+    press(app, "attr.will.+")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert not ed.dirty
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# A roster with notes.\n\n# the heroes\n[sides.a]\n")
+    assert 'name = "A"  # after the river' in text
+    assert '# trained by the abbot\nstrength = "Good"  # was Fair' in text
+    assert read_roster_data(path)["characters"]["hero"] == {"name": "Hero", "strength": "Good", "will": "Good"}
+
+
+def test_the_skill_picker_lists_every_skill_the_rules_use(app: App, roster_file: Path) -> None:
+    """Weapon skills (FTC 9.1), Shield, Martial Arts (FTC 6.3), spell skills (FTC 8.1), Thaumatology (FTC
+    8.2) and the medical skills of data/healing.toml (Fudge 4.8), each with what it does."""
+    from game.engine import equipment, healing, magic
+
+    open_editor(app, roster_file, "militia_bow")
+    press(app, "skill.add")
+    picker = app.top
+    assert isinstance(picker, PickDialog)
+    offered = set(picker.shown)
+    rules = {w.skill for w in equipment.weapons()} | {s.skill for s in magic.spells()}
+    rules |= {"Shield", "Martial Arts", "Thaumatology", *healing.healing_data()["treatment"]["skills"]}
+    assert "First Aid" in rules and "Magic" in rules
+    assert offered == rules - {"Bow", "Knife"}  # the archer has those already
+    typed(app, "first")
+    assert picker.shown == ["First Aid", "first"]
+    assert "Fudge 4.8" in picker.detail(0)
+    key(app, pygame.K_RETURN)
+    ed = app.top
+    assert isinstance(ed, RosterEditor) and ed.current is not None
+    assert ed.current["skills"]["First Aid"] == "Fair"
+
+
+def test_fudge_4_8_carried_wounds_are_healed_or_edited_box_by_box(app: App, roster_file: Path) -> None:
+    from game.roster import save_roster
+    from game.ui.roster_editor.wounds import CarriedWoundsDialog
+
+    data = read_roster_data(roster_file)
+    data["characters"]["sergeant"]["wounds"] = ["Very Hurt", "Scratch"]
+    data["characters"]["brigand"]["wounds"] = ["Hurt"]
+    save_roster(roster_file, data)
+    ed = open_editor(app, roster_file)
+    find(app, "wounds.edit")
+    press(app, "wounds.edit")
+    dialog = app.top
+    assert isinstance(dialog, CarriedWoundsDialog) and dialog.label == "Very Hurt"
+    click(app, dialog.buttons["Very Hurt.-"].rect.center)  # the Very Hurt box emptied
+    click(app, dialog.buttons["Hurt.+"].rect.center)
+    click(app, dialog.buttons["Scratch.+"].rect.center)
+    for _ in range(3):  # the track has three Scratch boxes: a fourth is refused
+        click(app, dialog.buttons["Scratch.+"].rect.center)
+    assert dialog.wounds.filled(dialog.track.steps[0].level) == 3 and dialog.label == "Hurt"
+    key(app, pygame.K_RETURN)
+    assert app.top is ed and ed.dirty and "now carries: Hurt" in ed.status
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    sergeant = load_roster(roster_file).characters["sergeant"]
+    assert sergeant.wounds is not None and sergeant.wounds.label == "Hurt"
+    assert sorted(str(w) for w in sergeant.wounds.received()) == ["Hurt", "Scratch", "Scratch", "Scratch"]
+    press(app, "wounds.clear")  # heal all: the field goes
+    assert ed.current is not None and "wounds" not in ed.current
+    assert not ed.buttons["wounds.clear"].enabled
+    press(app, "wounds.edit")
+    assert isinstance(app.top, CarriedWoundsDialog) and app.top.label == "Unhurt"
+    key(app, pygame.K_ESCAPE)
+    assert app.top is ed
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    roster = load_roster(roster_file)
+    assert roster.characters["sergeant"].wounds is None
+    brigand = roster.characters["brigand"].wounds
+    assert brigand is not None and brigand.label == "Hurt"  # the others' wounds untouched
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5])
+@pytest.mark.parametrize("size", [(1024, 640), (1280, 720), (1920, 1080)])
+def test_the_editors_parts_keep_apart_at_larger_ui_scales(
+    app: App, wyrm_file: Path, size: tuple[int, int], scale: float
+) -> None:
+    from dataclasses import replace
+
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))
+    ed = open_editor(app, wyrm_file, "wizard")
+    resize(app, size)
+    if not ed.compact():
+        _assert_parts_apart(app, ed, size, f"{size} ×{scale}")
+        return
+    for page in range(len(ed.pages_of())):
+        press(app, f"page.{page}")
+        _assert_parts_apart(app, ed, size, f"{size} ×{scale} page {page}")
+
+
+def test_a_page_taller_than_the_window_scrolls_with_the_wheel(app: App, wyrm_file: Path) -> None:
+    """At 1024 × 640 and UI scale 150 % the knight's gear is taller than the room under the tabs: the page
+    scrolls (wheel, Page Down), and only what is in view takes clicks."""
+    from dataclasses import replace
+
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=1.5))
+    ed = open_editor(app, wyrm_file, "knight")
+    resize(app, (1024, 640))
+    assert ed.compact()
+    press(app, "page.3")
+    assert ed.pages.overflow > 0 and ed.pages.offset == 0
+    assert ed.buttons["weapon.add"].visible and not ed.buttons["gear.+"].visible
+    wheel(app, ed.pages.page_view.center, -5)
+    assert ed.pages.offset == ed.pages.overflow
+    assert ed.buttons["gear.+"].visible and not ed.buttons["weapon.add"].visible
+    click(app, ed.buttons["gear.+"].rect.center)
+    assert ed.current is not None and ed.current["gear_kg"] == 1.5
+    key(app, pygame.K_PAGEUP)
+    assert ed.pages.offset < ed.pages.overflow
+    press(app, "page.0")  # another page starts at its top
+    assert ed.pages.offset == 0
+
+
+def test_pages_once_needed_stay_while_the_characters_are_browsed(app: App, wyrm_file: Path) -> None:
+    """At 1024 × 640 the knight's parts do not fit side by side but the wizard's do: once the knight has
+    needed pages they stay for every character at that size (no flipping while going through the list),
+    and a larger window brings the columns back."""
+    ed = open_editor(app, wyrm_file, "wizard")
+    resize(app, (1024, 640))
+    assert not ed.compact()
+    key(app, pygame.K_UP)
+    assert ed.selected == "knight" and ed.compact()
+    key(app, pygame.K_DOWN)
+    assert ed.selected == "wizard" and ed.compact()
+    resize(app, (1280, 720))
+    assert not ed.compact()

@@ -1,4 +1,4 @@
-"""The GM's map commands (issue 4): ``check-map MAP.tmx [--json]`` and ``render-map MAP.tmx OUT.png``.
+"""The GM's map commands: ``check-map MAP.tmx [--json]`` and ``render-map MAP.tmx OUT.png``.
 
 Exit codes: 0 success, 2 a map the game refuses (one line on stderr naming file, element and fix) or a map
 whose roster a battle would refuse (one line per problem), 1 a usage error. No traceback reaches the GM.
@@ -15,6 +15,8 @@ from typing import Any
 from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map
+from game.roster import RosterError, load_roster, parse_roster, read_roster_data
+from game.session import SetupError, default_roster_for, place_figures
 
 _USAGE_CHECK = (
     "usage: python main.py check-map MAP.tmx [--json]\n"
@@ -97,9 +99,6 @@ def roster_problems(loaded: LoadedMap) -> tuple[str | None, list[str]]:
     ``game.session.place_figures``, the functions New battle and ``simulate`` use. Each problem names the
     file and the fix. A map with no ``roster`` property and no ``MAP.roster.toml`` is not a problem: the
     GM picks a roster on the New battle screen."""
-    from game.roster import RosterError, load_roster, parse_roster, read_roster_data
-    from game.session import SetupError, default_roster_for, place_figures
-
     rp = default_roster_for(loaded.path, loaded)
     if not loaded.properties.get("roster") and not rp.exists():
         return None, []

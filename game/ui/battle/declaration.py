@@ -1,0 +1,406 @@
+"""The declaration panel of the battle screen (FTC 6.1, 6.2): weapon, stance, target, dodges, advance or
+retreat hexes, a second move — and the odds of the attack as edited, with the stances compared.
+
+The declaration is put together in a ``DeclState`` and sent only on Enter; the options and the odds come
+from the battle (``declare_options``, ``targets_for``) and ``game.ui.preview.attack_preview``. A spell
+chosen instead of an attack is the spell panel's (``game.ui.battle.spells``).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pygame
+
+from game.engine import actions as act
+from game.engine.battle import Decision, Figure
+from game.engine.combat import Stance
+from game.engine.hexgrid import Hex, direction_to, front_hexes
+from game.engine.ladder import level_name
+from game.ui import theme
+from game.ui.battle.common import BattleHost, DeclState, paint_distribution
+from game.ui.battle.spellbook import default_spell
+from game.ui.preview import AttackPreview, attack_preview, percent, weapon_named
+from game.ui.viewer import signed
+from game.ui.widgets import Button
+
+LEFT = 440
+"""Width of the declaration panel's controls column (the odds fill the rest)."""
+HEIGHT = 232
+SHORT_STANCES = ("V. aggr.", "Aggr.", "Neutral", "Def.", "V. def.")
+STANCE_COLUMNS = {
+    "very_aggressive": "Very aggr.",
+    "mildly_aggressive": "Mildly aggr.",
+    "neutral": "Neutral",
+    "mildly_defensive": "Mildly def.",
+    "very_defensive": "Very def.",
+}
+
+
+class DeclarationPanel:
+    """The declaration being edited (``state``), its buttons, keys, board clicks and the odds column."""
+
+    def __init__(self, screen: BattleHost) -> None:
+        self.screen = screen
+        self.state = DeclState()
+
+    def reset(self) -> None:
+        """A decision was sent: the next declaration starts fresh."""
+        self.state = DeclState()
+
+    # --- what the declaration would be ------------------------------------------------------------
+    def ensure(self, d: Decision) -> None:
+        """Start a fresh declaration when a new figure declares."""
+        if d.reason == "declare" and self.state.figure != d.figure:
+            fig = self.screen.battle.figure(d.figure or "")
+            self.state = DeclState(
+                figure=fig.id,
+                weapon=fig.character.ready_weapon.name,
+                spell=default_spell(self.screen.battle, fig.id),
+            )
+
+    def declare_options(self) -> dict[str, Any]:
+        """``battle.declare_options`` for the declaring figure (cached per state)."""
+        fid = self.state.figure
+        opts: dict[str, Any] = self.screen.memo(
+            ("opts", self.screen.version, fid), lambda: self.screen.battle.declare_options(fid)
+        )
+        return opts
+
+    def targets(self) -> list[str]:
+        """Enemies the declaring figure may attack with its weapon (from its position after any advance)."""
+        d = self.state
+        fig = self.screen.battle.figure(d.figure)
+        weapon = weapon_named(fig, d.weapon)
+        positions = [(fig.hex, fig.facing), *d.advance] if d.advance else None
+        return self.screen.battle.targets_for(d.figure, weapon, positions=positions)
+
+    def preview(self) -> AttackPreview | None:
+        """The odds of the declaration being edited (cached per state)."""
+        d = self.state
+        if d.target is None or d.second_move or d.spell is not None:
+            return None
+        battle, target = self.screen.battle, d.target
+
+        def compute() -> AttackPreview | None:
+            try:
+                return attack_preview(
+                    battle,
+                    d.figure,
+                    d.weapon,
+                    target,
+                    d.stance,
+                    dodge=tuple(sorted(d.dodge)),
+                    advance=tuple(d.advance),
+                )
+            except (ValueError, KeyError):
+                return None
+
+        pv: AttackPreview | None = self.screen.memo((self.screen.version, d.key()), compute)
+        return pv
+
+    def attack_action(self) -> act.Declare:
+        """The attack (or defence) as edited, ready to send (FTC 6.1, 6.2)."""
+        s = self.state
+        advance = tuple(h for h, _ in s.advance)
+        start = self.screen.battle.figure(s.figure).hex
+        advance_facing = (
+            s.advance[-1][1]
+            if s.advance and s.advance[-1][0] == (s.advance[-2][0] if len(s.advance) > 1 else start)
+            else None
+        )
+        return act.Declare(
+            s.figure,
+            s.stance,
+            (s.target,) if s.target else (),
+            s.weapon,
+            dodge=tuple(sorted(s.dodge)),
+            advance=advance,
+            advance_facing=advance_facing,
+            retreat=s.retreat,
+        )
+
+    # --- commands -------------------------------------------------------------------------------
+    def cmd_stance(self, stance: str) -> bool:
+        """1–5: choose a stance (table 4)."""
+        d = self.screen.my_decision()
+        if d is None or d.reason != "declare":
+            return False
+        self.ensure(d)
+        if stance not in self.declare_options()["stances"]:
+            self.screen.set_status(
+                "A very defensive stance must retreat, and no hex leads away from every attacker.", error=True
+            )
+            return False
+        st = Stance(stance)
+        self.state.stance = stance
+        if st.retreat == "none":
+            self.state.retreat = None
+        if len(self.state.advance) > st.max_advance:
+            self.state.advance = self.state.advance[: st.max_advance]
+        if st.retreat == "must" and self.state.retreat is None:
+            retreats = self.declare_options()["retreats"]
+            self.state.retreat = retreats[0] if retreats else None
+        if st.retreat != "none" or st.max_advance == 0:
+            self.state.advance = []
+        self.screen.invalidate()
+        return True
+
+    def cmd_weapon(self, name: str) -> bool:
+        """Choose the weapon to attack with."""
+        self.state.weapon, self.state.spell = name, None
+        if self.state.target not in self.targets():
+            self.state.target = None
+        self.screen.invalidate()
+        return True
+
+    def cmd_toggle_dodge(self, firer: str) -> bool:
+        """Watch (dodge) a missile firer: -1 to the attack each (FTC 6.1)."""
+        if firer in self.state.dodge:
+            self.state.dodge.discard(firer)
+        else:
+            self.state.dodge.add(firer)
+        return True
+
+    def cmd_second_move(self) -> bool:
+        """Neither attack nor defend: move again (FTC 6.2)."""
+        self.state.second_move = not self.state.second_move
+        self.state.target, self.state.spell = None, None
+        self.screen.invalidate()
+        return True
+
+    def cycle_target(self) -> bool:
+        """T: the next attackable enemy."""
+        ts = self.targets()
+        if not ts:
+            self.screen.set_status("No enemy is within reach of this weapon.", error=False)
+            return False
+        i = (ts.index(self.state.target) + 1) % len(ts) if self.state.target in ts else 0
+        self.state.target = ts[i]
+        self.screen.invalidate()
+        return True
+
+    def clear_moves(self) -> bool:
+        """Esc: drop the chosen advance and target, if any (True when there was something to drop)."""
+        if self.state.advance or self.state.target:
+            self.state.advance, self.state.target = [], None
+            self.screen.invalidate()
+            return True
+        return False
+
+    # --- input ----------------------------------------------------------------------------------
+    def buttons(self, rect: pygame.Rect) -> list[Button]:
+        """Weapons and Second move, the five stances, the dodge toggles (the declare buttons are the
+        screen's, after the spell row)."""
+        s, ui = self.screen.ui.s, self.screen.ui
+        st = self.state
+        out: list[Button] = []
+        opts = self.declare_options()
+        fig = self.screen.battle.figure(st.figure)
+        top = rect.y + s(34)
+        bx = rect.x + s(12)
+        for name in opts["weapons"]:
+            w = max(70, min(150, ui.text.width(name, 13) // max(1, ui.settings.ui_scale) + 24))
+            b = Button(name, functools.partial(self.cmd_weapon, name), pygame.Rect(bx, top, s(int(w)), s(26)), size=13)
+            b.focused = name == st.weapon and not st.second_move and st.spell is None
+            out.append(b)
+            bx += s(int(w)) + s(6)
+        b = Button("Second move", self.cmd_second_move, pygame.Rect(bx, top, s(110), s(26)), size=13)
+        b.focused = st.second_move
+        out.append(b)
+        top += s(32)
+        bw = (s(LEFT) - s(12) - 4 * s(5)) // 5
+        for i, stance in enumerate(Stance):
+            b = Button(
+                f"{i + 1} {SHORT_STANCES[i]}",
+                functools.partial(self.cmd_stance, stance.value),
+                pygame.Rect(rect.x + s(12) + i * (bw + s(5)), top, bw, s(26)),
+                size=12,
+                enabled=stance.value in opts["stances"] and not st.second_move,
+            )
+            b.focused = stance.value == st.stance and not st.second_move
+            out.append(b)
+        firers = [f for f in opts["firers"] if f != fig.id]
+        if firers and not st.second_move:
+            fx = rect.x + s(64)
+            fy = rect.y + s(156)
+            for fid in firers[:4]:
+                name = self.screen.battle.figure(fid).name.split()[0]
+                b = Button(
+                    ("✓ " if fid in st.dodge else "") + name,
+                    functools.partial(self.cmd_toggle_dodge, fid),
+                    pygame.Rect(fx, fy, s(84), s(26)),
+                    size=12,
+                )
+                b.focused = fid in st.dodge
+                out.append(b)
+                fx += s(90)
+        return out
+
+    def on_key(self, key: int) -> bool:
+        """1–5 stance, Backspace drops the advance and retreat; True when the key was taken."""
+        digits = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5)
+        if key in digits:
+            self.cmd_stance(list(Stance)[digits.index(key)].value)
+            return True
+        if key == pygame.K_BACKSPACE:
+            self.state.advance, self.state.retreat = [], None
+            self.screen.invalidate()
+            return True
+        return False
+
+    def click(self, h: Hex, occupant: Figure | None) -> bool:
+        """A board click while declaring: the second move's hex, the target, the retreat or an advance
+        hex; True when the click was taken."""
+        s = self.state
+        battle = self.screen.battle
+        fig = battle.figure(s.figure)
+        if s.second_move:
+            if self.screen.reach(fig.id).can_reach(h):
+                path = self.screen.planned_path(fig.id, h)
+                if path is not None:
+                    self.screen.send(act.SecondMove(fig.id, path.steps))
+                    return True
+            return False
+        if occupant is not None and s.spell is None and occupant.id in self.targets():
+            s.target = None if s.target == occupant.id else occupant.id
+            return True
+        st = Stance(s.stance)
+        if st.retreat != "none" and h in self.declare_options()["retreats"]:
+            s.retreat = None if s.retreat == h and st.retreat == "may" else h
+            return True
+        last_hex, last_facing = s.advance[-1] if s.advance else (fig.hex, fig.facing)
+        if (
+            st.max_advance
+            and occupant is None
+            and len(s.advance) < st.max_advance
+            and h in front_hexes(last_hex, last_facing)
+            and battle.terrain.is_passable(h)
+        ):
+            facing = direction_to(last_hex, h)
+            s.advance.append((h, facing if facing is not None else last_facing))
+            if s.target not in self.targets():
+                s.target = None
+            return True
+        return False
+
+    # --- drawing --------------------------------------------------------------------------------
+    def paint(self, surf: pygame.Surface, d: Decision) -> tuple[int, int] | None:
+        """The controls column's text and the attack's odds; the odds column's x and width (where the spell
+        panel paints a casting's odds), None for a second move (no odds)."""
+        s, text = self.screen.ui.s, self.screen.ui.text
+        w, h = surf.get_size()
+        self.ensure(d)
+        st = self.state
+        battle = self.screen.battle
+        fig = battle.figure(st.figure)
+        x = s(12)
+        left_w = s(LEFT)
+        text.blit(surf, f"{fig.name} declares", (x, s(8)), 16, theme.ACCENT, bold=True)
+        if battle.options.secret_stances:
+            text.blit(
+                surf, "secret until everyone has declared", (left_w, s(12)), 11, theme.TEXT_MUTED, anchor="topright"
+            )
+        y = s(98)
+        if st.second_move:
+            for part in text.wrap(
+                "Second move: neither attack nor defend, move again by the movement rules "
+                "(FTC 6.2). Click a coloured hex; click “Second move” again to cancel.",
+                12,
+                left_w - x,
+            ):
+                text.blit(surf, part, (x, y), 12, theme.TEXT)
+                y += text.line_height(12)
+            return None
+        stance = Stance(st.stance)
+        for part in text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)[:2]:
+            text.blit(surf, part, (x, y), 12, theme.TEXT)
+            y += text.line_height(12)
+        extra = []
+        if stance.max_advance:
+            extra.append(f"advance: click up to {stance.max_advance} hex(es) ahead ({len(st.advance)} chosen)")
+        if stance.retreat != "none":
+            where = "click a green hex" if st.retreat is None else f"to hex {st.retreat.q},{st.retreat.r}"
+            extra.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
+        if extra:
+            text.blit(surf, " · ".join(extra), (x, y + s(2)), 11, theme.TEXT_MUTED)
+        opts = self.declare_options()
+        if [f for f in opts["firers"] if f != fig.id]:
+            text.blit(surf, "Dodge:", (x, s(161)), 12, theme.TEXT_MUTED)
+        # the odds column
+        ox = left_w + s(16)
+        ow = w - ox - s(12)
+        pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
+        if st.spell is None:
+            self._paint_odds(surf, ox, ow)
+        return ox, ow
+
+    def _paint_odds(self, surf: pygame.Surface, ox: int, ow: int) -> None:
+        s, text = self.screen.ui.s, self.screen.ui.text
+        h = surf.get_height()
+        st = self.state
+        battle = self.screen.battle
+        y = s(8)
+        pv = self.preview()
+        if st.target is None:
+            for part in text.wrap(
+                "Target: click an enemy outlined in red, or press T. With no target the figure only defends.", 13, ow
+            ):
+                text.blit(surf, part, (ox, y), 13, theme.TEXT)
+                y += text.line_height(13)
+            return
+        if pv is None:
+            text.blit(surf, "No odds: that target cannot be attacked now.", (ox, y), 13, theme.DANGER)
+            return
+        tgt = battle.figure(st.target)
+        text.blit(
+            surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT, bold=True
+        )
+        y += s(22)
+        mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
+        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
+        line = (
+            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
+            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
+        )
+        for part in text.wrap(line, 11, ow)[:2]:
+            text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
+            y += text.line_height(11)
+        y += s(4)
+        y = paint_distribution(self.screen.ui, surf, pv.distribution, pygame.Rect(ox, y, ow, s(14)))
+        if pv.stances:
+            y += s(4)
+            text.blit(surf, "Stances compared (your hit · their hit on you)", (ox, y), 11, theme.TEXT_MUTED, bold=True)
+            y += s(15)
+            cw = ow // len(pv.stances)
+            for i, col in enumerate(pv.stances):
+                cx = ox + i * cw
+                sel = col.stance.value == st.stance
+                if sel:
+                    pygame.draw.rect(surf, theme.PANEL_LIGHT, (cx - s(2), y - s(1), cw - s(2), s(30)), border_radius=3)
+                short = STANCE_COLUMNS[col.stance.value]
+                text.blit(surf, short, (cx, y), 11, theme.ACCENT if sel else theme.TEXT_MUTED, bold=sel)
+                risk = f" · {percent(col.risk)}" if col.risk is not None else ""
+                text.blit(
+                    surf,
+                    f"{percent(col.hit)}{risk}",
+                    (cx, y + s(14)),
+                    12,
+                    theme.TEXT if sel else theme.TEXT_MUTED,
+                    bold=sel,
+                )
+            y += s(34)
+        notes = []
+        if pv.line is not None:
+            if pv.line.blocked:
+                notes.append("line of fire BLOCKED")
+            elif pv.line.partial_cover:
+                notes.append("partial cover (−1)")
+        for b in pv.bystanders:
+            who = battle.figure(b.figure).name
+            notes.append(f"{'friend' if b.friend else 'enemy'} {who} hit by a miss: {percent(b.chance)}")
+        notes.extend(pv.assumptions)
+        for part in text.wrap(" · ".join(notes), 11, ow)[: max(0, (h - y - s(4)) // text.line_height(11))]:
+            text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
+            y += text.line_height(11)

@@ -1,0 +1,123 @@
+"""The character sheet of the battle screen's right column: the selected (or hovered, or deciding) figure's
+side, posture, standing order, traits on the ladder, skills, weapons, armour and wound track (FTC 2, 8, 9)."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.engine.ladder import level_name
+from game.ui import theme
+from game.ui.battle.common import TRAITS, BattleHost
+from game.ui.viewer import signed
+
+ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
+
+
+class Sheet:
+    """The sheet above the log (painted into the screen's cached chrome)."""
+
+    def __init__(self, screen: BattleHost) -> None:
+        self.screen = screen
+
+    def figure_shown(self, hovered: str | None) -> str | None:
+        """Whose sheet it is: the selected figure, else the hovered one, else the one deciding."""
+        sc = self.screen
+        fid = sc.selected_id or hovered
+        if fid is None:
+            d = sc.decision()
+            fid = d.figure if d is not None and d.figure in sc.battle.figures else None
+        return fid
+
+    def paint(self, surf: pygame.Surface, hovered: str | None) -> None:
+        """The sheet of ``figure_shown``, or how to get one."""
+        sc = self.screen
+        s, text = sc.ui.s, sc.ui.text
+        w, h = surf.get_size()
+        surf.fill(theme.BACKGROUND)
+        pygame.draw.line(surf, theme.BORDER, (0, 0), (0, h))
+        fid = self.figure_shown(hovered)
+        x, y = s(14), s(10)
+        if fid is None:
+            text.blit(surf, "Click a figure to see its sheet.", (x, y), 14, theme.TEXT_MUTED)
+            return
+        battle = sc.battle
+        f = battle.figures[fid]
+        c = f.character
+        pygame.draw.circle(surf, sc.side_colour(f.side), (x + s(7), y + s(11)), s(7))
+        text.blit(surf, f.name, (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)
+        y += s(28)
+        state = (
+            "out of the fight" if f.out else ("held" if f.held and not f.moved else ("moved" if f.moved else "ready"))
+        )
+        text.blit(
+            surf,
+            f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
+            (x, y),
+            12,
+            theme.TEXT_MUTED,
+        )
+        y += s(16)
+        text.blit(surf, f"Enemies leaving its zone: {ORDER_WORDS[f.standing_order]} (O)", (x, y), 12, theme.TEXT_MUTED)
+        y += s(20)
+        colw = (w - 2 * x) // 4
+        for i, t in enumerate(TRAITS):
+            cx = x + (i % 4) * colw
+            cy = y + (i // 4) * s(30)
+            text.blit(surf, t[:3].capitalize(), (cx, cy), 11, theme.TEXT_MUTED)
+            text.blit(surf, level_name(int(getattr(c, t))), (cx, cy + s(12)), 12, theme.TEXT, bold=True)
+        y += s(64)
+        skills = sorted(c.skills.items(), key=lambda kv: -kv[1])[:6]
+        if skills:
+            line = " · ".join(f"{k} {level_name(v)}" for k, v in skills)
+            for part in text.wrap("Skills: " + line, 12, w - 2 * x)[:2]:
+                text.blit(surf, part, (x, y), 12, theme.TEXT)
+                y += text.line_height(12)
+        for wpn in c.weapons[:3]:
+            rng = f", range {wpn.base_range}/{wpn.max_range}" if wpn.ranged else ""
+            text.blit(
+                surf,
+                f"⚔ {wpn.name}: damage {signed(wpn.damage)}, skill {level_name(c.combat_skill(wpn))}{rng}",
+                (x, y),
+                12,
+                theme.TEXT,
+            )
+            y += text.line_height(12)
+        gear = [f"{a.name} ({signed(a.defense)})" for a in c.armour]
+        if c.shield is not None:
+            gear.append(f"{c.shield.name} (+{c.shield.defense} defence)")
+        if gear:
+            for part in text.wrap("Armour: " + ", ".join(gear), 12, w - 2 * x)[:2]:
+                text.blit(surf, part, (x, y), 12, theme.TEXT)
+                y += text.line_height(12)
+        y += s(6)
+        pal = sc.ui.palette
+        text.blit(
+            surf,
+            f"Wounds: {f.wounds.label}",
+            (x, y),
+            13,
+            pal.wound_colour(0 if f.wounds.worst is None else int(f.wounds.worst)),
+            bold=True,
+        )
+        y += s(20)
+        bx = x
+        for step in c.wound_track.steps:
+            name = step.name
+            text.blit(surf, name if len(name) < 11 else name[:9] + ".", (bx, y), 10, theme.TEXT_MUTED)
+            for k in range(step.boxes):
+                r = pygame.Rect(bx + k * s(13), y + s(14), s(11), s(11))
+                filled = k < f.wounds.filled(step.level)
+                pygame.draw.rect(surf, pal.wound_colour(int(step.level)) if filled else theme.PANEL, r)
+                pygame.draw.rect(surf, theme.BORDER, r, 1)
+            bx += max(s(13) * step.boxes, text.width(name[:10], 10)) + s(8)
+        y += s(32)
+        if y < h - s(16):
+            text.blit(
+                surf,
+                f"Initiative {level_name(f.initiative)} · facing {f.facing} · "
+                f"moved {f.hexes_moved}/{f.allowance} hexes",
+                (x, y),
+                11,
+                theme.TEXT_MUTED,
+            )
+        text.blit(surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED)

@@ -1,0 +1,134 @@
+"""Helpers for the networked-table tests: a host on the loopback address in a thread, on an ephemeral port,
+and clients playing in threads; every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from game.engine.ai import make_player
+from game.engine.battle import RuleOptions
+from game.net.client import Client, play_seat
+from game.net.host import run_host
+from game.net.table import Table
+from game.session import new_session
+
+ROOT = Path(__file__).resolve().parents[2]
+MAP = ROOT / "maps" / "forest_road.tmx"
+SEED = 918273645
+"""A seed long enough to be recognised in a message stream (it must never appear there)."""
+
+
+def table(
+    seed: int = SEED,
+    *,
+    secret: bool = False,
+    gm: str | None = None,
+    password: str = "",
+    save: Path | None = None,
+    map_path: Path = MAP,
+) -> Table:
+    """A table on a shipped map (quiet: nothing printed)."""
+    session = new_session(map_path, seed=seed, options=RuleOptions(secret_stances=secret), autosave=False, gm=gm)
+    return Table.start(session, password=password, save_path=save, say=lambda _: None)
+
+
+@contextmanager
+def hosted(t: Table, *, hand_over: float | None = None) -> Iterator[int]:
+    """Serve ``t`` on 127.0.0.1 in a thread; yields the port; stops the server on leaving."""
+    ready = threading.Event()
+    box: dict[str, object] = {}
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        box["loop"], box["stop"] = asyncio.get_running_loop(), stop
+
+        def on_ready(port: int) -> None:
+            box["port"] = port
+            ready.set()
+
+        await run_host(t, "127.0.0.1", 0, hand_over=hand_over, on_ready=on_ready, stop=stop, linger=0.05)
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+    thread.start()
+    assert ready.wait(10), "the host did not start"
+    try:
+        yield int(str(box["port"]))
+    finally:
+        loop = box["loop"]
+        stop = box["stop"]
+        assert isinstance(loop, asyncio.AbstractEventLoop) and isinstance(stop, asyncio.Event)
+        if thread.is_alive():
+            with suppress(RuntimeError):  # the host may end with its battle meanwhile
+                loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+
+
+def client(port: int, seat: str, *, name: str = "", password: str = "", keep_raw: bool = False) -> Client:
+    """A quiet client for a seat of the table on ``port``."""
+    c = Client(f"ws://127.0.0.1:{port}", name or f"player {seat}", seat, password, say=lambda _: None)
+    c.keep_raw = keep_raw
+    return c
+
+
+def play_in_thread(c: Client, kind: str | None, seed: int = 1) -> tuple[threading.Thread, list[int]]:
+    """Play (or watch, with ``kind`` None) a seat in a thread; the list gets the exit code."""
+    codes: list[int] = []
+    player = make_player(kind, seed) if kind else None
+    thread = threading.Thread(target=lambda: codes.append(play_seat(c, player, retry=5)), daemon=True)
+    thread.start()
+    return thread, codes
+
+
+class Proc:
+    """``python main.py ARGS`` in the background; a thread reads its output (both streams) into ``lines``."""
+
+    def __init__(self, *args: str) -> None:
+        self.popen = subprocess.Popen(
+            [sys.executable, "-u", str(ROOT / "main.py"), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._pump, daemon=True)
+        self._reader.start()
+
+    def _pump(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, needle: str, timeout: float = 20) -> str:
+        """The first line holding ``needle`` (AssertionError naming the last lines after ``timeout`` s)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for line in list(self.lines):
+                if needle in line:
+                    return line
+            if self.popen.poll() is not None and not self._reader.is_alive():
+                break
+            time.sleep(0.02)
+        raise AssertionError(f"no {needle!r} in the output within {timeout} s: {self.lines[-8:]}")
+
+    def finish(self, timeout: float = 30) -> int:
+        """Wait for the process to end (killed after ``timeout`` s); its exit code."""
+        try:
+            return self.popen.wait(timeout)
+        finally:
+            if self.popen.poll() is None:
+                self.popen.kill()
+                self.popen.wait(5)
+            self._reader.join(5)
+
+    def kill(self) -> None:
+        """End the process at once, as a crash would (no clean close)."""
+        self.popen.kill()
+        self.popen.wait(5)

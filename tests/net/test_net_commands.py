@@ -1,0 +1,114 @@
+"""``python main.py host`` and ``join`` as separate processes on the loopback address: a battle played to the
+end whose ``--save`` log replays with ``replay --verify``; a client killed mid-battle takes its seat back with
+its token; a host killed mid-battle resumes from its save and the clients rejoin."""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from main import main
+from tests.net.nethelp import MAP, Proc
+
+
+def _port(host: Proc) -> int:
+    line = host.wait_for("listening on ws://127.0.0.1:")
+    match = re.search(r":(\d+)$", line)
+    assert match, line
+    return int(match.group(1))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _seat(side: str, port: int, *extra: str) -> Proc:
+    seed = "0" if side == "blue" else "1"
+    return Proc(
+        "join", f"127.0.0.1:{port}", "--seat", side, "--name", side, "--players", "tactical", "--seed", seed, *extra
+    )
+
+
+def _verified(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python main.py replay LOG --verify`` (its own function, in this process) accepts the host's save."""
+    capsys.readouterr()
+    assert main(["replay", str(log), "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert "verified:" in out and "Battle over" in out
+
+
+def test_host_and_join_play_a_shipped_map_to_victory_and_the_save_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "table.json"
+    host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--save", str(log))
+    try:
+        port = _port(host)
+        watcher = Proc("join", f"127.0.0.1:{port}", "--seat", "watch", "--name", "Watcher")
+        watcher.wait_for("seated at watch")
+        blue, red = _seat("blue", port), _seat("red", port)
+        assert [p.finish(60) for p in (blue, red, watcher)] == [0, 0, 0]
+        assert host.finish(30) == 0
+    finally:
+        host.finish(1)
+    assert any(line.startswith("The battle is over. Winner: ") for line in host.lines)
+    assert any("Watcher watches" in line for line in host.lines)
+    assert any("Battle over" in line for line in watcher.lines), "the watcher saw the battle"
+    _verified(log, capsys)
+
+
+@pytest.mark.slow
+def test_a_client_killed_mid_battle_takes_its_seat_back_with_its_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "table.json"
+    host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--save", str(log))
+    try:
+        port = _port(host)
+        blue, red = _seat("blue", port, "--think", "0.01"), _seat("red", port, "--think", "0.01")
+        token = blue.wait_for("rejoin with --token ").rsplit(" ", 1)[1]
+        host.wait_for("#20 ")
+        blue.kill()
+        host.wait_for("left the seat blue")
+        thief = Proc("join", f"127.0.0.1:{port}", "--seat", "blue", "--players", "random")
+        assert thief.finish(20) == 1
+        assert any("is taken" in line for line in thief.lines)
+        again = _seat("blue", port, "--token", token)
+        assert again.finish(60) == 0 and red.finish(60) == 0
+        assert host.finish(30) == 0
+    finally:
+        host.finish(1)
+    assert any("rejoins the seat blue" in line for line in host.lines)
+    _verified(log, capsys)
+
+
+@pytest.mark.slow
+def test_a_host_killed_mid_battle_resumes_from_its_save_and_the_clients_rejoin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "table.json"
+    port = _free_port()
+    host = Proc("host", str(MAP), "--port", str(port), "--seed", "5", "--save", str(log))
+    again: Proc | None = None
+    try:
+        _port(host)
+        blue, red = (_seat(side, port, "--think", "0.01", "--retry", "30") for side in ("blue", "red"))
+        host.wait_for("#20 ")
+        host.kill()
+        again = Proc("host", "--resume", str(log), "--port", str(port))
+        _port(again)
+        assert blue.finish(60) == 0 and red.finish(60) == 0
+        assert again.finish(30) == 0
+    finally:
+        host.finish(1)
+        if again is not None:
+            again.finish(1)
+    assert any("rejoins the seat blue" in line for line in again.lines)
+    assert any("rejoins the seat red" in line for line in again.lines)
+    assert any(line.startswith("The battle is over. Winner: ") for line in again.lines)
+    _verified(log, capsys)

@@ -1,0 +1,191 @@
+"""House rules of the code's layout: rooms of a readable size, and imports that run one way.
+
+- No module of the engine, the maps or the top-level ``game/*.py`` is longer than 1,000 lines.
+- The computer players and the screen use only the battle's public door (``BATTLE_PRIVATE_FREE``).
+- No import cycle among ``game``'s modules, counting imports made inside functions as well as at module
+  level (a function-level import is a door that goes both ways just the same). The graph covers all of
+  ``game``; ``CYCLE_FREE`` names the packages whose modules may not sit on any cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "game"
+
+MAX_LINES = 1000
+LENGTH_CHECKED = ("game/",)
+"""Packages whose modules must stay under ``MAX_LINES``: all of ``game``."""
+
+CYCLE_FREE = ("game",)
+"""Packages none of whose modules may sit on an import cycle (the graph itself covers all of ``game``)."""
+
+BATTLE_PRIVATE_FREE = tuple(
+    sorted(
+        [
+            "game/engine/ai.py",
+            "game/engine/choices.py",
+            "game/engine/deployment.py",
+            "game/engine/preview.py",
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "ui").rglob("*.py")),
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "net").rglob("*.py")),
+            *(p.relative_to(ROOT).as_posix() for p in (GAME / "cli").rglob("*.py")),
+        ]
+    )
+)
+"""Modules outside the battle that use only its public door (``legal_actions``, ``choices``, ``preview``,
+its public methods): none reads a private attribute of a battle."""
+
+
+def module_name(path: Path) -> str:
+    """``game/engine/battle/state.py`` -> ``game.engine.battle.state``; a package's ``__init__`` is the package."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def game_modules() -> dict[str, Path]:
+    """Every module under ``game/`` by its dotted name."""
+    return {module_name(p): p for p in sorted(GAME.rglob("*.py"))}
+
+
+def _imported(node: ast.AST, here: str, is_package: bool, known: Mapping[str, Path]) -> Iterator[str]:
+    """The ``game`` modules one import statement loads: ``from pkg import name`` loads ``pkg.name`` when that
+    is a module, else ``pkg``; relative imports are resolved against the importing module."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name in known:
+                yield alias.name
+        return
+    if not isinstance(node, ast.ImportFrom):
+        return
+    if node.level:
+        base = here.split(".") if is_package else here.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        target = ".".join([*base, node.module] if node.module else base)
+    else:
+        target = node.module or ""
+    for alias in node.names:
+        sub = f"{target}.{alias.name}"
+        if sub in known:
+            yield sub
+        elif target in known:
+            yield target
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the ``game`` modules it imports anywhere in its body (module level, in functions, in
+    classes, under ``if``); self-imports dropped."""
+    known = game_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        is_package = path.name == "__init__.py"
+        deps = {d for node in ast.walk(tree) for d in _imported(node, name, is_package, known)}
+        deps.discard(name)
+        graph[name] = deps
+    return graph
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+
+    def visit(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp: list[str] = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _in_scope(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in CYCLE_FREE)
+
+
+def test_no_module_of_game_is_longer_than_1000_lines() -> None:
+    too_long = []
+    for path in sorted(GAME.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        top_level = path.parent == GAME
+        if top_level or rel.startswith(LENGTH_CHECKED):
+            n = len(path.read_text(encoding="utf-8").splitlines())
+            if n > MAX_LINES:
+                too_long.append(f"{rel}: {n} lines")
+    assert not too_long, "split these modules along their parts: " + "; ".join(too_long)
+
+
+def test_the_graph_sees_module_level_function_level_and_relative_imports() -> None:
+    graph = import_graph()
+    # module level, absolute
+    assert "game.engine.hexgrid" in graph["game.engine.zoc"]
+    # the battle package's door imports its parts
+    assert "game.engine.battle.state" in graph["game.engine.battle"]
+    # ``from game.engine import events as ev`` is an import of the module game.engine.events
+    assert "game.engine.events" in graph["game.engine.battle.state"]
+
+
+def test_cycle_finder_reports_a_cycle_through_a_function_level_import() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_among_games_modules() -> None:
+    bad = [c for c in cycles(import_graph()) if any(_in_scope(m) for m in c)]
+    assert not bad, "import cycles (move the shared types down to a module both use): " + "; ".join(
+        " <-> ".join(c) for c in bad
+    )
+
+
+def battle_private_uses(source: str) -> list[str]:
+    """``battle._x`` / ``b._x`` / ``self.battle._x`` reads in ``source``: private attributes of a battle."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        owner = node.value
+        named = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+        if named in ("battle", "b"):
+            out.append(f"{named}.{node.attr} (line {node.lineno})")
+    return out
+
+
+def test_private_use_finder_sees_battle_attributes_and_not_its_own() -> None:
+    found = battle_private_uses("x = battle._follow_queue\ny = self.battle._defence_vs()\nz = self._view\n")
+    assert found == ["battle._follow_queue (line 1)", "battle._defence_vs (line 2)"]
+
+
+def test_the_ai_and_the_screen_use_only_the_battles_public_door() -> None:
+    bad = {rel: uses for rel in BATTLE_PRIVATE_FREE if (uses := battle_private_uses((ROOT / rel).read_text()))}
+    assert not bad, f"use the battle's public methods, choices or preview instead: {bad}"
