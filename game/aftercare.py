@@ -10,16 +10,20 @@ The battle itself is never changed: ``Aftercare`` copies each figure's wound rec
 * ``rest(weeks)``: untreated wounds heal a level per week.
 
 Every roll draws from a generator seeded from the battle's seed but separate from the battle's own (the
-battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the same battle heals the same way.
+battle's log must stay exactly as it was played; docs/architecture.md "Randomness is injected" and "A battle is its
+log"), so the same battle heals the same way.
 ``lines`` keeps what happened to each figure, dice included, for the screen and the exported text.
 
 ``save_wounds(roster_path)`` writes the healed sheets back into the roster the battle came from, so each
-character carries its wounds into the next battle. Readings: a figure taken out keeps its wounds like any
-other; only figures placed at the start of the battle are written, each under its own roster character, so
-a GM's reinforcement and a figure the GM removed are left out and named in the report. Figures sharing one
-roster character (the village's brigands) keep their wounds each in an entry of its own: a wounded figure's
-character is copied from the shared one under the figure's name (``[characters.snipe]``, name "Snipe") and
-its wounds written there; the report says so, and a GM points a map figure at that key to use it.
+character carries its wounds into the next battle. A roster shipped in the game's own folder is never changed:
+the first time, its text is copied to a campaign roster in the user's data folder
+(``game.paths.campaign_copy_of``) and the wounds go there; New battle offers that copy for the map next time.
+Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the battle
+are written, each under its own roster character, so a GM's reinforcement and a figure the GM removed are
+left out and named in the report. Figures sharing one roster character (the village's brigands) keep their
+wounds each in an entry of its own: a wounded figure's character is copied from the shared one under the
+figure's name (``[characters.snipe]``, name "Snipe") and its wounds written there; the report says so, and
+a GM points a map figure at that key to use it.
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ from pathlib import Path
 from game.engine.battle import Battle
 from game.engine.healing import Treatment, care_after_battle, healing_data, healing_skill, rest, treat
 from game.engine.ladder import level_name
+from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import WoundLevel, Wounds
+from game.paths import campaign_copy_of, in_game_folder
 from game.report import boxes_text
 from game.roster import RosterError, read_roster_data, save_carried_wounds
 
@@ -204,6 +210,11 @@ class CarriedWounds:
     skipped: tuple[tuple[str, str], ...]
     note: str = ""
     """Said when the roster had to be rewritten whole (``save_carried_wounds``' notes), else empty."""
+    shipped: Path | None = None
+    """The game's own roster the campaign copy ``path`` stands in for (None: the wounds went to the battle's
+    roster itself)."""
+    copied: bool = False
+    """Whether this save made the campaign copy (the first time)."""
 
     def message(self) -> str:
         """A short paragraph for the after-battle screen's status line: the wounded by name and condition,
@@ -211,7 +222,14 @@ class CarriedWounds:
         hurt = [f"{name} {label}" for name, label in self.saved if label != "Unhurt"]
         unhurt = len(self.saved) - len(hurt)
         parts = hurt + ([f"{unhurt} unhurt" if hurt else f"all {unhurt} unhurt"] if unhurt else [])
-        text = f"Wounds saved to {self.path.name}: {', '.join(parts) or 'nobody'}."
+        if self.shipped is None:
+            text = f"Wounds saved to {self.path.name}: {', '.join(parts) or 'nobody'}."
+        else:
+            made = "a campaign copy of" if self.copied else "the campaign copy of"
+            text = (
+                f"Wounds saved to {made} {self.shipped.name} at {self.path} (the game's own roster stays as "
+                f"shipped; New battle offers the copy for this map): {', '.join(parts) or 'nobody'}."
+            )
         reasons: dict[str, list[str]] = {}
         for name, why in self.skipped:
             reasons.setdefault(why, []).append(name)
@@ -237,8 +255,17 @@ def _own_key(name: str, base: str, characters: dict[str, object]) -> str:
 
 
 def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
+    path, shipped, copied = _writable_roster(Path(roster_path))
+    try:
+        return _save_wounds_into(care, path, shipped, copied)
+    except RosterError:
+        if copied:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied: bool) -> CarriedWounds:
     battle = care.battle
-    path = Path(roster_path)
     characters = read_roster_data(path).get("characters")
     characters = characters if isinstance(characters, dict) else {}
     new_tables: dict[str, dict[str, object]] = {}
@@ -291,7 +318,23 @@ def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
             skipped.append((names[fid], GONE))
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
-    return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes))
+    return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes), shipped, copied)
+
+
+def _writable_roster(roster: Path) -> tuple[Path, Path | None, bool]:
+    """Where wounds for ``roster`` are written: the roster itself, or — for one shipped in the game's own
+    folder — its campaign copy in the user's data folder, made now from the roster's text if it does not
+    exist yet. Returns (file to write, the shipped roster or None, whether the copy was made now)."""
+    if not in_game_folder(roster):
+        return roster, None, False
+    copy = campaign_copy_of(roster)
+    if copy.is_file():
+        return copy, roster, False
+    try:
+        write_atomic(copy, roster.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SaveError) as exc:
+        raise RosterError(f"{copy}: the campaign copy of {roster.name} could not be written ({exc})") from None
+    return copy, roster, True
 
 
 def skill_label(level: int) -> str:

@@ -128,8 +128,14 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
     for key, cd in chars_raw.items():
         if not isinstance(cd, Mapping):
             raise RosterError(f"{source}: [characters.{key}] must be a table")
+        token = cd.get("token", "")
+        if not isinstance(token, str):
+            raise RosterError(
+                f'{source}: [characters.{key}] token must be a file name, e.g. token = "tokens/knight.png"'
+            )
         try:
-            characters[str(key)] = Character.from_dict(cd, key=str(key))
+            # ``token`` (a GM's own token picture, checked by the UI's token_images) is no part of the rules
+            characters[str(key)] = Character.from_dict({k: v for k, v in cd.items() if k != "token"}, key=str(key))
         except CharacterError as exc:
             raise RosterError(f"{source}: {exc}") from None
         except ValueError as exc:  # unknown equipment and the like

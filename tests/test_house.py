@@ -189,3 +189,28 @@ def test_private_use_finder_sees_battle_attributes_and_not_its_own() -> None:
 def test_the_ai_and_the_screen_use_only_the_battles_public_door() -> None:
     bad = {rel: uses for rel in BATTLE_PRIVATE_FREE if (uses := battle_private_uses((ROOT / rel).read_text()))}
     assert not bad, f"use the battle's public methods, choices or preview instead: {bad}"
+
+
+def test_the_map_layer_never_imports_rosters_sessions_screens_or_commands() -> None:
+    graph = import_graph()
+    assert "game.maps.loader" in graph and "game.cli.maps" in graph
+    upper = ("game.roster", "game.session", "game.ui", "game.cli", "game.net")
+    bad = {n: sorted(m for m in deps if m.startswith(upper)) for n, deps in graph.items() if n.startswith("game.maps")}
+    assert not {n: m for n, m in bad.items() if m}
+
+
+def test_the_engine_imports_no_layer_above_it() -> None:
+    graph = import_graph()
+    upper = ("game.maps", "game.roster", "game.session", "game.ui", "game.cli", "game.net", "game.simulate")
+    bad = {
+        n: sorted(m for m in deps if m.startswith(upper)) for n, deps in graph.items() if n.startswith("game.engine")
+    }
+    assert not {n: m for n, m in bad.items() if m}
+
+
+def test_nothing_below_the_command_layer_imports_it() -> None:
+    graph = import_graph()
+    users = sorted(
+        n for n, deps in graph.items() if not n.startswith("game.cli") and any(m.startswith("game.cli") for m in deps)
+    )
+    assert users == []

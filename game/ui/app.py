@@ -1,11 +1,11 @@
-"""The game window and its main loop (issue 5, "Start").
+"""The game window and its main loop.
 
 ``run()`` opens a resizable window (1280×720 the first time, then the size the player left it at), shows the
 title screen — or, given a map, the board straight away — and loops: wait for events (sleeping while nothing
 happens), let the top screen turn them into transitions, redraw only when something changed. Any error
-inside a screen becomes a dialog, never a traceback: the game keeps running (DESIGN.md rule 9). The game's
-own errors are shown where they happen; anything else is a crash (``game.ui.crash``): a report is written,
-the stack goes back to the title, and the player may continue from the autosave.
+inside a screen becomes a dialog, never a traceback: the game keeps running (docs/architecture.md "Errors a person can
+act on"). The game's own errors are shown where they happen; anything else is a crash (``game.ui.crash``): a report is
+written, the stack goes back to the title, and the player may continue from the autosave.
 With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
 """
 
@@ -15,6 +15,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -25,7 +26,7 @@ from game.ui.crash import crash_dialog, is_own_error, write_crash_report
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import BattleSetup, HelpOverlay, TitleScreen
+from game.ui.screens import HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
 
@@ -70,6 +71,7 @@ class App:
             save_settings=self._persist,
         )
         self.ui.open_save = self.open_save
+        self.ui.open_table = self.open_table
         self.stack: list[Screen] = []
         self.running = True
         self.dirty = True
@@ -125,7 +127,17 @@ class App:
             self.stack.clear()
             self.push(transition.screen)
         elif isinstance(transition, Quit):
-            self.running = False
+            self.quit()
+
+    def quit(self) -> None:
+        """Stop the loop ("Quit game" or the window's close button), the autosave of every battle in the
+        stack first brought up to its last decision (a session writes it after each decision already; this
+        retries one that failed)."""
+        for screen in self.stack:
+            write = getattr(getattr(screen, "session", None), "write_autosave", None)
+            if callable(write):
+                write()
+        self.running = False
 
     def show_error(self, title: str, message: str) -> None:
         """Put an error dialog on top; the game goes on."""
@@ -200,6 +212,12 @@ class App:
 
         return open_battle_save(self.ui, path, self.to_title)
 
+    def open_table(self, session: Any) -> Screen:
+        """The battle screen at a networked table's seat just taken (``game.net.remote.RemoteSession``)."""
+        from game.ui.battle.table import TableScreen
+
+        return TableScreen(self.ui, session, self.to_title)
+
     def to_title(self) -> Transition:
         """Back to a fresh title screen (every screen above it closed when the transition is applied)."""
         return Home(TitleScreen(self.ui, self.start_battle))
@@ -224,13 +242,21 @@ class App:
     def handle(self, event: pygame.event.Event) -> None:
         """One event: window events here, the rest to the top screen."""
         if event.type == pygame.QUIT:
-            self.running = False
+            self.quit()
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             size = self.size
             self.ui.settings = self.ui.settings.with_window_size(size)
             for screen in self.stack:
                 screen.on_resize(size)
+            self.dirty = True
+            return
+        if event.type == pygame.WINDOWLEAVE:  # the pointer left the window: hover hints go with it
+            leave = getattr(self.top, "pointer_left", None)
+            if leave is not None:
+                leave()
+            if self.top.tooltip is not None:
+                self.top.tooltip.hover("", (0, 0))
             self.dirty = True
             return
         if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWFOCUSGAINED, pygame.WINDOWSHOWN):
@@ -240,7 +266,7 @@ class App:
             if isinstance(self.top, HelpOverlay):
                 self.pop()
             else:
-                self.push(HelpOverlay(self.ui))
+                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", HELP_KEYS)))
             return
         if event.type not in (
             pygame.KEYDOWN,
@@ -372,5 +398,17 @@ def run(
             if surface is not None:
                 pygame.image.save(surface, screenshot)
     finally:
+        app.close()
+    return 0
+
+
+def run_table(session: Any) -> int:
+    """``python main.py join`` without ``--players``: the game window at a networked table's seat."""
+    app = App()
+    try:
+        app.apply(Push(app.open_table(session)))
+        app.loop(None)
+    finally:
+        session.close()
         app.close()
     return 0

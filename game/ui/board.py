@@ -1,9 +1,9 @@
 """Drawing the battle board: the map (cached per zoom level, in chunks), overlays and miniature tokens.
 
-Frame cost is what issue 6 measures, so nothing here is drawn twice that can be kept: the map is cut into
-512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled renderer's surface when there
-is one, else as plain hexes coloured by terrain); hex tints are pre-drawn stamps blitted in one ``blits``
-call; a token is a cached sprite per look and zoom; every label is cached text.
+Frame cost is what ``bench`` measures (README "Performance"), so nothing here is drawn twice that can be
+kept: the map is cut into 512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled
+renderer's surface when there is one, else as plain hexes coloured by terrain); hex tints are pre-drawn
+stamps blitted in one ``blits`` call; a token is a cached sprite per look and zoom; every label is cached text.
 
 The parts of a frame that stay put while the mouse moves (map, hex fills, zones of control, tokens, hex
 labels) are composed once into a cached surface, rebuilt only when the camera or one of those parts
@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -28,6 +29,7 @@ from game.engine.terrain import TerrainMap
 from game.ui import theme
 from game.ui.camera import Camera, HexLayout
 from game.ui.large_tokens import draw_large_token, draw_outline, footprint_edges, front_extent
+from game.ui.token_art import LARGE_LOOKS, TokenArt, shared_art
 from game.ui.view import BoardView, HexFill, LineOfFireView, PathView, TokenView, ZocView
 from game.ui.widgets import TextCache
 
@@ -190,6 +192,73 @@ class _TokenOps:
         surface.blits(labels, doreturn=False)
 
 
+@dataclass(frozen=True)
+class LabelWish:
+    """Where a figure's name label would go: centred on ``x``, its top at ``below`` (under the base), or its
+    bottom at ``above``; ``badge`` is drawn over the base; ``important`` labels (selected, highlighted, large
+    figures) are placed first."""
+
+    id: str
+    text: str
+    badge: str
+    x: float
+    below: float
+    above: float
+    important: bool = False
+
+
+def shortened(text: str, keep: int = 5) -> str:
+    """A name cut to its first ``keep`` characters and an ellipsis (unchanged when already short)."""
+    return text if len(text) <= keep + 1 else text[:keep] + "…"
+
+
+def place_labels(
+    wishes: Sequence[LabelWish],
+    render: Callable[[str], pygame.Surface],
+    render_badge: Callable[[str], pygame.Surface],
+) -> tuple[list[tuple[pygame.Surface, pygame.Rect]], list[LabelWish]]:
+    """Place name labels so that no two cover each other: badges first (over their bases), then names,
+    important ones first, each at the first free spot of: under its base, over it (when it has no badge),
+    half a label to the left or right under it — first at full length, then shortened. A name with no free
+    spot is returned in the second list (the board shows it on hover)."""
+    taken: list[pygame.Rect] = []
+    out: list[tuple[pygame.Surface, pygame.Rect]] = []
+
+    def free(rect: pygame.Rect) -> bool:
+        return rect.inflate(2, 0).collidelist(taken) < 0
+
+    for w in wishes:
+        if w.badge:
+            surf = render_badge(w.badge)
+            rect = surf.get_rect(midbottom=(round(w.x), round(w.above)))
+            while not free(rect) and rect.bottom > w.above - 4 * rect.height:
+                rect.move_ip(0, -rect.height)
+            taken.append(rect)
+            out.append((surf, rect))
+    hidden: list[LabelWish] = []
+    for w in sorted(wishes, key=lambda w: not w.important):
+        done = False
+        for text in dict.fromkeys((w.text, shortened(w.text))):
+            surf = render(text)
+            half = surf.get_width() // 2
+            spots = [surf.get_rect(midtop=(round(w.x), round(w.below)))]
+            if not w.badge:
+                spots.append(surf.get_rect(midbottom=(round(w.x), round(w.above))))
+            spots += [
+                surf.get_rect(midtop=(round(w.x) - half, round(w.below))),
+                surf.get_rect(midtop=(round(w.x) + half, round(w.below))),
+            ]
+            spot = next((s for s in spots if free(s)), None)
+            if spot is not None:
+                taken.append(spot)
+                out.append((surf, spot))
+                done = True
+                break
+        if not done:
+            hidden.append(w)
+    return out, hidden
+
+
 class Board:
     """The board widget: a camera over a map source, drawing a ``BoardView`` each frame."""
 
@@ -222,6 +291,12 @@ class Board:
         self._token_ops: _TokenOps | None = None
         self.static_builds = 0
         """How often the cached layers were redrawn (tests and the benchmark read it)."""
+        self.art: TokenArt = shared_art()
+        """The made token art (``assets/tokens``); without it tokens are letters in a ring."""
+        self.images: Callable[[str], pygame.Surface | None] = lambda path: None
+        """A GM's token pictures by path (``game.ui.token_images``); the screens set it."""
+        self._hidden_labels: dict[str, tuple[pygame.Surface, pygame.Rect]] = {}
+        """Name labels that had no room (crowded figures): shown when the mouse is over the figure."""
 
     # --- map chunks -------------------------------------------------------------------------------
     def invalidate(self) -> None:
@@ -302,10 +377,40 @@ class Board:
 
     def _token_sprite(self, t: TokenView) -> pygame.Surface:
         r = max(3, round(self.token_radius()))
-        key = (t.side_colour, t.facing % 6, t.wound_level, t.out, r, self.palette.name, t.name[:1].upper())
+        key = (
+            t.side_colour,
+            t.facing % 6,
+            t.wound_level,
+            t.out,
+            r,
+            self.palette.name,
+            t.name[:1].upper(),
+            t.look,
+            t.image,
+            t.posture,
+            t.concentrating,
+            t.held,
+        )
         sprite = self._sprites.get(key)
         if sprite is not None:
             return sprite
+        if (t.look or t.image) and r >= 6 and self.art.available:
+            made = self.art.one_hex(
+                r,
+                self.layout.direction_angle(t.facing),
+                t.side_colour,
+                t.look,
+                self.palette.wound_colour(t.wound_level),
+                t.out,
+                t.posture,
+                t.concentrating,
+                t.held,
+                self.images(t.image) if t.image else None,
+                theme.DANGER,
+            )
+            if made is not None:
+                self._sprites[key] = made
+                return made
         size = 2 * r + 2 * max(3, r // 3) + 4
         c = size / 2
         sprite = pygame.Surface((size, size), pygame.SRCALPHA)
@@ -362,11 +467,17 @@ class Board:
             self.palette.name,
             t.name[:1].upper(),
             self.camera.zoom_index,
+            t.look,
         )
         cached = self._large_sprites.get(key)
         if cached is None:
             initial = None
-            if r >= 6:
+            art = None
+            if t.look in LARGE_LOOKS and r >= 4 and self.art.available:
+                art = self.art.turned(t.look, r, self.layout.direction_angle(t.facing))
+                if art is not None and t.out:
+                    art = pygame.transform.grayscale(art)
+            if r >= 6 and art is None:
                 big = 1.6 if len(t.cells) >= 7 else 1.25
                 initial = self.text.font(max(8, round(r * 0.95 * big)), bold=True).render(
                     t.name[:1].upper(), True, (235, 235, 240) if not t.out else (150, 150, 150)
@@ -383,6 +494,7 @@ class Board:
                 t.out,
                 initial,
                 theme.DANGER,
+                art,
             )
             self._large_sprites[key] = cached
         return cached
@@ -425,8 +537,12 @@ class Board:
             self._draw_fill(surface, fill)
         for zoc in view.zocs:
             self._draw_zoc(surface, zoc)
+        ops = self._token_ops_for(view, hex_labels)
         self._draw_overlays(surface, view)
-        self._token_ops_for(view, hex_labels).draw(surface)
+        ops.draw(surface)
+        hidden = self.hidden_label_at(view)
+        if hidden is not None:
+            surface.blit(*hidden)
         surface.set_clip(clip)
 
     def ensure_static(
@@ -507,6 +623,9 @@ class Board:
         surface.blit(self._under, dirty, dirty)
         self._draw_overlays(surface, view)
         self._token_ops.draw(surface, dirty)
+        hidden = self.hidden_label_at(view)
+        if hidden is not None:
+            surface.blit(*hidden)
         surface.set_clip(clip)
 
     def _overlay_bounds(self, view: BoardView) -> pygame.Rect | None:
@@ -554,21 +673,31 @@ class Board:
         for h in (view.hover, view.selected):
             if h is not None:
                 around((cam.hex_to_screen(c) for c in (_large_cells_at(view, h) or (h,))), hex_pad + 4)
+        hidden = self.hidden_label_at(view)
+        if hidden is not None:
+            rects.append(hidden[1].inflate(2, 2))
         if not rects:
             return None
         return rects[0].unionall(rects[1:])
 
     def _token_ops_for(self, view: BoardView, hex_labels: Sequence[tuple[Hex, str]]) -> _TokenOps:
-        """The tokens' drawing (rings, sprites, name labels, then the hex labels) as a replayable list."""
+        """The tokens' drawing (rings, sprites, name labels, then the hex labels) as a replayable list.
+
+        Name labels give way to each other (``place_labels``): a label that would cover another is moved,
+        then shortened; one with no room at all is left out and shown while the mouse is over its figure.
+        """
         cam = self.camera
         r = self.token_radius()
         label_size = 12 if r < 22 else 14
         show_labels = r >= 11
         ops = _TokenOps()
+        wanted: list[LabelWish] = []
         for t in sorted(view.tokens, key=lambda t: (t.out, cam.hex_to_screen(t.hex)[1])):
             sx, sy = cam.hex_to_screen(t.hex)
             if t.large:
-                self._large_token_ops(ops, t, view, label_size if show_labels else 0)
+                wish = self._large_token_ops(ops, t, view)
+                if wish is not None and show_labels:
+                    wanted.append(wish)
                 continue
             if not self._visible(sx, sy, r * 3):
                 continue
@@ -581,11 +710,15 @@ class Board:
                 bound.center = (round(sx), round(sy))
                 ops.rings.append(((sx, sy), ring, colour, bound))
             if show_labels:
-                label = self._label(t.short_name, label_size)
-                ops.labels.append((label, label.get_rect(midtop=(round(sx), round(sy + r * 0.95)))))
-                if t.badge:
-                    badge = self._label(t.badge if len(t.badge) <= 14 else t.badge[:13] + "…", 11)
-                    ops.labels.append((badge, badge.get_rect(midbottom=(round(sx), round(sy - r * 0.95)))))
+                important = t.selected or t.id in view.highlighted
+                wanted.append(LabelWish(t.id, t.short_name, t.badge, sx, sy + r * 0.95, sy - r * 0.95, important))
+        self._hidden_labels = {}
+        if wanted:
+            placed, hidden = place_labels(wanted, lambda text: self._label(text, label_size), self._badge_label)
+            ops.labels.extend(placed)
+            for wish in hidden:
+                label = self._label(wish.text, label_size)
+                self._hidden_labels[wish.id] = (label, label.get_rect(midtop=(round(wish.x), round(wish.below))))
         for h, text in hex_labels:
             sx, sy = cam.hex_to_screen(h)
             if cam.in_view(sx, sy):
@@ -593,18 +726,31 @@ class Board:
                 ops.labels.append((lab, lab.get_rect(center=(round(sx), round(sy)))))
         return ops
 
-    def _large_token_ops(self, ops: _TokenOps, t: TokenView, view: BoardView, label_size: int) -> None:
+    def _badge_label(self, text: str) -> pygame.Surface:
+        return self._label(text if len(text) <= 14 else text[:13] + "…", 11)
+
+    def hidden_label_at(self, view: BoardView) -> tuple[pygame.Surface, pygame.Rect] | None:
+        """The name label of the hovered figure when crowding left it out (drawn while hovered)."""
+        if view.hover is None or not self._hidden_labels:
+            return None
+        for t in view.tokens:
+            if (t.hex == view.hover or view.hover in t.cells) and t.id in self._hidden_labels:
+                return self._hidden_labels[t.id]
+        return None
+
+    def _large_token_ops(self, ops: _TokenOps, t: TokenView, view: BoardView) -> LabelWish | None:
         """A large figure's token (FTC 5): its base across the footprint, the footprint outlined when it is
-        selected or highlighted, its name under the base and its badge over it."""
+        selected or highlighted; its name (under the base) and badge (over it) as a label wish."""
         cam = self.camera
         sx, sy = cam.hex_to_screen(t.hex)
         sprite, (ax, ay) = self.token_sprite(t)
         rect = sprite.get_rect(topleft=(round(sx) - ax, round(sy) - ay))
         x, y, w, h = cam.view
         if not rect.colliderect(pygame.Rect(x, y, w, h).inflate(8, 8)):
-            return
+            return None
         ops.sprites.append((sprite, rect))
-        if t.selected or t.id in view.highlighted:
+        important = t.selected or t.id in view.highlighted
+        if important:
             colour = self.palette.selection if t.selected else (255, 255, 255)
             width = max(3, round(3 * cam.zoom))
             segments = self.cells_outline(t.cells)
@@ -615,16 +761,12 @@ class Board:
                 ]
             )
             ops.outlines.append((segments, colour, width, bound.inflate(2 * width + 6, 2 * width + 6)))
-        if label_size:
-            r = self.token_radius()
-            pts = [cam.hex_to_screen(c) for c in t.cells]
-            mx = sum(p[0] for p in pts) / len(pts)
-            label = self._label(t.short_name, label_size)
-            ops.labels.append((label, label.get_rect(midtop=(round(mx), round(max(p[1] for p in pts) + r * 0.95)))))
-            if t.badge:
-                badge = self._label(t.badge if len(t.badge) <= 14 else t.badge[:13] + "…", 11)
-                top = round(min(p[1] for p in pts) - r * 0.95)
-                ops.labels.append((badge, badge.get_rect(midbottom=(round(mx), top))))
+        r = self.token_radius()
+        pts = [cam.hex_to_screen(c) for c in t.cells]
+        mx = sum(p[0] for p in pts) / len(pts)
+        below = max(p[1] for p in pts) + r * 0.95
+        above = min(p[1] for p in pts) - r * 0.95
+        return LabelWish(t.id, t.short_name, t.badge, mx, below, above, True)
 
     def _visible(self, sx: float, sy: float, margin: float) -> bool:
         x, y, w, h = self.camera.view

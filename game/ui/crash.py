@@ -1,4 +1,4 @@
-"""A crash inside the window is not the end of the battle (DESIGN.md rule 9).
+"""A crash inside the window is not the end of the battle (docs/architecture.md "Errors a person can act on").
 
 When a screen's input, update or draw raises an exception that is not one of the game's own errors, the app
 loop (``game.ui.app``) calls ``write_crash_report``: the traceback, the game's version and the running

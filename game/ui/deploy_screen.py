@@ -1,4 +1,4 @@
-"""The deployment screen: place the figures before the battle (issue 8, "Battle setup screen").
+"""The deployment screen: place the figures before the battle.
 
 Between New battle and the battle. The map is drawn by the board (``game.ui.board``) with each side's
 deployment zone shaded in its colour; figures not yet on the map wait in the tray on the right. A figure is
@@ -8,7 +8,7 @@ may take are outlined, and a drop anywhere else is refused with the reason. A fi
 figure (FTC 5.2: a figure faces one hex side; the arrow shows which). Auto-deploy places whatever is left
 in the tray as ``game.session.place_figures`` would; Clear sends every figure back to the tray.
 
-Each side is played by a human, the tactical computer or the random computer; the GM seat (issue 8) is
+Each side is played by a human, the tactical computer or the random computer; the GM seat is
 empty, a referee who plays no side, or a human side's player. Start battle is enabled once every figure is
 placed and hands ``game.session.new_session`` the placements, the controllers and the GM seat. The screen
 adds no rules: where a figure may stand is the map's zones and terrain, checked again by
@@ -22,6 +22,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -36,6 +37,8 @@ from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
 from game.ui.screens import BattleSetup
+from game.ui.token_art import look_for
+from game.ui.token_images import figure_tokens
 from game.ui.view import BoardView, HexFill, TokenView
 from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
@@ -151,6 +154,12 @@ class DeployScreen(ViewerScreen):
         self.drag_moved = False
         self.message = "Drag figures from the tray onto their side's shaded hexes; wheel or Q / E turns one."
         self.message_error = False
+        # the made token art by what each character carries; a GM's own pictures (told once if refused)
+        self.looks = {key: look_for(ch) for key, ch in roster.characters.items()}
+        self.token_images = figure_tokens(raw, roster.data, Path(roster.source), loaded.path, loaded.tmx.objects)
+        self.board.images = self.token_images.surface
+        if self.token_images.messages:
+            self.message, self.message_error = " ".join(self.token_images.messages), True
         self.tooltip: Tooltip = Tooltip()
         self.side_buttons = [
             Button("", functools.partial(self._cycle_controller, sid), size=14) for sid in self.side_ids
@@ -671,6 +680,8 @@ class DeployScreen(ViewerScreen):
                 False,
                 p.id == self.selected_piece,
                 cells=p.cells() if p.size != 1 else frozenset(),
+                look=self.looks.get(p.character, ""),
+                image=self.token_images.image_of(p.id),
             )
             for p in self.pieces.values()
             if p.hex is not None and p.id != moving
@@ -727,6 +738,8 @@ class DeployScreen(ViewerScreen):
                     Hex(0, 0),
                     p.facing,
                     cells=p.cells(Hex(0, 0)) if p.size != 1 else frozenset(),
+                    look=self.looks.get(p.character, ""),
+                    image=self.token_images.image_of(p.id),
                 )
             )
             if p.size != 1:

@@ -1,4 +1,4 @@
-"""Drawing large figures (FTC 5: "some creatures will be larger"; issue 7): one token across 3 or 7 hexes.
+"""Drawing large figures (FTC 5: "some creatures will be larger"): one token across 3 or 7 hexes.
 
 A figure covering several hexes (``game.engine.creatures.footprint``) is drawn as one miniature base: the
 rounded hull of its cells' centres, as thick as a one-hex token is wide, so it covers every hex it stands on
@@ -139,12 +139,15 @@ def draw_large_token(
     out: bool,
     initial: pygame.Surface | None,
     danger: RGB,
+    art: pygame.Surface | None = None,
 ) -> tuple[pygame.Surface, tuple[int, int]]:
     """The sprite of a large figure (FTC 5) and the pixel of its position hex ``centre`` in it.
 
     ``r`` is a one-hex token's radius: the body is the hull of the cells' centres grown by ``r``, the rim
     and notch are as wide as a one-hex token's, the notch sits on the front of the body (the figure's
     facing from its position hex; for a 3-hex figure that hex is its head), the wound pip at its back.
+    ``art`` is the made figure (``game.ui.token_art``), already turned and scaled, centred on the position
+    hex: drawn on the base as one creature across the footprint, instead of the initial.
     """
     offsets = cell_offsets(layout, centre, cells, zoom)
     pad = r + max(3, r // 3) * 2 + 4
@@ -183,7 +186,9 @@ def draw_large_token(
     pygame.draw.polygon(sprite, side, notch)
     pygame.draw.polygon(sprite, (250, 250, 250) if not out else (150, 150, 150), notch, 1)
     mx, my = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
-    if initial is not None:
+    if art is not None:
+        sprite.blit(art, art.get_rect(center=(ax, ay)))
+    elif initial is not None:
         sprite.blit(initial, initial.get_rect(center=(mx, my + 1)))
     pip = max(3, round(r / 2.4))
     wx, wy = ax - ux * (back + r * 0.72), ay - uy * (back + r * 0.72)

@@ -1,6 +1,6 @@
-"""Player settings that outlive a session: window size, UI scale, palette, animation speed.
+"""Player settings that outlive a session: window size, UI scale, palette, animation speed, sound.
 
-Issue 5, "Comforts". The file is JSON under the user's config directory (``$FUDGE_TACTICS_CONFIG_DIR``,
+The file is JSON under the user's config directory (``$FUDGE_TACTICS_CONFIG_DIR``,
 else ``$XDG_CONFIG_HOME/fudge-tactics``, else ``~/.config/fudge-tactics``). It is written atomically (a
 temporary file renamed over the old one) so a crash never leaves half a file; a missing, unreadable or
 nonsensical file — or one bad field in it — gives the defaults for what cannot be read, never an error
@@ -23,6 +23,8 @@ SETTINGS_FILE = "settings.json"
 UI_SCALES: tuple[float, ...] = (0.75, 0.9, 1.0, 1.25, 1.5, 2.0)
 ANIMATION_SPEEDS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 """0 switches animations off; 1 is normal speed."""
+SOUND_VOLUMES: tuple[float, ...] = tuple(round(v / 10, 1) for v in range(11))
+"""Sound effect volume steps, 0 to 1."""
 MIN_WINDOW = (800, 500)
 MAX_SETTINGS_CHARS = 64 * 1024
 """A settings file is a few hundred bytes; anything much larger is not one."""
@@ -49,6 +51,8 @@ class Settings:
     colour_blind: bool = False
     animation_speed: float = 1.0
     show_grid: bool = True
+    sound_volume: float = 0.7
+    sound_muted: bool = False
 
     @property
     def window_size(self) -> tuple[int, int]:
@@ -93,6 +97,8 @@ def _from_json(data: Any) -> Settings:
         colour_blind=flag("colour_blind", d.colour_blind),
         animation_speed=_nearest(data.get("animation_speed"), ANIMATION_SPEEDS, d.animation_speed),
         show_grid=flag("show_grid", d.show_grid),
+        sound_volume=_nearest(data.get("sound_volume"), SOUND_VOLUMES, d.sound_volume),
+        sound_muted=flag("sound_muted", d.sound_muted),
     )
 
 

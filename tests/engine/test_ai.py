@@ -1,4 +1,4 @@
-"""Computer players (issue 3): any side human or computer; they choose only among legal actions, never
+"""Computer players: any side human or computer; they choose only among legal actions, never
 touch the battle's dice, and the tactical player decides within its time limit (FTC 5–7 via odds)."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _big(seed: int) -> BattleSetup:
 
 @pytest.mark.slow
 def test_tactical_player_decides_within_a_second_for_ten_a_side() -> None:
-    """Issue 3: about one second at most per decision on this machine for ten figures a side."""
+    """About one second at most per decision on this machine for ten figures a side."""
     b = Battle(_big(1))
     players = {"blue": TacticalPlayer(1), "red": TacticalPlayer(2)}
     worst = 0.0

@@ -1,4 +1,4 @@
-"""Issue 4 "render-map": pixel-identical to Tiled's own renderer (references made by tmxrasterizer 1.8.2)."""
+"""``render-map``: pixel-identical to Tiled's own renderer (references made by tmxrasterizer 1.8.2)."""
 
 from __future__ import annotations
 

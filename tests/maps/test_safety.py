@@ -1,4 +1,4 @@
-"""Issue 4 "Safety": malformed and hostile maps each end in one MapLoadError, fast and without much memory."""
+"""Map safety: malformed and hostile maps each end in one MapLoadError, fast and without much memory."""
 
 from __future__ import annotations
 

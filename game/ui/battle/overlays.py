@@ -63,6 +63,7 @@ class BoardOverlays:
                     f.id == sc.selected_id,
                     badge=badge,
                     cells=f.cells if f.size != 1 else frozenset(),
+                    **sc.tabletop.token_fields(battle, f),
                 )
             )
         self._tokens_cache = (key, out)

@@ -1,0 +1,255 @@
+"""A GM's own token pictures: a roster character's ``token = "tokens/knight.png"`` or a Tiled figure
+object's ``token`` property, drawn cropped into the figure's base (``game.ui.token_art``).
+
+A picture is a path relative to the file that names it (the roster, or the map for a figure object) and
+must stay inside that file's folder, as every file a map refers to does. It is a PNG, JPEG or WebP file of
+at most ``MAX_TOKEN_BYTES`` bytes and ``MAX_TOKEN_SIDE`` pixels a side (read from the file's header before
+anything is decoded).
+
+Two kinds of trouble, each told once per file in one sentence naming the file:
+
+* a missing or unreadable picture, or one of another format: the figure keeps its made token (a warning);
+* a hostile picture — a path outside the folder, a file too large, a header claiming too many pixels, a
+  file that claims to be an image but does not decode — is refused unread (or undecoded) and the figure
+  keeps its made token.
+
+Nothing here ever raises into the game.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+MAX_TOKEN_BYTES = 8 * 1024 * 1024
+"""Largest token picture file read (the map loader allows 32 MB for a whole tileset)."""
+MAX_TOKEN_SIDE = 4096
+"""Largest width or height of a token picture in pixels (the map loader's tileset limit is 8192)."""
+FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WebP"}
+
+
+class TokenImageRefused(ValueError):
+    """A hostile token picture; the message is the sentence the GM reads."""
+
+
+class TokenImageMissing(ValueError):
+    """A token picture that is not there or not a picture this game reads; the figure keeps its made token."""
+
+
+def resolve(folder: Path, ref: str, named_in: str) -> Path:
+    """The picture ``ref`` names, relative to ``folder`` (the roster's or map's); refused outside it."""
+    text = ref.strip()
+    if not text:
+        raise TokenImageMissing(f"{named_in}: an empty token file name; write the picture's file name or remove token")
+    if len(text) > 1000:
+        raise TokenImageRefused(f"{named_in}: a token file name of {len(text)} characters is refused; use a short path")
+    base = folder.resolve()
+    candidate = Path(text)
+    path = (candidate if candidate.is_absolute() else base / candidate).resolve()
+    if not path.is_relative_to(base):
+        raise TokenImageRefused(
+            f'{named_in}: token "{text[:80]}" lies outside {base.name}/ and is refused; copy the picture into '
+            "that folder and name it from there"
+        )
+    return path
+
+
+def image_size(head: bytes) -> tuple[str, int, int] | None:
+    """The format and pixel size a PNG, JPEG or WebP file's first bytes declare, None if they declare none."""
+    if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and len(head) >= 24:
+        w, h = struct.unpack(">II", head[16:24])
+        return "PNG", int(w), int(h)
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP" and len(head) >= 30:
+        chunk = head[12:16]
+        if chunk == b"VP8X":
+            w = 1 + int.from_bytes(head[24:27], "little")
+            h = 1 + int.from_bytes(head[27:30], "little")
+            return "WebP", w, h
+        if chunk == b"VP8 ":
+            w, h = struct.unpack("<HH", head[26:30])
+            return "WebP", w & 0x3FFF, h & 0x3FFF
+        if chunk == b"VP8L" and len(head) >= 25:
+            bits = int.from_bytes(head[21:25], "little")
+            return "WebP", (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        return None
+    if head[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(head):
+            if head[i] != 0xFF:
+                return None
+            marker = head[i + 1]
+            length = int.from_bytes(head[i + 2 : i + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h, w = struct.unpack(">HH", head[i + 5 : i + 9])
+                return "JPEG", int(w), int(h)
+            i += 2 + length
+        return None
+    return None
+
+
+def check(path: Path, shown: str) -> None:
+    """Check a picture before decoding: there, a known format, within the size limits (``shown`` names it)."""
+    if path.suffix.lower() not in FORMATS:
+        raise TokenImageMissing(f"{shown}: a token picture must be a PNG, JPEG or WebP file; using the made token")
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise FileNotFoundError
+    except OSError:
+        raise TokenImageMissing(f"{shown}: no such token picture; using the made token (check the file name)") from None
+    if size > MAX_TOKEN_BYTES:
+        raise TokenImageRefused(
+            f"{shown}: the token picture is {size} bytes, more than {MAX_TOKEN_BYTES}, and is refused; "
+            "use a smaller picture"
+        )
+    try:
+        with path.open("rb") as f:
+            head = f.read(64 * 1024)
+    except OSError as exc:
+        raise TokenImageMissing(f"{shown}: the token picture cannot be read ({exc.strerror or exc})") from None
+    declared = image_size(head)
+    if declared is None:
+        raise TokenImageRefused(
+            f"{shown}: the file is not a {FORMATS[path.suffix.lower()]} picture (its header is damaged) and is "
+            "refused; save it again from an image editor"
+        )
+    _, w, h = declared
+    if not (0 < w <= MAX_TOKEN_SIDE and 0 < h <= MAX_TOKEN_SIDE):
+        raise TokenImageRefused(
+            f"{shown}: the token picture claims {w}x{h} pixels, more than {MAX_TOKEN_SIDE}x{MAX_TOKEN_SIDE}, and "
+            "is refused; scale it down"
+        )
+
+
+@dataclass
+class TokenImages:
+    """The checked token pictures of a battle: figure id -> picture path, the pictures decoded on first
+    use, and the sentences for the GM (each file once)."""
+
+    paths: dict[str, Path] = field(default_factory=dict)
+    messages: list[str] = field(default_factory=list)
+    _loaded: dict[str, pygame.Surface | None] = field(default_factory=dict)
+
+    def note(self, message: str) -> None:
+        """Remember a sentence for the GM once."""
+        if message not in self.messages:
+            self.messages.append(message)
+
+    def image_of(self, fid: str) -> str:
+        """The picture of a figure as the token view carries it ("" for the made token)."""
+        path = self.paths.get(fid)
+        return str(path) if path is not None else ""
+
+    def surface(self, path: str) -> pygame.Surface | None:
+        """The decoded picture (None when it does not decode: refused, said once)."""
+        if path in self._loaded:
+            return self._loaded[path]
+        out: pygame.Surface | None = None
+        try:
+            out = pygame.image.load(path)
+            w, h = out.get_size()
+            if not (0 < w <= MAX_TOKEN_SIDE and 0 < h <= MAX_TOKEN_SIDE):
+                out = None
+                raise ValueError("larger than its header said")
+            if pygame.display.get_surface() is not None:
+                out = out.convert_alpha()
+        except (pygame.error, OSError, ValueError, MemoryError) as exc:
+            out = None
+            self.note(
+                f"{Path(path).name}: the token picture does not decode ({exc}) and is refused; using the made "
+                "token — save it again from an image editor"
+            )
+        self._loaded[path] = out
+        return out
+
+
+def _wanted(ref: Any, folder: Path, named_in: str, shown_base: Path, images: TokenImages) -> Path | None:
+    """One reference checked: its path, or None with a sentence noted."""
+    if not isinstance(ref, str) or not ref.strip():
+        return None
+    try:
+        path = resolve(folder, ref, named_in)
+        shown = str(path.relative_to(shown_base)) if path.is_relative_to(shown_base) else path.name
+        check(path, f"{named_in}: {shown}")
+        return path
+    except (TokenImageRefused, TokenImageMissing) as exc:
+        images.note(str(exc))
+        return None
+
+
+def figure_tokens(
+    figures: Iterable[Mapping[str, Any]],
+    roster_data: Mapping[str, Any],
+    roster_file: Path | None,
+    map_path: Path | None = None,
+    map_objects: Iterable[Any] = (),
+) -> TokenImages:
+    """The pictures of a battle's figures (id, name, character as in the setup's figure list): a Tiled
+    figure object's ``token`` (relative to the map) first, else the roster character's ``token`` (relative
+    to the roster). Every file is checked once; trouble becomes a sentence in ``messages``."""
+    images = TokenImages()
+    chars = roster_data.get("characters", {})
+    chars = chars if isinstance(chars, Mapping) else {}
+    by_object: dict[str, Any] = {}
+    for obj in map_objects:
+        if str(getattr(obj, "cls", "")).strip().lower() == "figure":
+            props = getattr(obj, "properties", {})
+            if isinstance(props, Mapping) and props.get("token"):
+                name = str(getattr(obj, "name", "")).strip() or str(props.get("character", "")).strip()
+                by_object[name] = props.get("token")
+    seen: dict[tuple[str, str], Path | None] = {}
+    for f in figures:
+        fid, name, key = str(f.get("id", "")), str(f.get("name", "")), str(f.get("character", ""))
+        if name in by_object and map_path is not None:
+            where = (str(map_path), str(by_object[name]))
+            if where not in seen:
+                seen[where] = _wanted(
+                    by_object[name], map_path.parent, f"{map_path.name}, figure {name!r}", map_path.parent, images
+                )
+            path = seen[where]
+        else:
+            table = chars.get(key)
+            ref = table.get("token") if isinstance(table, Mapping) else None
+            if not ref or roster_file is None:
+                continue
+            where = (str(roster_file), str(ref))
+            if where not in seen:
+                seen[where] = _wanted(
+                    ref, roster_file.parent, f"{roster_file.name}, [characters.{key}]", roster_file.parent, images
+                )
+            path = seen[where]
+        if path is not None:
+            images.paths[fid] = path
+    return images
+
+
+def session_tokens(setup_data: Mapping[str, Any], loaded: Any) -> TokenImages:
+    """``figure_tokens`` for a battle's saved setup and its loaded map (``game.maps.loader.LoadedMap``)."""
+    roster_file = setup_data.get("roster_file")
+    roster = setup_data.get("roster", {})
+    return figure_tokens(
+        setup_data.get("figures", []),
+        roster if isinstance(roster, Mapping) else {},
+        Path(str(roster_file)) if roster_file else None,
+        getattr(loaded, "path", None),
+        getattr(getattr(loaded, "tmx", None), "objects", ()),
+    )
+
+
+__all__ = [
+    "MAX_TOKEN_BYTES",
+    "MAX_TOKEN_SIDE",
+    "TokenImageMissing",
+    "TokenImageRefused",
+    "TokenImages",
+    "check",
+    "figure_tokens",
+    "image_size",
+    "resolve",
+    "session_tokens",
+]
