@@ -180,9 +180,14 @@ def _wound(
 
 
 @lru_cache(maxsize=256)
-def _health_spread(level: WoundLevel, health: int) -> tuple[tuple[WoundLevel, int], ...]:
+def _rolls(fixed: int | None) -> tuple[tuple[int, int], ...]:
+    """The 4dF totals with their ways out of 81; a roll the GM set by hand is its total, all 81 ways."""
+    return _ROLLS if fixed is None else ((fixed, _WAYS),)
+
+
+def _health_spread(level: WoundLevel, health: int, fixed: int | None = None) -> tuple[tuple[WoundLevel, int], ...]:
     spread: dict[WoundLevel, int] = {}
-    for roll, w in _ROLLS:
+    for roll, w in _rolls(fixed):
         after = apply_health_roll(level, health + roll)
         spread[after] = spread.get(after, 0) + w
     return tuple(spread.items())
@@ -205,14 +210,16 @@ def _outcome_ways(
     aim: Aim,
     health: int | None,
     scale_difference: int = 0,
+    set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
 ) -> Mapping[Outcome, Fraction]:
+    attack_roll, defence_roll, health_roll = set_rolls
     others_total = _WAYS ** len(other_defences)
     # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
     target_rolls: tuple[tuple[int | None, int], ...] = (
-        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _ROLLS)
+        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _rolls(defence_roll))
     )
     ways: dict[Outcome, int] = {}
-    for x, wx in _ROLLS:
+    for x, wx in _rolls(attack_roll):
         result = offence + x
         if result < difficulty:
             ways[MISS] = ways.get(MISS, 0) + wx * others_total * (1 if target_defence is None else _WAYS)
@@ -244,7 +251,7 @@ def _outcome_ways(
             if outcome.level is None:
                 after[outcome] = after.get(outcome, 0) + w * _WAYS
                 continue
-            for level, wh in _health_spread(outcome.level, health):
+            for level, wh in _health_spread(outcome.level, health, health_roll):
                 lowered = Outcome(True, level, outcome.location)
                 after[lowered] = after.get(lowered, 0) + w * wh
         ways = after
@@ -266,6 +273,7 @@ def outcome_distribution(
     aim: Aim = "best",
     health: int | None = None,
     scale_difference: int = 0,
+    set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -281,8 +289,10 @@ def outcome_distribution(
     ``aim="best"`` he takes the head only when it gives the worse wound (ties stay on the torso); with
     ``aim="torso"`` never. ``health``: the target's Health level for the Health roll (FTC 7.4), None to
     leave the wound unreduced. ``scale_difference``: the blow's Scale minus the target's Mass Scale, which
-    may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). Outcomes with zero chance are
-    left out; the chances sum to exactly 1.
+    may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). ``set_rolls``: the 4dF totals
+    the GM set by hand (physical dice at the table) for the attacker's roll, the target's defence roll and
+    its Health roll, None for a roll still to be made. Outcomes with zero chance are left out; the chances
+    sum to exactly 1.
     """
     if aim not in ("best", "head", "torso"):
         raise CombatError(f'aim must be "best", "head" or "torso", not {aim!r}')
@@ -298,6 +308,7 @@ def outcome_distribution(
         aim,
         health,
         scale_difference,
+        set_rolls,
     )
 
 

@@ -41,6 +41,7 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
+from game.engine.set_dice import set_total
 
 
 @dataclass(frozen=True)
@@ -179,12 +180,21 @@ def attack_preview(
         )
         def_h = defensive_factors(tgt.character, weapon, location="head")
         head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
+    rolls = (
+        set_total(battle, "combat", att.id),
+        None if defence is None else set_total(battle, "combat", tgt.id),
+        set_total(battle, "health", tgt.id),
+    )
+    for who, roll, what in zip((att, tgt, tgt), rolls, ("roll", "defence roll", "Health roll"), strict=True):
+        if roll is not None:
+            assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
     kwargs = dict(
         damage_base_head=head,
         track=tgt.character.wound_track,
         fudge_graze_table=battle.options.fudge_graze_table,
         health=tgt.character.health,
         scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
+        set_rolls=rolls,
     )
     distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
     p_hit = hit_chance(distribution)
