@@ -36,9 +36,9 @@ EXPLORE = os.environ.get("HYPOTHESIS_PROFILE") == "explore"
 
 
 def budget(examples: int) -> Callable[[Any], Any]:
-    """Hypothesis settings for a fuzzer: ``examples`` in the normal run, 25 times more when exploring."""
+    """Hypothesis settings for a fuzzer: ``examples`` in the normal run, ten times more when exploring."""
     return settings(
-        max_examples=examples * 25 if EXPLORE else examples,
+        max_examples=examples * 10 if EXPLORE else examples,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
     )
