@@ -11,18 +11,34 @@ import time
 from collections.abc import Mapping
 
 from game.engine import record
-from game.engine.ai import Player, make_player
-from game.engine.battle import Battle, legal_actions
-from game.engine.events import AttackResolved, Wounded
+from game.engine.ai import Player
+from game.engine.battle import Battle, Seat, apply, legal_actions
+from game.engine.events import AttackResolved
+from game.engine.players import make_player
 from game.maps.errors import MapLoadError
+from game.report import boxes_text
 from game.roster import RosterError
 from game.session import SetupError, build_setup, load_session, new_session
 
 MAX_ROUNDS = 200
 
 
+def figure_state(battle: Battle, fid: str) -> str:
+    """A figure at the end as the battle log tells it (FTC 6.4, *Fudge* 4.57): "out of the fight (<its
+    condition>)" for one taken out — a mook's own track says "Out of the Battle" — else "fighting (<worst
+    wound>)"; its sheet is the one it ends with (wounds carried in and GM edits included)."""
+    if fid in battle.removed:
+        return "removed by the GM"
+    f = battle.figures[fid]
+    if not f.can_act:
+        return f"out of the fight ({f.wounds.label})"
+    if f.out:
+        return "out of the fight (declared by the GM)"
+    return f"fighting ({f.wounds.label})"
+
+
 def summary(battle: Battle) -> str:
-    """A readable summary of a battle: winner, rounds, and wounds by figure."""
+    """A readable summary of a battle: winner, rounds, and each figure's state and wound sheet at the end."""
     lines = []
     winner = battle.sides[battle.winner].name if battle.winner else "nobody"
     state = "over" if battle.over else "unfinished"
@@ -30,23 +46,35 @@ def summary(battle: Battle) -> str:
     attacks = sum(1 for e in battle.events if isinstance(e, AttackResolved))
     hits = sum(1 for e in battle.events if isinstance(e, AttackResolved) and e.hit)
     lines.append(f"{attacks} attacks, {hits} hits, {len(battle.log)} decisions")
-    for f in battle.figures.values():
-        wounds = [e.box for e in battle.events if isinstance(e, Wounded) and e.figure == f.id]
-        status = "out" if not f.can_act else "fighting"
+    figures = [*battle.figures.values(), *battle.removed.values()]
+    side_w = max((len(battle.sides[f.side].name) for f in figures), default=0)
+    name_w = max((len(f.name) for f in figures), default=0)
+    states = {f.id: figure_state(battle, f.id) for f in figures}
+    state_w = max((len(v) for v in states.values()), default=0)
+    for f in figures:
         lines.append(
-            f"  {battle.sides[f.side].name:<20} {f.name:<22} {status:<9} "
-            f"wounds: {', '.join(wounds) if wounds else 'none'}"
+            f"  {battle.sides[f.side].name:<{side_w}}  {f.name:<{name_w}}  {states[f.id]:<{state_w}}  "
+            f"{boxes_text(f.wounds)}"
         )
     return "\n".join(lines)
 
 
-def play_out(battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS) -> Battle:
-    """Let computer players decide every decision until the battle ends (or ``max_rounds``: a battle nobody
-    can win, e.g. nobody can wound anybody, stops there; ``round_cap_note`` says so)."""
+def play_out(
+    battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS, *, verbose: bool = False
+) -> Battle:
+    """Let computer players decide every decision until the battle ends (or ``max_rounds``: a battle nobody can
+    win, e.g. nobody can wound anybody, stops there; ``round_cap_note`` says so); each decides from
+    its own side's seat; ``verbose`` prints each decision with the player's reason (``last_reason``, the
+    veteran's) as the GM would read it."""
     while not battle.over and battle.round <= max_rounds:
         d = legal_actions(battle)
         assert d is not None
-        battle.apply(players[d.side](battle, d))
+        player = players[d.side]
+        action = player(battle, d)
+        if verbose:
+            why = getattr(player, "last_reason", "")
+            print(f"round {battle.round} {battle.sides[d.side].name}: {why or action.kind}")
+        apply(battle, action, Seat.of_side(d.side))
     return battle
 
 
@@ -69,10 +97,11 @@ def simulate_main(argv: list[str]) -> int:
     p.add_argument(
         "--players",
         default="tactical,tactical",
-        help="computer player per side in order, e.g. tactical,random (default tactical,tactical)",
+        help="computer player per side in order: random, novice, tactical or veteran (default tactical,tactical)",
     )
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
+    p.add_argument("--verbose", action="store_true", help="print every decision with the computer's reason")
     args = p.parse_args(argv)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()]
     try:
@@ -94,7 +123,7 @@ def simulate_main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    play_out(session.battle, players, args.max_rounds)
+    play_out(session.battle, players, args.max_rounds, verbose=args.verbose)
     print(summary(session.battle))
     note = round_cap_note(session.battle, args.max_rounds)
     if note is not None:

@@ -116,20 +116,20 @@ def test_ftc_6_3_a_die_the_gm_set_by_hand_shows_in_the_odds() -> None:
     """The GM rolled physical dice for Ann (+4) and Bob (-4): the odds count those totals, not 4dF still to
     roll; the preview says so, and the round then resolves with them."""
     from game.engine import gm
-    from game.engine.battle import GM_REFEREE, apply
+    from game.engine.battle import GM_REFEREE
 
     plain = attack_preview(_duel_at_attack(None), "a", "Shortsword", "b", compare=False)
     assert 0 < plain.hit < 1
     battle = _duel_at_attack(GM_REFEREE)
-    apply(battle, gm.SetDie("a", "combat", (1, 1, 1, 1)))
-    apply(battle, gm.SetDie("b", "combat", (-1, -1, -1, -1)))
+    battle.apply(gm.SetDie("a", "combat", (1, 1, 1, 1)))
+    battle.apply(gm.SetDie("b", "combat", (-1, -1, -1, -1)))
     preview = attack_preview(battle, "a", "Shortsword", "b", compare=False)
     assert preview.hit == 1
     assert any("set Ann's roll by hand to +4" in note for note in preview.assumptions)
     assert any("set Bob's defence roll by hand to -4" in note for note in preview.assumptions)
-    apply(battle, gm.SetDie("a", "combat", (-1, -1, -1, -1)))  # queued after: the first set roll counts
+    battle.apply(gm.SetDie("a", "combat", (-1, -1, -1, -1)))  # queued after: the first set roll counts
     assert attack_preview(battle, "a", "Shortsword", "b", compare=False).hit == 1
     # with the target's Health roll set too, every outcome is one wound level for certain
-    apply(battle, gm.SetDie("b", "health", (0, 0, 0, 0)))
+    battle.apply(gm.SetDie("b", "health", (0, 0, 0, 0)))
     certain = attack_preview(battle, "a", "Shortsword", "b", compare=False)
     assert list(certain.distribution.values()) == [1]

@@ -26,6 +26,7 @@ from game.engine.combat import (
 from game.engine.creatures import footprint, front_zone, large_distance
 from game.engine.damage import (
     Factor,
+    crippled_posture,
 )
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
@@ -36,7 +37,7 @@ from game.engine.hexgrid import (
     neighbor,
 )
 from game.engine.lof import LineOfFire
-from game.engine.movement import Reach, movement_allowance, reachable
+from game.engine.movement import Ground, Reach, movement_allowance
 from game.engine.ranges import RangeBand
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import Wounds
@@ -69,7 +70,8 @@ class CountingRandom(random.Random):
 STANDING_ORDERS = ("always", "never", "ask")
 GM_REFEREE = "referee"
 """The GM's seat when the GM plays no side."""
-CONTROLLERS = ("human", "tactical", "random")
+CONTROLLERS = ("human", "random", "novice", "tactical", "veteran")
+"""Who may play a side: a human, or a computer player by level (``game.engine.players.LEVELS``)."""
 
 
 @dataclass(frozen=True)
@@ -401,6 +403,10 @@ class BattleState:
         # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
         self.gm_state = gm.GMState()
         self.gm_dice: list[gm.SetDie] = []
+        self._set_used: list[gm.SetDie] = []
+        self.set_rolls: dict[int, gm.SetDie] = {}
+        """The rolls made with faces the GM set by hand: index in ``events`` -> the GM's ``SetDie`` (the GM's
+        own view marks them; the log shows them as any roll)."""
         self.gm_escape: dict[str, bool] = {}
         self.removed: dict[str, Figure] = {}
         for fig in self.figures.values():
@@ -444,13 +450,21 @@ class BattleState:
             return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
         return frozenset(front_hexes(fig.hex, fig.facing))
 
+    def holding_area(self, fig: Figure) -> frozenset[Hex]:
+        """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone of control and its own hexes,
+        since a mover passing through its hex must break its zone of control to go on (none if it cannot
+        act)."""
+        zone = self.zone(fig)
+        return zone | fig.cells if zone else zone
+
     def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
-        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there."""
+        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there (their
+        zones of control and their own hexes, FTC 5.2)."""
         zones: dict[Hex, set[str]] = {}
         for e in self.enemies_of(mover):
             if e.standing_order == "never":
                 continue
-            for h in self.zone(e):
+            for h in self.holding_area(e):
                 zones.setdefault(h, set()).add(e.id)
         return {h: frozenset(s) for h, s in zones.items()}
 
@@ -461,7 +475,8 @@ class BattleState:
         allowance = movement_allowance(
             c.speed,
             speed_scale=c.speed_scale,
-            posture=posture or fig.posture,
+            # FTC 6.6: a crippled leg or foot hobbles as if crawling (docs/rulings-battle.md)
+            posture=crippled_posture(posture or fig.posture, fig.crippled),
             strength=c.strength,
             strength_scale=c.strength_scale,
             load_kg=c.carried_mass_kg(),
@@ -473,18 +488,19 @@ class BattleState:
         of legality");
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
-        occupied = _covered(f for f in self.figures.values() if f.id != fid)
-        blocking = _covered(self.enemies_of(fig))
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
-        return reachable(
-            fig.hex,
-            fig.facing,
-            allowance,
-            terrain=self.terrain,
-            mode=fig.character.movement_modes[0],
-            occupied=occupied,
-            impassable=blocking,
+        return self.ground_for(fig).reach(fig.hex, fig.facing, allowance)
+
+    def ground_for(self, fig: Figure) -> Ground:
+        """What ``fig``'s move is searched and priced over now (FTC 5-5.3): every other figure's hexes are
+        occupied (passable at +1, FTC 5.2: an enemy's hex too, when he does not stop the mover or the mover
+        breaks his zone of control), and the zones of the enemies who would stop it; one ground for the
+        highlights, the AI and the move's validation alike."""
+        return Ground(
+            self.terrain,
+            fig.character.movement_modes[0],
+            occupied=_covered(f for f in self.figures.values() if f.id != fig.id),
             zones=self.stopper_zones(fig),
             per_hex_terrain=self.options.per_hex_terrain,
             size=fig.size,
@@ -568,9 +584,12 @@ class BattleState:
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
+        self._set_used.clear()
         new_events: list[ev.Event] = (
             self._do_gm(action) if isinstance(action, gm.GMAction) else getattr(self, f"_do_{kind}")(action)
         )
+        for used in self._set_used:
+            self.set_rolls[len(self.events) + ev.set_roll_at(new_events, used.figure, used.faces)] = used
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
@@ -613,6 +632,7 @@ class BattleState:
         for i, s in enumerate(self.gm_dice):
             if s.purpose == purpose and s.figure == fid:
                 del self.gm_dice[i]
+                self._set_used.append(s)
                 return DiceRoll(s.faces)
         return None
 
@@ -673,6 +693,19 @@ class BattleState:
         raise NotImplementedError
 
     def _moves_of(self, fig: Figure) -> list[tuple[Hex, int]]:
+        """Provided by ``declarations``."""
+        raise NotImplementedError
+
+    def _reach_ok(
+        self,
+        att_hex: Hex,
+        att_facing: int,
+        target_hex: Hex,
+        weapon: Weapon,
+        *,
+        size: int = 1,
+        target: tuple[int, int] = (1, 0),
+    ) -> bool:
         """Provided by ``declarations``."""
         raise NotImplementedError
 
@@ -761,6 +794,14 @@ class BattleState:
 
     def _ranged_ok(self, firer: Figure, target: Figure, weapon: Weapon) -> bool:
         """Provided by ``ranged``."""
+        raise NotImplementedError
+
+    def _best_range(self, firer: Figure, target: Figure) -> int:
+        """Provided by ``ranged``."""
+        raise NotImplementedError
+
+    def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
+        """Provided by ``resolution``."""
         raise NotImplementedError
 
     def _stray(
