@@ -76,15 +76,16 @@ def test_a_broken_map_has_no_preview_but_its_problem(tmp_path: Path) -> None:
     assert map_thumbnail(tmp_path / "broken.tmx", (100, 100)) is None
 
 
-def test_new_battle_offers_human_or_computer_never_the_random_player(tmp_path: Path) -> None:
+def test_new_battle_offers_human_or_a_computer_level_never_the_random_player(tmp_path: Path) -> None:
     app, screen = new_battle(tmp_path, (1280, 720))
     button = screen.side_buttons[1]
-    labels = set()
-    for _ in range(4):
+    labels, kinds = set(), set()
+    for _ in range(8):
         click(app, button.rect.center)
         labels.add(screen.side_buttons[1].text.split(": ")[-1])
-    assert labels == {"Human", "Computer"}
-    assert set(screen.controllers.values()) <= {"human", "tactical"}
+        kinds |= set(screen.controllers.values())
+    assert labels == {"Human", "Computer", "Computer (veteran)", "Computer (novice)"}
+    assert kinds == {"human", "tactical", "veteran", "novice"}
     app.close()
 
 
