@@ -164,3 +164,19 @@ def test_f2_says_a_line_to_the_whole_table(app: App) -> None:
             time.sleep(0.01)
         assert screen.status.startswith("player watch says: and you")
         other.close()
+
+
+def test_the_top_bar_calls_a_seat_computer_only_when_the_table_says_a_computer_sits_there() -> None:
+    from types import SimpleNamespace
+
+    from game.ui.battle.words import decision_line
+
+    seats = [
+        {"seat": "blue", "name": "Ann", "present": True, "computer": False},
+        {"seat": "red", "name": "host computer", "present": True, "computer": True},
+    ]
+    screen = SimpleNamespace(session=SimpleNamespace(seats=lambda: seats))
+    assert not TableScreen.is_computer(screen, "blue")  # type: ignore[arg-type]
+    assert TableScreen.is_computer(screen, "red")  # type: ignore[arg-type]
+    assert decision_line("Blue", "move Ann", computer=False) == "Blue: move Ann"
+    assert decision_line("Red", "move Orc", computer=True) == "Red (computer): move Orc"

@@ -155,6 +155,10 @@ class BattleScreen(ViewerScreen):
         """Whether a human plays this side."""
         return side not in self.players
 
+    def is_computer(self, side: str) -> bool:
+        """Whether a computer player decides for the side (at one screen: every side a human does not play)."""
+        return side in self.players
+
     @property
     def human_sides(self) -> list[str]:
         """Sides played by people (more than one: hotseat)."""
