@@ -117,10 +117,9 @@ def test_a_file_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_a_corrupt_picture_is_refused_and_the_made_token_stays(tmp_path: Path) -> None:
     (tmp_path / "broken.png").write_bytes(png_header(32, 32) + b"garbage" * 20)
     (tmp_path / "noise.png").write_bytes(b"this is no picture at all")
-    images = figure_tokens(figures("knight"), roster("broken.png"), tmp_path / "r.roster.toml")
-    assert images.paths  # the header is sound: decoding tells
-    assert images.surface(images.image_of("f1")) is None
-    assert images.surface(images.image_of("f1")) is None
+    images = figure_tokens(figures("knight", "knight"), roster("broken.png"), tmp_path / "r.roster.toml")
+    assert images.paths == {}  # the header is sound: decoding tells, when the battle opens
+    assert images.surface(str((tmp_path / "broken.png").resolve())) is None
     assert len(images.messages) == 1 and "does not decode" in images.messages[0]
     noise = figure_tokens(figures("knight"), roster("noise.png"), tmp_path / "r.roster.toml")
     assert noise.paths == {} and "header is damaged" in noise.messages[0]
