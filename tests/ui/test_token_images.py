@@ -146,3 +146,18 @@ def test_image_size_reads_png_jpeg_and_webp_headers(tmp_path: Path) -> None:
     vp8x = b"RIFF" + bytes(4) + b"WEBP" + b"VP8X" + bytes(8) + (99).to_bytes(3, "little") + (49).to_bytes(3, "little")
     assert image_size(vp8x) == ("WebP", 100, 50)
     assert image_size(b"nothing") is None
+
+
+def test_a_reinforcement_from_a_roster_character_with_a_token_still_builds(app: object) -> None:
+    """The GM's reinforcement reads the roster's table: its ``token`` is drawing, never a character field."""
+    from game.ui.gm_edit import ReinforceDialog
+    from tests.ui.test_gm_panel import open_as_referee
+
+    screen, panel = open_as_referee(app)  # type: ignore[arg-type]
+    roster = screen.session.setup_data["roster"]
+    key = next(iter(roster["characters"]))
+    roster["characters"][key] = {**roster["characters"][key], "token": "tokens/x.png"}
+    dialog = ReinforceDialog(screen.ui, panel)
+    dialog.source = key
+    assert dialog.character() is not None
+    assert "token" not in dialog.roster_characters()[key]
