@@ -16,6 +16,7 @@ import pytest
 from game.engine.hexgrid import Hex
 from game.roster import RosterError, parse_roster
 from game.ui import token_images
+from game.ui.app import App
 from game.ui.board import Board, default_layout
 from game.ui.mapdata import generated_field
 from game.ui.token_images import figure_tokens, image_size
@@ -148,12 +149,12 @@ def test_image_size_reads_png_jpeg_and_webp_headers(tmp_path: Path) -> None:
     assert image_size(b"nothing") is None
 
 
-def test_a_reinforcement_from_a_roster_character_with_a_token_still_builds(app: object) -> None:
+def test_a_reinforcement_from_a_roster_character_with_a_token_still_builds(app: App) -> None:
     """The GM's reinforcement reads the roster's table: its ``token`` is drawing, never a character field."""
     from game.ui.gm_edit import ReinforceDialog
     from tests.ui.test_gm_panel import open_as_referee
 
-    screen, panel = open_as_referee(app)  # type: ignore[arg-type]
+    screen, panel = open_as_referee(app)
     roster = screen.session.setup_data["roster"]
     key = next(iter(roster["characters"]))
     roster["characters"][key] = {**roster["characters"][key], "token": "tokens/x.png"}
