@@ -10,14 +10,18 @@ The battle itself is never changed: ``Aftercare`` copies each figure's wound rec
 * ``rest(weeks)``: untreated wounds heal a level per week.
 
 Every roll draws from a generator seeded from the battle's seed but separate from the battle's own (the
-battle's log must stay exactly as it was played; DESIGN.md rules 5, 6), so the same battle heals the same way.
+battle's log must stay exactly as it was played; docs/architecture.md "Randomness is injected" and "A battle is its
+log"), so the same battle heals the same way.
 ``lines`` keeps what happened to each figure, dice included, for the screen and the exported text.
 
 ``save_wounds(roster_path)`` writes the healed sheets back into the roster the battle came from, so each
-character carries its wounds into the next battle. Readings: a figure taken out keeps its wounds like any
-other; only figures placed at the start of the battle are written, each under its own roster character, so
-a GM's reinforcement, a figure the GM removed, and figures sharing one roster character (one entry cannot
-hold each one's wounds) are left out and named in the report.
+character carries its wounds into the next battle. A roster shipped in the game's own folder is never changed:
+the first time, its text is copied to a campaign roster in the user's data folder
+(``game.paths.campaign_copy_of``) and the wounds go there; New battle offers that copy for the map next time.
+Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the battle
+are written, each under its own roster character, so a GM's reinforcement, a figure the GM removed, and
+figures sharing one roster character (one entry cannot hold each one's wounds) are left out and named in the
+report.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from pathlib import Path
 from game.engine.battle import Battle
 from game.engine.healing import Treatment, care_after_battle, healing_data, healing_skill, rest, treat
 from game.engine.ladder import level_name
+from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import WoundLevel, Wounds
+from game.paths import campaign_copy_of, in_game_folder
 from game.report import boxes_text
 from game.roster import RosterError, save_carried_wounds
 
@@ -201,6 +207,11 @@ class CarriedWounds:
     skipped: tuple[tuple[str, str], ...]
     note: str = ""
     """Said when the roster had to be rewritten whole (``save_carried_wounds``' notes), else empty."""
+    shipped: Path | None = None
+    """The game's own roster the campaign copy ``path`` stands in for (None: the wounds went to the battle's
+    roster itself)."""
+    copied: bool = False
+    """Whether this save made the campaign copy (the first time)."""
 
     def message(self) -> str:
         """A short paragraph for the after-battle screen's status line: the wounded by name and condition,
@@ -208,7 +219,14 @@ class CarriedWounds:
         hurt = [f"{name} {label}" for name, label in self.saved if label != "Unhurt"]
         unhurt = len(self.saved) - len(hurt)
         parts = hurt + ([f"{unhurt} unhurt" if hurt else f"all {unhurt} unhurt"] if unhurt else [])
-        text = f"Wounds saved to {self.path.name}: {', '.join(parts) or 'nobody'}."
+        if self.shipped is None:
+            text = f"Wounds saved to {self.path.name}: {', '.join(parts) or 'nobody'}."
+        else:
+            made = "a campaign copy of" if self.copied else "the campaign copy of"
+            text = (
+                f"Wounds saved to {made} {self.shipped.name} at {self.path} (the game's own roster stays as "
+                f"shipped; New battle offers the copy for this map): {', '.join(parts) or 'nobody'}."
+            )
         reasons: dict[str, list[str]] = {}
         for name, why in self.skipped:
             reasons.setdefault(why, []).append(name)
@@ -241,16 +259,37 @@ def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
     for fid in care.patients:
         if fid not in placed:
             skipped.append((names[fid], REINFORCEMENT))
-    path = Path(roster_path)
+    path, shipped, copied = _writable_roster(Path(roster_path))
     notes: list[str] = []
-    missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()}, notes)
+    try:
+        missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()}, notes)
+    except RosterError:
+        if copied:
+            path.unlink(missing_ok=True)
+        raise
     saved = []
     for key, fid in chosen.items():
         if key in missing:
             skipped.append((names[fid], GONE))
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
-    return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes))
+    return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes), shipped, copied)
+
+
+def _writable_roster(roster: Path) -> tuple[Path, Path | None, bool]:
+    """Where wounds for ``roster`` are written: the roster itself, or — for one shipped in the game's own
+    folder — its campaign copy in the user's data folder, made now from the roster's text if it does not
+    exist yet. Returns (file to write, the shipped roster or None, whether the copy was made now)."""
+    if not in_game_folder(roster):
+        return roster, None, False
+    copy = campaign_copy_of(roster)
+    if copy.is_file():
+        return copy, roster, False
+    try:
+        write_atomic(copy, roster.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SaveError) as exc:
+        raise RosterError(f"{copy}: the campaign copy of {roster.name} could not be written ({exc})") from None
+    return copy, roster, True
 
 
 def skill_label(level: int) -> str:

@@ -1,4 +1,4 @@
-"""``python main.py bench [--quick] [--json]``: the figures players and GMs feel, against targets (issue 6).
+"""``python main.py bench [--quick] [--json]``: the figures players and GMs feel, against targets.
 
 Every figure is measured repeatedly in this one process after a warm-up, with ``time.perf_counter``; the
 table reports medians (and the 99th percentile of the frame). The ground is a generated 200 x 200 hex map
@@ -16,7 +16,7 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
   its cost line following the mouse over reachable hexes, the hover inspector); a third in an archer's
   declaration (range bands, the line of fire to the target with its marks, the odds panel, the target
   cycled with T every 40 frames so the odds and the line are recomputed). The screen never shows a path
-  and a line of fire at once, so these together are the frame of issue 6. The last third (the animated
+  and a line of fire at once, so these together are the frame a player feels. The last third (the animated
   case) are the archer's declaration again with animations running: in every measured frame a figure
   glides along a path and the archer's missile is in flight along the line of fire
   (``game.ui.animation``), so the frame with motion is held to the same targets.
@@ -89,7 +89,7 @@ KEYS: tuple[str, ...] = (
     "net_rtt_ms",
     "net_eight_clients_frame_ms",
 )
-"""The keys of ``--json``, exactly (issue 6)."""
+"""The keys of ``--json``, exactly."""
 
 TARGETS: dict[str, tuple[str, float]] = {
     "frame_ms_median": ("<=", 4),
@@ -107,7 +107,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "net_rtt_ms": ("<=", 5),
     "net_eight_clients_frame_ms": ("<=", 4),
 }
-"""Targets for a 2-core machine without GPU (issue 6)."""
+"""Targets for a 2-core machine without GPU."""
 
 
 @dataclass(frozen=True)
@@ -926,7 +926,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="main.py bench",
         description="Measure the game's speed against the "
-        "targets of issue 6 (see game/bench.py for what each figure measures).",
+        "targets of the README's Performance section (see game/bench.py for what each figure measures).",
     )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller battle (for tests)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every key")

@@ -1,8 +1,8 @@
-"""After the battle: a summary and a readable export of the log (issue 8 "after the battle").
+"""After the battle: a summary and a readable export of the log.
 
 * ``battle_summary(battle)``: plain data (JSON-ready) with each figure's wounds and boxes (*Fudge* 4.57),
   who hit whom (from the attack events, FTC 6.4-7), and each side's luck: the sum of its 4dF rolls against
-  the expectation 0 (RULINGS.md "Numbers": each 4dF has mean 0 and variance 4 x 2/3).
+  the expectation 0 (docs/rulings.md "Numbers": each 4dF has mean 0 and variance 4 x 2/3).
 * ``export_log_text(battle)``: every event's sentence under round and phase headings, then the summary.
 
 Luck counts the rolls a side makes for itself: combat rolls (FTC 6.3), initiative (FTC 4), both ends of an
@@ -24,7 +24,7 @@ from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.wounds import Wounds
 
 VARIANCE_PER_ROLL = 4 * 2 / 3
-"""Variance of one 4dF sum: four dice, each -1/0/+1 with variance 2/3 (RULINGS.md "Numbers")."""
+"""Variance of one 4dF sum: four dice, each -1/0/+1 with variance 2/3 (docs/rulings.md "Numbers")."""
 
 MAX_EXACT_ROLLS = 5000
 """Beyond this many rolls the luck percentile uses the normal approximation (it is then very close)."""
@@ -176,7 +176,7 @@ def luck(battle: Battle) -> dict[str, dict[str, Any]]:
 
 
 def battle_summary(battle: Battle) -> dict[str, Any]:
-    """The after-battle summary as plain data (issue 8): outcome, figures' wounds, who hit whom, luck."""
+    """The after-battle summary as plain data: outcome, figures' wounds, who hit whom, luck."""
     names = battle.names()
     figures: list[dict[str, Any]] = []
     for f in battle.figures.values():

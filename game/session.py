@@ -2,7 +2,8 @@
 
 This module sits between the engine (which reads no files) and the front ends (the screen, the
 ``simulate`` and ``replay`` commands): it loads the Tiled map and the roster, places the figures,
-keeps the save data that describes the setup, and writes the autosave after every phase.
+keeps the save data that describes the setup, and writes the autosave after every decision (and when a
+battle is loaded), so the autosave always holds the battle last on screen at its last decision.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from game.engine import record
 from game.engine.actions import Action
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
 from game.engine.creatures import footprint
-from game.engine.events import Event, PhaseBegan
+from game.engine.events import Event
 from game.engine.hexgrid import Hex, facing_toward
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map
+from game.paths import MAPS_DIR as MAPS_DIR
+from game.paths import ROOT as ROOT
+from game.paths import data_dir as data_dir
 from game.roster import Roster, RosterError, load_roster, parse_roster
 
-ROOT = Path(__file__).resolve().parent.parent
-MAPS_DIR = ROOT / "maps"
 DEFAULT_MAP = MAPS_DIR / "open_field.tmx"
 
 
@@ -33,17 +35,8 @@ class SetupError(ValueError):
     """The map and roster do not make a battle (e.g. a figure names a character the roster lacks)."""
 
 
-def data_dir() -> Path:
-    """Where saves and the autosave live (``FUDGE_TACTICS_HOME`` overrides, for tests)."""
-    env = os.environ.get("FUDGE_TACTICS_HOME")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "fudge-tactics"
-
-
 def autosave_path() -> Path:
-    """The autosave file (written after every phase)."""
+    """The autosave file (written after every decision)."""
     return data_dir() / "autosave.json"
 
 
@@ -256,7 +249,7 @@ def check_placements(
 
 
 GM_REFEREE = "referee"
-"""The GM seat held by a referee who plays no side (issue 8)."""
+"""The GM seat held by a referee who plays no side."""
 
 
 def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:
@@ -282,7 +275,7 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
             for f in setup_data["figures"]
         )
         options = RuleOptions.from_json(setup_data.get("options", {}))
-        gm_seat = setup_data.get("gm")  # issue 8: a side id, "referee", or absent (no GM)
+        gm_seat = setup_data.get("gm")  # A side id, "referee", or absent (no GM)
         if gm_seat is not None and gm_seat != "referee" and gm_seat not in {s.id for s in sides}:
             raise SetupError(f"the GM's seat {gm_seat!r} is not a side of this battle; choose a side or 'referee'")
         return BattleSetup(
@@ -321,11 +314,10 @@ class Session:
         return self.kept_care
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply a decision (``IllegalAction`` leaves everything unchanged); autosave after each phase and
-        after each GM decision (an edit is work a GM should not lose)."""
+        """Apply a decision (``IllegalAction`` leaves everything unchanged), then bring the autosave up to it:
+        quitting at any moment (menu, window close, a crash) loses no decision."""
         events = self.battle.apply(action)
-        if any(isinstance(e, PhaseBegan) for e in events) or self.battle.over or action.kind.startswith("gm_"):
-            self.write_autosave()
+        self.write_autosave()
         return events
 
     def write_autosave(self) -> None:
@@ -342,8 +334,10 @@ class Session:
         record.save(path, self.battle, {**self.setup_data, "seed": self.battle.setup.seed})
 
     def undo(self) -> None:
-        """Take back the last decision if it rolled no dice (raises ``IllegalAction`` otherwise)."""
+        """Take back the last decision if it rolled no dice (raises ``IllegalAction`` otherwise); the
+        autosave follows, so Continue does not bring the taken-back decision back."""
         self.battle = record.undo(self.battle)
+        self.write_autosave()
 
 
 def new_session(
@@ -361,7 +355,7 @@ def new_session(
 
     ``placements``: the figures as the deployment screen placed them (id, name, side, character, hex [q, r],
     facing, mook; checked by ``check_placements``); None places them as ``place_figures`` does.
-    ``gm``: who holds the GM's seat (issue 8): None, ``"referee"`` or the id of a side whose player is the GM;
+    ``gm``: who holds the GM's seat: None, ``"referee"`` or the id of a side whose player is the GM;
     kept as ``setup_data["gm"]``.
     """
     mp = Path(map_path) if map_path else DEFAULT_MAP
@@ -414,7 +408,8 @@ def new_session(
 
 
 def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
-    """Load a saved battle: read the log, reload its map and replay it with the dice checked."""
+    """Load a saved battle: read the log, reload its map and replay it with the dice checked. With
+    ``autosave`` the autosave is written at once: the loaded battle is now the one Continue resumes."""
     rec = record.load(save_path)
     setup_data = dict(rec.setup)
     setup_data["seed"] = rec.seed
@@ -433,4 +428,7 @@ def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
         changed = setup_data.get("map_sha256") not in (None, _sha256(mp))
         hint = " (the map file has changed since the save)" if changed else ""
         raise record.SaveError(f"{save_path}: the battle does not replay{hint}: {exc}") from None
-    return Session(battle, setup_data, loaded, autosave_path() if autosave else None)
+    session = Session(battle, setup_data, loaded, autosave_path() if autosave else None)
+    if autosave and Path(save_path).resolve() != autosave_path().resolve():
+        session.write_autosave()
+    return session

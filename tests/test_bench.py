@@ -1,4 +1,5 @@
-"""The benchmark's quick path runs and reports every key of issue 6 with a number (never a timed test)."""
+"""The benchmark's quick path runs and reports every key of the README's "Performance" table with a number
+(never a timed test)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""After the battle (issue 8): summary, who hit whom, luck, and the text export, on simulated battles."""
+"""After the battle: summary, who hit whom, luck, and the text export, on simulated battles."""
 
 from __future__ import annotations
 

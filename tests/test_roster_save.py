@@ -1,4 +1,4 @@
-"""Saving rosters (issue 8 item 4): the roster TOML written back, read back equal, written atomically."""
+"""Saving rosters: the roster TOML written back, read back equal, written atomically."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A battle in play (FTC 3–7 via the engine): map + roster -> session, autosave after every phase,
+"""A battle in play (FTC 3–7 via the engine): map + roster -> session, autosave after every decision,
 save / load / undo through the session, and a damaged save that changes nothing."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from game.engine import actions as act
 from game.engine import record
 from game.engine.ai import make_player
 from game.engine.battle import legal_actions
-from game.engine.events import PhaseBegan
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
 from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 
@@ -37,27 +36,24 @@ def test_autosave_lives_under_fudge_tactics_home(home: Path) -> None:
     assert s.autosave == home / "autosave.json" and s.autosave.exists()
 
 
-def test_autosave_after_every_phase(home: Path) -> None:
-    """Issue 3: the autosave is rewritten whenever a phase begins; it always loads and replays."""
+def test_autosave_after_every_decision(home: Path) -> None:
+    """The autosave is rewritten after every decision, mid-phase ones included; it always loads and replays."""
     s = new_session(seed=5)
     players = {sid: make_player("random", i) for i, sid in enumerate(s.battle.sides)}
-    saved_lengths = []
+    steps = 0
     while s.battle.round <= 2 and not s.battle.over:
-        events = _step(s, players)
+        _step(s, players)
+        steps += 1
         data = json.loads((home / "autosave.json").read_text())
-        if any(isinstance(e, PhaseBegan) for e in events):
-            assert len(data["actions"]) == len(s.battle.log)
-            saved_lengths.append(len(data["actions"]))
-        else:
-            assert len(data["actions"]) <= len(s.battle.log)
-    assert len(saved_lengths) >= 3
+        assert len(data["actions"]) == len(s.battle.log)
+    assert steps >= 3
     loaded = load_session(home / "autosave.json", autosave=False)
-    assert loaded.battle.log == s.battle.log[: len(loaded.battle.log)]
+    assert loaded.battle.log == s.battle.log
 
 
 def test_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
-    """A GM's edit or modifier is written to the autosave when it is made, not at the next phase, so a
-    crash or a quit loses none of the GM's work."""
+    """A GM's edit or modifier is written to the autosave when it is made, so a crash or a quit loses none
+    of the GM's work."""
     from dataclasses import replace
 
     from game.engine import gm
@@ -67,13 +63,30 @@ def test_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
     s.write_autosave()
     d = legal_actions(s.battle)
     assert d is not None and d.reason == "move"
-    s.apply(act.Hold(d.figure or ""))  # a mid-phase decision: not saved yet
-    data = json.loads((home / "autosave.json").read_text())
-    assert len(data["actions"]) < len(s.battle.log)
     s.apply(gm.SituationalModifier("m1", d.figure or "", 1, "inspired", "removed", s.battle.round))
     data = json.loads((home / "autosave.json").read_text())
     assert len(data["actions"]) == len(s.battle.log)
     assert data["actions"][-1]["kind"] == "gm_modifier"
+
+
+def test_undo_takes_the_decision_out_of_the_autosave_too(home: Path) -> None:
+    """After an undo, Continue does not bring the taken-back decision back."""
+    s = new_session(seed=2)
+    d = legal_actions(s.battle)
+    assert d is not None and d.reason == "move"
+    s.apply(act.Hold(d.figure or ""))
+    assert len(json.loads((home / "autosave.json").read_text())["actions"]) == 1
+    s.undo()
+    assert json.loads((home / "autosave.json").read_text())["actions"] == []
+
+
+def test_loading_a_save_makes_it_the_battle_continue_resumes(home: Path, tmp_path: Path) -> None:
+    """A loaded battle is written to the autosave at once: Continue never opens the battle played before."""
+    new_session(seed=5)
+    other = new_session(ROOT / "maps" / "wyrm_hollow.tmx", seed=7, autosave=False)
+    other.save(tmp_path / "wyrm.json")
+    load_session(tmp_path / "wyrm.json")
+    assert "wyrm_hollow" in json.loads((home / "autosave.json").read_text())["setup"]["map"]
 
 
 def test_session_save_load_continue_equals_uninterrupted(tmp_path: Path) -> None:
@@ -149,7 +162,7 @@ def test_golden_log_on_a_shipped_map_replays(name: str, tmp_path: Path) -> None:
     assert any(e.kind == "attack" for e in s.battle.events)
 
 
-# ------------------------------------------------------------------------- issue 8: deployment and GM seat
+# ------------------------------------------------------------------------- Deployment and GM seat
 
 
 def _default_placements() -> list[dict[str, object]]:

@@ -1,4 +1,4 @@
-"""Headless play from the command line (issue 3): ``simulate`` plays whole battles on every shipped map,
+"""Headless play from the command line: ``simulate`` plays whole battles on every shipped map,
 ``replay --verify`` reproduces every roll and names the first difference of an edited log."""
 
 from __future__ import annotations

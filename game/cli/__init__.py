@@ -23,7 +23,8 @@ Commands (``python main.py --help``):
   host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--password P] [--public] [--resume LOG.json]
                                              host a table for players at other computers (no window)
   join HOST[:PORT] [--seat SIDE|gm|watch] [--name N] [--players tactical|random] [--password P]
-                                             take a seat at a hosted table
+                                             take a seat at a hosted table (the game window, or a
+                                             computer player with --players, or text with --no-window)
 """
 """What ``python main.py --help`` prints."""
 
@@ -84,7 +85,23 @@ def _host(argv: list[str]) -> int:
 def _join(argv: list[str]) -> int:
     from game.net.client import join_main
 
-    return join_main(argv)
+    return join_main(argv, open_window=_table_window)
+
+
+def _table_window(uri: str, name: str, seat: str, password: str, token: str | None) -> int:
+    """The game window at a table's seat (``join`` without ``--players``)."""
+    from game.net.client import TableClosed
+    from game.net.remote import RemoteSession
+
+    try:
+        session = RemoteSession.join(uri, name, seat, password, token)
+    except TableClosed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"seated at {session.seat}; rejoin with --token {session.client.token}", flush=True)
+    from game.ui.app import run_table
+
+    return run_table(session)
 
 
 def main(argv: list[str] | None = None) -> int:

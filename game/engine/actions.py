@@ -1,4 +1,5 @@
-"""Every decision a player (or the GM, or a computer player) can make, as data (DESIGN.md rule 2).
+"""Every decision a player (or the GM, or a computer player) can make, as data (docs/architecture.md "Decisions are
+data").
 
 An action is a frozen dataclass with no behaviour; ``battle.apply`` validates it and returns events.
 Each action has a stable ``kind`` used in saved logs. Hexes are stored as ``(q, r)`` pairs.
@@ -128,7 +129,7 @@ class RevealStances(Action):
 
 @dataclass(frozen=True)
 class SetStandingOrder(Action):
-    """RULINGS.md: a figure's standing order for stopping enemies: "always", "never" or "ask"."""
+    """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies: "always", "never" or "ask"."""
 
     kind: ClassVar[str] = "standing_order"
     figure: str

@@ -1,4 +1,4 @@
-"""Computer players: they choose among the legal actions like any human (DESIGN.md rule 3).
+"""Computer players: they choose among the legal actions like any human (docs/architecture.md "One source of legality").
 
 ``RandomPlayer`` plays any legal action (for tests); ``TacticalPlayer`` weighs the exact odds of
 ``game.engine.odds``: expected wounds dealt against wounds risked, keeping close to friends and using

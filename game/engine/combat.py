@@ -328,7 +328,7 @@ def firing_modifiers(
     = up to half, "full" = more than half). A scope counts only when the firer did not move (table 7:
     "if no movement penalties"). ``elevation_angle_modifier``: :func:`elevation_modifier`'s value.
     ``footing`` and ``light``: -1 to -3 (as sizes or signed). ``partial_cover``: the line of fire only
-    touches a blocking hex (RULINGS.md "Line of fire", -1). Zero terms are omitted.
+    touches a blocking hex (docs/rulings.md "Line of fire", -1). Zero terms are omitted.
     """
     if moved_fraction not in ("none", "half", "full"):
         raise CombatError(f'moved_fraction must be "none", "half" or "full", not {moved_fraction!r}')
@@ -383,7 +383,7 @@ def _rear_position(attacker: Hex, target: Hex, target_facing: int) -> Literal["d
     if attacker == target:
         raise CombatError(f"the attacker and the target are both in {attacker}; they must be in different hexes")
     if distance(attacker, target) == 1:
-        # Adjacent: exactly the rear hexes of hexgrid (RULINGS.md "Facing").
+        # Adjacent: exactly the rear hexes of hexgrid (docs/rulings.md "Facing").
         if attacker == directly_behind(target, target_facing):
             return "direct"
         return "rear" if attacker in rear_hexes(target, target_facing) else "front"
@@ -402,7 +402,7 @@ def is_behind(attacker: Hex, target: Hex, target_facing: int) -> bool:
 def behind_bonus(
     attacker: Hex, target: Hex, target_facing: int, *, attacker_phase_start: Hex, moved_this_attack_phase: bool
 ) -> int:
-    """The bonus for attacking from behind (FTC 6.4.1, RULINGS.md "Modifiers").
+    """The bonus for attacking from behind (FTC 6.4.1, docs/rulings.md "Modifiers").
 
     Directly behind: +2, but +1 if the attacker moved there during this attack phase from a hex that was
     not directly behind. One of the other two rear hexes: +1 if the attacker started the attack phase
@@ -438,7 +438,7 @@ def melee_difficulty(attacker_scale: int, defender_scale: int) -> int:
 
 
 def is_hit(offence_result: int, defence_results: Sequence[int], difficulty: int) -> bool:
-    """Whether an attack hits (FTC 6.1, 6.4, 6.4.1; RULINGS.md "A hit").
+    """Whether an attack hits (FTC 6.1, 6.4, 6.4.1; docs/rulings.md "A hit").
 
     The attack result must beat every defence result — the target's and those of every other figure
     attacking the attacker in melee this round — and reach the absolute difficulty. With no defence
@@ -567,7 +567,7 @@ def resolve_miss(
     target's distance, not the target). One situational 4dF roll; a victim is chosen at random among the
     figures of the side it hits. Returns the roll, the victim (or None) and ``"friend"``, ``"enemy"`` or
     ``"none"``. Then resolve the victim's dodge with :func:`accidental_hit`. ``roll``: the situational
-    roll when the GM set it by hand (issue 8); only the victim is then drawn from ``rng``.
+    roll when the GM set it by hand; only the victim is then drawn from ``rng``.
     """
     if roll is None:
         roll = situational_roll(rng)

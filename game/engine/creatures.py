@@ -250,7 +250,7 @@ def footprint(center: Hex, size: int, facing: int) -> frozenset[Hex]:
 
 def front_zone(cells: Iterable[Hex], facing: int, reach: int = 1) -> frozenset[Hex]:
     """The hexes within ``reach`` steps of a footprint taken only in its three front directions (FTC 5.2,
-    RULINGS.md "Facing, zone of control, reach"), the footprint itself excluded."""
+    docs/rulings.md "Facing"), the footprint itself excluded."""
     if reach < 1:
         raise CreatureError(f"reach is at least 1 hex, not {reach}")
     body = frozenset(cells)
@@ -270,7 +270,8 @@ def large_front_hexes(center: Hex, size: int, facing: int) -> frozenset[Hex]:
 
 
 def large_distance(footprint_a: Iterable[Hex], footprint_b: Iterable[Hex]) -> int:
-    """The distance between two figures (RULINGS.md: hex distances): the least between any of their hexes."""
+    """The distance between two figures (docs/rulings.md "Distances": hex distances): the least between any of their
+    hexes."""
     a, b = tuple(footprint_a), tuple(footprint_b)
     if not a or not b:
         raise CreatureError("a figure covers at least one hex")
@@ -278,7 +279,7 @@ def large_distance(footprint_a: Iterable[Hex], footprint_b: Iterable[Hex]) -> in
 
 
 def large_reach(center: Hex, size: int, facing: int, target_cells: Iterable[Hex], reach: int = 1) -> bool:
-    """Whether a figure can strike a target in melee (RULINGS.md "Melee reach", FTC 9.1): some hex of the
+    """Whether a figure can strike a target in melee (docs/rulings.md "Melee reach", FTC 9.1): some hex of the
     target lies in its front zone of that reach (1; spear or pike 2)."""
     zone = front_zone(footprint(center, size, facing), facing, reach)
     return any(h in zone for h in target_cells)

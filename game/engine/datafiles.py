@@ -1,4 +1,5 @@
-"""The engine's own data files: the rules' tables as TOML a GM can read and change (DESIGN.md rule 8).
+"""The engine's own data files: the rules' tables as TOML a GM can read and change (docs/architecture.md "Tables are
+data").
 
 Every module reads its numbers through ``read_table``, which parses a file of ``game/engine/data`` once and
 turns a missing or broken file into one ``DataFileError`` naming the file and the fix. The mappings returned

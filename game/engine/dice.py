@@ -1,6 +1,7 @@
 """Fudge dice: 4dF rolls, situational rolls and their exact distributions (FTC 4, 6.3, 6.5.3).
 
-Every draw goes through a generator passed in by the caller (DESIGN.md rule 5); the battle owns one
+Every draw goes through a generator passed in by the caller (docs/architecture.md "Randomness is injected"); the battle
+owns one
 ``random.Random`` seeded from the battle's seed, so a battle's log reproduces every roll.
 """
 
@@ -40,7 +41,7 @@ FOUR_DF_COUNTS: Mapping[int, int] = MappingProxyType(_four_df_counts())
 FOUR_DF: Mapping[int, Fraction] = MappingProxyType(
     {total: Fraction(count, 81) for total, count in FOUR_DF_COUNTS.items()}
 )
-"""The exact probability of each sum of 4dF (RULINGS.md "Numbers")."""
+"""The exact probability of each sum of 4dF (docs/rulings.md "Numbers")."""
 
 FOUR_DF_DIFFERENCE: Mapping[int, Fraction] = MappingProxyType(
     {

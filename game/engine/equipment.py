@@ -1,7 +1,7 @@
 """The weapon, armour and shield catalogue of *Fudge Tactical Combat* (FTC 9.1, 9.2, 9.3).
 
-The numbers live in ``data/equipment.toml`` (DESIGN.md rule 8); this module turns each row, and each printed
-note, into a field of a frozen dataclass that the rest of the engine reads:
+The numbers live in ``data/equipment.toml`` (docs/architecture.md "Tables are data"); this module turns each row, and
+each printed note, into a field of a frozen dataclass that the rest of the engine reads:
 
 * stabbing, small piercing and large blunt weapons for the armour halving of FTC 7.2;
 * the bastard sword's one- / two-handed factors and the spear's +3 beyond 1 m (FTC 9.1);

@@ -1,4 +1,4 @@
-"""Everything that happened in a battle, as data (DESIGN.md rule 2).
+"""Everything that happened in a battle, as data (docs/architecture.md "Decisions are data").
 
 Events carry every number a player would want to check: dice faces, each named modifier, results,
 relative degree, damage factors, the wound box marked. ``text()`` gives the combat log's sentence;
@@ -60,7 +60,8 @@ def _plain(value: Any) -> Any:
 
 def _json_without_empty(event: Event, name: str) -> dict[str, Any]:
     """``Event.to_json`` leaving out the field ``name`` when it is empty, so an event that gained that field
-    keeps the digest of the battles saved before it (DESIGN.md rule 6: old saves replay unchanged)."""
+    keeps the digest of the battles saved before it (docs/architecture.md "A battle is its log": old saves replay
+    unchanged)."""
     out = Event.to_json(event)
     if not out[name]:
         del out[name]
@@ -490,7 +491,7 @@ class TakenOut(Event):
 
 @dataclass(frozen=True)
 class StandingOrderSet(Event):
-    """RULINGS.md: a figure's standing order for stopping enemies changed."""
+    """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies changed."""
 
     kind: ClassVar[str] = "standing_order"
     figure: str
@@ -849,7 +850,7 @@ class HeldFast(Event):
 
 @dataclass(frozen=True)
 class GMActed(Event):
-    """Issue 8: a GM decision (modifier, condition, override, edit), said in the log with its reason.
+    """A GM decision (modifier, condition, override, edit), said in the log with its reason.
 
     ``what`` is a sentence with ``{0}``, ``{1}`` … standing for the names of ``subjects`` (figure ids).
     """
@@ -889,7 +890,7 @@ class EscapeOverridden(Event):
 
 
 def events_digest(events: Sequence[Event]) -> str:
-    """A short fingerprint of what one decision caused, dice included (DESIGN.md rule 6: a replay must
-    reproduce every roll, so saves keep one digest per action)."""
+    """A short fingerprint of what one decision caused, dice included (docs/architecture.md "A battle is its log": a
+    replay must reproduce every roll, so saves keep one digest per action)."""
     text = json.dumps([e.to_json() for e in events], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

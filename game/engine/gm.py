@@ -1,9 +1,9 @@
-"""The GM's decisions as data (*Fudge* 4.1, 4.8; FTC table 7; issue 8 "the GM's seat").
+"""The GM's decisions as data (*Fudge* 4.1, 4.8; FTC table 7).
 
 *Fudge* leaves much to the GM: "she then gives them a modifier, ranging from -3 to +3" (4.1), bad light and
-insecure footing (FTC table 7), overriding a roll, ending a fight. So that a battle stays its log (DESIGN.md
-rule 6), every GM decision is an action: a frozen dataclass in the style of ``game.engine.actions`` with a
-stable ``kind`` (all start with ``gm_``), turned into JSON by ``actions.action_to_json`` and back by
+insecure footing (FTC table 7), overriding a roll, ending a fight. So that a battle stays its log (docs/architecture.md
+"A battle is its log"), every GM decision is an action: a frozen dataclass in the style of ``game.engine.actions`` with
+a stable ``kind`` (all start with ``gm_``), turned into JSON by ``actions.action_to_json`` and back by
 ``gm_action_from_json`` (or by ``actions.action_from_json`` once ``GM_ACTION_TYPES`` is registered there:
 every GM action normalises JSON lists back to tuples and hexes in ``__post_init__``).
 
@@ -107,7 +107,7 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class GMAction(Action):
-    """Base class of the GM's decisions (issue 8); the battle accepts them only from the GM's seat."""
+    """Base class of the GM's decisions; the battle accepts them only from the GM's seat."""
 
     kind: ClassVar[str] = "gm"
 
@@ -143,7 +143,7 @@ class SituationalModifier(GMAction):
 
 @dataclass(frozen=True)
 class RemoveModifier(GMAction):
-    """Issue 8: the GM lifts a standing modifier or battle condition by its id."""
+    """The GM lifts a standing modifier or battle condition by its id."""
 
     kind: ClassVar[str] = "gm_remove_modifier"
     id: str
@@ -177,7 +177,7 @@ class BattleCondition(GMAction):
 
 @dataclass(frozen=True)
 class SetDie(GMAction):
-    """Issue 8: the next roll of ``purpose`` for ``figure`` uses these faces (physical dice at the table)."""
+    """The next roll of ``purpose`` for ``figure`` uses these faces (physical dice at the table)."""
 
     kind: ClassVar[str] = "gm_set_die"
     figure: str
@@ -224,7 +224,7 @@ class DenyFreeAttack(GMAction):
 
 @dataclass(frozen=True)
 class EndRound(GMAction):
-    """Issue 8: the GM ends the round now (FTC 3: the next round begins)."""
+    """The GM ends the round now (FTC 3: the next round begins)."""
 
     kind: ClassVar[str] = "gm_end_round"
     reason: str = ""
@@ -232,7 +232,7 @@ class EndRound(GMAction):
 
 @dataclass(frozen=True)
 class EndBattle(GMAction):
-    """Issue 8: the GM ends the battle; ``winner`` is a side id or None (a draw, or the town guard arrives)."""
+    """The GM ends the battle; ``winner`` is a side id or None (a draw, or the town guard arrives)."""
 
     kind: ClassVar[str] = "gm_end_battle"
     winner: str | None = None
@@ -309,7 +309,7 @@ class EditTraits(GMAction):
 
 @dataclass(frozen=True)
 class AddFigure(GMAction):
-    """Issue 8: a reinforcement joins ``side`` on ``hex`` facing ``facing`` (0..5).
+    """A reinforcement joins ``side`` on ``hex`` facing ``facing`` (0..5).
 
     Give either ``character`` (a roster table, as ``Character.from_dict`` reads) or ``roster_key`` (a
     character of the battle's roster), not both. ``figure`` is the new figure's id.
@@ -333,7 +333,7 @@ class AddFigure(GMAction):
 
 @dataclass(frozen=True)
 class RemoveFigure(GMAction):
-    """Issue 8: the GM removes a figure from the battle (it leaves the map)."""
+    """The GM removes a figure from the battle (it leaves the map)."""
 
     kind: ClassVar[str] = "gm_remove_figure"
     figure: str
@@ -453,7 +453,7 @@ def validate_faces(purpose: Any, faces: Any) -> tuple[int, ...]:
 
 
 def validate_facing(facing: Any) -> int:
-    """RULINGS.md: a figure faces one of the six hex sides, 0..5."""
+    """docs/rulings.md "Facing": a figure faces one of the six hex sides, 0..5."""
     if not _is_int(facing) or not 0 <= facing <= 5:
         raise GMActionError(f"facing must be a hex side from 0 to 5, not {facing!r}")
     return int(facing)
@@ -503,7 +503,7 @@ def validate_gm_action(
     sides: Collection[str] | None = None,
     track: WoundTrack | None = None,
 ) -> None:
-    """Check a GM decision's values (issue 8; ranges of *Fudge* 4.1 and FTC table 7); raise ``GMActionError``.
+    """Check a GM decision's values (ranges of *Fudge* 4.1 and FTC table 7); raise ``GMActionError``.
 
     With ``figures`` / ``sides`` (the battle's ids) the references are checked too; with ``track`` the
     edited wounds must fit that wound track's boxes. Placement on a legal hex is the battle's check.
@@ -564,7 +564,7 @@ def validate_gm_action(
 
 @dataclass(frozen=True)
 class GMState:
-    """The GM's standing modifiers and battle conditions (issue 8); change it only with ``with_action``."""
+    """The GM's standing modifiers and battle conditions; change it only with ``with_action``."""
 
     modifiers: tuple[SituationalModifier, ...] = ()
     conditions: tuple[BattleCondition, ...] = ()

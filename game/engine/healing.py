@@ -21,8 +21,8 @@ How the game reads the text (see also ``data/healing.toml``, which holds every n
 * The optional Constitution roll is one roll per period for the figure, compared with each wound's
   difficulty: a wound whose difficulty the roll misses makes no progress that period ("slows the healing").
 
-Every roll draws from a ``random.Random`` passed in by the caller (DESIGN.md rule 5); a roll can also be
-given by hand (``faces``), for a GM who rolls physical dice.
+Every roll draws from a ``random.Random`` passed in by the caller (docs/architecture.md "Randomness is injected"); a
+roll can also be given by hand (``faces``), for a GM who rolls physical dice.
 """
 
 from __future__ import annotations

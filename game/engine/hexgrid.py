@@ -2,7 +2,8 @@
 
 Inside the engine every position is an axial ``Hex(q, r)`` (cube ``s = -q - r``), following the names of
 Red Blob Games' "Hexagonal Grids". Tiled's offset coordinates appear only at the edge
-(``offset_to_hex`` / ``hex_to_offset``) and pixels only in the user interface (DESIGN.md rule 7).
+(``offset_to_hex`` / ``hex_to_offset``) and pixels only in the user interface (docs/architecture.md "Coordinates have
+one home each").
 
 Directions and facings are the integers 0..5, counter-clockwise in axial space:
 0 = (+1, 0), 1 = (+1, -1), 2 = (0, -1), 3 = (-1, 0), 4 = (-1, +1), 5 = (0, +1).
@@ -60,7 +61,8 @@ def length(h: Hex) -> int:
 
 
 def distance(a: Hex, b: Hex) -> int:
-    """Hex distance: the number of steps from ``a`` to ``b`` (RULINGS.md: distances are hex distances)."""
+    """Hex distance: the number of steps from ``a`` to ``b`` (docs/rulings.md "Distances": distances are hex
+    distances)."""
     dq = a.q - b.q
     dr = a.r - b.r
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -105,7 +107,8 @@ def rotate(facing: int, sides: int) -> int:
 
 
 def front_hexes(h: Hex, facing: int) -> tuple[Hex, Hex, Hex]:
-    """The three hexes in front of a figure: its zone of control (FTC 5.2, figure 1; RULINGS.md)."""
+    """The three hexes in front of a figure: its zone of control (FTC 5.2, figure 1; docs/rulings.md "Zone of
+    control")."""
     return (neighbor(h, facing - 1), neighbor(h, facing), neighbor(h, facing + 1))
 
 

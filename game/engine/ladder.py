@@ -1,4 +1,4 @@
-"""The trait ladder of *Fudge* (FTC 2, RULINGS.md "Numbers").
+"""The trait ladder of *Fudge* (FTC 2, docs/rulings.md "Numbers").
 
 Levels are plain integers: Fair is 0, Good +1 … Legendary +4; beyond the ends the ladder goes on as
 "Legendary+1" (+5) and "Terrible-1" (-4).

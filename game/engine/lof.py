@@ -1,4 +1,4 @@
-"""Exact line of fire between hex centres (FTC 6.5.3; RULINGS.md "Ranged fire").
+"""Exact line of fire between hex centres (FTC 6.5.3; docs/rulings.md "Ranged fire").
 
 The line of fire is the straight segment from the centre of the firer's hex to the centre of the target's
 hex. A hex is *on the line* when the segment touches any part of it, its boundary included. Sight-blocking
@@ -56,7 +56,7 @@ Kind = Literal["interior", "touch"]
 
 
 class LineHex(NamedTuple):
-    """One hex on a line of fire and how the segment meets it (FTC 6.5.3; RULINGS.md "Line of fire").
+    """One hex on a line of fire and how the segment meets it (FTC 6.5.3; docs/rulings.md "Line of fire").
 
     ``kind`` is ``"interior"`` when the segment passes through the hex's interior and ``"touch"`` when it
     meets only the boundary (runs along an edge or passes a corner).
@@ -172,7 +172,7 @@ def _relative_line(dq: int, dr: int) -> tuple[LineHex, ...]:
 
 def line_hexes(a: Hex, b: Hex) -> tuple[LineHex, ...]:
     """The hexes the centre-to-centre segment from ``a`` to ``b`` touches, in order from ``a`` to ``b``,
-    each marked "interior" or "touch" (FTC 6.5.3 "crosses through any part of the hex"; RULINGS.md).
+    each marked "interior" or "touch" (FTC 6.5.3 "crosses through any part of the hex"; docs/rulings.md "Line of fire").
 
     Hexes the segment meets at the same point (a corner) come in a fixed but arbitrary order.
     """
@@ -190,7 +190,7 @@ def _relative_set(dq: int, dr: int) -> frozenset[tuple[int, int]]:
 
 def hexes_crossed(a: Hex, b: Hex) -> frozenset[Hex]:
     """Every hex the segment from the centre of ``a`` to the centre of ``b`` touches, boundary included
-    (edges and corners), both ends included (FTC 6.5.3; RULINGS.md "Line of fire"). Exact: no floats.
+    (edges and corners), both ends included (FTC 6.5.3; docs/rulings.md "Line of fire"). Exact: no floats.
     """
     aq, ar = a.q, a.r
     return frozenset(Hex(q + aq, r + ar) for q, r in _relative_set(b.q - a.q, b.r - a.r))
@@ -244,7 +244,7 @@ def _extended(dq: int, dr: int) -> _Extended:
 
 
 class LineOfFire(NamedTuple, Generic[T]):
-    """The line of fire from one hex to another on a map (FTC 6.5.3; RULINGS.md "Line of fire", "Misses").
+    """The line of fire from one hex to another on a map (FTC 6.5.3; docs/rulings.md "Line of fire", "Misses").
 
     ``blocked`` / ``blocked_at``: the first hex (from the firer) whose interior the segment crosses and whose
     terrain blocks sight, the firer's and target's hexes excepted. ``partial_cover``: a blocking hex is
@@ -262,12 +262,12 @@ class LineOfFire(NamedTuple, Generic[T]):
 
     @property
     def blocked(self) -> bool:
-        """Whether sight-blocking terrain stops the shot (FTC 6.5.3; RULINGS.md "Line of fire")."""
+        """Whether sight-blocking terrain stops the shot (FTC 6.5.3; docs/rulings.md "Line of fire")."""
         return self.blocked_at is not None
 
     @property
     def distance(self) -> int:
-        """Hex distance from firer to target (RULINGS.md: distances are hex distances)."""
+        """Hex distance from firer to target (docs/rulings.md "Distances": distances are hex distances)."""
         return distance(self.firer, self.target)
 
     @property
@@ -277,7 +277,7 @@ class LineOfFire(NamedTuple, Generic[T]):
 
     @property
     def cover_modifier(self) -> int:
-        """The shot's modifier for partial cover: the data's value (-1) or 0 (RULINGS.md "Line of fire")."""
+        """The shot's modifier for partial cover: the data's value (-1) or 0 (docs/rulings.md "Line of fire")."""
         return partial_cover_modifier() if self.partial_cover else 0
 
     def bystanders_at_risk(self, occupants: Mapping[Hex, T] | None = None) -> tuple[T, ...]:
@@ -310,7 +310,7 @@ def _bystanders(firer: Hex, target: Hex, occupants: Mapping[Hex, T], cutoff: int
 def line_of_fire(
     terrain: TerrainMap, firer: Hex, target: Hex, *, occupants: Mapping[Hex, T] | None = None
 ) -> LineOfFire[T]:
-    """Draw the line of fire from ``firer`` to ``target`` on a map (FTC 6.5.3; RULINGS.md "Line of fire").
+    """Draw the line of fire from ``firer`` to ``target`` on a map (FTC 6.5.3; docs/rulings.md "Line of fire").
 
     ``occupants`` maps hexes to the figures standing there; they give ``bystanders_at_risk()``.
     """
@@ -421,7 +421,7 @@ def lines_of_fire(
     terrain: TerrainMap, positions: Mapping[str, Hex], pairs: Iterable[tuple[str, str]] | None = None
 ) -> dict[tuple[str, str], LineOfFire[str]]:
     """Lines of fire between figures: every ordered pair of ``positions`` (or just ``pairs``), with blocking,
-    partial cover and the bystanders at risk named by the figures' keys (FTC 6.5.3; RULINGS.md).
+    partial cover and the bystanders at risk named by the figures' keys (FTC 6.5.3; docs/rulings.md "Misses").
 
     Gives the same answers as ``line_of_fire`` pair by pair, with ``occupants`` = the figures' positions.
     All pairs are evaluated together: each pair's cached pattern is translated to the firer and every

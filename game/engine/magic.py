@@ -404,7 +404,7 @@ def touch_attack_skill(character: Character) -> int:
 def touch_weapon() -> Weapon:
     """What a touch is made with (FTC 8.3): the caster's bare hand (the catalogue's "Fist"), whatever weapon
     he holds. So a touch reaches the caster's front hexes only (a large caster: the front hexes of its
-    footprint, as its melee reach; RULINGS.md "Melee reach"), never a spear's second hex, and the target
+    footprint, as its melee reach; docs/rulings.md "Melee reach"), never a spear's second hex, and the target
     defends against a hand. The touch does no damage of its own."""
     return equipment.weapon("Fist")
 

@@ -6,7 +6,7 @@ parts: ``game.engine.paths`` (the grid, ``Path``, ``path_cost``, ``turn_cost``),
 (the one-hex search and ``Reach``) and ``game.engine.large_movement`` (3- and 7-hex figures); their public
 names are importable from here too.
 
-How a move is priced (RULINGS.md "Facing, zone of control, reach" and "Movement phase"):
+How a move is priced (docs/rulings.md "Facing" and "Movement phase"):
 
 - every hex entered costs one hex; entering a hex occupied by another figure costs one more (FTC 5.2);
 - moving never changes facing; in every *gap* (before the first hex, between two hexes, after the last)
@@ -20,7 +20,8 @@ How a move is priced (RULINGS.md "Facing, zone of control, reach" and "Movement 
 Zones of control (FTC 5.2-5.3) are a predicate inside the search, as in Battle for Wesnoth: entering a zone
 is free, every step that leaves the zone of a stopping enemy is one *escape contest*. Among the legal ways
 to reach a hex the search prefers the fewest escape contests, then the lowest cost. The same code prices a
-path the player drew (``validate_path``), so highlights, the AI and validation agree (DESIGN.md rule 3).
+path the player drew (``validate_path``), so highlights, the AI and validation agree (docs/architecture.md "One source
+of legality").
 """
 
 from __future__ import annotations
@@ -182,12 +183,12 @@ def movement_allowance(
     strength_scale: int = 0,
     load_kg: float = 0.0,
 ) -> int:
-    """Hexes a figure may move this round before terrain (FTC 5, 5.1.1; RULINGS.md "Movement phase").
+    """Hexes a figure may move this round before terrain (FTC 5, 5.1.1; docs/rulings.md "Movement phase").
 
     Table 1 by Speed (posture first lowers that Speed: FTC 5 says a crawler *has* a lower Speed), times
     1.2 per step of Speed Scale rounded to the nearest hex, at least 1 hex, then encumbrance (table 2),
     which never takes a moving figure below 1 hex. Returns 0 when the figure cannot move at all
-    (more than eight times its maximum load). At Scale 0 this is exactly RULINGS.md's order.
+    (more than eight times its maximum load). At Scale 0 this is exactly docs/rulings.md "Movement allowance"'s order.
     """
     hexes = Fraction(table_1_hexes(posture_speed(speed, posture))) * _SPEED_SCALE_FACTOR**speed_scale
     allowance = max(1, _round_half_up(hexes))

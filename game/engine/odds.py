@@ -71,7 +71,7 @@ def _hit_ways(offence: int, defences: tuple[int, ...], difficulty: int) -> int:
 
 
 def hit_probability(offence: int, defences: Sequence[int], difficulty: int) -> Fraction:
-    """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; RULINGS.md "A hit").
+    """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; docs/rulings.md "A hit").
 
     ``offence`` and each of ``defences`` are modified levels before the dice; the attacker and every
     defender roll 4dF once each. A hit beats every defence result (the target's and those of everyone
@@ -267,7 +267,7 @@ def outcome_distribution(
     health: int | None = None,
     scale_difference: int = 0,
 ) -> Mapping[Outcome, Fraction]:
-    """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; RULINGS.md "Damage").
+    """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
     ``offence``: the attacker's modified level; ``target_defence``: the target's modified defence level,
     or None when it rolls no defence (an undodged missile); ``other_defences``: the modified defences of

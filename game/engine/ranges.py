@@ -1,5 +1,5 @@
 """Range bands of ranged weapons and the firing-angle modifier (FTC 6.4.1, 6.5, 6.5.1, 6.5.2, tables 5-8,
-9.3.1, 9.3.2; RULINGS.md "Ranged fire").
+9.3.1, 9.3.2; docs/rulings.md "Ranged fire").
 
 Every number comes from ``data/ranges.toml``; this module holds the formulas:
 - a shot at ``d`` hexes has the smallest difficulty whose greatest distance is at least ``d`` ("always
@@ -133,7 +133,7 @@ def _data() -> _Data:
 
 
 def partial_cover_modifier() -> int:
-    """The shot's modifier when the target has partial cover (RULINGS.md "Line of fire": -1)."""
+    """The shot's modifier when the target has partial cover (docs/rulings.md "Line of fire": -1)."""
     return _data().partial_cover
 
 
@@ -142,7 +142,7 @@ def partial_cover_modifier() -> int:
 
 def defense_bonus(difficulty: int) -> int:
     """Bonus to a target's dodge against a shot of this difficulty (FTC 6.5.2, table 8): Fair or less +0,
-    Good +1, Great +2, Superb and above +3. RULINGS.md: only a dodging target gets it."""
+    Good +1, Great +2, Superb and above +3. docs/rulings.md "Range band": only a dodging target gets it."""
     bonus = 0
     for at_least, value in _data().table_8:
         if difficulty >= at_least:
@@ -182,7 +182,7 @@ def computed_distances(base_range: int, max_range: int, target_scale: int = 0) -
     """Table 5 worked out for a weapon: the greatest distance of each difficulty Terrible .. Legendary,
     rounded to the nearest metre (a half to the even metre), at least 1, at most Max Range (FTC 6.5).
 
-    The last row of table 5 (Legendary+1) is left out: RULINGS.md makes it reach Max Range.
+    The last row of table 5 (Legendary+1) is left out: docs/rulings.md "Range band" makes it reach Max Range.
     """
     base = scaled_base_range(base_range, target_scale)
     rows = [row for row in _data().table_5 if row[1] <= LEGENDARY]
@@ -244,7 +244,7 @@ def range_bands(weapon: RangedWeapon, target_scale: int = 0) -> tuple[RangeBand,
 
 
 def range_band(weapon: RangedWeapon, distance: int, target_scale: int = 0) -> RangeBand | None:
-    """The band of a shot at ``distance`` hexes (FTC 6.5, "always rounding up"; RULINGS.md "Range band"):
+    """The band of a shot at ``distance`` hexes (FTC 6.5, "always rounding up"; docs/rulings.md "Range band"):
     the smallest difficulty whose distance is at least ``distance``; Legendary+1 beyond the Legendary
     distance within Max Range; None beyond Max Range (no shot)."""
     if distance < 0:

@@ -1,4 +1,4 @@
-"""A battle is its log: setup + seed + actions (DESIGN.md rule 6).
+"""A battle is its log: setup + seed + actions (docs/architecture.md "A battle is its log").
 
 The saved form is JSON with ``"version"``, ``"seed"`` and ``"actions"`` at the top level, plus the
 caller's description of the setup (``"setup"``: map file, roster, placements, options — the engine does
@@ -180,7 +180,8 @@ def can_undo(battle: Battle) -> bool:
 
 
 def undo(battle: Battle) -> Battle:
-    """The battle as it was before its last decision (DESIGN.md rule 6); refused once dice were rolled."""
+    """The battle as it was before its last decision (docs/architecture.md "A battle is its log"); refused once dice
+    were rolled."""
     if not battle.log:
         raise IllegalAction("There is nothing to undo yet.")
     if battle.rolled_at[-1]:

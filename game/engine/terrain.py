@@ -6,7 +6,7 @@ A map is a rectangle of ``width`` x ``height`` cells in Tiled's offset layout (`
 Per cell the map knows:
 - ``penalty[mode]``: the movement penalty in hexes for a movement mode (FTC 5.1.2, table 3), and
   ``passable[mode]``: whether a figure moving that way may enter the hex at all (walls, deep water);
-- ``blocks_sight``: the hex stops sight and missiles through its interior (FTC 6.5.3, RULINGS.md);
+- ``blocks_sight``: the hex stops sight and missiles through its interior (FTC 6.5.3, docs/rulings.md "Line of fire");
 - ``cover``: penalty to shots at a figure standing in the hex (0 or negative, a firing modifier);
 - ``elevation``: height in metres (firing up / down, table 7);
 - ``light`` and ``footing``: the table 7 modifiers for bad light and insecure footing (0 or negative).
@@ -95,7 +95,7 @@ class TerrainMap:
 
         An override may set ``penalty_walk``, ``penalty_fly``, ``passable_walk``, ``passable_fly``,
         ``blocks_sight``, ``cover``, ``elevation``, ``light`` and ``footing`` for one cell (a Tiled object
-        over that cell, DESIGN.md "Tiled conventions").
+        over that cell, the README's GM's guide).
         """
         terrain = np.asarray(terrain, dtype=np.int16)
         if terrain.shape != (height, width):

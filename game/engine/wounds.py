@@ -5,8 +5,8 @@ default track (FTC 7.3) is 1-2 Scratch, 3-4 Hurt, 5-6 Very Hurt, 7-8 Incapacitat
 3/1/1/1/1 boxes (*Fudge* 4.57). A creature may carry its own track: any subset of the levels, in order, with
 its own thresholds, box counts and labels (e.g. a mook's "Out of the Battle").
 
-Recording (*Fudge* 4.57, RULINGS.md): a wound marks a box of its level; if that level has no open box it takes
-the next higher level with an open box. Each box remembers the wound that filled it (the sheet's "H" under
+Recording (*Fudge* 4.57, docs/rulings.md "Wound track"): a wound marks a box of its level; if that level has no open box
+it takes the next higher level with an open box. Each box remembers the wound that filled it (the sheet's "H" under
 Incapacitated): two Hurt wounds and a Very Hurt one make a character Incapacitated, but for healing he has
 never had an Incapacitating blow. When every box from the wound's level up is full, the wound is kept in
 ``Wounds.beyond`` and the figure stays at the top level: whether it dies is the GM's call (*Fudge* 4.55).
@@ -313,7 +313,8 @@ class Wounds:
 
     @property
     def can_act(self) -> bool:
-        """False at Incapacitated or worse (FTC 7.3; RULINGS.md: it then projects no zone of control)."""
+        """False at Incapacitated or worse (FTC 7.3; docs/rulings.md "Zone of control": it then projects no zone of
+        control)."""
         worst = self.worst
         return worst is None or worst < WoundLevel.INCAPACITATED
 

@@ -1,4 +1,4 @@
-"""Zones of control and the escape contest (FTC 5.2, 5.3; RULINGS.md "Movement phase").
+"""Zones of control and the escape contest (FTC 5.2, 5.3; docs/rulings.md "Movement phase").
 
 A figure that can act projects a zone of control over its three front hexes. A mover who steps out of the
 zone of an enemy who chooses to stop him must win an opposed action, Agility against each stopper's combat
@@ -33,7 +33,7 @@ Modifier = tuple[str, int]
 def zone_of_control(h: Hex, facing: int) -> frozenset[Hex]:
     """The zone of control of a figure in ``h``: its three front hexes (FTC 5.2, figure 1).
 
-    Only a figure that can act projects one (RULINGS.md); the caller decides that.
+    Only a figure that can act projects one (docs/rulings.md "Zone of control"); the caller decides that.
     """
     return frozenset(front_hexes(h, facing))
 
@@ -41,7 +41,8 @@ def zone_of_control(h: Hex, facing: int) -> frozenset[Hex]:
 @dataclass(frozen=True)
 class ZocSource:
     """A figure as zones of control see it (FTC 5.2): where it stands and faces, whether it can act, and
-    whether it would stop a mover (its owner's choice, RULINGS.md: standing order, default *always*)."""
+    whether it would stop a mover (its owner's choice, docs/rulings.md "Standing orders": standing order, default
+    *always*)."""
 
     id: str
     side: str

@@ -1,4 +1,5 @@
-"""The one exception a bad battle map raises (DESIGN.md rule 9: errors a person can act on)."""
+"""The one exception a bad battle map raises (docs/architecture.md "Errors a person can act on": errors a person can act
+on)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 class MapLoadError(ValueError):
     """A map that cannot be loaded: one line naming the file, the element and the fix.
 
-    Every failure of the Tiled loader and renderer ends here (issue 4, "Safety"), so a GM sees a
+    Every failure of the Tiled loader and renderer ends here, so a GM sees a
     sentence such as ``forest.tmx: <layer name="Ground">: the data holds 99 tiles, not 100 — ...``
     and never a traceback.
     """

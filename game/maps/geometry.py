@@ -1,7 +1,7 @@
-"""Pixel geometry of a Tiled hexagonal map, the same numbers Tiled's hexagonal renderer uses (issue 4).
+"""Pixel geometry of a Tiled hexagonal map, the same numbers Tiled's hexagonal renderer uses.
 
 Map pixels: (0, 0) is the top-left corner of the map as Tiled draws it (before layer offsets). The UI
-scales and shifts these; the engine never sees pixels (DESIGN.md rule 7).
+scales and shifts these; the engine never sees pixels (docs/architecture.md "Coordinates have one home each").
 """
 
 from __future__ import annotations

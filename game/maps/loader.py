@@ -1,4 +1,4 @@
-"""A Tiled battle map -> the engine's terrain and a deployment (issue 4; FTC 5.1.2, 6.5.3, table 7).
+"""A Tiled battle map -> the engine's terrain and a deployment (FTC 5.1.2, 6.5.3, table 7; the README's GM's guide).
 
 How a GM's Tiled data becomes terrain (the GM's guide in the README says the same):
 

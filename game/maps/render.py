@@ -1,4 +1,4 @@
-"""Draw a loaded hexagonal map exactly as Tiled does (issue 4: ``render-map`` and the game's board).
+"""Draw a loaded hexagonal map exactly as Tiled does (``render-map`` and the game's board).
 
 The numbers follow Tiled's hexagonal renderer and its raster tool (``tmxrasterizer --no-smoothing``):
 the image is the map's bounding rectangle widened by the layers' offsets; every visible tile layer is
@@ -273,7 +273,7 @@ class TilePlacements:
     """Every tile image a map's layers draw, in Tiled's order, with its rectangle in map pixels.
 
     Built once per map (``tile_placements``) so that ``draw_region`` can draw any part of the map, such as
-    one chunk of the game's board, without drawing or holding the whole image (issue 6: a 200 x 200 map's
+    one chunk of the game's board, without drawing or holding the whole image (a 200 x 200 map's
     full image is over 500 MB).
     """
 

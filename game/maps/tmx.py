@@ -1,6 +1,6 @@
-"""A safe reader for Tiled's TMX / TSX files on hexagonal maps (issue 4: loader and safety).
+"""A safe reader for Tiled's TMX / TSX files on hexagonal maps (the loader and its safety limits).
 
-pytmx is not used for parsing because of the gaps listed in issue 4 (hex rotation bit kept in the tile id,
+pytmx is not used for parsing because of its gaps (hex rotation bit kept in the tile id,
 bit 29 read as a diagonal flip, no zstd, layers ordered by type, no group offsets, unchecked data length,
 unbounded decompression, absolute and ``..`` paths accepted). This module reads the XML with ``defusedxml``
 (no DTD at all, hence no entity expansion and no external entities), checks every size *before* it
@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from game.maps.errors import MapLoadError
 
-# --- limits (issue 4 "Safety"): generous for any real battle map, small enough to stay fast ---------
+# --- limits: generous for any real battle map, small enough to stay fast ---------
 MAX_MAP_BYTES = 16 * 1024 * 1024
 """Largest .tmx file read."""
 MAX_TILESET_BYTES = 4 * 1024 * 1024
@@ -813,7 +813,7 @@ def _image_size(path: Path) -> tuple[int | None, int | None]:
 
 
 def read_tmx(path: str | Path) -> TmxMap:
-    """Parse a hexagonal Tiled map safely (issue 4); every problem raises ``MapLoadError``."""
+    """Parse a hexagonal Tiled map safely; every problem raises ``MapLoadError``."""
     p = Path(path)
     try:
         return _Reader(p).read_map()

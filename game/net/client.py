@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from game.engine import actions as act
 from game.engine.ai import Player, make_player
+from game.engine.events import Event
 from game.net.mirror import DesyncError, Mirror
 from game.net.protocol import DEFAULT_PORT, MAX_HOST_FRAME, PROTOCOL_VERSION, ProtocolError, encode, parse_host
 from game.net.wire import WireError, setup_from_wire
@@ -59,6 +60,13 @@ class Client:
     """Print each event as it happens (a headless watcher, or a seat nobody plays here)."""
     awaiting: bool = False
     seq: int = 0
+    new_events: list[Event] = field(default_factory=list)
+    """Events of the steps followed since a screen last took them (``RemoteSession.poll``)."""
+    rebuilt: bool = False
+    """The copy was rebuilt from a ``state`` (at join, a reveal or a resync) since a screen last looked."""
+    chat_lines: list[tuple[str, str]] = field(default_factory=list)
+    map_hint: dict[str, str] = field(default_factory=dict)
+    """The host's map file name and its SHA-256: a client with the same shipped map draws its art."""
 
     # ------------------------------------------------------------------ connection
     def connect(self, timeout: float = 10.0) -> None:
@@ -67,6 +75,7 @@ class Client:
             self.ws = connect(self.uri, max_size=MAX_HOST_FRAME, open_timeout=timeout, compression=None, proxy=None)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise TableClosed(f"cannot reach the table at {self.uri} ({exc})") from None
+        self.progress["_fresh"] = False  # until the host's state arrives (a copy from before is stale)
         hello: dict[str, Any] = {"name": self.name, "password": self.password, "token": self.token}
         if self.seat:
             hello["seat"] = self.seat
@@ -102,13 +111,18 @@ class Client:
             raw = self.ws.recv(timeout=timeout)
         except TimeoutError:
             return False
+        self.feed(raw)
+        return True
+
+    def feed(self, raw: str | bytes) -> None:
+        """Handle one frame from the host (``TableClosed`` when the host refused this client or sent
+        something it cannot use)."""
         if self.keep_raw:
             self.received.append(raw if isinstance(raw, str) else raw.decode("utf-8", "replace"))
         try:
             self.handle(parse_host(raw))
         except (ProtocolError, WireError, DesyncError, KeyError, TypeError, ValueError) as exc:
             raise TableClosed(f"the host sent something this client cannot use ({exc})") from None
-        return True
 
     # ------------------------------------------------------------------ the host's messages
     def handle(self, msg: dict[str, Any]) -> None:
@@ -122,20 +136,28 @@ class Client:
         elif kind == "state":
             steps = [(act.action_from_json(a), list(d)) for a, d in msg["steps"]]
             self.mirror = Mirror(setup_from_wire(msg["setup"]), list(msg["opening"]), steps)
+            hint = msg.get("map")
+            if isinstance(hint, dict):
+                self.map_hint = {"name": str(hint.get("name", ""))[:200], "sha256": str(hint.get("sha256", ""))[:64]}
             self.seats = list(msg["seats"])
             self._progress(msg)
             self.progress["_fresh"] = True
             self.awaiting = False
+            self.rebuilt = True
         elif kind == "step":
             self._step(msg)
         elif kind == "refused":
+            # the copy thought the decision legal and the host did not: take the battle as it stands first
             self.refusals.append(str(msg["reason"]))
             self.say(f"refused: {msg['reason']}")
+            self.progress["_fresh"] = False
             self.awaiting = False
+            self.send("sync")
         elif kind == "seats":
             self.seats = list(msg["seats"])
             self._progress(msg)
         elif kind == "chat":
+            self.chat_lines.append((str(msg.get("name", "")), str(msg.get("text", ""))))
             self.say(f"[{msg.get('name')}] {msg.get('text')}")
         elif kind == "error":
             raise TableClosed(str(msg.get("reason", "the host closed the connection")))
@@ -146,12 +168,15 @@ class Client:
                 self.progress[key] = msg[key]
 
     def _step(self, msg: dict[str, Any]) -> None:
-        assert self.mirror is not None
+        if self.mirror is None or self.progress.get("_fresh") is not True:
+            return  # a state is on its way (asked for with sync); it holds this step
         battle = self.mirror.battle
-        if int(msg["index"]) != len(battle.log):
-            self.send("sync")
+        index = int(msg["index"])
+        if index < len(battle.log):
             return
         try:
+            if index > len(battle.log):
+                raise DesyncError(f"step {index + 1} came before step {len(battle.log) + 1}")
             events = self.mirror.step(act.action_from_json(msg["action"]), list(msg["draws"]))
         except DesyncError as exc:
             self.say(f"resynchronising: {exc}")
@@ -160,6 +185,7 @@ class Client:
             return
         self._progress(msg)
         self.awaiting = False
+        self.new_events.extend(events)
         if self.show_events:
             names = battle.names()
             for e in events:
@@ -194,6 +220,7 @@ class Client:
                     time.sleep(think)
                 self.decide(player(battle, d))
             self.receive(0.5)
+            self.new_events.clear()  # nobody draws them here
 
 
 def play_seat(client: Client, player: Player | None, *, retry: float = 30.0, think: float = 0.0) -> int:
@@ -231,8 +258,14 @@ def play_seat(client: Client, player: Player | None, *, retry: float = 30.0, thi
             client.say("rejoining with the seat's token")
 
 
-def join_main(argv: list[str]) -> int:
-    """``python main.py join HOST[:PORT] [options]`` (README, "Playing across machines")."""
+WindowOpener = Callable[[str, str, str, str, "str | None"], int]
+"""Opens the game window at a table's seat: (address, name, seat, password, token) -> exit status."""
+
+
+def join_main(argv: list[str], open_window: WindowOpener | None = None) -> int:
+    """``python main.py join HOST[:PORT] [options]`` (README, "Playing across machines"): with ``--players``
+    a computer plays the seat without a window; else ``open_window`` opens the game at the seat (the command
+    layer passes it; ``--no-window`` prints the battle as text instead)."""
     p = argparse.ArgumentParser(prog="main.py join", description="Take a seat at a table hosted on another computer.")
     p.add_argument("address", help=f"the host, as HOST or HOST:PORT (default port {DEFAULT_PORT})")
     p.add_argument("--seat", default="", help="a side's id, 'gm' or 'watch' (default: the first free seat)")
@@ -242,8 +275,11 @@ def join_main(argv: list[str]) -> int:
     p.add_argument("--token", help="the seat's token from an earlier join: take your seat back")
     p.add_argument("--retry", type=float, default=30.0, help="seconds to keep rejoining after a lost connection")
     p.add_argument("--seed", type=int, default=1, help="the computer player's own seed (its choices, not the dice)")
+    p.add_argument("--no-window", action="store_true", help="no game window: print the battle as text")
     p.add_argument("--think", type=float, default=0.0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if not args.players and not args.no_window and open_window is not None:
+        return open_window(address_uri(args.address), args.name, args.seat, args.password, args.token)
 
     def say(text: str) -> None:
         print(text, flush=True)
@@ -251,6 +287,8 @@ def join_main(argv: list[str]) -> int:
     client = Client(address_uri(args.address), args.name, args.seat, args.password, args.token, say=say)
     player = make_player(args.players, args.seed) if args.players else None
     client.show_events = player is None
+    if player is None and args.seat != "watch":
+        say("this client shows the battle as text; to decide at this seat, join without --no-window")
     say(f"joining {client.uri} (protocol {PROTOCOL_VERSION})")
     code = play_seat(client, player, retry=args.retry, think=args.think)
     if code and client.token:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import secrets
 import sys
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -149,9 +150,9 @@ class Host:
     async def play_computers(self) -> None:
         """The host's computer takes its seats' decisions, one at a time between the clients' messages."""
         while not self.table.battle.over:
-            outs = self.table.play_computers(limit=1)
-            self.deliver(outs)
-            await asyncio.sleep(self.computer_pause if outs else 0.01)
+            before = len(self.table.battle.log)
+            self.deliver(self.table.play_computers(limit=1))
+            await asyncio.sleep(self.computer_pause if len(self.table.battle.log) > before else 0.01)
 
     async def watch_empty_seats(self) -> None:
         """Hand a seat the table waits for to the host's computer once it has been empty ``hand_over`` s."""
@@ -251,7 +252,9 @@ def host_main(argv: list[str]) -> int:
             if not args.map:
                 p.error("give a map (or --resume LOG.json)")
             options = RuleOptions(secret_stances=args.secret_stances)
-            session = new_session(args.map, args.roster, seed=args.seed, options=options, autosave=False, gm=args.gm)
+            # 128 random bits: a seed nobody at the table can find by trying them all against the rolls seen
+            seed = args.seed if args.seed is not None else secrets.randbits(128)
+            session = new_session(args.map, args.roster, seed=seed, options=options, autosave=False, gm=args.gm)
             tokens = {}
         table = Table.start(session, password=args.password, save_path=save_path, token_hashes=tokens, say=_say)
         for side, kind in _computer_seats(args.computer).items():

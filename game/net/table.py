@@ -176,10 +176,12 @@ class Table:
             [act.action_to_json(self._safe_action(i, seat)), tape_to_wire(s.draws)] for i, s in enumerate(self.steps)
         ]
         events = [e.to_json() for e in events_for_seat(self.battle, self.battle.events, seat)]
+        map_file = str(self.session.setup_data.get("map", ""))
         return encode(
             "state",
             seat=seat.label,
             setup=setup_to_wire(self.battle.setup),
+            map={"name": Path(map_file).name, "sha256": str(self.session.setup_data.get("map_sha256", ""))},
             opening=tape_to_wire(self.opening),
             steps=steps,
             events=events,

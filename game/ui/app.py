@@ -1,10 +1,10 @@
-"""The game window and its main loop (issue 5, "Start").
+"""The game window and its main loop.
 
 ``run()`` opens a resizable window (1280×720 the first time, then the size the player left it at), shows the
 title screen — or, given a map, the board straight away — and loops: wait for events (sleeping while nothing
 happens), let the top screen turn them into transitions, redraw only when something changed. Any error
-inside a screen becomes a dialog, never a traceback: the game keeps running (DESIGN.md rule 9).
-With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
+inside a screen becomes a dialog, never a traceback: the game keeps running (docs/architecture.md "Errors a person can
+act on"). With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -22,7 +23,7 @@ from game.ui import theme
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import BattleSetup, HelpOverlay, TitleScreen
+from game.ui.screens import HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
 
@@ -67,6 +68,7 @@ class App:
             save_settings=self._persist,
         )
         self.ui.open_save = self.open_save
+        self.ui.open_table = self.open_table
         self.stack: list[Screen] = []
         self.running = True
         self.dirty = True
@@ -122,7 +124,17 @@ class App:
             self.stack.clear()
             self.push(transition.screen)
         elif isinstance(transition, Quit):
-            self.running = False
+            self.quit()
+
+    def quit(self) -> None:
+        """Stop the loop ("Quit game" or the window's close button), the autosave of every battle in the
+        stack first brought up to its last decision (a session writes it after each decision already; this
+        retries one that failed)."""
+        for screen in self.stack:
+            write = getattr(getattr(screen, "session", None), "write_autosave", None)
+            if callable(write):
+                write()
+        self.running = False
 
     def show_error(self, title: str, message: str) -> None:
         """Put an error dialog on top; the game goes on."""
@@ -169,6 +181,12 @@ class App:
 
         return open_battle_save(self.ui, path, self.to_title)
 
+    def open_table(self, session: Any) -> Screen:
+        """The battle screen at a networked table's seat just taken (``game.net.remote.RemoteSession``)."""
+        from game.ui.battle.table import TableScreen
+
+        return TableScreen(self.ui, session, self.to_title)
+
     def to_title(self) -> Transition:
         """Back to a fresh title screen (every screen above it closed when the transition is applied)."""
         return Home(TitleScreen(self.ui, self.start_battle))
@@ -193,13 +211,21 @@ class App:
     def handle(self, event: pygame.event.Event) -> None:
         """One event: window events here, the rest to the top screen."""
         if event.type == pygame.QUIT:
-            self.running = False
+            self.quit()
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             size = self.size
             self.ui.settings = self.ui.settings.with_window_size(size)
             for screen in self.stack:
                 screen.on_resize(size)
+            self.dirty = True
+            return
+        if event.type == pygame.WINDOWLEAVE:  # the pointer left the window: hover hints go with it
+            leave = getattr(self.top, "pointer_left", None)
+            if leave is not None:
+                leave()
+            if self.top.tooltip is not None:
+                self.top.tooltip.hover("", (0, 0))
             self.dirty = True
             return
         if event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWFOCUSGAINED, pygame.WINDOWSHOWN):
@@ -209,7 +235,7 @@ class App:
             if isinstance(self.top, HelpOverlay):
                 self.pop()
             else:
-                self.push(HelpOverlay(self.ui))
+                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", HELP_KEYS)))
             return
         if event.type not in (
             pygame.KEYDOWN,
@@ -336,5 +362,17 @@ def run(
             if surface is not None:
                 pygame.image.save(surface, screenshot)
     finally:
+        app.close()
+    return 0
+
+
+def run_table(session: Any) -> int:
+    """``python main.py join`` without ``--players``: the game window at a networked table's seat."""
+    app = App()
+    try:
+        app.apply(Push(app.open_table(session)))
+        app.loop(None)
+    finally:
+        session.close()
         app.close()
     return 0

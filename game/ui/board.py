@@ -1,9 +1,9 @@
 """Drawing the battle board: the map (cached per zoom level, in chunks), overlays and miniature tokens.
 
-Frame cost is what issue 6 measures, so nothing here is drawn twice that can be kept: the map is cut into
-512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled renderer's surface when there
-is one, else as plain hexes coloured by terrain); hex tints are pre-drawn stamps blitted in one ``blits``
-call; a token is a cached sprite per look and zoom; every label is cached text.
+Frame cost is what ``bench`` measures (README "Performance"), so nothing here is drawn twice that can be
+kept: the map is cut into 512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled
+renderer's surface when there is one, else as plain hexes coloured by terrain); hex tints are pre-drawn
+stamps blitted in one ``blits`` call; a token is a cached sprite per look and zoom; every label is cached text.
 
 The parts of a frame that stay put while the mouse moves (map, hex fills, zones of control, tokens, hex
 labels) are composed once into a cached surface, rebuilt only when the camera or one of those parts

@@ -1,4 +1,5 @@
-"""Hex layout and camera: axial hexes <-> Tiled cells <-> map pixels <-> screen pixels (DESIGN.md rule 7).
+"""Hex layout and camera: axial hexes <-> Tiled cells <-> map pixels <-> screen pixels (docs/architecture.md
+"Coordinates have one home each").
 
 ``HexLayout`` reproduces the geometry of Tiled's hexagonal renderer, for both orientations:
 

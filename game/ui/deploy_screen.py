@@ -1,4 +1,4 @@
-"""The deployment screen: place the figures before the battle (issue 8, "Battle setup screen").
+"""The deployment screen: place the figures before the battle.
 
 Between New battle and the battle. The map is drawn by the board (``game.ui.board``) with each side's
 deployment zone shaded in its colour; figures not yet on the map wait in the tray on the right. A figure is
@@ -8,7 +8,7 @@ may take are outlined, and a drop anywhere else is refused with the reason. A fi
 figure (FTC 5.2: a figure faces one hex side; the arrow shows which). Auto-deploy places whatever is left
 in the tray as ``game.session.place_figures`` would; Clear sends every figure back to the tray.
 
-Each side is played by a human, the tactical computer or the random computer; the GM seat (issue 8) is
+Each side is played by a human, the tactical computer or the random computer; the GM seat is
 empty, a referee who plays no side, or a human side's player. Start battle is enabled once every figure is
 placed and hands ``game.session.new_session`` the placements, the controllers and the GM seat. The screen
 adds no rules: where a figure may stand is the map's zones and terrain, checked again by

@@ -1,8 +1,8 @@
 """Modal screens: a message dialog (errors are shown, never raised at the player) and a file chooser.
 
-DESIGN.md rule 9: a bad map, roster or save raises a project exception whose sentence names the file and the
-fix; the interface shows that sentence in a ``MessageDialog`` and the game keeps running. The chooser lists
-the folders and ``.tmx`` / ``.json`` files of one folder — no OS dialog, since tkinter may be missing.
+docs/architecture.md "Errors a person can act on": a bad map, roster or save raises a project exception whose sentence
+names the file and the fix; the interface shows that sentence in a ``MessageDialog`` and the game keeps running. The
+chooser lists the folders and ``.tmx`` / ``.json`` files of one folder — no OS dialog, since tkinter may be missing.
 """
 
 from __future__ import annotations

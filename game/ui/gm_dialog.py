@@ -239,8 +239,12 @@ class GMDialog(Screen):
             if b.result is not None:
                 result = b.result
                 if isinstance(result, Push | Pop | Replace | Home | Quit):
+                    self.tooltip.hover("", self.tooltip.pos)  # another box opens or this one closes
                     return result
                 self.layout()
+                # the click re-laid the box out: the hint is that of what now lies under the pointer
+                pos = getattr(event, "pos", self.tooltip.pos)
+                self.tooltip.refresh(next((x.hint for x in self.buttons if x.rect.collidepoint(pos)), ""))
                 return None
         if event.type == pygame.MOUSEMOTION:
             tip = next((b.hint for b in self.buttons if b.hovered and b.hint), "")

@@ -1,4 +1,4 @@
-"""The GM's panel over the battle screen (issue 8): the GM's decisions for a figure or its side.
+"""The GM's panel over the battle screen: the GM's decisions for a figure or its side.
 
 The panel adds no rules: each button builds one GM action of ``game.engine.gm`` and sends it through the
 battle screen (``BattleScreen.send`` -> the session -> ``Battle.apply``), so it lands in the log, the
@@ -293,7 +293,7 @@ class GMPanel(Screen):
         add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=fig is not None)
         next_row()
         row("Edit")
-        # issue 8: figures are edited, added and removed between rounds only (the engine's rule, asked here)
+        # Figures are edited, added and removed between rounds only (the engine's rule, asked here)
         between = b.gm_between_rounds()
         add(
             "Gear…",
@@ -368,10 +368,14 @@ class GMPanel(Screen):
             if btn is self.close_button or self.battle.over:
                 return Pop(then=self.on_close())
             if isinstance(btn.result, Push | Pop):
+                self.tooltip.hover("", event.pos)  # a box opens over the panel: the hint goes
                 return btn.result
             break
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(next((b.hint for b in self.buttons if b.hovered and b.hint), ""), event.pos)
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            # the click re-laid the panel out: the hint is that of what now lies under the pointer
+            self.tooltip.refresh(next((b.hint for b in self.buttons if b.rect.collidepoint(event.pos)), ""))
         return None
 
     def draw(self, surface: pygame.Surface) -> None:

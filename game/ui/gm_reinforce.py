@@ -17,6 +17,7 @@ from game.engine.creatures import MOOK_TRACK_NAME, footprint
 from game.engine.hexgrid import Hex
 from game.ui import theme
 from game.ui.battle.common import BattleHost
+from game.ui.battle.words import hex_name
 from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns
 from game.ui.roster_editor import TextPrompt
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext
@@ -25,7 +26,7 @@ from game.ui.widgets import draw_panel
 
 
 class ReinforceDialog(GMDialog):
-    """Issue 8: a reinforcement: a character of the battle's roster or a copy of the chosen figure, its side,
+    """A reinforcement: a character of the battle's roster or a copy of the chosen figure, its side,
     name and whether it is a mook; "Place on map…" then asks for its hex (``PlaceFigure``)."""
 
     TITLE = "Reinforcement — who joins the battle"
@@ -351,7 +352,7 @@ class PlaceFigure(Screen):
         bar = self.bar
         draw_panel(surface, bar, theme.PANEL, theme.ACCENT, radius=6)
         dx, dy = cam.layout.direction_vector(self.facing)
-        where = "" if self.hover is None else f" · hex {self.hover.q},{self.hover.r}"
+        where = "" if self.hover is None else " · " + hex_name(self.screen.battle, self.screen.data.layout, self.hover)
         text.blit(
             surface,
             f"Place {d.name} ({self.screen.battle.sides[d.side].name}): click a bright hex · "

@@ -1,4 +1,4 @@
-"""Drawing large figures (FTC 5: "some creatures will be larger"; issue 7): one token across 3 or 7 hexes.
+"""Drawing large figures (FTC 5: "some creatures will be larger"): one token across 3 or 7 hexes.
 
 A figure covering several hexes (``game.engine.creatures.footprint``) is drawn as one miniature base: the
 rounded hull of its cells' centres, as thick as a one-hex token is wide, so it covers every hex it stands on

@@ -1,8 +1,8 @@
-"""A map ready for the board: terrain, pixel layout, map art and the figures it places (issue 5, "The board").
+"""A map ready for the board: terrain, pixel layout, map art and the figures it places.
 
 ``open_map`` reads a Tiled map through the map loader (``game.maps.loader.load_map``) and draws it with the
 same code as ``render-map`` (``game.maps.render``), but only chunk by chunk as the board shows it
-(``TiledMapSource``: the whole image of a 200 x 200 map would be over 500 MB and take seconds, issue 6);
+(``TiledMapSource``: the whole image of a 200 x 200 map would be over 500 MB and take seconds);
 ``generated_field`` makes a small map without any file, drawn as plain hexes coloured by terrain.
 """
 
@@ -108,7 +108,7 @@ _layout_of = layout_of
 
 
 class TiledMapSource:
-    """A Tiled map's art for the board, drawn only for the chunks the board asks for (issue 6, map load).
+    """A Tiled map's art for the board, drawn only for the chunks the board asks for (README "Performance": map load).
 
     The tile placements of every layer are worked out once (``game.maps.render.tile_placements``, a few
     arrays); a chunk draws at 1:1 just the tiles that meet it, over the board's background, and scales

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -30,6 +31,8 @@ class UiContext:
     save_settings: Callable[[Settings], None] = field(default=lambda s: None)
     open_save: Callable[[Path], Screen] | None = None
     """Hook for the battle record (a later task): a save file -> the battle screen showing it."""
+    open_table: Callable[[Any], Screen] | None = None
+    """Hook for a networked table: a seat just taken (``game.net.remote.RemoteSession``) -> its battle screen."""
 
     @property
     def palette(self) -> Palette:

@@ -1,4 +1,4 @@
-"""Title, new-battle, settings, help and escape-menu screens (issue 5, "Start" and "Comforts").
+"""Title, new-battle, settings, help and escape-menu screens.
 
 Every screen works with the keyboard (arrows / Tab, Enter, Escape, the underlined hotkeys) and the mouse.
 The title's Continue and Load stay disabled, with a tooltip saying why, until a save exists; what opening a
@@ -26,8 +26,9 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Board", ""),
     ("Drag, arrows, W A S D", "pan the map"),
     ("Wheel, + / −", "zoom around the cursor"),
-    ("Home · G · Tab", "fit map · grid · next figure"),
-    ("Click · hover", "select · inspect a hex or figure"),
+    ("Home · Tab · Shift+Tab", "fit the map · next · previous figure"),
+    ("Click · hover", "select a figure · inspect a hex (ground, light, footing) or figure"),
+    ("G", "the GM's panel (in a battle with a GM seat)"),
     ("Movement", ""),
     ("Click a coloured hex", "move there along the shown path"),
     ("Wheel / Q E over it", "choose the final facing"),
@@ -40,12 +41,25 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
+    ("Backspace", "forget the advance and retreat hexes"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
     ("Ctrl+S · Ctrl+O · Ctrl+Z", "save · load · undo your last decision"),
+    ("F1 · Esc", "this help · clear the selection, then the menu"),
+)
+"""The keys of the battle screen (F1 in a battle, and Help in its menu)."""
+
+VIEWER_HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("Board", ""),
+    ("Drag, arrows, W A S D", "pan the map"),
+    ("Wheel, + / −", "zoom around the cursor"),
+    ("Home · G · Tab", "fit the map · grid on / off · next figure"),
+    ("Click · hover", "select · inspect a hex or figure"),
+    ("Anywhere", ""),
     ("F1 · Esc", "this help · menu / back"),
 )
+"""The keys of the plain board viewer (a map without a battle)."""
 
 RULES_REFERENCE: tuple[tuple[str, str], ...] = (
     (
@@ -95,7 +109,7 @@ RULES_REFERENCE: tuple[tuple[str, str], ...] = (
         "Ranges: touch, close 2, short 10, long in sight; bolts are dodged like missiles.",
     ),
 )
-"""The help screen's short rules reference: our own summary of FTC as RULINGS.md reads it."""
+"""The help screen's short rules reference: our own summary of FTC as docs/rulings.md reads it."""
 
 
 class ButtonColumn:
@@ -197,7 +211,7 @@ class BattleSetup:
     placements: tuple[dict[str, Any], ...] | None = None
     """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
     gm: str | None = None
-    """The GM seat: None, "referee" or a side id (issue 8)."""
+    """The GM seat: None, "referee" or a side id."""
     deploy: bool = True
     """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
 
@@ -235,6 +249,12 @@ class TitleScreen(Screen):
                     hotkey=pygame.K_l,
                 ),
                 Button(
+                    "Join a table",
+                    self._join_table,
+                    tooltip="Take a seat at a battle hosted on another computer (python main.py host).",
+                    hotkey=pygame.K_j,
+                ),
+                Button(
                     "Settings",
                     lambda: Push(SettingsScreen(self.ui)),
                     tooltip="UI scale, colours, animation.",
@@ -263,6 +283,11 @@ class TitleScreen(Screen):
             return Push(
                 MessageDialog(self.ui, "Cannot open the save", describe_error(exc, f"Loading {path.name}"), error=True)
             )
+
+    def _join_table(self) -> Transition:
+        from game.ui.join_screen import JoinScreen
+
+        return Push(JoinScreen(self.ui))
 
     def _continue(self) -> Transition | None:
         return self._open(self.ui.autosave_path())
@@ -355,6 +380,19 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
     return sides, rp.name
 
 
+def map_campaign_roster(map_path: Path) -> Path | None:
+    """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
+    cannot be read: New battle then describes the map's problem)."""
+    from game.maps.loader import load_map
+    from game.paths import campaign_roster
+    from game.session import default_roster_for
+
+    try:
+        return campaign_roster(default_roster_for(map_path, load_map(map_path)))
+    except Exception:  # a broken map is described by map_sides, not here
+        return None
+
+
 class NewBattleScreen(Screen):
     """Choose a map (shipped or any .tmx), a roster, who plays each side and the rule options.
 
@@ -378,6 +416,10 @@ class NewBattleScreen(Screen):
         found = sorted(ui.maps_dir.glob("*.tmx")) if ui.maps_dir.is_dir() else []
         self.maps: list[Path] = list(found) or shipped_maps()
         self.roster: Path | None = None
+        self.campaign: Path | None = None
+        """The campaign copy of the chosen map's own roster (``game.paths.campaign_roster``), if one exists."""
+        self.use_campaign = True
+        """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
         self.list.selected = 0
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
@@ -403,6 +445,7 @@ class NewBattleScreen(Screen):
         self.problem_lines: list[str] = []
         self.problem_rect = pygame.Rect(0, 0, 0, 0)
         self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
+        self._campaigns: dict[Path, Path | None] = {}
         self._refresh()
 
     def _labels(self) -> list[str]:
@@ -422,22 +465,39 @@ class NewBattleScreen(Screen):
         if mp is None:
             self.sides, self.roster_name, self.problem = [], "", "No maps found: use Browse… to open a .tmx file."
         else:
-            key = (mp, self.roster)
+            if mp not in self._campaigns:
+                self._campaigns[mp] = map_campaign_roster(mp)
+            self.campaign = self._campaigns[mp]
+            key = (mp, self.chosen_roster)
             if key not in self._cache:
                 try:
-                    sides, name = map_sides(mp, self.roster)
+                    sides, name = map_sides(mp, self.chosen_roster)
                     self._cache[key] = (sides, name, "")
                 except Exception as exc:  # a broken map or roster is described, not raised
                     from game.ui.dialogs import describe_error
 
                     self._cache[key] = ([], "", describe_error(exc, f"Reading {mp.name}"))
             self.sides, self.roster_name, self.problem = self._cache[key]
+        self.roster_reset.text = "As shipped" if self.roster is None and self.campaign_in_use else "Map's own"
+        if self.roster is None and self.campaign is not None and not self.use_campaign:
+            self.roster_reset.text = "Campaign copy"
         for i, sc in enumerate(self.sides):
             self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
         self.side_buttons = [Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides]
         self._refresh_side_labels()
         if self.size != (0, 0):
             self.on_resize(self.size)
+
+    @property
+    def campaign_in_use(self) -> bool:
+        """Whether the battle would use the campaign copy of the map's roster."""
+        return self.roster is None and self.campaign is not None and self.use_campaign
+
+    @property
+    def chosen_roster(self) -> Path | None:
+        """The roster the battle would use: one the player chose, else the map's campaign copy (wounds carried
+        from the last battle) unless the player asked for the roster as shipped, else None (the map's own)."""
+        return self.roster or (self.campaign if self.campaign_in_use else None)
 
     def _chosen(self, index: int) -> None:
         self._refresh()
@@ -486,7 +546,7 @@ class NewBattleScreen(Screen):
         if mp is None:
             return None
         try:
-            path = roster_for_map(mp, self.roster)
+            path = roster_for_map(mp, self.chosen_roster)
         except Exception as exc:  # a broken map is described, not raised
             from game.ui.dialogs import describe_error
 
@@ -503,7 +563,10 @@ class NewBattleScreen(Screen):
         return edit_roster(self.ui, path, saved)
 
     def _reset_roster(self) -> bool:
-        self.roster = None
+        if self.roster is not None:
+            self.roster, self.use_campaign = None, True
+        elif self.campaign is not None:
+            self.use_campaign = not self.use_campaign
         self._refresh()
         return True
 
@@ -513,7 +576,7 @@ class NewBattleScreen(Screen):
 
         return BattleSetup(
             self.map_path,
-            self.roster,
+            self.chosen_roster,
             tuple(self.controllers.get(sc.id, "human") for sc in self.sides[:2]),
             options=RuleOptions(**self.options),
             side_controllers=tuple((sc.id, self.controllers.get(sc.id, "human")) for sc in self.sides),
@@ -597,7 +660,11 @@ class NewBattleScreen(Screen):
         self.list.draw(surface, text)
         self.browse.draw(surface, text)
         ry = self.roster_button.rect.y - s(24)
-        roster = f"Roster: {self.roster_name or '—'}" + ("" if self.roster else " (the map's own)")
+        roster = f"Roster: {self.roster_name or '—'}"
+        if self.campaign_in_use:
+            roster += " (campaign copy: wounds carried over)"
+        elif self.roster is None:
+            roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
         text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
         self.roster_button.draw(surface, text)
         self.roster_reset.draw(surface, text)
@@ -778,9 +845,18 @@ class SettingsScreen(Screen):
 
 
 class HelpOverlay(Screen):
-    """F1: the keys on the left, a short rules reference and the rule options on the right."""
+    """F1: the keys of the screen it opens over on the left (``keys``), a short rules reference and the rule
+    options on the right; every line wrapped in its column (``drawn`` holds where each went)."""
 
     opaque = False
+
+    def __init__(self, ui: UiContext, keys: tuple[tuple[str, str], ...] = HELP_KEYS) -> None:
+        super().__init__(ui)
+        self.keys = keys
+        self.drawn: list[pygame.Rect] = []
+        """The text drawn last, line by line (no two overlap)."""
+        self.keys_shown = 0
+        """How many rows of ``keys`` fitted (all of them unless the window is tiny)."""
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Close on a key or click."""
@@ -799,38 +875,64 @@ class HelpOverlay(Screen):
         rect.center = (w // 2, h // 2)
         draw_panel(surface, rect, theme.PANEL, theme.ACCENT, radius=8)
         col_w = rect.width // 2 - s(30)
-        text.blit(surface, "Keys", (rect.x + s(20), rect.y + s(14)), 22, theme.ACCENT, bold=True)
-        lh = text.line_height(13) + s(2)
+        drawn = self.drawn = []
+        drawn.append(text.blit(surface, "Keys", (rect.x + s(20), rect.y + s(14)), 22, theme.ACCENT, bold=True))
+        key_x = rect.x + s(28)
+        key_w = col_w * 9 // 20
+        mean_x = key_x + key_w + s(12)
+        mean_w = rect.x + s(20) + col_w - mean_x
+        foot = rect.bottom - s(10) - text.line_height(12) - s(4)
+        for size in (13, 12, 11, 10):  # the largest size at which every key fits above the footer
+            lh = text.line_height(size) + s(2)
+            rows: list[tuple[list[str], list[str], int]] = []
+            for key, meaning in self.keys:
+                if not meaning:
+                    rows.append(([key.upper()], [], lh + s(3)))
+                    continue
+                keys = text.wrap(key, size, key_w, bold=True)
+                means = text.wrap(meaning, size, mean_w)
+                rows.append((keys, means, lh * max(len(keys), len(means))))
+            if rect.y + s(48) + sum(r[2] for r in rows) <= foot:
+                break
         y = rect.y + s(48)
-        for key, meaning in HELP_KEYS:
-            if not meaning:
-                y += s(3)
-                text.blit(surface, key.upper(), (rect.x + s(20), y), 11, theme.TEXT_MUTED, bold=True)
-            else:
-                text.blit(surface, key, (rect.x + s(28), y), 13, theme.TEXT, bold=True)
-                text.blit(surface, meaning, (rect.x + s(28) + col_w * 11 // 20, y), 13, theme.TEXT)
-            y += lh
+        self.keys_shown = 0
+        for keys, means, height in rows:
+            if y + height > foot:
+                break
+            self.keys_shown += 1
+            if not means:
+                drawn.append(text.blit(surface, keys[0], (rect.x + s(20), y + s(3)), 11, theme.TEXT_MUTED, bold=True))
+            for i, line in enumerate(keys if means else []):
+                drawn.append(text.blit(surface, line, (key_x, y + i * lh), size, theme.TEXT, bold=True))
+            for i, line in enumerate(means):
+                drawn.append(text.blit(surface, line, (mean_x, y + i * lh), size, theme.TEXT))
+            y += height
         x = rect.x + rect.width // 2 + s(10)
         text.blit(surface, "Rules reference", (x, rect.y + s(14)), 22, theme.ACCENT, bold=True)
         y = rect.y + s(48)
         small = text.line_height(12)
         for title, body in RULES_REFERENCE:
-            text.blit(surface, title, (x, y), 12, theme.ACCENT, bold=True)
+            if y + small > foot:
+                break
+            drawn.append(text.blit(surface, title, (x, y), 12, theme.ACCENT, bold=True))
             y += small
             for line in text.wrap(body, 12, col_w):
-                text.blit(surface, line, (x, y), 12, theme.TEXT)
+                if y + small > foot:
+                    break
+                drawn.append(text.blit(surface, line, (x, y), 12, theme.TEXT))
                 y += small
             y += s(3)
         y += s(4)
-        text.blit(surface, "Rule options (New battle)", (x, y), 12, theme.ACCENT, bold=True)
-        y += small
+        if y + small <= foot:
+            drawn.append(text.blit(surface, "Rule options (New battle)", (x, y), 12, theme.ACCENT, bold=True))
+            y += small
         for help_text in RULE_OPTION_HELP.values():
             for line in text.wrap("• " + help_text, 11, col_w):
-                if y > rect.bottom - s(24):
+                if y + text.line_height(11) > foot:
                     break
-                text.blit(surface, line, (x, y), 11, theme.TEXT_MUTED)
+                drawn.append(text.blit(surface, line, (x, y), 11, theme.TEXT_MUTED))
                 y += text.line_height(11)
-        text.blit(
+        footer = text.blit(
             surface,
             "any key closes · our readings of the rules: README, “How this game reads the rules”",
             (rect.right - s(16), rect.bottom - s(10)),
@@ -838,6 +940,7 @@ class HelpOverlay(Screen):
             theme.TEXT_MUTED,
             anchor="bottomright",
         )
+        drawn.append(footer)
 
 
 class EscapeMenu(Screen):

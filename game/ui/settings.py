@@ -1,6 +1,6 @@
 """Player settings that outlive a session: window size, UI scale, palette, animation speed, sound.
 
-Issue 5, "Comforts". The file is JSON under the user's config directory (``$FUDGE_TACTICS_CONFIG_DIR``,
+The file is JSON under the user's config directory (``$FUDGE_TACTICS_CONFIG_DIR``,
 else ``$XDG_CONFIG_HOME/fudge-tactics``, else ``~/.config/fudge-tactics``). It is written atomically (a
 temporary file renamed over the old one) so a crash never leaves half a file; a missing, unreadable or
 nonsensical file — or one bad field in it — gives the defaults for what cannot be read, never an error

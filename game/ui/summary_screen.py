@@ -1,4 +1,4 @@
-"""The after-battle screen (issue 8, "After the battle"): wounds, who hit whom, luck, export and healing.
+"""The after-battle screen: wounds, who hit whom, luck, export and healing.
 
 Reached from the victory screen, or from the Esc menu once the battle is over. It shows, from
 ``game.report.battle_summary``: every figure's wound sheet drawn as boxes (*Fudge* 4.57: one column per track
@@ -10,7 +10,8 @@ a message and changes nothing. The healing step runs *Fudge* 4.8 through ``game.
 erases Scratches, each side's healer (a figure with a medical skill, or a skill level the GM enters) treats
 that side's wounded with one roll each shown with its dice, and rest heals a level a week. "Save wounds to
 roster" writes the sheets as healed so far into the roster file the battle was loaded from
-(``Aftercare.save_wounds``), so the next battle starts each character with the wounds it carries.
+(``Aftercare.save_wounds``), so the next battle starts each character with the wounds it carries; a roster
+shipped with the game is not changed: a campaign copy in the user's data folder takes the wounds instead.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from game.aftercare import Aftercare, AftercareError, Healer
 from game.engine.battle import Battle
 from game.engine.ladder import level_name
 from game.engine.wounds import Wounds
+from game.paths import in_game_folder
 from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
@@ -157,6 +159,8 @@ class SummaryScreen(Screen):
             "healing, into the game's data folder (X).",
         )
         where = self.roster_path.name if self.roster_path else "the roster"
+        if self.roster_path is not None and in_game_folder(self.roster_path):
+            where = f"a campaign copy of {where} in your data folder (the game's own roster stays as shipped)"
         self.wounds_button = Button(
             "Save wounds to roster",
             self.do_save_wounds,

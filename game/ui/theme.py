@@ -1,4 +1,4 @@
-"""Colours of the interface: dark chrome, light text, side colours and overlay bands (issue 5).
+"""Colours of the interface: dark chrome, light text, side colours and overlay bands.
 
 Two palettes: the normal one, and a colour-blind-safe one (Okabe & Ito's eight colours) chosen in the
 settings. Everything that means something on the board — side colours, the movement bands, line-of-fire

@@ -1,8 +1,8 @@
 """What the board draws, as plain data: tokens, hex overlays, a path, a line of fire, zones of control.
 
 The battle screen (a later task) turns engine state into these views; the board draws them and never looks
-at the engine's objects itself, so drawing stays a pure function of data (DESIGN.md rule 2: the UI reads
-state and sends actions; python-chess's ``svg.board`` is the model).
+at the engine's objects itself, so drawing stays a pure function of data (docs/architecture.md "Decisions are data": the
+UI reads state and sends actions; python-chess's ``svg.board`` is the model).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ RGB = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class TokenView:
-    """One miniature on the board (issue 5: side colour, name, facing notch, wound state)."""
+    """One miniature on the board (side colour, name, facing notch, wound state)."""
 
     id: str
     name: str
@@ -31,7 +31,7 @@ class TokenView:
     label: str = ""
     """Short text under the token; the name's first word when empty."""
     badge: str = ""
-    """Small text over the token: the GM's situational modifiers on the figure (issue 8), e.g. "+2 hill"."""
+    """Small text over the token: the GM's situational modifiers on the figure, e.g. "+2 hill"."""
     cells: frozenset[Hex] = frozenset()
     """Every hex a large figure covers (FTC 5; ``hex`` is its position hex among them); empty for one hex."""
     look: str = ""

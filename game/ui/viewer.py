@@ -1,4 +1,4 @@
-"""The board viewer: a map with its figures, pan / zoom / hover / select (issue 5, "The board").
+"""The board viewer: a map with its figures, pan / zoom / hover / select.
 
 This is the battle screen's body without the battle: the state machine (a later task) adds phases, the
 tracker and actions on top. Hover shows what the rules need to know about a hex (terrain, movement
@@ -17,7 +17,7 @@ from game.ui.board import Board
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.mapdata import BoardData, FigureSpot
 from game.ui.screen import Push, Screen, Transition, UiContext
-from game.ui.screens import EscapeMenu
+from game.ui.screens import VIEWER_HELP_KEYS, EscapeMenu
 from game.ui.view import BoardView, HexFill, TokenView, ZocView
 from game.ui.widgets import ScrollList, draw_panel
 
@@ -51,6 +51,8 @@ class ViewerScreen(Screen):
 
     TOP = 40
     SIDE = 320
+    help_keys = VIEWER_HELP_KEYS
+    """What F1 lists over this screen."""
 
     def __init__(self, ui: UiContext, data: BoardData, to_title: Callable[[], Transition]) -> None:
         super().__init__(ui)

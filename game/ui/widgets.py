@@ -1,6 +1,6 @@
 """Small widgets drawn with plain pygame: text cache, Label, Button, Panel, Tooltip, ScrollList, TextField.
 
-Our own few widgets instead of a toolkit keep the frame cost in our hands (issue 6's frame budget): every
+Our own few widgets instead of a toolkit keep the frame cost in our hands: every
 string is rendered once and cached, panels are flat fills, and nothing is drawn unless the screen is dirty.
 """
 

@@ -25,7 +25,7 @@ from tests.golden.scenarios import skirmish
 
 
 def snapshot(b: Battle) -> dict[str, Any]:
-    """Everything an illegal action must leave alone (DESIGN.md rule 2)."""
+    """Everything an illegal action must leave alone (docs/architecture.md "Decisions are data")."""
     return {
         "figures": {
             f.id: (
@@ -280,7 +280,8 @@ def test_design_rule_2_illegal_declarations_change_nothing() -> None:
 
 
 def test_design_rule_4_phases_table_names_each_phases_actions() -> None:
-    """DESIGN.md rule 4: the phase table lists what each phase allows; nothing is allowed once it is over."""
+    """docs/architecture.md "Phases are a table": the phase table lists what each phase allows; nothing is allowed once
+    it is over."""
     assert set(PHASES) == {"movement", "attack", "over"}
     assert "move" in PHASES["movement"] and "hold" in PHASES["movement"]
     assert "declare" in PHASES["attack"] and "second_move" in PHASES["attack"]

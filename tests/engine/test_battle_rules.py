@@ -1,4 +1,4 @@
-"""Every phase rule of FTC 4–6 reached through ``legal_actions`` / ``apply`` (issue 3).
+"""Every phase rule of FTC 4–6 reached through ``legal_actions`` / ``apply``.
 
 Scenarios are built in code on an open field (``tests/golden/scenarios.py``). Where the outcome depends on
 dice (an escape won or lost, a stray hit, two figures falling together) the battle has a GM seat that sets
@@ -265,7 +265,7 @@ def test_ftc_5_held_figures_forfeit_in_reverse_order() -> None:
 
 
 def test_ftc_5_hold_cannot_be_split() -> None:
-    """FTC 5 (RULINGS.md): a move is taken whole; a figure that moved cannot move or hold again."""
+    """FTC 5 (docs/rulings.md "Holding"): a move is taken whole; a figure that moved cannot move or hold again."""
     b = Battle(_hold_setup(0))
     drive(b, until=until_moves("a"))
     apply(b, act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
@@ -301,7 +301,8 @@ def test_ftc_5_2_passing_an_occupied_hex_costs_one_more() -> None:
 
 
 def test_ftc_5_crawling_and_lying_down_change_the_allowance() -> None:
-    """FTC 5 (RULINGS.md): crawling is three steps slower (at most Mediocre), lying down five (at most Poor)."""
+    """FTC 5 (docs/rulings.md "Movement allowance"): crawling is three steps slower (at most Mediocre), lying down five
+    (at most Poor)."""
 
     def make(seed: int) -> BattleSetup:
         return axial([("a", "blue", "swift", C, 0), ("z", "red", "brigand", Hex(1, 8), 3)], seed=seed)
@@ -396,7 +397,8 @@ def test_ftc_5_3_turn_tail_and_run_gives_free_attacks() -> None:
 
 
 def test_ftc_5_2_standing_order_never_lets_pass() -> None:
-    """RULINGS.md: a figure ordered *never* to stop enemies lets them leave its zone without a contest."""
+    """docs/rulings.md "Standing orders": a figure ordered *never* to stop enemies lets them leave its zone without a
+    contest."""
     b = Battle(_zoc("clumsy", "guard", "never")(0))
     _to_mover(b)
     draws = b.rng.draws
@@ -406,7 +408,8 @@ def test_ftc_5_2_standing_order_never_lets_pass() -> None:
 
 
 def test_ftc_5_2_standing_order_ask_asks_the_zones_owner() -> None:
-    """RULINGS.md: with *ask*, the zone's owner decides; letting pass rolls nothing, stopping rolls at once."""
+    """docs/rulings.md "Standing orders": with *ask*, the zone's owner decides; letting pass rolls nothing, stopping
+    rolls at once."""
     make = _zoc("clumsy", "guard", "ask")
     b = Battle(make(0))
     _to_mover(b)
@@ -426,7 +429,8 @@ def test_ftc_5_2_standing_order_ask_asks_the_zones_owner() -> None:
 
 
 def test_ftc_5_2_standing_order_can_be_changed_any_time() -> None:
-    """RULINGS.md: the standing order is a per-figure setting the owner may change at any decision."""
+    """docs/rulings.md "Standing orders": the standing order is a per-figure setting the owner may change at any
+    decision."""
     b = Battle(_zoc("clumsy", "guard")(0))
     assert apply(b, act.SetStandingOrder("s", "ask")) == [ev.StandingOrderSet("s", "ask")]
     assert b.figures["s"].standing_order == "ask"
@@ -618,7 +622,7 @@ def test_ftc_6_2_second_move_target_is_unopposed() -> None:
 
 
 def test_ftc_6_4_1_multiple_attackers_must_beat_every_defence() -> None:
-    """FTC 6.4.1 (RULINGS.md): to hit, beat the target's defence and that of every other melee attacker."""
+    """FTC 6.4.1 (docs/rulings.md "A hit"): to hit, beat the target's defence and that of every other melee attacker."""
 
     def make(seed: int) -> BattleSetup:
         return axial(

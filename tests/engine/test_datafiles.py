@@ -1,4 +1,5 @@
-"""DESIGN.md rule 8: the rules' tables are data files, read once, with a clear error when one is broken."""
+"""docs/architecture.md "Tables are data": the rules' tables are data files, read once, with a clear error when one is
+broken."""
 
 from __future__ import annotations
 

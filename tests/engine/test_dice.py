@@ -1,4 +1,4 @@
-"""Fudge dice: 4dF and its exact distribution (RULINGS.md "Numbers", FTC 6.3, 6.5.3)."""
+"""Fudge dice: 4dF and its exact distribution (docs/rulings.md "Numbers", FTC 6.3, 6.5.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where magic (FTC 8), the GM's seat (issue 8) and large figures (FTC 5) meet: spells on and by large
+"""Where magic (FTC 8), the GM's seat and large figures (FTC 5) meet: spells on and by large
 figures, GM decisions about casters and creatures, and random play mixing all three."""
 
 from __future__ import annotations
@@ -343,7 +343,7 @@ def test_fudge_4_1_the_gm_modifier_counts_in_dodging_a_bolt_and_its_odds() -> No
     assert ("dodging a spell", 0) in [(m.name, m.value) for m in terms]  # Fire Bolt: Fair, table 8 +0
 
 
-# --- the GM ends the last round of a concentration (FTC 8.1, issue 8) -----------------------------------
+# --- the GM ends the last round of a concentration (FTC 8.1) -----------------------------------
 
 
 def _declared_before_the_brigand(b: Battle) -> bool:

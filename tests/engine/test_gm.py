@@ -1,4 +1,4 @@
-"""The GM's decisions as data: *Fudge* 4.1 (GM modifiers), 4.7 (example), FTC table 7 (conditions), issue 8."""
+"""The GM's decisions as data: *Fudge* 4.1 (GM modifiers), 4.7 (example), FTC table 7 (conditions)."""
 
 from __future__ import annotations
 

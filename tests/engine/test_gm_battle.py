@@ -1,4 +1,4 @@
-"""The GM's seat in a battle (issue 8): every GM decision through ``Battle.apply``, its effect on the numbers,
+"""The GM's seat in a battle: every GM decision through ``Battle.apply``, its effect on the numbers,
 refusals that change nothing, and every decision surviving save, load and replay (*Fudge* 4.1, FTC 5.3,
 table 7).
 """

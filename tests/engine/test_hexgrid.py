@@ -1,4 +1,5 @@
-"""Hex coordinates (FTC 5; RULINGS.md "Facing"; DESIGN.md rule 7) — properties of the hex math."""
+"""Hex coordinates (FTC 5; docs/rulings.md "Facing"; docs/architecture.md "Coordinates have one home each") — properties
+of the hex math."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The trait ladder (FTC 2, RULINGS.md "Numbers")."""
+"""The trait ladder (FTC 2, docs/rulings.md "Numbers")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact line of fire (FTC 6.5.3 "crosses through any part of the hex"; RULINGS.md "Line of fire",
+"""Exact line of fire (FTC 6.5.3 "crosses through any part of the hex"; docs/rulings.md "Line of fire",
 "Misses")."""
 
 from __future__ import annotations
@@ -270,7 +270,8 @@ def test_ftc_6_5_3_wall_crossed_through_its_interior_blocks() -> None:
 
 
 def test_ftc_6_5_3_line_along_an_edge_between_two_walls_gives_partial_cover_only() -> None:
-    """RULINGS.md: a blocking hex touched only on its boundary does not block; it gives partial cover."""
+    """docs/rulings.md "Line of fire": a blocking hex touched only on its boundary does not block; it gives partial
+    cover."""
     firer, target = Hex(6, 2), Hex(5, 4)
     lof = line_of_fire(_map({Hex(5, 3), Hex(6, 3)}), firer, target)
     assert not lof.blocked
@@ -299,7 +300,7 @@ def test_ftc_6_5_3_off_map_hexes_do_not_block() -> None:
 
 def test_ftc_6_5_3_bystanders_out_to_twice_the_distance() -> None:
     """Table 9 counts figures on the line, the line continuing past the target, no farther from the firer
-    than twice the target's distance (RULINGS.md "Misses")."""
+    than twice the target's distance (docs/rulings.md "Misses")."""
     firer, target = Hex(2, 5), Hex(5, 5)
     occupants = {
         firer: "archer",

@@ -1,4 +1,4 @@
-"""DESIGN.md rule 1: the engine never imports pygame, pytmx or the user interface."""
+"""docs/architecture.md "The engine stands alone": the engine never imports pygame, pytmx or the user interface."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ def test_ftc_table_5_every_cell() -> None:
     assert computed_distances(100, 10_000) == tuple(far for far, _, _ in printed)
     bands = range_bands(weapon)
     assert [(b.max_distance, b.difficulty, b.defense_bonus) for b in bands[:-1]] == printed
-    # RULINGS.md: past Legendary, up to Max Range, Legendary+1 (table 5's last row, bonus +3).
+    # docs/rulings.md "Range band": past Legendary, up to Max Range, Legendary+1 (table 5's last row, bonus +3).
     assert bands[-1] == RangeBand(LEGENDARY + 1, 3, 10_000)
     assert range_band(weapon, 5000) == RangeBand(LEGENDARY + 1, 3, 10_000)
 
@@ -161,7 +161,7 @@ def test_ftc_6_5_computed_distances_against_the_published_tables() -> None:
     at least 1, at most Max Range, reproduces FTC 9.3.1 and 9.3.2 except in these ten cells, where the
     printed tables round differently (e.g. Longbow Scale -1 Good: 2 x 10 / 1.3 = 15.4 m, printed 16; Scale +2
     Superb: 169 m printed 170; Shortbow Scale 0 Mediocre: 2.5 m printed 3 while Longbow Scale +1 Mediocre
-    6.5 m is printed 6). The game uses the printed tables for these two weapons (RULINGS.md)."""
+    6.5 m is printed 6). The game uses the printed tables for these two weapons (docs/rulings.md "Range band")."""
     differences = {}
     for weapon, table in ((LONGBOW, TABLE_9_3_1), (SHORTBOW, TABLE_9_3_2)):
         for scale in SCALES:
@@ -186,7 +186,8 @@ def test_ftc_6_5_computed_distances_against_the_published_tables() -> None:
 def test_ftc_table_6_longbow_range_except_the_legendary_row() -> None:
     """Table 6 agrees with FTC 9.3.1 in every row but Legendary, which table 6 prints as 240 at every Scale
     while 9.3.1 prints 120, 150, 200 at Scales -2, -1, 0 (table 5: 20 x Base Range). 9.3.1 wins for play
-    (RULINGS.md), so the game's Legendary band at Scale 0 ends at 200 m and Legendary+1 runs to 240 m."""
+    (docs/rulings.md "Range band"), so the game's Legendary band at Scale 0 ends at 200 m and Legendary+1 runs to 240
+    m."""
     for scale in (-2, -1, 0, 1, 2):
         for level in LADDER[:-1]:
             assert TABLE_6[level][scale + 2] == TABLE_9_3_1[level][scale + 3]

@@ -1,4 +1,5 @@
-"""A battle is its log (DESIGN.md rule 6): save / load / replay with per-action digests, undo, golden logs."""
+"""A battle is its log (docs/architecture.md "A battle is its log"): save / load / replay with per-action digests, undo,
+golden logs."""
 
 from __future__ import annotations
 
@@ -111,7 +112,7 @@ def test_golden_log_with_the_wrong_seed_fails_at_the_opening() -> None:
 
 
 def test_save_has_version_seed_and_actions_at_top_level(tmp_path: Path) -> None:
-    """Issue 3: the save is JSON with "version", "seed" and "actions" at the top level (no pickle)."""
+    """The save is JSON with "version", "seed" and "actions" at the top level (no pickle)."""
     b = _played(3, 20)
     path = tmp_path / "battle.json"
     record.save(path, b, {"scenario": "skirmish"})
@@ -169,7 +170,7 @@ def test_loading_a_damaged_or_foreign_file_gives_a_clear_error(tmp_path: Path, t
 
 
 def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 3: writes go to a temp file, flushed, then renamed; a crash mid-save keeps the old save."""
+    """Writes go to a temp file, flushed, then renamed; a crash mid-save keeps the old save."""
     path = tmp_path / "save.json"
     b = _played(4, 10)
     record.save(path, b, {"scenario": "skirmish"})
@@ -190,7 +191,8 @@ def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path, m
 
 
 def test_undo_takes_back_a_decision_without_dice() -> None:
-    """DESIGN.md rule 6: undo replays all but the last decision when that decision rolled nothing."""
+    """docs/architecture.md "A battle is its log": undo replays all but the last decision when that decision rolled
+    nothing."""
     b = Battle(skirmish(6))
     before = _state(b)
     d = legal_actions(b)
@@ -205,7 +207,8 @@ def test_undo_takes_back_a_decision_without_dice() -> None:
 
 
 def test_undo_is_refused_once_dice_were_rolled() -> None:
-    """DESIGN.md rule 6: once a decision rolled dice (here the attack phase's last declaration), it stands."""
+    """docs/architecture.md "A battle is its log": once a decision rolled dice (here the attack phase's last
+    declaration), it stands."""
     b = Battle(skirmish(6))
     players = {"blue": RandomPlayer(1), "red": RandomPlayer(2)}
     while b.round == 1:

@@ -1,4 +1,4 @@
-"""Regenerate the golden battle logs in this folder (issue 3: golden logs of whole rounds).
+"""Regenerate the golden battle logs in this folder (whole short battles).
 
 Run from the project root::
 
@@ -178,7 +178,7 @@ def _random(seed: int) -> Policy:
 
 
 def _refereed(seed: int) -> Policy:
-    """Issue 8: random players, and a GM who gives modifiers and a condition, sets a die, ends a round
+    """Random players, and a GM who gives modifiers and a condition, sets a die, ends a round
     and sends a reinforcement (each GM decision once, when the battle reaches its moment)."""
     play_random = _random(seed)
     done: set[str] = set()

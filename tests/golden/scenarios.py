@@ -294,7 +294,7 @@ def magic_skirmish(seed: int = 0, options: RuleOptions | None = None) -> BattleS
 
 
 def refereed(seed: int) -> BattleSetup:
-    """Issue 8: the skirmish with a GM who plays no side (the "referee" seat)."""
+    """The skirmish with a GM who plays no side (the "referee" seat)."""
     return replace(skirmish(seed), gm="referee")
 
 

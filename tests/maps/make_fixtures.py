@@ -1,4 +1,4 @@
-"""Make the Tiled test maps under tests/maps/data (issue 4, "Tests").
+"""Make the Tiled test maps under tests/maps/data.
 
 Run from the project root: ``python tests/maps/make_fixtures.py``. It draws small original tilesets with
 pygame, writes maps for all four stagger combinations in CSV, round-trips every map through Tiled

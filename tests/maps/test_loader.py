@@ -1,4 +1,4 @@
-"""Issue 4: real Tiled files (made and saved by Tiled 1.8.2) for every stagger and every data encoding."""
+"""Real Tiled files (made and saved by Tiled 1.8.2) for every stagger and every data encoding."""
 
 from __future__ import annotations
 

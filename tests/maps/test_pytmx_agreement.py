@@ -1,4 +1,4 @@
-"""Issue 4: our TMX reader agrees with pytmx, an independent reader, wherever pytmx can read a map.
+"""Our TMX reader agrees with pytmx, an independent reader, wherever pytmx can read a map.
 
 The game's loader parses TMX itself (defusedxml, size caps, no path escapes) because of pytmx's gaps; pytmx
 stays in the development requirements as the yardstick for the decoded tile data of well-formed maps.

@@ -49,7 +49,7 @@ def test_host_and_join_play_a_shipped_map_to_victory_and_the_save_replays(
     host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--save", str(log))
     try:
         port = _port(host)
-        watcher = Proc("join", f"127.0.0.1:{port}", "--seat", "watch", "--name", "Watcher")
+        watcher = Proc("join", f"127.0.0.1:{port}", "--seat", "watch", "--name", "Watcher", "--no-window")
         watcher.wait_for("seated at watch")
         blue, red = _seat("blue", port), _seat("red", port)
         assert [p.finish(60) for p in (blue, red, watcher)] == [0, 0, 0]
@@ -112,3 +112,20 @@ def test_a_host_killed_mid_battle_resumes_from_its_save_and_the_clients_rejoin(
     assert any("rejoins the seat red" in line for line in again.lines)
     assert any(line.startswith("The battle is over. Winner: ") for line in again.lines)
     _verified(log, capsys)
+
+
+def test_a_host_whose_computer_plays_every_seat_ends_the_battle_alone(tmp_path: Path) -> None:
+    log = tmp_path / "alone.json"
+    host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--computer", "blue", "--computer", "red:tactical")
+    try:
+        assert host.finish(60) == 0
+    finally:
+        host.finish(1)
+    assert any(line.startswith("The battle is over. Winner: ") for line in host.lines)
+    assert not log.exists(), "without --save the host writes nothing"
+
+
+def test_the_host_refuses_a_side_it_does_not_have() -> None:
+    host = Proc("host", str(MAP), "--port", "0", "--computer", "purple")
+    assert host.finish(30) == 2
+    assert any("--computer purple: no such side" in line for line in host.lines)

@@ -14,7 +14,7 @@ import pytest
 from game.engine import actions as act
 from game.engine.ai import make_player
 from game.engine.events import events_digest
-from game.engine.seats import Seat
+from game.engine.seats import Seat, stand_in
 from game.net.client import address_uri
 from game.net.mirror import DesyncError, Mirror, ScriptedRandom
 from game.net.protocol import MAX_CLIENT_FRAME, PROTOCOL_VERSION, ProtocolError, RateLimit, parse_client
@@ -164,12 +164,45 @@ def test_seats_of_the_table_follow_the_battles_gm() -> None:
 
 def test_the_network_layer_sits_between_the_session_and_the_commands() -> None:
     """The engine never reaches the network; the network never reaches the screens or the commands."""
-    from tests.test_layers import import_graph, reaches
+    from tests.test_house import import_graph
 
     graph = import_graph()
+
+    def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(graph.get(start, ()))
+        while todo:
+            m = todo.pop()
+            if m not in seen:
+                seen.add(m)
+                todo.extend(graph.get(m, ()))
+        return seen
+
     assert "game.net.table" in graph
     for name in graph:
         if name.startswith("game.engine"):
             assert not {m for m in reaches(graph, name) if m.startswith("game.net")}, name
         if name.startswith("game.net"):
             assert not {m for m in reaches(graph, name) if m.startswith(("game.ui", "game.cli"))}, name
+
+
+def test_fudge_4_32_a_seat_rejoining_before_the_reveal_gets_stand_ins_for_the_others_secrets() -> None:
+    """The battle as it stands, sent to a seat mid-phase, holds its own secret declarations and only
+    stand-ins for the other side's; the copy built from it is the host's battle up to the reveal."""
+    t = table(secret=True)
+    players = {s: make_player("tactical", i) for i, s in enumerate(t.battle.sides)}
+    while len(set(t.secret.values())) != 2 or all(t.steps[i].action == stand_in(t.steps[i].action) for i in t.secret):
+        d = t.battle.decision()
+        assert d is not None and not t.battle.over
+        t._apply(players[d.side](t.battle, d), Seat.of_side(d.side))
+    for side in t.battle.sides:
+        state = json.loads(t.state_for(Seat.of_side(side)))
+        for i, owner in t.secret.items():
+            sent = act.action_from_json(state["steps"][i][0])
+            real = t.steps[i].action
+            assert sent == (real if owner == side else stand_in(real))
+        copy = Mirror(
+            setup_from_wire(state["setup"]), state["opening"], [(act.action_from_json(a), d) for a, d in state["steps"]]
+        )
+        assert copy.battle.decision() == t.battle.decision()
+        assert {f.id: f.hex for f in copy.battle.figures.values()} == {f.id: f.hex for f in t.battle.figures.values()}

@@ -1,4 +1,4 @@
-"""The board: map cached per zoom level, overlays and tokens drawn from plain views (issue 5, "The board")."""
+"""The board: map cached per zoom level, overlays and tokens drawn from plain views."""
 
 from __future__ import annotations
 
@@ -214,7 +214,7 @@ def _whole_image_source(path: Path) -> tuple[object, object]:
 
 @pytest.mark.skipif(not (MAPS / "village.tmx").is_file(), reason="no shipped village map")
 def test_board_tiled_chunks_assemble_to_render_maps_picture() -> None:
-    """Chunks drawn lazily at 1:1 put together are render_map's image pixel for pixel (issue 4's renderer)."""
+    """Chunks drawn lazily at 1:1 put together are render_map's image pixel for pixel."""
     pygame.display.init()
     whole, lazy = _whole_image_source(MAPS / "village.tmx")
     w, h = lazy.size  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""Hex layout and camera: Tiled's geometry for both orientations, exact picking, pan and zoom (issue 5)."""
+"""Hex layout and camera: Tiled's geometry for both orientations, exact picking, pan and zoom."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The deployment screen driven by posted pygame events (issue 8, "Battle setup screen"; SDL dummy driver).
+"""The deployment screen driven by posted pygame events (SDL dummy driver).
 
 Each test drags, clicks and presses keys through the real window loop and checks where the figures stand,
 then what battle the screen starts: the screen adds no rules, the map's zones and terrain decide.

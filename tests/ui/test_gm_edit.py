@@ -1,4 +1,4 @@
-"""The GM's edits of figures on screen (issue 8), driven by posted pygame events (SDL_VIDEODRIVER=dummy).
+"""The GM's edits of figures on screen, driven by posted pygame events (SDL_VIDEODRIVER=dummy).
 
 From the GM's panel: Gear… (EditGear), Traits… (EditTraits), Reinforce… placed by clicking a legal hex
 (AddFigure) and Remove (RemoveFigure). Each is one GM action: it reaches the log and the save, and is

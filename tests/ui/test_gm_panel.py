@@ -1,4 +1,4 @@
-"""The GM's panel on the battle screen (issue 8), driven by posted pygame events (SDL_VIDEODRIVER=dummy).
+"""The GM's panel on the battle screen, driven by posted pygame events (SDL_VIDEODRIVER=dummy).
 
 The panel opens with G only in a battle with a GM seat, behind the hotseat curtain unless the GM sits at
 the screen; every button sends one GM action through the session, so it shows up in the log.

@@ -1,4 +1,4 @@
-"""Large figures on screen (FTC 5: "some creatures will be larger"; issue 7, "drawing on screen").
+"""Large figures on screen (FTC 5: "some creatures will be larger").
 
 A figure covering 3 or 7 hexes is drawn as one token over its whole footprint, selected from any of its
 hexes, previewed whole at the end of a move and deployed whole. The board tests draw plain views; the screen

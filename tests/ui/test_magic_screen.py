@@ -1,4 +1,4 @@
-"""Magic on the battle screen (FTC 8; issue 7 item 5): the spell row of the declaration panel driven by posted
+"""Magic on the battle screen (FTC 8): the spell row of the declaration panel driven by posted
 events, the casting odds equal to the resolution's terms, casting progress on the token, spell ranges, and
 the log of spell events."""
 

@@ -1,4 +1,5 @@
-"""The odds shown before committing are the odds the round is then resolved with (DESIGN.md rule 3)."""
+"""The odds shown before committing are the odds the round is then resolved with (docs/architecture.md "One source of
+legality")."""
 
 from __future__ import annotations
 

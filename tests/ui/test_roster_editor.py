@@ -1,4 +1,4 @@
-"""The roster editor driven by posted events (issue 8 items 2 and 4; FTC 2.1, 5.1.1, 9)."""
+"""The roster editor driven by posted events (FTC 2.1, 5.1.1, 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settings survive a restart; a broken settings file never stops the game (issue 5, "Comforts")."""
+"""Settings survive a restart; a broken settings file never stops the game."""
 
 from __future__ import annotations
 

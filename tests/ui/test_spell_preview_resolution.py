@@ -1,5 +1,5 @@
-"""The casting odds shown before declaring are those the casting is resolved with (DESIGN.md rule 3; FTC 8.1
-table 7 for every casting, 1-second ones included)."""
+"""The casting odds shown before declaring are those the casting is resolved with (docs/architecture.md "One source of
+legality"; FTC 8.1 table 7 for every casting, 1-second ones included)."""
 
 from __future__ import annotations
 

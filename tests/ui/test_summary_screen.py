@@ -1,4 +1,4 @@
-"""The after-battle screen driven by posted pygame events (issue 8, "After the battle"; SDL dummy driver).
+"""The after-battle screen driven by posted pygame events (SDL dummy driver).
 
 A short battle between computers is played to its end, a few wounds are set on its figures so each test
 knows the sheets, and the screen is opened the way a player opens it: from the victory screen or the menu.

@@ -127,8 +127,8 @@ class Declarations(BattleState):
         size: int = 1,
         target: tuple[int, int] = (1, 0),
     ) -> bool:
-        """Melee reach (RULINGS.md): a front hex; spear/pike also distance 2 in the front arc. A large
-        attacker (``size``) reaches from the front of its footprint, a large target (``target``: its size and
+        """Melee reach (docs/rulings.md "Melee reach"): a front hex; spear/pike also distance 2 in the front arc. A
+        large attacker (``size``) reaches from the front of its footprint, a large target (``target``: its size and
         facing) is reached at any of its hexes (FTC 5; creatures.front_zone)."""
         if size != 1 or target[0] != 1:
             body = footprint(att_hex, size, att_facing)

@@ -36,7 +36,7 @@ from game.engine.zoc import EscapeLevels
 class GMSeat(BattleState):
     """*Fudge* 4.1: the GM's decisions in a battle, reinforcements included."""
 
-    # ------------------------------------------------------------------ the GM's seat (issue 8)
+    # ------------------------------------------------------------------ the GM's seat
     # Every GM decision is an action (game.engine.gm), so saves and replays carry it; they are accepted in
     # any phase, checked by gm.validate_gm_action and then here, and said in the log by one GMActed event.
     # Edits of figures (wounds, gear, traits, reinforcements, removals) are made "between rounds", read as
@@ -86,7 +86,7 @@ class GMSeat(BattleState):
         )
 
     def _do_gm(self, a: gm.GMAction) -> list[ev.Event]:
-        """Issue 8: carry out a GM decision; an illegal one raises ``IllegalAction`` and changes nothing."""
+        """Carry out a GM decision; an illegal one raises ``IllegalAction`` and changes nothing."""
         if self.setup.gm is None:
             raise IllegalAction("This battle has no GM seat; mark a player as GM in the battle setup.")
         known = {*self.figures, *self.removed} if isinstance(a, gm.AddFigure) else set(self.figures)
@@ -111,7 +111,7 @@ class GMSeat(BattleState):
             raise IllegalAction(f"Finish {self.figures[self._pending.figure].name}'s move first.")
 
     def gm_between_rounds(self) -> bool:
-        """Issue 8: whether the GM may edit, add or remove figures now ("between rounds": the movement
+        """Whether the GM may edit, add or remove figures now ("between rounds": the movement
         phase before any figure has moved or held this round)."""
         return (
             self.phase == "movement"

@@ -339,9 +339,9 @@ class Resolution(BattleState):
         """The named offence modifiers and the absolute difficulty of one attack, and for a missile its range
         band and line of fire (FTC 6.4, 6.4.1, 6.5, tables 4 and 7; 9.1 "needs room to swing").
 
-        The round's resolution and the odds shown before a declaration both come from here (DESIGN.md rule
-        3). ``positions`` / ``phase_start`` default to the attacker's attack-phase movement so far; the
-        preview passes a planned advance instead.
+        The round's resolution and the odds shown before a declaration both come from here (docs/architecture.md "One
+        source of legality"). ``positions`` / ``phase_start`` default to the attacker's attack-phase movement so far;
+        the preview passes a planned advance instead.
         """
         positions = att.positions if positions is None else positions
         start = att.phase_start_hex if phase_start is None else phase_start

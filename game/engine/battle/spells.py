@@ -867,7 +867,7 @@ class SpellsInBattle(BattleState):
         return out
 
     def _magic_figure_removed(self, fid: str) -> list[ev.Event]:
-        """The GM removed a figure (issue 8): its own concentration ends, and so does every concentration on
+        """The GM removed a figure: its own concentration ends, and so does every concentration on
         it as the target (FTC 8.1: a spell needs its target), so no spell later looks for it."""
         out: list[ev.Event] = []
         for cid, conc in list(self._casting.items()):

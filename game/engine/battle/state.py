@@ -51,7 +51,7 @@ class IllegalAction(ValueError):
 
 class CountingRandom(random.Random):
     """The battle's generator: a seeded ``random.Random`` that counts its draws, so undo can tell
-    whether a decision rolled dice (DESIGN.md rule 6)."""
+    whether a decision rolled dice (docs/architecture.md "A battle is its log")."""
 
     def __init__(self, seed: int) -> None:
         self.draws = 0
@@ -68,13 +68,13 @@ class CountingRandom(random.Random):
 
 STANDING_ORDERS = ("always", "never", "ask")
 GM_REFEREE = "referee"
-"""The GM's seat when the GM plays no side (issue 8)."""
+"""The GM's seat when the GM plays no side."""
 CONTROLLERS = ("human", "tactical", "random")
 
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """The battle's rule options (RULINGS.md); each default is the rules text's default."""
+    """The battle's rule options (docs/rulings.md "Rule options"); each default is the rules text's default."""
 
     initiative_once: bool = False
     """FTC 4: roll initiative once for the whole battle instead of every round."""
@@ -83,9 +83,9 @@ class RuleOptions:
     secret_stances: bool = False
     """Fudge 4.32: stances are chosen unseen and revealed together."""
     per_hex_terrain: bool = False
-    """RULINGS.md: entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
+    """docs/rulings.md "Terrain": entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
     attack_any_adjacent: bool = False
-    """RULINGS.md: melee may reach any adjacent hex, not only the front hexes."""
+    """docs/rulings.md "Melee reach": melee may reach any adjacent hex, not only the front hexes."""
     fudge_graze_table: bool = False
     """Fudge 4.56: read grazes by Fudge's table instead of FTC 7.3's "at most a Scratch"."""
 
@@ -148,8 +148,8 @@ class BattleSetup:
     seed: int = 0
     title: str = ""
     gm: str | None = None
-    """Issue 8, the GM's seat: a side id whose player is the GM, "referee" for a GM who plays no side, or
-    None (no GM: GM actions are refused)."""
+    """The GM's seat (docs/rulings.md "The GM's seat"): a side id whose player is the GM, "referee" for a GM
+    who plays no side, or None (no GM: GM actions are refused)."""
 
 
 @dataclass
@@ -323,7 +323,8 @@ class _PendingMove:
 
 
 PHASES: Mapping[str, tuple[str, ...]] = {
-    # phase -> the action kinds it allows (DESIGN.md rule 4); "standing_order" and "yield" are always allowed
+    # phase -> the action kinds it allows (docs/architecture.md "Phases are a table"); "standing_order" and "yield" are
+    # always allowed
     "movement": ("move", "hold", "pass_interrupt", "stop_choice", "escape_failed_choice"),
     "attack": ("declare", "second_move", "follow_choice", "stop_choice", "escape_failed_choice"),
     "over": (),
@@ -397,7 +398,7 @@ class BattleState:
         self._roll_faces: dict[str, tuple[int, ...]] = {}
         self._recognised: dict[tuple[str, str], str] = {}
         self._spell_weapons: dict[str, tuple[Weapon, magic.Spell]] = {}
-        # the GM's seat (issue 8): standing modifiers and conditions, dice set by hand, escape overrides
+        # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
         self.gm_state = gm.GMState()
         self.gm_dice: list[gm.SetDie] = []
         self.gm_escape: dict[str, bool] = {}
@@ -468,7 +469,8 @@ class BattleState:
         return self._magic_allowance(fig, allowance)
 
     def reach_for(self, fid: str, *, allowance: int | None = None, posture: str | None = None) -> Reach:
-        """Reachable hexes and cheapest paths for a figure now (one source of legality, DESIGN.md rule 3);
+        """Reachable hexes and cheapest paths for a figure now (one source of legality, docs/architecture.md "One source
+        of legality");
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
         occupied = _covered(f for f in self.figures.values() if f.id != fid)
@@ -507,7 +509,8 @@ class BattleState:
         return True
 
     def _distance(self, a: Figure, b: Figure) -> int:
-        """Hexes between two figures: between their nearest hexes (RULINGS.md; creatures.large_distance)."""
+        """Hexes between two figures: between their nearest hexes (docs/rulings.md "Distances";
+        creatures.large_distance)."""
         if a.size == 1 and b.size == 1:
             return distance(a.hex, b.hex)
         return large_distance(a.cells, b.cells)
@@ -561,7 +564,7 @@ class BattleState:
         if self.over:
             raise IllegalAction("The battle is over.")
         kind = action.kind
-        is_gm = isinstance(action, gm.GMAction)  # the GM may act in any phase (issue 8)
+        is_gm = isinstance(action, gm.GMAction)  # the GM may act in any phase
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
@@ -927,7 +930,8 @@ def effective_perception(character: Character) -> int:
 
 
 def front_arc_2(h: Hex, facing: int) -> frozenset[Hex]:
-    """The five hexes at distance 2 inside a figure's front arc (spear reach, FTC 9.1; RULINGS.md)."""
+    """The five hexes at distance 2 inside a figure's front arc (spear reach, FTC 9.1; docs/rulings.md "Melee
+    reach")."""
     out = set()
     for d1 in (facing - 1, facing, facing + 1):
         for d2 in (facing - 1, facing, facing + 1):

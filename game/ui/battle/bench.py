@@ -55,7 +55,7 @@ def bench_screen(
     screen.on_enter(size)
     d = battle.decision()
     if d is not None and d.figure is not None:
-        screen.focus_on(d.figure, d)
+        screen.focus.fit(d)
         reach = screen.reach(d.figure)
         cam = screen.board.camera
         visible = [h for h in reach.hexes() if cam.in_view(*cam.hex_to_screen(h))]

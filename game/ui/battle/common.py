@@ -8,15 +8,16 @@ way. Nothing here imports a part or the screen, so the imports run one way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
 import pygame
 
 from game.engine import actions as act
-from game.engine.battle import Battle, Decision
+from game.engine.battle import Battle, Decision, Figure, SideSetup
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
@@ -99,6 +100,42 @@ class DeclState:
         )
 
 
+@dataclass(frozen=True)
+class Shown:
+    """The battle as the tracker and the sheet show it: the live battle, or — while the log is still playing
+    a decision's lines out — the battle as it stood before that decision, so no result shows early."""
+
+    round: int
+    phase: str
+    over: bool
+    winner: str | None
+    order: tuple[str, ...]
+    figures: Mapping[str, Figure]
+    sides: Mapping[str, SideSetup]
+    decision: Decision | None
+
+    @classmethod
+    def live(cls, battle: Battle) -> Shown:
+        """The battle as it is now (no copies)."""
+        return cls(
+            battle.round,
+            battle.phase,
+            battle.over,
+            battle.winner,
+            tuple(battle.order),
+            battle.figures,
+            battle.sides,
+            battle.decision(),
+        )
+
+    @classmethod
+    def frozen(cls, battle: Battle) -> Shown:
+        """The battle as it is now, kept while it goes on changing (each figure copied: the engine replaces a
+        figure's fields, never mutates them in place)."""
+        live = cls.live(battle)
+        return replace(live, figures={fid: copy.copy(f) for fid, f in battle.figures.items()})
+
+
 class BattleHost(Protocol):
     """The battle screen as its parts (and the GM's panel) see it: the state they share and the questions
     one part answers for another, asked through the screen."""
@@ -127,6 +164,10 @@ class BattleHost(Protocol):
 
     def decision(self) -> Decision | None:
         """Who must decide now."""
+        ...
+
+    def shown(self) -> Shown:
+        """The battle as the tracker and the sheet show it (no result before the log has played it out)."""
         ...
 
     def my_decision(self) -> Decision | None:
@@ -175,6 +216,12 @@ class BattleHost(Protocol):
 
     def on_resize(self, size: tuple[int, int]) -> None:
         """Lay the screen out for a window size."""
+        ...
+
+    size: tuple[int, int]
+
+    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
+        """Where the decision panel stands (at the top of the board, or the bottom)."""
         ...
 
     # --- answered by the move panel
@@ -270,6 +317,7 @@ __all__ = [
     "BattleHost",
     "DeclState",
     "Entry",
+    "Shown",
     "action_side",
     "follow_hex",
     "paint_distribution",

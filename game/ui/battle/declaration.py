@@ -21,13 +21,17 @@ from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import BattleHost, DeclState, paint_distribution
 from game.ui.battle.spellbook import default_spell
+from game.ui.battle.words import hex_name, signed
 from game.ui.preview import AttackPreview, attack_preview, percent, weapon_named
-from game.ui.viewer import signed
 from game.ui.widgets import Button
 
 LEFT = 440
 """Width of the declaration panel's controls column (the odds fill the rest)."""
 HEIGHT = 232
+ODDS_MIN = 260
+"""The narrowest odds column beside the controls; a narrower panel puts the odds under them instead."""
+ODDS_BELOW = 170
+"""How much taller the panel is with the odds under the controls (unscaled pixels)."""
 SHORT_STANCES = ("V. aggr.", "Aggr.", "Neutral", "Def.", "V. def.")
 STANCE_COLUMNS = {
     "very_aggressive": "Very aggr.",
@@ -48,6 +52,19 @@ class DeclarationPanel:
     def reset(self) -> None:
         """A decision was sent: the next declaration starts fresh."""
         self.state = DeclState()
+
+    # --- layout ---------------------------------------------------------------------------------
+    def columns(self, width: int) -> tuple[int, bool]:
+        """The controls column's width in a panel this wide, and whether the odds go under the controls (a
+        narrow board: a small window or a large UI scale) rather than beside them."""
+        s = self.screen.ui.s
+        left = min(s(LEFT), width - s(24))
+        return left, width - left - s(28) < s(ODDS_MIN)
+
+    def height(self, width: int) -> int:
+        """The panel's height at this width (before the spell row)."""
+        s = self.screen.ui.s
+        return s(HEIGHT) + (s(ODDS_BELOW) if self.columns(width)[1] else 0)
 
     # --- what the declaration would be ------------------------------------------------------------
     def ensure(self, d: Decision) -> None:
@@ -210,7 +227,7 @@ class DeclarationPanel:
         b.focused = st.second_move
         out.append(b)
         top += s(32)
-        bw = (s(LEFT) - s(12) - 4 * s(5)) // 5
+        bw = (self.columns(rect.width)[0] - s(12) - 4 * s(5)) // 5
         for i, stance in enumerate(Stance):
             b = Button(
                 f"{i + 1} {SHORT_STANCES[i]}",
@@ -286,9 +303,26 @@ class DeclarationPanel:
         return False
 
     # --- drawing --------------------------------------------------------------------------------
-    def paint(self, surf: pygame.Surface, d: Decision) -> tuple[int, int] | None:
-        """The controls column's text and the attack's odds; the odds column's x and width (where the spell
-        panel paints a casting's odds), None for a second move (no odds)."""
+    def stance_notes(self) -> str:
+        """What the stance lets the figure do with hexes (FTC 6.2): the advance chosen, the retreat hex named
+        the way the board shows it."""
+        st = self.state
+        stance = Stance(st.stance)
+        notes = []
+        if stance.max_advance:
+            notes.append(f"advance: click up to {stance.max_advance} hex(es) ahead ({len(st.advance)} chosen)")
+        if stance.retreat != "none":
+            where = (
+                "click a green hex"
+                if st.retreat is None
+                else "to " + hex_name(self.screen.battle, self.screen.data.layout, st.retreat, st.figure)
+            )
+            notes.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
+        return " · ".join(notes)
+
+    def paint(self, surf: pygame.Surface, d: Decision, bottom: int) -> pygame.Rect | None:
+        """The controls column's text and the attack's odds (above ``bottom``, the spell row's top); the odds
+        area (where the spell panel paints a casting's odds), None for a second move (no odds)."""
         s, text = self.screen.ui.s, self.screen.ui.text
         w, h = surf.get_size()
         self.ensure(d)
@@ -296,7 +330,7 @@ class DeclarationPanel:
         battle = self.screen.battle
         fig = battle.figure(st.figure)
         x = s(12)
-        left_w = s(LEFT)
+        left_w, below = self.columns(w)
         text.blit(surf, f"{fig.name} declares", (x, s(8)), 16, theme.ACCENT, bold=True)
         if battle.options.secret_stances:
             text.blit(
@@ -317,31 +351,32 @@ class DeclarationPanel:
         for part in text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)[:2]:
             text.blit(surf, part, (x, y), 12, theme.TEXT)
             y += text.line_height(12)
-        extra = []
-        if stance.max_advance:
-            extra.append(f"advance: click up to {stance.max_advance} hex(es) ahead ({len(st.advance)} chosen)")
-        if stance.retreat != "none":
-            where = "click a green hex" if st.retreat is None else f"to hex {st.retreat.q},{st.retreat.r}"
-            extra.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
-        if extra:
-            text.blit(surf, " · ".join(extra), (x, y + s(2)), 11, theme.TEXT_MUTED)
+        notes = self.stance_notes()
+        if notes:
+            for part in text.wrap(notes, 11, left_w - x)[:2]:
+                text.blit(surf, part, (x, y + s(2)), 11, theme.TEXT_MUTED)
+                y += text.line_height(11)
         opts = self.declare_options()
         if [f for f in opts["firers"] if f != fig.id]:
             text.blit(surf, "Dodge:", (x, s(161)), 12, theme.TEXT_MUTED)
         # the odds column
-        ox = left_w + s(16)
-        ow = w - ox - s(12)
-        pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
+        if below:
+            area = pygame.Rect(s(12), s(192), w - s(24), max(0, bottom - s(4) - s(192)))
+            pygame.draw.line(surf, theme.BORDER, (s(10), s(186)), (w - s(10), s(186)))
+        else:
+            ox = left_w + s(16)
+            area = pygame.Rect(ox, s(8), w - ox - s(12), h - s(8))
+            pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
         if st.spell is None:
-            self._paint_odds(surf, ox, ow)
-        return ox, ow
+            self._paint_odds(surf, area)
+        return area
 
-    def _paint_odds(self, surf: pygame.Surface, ox: int, ow: int) -> None:
+    def _paint_odds(self, surf: pygame.Surface, area: pygame.Rect) -> None:
         s, text = self.screen.ui.s, self.screen.ui.text
-        h = surf.get_height()
+        ox, ow, h = area.x, area.width, area.bottom
         st = self.state
         battle = self.screen.battle
-        y = s(8)
+        y = area.y
         pv = self.preview()
         if st.target is None:
             for part in text.wrap(

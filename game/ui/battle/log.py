@@ -1,8 +1,10 @@
-"""The combat log of the battle screen: the battle's events as coloured lines, a new decision's lines
-released one by one (so a round's resolution plays out at the animation speed), a click on a line
-highlighting the figures it names."""
+"""The combat log of the battle screen: the battle's events as coloured lines, wrapped to the column (never
+cut), a new decision's lines released one by one (so a round's resolution plays out at the animation
+speed), a click on a line highlighting the figures it names."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import pygame
 
@@ -10,7 +12,113 @@ from game.engine import events as ev
 from game.ui import theme
 from game.ui.battle.common import LOG_DELAY, RGB, BattleHost, Entry
 from game.ui.battle.spellbook import cast_lines, log_colour
-from game.ui.widgets import ScrollList, TextCache
+from game.ui.battle.words import name_hexes
+from game.ui.widgets import ScrollList, TextCache, draw_panel
+
+INDENT = 12
+"""How far a wrapped entry's further rows are indented (unscaled pixels)."""
+
+
+class WrappedLog(ScrollList):
+    """A scroll list whose items are log entries wrapped into rows: ``select`` and ``on_select`` speak of
+    entries, hovering or selecting an entry marks all its rows. Rows set directly (``set_items``) are one
+    row per item, cut with "…" when too long, as in any list."""
+
+    def __init__(self, text: TextCache, on_select: Callable[[int], object]) -> None:
+        super().__init__(pygame.Rect(0, 0, 10, 10), size=13, follow_end=True, on_select=on_select)
+        self.text = text
+        self.row_entry: list[int] = []
+        """The entry each row belongs to."""
+        self.indented: list[bool] = []
+        self._entries: list[tuple[str, RGB | None]] = []
+        self._wraps: dict[tuple[str, int], list[str]] = {}
+
+    def set_items(self, items: Sequence[str], colours: Sequence[RGB | None] | None = None) -> None:
+        """Rows as given, one per item."""
+        super().set_items(items, colours)
+        self.row_entry = list(range(len(self.items)))
+        self.indented = [False] * len(self.items)
+
+    def set_entries(self, texts: Sequence[str], colours: Sequence[RGB | None]) -> None:
+        """The log's entries, each wrapped to the column's width."""
+        self._entries = list(zip(texts, colours, strict=True))
+        self.rewrap()
+
+    def rewrap(self) -> None:
+        """Wrap the entries again (the column's width or the text scale changed)."""
+        width = max(40, self.rect.width - 16 - round(INDENT * self.text.scale))
+        rows: list[str] = []
+        colours: list[RGB | None] = []
+        owners: list[int] = []
+        indented: list[bool] = []
+        for i, (entry, colour) in enumerate(self._entries):
+            key = (entry, width)
+            parts = self._wraps.get(key)
+            if parts is None:
+                parts = self.text.wrap(entry, self.size, width) or [""]
+                self._wraps[key] = parts
+            for k, part in enumerate(parts):
+                rows.append(part)
+                colours.append(colour)
+                owners.append(i)
+                indented.append(k > 0)
+        selected = self.row_entry[self.selected] if self.selected is not None and self.row_entry else None
+        ScrollList.set_items(self, rows, colours)
+        self.row_entry, self.indented = owners, indented
+        self.selected = owners.index(selected) if selected is not None and selected in owners else None
+
+    def select(self, index: int) -> None:
+        """Select an entry (all its rows) and keep it in view."""
+        if not self.items:
+            return
+        rows = [r for r, e in enumerate(self.row_entry) if e == index] or [min(max(0, index), len(self.items) - 1)]
+        self.selected = rows[0]
+        if rows[0] < self.scroll:
+            self.scroll = rows[0]
+        elif rows[-1] >= self.scroll + self.visible_rows:
+            self.scroll = max(0, rows[-1] - self.visible_rows + 1)
+        if self.on_select is not None:
+            self.on_select(self.row_entry[rows[0]])
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """A click selects the entry under it; the rest as in any list."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            i = self.index_at(event.pos)
+            if i is not None:
+                self.select(self.row_entry[i])
+                return True
+            return False
+        return super().handle(event)
+
+    def draw(self, surface: pygame.Surface, text: TextCache) -> None:
+        """The visible rows, the hovered and selected entries marked across all their rows."""
+        self._line_height = text.line_height(self.size) + 2
+        draw_panel(surface, self.rect, theme.PANEL, theme.BORDER, radius=4)
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.inflate(-2, -2))
+        owner = self.row_entry
+        chosen = owner[self.selected] if self.selected is not None and self.selected < len(owner) else None
+        hovered = owner[self.hovered] if self.hovered is not None and self.hovered < len(owner) else None
+        indent = round(INDENT * text.scale)
+        y = self.rect.y + 4
+        self._drawn_width = self.rect.width - 16
+        for i in range(self.scroll, min(len(self.items), self.scroll + self.visible_rows + 1)):
+            row = pygame.Rect(self.rect.x + 2, y, self.rect.width - 4, self._line_height)
+            if owner[i] == chosen:
+                pygame.draw.rect(surface, theme.BUTTON_PRESSED, row)
+            elif owner[i] == hovered:
+                pygame.draw.rect(surface, theme.PANEL_LIGHT, row)
+            colour = self.colours[i] if i < len(self.colours) and self.colours[i] else theme.TEXT
+            x = self.rect.x + 8 + (indent if self.indented[i] else 0)
+            line = self._fitted(text, self.items[i], self._drawn_width - (indent if self.indented[i] else 0))
+            text.blit(surface, line, (x, y + 1), self.size, colour or theme.TEXT)
+            y += self._line_height
+        surface.set_clip(clip)
+        if self.max_scroll > 0:
+            track = self.rect.height - 8
+            knob = max(16, track * self.visible_rows // max(1, len(self.items)))
+            ky = self.rect.y + 4 + (track - knob) * self.scroll // self.max_scroll
+            pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
 
 
 class BattleLog:
@@ -18,7 +126,7 @@ class BattleLog:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
-        self.list = ScrollList(pygame.Rect(0, 0, 10, 10), size=13, follow_end=True, on_select=self._selected)
+        self.list = WrappedLog(screen.ui.text, self._selected)
         self.entries: list[Entry] = []
         self.pending: list[Entry] = []
         self.timer = 0.0
@@ -35,7 +143,9 @@ class BattleLog:
         elif isinstance(e, ev.BattleEnded):
             colour = theme.ACCENT
         colour = log_colour(e) or colour
-        return e.text(self.screen.battle.names()), tuple(e.figures), colour
+        battle = self.screen.battle
+        text = name_hexes(e.text(battle.names()), battle, self.screen.data.layout, e.figures[0] if e.figures else None)
+        return text, tuple(e.figures), colour
 
     def entries_for(self, events: list[ev.Event]) -> list[Entry]:
         """The log lines of these events (a caster's declaration names its spell, FTC 8)."""
@@ -49,7 +159,7 @@ class BattleLog:
 
     def sync(self) -> None:
         """Show ``entries`` in the list, scrolled to the end."""
-        self.list.set_items([t for t, _, _ in self.entries], [c for _, _, c in self.entries])
+        self.list.set_entries([t for t, _, _ in self.entries], [c for _, _, c in self.entries])
         self.list.scroll = self.list.max_scroll
 
     def add(self, events: list[ev.Event], speed: float) -> None:
@@ -87,6 +197,7 @@ class BattleLog:
         """The log's place at the foot of the right column (kept scrolled to its end if it was)."""
         at_end = self.list.scroll >= self.list.max_scroll
         self.list.rect = rect
+        self.list.rewrap()
         if at_end:  # the log was scrolled to its end for the old height; keep the latest entries in view
             self.list.scroll = self.list.max_scroll
 

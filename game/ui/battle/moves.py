@@ -25,6 +25,8 @@ from game.ui.preview import escape_chance, percent
 from game.ui.widgets import Button
 
 POSTURES = ("standing", "crawling", "prone")
+LEGEND = ("free attacks risk", "escape roll", "free")
+"""The movement bands' legend, right to left (FTC 5.3: free, an escape roll, free attacks likely)."""
 ORDERS = ("always", "never", "ask")
 
 
@@ -42,6 +44,20 @@ class MovePanel:
         """The posture the moving figure takes before it moves (C cycles it; FTC 5 "Crawling and Rolling")."""
         self._reach_cache: dict[tuple[object, ...], Reach] = {}
         self._escape_cache: dict[tuple[object, ...], dict[Hex, Fraction]] = {}
+
+    def height(self, width: int) -> int:
+        """The panel's height at this width: one row taller when the colour legend does not fit beside the
+        buttons."""
+        s = self.screen.ui.s
+        return s(self.HEIGHT) + (0 if self._legend_fits(width) else s(18))
+
+    def _legend_width(self) -> int:
+        s, text = self.screen.ui.s, self.screen.ui.text
+        return sum(text.width(label, 11) + s(22) for label in LEGEND)
+
+    def _legend_fits(self, width: int) -> bool:
+        s = self.screen.ui.s
+        return width - s(12) - self._legend_width() >= s(12) + s(238) + s(8)
 
     def reset(self) -> None:
         """A decision was sent: the choices start over."""
@@ -343,13 +359,9 @@ class MovePanel:
             text.blit(surf, part, (x, y), 13, theme.TEXT)
             y += text.line_height(13)
         pal = self.screen.ui.palette
-        legend_y = h - s(22)
+        legend_y = h - s(22) if self._legend_fits(w) else h - s(48)
         lx = w - s(12)
-        for label, colour in (
-            ("free attacks risk", pal.move_free_attacks),
-            ("escape roll", pal.move_escape),
-            ("free", pal.move_free),
-        ):
+        for label, colour in zip(LEGEND, (pal.move_free_attacks, pal.move_escape, pal.move_free), strict=True):
             r = text.blit(surf, label, (lx, legend_y), 11, theme.TEXT_MUTED, anchor="midright")
             pygame.draw.rect(surf, colour, (r.x - s(14), legend_y - s(5), s(10), s(10)))
             lx = r.x - s(22)

@@ -37,10 +37,11 @@ from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.ui import theme
-from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, action_side
+from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown, action_side
 from game.ui.battle.curtain import CurtainScreen
 from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
+from game.ui.battle.focus import Focus
 from game.ui.battle.gm_seat import GMSeat
 from game.ui.battle.inspector import Inspector
 from game.ui.battle.log import BattleLog
@@ -57,6 +58,7 @@ from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screens import HELP_KEYS
 from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.viewer import ViewerScreen
@@ -78,6 +80,7 @@ class BattleScreen(ViewerScreen):
     TOP = TOP
     SIDE = SIDE
     STATUS = STATUS
+    help_keys = HELP_KEYS
 
     def __init__(
         self, ui: UiContext, session: Any, to_title: Callable[[], Transition], data: BoardData | None = None
@@ -104,8 +107,8 @@ class BattleScreen(ViewerScreen):
         self.last_human_side: str | None = None
         self.pending: Transition | None = None
         self.victory_shown = False
-        self._focused: tuple[int, str] | None = None
-        self._panel_top = False
+        self._shown: Shown | None = None
+        """The battle as it stood before the decision whose lines the log is still playing out."""
         self.hint_tip = Tooltip(delay=0.0)
         """The hover hint of the panel's buttons, cut log lines and effect badges."""
         self.players: dict[str, Callable[[Battle, Decision], act.Action]] = {}
@@ -120,6 +123,7 @@ class BattleScreen(ViewerScreen):
         self.sheet = Sheet(self)
         self.inspector = Inspector(self)
         self.gm_seat = GMSeat(self)
+        self.focus = Focus(self)
         self.game_menu = GameMenu(self, open_battle_save)
         self._setup_players()
         self.journal.rebuild()
@@ -161,6 +165,11 @@ class BattleScreen(ViewerScreen):
     def decision(self) -> Decision | None:
         """Who must decide now (None: the battle is over)."""
         return self.battle.decision()
+
+    def shown(self) -> Shown:
+        """The battle as the tracker and the sheet show it: as it stood before the decision whose results the
+        log is still playing out, else as it is."""
+        return self._shown if self._shown is not None else Shown.live(self.battle)
 
     def my_decision(self) -> Decision | None:
         """The decision when a human makes it and the log has caught up, else None."""
@@ -206,13 +215,16 @@ class BattleScreen(ViewerScreen):
         return self.game_menu.leave_to_title()
 
     def send(self, action: act.Action) -> bool:
-        """Apply a decision through the session; an illegal one shows its sentence and changes nothing."""
+        """Apply a decision through the session; an illegal one shows its sentence and changes nothing. The
+        tracker and the sheet go on showing the battle as it was until the log has played the results out."""
+        before = self._shown or Shown.frozen(self.battle)
         try:
             new = self.session.apply(action)
         except IllegalAction as exc:
             self.set_status(str(exc), error=True)
             return False
         self.after_change(new)
+        self._shown = before if self.journal.pending else None
         return True
 
     def after_change(self, new_events: list[ev.Event]) -> None:
@@ -350,6 +362,7 @@ class BattleScreen(ViewerScreen):
             self.set_status(str(exc), error=True)
             return False
         self.session.battle = candidate
+        self._shown = None
         self._bind()
         self.journal.rebuild()
         self.after_change([])
@@ -419,23 +432,34 @@ class BattleScreen(ViewerScreen):
             self.buttons.append(Button(label, fn, pygame.Rect(x, y, s(140), s(30)), size=14, enabled=enabled))
             x += s(140) + s(8)
 
-    def panel_rect(self, d: Decision | None) -> pygame.Rect:
-        """Where the decision panel floats over the board (bottom left, or top left when the deciding
-        figure stands in the lower half)."""
+    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
+        """Where the decision panel floats over the board: bottom left, or top left (``top``; by default
+        where the focus put it, clear of the figure deciding and its target)."""
         s = self.ui.s
         x, y, w, h = self.board.camera.view
         if d is not None and d.reason == "declare":
-            pw, ph = min(w - s(20), s(900)), s(DECL_HEIGHT) + self.spells.extra_height(d.figure)
+            pw = min(w - s(20), s(900))
+            extra = self.spells.extra_height(d.figure)
+            # the odds under the controls (a narrow board) give way first when the board is short too
+            ph = max(s(DECL_HEIGHT) + extra, min(self.declaration.height(pw) + extra, h - s(20)))
         else:
-            pw, ph = min(w - s(20), s(520)), s(MovePanel.HEIGHT)
-        if self._panel_top:
+            pw = min(w - s(20), s(520))
+            ph = self.moves.height(pw)
+        if self.focus.panel_top if top is None else top:
             return pygame.Rect(x + s(10), y + s(10), pw, ph)
         return pygame.Rect(x + s(10), y + h - ph - s(10), pw, ph)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """A click skips an animation; then panel buttons, the board (moves, targets), pan / zoom."""
+        """A click skips an animation; then panel buttons, the board (moves, targets), then pan / zoom;
+        nothing under a panel reaches the board. A screen opened over this one takes the hover hint with it."""
         if self.tabletop.on_event(event):
             return None
+        result = self._route(event)
+        if isinstance(result, Push | Replace | Home):
+            self.pointer_left()
+        return result
+
+    def _route(self, event: pygame.event.Event) -> Transition | None:
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self._rebuild_buttons()
             for b in list(self.buttons):
@@ -450,6 +474,8 @@ class BattleScreen(ViewerScreen):
                 if d is not None and self.panel_rect(d).collidepoint(event.pos):
                     self.drag_from = None
                     return None
+        if event.type == pygame.MOUSEWHEEL and self.over_panel(self.mouse):
+            return None
         if event.type == pygame.MOUSEWHEEL and self.moves.wheel_turns(self._in_board(self.mouse)):
             self.moves.turn(1 if event.y > 0 else -1)
             return None
@@ -458,12 +484,45 @@ class BattleScreen(ViewerScreen):
             self._hover_hint(event.pos)
         return super().on_event(event)
 
+    def over_panel(self, pos: tuple[int, int]) -> bool:
+        """Whether a point is on the decision panel (or the computer's "deciding" box) over the board."""
+        d = self.my_decision()
+        if d is not None:
+            return self.panel_rect(d).collidepoint(pos)
+        d = self.decision()
+        return d is not None and not self.is_human(d.side) and self._thinking_rect().collidepoint(pos)
+
+    def _in_board(self, pos: tuple[int, int]) -> bool:
+        """On the board and not under a panel: only there does the board hover, select, drag or zoom."""
+        return super()._in_board(pos) and not self.over_panel(pos)
+
+    def _cut_chrome_text(self, pos: tuple[int, int]) -> str:
+        """The whole prompt or status message under the pointer when the bar shows it cut, else ""."""
+        w, h = self.size
+        s = self.ui.s
+        if pos[1] >= h - s(self.STATUS) and self.status:
+            return self.status if self.status_line(w - s(20)) != self.status else ""
+        if pos[1] < s(TOP):
+            return self.tracker.cut_prompt
+        return ""
+
+    def pointer_left(self) -> None:
+        """The pointer left the window (or a screen opened over this one): no hover, no hint."""
+        self.hint_tip.hover("", self.mouse)
+        self.log.hovered = None
+        self.mouse = (-1, -1)
+        if self.hover_hex is not None:
+            self.hover_hex = None
+            self._view = None
+
     def _hover_hint(self, pos: tuple[int, int]) -> None:
         """The hint under the mouse: a button's (a spell's description), a log line cut with "…" whole, or
         an effect badge's (spell, rounds left)."""
         text = next((b.hint for b in self.buttons if b.hint and b.rect.collidepoint(pos) and b.visible), "")
         if not text:
             text = self.log.cut_line_at(pos)
+        if not text:
+            text = self._cut_chrome_text(pos)
         if not text and pygame.Rect(self.board.camera.view).collidepoint(pos):
             text = self.spells.badge_tip(pos)
         self.hint_tip.hover(text, pos)
@@ -507,6 +566,9 @@ class BattleScreen(ViewerScreen):
         if ctrl and key == pygame.K_o:
             return self.load_chooser()
         if key == pygame.K_ESCAPE:
+            if self.my_decision() is None:  # a computer's turn (or the log playing it out): the menu at once
+                self.selected_id, self.selected_hex, self._view = None, None, None
+                return self.menu()
             if self.selected_id is not None or self.selected_hex is not None:
                 self.selected_id, self.selected_hex, self._view = None, None, None
                 return None
@@ -563,7 +625,9 @@ class BattleScreen(ViewerScreen):
         speed = self.ui.settings.animation_speed
         if self.journal.pending:
             if self.journal.release(dt, speed):
+                self._shown = None
                 self.version += 1
+                self._chrome_keys.clear()
             return True
         d = self.decision()
         if d is None:
@@ -587,14 +651,9 @@ class BattleScreen(ViewerScreen):
                 self.computer_turn(d)
                 return True
             return changed
-        focus = (
-            d.mover
-            if d.reason == "stop" and d.mover
-            else (self.active_mover(d) if d.reason in MOVE_REASONS else d.figure)
-        )
-        if focus is not None and (self.version, focus) != self._focused and not self.tabletop.active:
-            self._focused = (self.version, focus)
-            self.focus_on(focus, d)
+        if not self.tabletop.active and self.focus.follow(d):
+            self._buttons_key = None
+            self._view = None
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
             self.last_human_side = d.side
@@ -602,20 +661,6 @@ class BattleScreen(ViewerScreen):
             return True
         self.last_human_side = d.side
         return changed
-
-    def focus_on(self, fid: str, d: Decision) -> None:
-        """Bring the deciding figure into view, and put the decision panel on the half it leaves free."""
-        cam = self.board.camera
-        f = self.battle.figure(fid)
-        x, y, w, h = cam.view
-        sx, sy = cam.hex_to_screen(f.hex)
-        margin = self.ui.s(40)
-        if not (x + margin <= sx <= x + w - margin and y + margin <= sy <= y + h - margin):
-            cam.center_on(*self.data.layout.hex_center(f.hex))
-            sx, sy = cam.hex_to_screen(f.hex)
-        self._panel_top = sy > y + h / 2
-        self._buttons_key = None
-        self._view = None
 
     def computer_turn(self, d: Decision) -> None:
         """One computer decision (a random legal one if the tactical player errs)."""
@@ -647,7 +692,9 @@ class BattleScreen(ViewerScreen):
                 cam.zoom_index += 1
             cam.clamp()
             self._fitted = True
-        log_h = max(s(140), (size[1] - top - s(self.STATUS)) * 2 // 5)
+        avail = size[1] - top - s(self.STATUS)
+        # a short window leaves the sheet above the log room for the wound track: the log takes a third
+        log_h = max(s(140), avail * 2 // 5) if avail >= s(560) else max(s(96), avail // 3)
         self.journal.layout(
             pygame.Rect(size[0] - side + s(8), size[1] - s(self.STATUS) - log_h - s(6), side - s(16), log_h)
         )
@@ -676,11 +723,15 @@ class BattleScreen(ViewerScreen):
         state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
         self._draw_chrome(surface, d, state_key)
         mine = self.my_decision()
+        self._rebuild_buttons()
+        if self.mouse[0] >= 0:  # what is under the still pointer may have changed (a panel closed)
+            self._hover_hint(self.mouse)
         if mine is not None:
             self._draw_panel(surface, mine, state_key)
         elif d is not None and not self.is_human(d.side):
             self._draw_thinking(surface, d)
-        self.inspector.draw(surface, state_key, self._panel_top)
+        panel = self.panel_rect(mine) if mine is not None else (self._thinking_rect() if d is not None else None)
+        self.inspector.draw(surface, state_key, self.focus.panel_top, panel)
         self.hint_tip.draw(surface, self.ui.text)
 
     def _draw_panel(self, surface: pygame.Surface, d: Decision, state_key: tuple[Any, ...]) -> None:
@@ -710,12 +761,13 @@ class BattleScreen(ViewerScreen):
         if d.reason != "declare":
             self.moves.paint(surf, d)
             return
-        odds = self.declaration.paint(surf, d)
+        bottom = surf.get_height() - self.ui.s(40) - self.spells.extra_height(d.figure)
+        odds = self.declaration.paint(surf, d, bottom)
         if odds is None:
             return
         self.spells.paint_row_label(surf)
         if self.decl.spell is not None:
-            self.spells.paint_odds(surf, *odds)
+            self.spells.paint_odds(surf, odds)
 
     def _draw_chrome(self, surface: pygame.Surface, d: Decision | None, state_key: tuple[Any, ...]) -> None:
         """Top bar and tracker, sheet and log column, status bar: repainted into one cached opaque surface
@@ -736,7 +788,7 @@ class BattleScreen(ViewerScreen):
         if self._chrome_keys.get("top") != key:
             self._chrome_keys["top"] = key
             chrome.fill((0, 0, 0), top_rect)
-            self.tracker.paint(chrome.subsurface(top_rect), d)
+            self.tracker.paint(chrome.subsurface(top_rect), self.shown().decision)
         log = self.log
         col_h = log.rect.y - top_h
         hovered = self.overlays.hover_figure() if self.selected_id is None else None
@@ -768,16 +820,31 @@ class BattleScreen(ViewerScreen):
             pygame.draw.rect(chrome, theme.PANEL, bar)
             pygame.draw.line(chrome, theme.BORDER, bar.topleft, bar.topright)
             colour = theme.DANGER if self.status_error else theme.TEXT_MUTED
-            text.blit(chrome, self.status or KEYS_HINT, (s(10), bar.centery), 13, colour, anchor="midleft")
+            text.blit(chrome, self.status_line(w - s(20)), (s(10), bar.centery), 13, colour, anchor="midleft")
         surface.blits(
             [(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)], doreturn=False
         )
 
-    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+    def status_line(self, room: int) -> str:
+        """The status bar's text for ``room`` pixels: a message cut with "…" (hovering shows it whole), or
+        the keys hint with its last items left out until it fits."""
+        text = self.ui.text
+        if self.status:
+            return text.fit(self.status, 13, room)
+        items = KEYS_HINT.split(" · ")
+        while len(items) > 1 and text.width(" · ".join(items), 13) > room:
+            items.pop()
+        return " · ".join(items)
+
+    def _thinking_rect(self) -> pygame.Rect:
         s = self.ui.s
         x, y, _, h = self.board.camera.view
+        return pygame.Rect(x + s(10), y + h - s(46), s(360), s(36))
+
+    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+        s = self.ui.s
         name = self.battle.sides[d.side].name
-        rect = pygame.Rect(x + s(10), y + h - s(46), s(360), s(36))
+        rect = self._thinking_rect()
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
         self.ui.text.blit(
             surface, f"{name} (computer) is deciding…", (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft"

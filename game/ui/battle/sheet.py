@@ -24,8 +24,9 @@ class Sheet:
         sc = self.screen
         fid = sc.selected_id or hovered
         if fid is None:
-            d = sc.decision()
-            fid = d.figure if d is not None and d.figure in sc.battle.figures else None
+            shown = sc.shown()
+            d = shown.decision
+            fid = d.figure if d is not None and d.figure in shown.figures else None
         return fid
 
     def paint(self, surf: pygame.Surface, hovered: str | None) -> None:
@@ -40,8 +41,8 @@ class Sheet:
         if fid is None:
             text.blit(surf, "Click a figure to see its sheet.", (x, y), 14, theme.TEXT_MUTED)
             return
-        battle = sc.battle
-        f = battle.figures[fid]
+        battle = sc.shown()
+        f = battle.figures.get(fid) or sc.battle.figures[fid]
         c = f.character
         pygame.draw.circle(surf, sc.side_colour(f.side), (x + s(7), y + s(11)), s(7))
         text.blit(surf, f.name, (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)
@@ -66,29 +67,44 @@ class Sheet:
             text.blit(surf, t[:3].capitalize(), (cx, cy), 11, theme.TEXT_MUTED)
             text.blit(surf, level_name(int(getattr(c, t))), (cx, cy + s(12)), 12, theme.TEXT, bold=True)
         y += s(64)
+        lh = text.line_height(12)
         skills = sorted(c.skills.items(), key=lambda kv: -kv[1])[:6]
-        if skills:
-            line = " · ".join(f"{k} {level_name(v)}" for k, v in skills)
-            for part in text.wrap("Skills: " + line, 12, w - 2 * x)[:2]:
-                text.blit(surf, part, (x, y), 12, theme.TEXT)
-                y += text.line_height(12)
-        for wpn in c.weapons[:3]:
-            rng = f", range {wpn.base_range}/{wpn.max_range}" if wpn.ranged else ""
-            text.blit(
-                surf,
-                f"⚔ {wpn.name}: damage {signed(wpn.damage)}, skill {level_name(c.combat_skill(wpn))}{rng}",
-                (x, y),
-                12,
-                theme.TEXT,
-            )
-            y += text.line_height(12)
+        skill_lines = (
+            text.wrap("Skills: " + " · ".join(f"{k} {level_name(v)}" for k, v in skills), 12, w - 2 * x)[:2]
+            if skills
+            else []
+        )
+        weapon_lines = [
+            f"⚔ {wpn.name}: damage {signed(wpn.damage)}, skill {level_name(c.combat_skill(wpn))}"
+            + (f", range {wpn.base_range}/{wpn.max_range}" if wpn.ranged else "")
+            for wpn in c.weapons[:3]
+        ]
         gear = [f"{a.name} ({signed(a.defense)})" for a in c.armour]
         if c.shield is not None:
             gear.append(f"{c.shield.name} (+{c.shield.defense} defence)")
-        if gear:
-            for part in text.wrap("Armour: " + ", ".join(gear), 12, w - 2 * x)[:2]:
-                text.blit(surf, part, (x, y), 12, theme.TEXT)
-                y += text.line_height(12)
+        armour_lines = text.wrap("Armour: " + ", ".join(gear), 12, w - 2 * x)[:2] if gear else []
+        # a short column keeps the wound track: the caption, the last line, then skills, armour and weapons
+        # beyond the first give way, so nothing is drawn over anything else
+        footer, last_line = s(18), s(14)
+        wound_block = s(6) + s(20) + s(32)
+        room = h - y - wound_block
+        for drop in ("footer", "last", "skills", "armour", "weapons", "skills", "armour"):
+            need = lh * (len(skill_lines) + len(weapon_lines) + len(armour_lines)) + footer + last_line
+            if need <= room:
+                break
+            if drop == "footer":
+                footer = 0
+            elif drop == "last":
+                last_line = 0
+            elif drop == "skills" and skill_lines:
+                skill_lines = skill_lines[:-1]
+            elif drop == "armour" and armour_lines:
+                armour_lines = armour_lines[:-1]
+            elif drop == "weapons":
+                weapon_lines = weapon_lines[:1]
+        for line in (*skill_lines, *weapon_lines, *armour_lines):
+            text.blit(surf, line, (x, y), 12, theme.TEXT)
+            y += lh
         y += s(6)
         pal = sc.ui.palette
         text.blit(
@@ -111,7 +127,7 @@ class Sheet:
                 pygame.draw.rect(surf, theme.BORDER, r, 1)
             bx += max(s(13) * step.boxes, text.width(name[:10], 10)) + s(8)
         y += s(32)
-        if y < h - s(16):
+        if last_line:
             text.blit(
                 surf,
                 f"Initiative {level_name(f.initiative)} · facing {f.facing} · "
@@ -120,4 +136,7 @@ class Sheet:
                 11,
                 theme.TEXT_MUTED,
             )
-        text.blit(surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED)
+        if footer:
+            text.blit(
+                surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED
+            )

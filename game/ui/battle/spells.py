@@ -22,6 +22,7 @@ from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import RGB, BattleHost, paint_distribution
 from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_tooltip, token_marks
+from game.ui.battle.words import hex_name
 from game.ui.preview import SpellPreview, concentration_odds, percent, spell_preview
 from game.ui.view import HexFill, LineOfFireView
 from game.ui.widgets import Button
@@ -324,16 +325,16 @@ class SpellPanel:
                 return t
         return ""
 
-    def paint_odds(self, surf: pygame.Surface, ox: int, ow: int) -> None:
+    def paint_odds(self, surf: pygame.Surface, area: pygame.Rect) -> None:
         """The odds column for a casting: P(reaching the difficulty), P(taking effect), against a dodging target,
         the casting roll's terms (FTC 8.1, 8.3), the damage outcomes of a bolt."""
         s, text = self.screen.ui.s, self.screen.ui.text
-        h = surf.get_height()
+        ox, ow, h = area.x, area.width, area.bottom
         d = self.screen.decl
         assert d.spell is not None
         item = magic.spell(d.spell)
         colour = self.colour
-        y = s(8)
+        y = area.y
         conc = self.screen.battle.casting_of(d.figure)
         if conc is not None and conc.spell.name == d.spell:
             done, needed = conc.progress
@@ -369,7 +370,12 @@ class SpellPanel:
                 y += text.line_height(13)
             return
         names = self.screen.battle.names()
-        on = names.get(pv.target, "") if pv.target else (f"hex {pv.hex.q},{pv.hex.r}" if pv.hex else "")
+        layout = self.screen.data.layout
+        on = (
+            names.get(pv.target, "")
+            if pv.target
+            else (hex_name(self.screen.battle, layout, pv.hex, d.figure) if pv.hex else "")
+        )
         if conc is None or conc.spell.name != d.spell:
             text.blit(
                 surf,

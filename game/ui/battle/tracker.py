@@ -10,6 +10,7 @@ from game.engine.battle import Decision
 from game.ui import theme
 from game.ui.battle.common import BattleHost
 from game.ui.battle.victory import victory_line
+from game.ui.battle.words import decision_line
 
 TOP = 34
 """Height of the top bar (unscaled pixels)."""
@@ -22,11 +23,23 @@ class Tracker:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.cut_prompt = ""
+        """The prompt as a whole when the bar had to cut it (a hover hint shows it), else ""."""
 
     def height(self) -> int:
         """The bar and the strip together, scaled."""
         s = self.screen.ui.s
         return s(TOP) + s(TRACK)
+
+    def prompt_line(self, d: Decision) -> str:
+        """Who decides and what, the side named once."""
+        sc = self.screen
+        return decision_line(sc.shown().sides[d.side].name, d.prompt, computer=not sc.is_human(d.side))
+
+    def phase_line(self) -> str:
+        """ "Round 2 · Movement phase" (or "Battle over"), as shown."""
+        b = self.screen.shown()
+        return "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
 
     def paint(self, surf: pygame.Surface, d: Decision | None) -> None:
         """Title, round and phase, the prompt of the side deciding (or the winner), then the tracker."""
@@ -36,21 +49,21 @@ class Tracker:
         top = s(TOP)
         pygame.draw.rect(surf, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surf, theme.BORDER, (0, top - 1), (w, top - 1))
-        b = sc.battle
+        b = sc.shown()
         title = str(sc.session.setup_data.get("title", sc.data.name))
         r = text.blit(surf, title, (s(12), top // 2), 17, theme.ACCENT, bold=True, anchor="midleft")
-        phase = "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
+        phase = self.phase_line()
         r = text.blit(surf, phase, (r.right + s(18), top // 2), 15, theme.TEXT, bold=True, anchor="midleft")
         if d is not None:
-            who = b.sides[d.side]
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
-            kind = "" if sc.is_human(d.side) else " (computer)"
-            prompt = f"{who.name}{kind}: {d.prompt}"
-            max_w = w - (r.right + s(36)) - s(120)
-            while text.width(prompt, 14) > max_w and len(prompt) > 10:
-                prompt = prompt[:-4] + "…"
+            whole = self.prompt_line(d)
+            keys_w = text.width("Esc menu · F1 help", 13) + s(24)
+            prompt = text.fit(whole, 14, w - (r.right + s(34)) - keys_w)
+            self.cut_prompt = whole if prompt != whole else ""
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
-        elif b.winner is not None:
+        else:
+            self.cut_prompt = ""
+        if d is None and b.winner is not None:
             text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT, bold=True, anchor="midleft")
         text.blit(surf, "Esc menu · F1 help", (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
         self._paint_order(surf, top, d)
@@ -59,7 +72,7 @@ class Tracker:
         """The initiative tracker: order, whose turn, held, done, out."""
         sc = self.screen
         s, text = sc.ui.s, sc.ui.text
-        b = sc.battle
+        b = sc.shown()
         w = surf.get_width()
         th = s(TRACK)
         pygame.draw.rect(surf, theme.BACKGROUND, (0, y0, w, th))

@@ -3,14 +3,14 @@ the after-battle screen (``game.ui.summary_screen``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
 from game.engine import events as ev
-from game.engine.battle import Battle
+from game.engine.battle import Battle, SideSetup
 from game.ui import theme
 from game.ui.battle.common import RGB
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext
@@ -162,7 +162,21 @@ class VictoryScreen(Screen):
         return theme.hex_colour(s.colour) if s is not None else theme.TEXT
 
 
-def victory_line(battle: Battle) -> str:
+class Outcome(Protocol):
+    """What names a battle's end: its winner and its sides (a ``Battle``, or the battle as shown)."""
+
+    @property
+    def winner(self) -> str | None:
+        """The winning side's id, if any."""
+        ...
+
+    @property
+    def sides(self) -> Mapping[str, SideSetup]:
+        """The sides by id."""
+        ...
+
+
+def victory_line(battle: Outcome) -> str:
     """How the victory screen and the top bar name the end of a battle, in words that read right for any side
     name, plural or collective: "Victory: The Wyrm-Hunters", or that no side is left standing."""
     if battle.winner is None:

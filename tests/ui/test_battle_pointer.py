@@ -1,0 +1,262 @@
+"""Nothing in the way on the battle screen: a hint goes when the pointer leaves what it explains, and the
+board does not react to the pointer, clicks or the wheel under the decision panel."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+
+from game.ui.app import App
+from game.ui.battle_screen import BattleScreen
+from game.ui.screens import EscapeMenu
+from tests.ui.conftest import click, key, move, wheel
+from tests.ui.test_battle_screen import all_human, lift_curtain, open_battle
+
+LONG = "Round 1: " + "a very long account of what happened " * 6
+
+
+def _hint_on_a_long_log_line(app: App) -> BattleScreen:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    screen.log.set_items([LONG, "short"])
+    app.draw()
+    first = (screen.log.rect.x + 20, screen.log.rect.y + 8)
+    move(app, first)
+    assert screen.hint_tip.shown and screen.hint_tip.text == LONG
+    return screen
+
+
+def test_a_hint_goes_when_the_pointer_moves_off_what_it_explains(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    x, y, w, _ = screen.board.camera.view
+    move(app, (x + w // 2, y + 30))
+    assert not screen.hint_tip.shown
+
+
+def test_a_hint_goes_when_the_pointer_leaves_the_window(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWLEAVE, window=None))
+    app.pump()
+    assert not screen.hint_tip.shown
+    assert screen.hover_hex is None
+
+
+def test_a_hint_goes_when_what_it_explains_goes_from_under_the_still_pointer(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    screen.log.set_items(["short", "short too"])
+    app.draw()
+    assert not screen.hint_tip.shown
+
+
+def test_a_hint_goes_when_a_screen_opens_over_the_battle(app: App) -> None:
+    screen = _hint_on_a_long_log_line(app)
+    screen.selected_id, screen.selected_hex = None, None
+    screen.decl.advance, screen.decl.target = [], None
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, EscapeMenu)
+    assert not screen.hint_tip.shown
+
+
+def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    d = screen.my_decision()
+    assert d is not None and d.reason == "move"
+    fid = screen.active_mover(d)
+    assert fid is not None
+    cam = screen.board.camera
+    reach = screen.reach(fid)
+    spots = []
+    for top in (False, True):  # a hex the figure could reach that lies under the panel, top or bottom
+        screen.focus.panel_top = top
+        screen._rebuild_buttons()
+        panel = screen.panel_rect(d)
+        for h in sorted(reach.hexes()):
+            p = tuple(round(v) for v in cam.hex_to_screen(h))
+            inside = panel.inflate(-20, -20).collidepoint(p)
+            if inside and not any(b.rect.inflate(10, 10).collidepoint(p) for b in screen.buttons):
+                spots.append((top, h, p))
+        if spots:
+            break
+    assert spots, "no reachable hex lies under the panel"
+    _, target, pos = spots[0]
+    move(app, pos)
+    assert screen.hover_hex is None and screen.board_view().path is None
+    log_before = len(screen.battle.log)
+    click(app, pos)
+    assert len(screen.battle.log) == log_before and screen.selected_hex is None
+    zoom = cam.zoom_index
+    wheel(app, pos, 1)
+    wheel(app, pos, -1)
+    wheel(app, pos, -1)
+    assert cam.zoom_index == zoom
+    # away from the panel the same hex hovers and previews its path
+    screen.focus.panel_top = not screen.focus.panel_top
+    screen._rebuild_buttons()
+    move(app, pos)
+    assert screen.hover_hex == target and screen.board_view().path is not None
+
+
+def test_a_long_log_entry_wraps_onto_rows_and_a_click_on_any_row_picks_it(app: App) -> None:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    fid = next(iter(screen.battle.figures))
+    screen.journal.entries.append((LONG, (fid,), None))
+    screen.journal.sync()
+    app.draw()
+    log = screen.log
+    rows = [r for r, e in enumerate(log.row_entry) if e == len(screen.entries) - 1]
+    assert len(rows) > 1
+    assert " ".join(log.items[r] for r in rows).split() == LONG.split()
+    assert not any("…" in log.items[r] for r in rows)
+    y = log.rect.y + 4 + (rows[1] - log.scroll) * log._line_height + 3
+    for r in rows:  # no row is cut: no hint needed to read it
+        assert log.cut_line_at((log.rect.x + 20, log.rect.y + 4 + (r - log.scroll) * log._line_height + 3)) == ""
+    click(app, (log.rect.x + 30, y))
+    assert screen.highlight == frozenset({fid})
+
+
+def _play_out(app: App, screen: BattleScreen) -> None:
+    for _ in range(400):
+        if not screen.journal.pending:
+            return
+        app.tick(0.05)
+    raise AssertionError("the log never caught up")
+
+
+def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played_them_out(app: App) -> None:
+    from tests.ui.test_battle_screen import _to_attack_phase_adjacent
+
+    screen = open_battle(app, controllers=all_human())
+    _to_attack_phase_adjacent(app, screen)
+    app.ui.settings = replace(app.ui.settings, animation_speed=1.0)
+    b = screen.battle
+    start_round = b.round
+    for _ in range(40):  # everyone defends only; the last declaration resolves the round
+        lift_curtain(app)
+        d = screen.my_decision()
+        assert d is not None and d.reason == "declare"
+        before = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
+        key(app, pygame.K_RETURN)
+        if b.round > start_round:
+            break
+        _play_out(app, screen)
+    assert b.round == start_round + 1 and screen.journal.pending
+    assert screen.tracker.phase_line() == f"Round {start_round} · Attack phase"
+    shown = screen.shown()
+    assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in shown.figures.items()} == before
+    assert shown.decision is not None and shown.decision.reason == "declare"
+    app.draw()
+    _play_out(app, screen)
+    assert screen.tracker.phase_line() == f"Round {b.round} · Movement phase"
+    live = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
+    assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in screen.shown().figures.items()} == live
+
+
+def _clear_of_the_panel(screen: BattleScreen, fids: list[str]) -> bool:
+    d = screen.my_decision()
+    panel = screen.panel_rect(d)
+    view = pygame.Rect(screen.board.camera.view)
+    for fid in fids:
+        p = screen.board.camera.hex_to_screen(screen.battle.figure(fid).hex)
+        if panel.collidepoint(p) or not view.collidepoint(p):
+            return False
+    return True
+
+
+def _declaring_one_of_two_enemies_face_to_face(app: App) -> tuple[BattleScreen, str, str]:
+    from tests.ui.test_battle_screen import _to_attack_phase_adjacent
+
+    screen = open_battle(app, controllers=all_human())
+    a, e = _to_attack_phase_adjacent(app, screen)
+    for _ in range(40):
+        lift_curtain(app)
+        d = screen.my_decision()
+        assert d is not None and d.reason == "declare"
+        if d.figure in (a, e):
+            break
+        key(app, pygame.K_RETURN)
+    assert d.figure is not None
+    return screen, d.figure, e if d.figure == a else a
+
+
+def test_the_decision_panel_never_covers_the_figure_deciding_or_its_target(app: App) -> None:
+    screen, me, enemy = _declaring_one_of_two_enemies_face_to_face(app)
+    cam = screen.board.camera
+    d = screen.my_decision()
+    # the player pans the pair under the panel; then cycles to the target with T
+    panel = screen.panel_rect(d)
+    sx, sy = cam.hex_to_screen(screen.battle.figure(me).hex)
+    cam.pan(sx - panel.centerx, sy - panel.centery)
+    screen._view = None
+    assert not _clear_of_the_panel(screen, [me, enemy])
+    key(app, pygame.K_t)
+    assert screen.decl.target == enemy
+    app.tick(0.0)
+    assert _clear_of_the_panel(screen, [me, enemy])
+
+
+def test_the_camera_looks_again_when_the_window_is_resized(app: App) -> None:
+    screen, me, enemy = _declaring_one_of_two_enemies_face_to_face(app)
+    key(app, pygame.K_t)
+    app.tick(0.0)
+    assert _clear_of_the_panel(screen, [me, enemy])
+    cam = screen.board.camera
+    for size in ((1024, 640), (1920, 1080), (1024, 640)):
+        panel = screen.panel_rect(screen.my_decision())  # the player pans the pair under the panel first
+        sx, sy = cam.hex_to_screen(screen.battle.figure(me).hex)
+        cam.pan(sx - panel.centerx, sy - panel.centery)
+        app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        app.pump()
+        assert screen.size == size
+        assert _clear_of_the_panel(screen, [me, enemy]), size
+
+
+def test_the_gm_panels_hint_goes_when_its_button_opens_a_box_or_the_pointer_leaves(app: App) -> None:
+    from game.ui.gm_dialog import GMDialog
+    from tests.ui.test_gm_panel import button, open_as_referee
+
+    _, panel = open_as_referee(app)
+    gear = button(panel, "Gear")
+    assert gear.hint
+    move(app, gear.rect.center)
+    app.tick(1.0)
+    assert panel.tooltip.shown and panel.tooltip.text == gear.hint
+    pygame.event.post(pygame.event.Event(pygame.WINDOWLEAVE, window=None))
+    app.pump()
+    assert not panel.tooltip.shown
+    move(app, (gear.rect.centerx + 1, gear.rect.centery))
+    app.tick(1.0)
+    assert panel.tooltip.shown
+    click(app, gear.rect.center)
+    assert isinstance(app.top, GMDialog)
+    assert not panel.tooltip.shown
+
+
+def test_the_hover_box_steps_aside_from_the_pointer_and_never_covers_the_panel(app: App) -> None:
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    d = screen.my_decision()
+    assert d is not None
+    cam = screen.board.camera
+    x, y, w, h = cam.view
+    panel = screen.panel_rect(d)
+    hexes = [
+        hx
+        for hx in screen.battle.terrain.hexes()
+        if x + w - 60 < (p := cam.hex_to_screen(hx))[0] < x + w - 12
+        and (y + 30 < p[1] < y + h - 30)
+        and not panel.collidepoint(p)
+    ]
+    assert hexes
+    for hx in hexes[:12]:
+        pos = tuple(round(v) for v in cam.hex_to_screen(hx))
+        move(app, pos)
+        assert screen.hover_hex == hx
+        app.draw()
+        box = screen.inspector.drawn
+        assert box is not None
+        assert not box.colliderect(screen.panel_rect(d))
+        assert not box.collidepoint(pos)

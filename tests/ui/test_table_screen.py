@@ -1,0 +1,98 @@
+"""The game window at a networked table's seat: "Join a table" from the title screen takes a seat, the
+battle screen draws this seat's copy of the host's battle, sends its decisions to the host and waits for the
+others; a refusal stays on the form as a sentence."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from game.engine import actions as act
+from game.engine.ai import make_player
+from game.ui.app import App
+from game.ui.battle.table import TableScreen
+from game.ui.join_screen import JoinScreen
+from game.ui.screens import TitleScreen
+from tests.net.nethelp import client, hosted, play_in_thread, table
+from tests.ui.conftest import click, key
+
+
+def _type(app: App, text: str) -> None:
+    for ch in text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+    app.pump()
+
+
+def _join_from_title(app: App, address: str, seat: str, password: str = "") -> JoinScreen:
+    title = app.top
+    assert isinstance(title, TitleScreen)
+    button = next(b for b in title.column.buttons if b.text == "Join a table")
+    click(app, button.rect.center)
+    form = app.top
+    assert isinstance(form, JoinScreen)
+    form.fields["address"].value = ""
+    _type(app, address)
+    key(app, pygame.K_TAB)
+    key(app, pygame.K_TAB)
+    _type(app, password)
+    key(app, pygame.K_TAB)
+    _type(app, seat)
+    return form
+
+
+def test_join_a_table_from_the_title_and_play_the_seat_to_the_end(app: App) -> None:
+    t = table()
+    blue, red = list(t.battle.sides)
+    with hosted(t) as port:
+        other, _ = play_in_thread(client(port, red), "tactical", 1)
+        form = _join_from_title(app, f"127.0.0.1:{port}", blue)
+        assert (form.fields["seat"].value, form.fields["address"].value) == (blue, f"127.0.0.1:{port}")
+        key(app, pygame.K_RETURN)
+        screen = app.top
+        assert isinstance(screen, TableScreen) and screen.session.seat == blue
+        player = make_player("tactical", 0)
+        waited = False
+        end = time.monotonic() + 60
+        while not screen.battle.over and time.monotonic() < end:
+            app.pump()
+            d = screen.my_decision()
+            if d is not None:
+                assert d.side == blue
+                assert screen.send(player(screen.battle, d))
+            elif screen.decision() is not None and screen.decision().side == red:  # type: ignore[union-attr]
+                waited = waited or screen.status.startswith("Waiting for")
+                time.sleep(0.002)
+        other.join(30)
+        app.pump()
+    assert screen.battle.over and screen.battle.digests == t.battle.digests
+    assert waited, "the status bar said whom the table waits for"
+    assert screen.entries, "the log shows the battle"
+
+
+def test_a_refusal_stays_on_the_form_as_a_sentence(app: App) -> None:
+    t = table(password="pw")
+    with hosted(t) as port:
+        form = _join_from_title(app, f"127.0.0.1:{port}", "blue", "wrong")
+        key(app, pygame.K_RETURN)
+        assert app.top is form
+        assert "Wrong table password" in form.error
+    assert t.conns == {}
+
+
+def test_undo_is_refused_at_a_table_and_the_gm_panel_only_at_the_gms_seat(app: App) -> None:
+    t = table()
+    d = t.battle.decision()
+    assert d is not None
+    with hosted(t) as port:
+        _join_from_title(app, f"127.0.0.1:{port}", d.side)
+        key(app, pygame.K_RETURN)
+        screen = app.top
+        assert isinstance(screen, TableScreen)
+        assert screen.send(act.Move(d.figure or ""))
+        deadline = time.monotonic() + 10
+        while len(t.battle.log) < 1 and time.monotonic() < deadline:
+            app.pump()
+        assert not screen.cmd_undo() and "undo" in screen.status
+        assert screen.open_gm_panel() is None and "GM's seat" in screen.status
+        assert len(t.battle.log) == 1
