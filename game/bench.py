@@ -345,7 +345,7 @@ class Bench:
     def reachable(self) -> None:
         """``reachable_ms`` and ``reachable_vs_networkx`` (see the module docstring)."""
         from game.engine.hexgrid import Hex, distance
-        from game.engine.movement import reachable
+        from game.engine.movement import Ground
         from game.engine.zoc import ZocSource, zones_for
 
         t = self.big
@@ -361,7 +361,9 @@ class Bench:
         def ours_full() -> None:
             zones = zones_for("mover", figures)
             occupied = frozenset(f.hex for f in figures if f.id != "mover")
-            reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
+            reach = Ground(terrain=t, occupied=occupied, impassable=occupied, zones=zones).reach(
+                mover_hex, 0, allowance
+            )
             hexes = reach.hexes()
             if not far:
                 far.append(max(hexes, key=lambda h: (distance(h, mover_hex), h)))
@@ -374,7 +376,7 @@ class Bench:
         self.results["reachable_ms"] = _median(times) * 1000
         zones = zones_for("mover", figures)
         occupied = frozenset(f.hex for f in figures if f.id != "mover")
-        reach = reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
+        reach = Ground(terrain=t, occupied=occupied, impassable=occupied, zones=zones).reach(mover_hex, 0, allowance)
         self.notes["reachable_ms"] = (
             f"allowance 8 on the 200x200 map, 60 enemies within "
             f"{max(distance(h, mover_hex) for h in spots)} hexes, "
@@ -383,7 +385,7 @@ class Bench:
         )
 
         def ours_search() -> None:
-            reachable(mover_hex, 0, allowance, terrain=t, occupied=occupied, impassable=occupied, zones=zones)
+            Ground(terrain=t, occupied=occupied, impassable=occupied, zones=zones).reach(mover_hex, 0, allowance)
 
         ours = _median(_times(ours_search, self.plan.reach_reps))
         try:
@@ -439,7 +441,16 @@ class Bench:
     def battle(self) -> None:
         """``ai_decision_s`` and ``sim_rounds_per_s``: tactical players, 10 a side, on the generated map."""
         from game.engine.ai import make_player
-        from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup, apply, legal_actions
+        from game.engine.battle import (
+            Battle,
+            BattleSetup,
+            FigureSetup,
+            RuleOptions,
+            Seat,
+            SideSetup,
+            apply,
+            legal_actions,
+        )
 
         t = self.big
         chars = _characters()
@@ -469,7 +480,7 @@ class Bench:
                 a = players[d.side](b, d)
                 slowest = max(slowest, time.perf_counter() - s)
                 decisions += 1
-                apply(b, a)
+                apply(b, a, Seat.of_side(d.side))
             total += time.perf_counter() - t0
             # a battle that ended finished its last round; one stopped at the cap has begun round 41
             rounds += b.round if b.over else b.round - 1
@@ -702,6 +713,7 @@ def _pygame_ready() -> Any:
 def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> None:
     """Play the bench battle forward with plain choices (stay, pass, defend only, no) until ``until``."""
     from game.engine import actions as act
+    from game.engine.battle import Seat
 
     battle = screen.battle
     for _ in range(limit):
@@ -718,7 +730,7 @@ def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> No
             "escape_failed": act.EscapeFailedChoice(fid, False),
             "follow": act.FollowChoice(fid, None),
         }.get(d.reason)
-        if choice is None or not screen.send(choice):
+        if choice is None or not screen.send(choice, Seat.of_side(d.side)):
             raise RuntimeError(f"the bench battle cannot go on from a {d.reason!r} decision")
     for _ in range(3):
         screen.update(1000.0)  # the log catches up at once

@@ -17,12 +17,12 @@ from typing import Any
 
 from game.engine import record
 from game.engine.actions import Action
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Seat, SideSetup, apply
 from game.engine.creatures import footprint
 from game.engine.events import Event
 from game.engine.hexgrid import Hex, facing_toward
 from game.maps.errors import MapLoadError
-from game.maps.loader import LoadedMap, load_map
+from game.maps.loader import LoadedMap, load_map, near_miss_pairs
 from game.paths import MAPS_DIR as MAPS_DIR
 from game.paths import ROOT as ROOT
 from game.paths import data_dir as data_dir
@@ -61,6 +61,7 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
     """Every figure of a battle before deployment: the map's ``figure`` objects on their hexes, then the
     roster's ``[[figures]]`` with ``"hex": None`` (still to be placed in their side's deployment zone). A large
     figure placed on the map (FTC 5, the roster's ``footprint``) needs its whole footprint free and passable."""
+    check_side_names(loaded, roster)
     figures: list[dict[str, Any]] = []
     used: set[Hex] = set()
     terrain = loaded.terrain
@@ -105,6 +106,25 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
             }
         )
     return figures
+
+
+def check_side_names(loaded: LoadedMap, roster: Roster) -> None:
+    """Refuse a side spelled two ways between the map and the roster ("Bandit" beside "Bandits"): the battle
+    would silently make a third army. Raises ``SetupError`` naming where each spelling is and the fix."""
+    where: dict[str, str] = {}
+    for side in loaded.deployment.zones:
+        where.setdefault(side, f"{loaded.path.name} (a deploy zone)")
+    for pf in loaded.deployment.figures:
+        where.setdefault(pf.side, f"{loaded.path.name} (figure {pf.name!r})")
+    for rs in roster.sides:
+        where.setdefault(rs.id, f"{roster.source} ([sides.{rs.id}])")
+    for rf in roster.figures:
+        where.setdefault(rf.side, f"{roster.source} (figure {rf.name!r})")
+    for first, second in near_miss_pairs(where):
+        raise SetupError(
+            f"the side {second!r} in {where[second]} is a near miss of the side {first!r} in {where[first]}; "
+            f"spell one side one way (change it to {first!r}), or rename one if they are two sides"
+        )
 
 
 def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure", size: int = 1) -> tuple[Hex, int]:
@@ -313,10 +333,11 @@ class Session:
             self.kept_care = Aftercare(self.battle)
         return self.kept_care
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a decision (``IllegalAction`` leaves everything unchanged), then bring the autosave up to it:
-        quitting at any moment (menu, window close, a crash) loses no decision."""
-        events = self.battle.apply(action)
+    def apply(self, action: Action, seat: Seat) -> list[Event]:
+        """Apply a decision taken from ``seat`` through the battle's door (a wrong seat or an illegal decision
+        raises ``IllegalAction`` and leaves everything unchanged), then bring the autosave up to it: quitting
+        at any moment (menu, window close, a crash) loses no decision."""
+        events = apply(self.battle, action, seat)
         self.write_autosave()
         return events
 

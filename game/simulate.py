@@ -12,17 +12,32 @@ from collections.abc import Mapping
 
 from game.engine import record
 from game.engine.ai import Player, make_player
-from game.engine.battle import Battle, legal_actions
-from game.engine.events import AttackResolved, Wounded
+from game.engine.battle import Battle, Seat, apply, legal_actions
+from game.engine.events import AttackResolved
 from game.maps.errors import MapLoadError
+from game.report import boxes_text
 from game.roster import RosterError
 from game.session import SetupError, build_setup, load_session, new_session
 
 MAX_ROUNDS = 200
 
 
+def figure_state(battle: Battle, fid: str) -> str:
+    """A figure at the end as the battle log tells it (FTC 6.4, *Fudge* 4.57): "out of the fight (<its
+    condition>)" for one taken out — a mook's own track says "Out of the Battle" — else "fighting (<worst
+    wound>)"; its sheet is the one it ends with (wounds carried in and GM edits included)."""
+    if fid in battle.removed:
+        return "removed by the GM"
+    f = battle.figures[fid]
+    if not f.can_act:
+        return f"out of the fight ({f.wounds.label})"
+    if f.out:
+        return "out of the fight (declared by the GM)"
+    return f"fighting ({f.wounds.label})"
+
+
 def summary(battle: Battle) -> str:
-    """A readable summary of a battle: winner, rounds, and wounds by figure."""
+    """A readable summary of a battle: winner, rounds, and each figure's state and wound sheet at the end."""
     lines = []
     winner = battle.sides[battle.winner].name if battle.winner else "nobody"
     state = "over" if battle.over else "unfinished"
@@ -30,22 +45,26 @@ def summary(battle: Battle) -> str:
     attacks = sum(1 for e in battle.events if isinstance(e, AttackResolved))
     hits = sum(1 for e in battle.events if isinstance(e, AttackResolved) and e.hit)
     lines.append(f"{attacks} attacks, {hits} hits, {len(battle.log)} decisions")
-    for f in battle.figures.values():
-        wounds = [e.box for e in battle.events if isinstance(e, Wounded) and e.figure == f.id]
-        status = "out" if not f.can_act else "fighting"
+    figures = [*battle.figures.values(), *battle.removed.values()]
+    side_w = max((len(battle.sides[f.side].name) for f in figures), default=0)
+    name_w = max((len(f.name) for f in figures), default=0)
+    states = {f.id: figure_state(battle, f.id) for f in figures}
+    state_w = max((len(v) for v in states.values()), default=0)
+    for f in figures:
         lines.append(
-            f"  {battle.sides[f.side].name:<20} {f.name:<22} {status:<9} "
-            f"wounds: {', '.join(wounds) if wounds else 'none'}"
+            f"  {battle.sides[f.side].name:<{side_w}}  {f.name:<{name_w}}  {states[f.id]:<{state_w}}  "
+            f"{boxes_text(f.wounds)}"
         )
     return "\n".join(lines)
 
 
 def play_out(battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS) -> Battle:
-    """Let computer players decide every decision until the battle ends (or ``max_rounds``)."""
+    """Let computer players decide every decision until the battle ends (or ``max_rounds``); each decides from
+    its own side's seat."""
     while not battle.over and battle.round <= max_rounds:
         d = legal_actions(battle)
         assert d is not None
-        battle.apply(players[d.side](battle, d))
+        apply(battle, players[d.side](battle, d), Seat.of_side(d.side))
     return battle
 
 

@@ -2,6 +2,8 @@
 
 - No module of the engine, the maps or the top-level ``game/*.py`` is longer than 1,000 lines.
 - The computer players and the screen use only the battle's public door (``BATTLE_PRIVATE_FREE``).
+- No part of the screen (``game/ui``) reaches into another object's private attributes: ``self._x`` and
+  ``super()._x`` are a class's own business, ``screen._view``, ``self.screen._x`` or ``part._x`` are not.
 - No import cycle among ``game``'s modules, counting imports made inside functions as well as at module
   level (a function-level import is a door that goes both ways just the same). The graph covers all of
   ``game``; ``CYCLE_FREE`` names the packages whose modules may not sit on any cycle.
@@ -189,6 +191,49 @@ def test_private_use_finder_sees_battle_attributes_and_not_its_own() -> None:
 def test_the_ai_and_the_screen_use_only_the_battles_public_door() -> None:
     bad = {rel: uses for rel in BATTLE_PRIVATE_FREE if (uses := battle_private_uses((ROOT / rel).read_text()))}
     assert not bad, f"use the battle's public methods, choices or preview instead: {bad}"
+
+
+def foreign_private_uses(source: str) -> list[str]:
+    """Reads of ``<something other than self>._name`` in ``source``: another object's (or module's) private
+    attribute. ``self._x``, ``cls._x``, ``super()._x`` and dunders are the class's own."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        owner = node.value
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            continue
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+            continue
+        out.append(f"{ast.unparse(owner)}.{node.attr} (line {node.lineno})")
+    return out
+
+
+def test_foreign_private_finder_sees_other_objects_and_not_the_class_itself() -> None:
+    source = (
+        "a = screen._view\n"
+        "b = self.screen._cache\n"
+        "c = self._own\n"
+        "d = super()._set_hover(p)\n"
+        "e = part._x.y\n"
+        "f = self.__class__\n"
+        "g = theme._private()\n"
+    )
+    assert foreign_private_uses(source) == [
+        "screen._view (line 1)",
+        "self.screen._cache (line 2)",
+        "part._x (line 5)",
+        "theme._private (line 7)",
+    ]
+
+
+def test_no_screen_part_reaches_into_another_objects_private_attributes() -> None:
+    bad = {
+        p.relative_to(ROOT).as_posix(): uses
+        for p in sorted((GAME / "ui").rglob("*.py"))
+        if (uses := foreign_private_uses(p.read_text(encoding="utf-8")))
+    }
+    assert not bad, f"ask the other part through a public method or the screen's BattleHost instead: {bad}"
 
 
 def test_the_map_layer_never_imports_rosters_sessions_screens_or_commands() -> None:

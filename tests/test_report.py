@@ -12,7 +12,7 @@ import pytest
 
 from game.engine import events as ev
 from game.engine.ai import make_player
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup, apply, legal_actions
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup, legal_actions
 from game.engine.characters import Character
 from game.engine.dice import FOUR_DF
 from game.engine.terrain import TerrainMap
@@ -73,7 +73,7 @@ def _battle(seed: int, kinds: tuple[str, str]) -> Battle:
     while not b.over and b.round <= MAX_ROUNDS:
         d = legal_actions(b)
         assert d is not None
-        apply(b, players[d.side](b, d))
+        b.apply(players[d.side](b, d))
     return b
 
 

@@ -15,6 +15,7 @@ import pytest
 from game.aftercare import GONE, REINFORCEMENT, REMOVED, SHARED, Aftercare, AftercareError
 from game.engine import events as ev
 from game.engine import gm
+from game.engine.battle import Seat
 from game.engine.wounds import WoundLevel, Wounds
 from game.roster import RosterError, load_roster, parse_roster, read_roster_data, roster_to_toml, save_roster
 from game.session import Session, load_session, new_session
@@ -130,7 +131,7 @@ def test_fudge_4_8_a_saved_battle_with_carried_wounds_loads_and_replays(roster: 
         d = session.battle.decision()
         if d is None:
             break
-        session.apply(players[d.side](session.battle, d))
+        session.apply(players[d.side](session.battle, d), Seat.of_side(d.side))
     save = tmp_path / "carried.json"
     session.save(save)
     carry(roster, sergeant=[], militia_bow=[])  # healed in the file since: the save keeps its own roster
@@ -209,9 +210,10 @@ def test_gm_reinforcements_and_removed_figures_are_not_written(roster: Path) -> 
             0,
             "Hired Sword",
             roster_key="militia_bow",
-        )
+        ),
+        Seat.game_master(),
     )
-    session.apply(gm.RemoveFigure(figure_of(session, "militia_bow")))
+    session.apply(gm.RemoveFigure(figure_of(session, "militia_bow")), Seat.game_master())
     care = Aftercare(b)
     report = care.save_wounds(roster)
     skipped = dict(report.skipped)

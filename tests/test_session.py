@@ -11,7 +11,7 @@ import pytest
 from game.engine import actions as act
 from game.engine import record
 from game.engine.ai import make_player
-from game.engine.battle import legal_actions
+from game.engine.battle import Seat, legal_actions, seat_taking
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
 from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 
@@ -26,7 +26,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _step(s: Session, players: dict[str, object]) -> list[object]:
     d = legal_actions(s.battle)
     assert d is not None
-    return s.apply(players[d.side](s.battle, d))  # type: ignore[operator]
+    return s.apply(players[d.side](s.battle, d), Seat.of_side(d.side))  # type: ignore[operator]
 
 
 def test_autosave_lives_under_fudge_tactics_home(home: Path) -> None:
@@ -63,7 +63,7 @@ def test_a_gm_decision_is_autosaved_at_once(home: Path) -> None:
     s.write_autosave()
     d = legal_actions(s.battle)
     assert d is not None and d.reason == "move"
-    s.apply(gm.SituationalModifier("m1", d.figure or "", 1, "inspired", "removed", s.battle.round))
+    s.apply(gm.SituationalModifier("m1", d.figure or "", 1, "inspired", "removed", s.battle.round), Seat.game_master())
     data = json.loads((home / "autosave.json").read_text())
     assert len(data["actions"]) == len(s.battle.log)
     assert data["actions"][-1]["kind"] == "gm_modifier"
@@ -74,7 +74,7 @@ def test_undo_takes_the_decision_out_of_the_autosave_too(home: Path) -> None:
     s = new_session(seed=2)
     d = legal_actions(s.battle)
     assert d is not None and d.reason == "move"
-    s.apply(act.Hold(d.figure or ""))
+    s.apply(act.Hold(d.figure or ""), Seat.of_side(d.side))
     assert len(json.loads((home / "autosave.json").read_text())["actions"]) == 1
     s.undo()
     assert json.loads((home / "autosave.json").read_text())["actions"] == []
@@ -98,11 +98,11 @@ def test_session_save_load_continue_equals_uninterrupted(tmp_path: Path) -> None
     cut = len(whole.battle.log) // 2
     part = new_session(seed=9, autosave=False)
     for a in whole.battle.log[:cut]:
-        part.apply(a)
+        part.apply(a, seat_taking(part.battle, a))
     part.save(tmp_path / "mid.json")
     resumed = load_session(tmp_path / "mid.json", autosave=False)
     for a in whole.battle.log[cut:]:
-        resumed.apply(a)
+        resumed.apply(a, seat_taking(resumed.battle, a))
     assert resumed.battle.events == whole.battle.events
     assert resumed.battle.digests == whole.battle.digests
 
@@ -112,7 +112,7 @@ def test_session_undo_and_its_refusal() -> None:
     s = new_session(seed=2, autosave=False)
     d = legal_actions(s.battle)
     assert d is not None and d.reason == "move"
-    s.apply(act.Hold(d.figure or ""))
+    s.apply(act.Hold(d.figure or ""), Seat.of_side(d.side))
     s.undo()
     assert s.battle.log == [] and legal_actions(s.battle) == d
     players = {sid: make_player("random", i) for i, sid in enumerate(s.battle.sides)}

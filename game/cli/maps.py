@@ -14,7 +14,7 @@ from typing import Any
 
 from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
-from game.maps.loader import LoadedMap, load_map
+from game.maps.loader import LoadedMap, load_map, map_project, project_types
 from game.roster import RosterError, load_roster, parse_roster, read_roster_data
 from game.session import SetupError, default_roster_for, place_figures
 
@@ -169,11 +169,31 @@ def check_map_main(argv: list[str]) -> int:
         return 2
     info = summary(loaded)
     info["roster_file"] = roster_file
+    info["warnings"] = [*loaded.warnings, *unknown_property_types(loaded)]
     if as_json:
         print(json.dumps({"ok": True, **info}, indent=2))
     else:
+        for w in info["warnings"]:
+            print(f"warning: {w}", file=sys.stderr)
         print(_text(info, seconds))
     return 0
+
+
+def unknown_property_types(loaded: LoadedMap) -> list[str]:
+    """A note when the map uses custom property types (Tiled's enums and classes) that no Tiled project beside
+    it or shipped with the game defines: their values are still read, but Tiled shows them as plain text and
+    offers no drop-downs until the project is open."""
+    project = map_project(loaded.path)
+    known = project_types(project)
+    missing = [t for t in loaded.tmx.property_types if t not in known]
+    if not missing:
+        return []
+    return [
+        f"{loaded.path.name}: the custom property types {', '.join(missing)} are defined by no Tiled project "
+        f"beside the map{f' nor in {project.name}' if project else ''}; their values are read as typed, and to "
+        f"edit them with drop-downs copy maps/fudge-tactics.tiled-project next to the map and open it in Tiled "
+        "(File > Open Project)"
+    ]
 
 
 def render_map_main(argv: list[str]) -> int:

@@ -49,6 +49,10 @@ class Event:
             out[f.name] = _plain(getattr(self, f.name))
         return out
 
+    def digest_json(self) -> dict[str, Any]:
+        """What of the event the decision's digest holds (``events_digest``): all of ``to_json``."""
+        return self.to_json()
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, Hex):
@@ -860,14 +864,27 @@ class GMActed(Event):
     what: str
     subjects: tuple[str, ...] = ()
     reason: str = ""
+    said: str = ""
+    """The log's sentence when it says more than ``what`` (an edit's old → new values); like ``what`` with
+    ``{0}`` … for the subjects. Not part of the decision's digest, so saves made before it still replay."""
 
     @property
     def figures(self) -> tuple[str, ...]:
         return self.subjects
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        line = "GM: " + self.what.format(*(_n(names, s) for s in self.subjects))
+        line = "GM: " + (self.said or self.what).format(*(_n(names, s) for s in self.subjects))
         return line + (f" — {self.reason}" if self.reason else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``Event.to_json``; no ``said`` key when it is empty."""
+        return _json_without_empty(self, "said")
+
+    def digest_json(self) -> dict[str, Any]:
+        """As ``to_json`` without ``said``: the digest holds what was decided, not how the log words it."""
+        out = self.to_json()
+        out.pop("said", None)
+        return out
 
 
 @dataclass(frozen=True)
@@ -889,8 +906,23 @@ class EscapeOverridden(Event):
         return f"GM: {_n(names, self.mover)} {verb} {who} whatever the dice say"
 
 
+def is_gm_only(event: Event) -> bool:
+    """Whether only the GM may see this event: the faces the GM set by hand for a coming roll (*Fudge* 4.1:
+    the GM's dice stay behind the screen; the roll itself, once made, reads as any other roll)."""
+    return isinstance(event, GMActed) and event.action == "gm_set_die"
+
+
+def set_roll_at(events: Sequence[Event], figure: str, faces: tuple[int, ...]) -> int:
+    """Where in a decision's ``events`` the roll made with faces the GM set for ``figure`` is: the first event
+    concerning the figure that carries those faces (the last event when none does)."""
+    for i, e in enumerate(events):
+        if figure in e.figures and any(v == faces or (isinstance(v, tuple) and faces in v) for v in vars(e).values()):
+            return i
+    return len(events) - 1
+
+
 def events_digest(events: Sequence[Event]) -> str:
     """A short fingerprint of what one decision caused, dice included (docs/architecture.md "A battle is its log": a
     replay must reproduce every roll, so saves keep one digest per action)."""
-    text = json.dumps([e.to_json() for e in events], sort_keys=True, separators=(",", ":"))
+    text = json.dumps([e.digest_json() for e in events], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

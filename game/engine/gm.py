@@ -33,7 +33,7 @@ from game.engine.action_base import Action
 from game.engine.characters import ATTRIBUTES, Character, CharacterError
 from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex
-from game.engine.ladder import parse_level
+from game.engine.ladder import level_name, parse_level
 from game.engine.wounds import WoundError, Wounds, WoundTrack
 
 Mods = tuple[tuple[str, int], ...]
@@ -267,6 +267,7 @@ class EditWounds(GMAction):
     kind: ClassVar[str] = "gm_edit_wounds"
     figure: str
     wounds: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
 
     def __post_init__(self) -> None:
         self._set("wounds", _plain(self.wounds))
@@ -287,6 +288,7 @@ class EditGear(GMAction):
     armour: tuple[str, ...] = ()
     shield: str | None = None
     coverage: dict[str, str] = field(default_factory=dict)
+    reason: str = ""
 
     def __post_init__(self) -> None:
         self._set("weapons", _tuple(self.weapons))
@@ -302,6 +304,7 @@ class EditTraits(GMAction):
     kind: ClassVar[str] = "gm_edit_traits"
     figure: str
     changes: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
 
     def __post_init__(self) -> None:
         self._set("changes", _plain(self.changes))
@@ -552,6 +555,8 @@ def validate_gm_action(
         if action.character is not None:
             new_character(action.character)
         return
+    if isinstance(action, EditWounds | EditGear | EditTraits):
+        _need_text(action.reason, "the reason", empty_ok=True)
     for name in fig_fields:
         if hasattr(action, name):
             value = getattr(action, name)
@@ -730,6 +735,26 @@ def edited_traits(character: Character, changes: Mapping[str, Any]) -> Character
         else:
             data[key] = value
     return _build(data, character.key)
+
+
+def trait_changes_text(before: Character, after: Character, changes: Mapping[str, Any]) -> str:
+    """FTC 2.1: what an ``EditTraits`` changed, old → new ("Strength Good → Great, Sword — → Fair"); a skill
+    the character lacks reads "—"."""
+    parts: list[str] = []
+    for key in changes:
+        if key == "skills":
+            for name in changes[key]:
+                old = next((v for k, v in before.skills.items() if k.lower() == str(name).lower()), None)
+                new = next((v for k, v in after.skills.items() if k.lower() == str(name).lower()), None)
+                shown = "—" if old is None else level_name(old), "—" if new is None else level_name(new)
+                parts.append(f"{name} {shown[0]} → {shown[1]}")
+        elif key in ("gifts", "faults"):
+            old_list = ", ".join(sorted(getattr(before, key))) or "none"
+            new_list = ", ".join(sorted(getattr(after, key))) or "none"
+            parts.append(f"{key} {old_list} → {new_list}")
+        else:
+            parts.append(f"{key.capitalize()} {level_name(getattr(before, key))} → {level_name(getattr(after, key))}")
+    return ", ".join(parts) or "nothing"
 
 
 def new_character(data: Mapping[str, Any]) -> Character:

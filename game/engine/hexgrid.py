@@ -122,6 +122,22 @@ def directly_behind(h: Hex, facing: int) -> Hex:
     return neighbor(h, facing + 3)
 
 
+def cube_round(q: float, r: float, den: int = 1) -> Hex:
+    """The hex nearest the cube point (q, r, -q - r) / ``den``: each coordinate rounded to the nearest whole
+    number (halves up), then the one that moved farthest recomputed from the other two (Red Blob Games'
+    cube rounding). With whole ``q``, ``r`` and ``den`` the arithmetic is exact, no floats (line-of-fire
+    sampling needs that); the screen passes fractional axial coordinates with ``den`` 1."""
+    s = -q - r
+    twice = 2 * den
+    rq, rr, rs = (2 * q + den) // twice, (2 * r + den) // twice, (2 * s + den) // twice
+    eq, er, es = abs(rq * den - q), abs(rr * den - r), abs(rs * den - s)
+    if eq > er and eq > es:
+        rq = -rr - rs
+    elif er > es:
+        rr = -rq - rs
+    return Hex(int(rq), int(rr))
+
+
 def ring(center: Hex, radius: int) -> list[Hex]:
     """All hexes exactly ``radius`` steps from ``center`` (radius 0 gives the centre alone)."""
     if radius == 0:

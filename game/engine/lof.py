@@ -46,7 +46,7 @@ from typing import Generic, Literal, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from game.engine.hexgrid import Hex, distance
+from game.engine.hexgrid import Hex, cube_round, distance
 from game.engine.ranges import partial_cover_modifier
 from game.engine.terrain import TerrainMap
 
@@ -87,23 +87,6 @@ class _Pattern(NamedTuple):
     scale: int  # the segment runs from t = 0 to t = scale
 
 
-def _cube_round(num_q: int, num_r: int, den: int) -> tuple[int, int]:
-    """Nearest hex to the cube point (num_q, num_r, -num_q - num_r) / den, in integers (Red Blob's
-    ``cube_round``)."""
-    num_s = -num_q - num_r
-    rq = (2 * num_q + den) // (2 * den)
-    rr = (2 * num_r + den) // (2 * den)
-    rs = (2 * num_s + den) // (2 * den)
-    eq = abs(rq * den - num_q)
-    er = abs(rr * den - num_r)
-    es = abs(rs * den - num_s)
-    if eq > er and eq > es:
-        rq = -rr - rs
-    elif er > es:
-        rr = -rq - rs
-    return rq, rr
-
-
 _NEAR: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
@@ -124,7 +107,7 @@ def _pattern(vq: int, vr: int) -> _Pattern:
     n = (abs(vq) + abs(vr) + abs(vs)) // 2
     candidates: set[tuple[int, int]] = set()
     for i in range(n + 1):
-        bq, br = _cube_round(i * vq, i * vr, n)
+        bq, br = cube_round(i * vq, i * vr, n)
         for oq, o_r in _NEAR:
             candidates.add((bq + oq, br + o_r))
     cells: list[_Cell] = []

@@ -1,7 +1,8 @@
 """Movement: allowance, facing costs, terrain, occupied hexes and reachable hexes (FTC 5, 5.1, 5.2, 5.3).
 
 The numbers come from ``data/movement.toml`` (tables 1, 2 and 3). This module holds the allowance (tables 1
-and 2) and the door every caller uses: ``validate_path`` and ``reachable`` for figures of any size. Its
+and 2) and the door every caller uses: a ``Ground`` (what a move is searched over) with its ``validate`` and
+``reach``, for figures of any size. Its
 parts: ``game.engine.paths`` (the grid, ``Path``, ``path_cost``, ``turn_cost``), ``game.engine.pathsearch``
 (the one-hex search and ``Reach``) and ``game.engine.large_movement`` (3- and 7-hex figures); their public
 names are importable from here too.
@@ -20,13 +21,14 @@ How a move is priced (docs/rulings.md "Facing" and "Movement phase"):
 Zones of control (FTC 5.2-5.3) are a predicate inside the search, as in Battle for Wesnoth: entering a zone
 is free, every step that leaves the zone of a stopping enemy is one *escape contest*. Among the legal ways
 to reach a hex the search prefers the fewest escape contests, then the lowest cost. The same code prices a
-path the player drew (``validate_path``), so highlights, the AI and validation agree (docs/architecture.md "One source
-of legality").
+path the player drew (``Ground.validate``), so highlights, the AI and validation agree (docs/architecture.md
+"One source of legality").
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
 from types import MappingProxyType
@@ -47,6 +49,7 @@ __all__ = [
     "TABLE_1_MOVEMENT",
     "TABLE_2_ENCUMBRANCE",
     "TERRAIN_SUGGESTIONS",
+    "Ground",
     "IllegalMove",
     "LargeReach",
     "Path",
@@ -58,11 +61,9 @@ __all__ = [
     "movement_allowance",
     "path_cost",
     "posture_speed",
-    "reachable",
     "reachable_large",
     "table_1_hexes",
     "turn_cost",
-    "validate_path",
 ]
 
 _DATA: Mapping[str, Any] = read_table("movement.toml")
@@ -201,105 +202,89 @@ def movement_allowance(
 # --- the one door: paths of figures of any size ---------------------------------------------------------
 
 
-def validate_path(
-    start: Hex,
-    facing: int,
-    steps: Sequence[tuple[Hex, int]],
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    occupied: frozenset[Hex] = frozenset(),
-    impassable: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-    size: int = 1,
-) -> Path:
-    """Check a player's explicit path and price it (FTC 5, 5.1, 5.2, 5.3); the battle's one legality check.
+@dataclass(frozen=True)
+class Ground:
+    """What a figure's move is searched and priced over (FTC 5-5.3), in one value: the map, the mover's
+    movement ``mode`` and ``size`` (1, 3 or 7 hexes), ``occupied`` (hexes with other figures: passable at +1,
+    never an end), ``impassable`` (hexes this mover may not enter, e.g. enemies that would stop him),
+    ``zones`` (for each hex, the ids of the enemies that would stop this mover and whose zone of control
+    covers it) and the ``per_hex_terrain`` rule option (entering a hex costs 1 + its penalty instead of the
+    largest-penalty rule). A large figure is searched by ``reachable_large``: occupied and impassable hexes
+    both block it."""
 
-    Raises ``IllegalMove`` when a step is illegal, the move costs more than the allowance, or it ends in an
-    occupied hex. A figure of ``size`` 3 or 7 is priced by ``large_path_cost`` (occupied hexes block it).
-    """
-    p = (
-        path_cost(
+    terrain: TerrainMap
+    mode: str = "walk"
+    occupied: frozenset[Hex] = frozenset()
+    impassable: frozenset[Hex] = frozenset()
+    zones: Mapping[Hex, frozenset[str]] | None = None
+    per_hex_terrain: bool = False
+    size: int = 1
+
+    def validate(self, start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int) -> Path:
+        """Check a player's explicit path and price it (FTC 5, 5.1, 5.2, 5.3); the battle's one legality check.
+
+        Raises ``IllegalMove`` when a step is illegal, the move costs more than the allowance, or it ends in
+        an occupied hex. A large figure is priced by ``large_path_cost`` (occupied hexes block it).
+        """
+        if self.size == 1:
+            p = path_cost(
+                start,
+                facing,
+                steps,
+                allowance,
+                terrain=self.terrain,
+                mode=self.mode,
+                occupied=self.occupied,
+                impassable=self.impassable,
+                zones=self.zones,
+                per_hex_terrain=self.per_hex_terrain,
+            )
+        else:
+            p = large_path_cost(
+                start,
+                facing,
+                self.size,
+                steps,
+                allowance,
+                terrain=self.terrain,
+                mode=self.mode,
+                blocked=self.occupied | self.impassable,
+                zones=self.zones,
+                per_hex_terrain=self.per_hex_terrain,
+            )
+        if p.cost > allowance:
+            raise IllegalMove(
+                f"this move costs {p.cost} hexes ({p.hexes_moved} moved, {p.terrain_penalty} terrain, "
+                f"{p.occupied_extra} for occupied hexes, {p.facing_extra} for turning) but the figure may move "
+                f"only {allowance}; shorten the path or turn less"
+            )
+        if p.end != start and p.end in self.occupied:
+            raise IllegalMove(f"the move ends in {p.end}, which another figure occupies; end in a free hex")
+        return p
+
+    def reach(self, start: Hex, facing: int, allowance: int) -> Reach:
+        """Every hex and facing the figure can end its move with, and the preferred path to each (FTC 5-5.3);
+        ``allowance`` comes from ``movement_allowance`` (terrain is applied here)."""
+        if self.size != 1:
+            return reachable_large(
+                start,
+                facing,
+                self.size,
+                allowance,
+                terrain=self.terrain,
+                mode=self.mode,
+                blocked=self.occupied | self.impassable,
+                zones=self.zones,
+                per_hex_terrain=self.per_hex_terrain,
+            )
+        return reachable_one_hex(
             start,
             facing,
-            steps,
             allowance,
-            terrain=terrain,
-            mode=mode,
-            occupied=occupied,
-            impassable=impassable,
-            zones=zones,
-            per_hex_terrain=per_hex_terrain,
+            terrain=self.terrain,
+            mode=self.mode,
+            occupied=self.occupied,
+            impassable=self.impassable,
+            zones=self.zones,
+            per_hex_terrain=self.per_hex_terrain,
         )
-        if size == 1
-        else large_path_cost(
-            start,
-            facing,
-            size,
-            steps,
-            allowance,
-            terrain=terrain,
-            mode=mode,
-            blocked=occupied | impassable,
-            zones=zones,
-            per_hex_terrain=per_hex_terrain,
-        )
-    )
-    if p.cost > allowance:
-        raise IllegalMove(
-            f"this move costs {p.cost} hexes ({p.hexes_moved} moved, {p.terrain_penalty} terrain, "
-            f"{p.occupied_extra} for occupied hexes, {p.facing_extra} for turning) but the figure may move "
-            f"only {allowance}; shorten the path or turn less"
-        )
-    if p.end != start and p.end in occupied:
-        raise IllegalMove(f"the move ends in {p.end}, which another figure occupies; end in a free hex")
-    return p
-
-
-def reachable(
-    start: Hex,
-    facing: int,
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    occupied: frozenset[Hex] = frozenset(),
-    impassable: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-    size: int = 1,
-) -> Reach:
-    """Every hex and facing a figure can end its move with, and the preferred path to each (FTC 5-5.3).
-
-    ``occupied``: hexes with other figures (passable at +1, never an end); ``impassable``: hexes this mover
-    may not enter (e.g. enemies that would stop him); ``zones``: for each hex, the ids of the enemies that
-    would stop this mover and whose zone of control covers it. ``allowance`` comes from
-    ``movement_allowance`` (terrain is applied here). With ``per_hex_terrain`` (rule option) entering a
-    hex costs 1 + its penalty instead of the largest-penalty rule. A figure of ``size`` 3 or 7 hexes
-    (FTC 5) is searched by ``reachable_large``: occupied and impassable hexes both block it.
-    """
-    if size != 1:
-        return reachable_large(
-            start,
-            facing,
-            size,
-            allowance,
-            terrain=terrain,
-            mode=mode,
-            blocked=occupied | impassable,
-            zones=zones,
-            per_hex_terrain=per_hex_terrain,
-        )
-    return reachable_one_hex(
-        start,
-        facing,
-        allowance,
-        terrain=terrain,
-        mode=mode,
-        occupied=occupied,
-        impassable=impassable,
-        zones=zones,
-        per_hex_terrain=per_hex_terrain,
-    )

@@ -2,7 +2,7 @@
 
 How a move is priced is told in ``game.engine.movement``'s docstring; this module holds the grid every
 search and check uses (``_Grid``, built once per map), the ``Path`` a move is priced as, ``path_cost``,
-and ``turn_cost``; ``game.engine.movement.validate_path`` checks a drawn path with them.
+and ``turn_cost``; ``game.engine.movement.Ground.validate`` checks a drawn path with them.
 """
 
 from __future__ import annotations

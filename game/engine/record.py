@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from game.engine.actions import Action, action_from_json, action_to_json
-from game.engine.battle import Battle, BattleSetup, IllegalAction
+from game.engine.battle import Battle, BattleSetup, IllegalAction, apply, seat_taking
 from game.engine.events import events_digest
 
 SAVE_VERSION = 1
@@ -154,14 +154,16 @@ def replay(
     """Rebuild a battle by applying its actions to a fresh battle from ``setup``.
 
     With ``digests`` (from a save), every action's events must match: otherwise ``ReplayMismatch``
-    names the first action that differs (a wrong seed, an edited action, other rules or data).
+    names the first action that differs (a wrong seed, an edited action, other rules or data). Each action
+    goes through the door from the seat that took it (``seat_taking``: its side's, or the GM's), so a log
+    edited to take a GM decision in a battle without a GM is refused like any illegal action.
     """
     battle = Battle(setup)
     if initial_digest is not None and battle.initial_digest != initial_digest:
         raise ReplayMismatch(0, "the battle's opening (initiative rolls) differs: wrong seed, roster or rules")
     for i, action in enumerate(actions):
         try:
-            events = battle.apply(action)
+            events = apply(battle, action, seat_taking(battle, action))
         except IllegalAction as exc:
             raise ReplayMismatch(i + 1, f"action {i + 1} ({action.kind}) is not legal on replay: {exc}") from None
         if i < len(digests) and events_digest(events) != digests[i]:

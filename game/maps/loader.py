@@ -24,8 +24,9 @@ How a GM's Tiled data becomes terrain (the GM's guide in the README says the sam
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -39,6 +40,7 @@ from game.engine.terrain import TerrainMap, TerrainType
 from game.maps.errors import MapLoadError
 from game.maps.geometry import HexLayout
 from game.maps.tmx import GID_MASK, TmxMap, TmxObject, TmxTileLayer, TmxTileset, read_tmx
+from game.paths import MAPS_DIR
 
 # property name -> (kind, lowest, highest); kind "int" or "bool"
 TERRAIN_PROPERTIES: Mapping[str, tuple[str, int, int]] = MappingProxyType(
@@ -101,6 +103,9 @@ class LoadedMap:
     deployment: Deployment
     properties: Mapping[str, Any]
     layout: HexLayout
+    warnings: tuple[str, ...] = ()
+    """What the map does that a battle accepts but the GM may not mean (a figure off its hex centre), one
+    sentence each naming the object and the hex; ``check-map`` prints them."""
 
     @property
     def width(self) -> int:
@@ -193,10 +198,47 @@ def _terrain_name(raw: Any, where: str, path: Path) -> str:
     return raw.strip()
 
 
+PROJECT_SUFFIX = ".tiled-project"
+SHIPPED_PROJECT = MAPS_DIR / "fudge-tactics.tiled-project"
+"""The game's own Tiled project: the Terrain and Side types and the figure / deploy / terrain classes."""
+
+
+def map_project(map_path: Path) -> Path | None:
+    """The Tiled project a map is checked against: one beside the map, else the game's own."""
+    beside = sorted(map_path.resolve().parent.glob(f"*{PROJECT_SUFFIX}"))
+    if beside:
+        return beside[0]
+    return SHIPPED_PROJECT if SHIPPED_PROJECT.is_file() else None
+
+
+def project_types(project: Path | None) -> dict[str, tuple[str, ...]]:
+    """A Tiled project's custom property types: enum name -> its values, class name -> its members
+    (empty when there is no project or it cannot be read: nothing is then checked against it)."""
+    if project is None:
+        return {}
+    try:
+        data = json.loads(project.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for t in data.get("propertyTypes", []) if isinstance(data, dict) else []:
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+            continue
+        if t.get("type") == "enum":
+            out[t["name"]] = tuple(str(v) for v in t.get("values", []))
+        elif t.get("type") == "class":
+            out[t["name"]] = tuple(str(m.get("name")) for m in t.get("members", []) if isinstance(m, dict))
+    return out
+
+
 class _Builder:
-    def __init__(self, tmx: TmxMap) -> None:
+    def __init__(self, tmx: TmxMap, known_terrains: tuple[str, ...] = ()) -> None:
         self.tmx = tmx
         self.names: list[str] = ["open"]
+        self.known = known_terrains
+        self.warnings: list[str] = []
+        self.side_objects: dict[str, str] = {}
+        """Each side the map names -> the first object naming it (for a near-miss spelling's message)."""
 
     def name_index(self, name: str) -> int:
         if name not in self.names:
@@ -258,7 +300,8 @@ class _Builder:
             k = _KEYS.index("light")
             values[k][values[k] == _UNSET] = default_light
         layout = HexLayout.of(tmx)
-        overrides = self.overrides(layout)
+        self.check_tile_sizes()
+        self.apply_terrain_objects(values, layout)
         flat = values.reshape(len(_KEYS), -1).T
         combos, inverse = _unique_rows(flat)
         types = tuple(self.terrain_type(row) for row in combos.tolist())
@@ -270,7 +313,6 @@ class _Builder:
             grid,
             stagger_axis=tmx.stagger_axis,
             stagger_index=tmx.stagger_index,
-            overrides=overrides,
         )
         return terrain, self.deployment(layout, terrain)
 
@@ -296,32 +338,72 @@ class _Builder:
     def objects_of(self, cls: str) -> list[TmxObject]:
         return [o for o in self.tmx.objects if o.cls.strip().lower() == cls]
 
-    def overrides(self, layout: HexLayout) -> dict[tuple[int, int], dict[str, object]]:
-        out: dict[tuple[int, int], dict[str, object]] = {}
+    def named_terrain(self) -> dict[int, list[int]]:
+        """Per terrain name (its index in ``names``): every property of the first tile that names it, as a
+        row of ``_KEYS`` (``_UNSET`` where the tile says nothing)."""
+        out: dict[int, list[int]] = {}
+        for ts in self.tmx.tilesets:
+            for tid, tile in sorted(ts.tiles.items()):
+                enc = self.encode(tile.properties, f'tileset "{ts.name[:40]}" tile {tid}')
+                if "terrain" in enc and enc["terrain"] not in out:
+                    out[enc["terrain"]] = [enc.get(k, int(_UNSET)) for k in _KEYS]
+        return out
+
+    def apply_terrain_objects(self, values: npt.NDArray[np.int32], layout: HexLayout) -> None:
+        """Terrain objects over the stacked tiles, in document order: an object naming a ``terrain`` makes its
+        cells that terrain — the name and every property of the tile that defines it — and the properties it
+        names itself then replace those values, as a tile on a layer above would."""
+        named: dict[int, list[int]] | None = None
         for obj in self.objects_of("terrain"):
             where = _object_name(obj)
             enc = self.encode(obj.properties, where)
-            enc.pop("terrain", None)
             if not enc:
                 continue
-            change: dict[str, object] = {}
+            row: list[int] = [int(_UNSET)] * len(_KEYS)
+            if "terrain" in enc:
+                named = self.named_terrain() if named is None else named
+                self.check_known(enc["terrain"], named, where)
+                row = list(named.get(enc["terrain"], row))
             for key, value in enc.items():
-                if key == "move_penalty":
-                    change["penalty_walk"] = value
-                elif key == "move_penalty_fly":
-                    change["penalty_fly"] = value
-                elif key == "impassable":
-                    change["passable_walk"] = not value
-                elif key == "impassable_fly":
-                    change["passable_fly"] = not value
-                elif key == "blocks_sight":
-                    change["blocks_sight"] = bool(value)
-                else:
-                    change[key] = value
+                row[_KEYS.index(key)] = value
             cells = self.cells_of(obj, layout, where, allow_point=True)
-            for cell in cells:
-                out.setdefault(cell, {}).update(change)
-        return out
+            for col, r in cells:
+                for k, value in enumerate(row):
+                    if value != int(_UNSET):
+                        values[k][r, col] = value
+
+    def check_known(self, index: int, named: Mapping[int, list[int]], where: str) -> None:
+        """A terrain object's ``terrain`` must be a terrain the map's tiles define or the Tiled project's
+        Terrain type lists; otherwise it is a typo that would silently make plain ground."""
+        name = self.names[index]
+        known = sorted({*self.known, *(self.names[i] for i in named)})
+        if name not in known:
+            raise MapLoadError(
+                self.tmx.path,
+                f'{where} property "terrain"',
+                f'"{name[:30]}" is not a known terrain',
+                f"use one of {', '.join(known)} (a terrain a tile defines, or one of the Terrain type of the "
+                "Tiled project)",
+            )
+
+    def check_tile_sizes(self) -> None:
+        """A tileset whose tiles the tile layers use must have the map's tile size: Tiled and the game would
+        draw its tiles off the hexes."""
+        tmx = self.tmx
+        layers = [(layer.gids & GID_MASK).ravel().astype(np.int64) for layer in tmx.tile_layers]
+        used = np.unique(np.concatenate(layers or [np.zeros(1, dtype=np.int64)]))
+        for ts in tmx.tilesets:
+            if ts.image is None or (ts.tile_width, ts.tile_height) == (tmx.tile_width, tmx.tile_height):
+                continue
+            if not ((used >= ts.firstgid) & (used < ts.firstgid + ts.tile_ids())).any():
+                continue
+            raise MapLoadError(
+                tmx.path,
+                f'<tileset "{ts.name[:40]}">',
+                f"its tiles are {ts.tile_width}x{ts.tile_height} pixels but the map's are "
+                f"{tmx.tile_width}x{tmx.tile_height}",
+                "give the tileset the map's tile size (or the map the tileset's, Map > Map Properties)",
+            )
 
     def cells_of(self, obj: TmxObject, layout: HexLayout, where: str, allow_point: bool) -> list[tuple[int, int]]:
         path = self.tmx.path
@@ -352,6 +434,18 @@ class _Builder:
         rows, cols = np.nonzero(inside)
         return list(zip(cols.tolist(), rows.tolist(), strict=True))
 
+    def check_centred(self, obj: TmxObject, layout: HexLayout, cell: tuple[int, int]) -> None:
+        """Warn of a figure object away from its hex's centre: it may stand on another hex than the GM meant."""
+        side = self.tmx.hex_side_length or min(self.tmx.tile_width, self.tmx.tile_height) // 2
+        off = _off_centre(obj, layout, cell, side)
+        if off is not None:
+            name = obj.name.strip() or str(obj.properties.get("character", "")) or f"object {obj.id}"
+            self.warnings.append(
+                f"{self.tmx.path.name}: figure {name!r} ({_object_name(obj)}) stands {off:.0f} pixels from the "
+                f"centre of the hex it is put on, cell {cell}; move it onto that hex's centre (View > Snapping > "
+                "Snap to Grid) or onto the hex it belongs on"
+            )
+
     def deployment(self, layout: HexLayout, terrain: TerrainMap) -> Deployment:
         tmx = self.tmx
         path = tmx.path
@@ -359,6 +453,7 @@ class _Builder:
         for obj in self.objects_of("deploy"):
             where = _object_name(obj)
             side = _side(obj, where, path)
+            self.side_objects.setdefault(side, where)
             cells = self.cells_of(obj, layout, where, allow_point=False)
             if not cells:
                 raise MapLoadError(
@@ -376,6 +471,7 @@ class _Builder:
         for obj in self.objects_of("figure"):
             where = _object_name(obj)
             side = _side(obj, where, path)
+            self.side_objects.setdefault(side, where)
             character = obj.properties.get("character")
             if not isinstance(character, str) or not character.strip():
                 raise MapLoadError(
@@ -395,6 +491,7 @@ class _Builder:
                 )
             (cell,) = self.cells_of(obj, layout, where, allow_point=True)
             h = offset_to_hex(cell[0], cell[1], tmx.stagger_axis, tmx.stagger_index)
+            self.check_centred(obj, layout, cell)
             name = obj.name.strip() or character
             if name in seen_names:
                 raise MapLoadError(
@@ -415,6 +512,65 @@ class _Builder:
             seen_hexes[h] = name
             figures.append(PlacedFigure(name, side, character, h, facing))
         return Deployment(MappingProxyType({s: frozenset(z) for s, z in sorted(zones.items())}), tuple(figures))
+
+
+def _edit_distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def near_miss(a: str, b: str) -> bool:
+    """Whether two side names look like one side spelled twice ("Bandit" / "Bandits", "Red" / "red",
+    "wyrm_hunters" / "wyrm-hunters"): equal but for case and punctuation, one with a plural s, or one letter
+    apart in names of four letters or more. Names that differ only in a number ("side1" / "side2") are
+    different sides."""
+    if a == b:
+        return False
+    na, nb = ("".join(ch for ch in x.lower() if ch.isalnum()) for x in (a, b))
+    if na == nb:
+        return True
+    if "".join(ch for ch in na if not ch.isdigit()) == "".join(ch for ch in nb if not ch.isdigit()):
+        return False
+    if na + "s" == nb or nb + "s" == na:
+        return True
+    return min(len(na), len(nb)) >= 4 and _edit_distance(na, nb) <= 1
+
+
+def near_miss_pairs(names: Iterable[str]) -> list[tuple[str, str]]:
+    """Every pair of distinct names that are near misses of each other (``near_miss``), in the given order."""
+    seen: list[str] = []
+    out: list[tuple[str, str]] = []
+    for name in names:
+        if name in seen:
+            continue
+        out.extend((other, name) for other in seen if near_miss(other, name))
+        seen.append(name)
+    return out
+
+
+def check_side_spellings(path: Path, builder: _Builder) -> None:
+    """Refuse a map naming one side two ways ("Bandit" beside "Bandits"): a battle would make two armies."""
+    for first, second in near_miss_pairs(builder.side_objects):
+        raise MapLoadError(
+            path,
+            f'{builder.side_objects[second]} property "side"',
+            f'"{second[:30]}" is a near miss of the side "{first[:30]}" of {builder.side_objects[first]}',
+            f'spell one side one way: change it to "{first[:30]}" (or rename the other if they are two sides)',
+        )
+
+
+def _off_centre(obj: TmxObject, layout: HexLayout, cell: tuple[int, int], side: int) -> float | None:
+    """How far (map pixels) a figure object stands from the centre of the hex it is put on, when that is more
+    than a quarter of the hex's side (None otherwise)."""
+    x, y = _anchor(obj)
+    cx, cy = layout.centres()[cell[1], cell[0]]
+    off = math.hypot(x - float(cx), y - float(cy))
+    return off if off > max(2.0, side / 4) else None
 
 
 def _unique_rows(flat: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.intp]]:
@@ -525,8 +681,10 @@ def load_map(path: str | Path) -> LoadedMap:
     """
     p = Path(path)
     tmx = read_tmx(p)
+    known = project_types(map_project(p)).get("Terrain", ())
+    builder = _Builder(tmx, known)
     try:
-        terrain, deployment = _Builder(tmx).build()
+        terrain, deployment = builder.build()
     except MapLoadError:
         raise
     except (ValueError, TypeError, OverflowError) as exc:
@@ -562,4 +720,5 @@ def load_map(path: str | Path) -> LoadedMap:
                 f'the roster "{roster[:60]}" does not exist',
                 "create the roster file or correct the property",
             )
-    return LoadedMap(p, tmx, terrain, deployment, MappingProxyType(props), HexLayout.of(tmx))
+    check_side_spellings(p, builder)
+    return LoadedMap(p, tmx, terrain, deployment, MappingProxyType(props), HexLayout.of(tmx), tuple(builder.warnings))

@@ -31,6 +31,7 @@ import defusedxml.ElementTree as SafeET
 import numpy as np
 import numpy.typing as npt
 
+from game.colours import parse_hex_colour
 from game.maps.errors import MapLoadError
 
 # --- limits: generous for any real battle map, small enough to stay fast ---------
@@ -161,6 +162,8 @@ class TmxMap:
     objects: tuple[TmxObject, ...]
     layer_offsets: tuple[tuple[float, float], ...] = field(default=())
     """The total offset of every non-group layer (tile, object and image layers alike)."""
+    property_types: tuple[str, ...] = ()
+    """The custom property types (Tiled's ``propertytype``: enums and classes of a project) the map uses."""
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -183,6 +186,7 @@ class _Reader:
         self.path = path
         self.folder = path.resolve().parent
         self.total_cells = 0
+        self.property_types: set[str] = set()
 
     def fail(self, element: str, problem: str, fix: str, file: Path | None = None) -> MapLoadError:
         return MapLoadError(file or self.path, element, problem, fix)
@@ -336,6 +340,9 @@ class _Reader:
 
     def property_value(self, prop: Element, owner: Element, file: Path) -> Any:
         kind = prop.get("type", "string")
+        custom = prop.get("propertytype")
+        if custom:
+            self.property_types.add(custom[:60])
         if kind == "class":
             return self.properties(prop, file)
         raw = prop.get("value")
@@ -414,6 +421,13 @@ class _Reader:
                 "choose Stagger Index Odd or Even in Map > Map Properties",
             )
         along = tw if axis == "x" else th
+        if root.get("hexsidelength") is None:
+            raise self.fail(
+                "<map>",
+                "the hex map has no hexsidelength, so the hexes' shape is unknown",
+                "set Hex Side Length in Map > Map Properties (about half the tile "
+                f"{'width' if axis == 'x' else 'height'}, an even number)",
+            )
         side = self.int_attr(root, "hexsidelength", 0, path, 0, along)
         if (along - side) % 2:
             raise self.fail(
@@ -449,6 +463,7 @@ class _Reader:
             tuple(tile_layers),
             tuple(objects),
             tuple(offsets),
+            tuple(sorted(self.property_types)),
         )
 
     def walk_layers(
@@ -587,12 +602,11 @@ class _Reader:
         trans = elem.get("trans")
         colour: tuple[int, int, int] | None = None
         if trans:
-            t = trans.lstrip("#")
-            if not re.fullmatch(r"[0-9a-fA-F]{6}", t):
+            colour = parse_hex_colour(trans, short=False)
+            if colour is None:
                 raise self.fail(
                     where, f'trans="{trans[:10]}" is not a colour', "pick the transparent colour again in Tiled", file
                 )
-            colour = (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
         return TmxImage(path, width, height, colour)
 
     # -- tile layers -------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ import argparse
 import asyncio
 import contextlib
 import secrets
+import socket
 import sys
+import threading
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
@@ -183,8 +185,17 @@ async def run_host(
     """Serve ``table`` until its battle is over (then until every client has gone, ``linger`` seconds at
     most) or ``stop`` is set."""
     host = Host(table, hand_over=hand_over, computer_pause=computer_pause)
+    # origins=[None]: only clients that send no Origin header (the game's own), so a web page open in a
+    # browser on a player's computer cannot connect to the table behind the player's back
     async with serve(
-        host.handle, address, port, max_size=MAX_CLIENT_FRAME, max_queue=16, compression=None, close_timeout=2
+        host.handle,
+        address,
+        port,
+        origins=[None],
+        max_size=MAX_CLIENT_FRAME,
+        max_queue=16,
+        compression=None,
+        close_timeout=2,
     ) as server:
         bound = _port_of(server)
         if on_ready is not None:
@@ -286,3 +297,61 @@ def host_main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+class HostThread:
+    """A table served from a thread of this process (the game window's "Host a table"): ``start`` returns
+    once it listens; ``stop`` closes it. A taken ``port`` falls back to one the system chooses."""
+
+    def __init__(self, table: Table, *, public: bool = False, port: int = DEFAULT_PORT) -> None:
+        self.table = table
+        self.address = PUBLIC if public else LOCAL
+        self.port = port
+        self.error: str | None = None
+        self.listening = False
+        self._ready = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        async def main() -> None:
+            self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+
+            def ready(port: int) -> None:
+                self.port, self.listening = port, True
+                self._ready.set()
+
+            for port in (self.port, 0):
+                try:
+                    await run_host(self.table, self.address, port, on_ready=ready, stop=self._stop, linger=0.5)
+                    return
+                except OSError as exc:
+                    self.error = f"port {port}: {exc.strerror or exc}"
+            self._ready.set()
+
+        asyncio.run(main())
+
+    def start(self, timeout: float = 10.0) -> int:
+        """Listen; the port it listens on (``OSError`` when it cannot listen at all)."""
+        self._thread.start()
+        if not self._ready.wait(timeout) or not self.listening:
+            raise OSError(f"the table could not listen on {self.address} ({self.error or 'no answer'})")
+        return self.port
+
+    def stop(self) -> None:
+        """Close the table (its save stays)."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and self._thread.is_alive():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        self._thread.join(5)
+
+
+def lan_address() -> str:
+    """This computer's address on its local network, as other computers there reach it (no packet is sent:
+    a UDP socket is only pointed at a public address to learn which interface would be used)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))
+        return str(s.getsockname()[0])
+    return LOCAL

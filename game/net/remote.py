@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import record
-from game.engine.battle import Battle, IllegalAction
+from game.engine.battle import Battle, IllegalAction, Seat
 from game.net.client import Client, TableClosed
 
 _CLOSED = object()
@@ -134,9 +134,12 @@ class RemoteSession:
         self.lost_at = None
         self._after_connect()
 
-    def apply(self, action: act.Action, timeout: float = 10.0) -> list[ev.Event]:
+    def apply(self, action: act.Action, seat: Seat | None = None, *, timeout: float = 10.0) -> list[ev.Event]:
         """Send a decision of this seat and wait for the host's answer: the events of the steps that came
-        (this one's included), or ``IllegalAction`` with the host's sentence (the battle unchanged)."""
+        (this one's included), or ``IllegalAction`` with the host's sentence (the battle unchanged). A
+        decision meant for another ``seat`` than this client's is refused here: the host would refuse it too."""
+        if seat is not None and seat.label != self.seat:
+            raise IllegalAction(f"This computer sits at {self.seat}; a decision for {seat.label} is not sent.")
         if self.client.ws is None:
             raise IllegalAction("The connection to the host is lost; the game is rejoining the table.")
         before = len(self.client.refusals)

@@ -24,7 +24,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import record
 from game.engine.ai import Player, make_player
-from game.engine.battle import IllegalAction
+from game.engine.battle import IllegalAction, apply, seat_taking
 from game.engine.seats import (
     Seat,
     check_seat,
@@ -118,7 +118,7 @@ class Table:
         old = session.battle
         for i, action in enumerate(old.log):
             mark = len(battle.tape)
-            events = battle.apply(action)
+            events = apply(battle, action, seat_taking(battle, action))
             if i < len(old.digests) and battle.digests[-1] != old.digests[i]:
                 raise record.SaveError(f"decision {i + 1} ({action.kind}) does not replay with the same dice")
             table._record(Step(action, battle.tape[mark:], events))
@@ -297,9 +297,8 @@ class Table:
 
     # ------------------------------------------------------------------ decisions
     def _apply(self, action: act.Action, seat: Seat) -> list[Out]:
-        check_seat(self.battle, action, seat)
         mark = len(self.battle.tape)
-        events = self.battle.apply(action)
+        events = apply(self.battle, action, seat)  # the door: the seat, then the rules
         step = Step(action, self.battle.tape[mark:], events)
         self._record(step)
         self.save()

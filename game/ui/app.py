@@ -69,6 +69,7 @@ class App:
         )
         self.ui.open_save = self.open_save
         self.ui.open_table = self.open_table
+        self.ui.host_table = self.host_table
         self.stack: list[Screen] = []
         self.running = True
         self.dirty = True
@@ -151,9 +152,15 @@ class App:
     def open_battle(self, setup: BattleSetup) -> Screen:
         """A new battle on screen: ``game.session.new_session`` with the setup's choices (raises on a bad
         map, roster or setup; the caller turns that into a dialog)."""
+        from game.ui.battle_screen import BattleScreen
+
+        return BattleScreen(self.ui, self.new_session(setup), self.to_title)
+
+    def new_session(self, setup: BattleSetup, *, autosave: bool = True) -> Any:
+        """``game.session.new_session`` with the New battle screen's choices (raises on a bad map, roster or
+        setup)."""
         from game.engine.battle import RuleOptions
         from game.session import new_session
-        from game.ui.battle_screen import BattleScreen
 
         controllers: dict[str, str] | None = dict(setup.side_controllers) or None
         if controllers is None and setup.controllers:
@@ -172,8 +179,57 @@ class App:
             options=setup.options or RuleOptions(),
             placements=list(setup.placements) if setup.placements is not None else None,
             gm=setup.gm,
+            autosave=autosave,
         )
-        return BattleScreen(self.ui, session, self.to_title)
+        return session
+
+    def host_table(self, setup: BattleSetup, public: bool = False) -> Transition | None:
+        """New battle's "Host a table": deploy, then serve the battle from this game (the other human sides
+        and the GM's seat open to players at other computers, the computer sides played here) and take the
+        first human seat at it. A failure is a dialog; the game goes on."""
+        if setup.deploy and setup.placements is None:
+            from game.ui.deploy_screen import DeployScreen
+
+            return Push(DeployScreen(self.ui, setup, lambda placed: self.host_table(placed, public)))
+        try:
+            return Push(self._hosted_screen(setup, public))
+        except Exception as exc:  # a bad map, a port nobody may use: a sentence, not a crash
+            name = setup.map_path.name if setup.map_path is not None else "the map"
+            return Push(
+                MessageDialog(self.ui, "Cannot host the table", describe_error(exc, f"Hosting {name}"), error=True)
+            )
+
+    def _hosted_screen(self, setup: BattleSetup, public: bool) -> Screen:
+        import time
+
+        from game.engine.ai import make_player
+        from game.net.host import HostThread, lan_address
+        from game.net.remote import RemoteSession
+        from game.net.table import Table
+        from game.ui.battle.table import TableScreen
+
+        session = self.new_session(setup, autosave=False)
+        title = str(session.setup_data.get("title", "table")).replace(" ", "_").replace("/", "_")
+        save = self.ui.saves_dir() / f"table-{title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        table = Table.start(session, save_path=save, say=lambda _: None)
+        humans = [sid for sid, side in table.battle.sides.items() if side.controller == "human"]
+        for i, (sid, side) in enumerate(table.battle.sides.items()):
+            if side.controller != "human":
+                table.computers[sid] = make_player(side.controller, i + 1)
+        table.save()
+        server = HostThread(table, public=public)
+        port = server.start()
+        seat = humans[0] if humans else ("gm" if table.battle.setup.gm == "referee" else "watch")
+        try:
+            remote = RemoteSession.join(f"ws://127.0.0.1:{port}", "the host", seat)
+        except Exception:
+            server.stop()
+            raise
+        where = f"{lan_address() if public else '127.0.0.1'}:{port}"
+        screen = TableScreen(self.ui, remote, self.to_title, on_leave=server.stop)
+        screen.join_hint = f" · others join with: python main.py join {where}"
+        screen.set_status(f"Hosting at {where}, saved to {save.name}{screen.join_hint}")
+        return screen
 
     def open_save(self, path: Path) -> Screen:
         """A saved battle on screen (raises ``SaveError`` with its sentence)."""

@@ -504,6 +504,11 @@ class Board:
         to_screen = self.camera.map_to_screen
         return [(to_screen(*a), to_screen(*b)) for a, b in footprint_edges(self.layout, cells)]
 
+    def name_tag(self, text: str, size: int) -> pygame.Surface:
+        """A name as the board labels its tokens (a dark rounded tag, cached): for a token drawn off the board,
+        such as the figure being placed in deployment."""
+        return self._label(text, size)
+
     def _label(self, text: str, size: int) -> pygame.Surface:
         key = (text, size)
         label = self._labels.get(key)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from game.engine.hexgrid import DIRECTIONS, Hex, hex_to_offset, offset_to_hex
+from game.engine.hexgrid import DIRECTIONS, Hex, cube_round, hex_to_offset, offset_to_hex
 
 Point = tuple[float, float]
 
@@ -200,7 +200,7 @@ class HexLayout:
         ix, iy = x - self._base[0], y - self._base[1]
         a, b, c, d = self._inverse
         fq, fr = a * ix + b * iy, c * ix + d * iy
-        guess = _cube_round(fq, fr)
+        guess = cube_round(fq, fr)
         best, best_margin = guess, self._margin(guess, x, y)
         # Odd side lengths make Tiled's hexagons overlap by a pixel, so even a hit is compared with the
         # neighbours: the deepest containment wins, which is exact for a true tiling and fair at overlaps.
@@ -214,18 +214,6 @@ class HexLayout:
     def pixel_to_cell(self, x: float, y: float) -> tuple[int, int]:
         """The Tiled cell containing map pixel (x, y)."""
         return self.cell_of(self.pixel_to_hex(x, y))
-
-
-def _cube_round(fq: float, fr: float) -> Hex:
-    """Red Blob Games' cube rounding of fractional axial coordinates."""
-    fs = -fq - fr
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    return Hex(int(q), int(r))
 
 
 class Camera:

@@ -8,7 +8,8 @@ may take are outlined, and a drop anywhere else is refused with the reason. A fi
 figure (FTC 5.2: a figure faces one hex side; the arrow shows which). Auto-deploy places whatever is left
 in the tray as ``game.session.place_figures`` would; Clear sends every figure back to the tray.
 
-Each side is played by a human, the tactical computer or the random computer; the GM seat is
+Each side is played by a human or the computer (the random player is a testing tool, left to ``simulate``; a
+side a roster gives it still shows it); the GM seat is
 empty, a referee who plays no side, or a human side's player. Start battle is enabled once every figure is
 placed and hands ``game.session.new_session`` the placements, the controllers and the GM seat. The screen
 adds no rules: where a figure may stand is the map's zones and terrain, checked again by
@@ -35,7 +36,7 @@ from game.ui import theme
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import BattleSetup
 from game.ui.token_art import look_for
 from game.ui.token_images import figure_tokens
@@ -44,17 +45,9 @@ from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
-CONTROLLERS = ("human", "tactical", "random")
+CONTROLLERS = ("human", "tactical")
+"""Who a player may choose for a side here; "random" stays a testing tool of ``simulate``."""
 CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
-
-
-def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    """``#rrggbb`` as RGB (a roster side's colour)."""
-    t = text.strip().lstrip("#")
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except (ValueError, IndexError):
-        return default
 
 
 @dataclass
@@ -192,16 +185,13 @@ class DeployScreen(ViewerScreen):
 
     def side_colour(self, side: str) -> RGB:
         """The roster's colour of a side, or its colour-blind-safe stand-in."""
-        index = self.side_index.get(side, 0)
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         rs = self.roster.side(side)
-        return _hex_colour(rs.colour) if rs is not None else self.ui.palette.sides[index % 6]
+        return self.ui.side_colour(rs.colour if rs is not None else None, self.side_index.get(side, 0))
 
     def _refresh_labels(self) -> None:
         for sid, b in zip(self.side_ids, self.side_buttons, strict=True):
             b.text = f"{self.side_name(sid)}: {CONTROLLER_NAMES[self.controllers[sid]]}"
-            b.tooltip = "Click to change who plays this side: human, the tactical computer or the random one."
+            b.tooltip = "Click to change who plays this side: a human or the computer."
         if self.gm is None:
             self.gm_button.text = "GM seat: none"
         elif self.gm == GM_REFEREE:
@@ -217,7 +207,8 @@ class DeployScreen(ViewerScreen):
         )
 
     def _cycle_controller(self, side: str) -> bool:
-        i = CONTROLLERS.index(self.controllers[side])
+        current = self.controllers[side]
+        i = CONTROLLERS.index(current) if current in CONTROLLERS else -1
         self.controllers[side] = CONTROLLERS[(i + 1) % len(CONTROLLERS)]
         if self.gm == side and self.controllers[side] != "human":
             self.gm = None
@@ -536,12 +527,11 @@ class DeployScreen(ViewerScreen):
         if event.type == pygame.KEYDOWN:
             return self._deploy_key(event)
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            for b in self.buttons:
-                b.handle(event)
-                if b.result is not None:
-                    self._refresh_labels()
-                    self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+            b = press(self.buttons, event)
+            if b is not None:
+                self._refresh_labels()
+                self._view = None
+                return transition_of(b.result)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self._update_tooltip(event.pos)
@@ -747,7 +737,7 @@ class DeployScreen(ViewerScreen):
                 sprite = sprite.copy()
                 sprite.set_alpha(150)
             surface.blit(sprite, (self.mouse[0] - anchor[0], self.mouse[1] - anchor[1]))
-            label = self.board._label(p.name, 13)
+            label = self.board.name_tag(p.name, 13)
             surface.blit(label, label.get_rect(midtop=(self.mouse[0], self.mouse[1] + sprite.get_height() // 2)))
         top = s(self.TOP)
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))

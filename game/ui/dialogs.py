@@ -14,7 +14,7 @@ from pathlib import Path
 import pygame
 
 from game.ui import theme
-from game.ui.screen import Pop, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press
 from game.ui.widgets import Button, ScrollList, draw_panel
 
 ChoiceCallback = Callable[[], Transition | None]
@@ -90,11 +90,8 @@ class MessageDialog(Screen):
                 return self._choose(len(self.choices) - 1)
             if event.key == pygame.K_ESCAPE:
                 return self._choose(0)
-        for i, b in enumerate(self.buttons):
-            b.handle(event)
-            if b.result is not None:
-                return self._choose(i)
-        return None
+        b = press(self.buttons, event)
+        return self._choose(self.buttons.index(b)) if b is not None else None
 
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the dimmed background and the box."""

@@ -22,7 +22,7 @@ from game.engine.battle import Battle
 from game.ui import theme
 from game.ui.battle.common import BattleHost
 from game.ui.dialogs import MessageDialog, _dim
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, TextCache, Tooltip, draw_panel
 
 BETWEEN_ROUNDS = "Between rounds only: in the movement phase before any figure has moved or held (use End round first)."
@@ -59,6 +59,8 @@ class PanelHost(Protocol):
     screen: BattleHost
     figure: str
     message: str
+    reason: str
+    """What the GM typed in the panel's Reason box (logged with the edit, then cleared)."""
 
     @property
     def battle(self) -> Battle:
@@ -234,18 +236,17 @@ class GMDialog(Screen):
         """Buttons by mouse; Esc goes back to the panel."""
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             return Pop()
-        for b in list(self.buttons):
-            b.handle(event)
-            if b.result is not None:
-                result = b.result
-                if isinstance(result, Push | Pop | Replace | Home | Quit):
-                    self.tooltip.hover("", self.tooltip.pos)  # another box opens or this one closes
-                    return result
-                self.layout()
-                # the click re-laid the box out: the hint is that of what now lies under the pointer
-                pos = getattr(event, "pos", self.tooltip.pos)
-                self.tooltip.refresh(next((x.hint for x in self.buttons if x.rect.collidepoint(pos)), ""))
-                return None
+        b = press(self.buttons, event)
+        if b is not None:
+            result = transition_of(b.result)
+            if result is not None:
+                self.tooltip.hover("", self.tooltip.pos)  # another box opens or this one closes
+                return result
+            self.layout()
+            # the click re-laid the box out: the hint is that of what now lies under the pointer
+            pos = getattr(event, "pos", self.tooltip.pos)
+            self.tooltip.refresh(next((x.hint for x in self.buttons if x.rect.collidepoint(pos)), ""))
+            return None
         if event.type == pygame.MOUSEMOTION:
             tip = next((b.hint for b in self.buttons if b.hovered and b.hint), "")
             self.tooltip.hover(tip, event.pos)

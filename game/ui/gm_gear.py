@@ -114,7 +114,14 @@ class GearEditor(GMDialog):
     def apply(self) -> Transition | None:
         """Send ``gm.EditGear`` with the ticked gear."""
         return self.send(
-            gm.EditGear(self.fid, tuple(self.weapons), tuple(self.armour), self.shield, self.chosen_coverage())
+            gm.EditGear(
+                self.fid,
+                tuple(self.weapons),
+                tuple(self.armour),
+                self.shield,
+                self.chosen_coverage(),
+                self.panel.reason.strip(),
+            )
         )
 
     def layout(self) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Callable
 import pygame
 
 from game.engine import gm
-from game.engine.battle import Battle
+from game.engine.battle import GM_REFEREE, Battle, Seat, seat_of_gm
 from game.engine.hexgrid import Hex, distance
+from game.engine.seats import set_roll_marks
 from game.engine.wounds import WoundLevel, Wounds
 from game.ui import theme
 from game.ui.battle.common import BattleHost
@@ -23,7 +24,7 @@ from game.ui.gm_dialog import confirm_remove
 from game.ui.gm_gear import GearEditor
 from game.ui.gm_reinforce import ReinforceDialog
 from game.ui.gm_traits import TraitsEditor
-from game.ui.screen import Pop, Push, Screen, Transition, UiContext
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 ROLLS = Battle.BATTLE_ROLLS
@@ -78,10 +79,12 @@ class GMPanel(Screen):
         return fig.side if self.on_side else fig.id
 
     def send(self, action: gm.GMAction) -> bool:
-        """Send one GM decision; show the log's line or the engine's refusal in the panel."""
+        """Send one GM decision; show the log's line or the engine's refusal in the panel. A decision made
+        empties the Reason box (a reason belongs to one decision; a refused one keeps it to try again)."""
         before = len(self.battle.events)
-        ok = self.screen.send(action)
+        ok = self.screen.send(action, seat_of_gm(self.battle) or Seat.game_master())
         if ok:
+            self.reason = ""
             names = self.battle.names()
             lines = [e.text(names) for e in self.battle.events[before:] if e.text(names).startswith("GM")]
             self.message, self.error = (lines[0] if lines else "Done."), False
@@ -91,6 +94,21 @@ class GMPanel(Screen):
             self.message, self.error = self.screen.status, True
         self.layout()
         return ok
+
+    def set_dice_note(self) -> str:
+        """The GM's own view of dice set by hand (*Fudge* 4.1; the players' log shows none of it): the faces
+        still waiting for this figure's rolls, else the last roll made with faces the GM set, marked."""
+        b = self.battle
+        waiting = [d for d in b.gm_dice if d.figure == self.figure]
+        if waiting:
+            return "waiting: " + ", ".join(
+                f"{d.purpose} [{' '.join(FACE_TEXT.get(f, str(f)) for f in d.faces)}]" for d in waiting
+            )
+        seat = Seat.game_master() if b.setup.gm in (None, GM_REFEREE) else Seat.of_side(str(b.setup.gm))
+        marks = set_roll_marks(b, seat) or {i: "set by hand" for i in b.set_rolls}
+        if not marks:
+            return ""
+        return f"set by hand: {b.events[max(marks)].text(b.names())}"
 
     def closing_transition(self) -> Transition | None:
         """After a decision made in a box opened from the panel: close the panel too if it ended the battle."""
@@ -149,7 +167,7 @@ class GMPanel(Screen):
         """*Fudge* 4.57: tick the next box of a level, or clear every box (None)."""
         fig = self.battle.figures[self.figure]
         wounds = Wounds(fig.wounds.track) if level is None else fig.wounds.record(level)[0]
-        return self.send(gm.EditWounds(fig.id, wounds.to_data()))
+        return self.send(gm.EditWounds(fig.id, wounds.to_data(), self.reason.strip()))
 
     def cmd_edit(self, which: str) -> Transition | None:
         """Gear…, Traits…, Reinforce…, Remove: the GM's edit dialogs (between rounds only)."""
@@ -270,6 +288,12 @@ class GMPanel(Screen):
             80,
             enabled=fig is not None,
         )
+        note = self.set_dice_note()
+        if note:
+            room = self.rect.right - s(16) - x
+            while note and self.ui.text.width(note, 13) > room:
+                note = note[:-2] + "…" if len(note) > 2 else ""
+            self.notes.append((note, (x + s(4), y + s(6))))
         next_row()
         row("Escape")
         add("Grant escape", lambda: self.send(gm.GrantEscape(self.figure)), 120, enabled=fig is not None)
@@ -361,16 +385,13 @@ class GMPanel(Screen):
             if typed and typed.isprintable() and len(self.reason) < 40:
                 self.reason += typed
             return None
-        for btn in list(self.buttons):
-            btn.handle(event)
-            if btn.result is None:
-                continue
+        btn = press(self.buttons, event)
+        if btn is not None:
             if btn is self.close_button or self.battle.over:
                 return Pop(then=self.on_close())
-            if isinstance(btn.result, Push | Pop):
+            if (to := transition_of(btn.result)) is not None:
                 self.tooltip.hover("", event.pos)  # a box opens over the panel: the hint goes
-                return btn.result
-            break
+                return to
         if event.type == pygame.MOUSEMOTION:
             self.tooltip.hover(next((b.hint for b in self.buttons if b.hovered and b.hint), ""), event.pos)
         elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):

@@ -104,7 +104,7 @@ class TraitsEditor(GMDialog):
         if not changes:
             self.message, self.error = "Nothing changed: step a trait first.", True
             return None
-        return self.send(gm.EditTraits(self.fid, changes))
+        return self.send(gm.EditTraits(self.fid, changes, self.panel.reason.strip()))
 
     def layout(self) -> None:
         """Attributes on the left, skills in the middle, gifts and faults on the right."""

@@ -7,6 +7,8 @@ seat taken opens the battle screen at that seat (``game.ui.battle.table.TableScr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from game.net.client import TableClosed, address_uri
@@ -14,7 +16,7 @@ from game.net.protocol import DEFAULT_PORT
 from game.net.remote import RemoteSession
 from game.ui import theme
 from game.ui.screen import Pop, Replace, Screen, Transition, UiContext
-from game.ui.widgets import Button, TextField, draw_panel
+from game.ui.widgets import Button, TextCache, TextField, draw_panel
 
 FIELDS = (
     ("address", f"Host's address (HOST or HOST:PORT; port {DEFAULT_PORT} by default)"),
@@ -125,3 +127,51 @@ class JoinScreen(Screen):
                 text.blit(surface, part, (self.rect.x + s(24), self.rect.bottom - s(60) + i * s(16)), 13, theme.DANGER)
         self.join_button.draw(surface, text)
         self.back.draw(surface, text)
+
+
+NETWORK_LABEL = {False: "Network: this computer only", True: "Network: open to the network"}
+NETWORK_HELP = {
+    False: "Only players on this computer can join (address 127.0.0.1). Click to open the table to the network.",
+    True: (
+        "Anyone who can reach this computer on your network can take a free seat: play on a network you trust. "
+        "Click to keep the table to this computer."
+    ),
+}
+
+
+class HostControls:
+    """New battle's "Host a table" button and, above it, the switch that opens the table to the network (with
+    a sentence saying what that means); hosting itself is the app's (``UiContext.host_table``)."""
+
+    def __init__(self, ui: UiContext, setup: Callable[[], object]) -> None:
+        self.ui, self.setup, self.public = ui, setup, False
+        tip = "Serve this battle to players at other computers (they choose Join a table)."
+        self.host = Button("Host a table", self._host, size=16, tooltip=tip)
+        self.network = Button(NETWORK_LABEL[False], self._toggle, size=13, tooltip=NETWORK_HELP[False])
+
+    def _host(self) -> Transition | None:
+        return self.ui.host_table(self.setup(), self.public) if self.ui.host_table is not None else None
+
+    def _toggle(self) -> bool:
+        self.public = not self.public
+        self.network.text, self.network.tooltip = NETWORK_LABEL[self.public], NETWORK_HELP[self.public]
+        return True
+
+    def layout(self, area: pygame.Rect) -> None:
+        """The switch in the top part of ``area``, the button in the rest."""
+        s = self.ui.s
+        self.network.rect = pygame.Rect(area.x, area.y, area.width, s(30))
+        self.host.rect = pygame.Rect(area.x, area.y + s(36), area.width, max(s(30), area.height - s(36)))
+
+    def handle(self, event: pygame.event.Event) -> Transition | None:
+        """Clicks on the two buttons; the host button's transition (the deployment screen, then the table)."""
+        for b in (self.network, self.host):
+            b.handle(event)
+            if b is self.host and b.result is not None and b.result is not True:
+                return b.result  # type: ignore[return-value]
+        return None
+
+    def draw(self, surface: pygame.Surface, text: TextCache) -> None:
+        """Both buttons."""
+        self.network.draw(surface, text)
+        self.host.draw(surface, text)

@@ -12,7 +12,7 @@ import pygame
 
 from game.ui import theme
 from game.ui.dialogs import _dim
-from game.ui.screen import Pop, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press
 from game.ui.widgets import Button, ScrollList, TextField, Tooltip, draw_panel
 
 
@@ -49,10 +49,9 @@ class TextPrompt(Screen):
             if event.key == pygame.K_ESCAPE:
                 return Pop()
         self.field.handle(event)
-        for b in (self.ok, self.cancel):
-            b.handle(event)
-            if b.result is not None:
-                return Pop(then=self.on_done(self.field.value)) if b is self.ok else Pop()
+        b = press((self.ok, self.cancel), event)
+        if b is not None:
+            return Pop(then=self.on_done(self.field.value)) if b is self.ok else Pop()
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -157,10 +156,9 @@ class PickDialog(Screen):
             if double:
                 return self._pick()
         self.list.handle(event)
-        for b in (self.choose, self.cancel):
-            b.handle(event)
-            if b.result is not None:
-                return self._pick() if b is self.choose else Pop()
+        b = press((self.choose, self.cancel), event)
+        if b is not None:
+            return self._pick() if b is self.choose else Pop()
         if event.type == pygame.MOUSEMOTION and self.details:
             i = self.list.index_at(event.pos)
             self.tooltip.hover(self.detail(i) if i is not None else "", event.pos)

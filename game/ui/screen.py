@@ -8,16 +8,17 @@ paints it. A screen that is not ``opaque`` (a dialog, the help overlay) is drawn
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pygame
 
+from game.colours import RGB, hex_colour
 from game.ui.settings import Settings
 from game.ui.theme import Palette, palette
-from game.ui.widgets import TextCache, Tooltip
+from game.ui.widgets import Button, TextCache, Tooltip
 
 
 @dataclass
@@ -32,12 +33,23 @@ class UiContext:
     open_save: Callable[[Path], Screen] | None = None
     """Hook for the battle record (a later task): a save file -> the battle screen showing it."""
     open_table: Callable[[Any], Screen] | None = None
+    host_table: Callable[[Any, bool], Any] | None = None
+    """Hook for New battle's "Host a table": (the battle setup, open to the network?) -> a transition."""
     """Hook for a networked table: a seat just taken (``game.net.remote.RemoteSession``) -> its battle screen."""
 
     @property
     def palette(self) -> Palette:
         """The palette the settings ask for (normal or colour-blind safe)."""
         return palette(self.settings.colour_blind)
+
+    def side_colour(self, colour: str | None, index: int) -> RGB:
+        """A side's colour on screen: ``colour`` as its roster writes it (``"#rrggbb"``), or the palette's
+        colour for the side at ``index`` when the settings ask for colour-blind-safe colours or the side
+        has none."""
+        sides = self.palette.sides
+        if self.settings.colour_blind or colour is None:
+            return sides[index % len(sides)]
+        return hex_colour(colour, sides[index % len(sides)])
 
     def s(self, px: float) -> int:
         """A length in pixels at the player's UI scale."""
@@ -144,3 +156,21 @@ class Quit:
 
 
 Transition = Push | Pop | Replace | Home | Quit
+TRANSITIONS = (Push, Pop, Replace, Home, Quit)
+"""Every kind of screen change, for ``isinstance``."""
+
+
+def transition_of(result: object) -> Transition | None:
+    """A button's result as a screen change: the result itself when it is one (``Push``, ``Pop``…), else None
+    (a button whose action only changed something on the screen)."""
+    return result if isinstance(result, TRANSITIONS) else None
+
+
+def press(buttons: Iterable[Button], event: pygame.event.Event) -> Button | None:
+    """Show ``event`` to each button in turn (hover, press, release) and return the first one it clicked
+    (its ``result`` set), or None; the buttons are listed first, so an action may change the list."""
+    for b in list(buttons):
+        b.handle(event)
+        if b.result is not None:
+            return b
+    return None

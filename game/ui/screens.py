@@ -17,8 +17,9 @@ from typing import Any, ClassVar
 import pygame
 
 from game.ui import theme
+from game.ui.battle_setup import BattleSetup as BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext, transition_of
 from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
@@ -195,27 +196,6 @@ def _hex_backdrop(size: tuple[int, int], cell: int = 56) -> pygame.Surface:
     return surf
 
 
-@dataclass(frozen=True)
-class BattleSetup:
-    """What the New battle screen chose: the map, the roster, who plays each side."""
-
-    map_path: Path | None
-    roster_path: Path | None = None
-    controllers: tuple[str, ...] = ()
-    """Who plays the first sides, in the map's order ("human", "tactical", "random"); empty: the roster's."""
-    seed: int | None = None
-    options: Any = None
-    """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
-    side_controllers: tuple[tuple[str, str], ...] = ()
-    """(side id, controller) pairs; these win over ``controllers``."""
-    placements: tuple[dict[str, Any], ...] | None = None
-    """The figures as the deployment screen placed them (``game.session.new_session``'s ``placements``)."""
-    gm: str | None = None
-    """The GM seat: None, "referee" or a side id."""
-    deploy: bool = True
-    """Show the deployment screen before the battle when ``placements`` is None (the command line skips it)."""
-
-
 class TitleScreen(Screen):
     """New battle / Continue / Load / Settings / Quit."""
 
@@ -306,8 +286,15 @@ class TitleScreen(Screen):
         super().on_resize(size)
         s = self.ui.s
         self._backdrop = None
+        n = len(self.column.buttons)
+        height, gap = s(46), s(12)
+        bottom = size[1] - s(16) - self.ui.text.line_height(14) - s(8)  # the footer's line stays clear
         top = size[1] // 2 - s(40)
-        self.column.layout(size[0] // 2, top, s(300), s(46), s(12))
+        if top + n * (height + gap) > bottom:  # a short window: the title moves up, then the buttons shrink
+            top = max(s(170), bottom - n * (height + gap))
+            step = max(s(30), (bottom - top) // n)
+            height, gap = step * 4 // 5, step - step * 4 // 5
+        self.column.layout(size[0] // 2, top, s(300), height, gap)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Keyboard and mouse over the menu; Escape quits."""
@@ -328,18 +315,21 @@ class TitleScreen(Screen):
         w, h = surface.get_size()
         s, text = self.ui.s, self.ui.text
         top = self.column.buttons[0].rect.top
-        text.blit(surface, "Fudge Tactics", (w // 2, top - s(120)), 60, theme.ACCENT, bold=True, anchor="midbottom")
+        # the title's top stays on screen; under it its subtitle, then the two side rings when there is room
+        lift = min(s(120), top - text.line_height(60) - s(4))
+        text.blit(surface, "Fudge Tactics", (w // 2, top - lift), 60, theme.ACCENT, bold=True, anchor="midbottom")
         text.blit(
             surface,
             "hex-grid tactical combat for Fudge",
-            (w // 2, top - s(108)),
+            (w // 2, top - lift + s(12)),
             20,
             theme.TEXT_MUTED,
             anchor="midtop",
         )
-        for i, colour in enumerate(self.ui.palette.sides[:2]):
-            cx = w // 2 + (i * 2 - 1) * s(28)
-            pygame.draw.circle(surface, colour, (cx, top - s(50)), s(10), s(4))
+        if lift >= s(110):
+            for i, colour in enumerate(self.ui.palette.sides[:2]):
+                cx = w // 2 + (i * 2 - 1) * s(28)
+                pygame.draw.circle(surface, colour, (cx, top - s(50)), s(10), s(4))
         self.column.draw(surface, self.ui)
         text.blit(
             surface,
@@ -380,6 +370,60 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
     return sides, rp.name
 
 
+@functools.lru_cache(maxsize=64)
+def _map_title(path: Path, mtime: float) -> tuple[str, str]:
+    import xml.etree.ElementTree as ElementTree
+
+    title, description = path.stem.replace("_", " ").capitalize(), ""
+    try:
+        for _, elem in ElementTree.iterparse(path, events=("end",)):
+            if elem.tag == "property" and elem.get("name") in ("name", "description"):
+                value = (elem.get("value") or elem.text or "").strip()[:200]
+                if value and elem.get("name") == "name":
+                    title = value
+                elif value:
+                    description = value
+            if elem.tag == "properties":  # the map's own properties come first
+                break
+    except (OSError, ElementTree.ParseError):
+        pass
+    return title, description
+
+
+def map_title(path: Path) -> tuple[str, str]:
+    """A map's title and description (its Tiled properties ``name`` and ``description``) for the New battle
+    list; the file name as words when the map has no ``name`` (or cannot be read: loading it then says why)."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return _map_title(path, mtime)
+
+
+_THUMBS: dict[tuple[Path, float, tuple[int, int]], pygame.Surface | None] = {}
+
+
+def map_thumbnail(path: Path, size: tuple[int, int]) -> pygame.Surface | None:
+    """The map's tiles drawn as Tiled draws them (``game.maps.render``), scaled to fit ``size``; None when the
+    map cannot be drawn (New battle then shows the map's problem instead). Kept per file version and size."""
+    try:
+        key = (path, path.stat().st_mtime, size)
+    except OSError:
+        return None
+    if key not in _THUMBS:
+        from game.maps.loader import load_map
+        from game.maps.render import render_map
+
+        try:
+            full = render_map(load_map(path))
+            w, h = full.get_size()
+            scale = min(size[0] / max(1, w), size[1] / max(1, h))
+            _THUMBS[key] = pygame.transform.smoothscale(full, (max(1, int(w * scale)), max(1, int(h * scale))))
+        except Exception:  # a broken map is described by the screen's problem text, not here
+            _THUMBS[key] = None
+    return _THUMBS[key]
+
+
 def map_campaign_roster(map_path: Path) -> Path | None:
     """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
     cannot be read: New battle then describes the map's problem)."""
@@ -400,7 +444,8 @@ class NewBattleScreen(Screen):
     options) start a skirmish in one click.
     """
 
-    CONTROLLERS = ("human", "tactical", "random")
+    CONTROLLERS = ("human", "tactical")
+    """Who may play a side: a human or the computer ("random" is a testing tool, left to ``simulate``)."""
     CONTROLLER_NAMES: ClassVar[dict[str, str]] = {
         "human": "Human",
         "tactical": "Computer",
@@ -420,6 +465,8 @@ class NewBattleScreen(Screen):
         """The campaign copy of the chosen map's own roster (``game.paths.campaign_roster``), if one exists."""
         self.use_campaign = True
         """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
+        self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        self.option_tip = Tooltip()
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
         self.list.selected = 0
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
@@ -434,6 +481,7 @@ class NewBattleScreen(Screen):
         )
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
+        self.hosting = _host_controls(ui, self.setup)
         self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
         self.option_help = dict(RULE_OPTION_HELP)
         self.option_rects: dict[str, pygame.Rect] = {}
@@ -449,7 +497,7 @@ class NewBattleScreen(Screen):
         self._refresh()
 
     def _labels(self) -> list[str]:
-        return [p.stem.replace("_", " ") for p in self.maps]
+        return [map_title(p)[0] for p in self.maps]
 
     @property
     def map_path(self) -> Path | None:
@@ -507,7 +555,8 @@ class NewBattleScreen(Screen):
             b.text = f"{sc.name}: {self.CONTROLLER_NAMES[self.controllers[sc.id]]}"
 
     def _toggle(self, side: str) -> bool:
-        current = self.CONTROLLERS.index(self.controllers[side])
+        chosen = self.controllers[side]
+        current = self.CONTROLLERS.index(chosen) if chosen in self.CONTROLLERS else -1
         self.controllers[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
         self._refresh_side_labels()
         return True
@@ -594,11 +643,18 @@ class NewBattleScreen(Screen):
         left = (w - panel_w) // 2
         top = s(100)
         lw = panel_w * 2 // 5
-        self.list.rect = pygame.Rect(left, top, lw, h - top - s(190))
-        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(10), s(120), s(34))
-        self.roster_button.rect = pygame.Rect(left, self.list.rect.bottom + s(74), s(120), s(34))
-        self.roster_reset.rect = pygame.Rect(left + s(130), self.list.rect.bottom + s(74), s(120), s(34))
-        self.roster_edit.rect = pygame.Rect(left + s(260), self.list.rect.bottom + s(74), s(120), s(34))
+        roster_y = h - s(116)  # the roster line and its buttons close the left column
+        rows = self.ui.text.line_height(16) + s(6)
+        list_h = min(max(3, len(self.maps)) * rows + s(12), (roster_y - top) * 2 // 5)
+        self.list.rect = pygame.Rect(left, top, lw, list_h)
+        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(8), s(120), s(34))
+        self.preview_rect = pygame.Rect(
+            left, self.browse.rect.bottom + s(10), lw, max(s(40), roster_y - s(34) - self.browse.rect.bottom - s(10))
+        )
+        bw3 = min(s(120), (lw - 2 * s(8)) // 3)  # three buttons always inside the left column
+        self.roster_button.rect = pygame.Rect(left, roster_y, bw3, s(34))
+        self.roster_reset.rect = pygame.Rect(left + bw3 + s(8), roster_y, bw3, s(34))
+        self.roster_edit.rect = pygame.Rect(left + 2 * (bw3 + s(8)), roster_y, bw3, s(34))
         rx = left + lw + s(30)
         bw = panel_w - lw - s(30)
         y = top + s(4)
@@ -614,11 +670,57 @@ class NewBattleScreen(Screen):
             y = self.problem_rect.bottom + s(8)
         y += s(30)
         self.option_rects = {}
-        for k in self.options:
-            self.option_rects[k] = pygame.Rect(rx, y, bw, s(40))
-            y += s(44)
+        # the options keep clear of Back / Start: when two lines each do not fit, one line each (help on hover)
+        room = h - s(112) - y  # above Back / Start and the hosting choices beside them
+        n = max(1, len(self.options))
+        columns = 1 if n * s(26) <= room else 2  # very little room: the options in two columns
+        rows = -(-n // columns)
+        step = s(44) if rows * s(44) <= room else max(s(26), room // rows)
+        col_w = (bw - s(10) * (columns - 1)) // columns
+        for i, k in enumerate(self.options):
+            col, row = divmod(i, rows)
+            self.option_rects[k] = pygame.Rect(rx + col * (col_w + s(10)), y + row * step, col_w, step - s(4))
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
-        self.start.rect = pygame.Rect(rx + bw - s(240), h - s(70), s(240), s(44))
+        start_w = min(s(240), bw - self.back.rect.width - s(12))
+        self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
+        self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(140) - start_w), s(80)))
+
+    def update(self, dt: float) -> bool:
+        """Time the rule options' hover help."""
+        return self.option_tip.update(dt)
+
+    def draw_preview(self, surface: pygame.Surface) -> None:
+        """The chosen map small (its tiles as Tiled draws them) beside its title and description."""
+        s, text = self.ui.s, self.ui.text
+        box = self.preview_rect
+        mp = self.map_path
+        if mp is None or box.width <= 0 or box.height <= 0:
+            return
+        title, description = map_title(mp)
+        tall = box.height >= s(220)  # room enough: the map above its words, else beside them
+        size = (box.width, box.height - s(90)) if tall else (min(box.width // 2, box.height * 3 // 2), box.height)
+        thumb = map_thumbnail(mp, size)
+        x, y = box.x, box.y
+        if thumb is not None:
+            surface.blit(thumb, (box.x, box.y))
+            pygame.draw.rect(surface, theme.BORDER, (box.x, box.y, *thumb.get_size()), 1)
+            if tall:
+                y = box.y + thumb.get_height() + s(8)
+            else:
+                x = box.x + thumb.get_width() + s(10)
+        width = box.right - x
+        for line in text.wrap(title, 15, width)[:2]:
+            text.blit(surface, line, (x, y), 15, theme.TEXT, bold=True)
+            y += text.line_height(15)
+        lines = text.wrap(description or mp.name, 13, width)
+        room = max(0, (box.bottom - y) // text.line_height(13))
+        if len(lines) > room:
+            lines = lines[:room]
+            if lines:
+                lines[-1] = lines[-1].rstrip(" .,;") + "…"
+        for line in lines:
+            text.blit(surface, line, (x, y), 13, theme.TEXT_MUTED)
+            y += text.line_height(13)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
@@ -636,6 +738,11 @@ class NewBattleScreen(Screen):
                 if rect.collidepoint(event.pos):
                     self.options[k] = not self.options[k]
                     return None
+        if event.type == pygame.MOUSEMOTION:
+            tip = next((self.option_help[k] for k, r in self.option_rects.items() if r.collidepoint(event.pos)), "")
+            self.option_tip.hover(tip, event.pos)
+        if (hosted := self.hosting.handle(event)) is not None:
+            return hosted  # type: ignore[no-any-return]
         self.list.handle(event)
         for b in (
             *self.side_buttons,
@@ -647,8 +754,8 @@ class NewBattleScreen(Screen):
             self.back,
         ):
             b.handle(event)
-            if isinstance(b.result, Push | Pop | Replace | Home | Quit):
-                return b.result
+            if (to := transition_of(b.result)) is not None:
+                return to
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -659,6 +766,7 @@ class NewBattleScreen(Screen):
         text.blit(surface, "Map", (self.list.rect.x, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         self.list.draw(surface, text)
         self.browse.draw(surface, text)
+        self.draw_preview(surface)
         ry = self.roster_button.rect.y - s(24)
         roster = f"Roster: {self.roster_name or '—'}"
         if self.campaign_in_use:
@@ -674,11 +782,7 @@ class NewBattleScreen(Screen):
         text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         for sc, b in zip(self.sides, self.side_buttons, strict=True):
             b.draw(surface, text)
-            colour = (
-                self.ui.palette.sides[self.sides.index(sc)]
-                if self.ui.settings.colour_blind
-                else (theme.hex_colour(sc.colour))
-            )
+            colour = self.ui.side_colour(sc.colour, self.sides.index(sc))
             pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
         y = self.problem_rect.y
         for line in self.problem_lines:
@@ -702,6 +806,8 @@ class NewBattleScreen(Screen):
             text.blit(
                 surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14, theme.TEXT, bold=True
             )
+            if rect.height < s(36):
+                continue  # one line per option: its help shows under the mouse
             help_text = self.option_help[k]
             while text.width(help_text, 12) > rect.width - s(30) and len(help_text) > 10:
                 help_text = help_text[:-2]
@@ -710,6 +816,8 @@ class NewBattleScreen(Screen):
             text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
         self.back.draw(surface, text)
         self.start.draw(surface, text)
+        self.hosting.draw(surface, text)
+        self.option_tip.draw(surface, text)
 
 
 class SettingsScreen(Screen):
@@ -730,6 +838,8 @@ class SettingsScreen(Screen):
         self.row = 0
         self.rects: list[tuple[pygame.Rect, pygame.Rect, pygame.Rect]] = []
         self.back = Button("Done", Pop, size=16)
+        self.show_palette = True
+        """Whether the palette's swatches fit under the rows (not in the shortest windows)."""
 
     def value_text(self, key: str) -> str:
         """How a setting's value reads on screen."""
@@ -766,14 +876,25 @@ class SettingsScreen(Screen):
         s = self.ui.s
         width = min(size[0] - s(40), s(560))
         left = (size[0] - width) // 2
-        top = s(130)
+        n = len(self.ROWS)
+        below = s(160)  # the palette's swatches and Done under the rows
+        top, step = s(130), s(56)
+        over = top + n * step + below - (size[1] - s(12))
+        if over > 0:  # a short window: the rows move up, then close up
+            top = max(s(100), top - over)
+            over = top + n * step + below - (size[1] - s(12))
+            if over > 0:
+                step = max(s(40), step - -(-over // n))
+        self.show_palette = top + n * step + below <= size[1] - s(12)
+        if not self.show_palette:  # still no room: Done goes right under the rows, the swatches give way
+            below = s(60)
         self.rects = []
-        for i in range(len(self.ROWS)):
-            row = pygame.Rect(left, top + i * s(56), width, s(46))
-            minus = pygame.Rect(row.right - s(190), row.y + s(6), s(34), row.height - s(12))
-            plus = pygame.Rect(row.right - s(44), row.y + s(6), s(34), row.height - s(12))
+        for i in range(n):
+            row = pygame.Rect(left, top + i * step, width, step - s(10))
+            minus = pygame.Rect(row.right - s(190), row.y + s(5), s(34), row.height - s(10))
+            plus = pygame.Rect(row.right - s(44), row.y + s(5), s(34), row.height - s(10))
             self.rects.append((row, minus, plus))
-        self.back.rect = pygame.Rect(left + width - s(120), top + len(self.ROWS) * s(56) + s(110), s(120), s(42))
+        self.back.rect = pygame.Rect(left + width - s(120), top + n * step + below - s(50), s(120), s(42))
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Up/Down choose a row, Left/Right change it, Escape or Done returns."""
@@ -829,10 +950,11 @@ class SettingsScreen(Screen):
             )
         y = self.rects[-1][0].bottom + s(30)
         pal = self.ui.palette
-        text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
-        swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
-        for i, c in enumerate(swatches):
-            pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
+        if self.show_palette:
+            text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
+            swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
+            for i, c in enumerate(swatches):
+                pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
         text.blit(
             surface,
             "←/→ change  ·  ↑/↓ choose  ·  Esc done",
@@ -994,3 +1116,9 @@ class EscapeMenu(Screen):
             anchor="midtop",
         )
         self.column.draw(surface, self.ui)
+
+
+def _host_controls(ui: UiContext, setup: Callable[[], BattleSetup]) -> Any:
+    from game.ui.join_screen import HostControls  # the network is loaded only when New battle opens
+
+    return HostControls(ui, setup)

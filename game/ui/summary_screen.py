@@ -31,21 +31,13 @@ from game.engine.wounds import Wounds
 from game.paths import in_game_folder
 from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
 GM_HEALER = "gm"
 """The healer choice for a skill level the GM enters instead of a figure's."""
 MAX_REST_WEEKS = 52
-
-
-def _hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    t = text.strip().lstrip("#")
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except (ValueError, IndexError):
-        return default
 
 
 def export_path(battle: Battle) -> Path:
@@ -83,12 +75,15 @@ class SummaryScreen(Screen):
         self.message_error = False
         self.exported: Path | None = None
         self.tooltip: Tooltip = Tooltip()
+        self.message_rect = pygame.Rect(0, 0, 0, 0)
+        """Where the status message is written (between the buttons, or above them in a narrow window)."""
         self.scroll = 0
         self._mouse = (-1, -1)
         self.drawn_boxes: dict[str, list[tuple[pygame.Rect, str]]] = {}
         """Per figure, each box of its current sheet as last drawn and its mark ("" when empty)."""
         self.luck_top = 0
         self.heal_top = 0
+        self.show_luck = True
         self.card_rects: list[tuple[pygame.Rect, str]] = []
         self.cards_area = pygame.Rect(0, 0, 0, 0)
         self.hits = ScrollList(pygame.Rect(0, 0, 10, 10), size=13)
@@ -184,10 +179,8 @@ class SummaryScreen(Screen):
     def side_colour(self, side: str) -> RGB:
         """The side's own colour, or its colour-blind-safe stand-in."""
         index = list(self.battle.sides).index(side) if side in self.battle.sides else 0
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return _hex_colour(s.colour) if s is not None else self.ui.palette.sides[index % 6]
+        return self.ui.side_colour(s.colour if s is not None else None, index)
 
     def wounds_of(self, fid: str) -> Wounds:
         """A figure's wound record now (after any healing)."""
@@ -336,13 +329,29 @@ class SummaryScreen(Screen):
         right_w = min(s(470), w * 2 // 5)
         rx = w - margin - right_w
         top = s(92)
-        bottom = h - s(96)
+        by = h - s(64)
+        buttons_w = s(160) + s(10) + s(210) + s(130) + s(180)
+        line_h = self.ui.text.line_height(13)
+        if w - 2 * margin - buttons_w - s(46) >= s(220):  # the status message between the buttons
+            bottom = h - s(96)
+            self.message_rect = pygame.Rect(0, by, 0, s(42))
+        else:  # a narrow window: the message gets its own lines above the buttons
+            self.message_rect = pygame.Rect(margin, by - s(6) - 3 * line_h, rx - margin - s(20), 3 * line_h)
+            bottom = self.message_rect.top - s(24)
         self.cards_area = pygame.Rect(margin, top + s(24), rx - margin - s(20), bottom - top - s(24))
         y = top + s(24)
-        self.hits.rect = pygame.Rect(rx, y, right_w, max(s(60), (bottom - top) * 3 // 10))
+        n = len(self.side_rows)
+        right_bottom = by - s(2)
+        luck_h = len(self.battle.sides) * s(34) + s(30)
+        healing_h = s(30) + s(4) + s(36) + n * s(36) + s(30)
+        # luck and healing fit under the hits; in a very short window the luck bars give way to the healing
+        self.show_luck = y + s(48) + luck_h + healing_h <= right_bottom
+        below_hits = healing_h + (luck_h if self.show_luck else 0)
+        hits_h = min((bottom - top) * 3 // 10, right_bottom - y - below_hits)
+        self.hits.rect = pygame.Rect(rx, y, right_w, max(s(48), hits_h))
         self.luck_top = self.hits.rect.bottom + s(30)
-        y = self.luck_top + len(self.battle.sides) * s(34) + s(30)
-        self.heal_top = y
+        self.heal_top = self.luck_top + (luck_h if self.show_luck else 0)
+        y = self.heal_top
         y += s(4)
         self.care_button.rect = pygame.Rect(rx, y, right_w, s(30))
         y += s(36)
@@ -355,11 +364,18 @@ class SummaryScreen(Screen):
         self.weeks_minus.rect = pygame.Rect(rx, y, s(30), s(30))
         self.weeks_plus.rect = pygame.Rect(rx + s(34), y, s(30), s(30))
         self.rest_button.rect = pygame.Rect(rx + s(70), y, right_w - s(70), s(30))
-        by = h - s(64)
-        self.export_button.rect = pygame.Rect(margin, by, s(160), s(42))
-        self.wounds_button.rect = pygame.Rect(self.export_button.rect.right + s(10), by, s(210), s(42))
-        self.title_button.rect = pygame.Rect(w - margin - s(180), by, s(180), s(42))
-        self.back_button.rect = pygame.Rect(self.title_button.rect.x - s(130), by, s(120), s(42))
+        fit = min(1.0, (w - 2 * margin - s(40)) / (s(160) + s(210) + s(120) + s(180)))  # one row, always
+
+        def bw(width: int) -> int:
+            return int(s(width) * fit)
+
+        self.export_button.rect = pygame.Rect(margin, by, bw(160), s(42))
+        self.wounds_button.rect = pygame.Rect(self.export_button.rect.right + s(10), by, bw(210), s(42))
+        self.title_button.rect = pygame.Rect(w - margin - bw(180), by, bw(180), s(42))
+        self.back_button.rect = pygame.Rect(self.title_button.rect.x - bw(120) - s(10), by, bw(120), s(42))
+        if self.message_rect.width == 0:
+            left = self.wounds_button.rect.right + s(16)
+            self.message_rect = pygame.Rect(left, by, self.back_button.rect.x - s(14) - left, s(42))
         self._layout_cards()
 
     def _layout_cards(self) -> None:
@@ -394,11 +410,10 @@ class SummaryScreen(Screen):
             self._mouse = event.pos
             self.tooltip.hover(self._tip_at(event.pos), event.pos)
         self.hits.handle(event)
-        for b in self.buttons:
-            b.handle(event)
-            if b.result is not None:
-                self._labels()
-                return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+        b = press(self.buttons, event)
+        if b is not None:
+            self._labels()
+            return transition_of(b.result)
         return None
 
     def _tip_at(self, pos: tuple[int, int]) -> str:
@@ -430,14 +445,18 @@ class SummaryScreen(Screen):
             16,
             theme.TEXT_MUTED,
         )
-        text.blit(
-            surface,
-            "Wounds (Fudge 4.57: X a wound of that level, a letter a lighter one that rolled up)",
-            (self.cards_area.x, self.cards_area.y - s(24)),
-            14,
-            theme.TEXT_MUTED,
-            bold=True,
+        heading = next(
+            (
+                h
+                for h in (
+                    "Wounds (Fudge 4.57: X a wound of that level, a letter a lighter one that rolled up)",
+                    "Wounds (X: a wound of that level; a letter: a lighter one rolled up)",
+                )
+                if text.width(h, 14, bold=True) <= self.cards_area.width
+            ),
+            "Wounds (Fudge 4.57)",
         )
+        text.blit(surface, heading, (self.cards_area.x, self.cards_area.y - s(24)), 14, theme.TEXT_MUTED, bold=True)
         clip = surface.get_clip()
         surface.set_clip(self.cards_area)
         for rect, fid in self.card_rects:
@@ -463,18 +482,15 @@ class SummaryScreen(Screen):
             pygame.draw.circle(surface, self.side_colour(sid), (rx + s(8), healer_b.rect.centery), s(7))
         for b in self.buttons:
             b.draw(surface, text)
-        msg = self.message
-        limit = self.back_button.rect.x - self.wounds_button.rect.right - s(30)
-        lines = text.wrap(msg, 13, max(s(100), limit))[:4]
-        y = self.export_button.rect.centery - len(lines) * text.line_height(13) // 2
+        box = self.message_rect
+        lines = text.wrap(self.message, 13, max(s(100), box.width))
+        room = max(1, box.height // text.line_height(13) + (1 if box.y == self.export_button.rect.y else 0))
+        if len(lines) > room:
+            lines = lines[:room]
+            lines[-1] = lines[-1].rstrip(" .,;") + "…"
+        y = box.centery - len(lines) * text.line_height(13) // 2
         for line in lines:
-            text.blit(
-                surface,
-                line,
-                (self.wounds_button.rect.right + s(16), y),
-                13,
-                theme.DANGER if self.message_error else theme.TEXT,
-            )
+            text.blit(surface, line, (box.x, y), 13, theme.DANGER if self.message_error else theme.TEXT)
             y += text.line_height(13)
         self.tooltip.draw(surface, text)
 
@@ -562,6 +578,8 @@ class SummaryScreen(Screen):
         return x
 
     def _draw_luck(self, surface: pygame.Surface) -> None:
+        if not self.show_luck:
+            return
         s, text = self.ui.s, self.ui.text
         rx, width = self.hits.rect.x, self.hits.rect.width
         text.blit(

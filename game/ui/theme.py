@@ -10,7 +10,8 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-RGB = tuple[int, int, int]
+from game.colours import RGB
+from game.colours import hex_colour as hex_colour  # the screens' reader of roster colours
 
 BACKGROUND: RGB = (18, 20, 26)
 PANEL: RGB = (30, 33, 42)
@@ -174,17 +175,6 @@ _TERRAIN_COLOURS: dict[str, RGB] = {
     "snow": (220, 224, 232),
     "ice": (180, 210, 228),
 }
-
-
-def hex_colour(text: str, default: RGB = (136, 136, 136)) -> RGB:
-    """'#2f6fd0' -> (47, 111, 208); anything unreadable gives ``default`` (a side's colour from its roster)."""
-    t = text.strip().lstrip("#")
-    if len(t) == 3:
-        t = "".join(c * 2 for c in t)
-    try:
-        return int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16)
-    except (ValueError, IndexError):
-        return default
 
 
 def terrain_colour(name: str) -> RGB:

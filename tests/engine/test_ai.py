@@ -9,7 +9,7 @@ import pytest
 
 from game.engine import actions as act
 from game.engine.ai import RandomPlayer, TacticalPlayer, make_player
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, apply, legal_actions
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, legal_actions
 from game.engine.hexgrid import Hex
 from game.engine.terrain import TerrainMap
 from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, skirmish
@@ -24,7 +24,7 @@ def _play(b: Battle, players: dict[str, object], rounds: int = 30) -> Battle:
         a = players[d.side](b, d)  # type: ignore[operator]
         # a computer player only looks: the battle's dice and log are untouched by its thinking
         assert b.rng.getstate() == rng and len(b.events) == n
-        apply(b, a)
+        b.apply(a)
     return b
 
 
@@ -72,13 +72,13 @@ def test_tactical_player_picks_the_target_it_hurts_most() -> None:
     while b.phase != "attack":
         d = legal_actions(b)
         assert d is not None
-        apply(b, act.Move(d.figure or "", ()) if d.reason in ("move", "held_end") else act.PassInterrupt(d.side))
+        b.apply(act.Move(d.figure or "", ()) if d.reason in ("move", "held_end") else act.PassInterrupt(d.side))
     while True:
         d = legal_actions(b)
         assert d is not None
         if d.figure == "a":
             break
-        apply(b, act.Declare(d.figure or "", "neutral"))
+        b.apply(act.Declare(d.figure or "", "neutral"))
     assert set(b.targets_for("a")) == {"g", "p"}
     choice = TacticalPlayer(0)(b, d)
     assert isinstance(choice, act.Declare) and choice.targets == ("p",)
@@ -95,8 +95,8 @@ def test_tactical_player_stops_enemies_and_runs_only_when_unhurt() -> None:
         assert d is not None
         if d.figure == "m" and d.reason == "move":
             break
-        apply(b, act.Move(d.figure or "", ()))
-    apply(b, act.Move("m", ((east(CENTRE, 2), 0),)))
+        b.apply(act.Move(d.figure or "", ()))
+    b.apply(act.Move("m", ((east(CENTRE, 2), 0),)))
     d = legal_actions(b)
     assert d is not None and d.reason == "stop"
     assert TacticalPlayer(0)(b, d) == act.StopChoice("s", True)
@@ -131,7 +131,7 @@ def test_tactical_player_decides_within_a_second_for_ten_a_side() -> None:
         t0 = time.process_time()
         a = players[d.side](b, d)
         worst = max(worst, time.process_time() - t0)
-        apply(b, a)
+        b.apply(a)
     assert worst < 1.0, f"slowest decision took {worst:.2f} s"
 
 

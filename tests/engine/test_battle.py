@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine.ai import RandomPlayer
-from game.engine.battle import PHASES, Battle, IllegalAction, RuleOptions, apply, legal_actions
+from game.engine.battle import PHASES, Battle, IllegalAction, RuleOptions, legal_actions
 from game.engine.hexgrid import Hex
 from tests.golden.scenarios import skirmish
 
@@ -156,7 +156,7 @@ def play(b: Battle, players: dict[str, RandomPlayer], max_rounds: int, *, check:
         able = {f.id for f in b.figures.values() if f.can_act}
         wounds = {f.id: list(f.wounds.received()) for f in b.figures.values()}
         n = len(b.events)
-        events = apply(b, action)
+        events = b.apply(action)
         assert b.events[n:] == events
         if check:
             check_events(b, events, able)
@@ -229,7 +229,7 @@ def test_design_rule_2_illegal_actions_raise_and_change_nothing() -> None:
     before = snapshot(b)
     for action in _battery(b):
         with pytest.raises(IllegalAction) as info:
-            apply(b, action)
+            b.apply(action)
         message = str(info.value)
         assert message[0].isupper() and message.rstrip().endswith((".", "?", "!")), message
         assert snapshot(b) == before, f"{action} changed the battle"
@@ -242,7 +242,7 @@ def test_design_rule_2_illegal_declarations_change_nothing() -> None:
     while b.phase != "attack":
         d = legal_actions(b)
         assert d is not None
-        apply(b, players[d.side](b, d))
+        b.apply(players[d.side](b, d))
     d = legal_actions(b)
     assert d is not None and d.reason == "declare" and d.figure is not None
     me = b.figures[d.figure]
@@ -275,7 +275,7 @@ def test_design_rule_2_illegal_declarations_change_nothing() -> None:
     ]
     for action in battery:
         with pytest.raises(IllegalAction):
-            apply(b, action)
+            b.apply(action)
         assert snapshot(b) == before, f"{action} changed the battle"
 
 
@@ -287,7 +287,7 @@ def test_design_rule_4_phases_table_names_each_phases_actions() -> None:
     assert "declare" in PHASES["attack"] and "second_move" in PHASES["attack"]
     assert PHASES["over"] == ()
     b = Battle(skirmish(1))
-    apply(b, act.Yield("red"))
+    b.apply(act.Yield("red"))
     assert b.over and b.winner == "blue" and legal_actions(b) is None
     with pytest.raises(IllegalAction, match="over"):
-        apply(b, act.SetStandingOrder("b0", "never"))
+        b.apply(act.SetStandingOrder("b0", "never"))

@@ -25,7 +25,6 @@ from game.engine.battle import (
     Figure,
     IllegalAction,
     RuleOptions,
-    apply,
     legal_actions,
 )
 from game.engine.hexgrid import Hex, direction_to, distance, neighbor
@@ -66,7 +65,7 @@ def drive(
         d = legal_actions(b)
         assert d is not None
         a = policy(b, d) if policy else None
-        out.extend(apply(b, a if a is not None else default(b, d)))
+        out.extend(b.apply(a if a is not None else default(b, d)))
     if until is not None:
         raise AssertionError("the battle never reached the wanted state")
     return out
@@ -87,7 +86,7 @@ def with_dice(setup: BattleSetup, dice: Mapping[tuple[str, str], Sequence[tuple[
     b = Battle(replace(setup, gm=GM_REFEREE))
     for (fid, purpose), rolls in dice.items():
         for faces in rolls:
-            apply(b, gm.SetDie(fid, purpose, faces))
+            b.apply(gm.SetDie(fid, purpose, faces))
     return b
 
 
@@ -217,21 +216,21 @@ def test_ftc_5_hold_and_interrupt() -> None:
     b = first_in_initiative(_hold_setup, 8, "a")
     d = legal_actions(b)
     assert d is not None and (d.figure, d.reason, d.kinds) == ("a", "move", ("move", "hold"))
-    events = apply(b, act.Hold("a"))
+    events = b.apply(act.Hold("a"))
     assert events[0] == ev.Held("a")
     first_red, second_red = b.order[1], b.order[2]
     d = legal_actions(b)
     assert d is not None and (d.side, d.reason, d.interrupters) == ("blue", "interrupt", ("a",))
     # blue lets the first red move ...
-    assert apply(b, act.PassInterrupt("blue")) == []
+    assert b.apply(act.PassInterrupt("blue")) == []
     d = legal_actions(b)
     assert d is not None and (d.figure, d.reason) == (first_red, "move")
-    apply(b, act.Move(first_red, ()))
+    b.apply(act.Move(first_red, ()))
     # ... and is asked again before the second red moves: it interrupts now
     d = legal_actions(b)
     assert d is not None and (d.side, d.reason) == ("blue", "interrupt")
     step = ((neighbor(Hex(1, 1), 0), 0),)
-    moved = apply(b, act.Move("a", step))
+    moved = b.apply(act.Move("a", step))
     assert moved[0] == ev.Moved("a", (Hex(1, 1), neighbor(Hex(1, 1), 0)), 0, 1, b.figures["a"].allowance)
     d = legal_actions(b)
     assert d is not None and (d.figure, d.reason) == (second_red, "move")
@@ -255,9 +254,9 @@ def test_ftc_5_held_figures_forfeit_in_reverse_order() -> None:
         asked.append(d.figure or "")
         if len(asked) == 1:  # the last in initiative order uses its move, the others forfeit
             f = b.figures[d.figure or ""]
-            events += apply(b, act.Move(f.id, ((neighbor(f.hex, f.facing), f.facing),)))
+            events += b.apply(act.Move(f.id, ((neighbor(f.hex, f.facing), f.facing),)))
         else:
-            events += apply(b, act.Move(d.figure or "", ()))
+            events += b.apply(act.Move(d.figure or "", ()))
     assert asked == order[::-1]
     assert of(events, ev.Moved)[0].figure == order[-1]  # type: ignore[attr-defined]
     assert [e.figure for e in of(events, ev.Forfeited)] == order[-2::-1]  # type: ignore[attr-defined]
@@ -268,11 +267,11 @@ def test_ftc_5_hold_cannot_be_split() -> None:
     """FTC 5 (docs/rulings.md "Holding"): a move is taken whole; a figure that moved cannot move or hold again."""
     b = Battle(_hold_setup(0))
     drive(b, until=until_moves("a"))
-    apply(b, act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
+    b.apply(act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
     with pytest.raises(IllegalAction):
-        apply(b, act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
+        b.apply(act.Move("a", ((neighbor(Hex(1, 1), 0), 0),)))
     with pytest.raises(IllegalAction):
-        apply(b, act.Hold("a"))
+        b.apply(act.Hold("a"))
 
 
 # ------------------------------------------------------------------------------------------ FTC 5: moving
@@ -295,8 +294,8 @@ def test_ftc_5_2_passing_an_occupied_hex_costs_one_more() -> None:
     drive(b, until=until_moves("a"))
     through = ((neighbor(C, 0), 0), (neighbor(neighbor(C, 0), 0), 0))
     with pytest.raises(IllegalAction, match="occupies"):
-        apply(b, act.Move("a", through[:1]))
-    moved = apply(b, act.Move("a", through))[0]
+        b.apply(act.Move("a", through[:1]))
+    moved = b.apply(act.Move("a", through))[0]
     assert isinstance(moved, ev.Moved) and moved.cost == 3
 
 
@@ -314,8 +313,8 @@ def test_ftc_5_crawling_and_lying_down_change_the_allowance() -> None:
     assert crawl < b.figures["a"].allowance
     too_far = tuple((Hex(C.q + i, C.r), 0) for i in range(1, crawl + 2))
     with pytest.raises(IllegalAction):
-        apply(b, act.Move("a", too_far, posture="crawling"))
-    moved = apply(b, act.Move("a", too_far[:crawl], posture="crawling"))[0]
+        b.apply(act.Move("a", too_far, posture="crawling"))
+    moved = b.apply(act.Move("a", too_far[:crawl], posture="crawling"))[0]
     assert isinstance(moved, ev.Moved) and moved.allowance == crawl
     assert b.figures["a"].posture == "crawling"
 
@@ -353,7 +352,7 @@ def test_ftc_5_3_escape_won() -> None:
     make = _zoc("swift", "peasant")
     b = _escape_outcome(make, True)
     _to_mover(b)
-    events = apply(b, act.Move("m", AWAY))
+    events = b.apply(act.Move("m", AWAY))
     assert events[0] == ev.StopDecided("s", "m", True)
     contest = events[1]
     assert isinstance(contest, ev.EscapeContest) and contest.escaped
@@ -367,12 +366,12 @@ def test_ftc_5_3_escape_lost_mover_stays() -> None:
     make = _zoc("clumsy", "guard")
     b = _escape_outcome(make, False)
     _to_mover(b)
-    events = apply(b, act.Move("m", AWAY))
+    events = b.apply(act.Move("m", AWAY))
     assert isinstance(events[-1], ev.EscapeContest) and not events[-1].escaped
     d = legal_actions(b)
     assert d is not None and (d.side, d.figure, d.reason) == ("red", "m", "escape_failed")
     draws = b.rng.draws
-    events = apply(b, act.EscapeFailedChoice("m", False))
+    events = b.apply(act.EscapeFailedChoice("m", False))
     assert events[0] == ev.EscapeFailed("m", False)
     assert b.figures["m"].hex == neighbor(C, 0) and b.rng.draws == draws
 
@@ -382,8 +381,8 @@ def test_ftc_5_3_turn_tail_and_run_gives_free_attacks() -> None:
     make = _zoc("clumsy", "guard")
     b = _escape_outcome(make, False)
     _to_mover(b)
-    apply(b, act.Move("m", AWAY))
-    events = apply(b, act.EscapeFailedChoice("m", True))
+    b.apply(act.Move("m", AWAY))
+    events = b.apply(act.EscapeFailedChoice("m", True))
     assert events[0] == ev.EscapeFailed("m", True)
     assert [e.figure for e in of(events, ev.CombatRoll)] == ["m", "s"]  # type: ignore[attr-defined]
     attacks = of(events, ev.AttackResolved)
@@ -402,7 +401,7 @@ def test_ftc_5_2_standing_order_never_lets_pass() -> None:
     b = Battle(_zoc("clumsy", "guard", "never")(0))
     _to_mover(b)
     draws = b.rng.draws
-    events = apply(b, act.Move("m", AWAY))
+    events = b.apply(act.Move("m", AWAY))
     assert not of(events, ev.EscapeContest) and b.rng.draws == draws
     assert b.figures["m"].hex == AWAY[-1][0]
 
@@ -413,18 +412,18 @@ def test_ftc_5_2_standing_order_ask_asks_the_zones_owner() -> None:
     make = _zoc("clumsy", "guard", "ask")
     b = Battle(make(0))
     _to_mover(b)
-    assert apply(b, act.Move("m", AWAY)) == []
+    assert b.apply(act.Move("m", AWAY)) == []
     d = legal_actions(b)
     assert d is not None and (d.side, d.figure, d.reason, d.mover) == ("blue", "s", "stop", "m")
     with pytest.raises(IllegalAction):
-        apply(b, act.StopChoice("m", True))
-    events = apply(b, act.StopChoice("s", False))
+        b.apply(act.StopChoice("m", True))
+    events = b.apply(act.StopChoice("s", False))
     assert events[0] == ev.StopDecided("s", "m", False) and not of(events, ev.EscapeContest)
     assert b.figures["m"].hex == AWAY[-1][0]
     b2 = Battle(make(0))
     _to_mover(b2)
-    apply(b2, act.Move("m", AWAY))
-    events = apply(b2, act.StopChoice("s", True))
+    b2.apply(act.Move("m", AWAY))
+    events = b2.apply(act.StopChoice("s", True))
     assert events[0] == ev.StopDecided("s", "m", True) and isinstance(events[1], ev.EscapeContest)
 
 
@@ -432,7 +431,7 @@ def test_ftc_5_2_standing_order_can_be_changed_any_time() -> None:
     """docs/rulings.md "Standing orders": the standing order is a per-figure setting the owner may change at any
     decision."""
     b = Battle(_zoc("clumsy", "guard")(0))
-    assert apply(b, act.SetStandingOrder("s", "ask")) == [ev.StandingOrderSet("s", "ask")]
+    assert b.apply(act.SetStandingOrder("s", "ask")) == [ev.StandingOrderSet("s", "ask")]
     assert b.figures["s"].standing_order == "ask"
 
 
@@ -496,7 +495,7 @@ def test_ftc_6_1_declarations_in_reverse_initiative_order() -> None:
         d = legal_actions(b)
         assert d is not None and d.reason == "declare"
         asked.append(d.figure)
-        apply(b, act.Declare(d.figure or "", "neutral"))
+        b.apply(act.Declare(d.figure or "", "neutral"))
     assert asked == order[::-1]
 
 
@@ -506,13 +505,13 @@ def test_fudge_4_32_secret_stances_hidden_until_all_declared() -> None:
     drive(b, until=attack_phase)
     d = legal_actions(b)
     assert d is not None
-    first = apply(b, act.Declare(d.figure or "", "very_aggressive", (("z" if d.figure == "a" else "a"),)))
+    first = b.apply(act.Declare(d.figure or "", "very_aggressive", (("z" if d.figure == "a" else "a"),)))
     assert first == [
         ev.Declared(d.figure or "", "very_aggressive", ("z" if d.figure == "a" else "a",), (), "Hand Axe", hidden=True)
     ]
     d2 = legal_actions(b)
     assert d2 is not None
-    events = apply(b, act.Declare(d2.figure or "", "mildly_defensive"))
+    events = b.apply(act.Declare(d2.figure or "", "mildly_defensive"))
     assert events[0] == ev.Declared(d2.figure or "", "mildly_defensive", (), (), "Hand Axe", hidden=True)
     assert isinstance(events[1], ev.Revealed)
     shown = [e for e in events[2:4] if isinstance(e, ev.Declared)]
@@ -526,20 +525,20 @@ def test_ftc_6_2_retreat_and_follow() -> None:
     may follow into the hex it left; the attack still lands on it (in reach along the movement)."""
     b = first_in_initiative(lambda s: _duel(seed=s), 0, "z")
     drive(b, until=attack_phase)
-    apply(b, act.Declare("a", "neutral", ("z",)))
+    b.apply(act.Declare("a", "neutral", ("z",)))
     d = legal_actions(b)
     assert d is not None and d.figure == "z"
     back = neighbor(neighbor(C, 0), 0)
     assert back in b.retreat_hexes("z")
     with pytest.raises(IllegalAction):
-        apply(b, act.Declare("z", "mildly_defensive", retreat=C))
-    events = apply(b, act.Declare("z", "mildly_defensive", retreat=back))
+        b.apply(act.Declare("z", "mildly_defensive", retreat=C))
+    events = b.apply(act.Declare("z", "mildly_defensive", retreat=back))
     assert events[1] == ev.Stepped("z", neighbor(C, 0), back, 3, "retreat")
     d = legal_actions(b)
     assert d is not None and (d.figure, d.reason, d.kinds) == ("a", "follow", ("follow_choice",))
     with pytest.raises(IllegalAction):
-        apply(b, act.FollowChoice("a", neighbor(C, 1)))
-    events = apply(b, act.FollowChoice("a", neighbor(C, 0)))
+        b.apply(act.FollowChoice("a", neighbor(C, 1)))
+    events = b.apply(act.FollowChoice("a", neighbor(C, 0)))
     assert events[0] == ev.Stepped("a", C, neighbor(C, 0), 0, "follow")
     attack = next(e for e in events if isinstance(e, ev.AttackResolved))
     assert (attack.attacker, attack.target) == ("a", "z")
@@ -550,9 +549,9 @@ def test_ftc_6_2_very_defensive_must_retreat() -> None:
     """FTC 6.2: a very defensive stance must retreat; without a free hex away it cannot be chosen."""
     b = first_in_initiative(lambda s: _duel(seed=s), 0, "z")
     drive(b, until=attack_phase)
-    apply(b, act.Declare("a", "neutral", ("z",)))
+    b.apply(act.Declare("a", "neutral", ("z",)))
     with pytest.raises(IllegalAction, match="must retreat"):
-        apply(b, act.Declare("z", "very_defensive"))
+        b.apply(act.Declare("z", "very_defensive"))
     assert "very_defensive" in b.declare_options("z")["stances"]  # type: ignore[operator]
 
 
@@ -563,12 +562,12 @@ def test_ftc_6_2_advance_trades_attack_bonus_for_hexes() -> None:
     assert b.targets_for("a") == []
     d = legal_actions(b)
     assert d is not None and d.figure == "z"
-    apply(b, act.Declare("z", "neutral"))
+    b.apply(act.Declare("z", "neutral"))
     with pytest.raises(IllegalAction):
-        apply(b, act.Declare("a", "neutral", ("z",), advance=(neighbor(C, 0),)))
+        b.apply(act.Declare("a", "neutral", ("z",), advance=(neighbor(C, 0),)))
     with pytest.raises(IllegalAction):
-        apply(b, act.Declare("a", "very_aggressive", ("z",), advance=(neighbor(C, 3),)))
-    events = apply(b, act.Declare("a", "very_aggressive", ("z",), advance=(neighbor(C, 0),)))
+        b.apply(act.Declare("a", "very_aggressive", ("z",), advance=(neighbor(C, 3),)))
+    events = b.apply(act.Declare("a", "very_aggressive", ("z",), advance=(neighbor(C, 0),)))
     assert ev.Stepped("a", C, neighbor(C, 0), 0, "advance") in events
     attack = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == "a")
     assert ("Very aggressive stance (1 hex advanced)", 1) in attack.offence_mods
@@ -593,7 +592,7 @@ def test_ftc_6_2_second_move_rolls_no_dice() -> None:
     d = legal_actions(b)
     assert d is not None and d.figure == "w" and "second_move" in d.kinds
     draws = b.rng.draws
-    events = apply(b, act.SecondMove("w", ((Hex(C.q, C.r + 5), 3),)))
+    events = b.apply(act.SecondMove("w", ((Hex(C.q, C.r + 5), 3),)))
     assert b.rng.draws == draws
     assert events[0] == ev.Declared("w", "neutral", (), (), "Hand Axe", second_move=True)
     assert isinstance(events[1], ev.Moved) and events[1].reason == "second move"
@@ -611,8 +610,8 @@ def test_ftc_6_2_second_move_target_is_unopposed() -> None:
 
     b = first_in_initiative(make, 4, "a")
     drive(b, until=attack_phase)
-    apply(b, act.SecondMove("z", ()))
-    events = apply(b, act.Declare("a", "neutral", ("z",)))
+    b.apply(act.SecondMove("z", ()))
+    events = b.apply(act.Declare("a", "neutral", ("z",)))
     attack = next(e for e in events if isinstance(e, ev.AttackResolved))
     assert attack.defence is None
     assert [e.figure for e in of(events, ev.CombatRoll)] == ["a"]  # type: ignore[attr-defined]
@@ -813,16 +812,16 @@ def test_ftc_5_standing_nobody_acts_once_incapacitated() -> None:
         d = legal_actions(b)
         assert d is not None
         asked.append(d.figure)
-        apply(b, default(b, d))
+        b.apply(default(b, d))
     assert "z" not in asked
     with pytest.raises(IllegalAction):
-        apply(b, act.Move("z", ()))
+        b.apply(act.Move("z", ()))
 
 
 def test_yield_ends_the_battle() -> None:
     """A side may yield at any decision; the other side wins."""
     b = Battle(_duel(seed=0))
-    events = apply(b, act.Yield("blue"))
+    events = b.apply(act.Yield("blue"))
     assert events == [ev.BattleEnded("red", "Blue yields")]
     assert b.over and b.winner == "red"
 
@@ -847,9 +846,9 @@ def test_ftc_5_2_held_in_an_occupied_hex_ends_in_the_last_free_one() -> None:
 
     b = with_dice(make(0), {("m", "escape"): [LOW], ("s", "escape"): [HIGH]})  # the mover loses the contest
     _to_mover(b)
-    contest = apply(b, act.Move("m", path))[-1]
+    contest = b.apply(act.Move("m", path))[-1]
     assert isinstance(contest, ev.EscapeContest) and contest.at == through
-    events = apply(b, act.EscapeFailedChoice("m", False))
+    events = b.apply(act.EscapeFailedChoice("m", False))
     assert b.figures["m"].hex == start
     moved = next(e for e in events if isinstance(e, ev.Moved))
     assert moved.path == (start,)
@@ -872,14 +871,14 @@ def test_ftc_6_2_only_one_attacker_can_follow_into_the_vacated_hex() -> None:
 
     b = first_in_initiative(make, 1, "z")
     drive(b, until=attack_phase)
-    apply(b, act.Declare(legal_actions(b).figure or "", "neutral", ("z",)))  # type: ignore[union-attr]
-    apply(b, act.Declare(legal_actions(b).figure or "", "neutral", ("z",)))  # type: ignore[union-attr]
+    b.apply(act.Declare(legal_actions(b).figure or "", "neutral", ("z",)))  # type: ignore[union-attr]
+    b.apply(act.Declare(legal_actions(b).figure or "", "neutral", ("z",)))  # type: ignore[union-attr]
     back = neighbor(z, 5)
     assert back in b.retreat_hexes("z")
-    apply(b, act.Declare("z", "mildly_defensive", retreat=back))
+    b.apply(act.Declare("z", "mildly_defensive", retreat=back))
     d = legal_actions(b)
     assert d is not None and d.reason == "follow"
-    events = apply(b, act.FollowChoice(d.figure or "", z))
+    events = b.apply(act.FollowChoice(d.figure or "", z))
     assert events[0] == ev.Stepped(
         d.figure or "", b.figures[d.figure or ""].positions[0][0], z, b.figures[d.figure or ""].facing, "follow"
     )

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from game.engine import events as ev
 from game.engine import gm, record
-from game.engine.battle import Battle, IllegalAction, apply, legal_actions
+from game.engine.battle import Battle, IllegalAction, legal_actions
 from game.engine.characters import Character, CharacterError
 from game.engine.wounds import WoundError, WoundLevel, Wounds, named_track
 from tests.golden.scenarios import CENTRE, character, duel, east, setup, skirmish
@@ -53,7 +53,7 @@ def play_out(b: Battle, rounds: int = 3) -> None:
     while not b.over and b.round <= rounds:
         d = legal_actions(b)
         assert d is not None
-        apply(b, default(b, d))
+        b.apply(default(b, d))
 
 
 # ------------------------------------------------------------------------------------------ the sheet
@@ -244,7 +244,10 @@ def test_ftc_9_2_a_gear_edit_keeps_a_partial_suit_as_it_was() -> None:
     assert after == before and after[0].coverage == "torso"
     assert not after[0].covers("arm") and after[0].covers("torso")
     text = [e.text(b.names()) for e in events if isinstance(e, ev.GMActed)]
-    assert text == ["GM: changes K's gear: Broadsword, Large Knife, Plate (torso), Metal Cap, Medium Shield"]
+    assert text == [
+        "GM: changes K's gear: Broadsword, Field Plate (torso), Metal Cap, Medium Shield → "
+        "Broadsword, Large Knife, Field Plate (torso), Metal Cap, Medium Shield"
+    ]
 
 
 def test_ftc_9_2_the_gm_chooses_the_coverage_of_a_suit() -> None:

@@ -16,7 +16,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
 from game.engine.ai import TacticalPlayer
-from game.engine.battle import Battle, IllegalAction, Reason, apply, legal_actions
+from game.engine.battle import Battle, IllegalAction, Reason, legal_actions
 from game.engine.choices import AIMS, choices, declare_choices
 from game.engine.hexgrid import neighbor
 from game.engine.preview import AttackPreview, MovePreview, SpellPreview, escape_chance, preview
@@ -62,7 +62,7 @@ def test_ftc_6_2_choices_offer_the_advance_that_brings_the_enemy_into_reach() ->
     assert neutral.advances == () and neutral.retreats == ()
     assert dc.aims == {"z": AIMS}
     step = mild.advances[0]
-    events = apply(b, act.Declare("a", "mildly_aggressive", ("z",), advance=step.steps))
+    events = b.apply(act.Declare("a", "mildly_aggressive", ("z",), advance=step.steps))
     assert ev.Stepped("a", C, mid, 0, "advance") in events
 
 
@@ -75,8 +75,7 @@ def test_ftc_6_2_every_advance_offered_is_accepted_by_apply() -> None:
     for adv in very.advances:
         trial = Battle(_duel(seed=0, gap=2))
         drive(trial, until=attack_phase)
-        apply(
-            trial,
+        trial.apply(
             act.Declare(
                 "a", "very_aggressive", adv.targets["Hand Axe"][:1], advance=adv.steps, advance_facing=adv.facing
             ),
@@ -98,16 +97,16 @@ def test_ftc_6_2_retreat_hexes_come_with_the_stances_that_may_retreat() -> None:
 
 def test_ftc_6_2_the_follow_decision_carries_the_hex_the_target_left() -> None:
     b = _attack_phase_duel(gap=1)
-    apply(b, act.Declare("a", "neutral", ("z",)))
+    b.apply(act.Declare("a", "neutral", ("z",)))
     back = neighbor(neighbor(C, 0), 0)
-    apply(b, act.Declare("z", "mildly_defensive", retreat=back))
+    b.apply(act.Declare("z", "mildly_defensive", retreat=back))
     c = choices(b)
     assert c is not None and c.decision.reason is Reason.FOLLOW
     assert c.follow == c.decision.follow_hex == neighbor(C, 0)
     assert choices(b, seat="red") is None  # not red's decision
     assert choices(b, seat=Seat.of_side("red")) is None and choices(b, seat=Seat.game_master()) is None
     assert choices(b, seat=Seat.of_side("blue")) == c
-    events = apply(b, act.FollowChoice("a", c.follow))
+    events = b.apply(act.FollowChoice("a", c.follow))
     assert events[0] == ev.Stepped("a", C, neighbor(C, 0), 0, "follow")
 
 
@@ -168,7 +167,7 @@ def test_ftc_6_2_tactical_player_advances_when_nobody_is_in_reach() -> None:
     assert d is not None and d.figure == "a"
     choice = TacticalPlayer(0)(b, d)
     assert choice == act.Declare("a", "mildly_aggressive", ("z",), "Hand Axe", advance=(neighbor(C, 0),))
-    assert ev.Stepped("a", C, neighbor(C, 0), 0, "advance") in apply(b, choice)
+    assert ev.Stepped("a", C, neighbor(C, 0), 0, "advance") in b.apply(choice)
 
 
 def test_tactical_players_advance_in_a_battle_on_a_shipped_map() -> None:
@@ -186,14 +185,14 @@ def test_ftc_5_3_failed_escape_names_the_mover_and_the_stoppers_who_won() -> Non
     b = Battle(replace(_zoc("clumsy", "guard")(0), gm="referee"))
     _to_mover(b)
     assert b.failed_escape() is None
-    apply(b, gm.SetDie("m", "escape", (-1, -1, -1, -1)))
-    apply(b, gm.SetDie("s", "escape", (1, 1, 1, 1)))
-    events = apply(b, act.Move("m", AWAY))
+    b.apply(gm.SetDie("m", "escape", (-1, -1, -1, -1)))
+    b.apply(gm.SetDie("s", "escape", (1, 1, 1, 1)))
+    events = b.apply(act.Move("m", AWAY))
     assert isinstance(events[-1], ev.EscapeContest) and not events[-1].escaped
     d = legal_actions(b)
     assert d is not None and d.reason is Reason.ESCAPE_FAILED
     assert b.failed_escape() == ("m", ("s",))
-    apply(b, act.EscapeFailedChoice("m", False))
+    b.apply(act.EscapeFailedChoice("m", False))
     assert b.failed_escape() is None
 
 
@@ -201,8 +200,8 @@ def test_ftc_5_an_interrupt_offers_the_held_figure_with_its_reach() -> None:
     """FTC 5: blue's held figure may interrupt before the next red moves; the choices carry where it can go."""
     b = Battle(_hold_setup(1))
     assert b.order == ["z", "a", "y"]
-    apply(b, act.Move("z", ()))
-    apply(b, act.Hold("a"))
+    b.apply(act.Move("z", ()))
+    b.apply(act.Hold("a"))
     c = choices(b)
     assert c is not None and c.decision.reason is Reason.INTERRUPT and c.decision.side == "blue"
     assert set(c.interrupters) == {"a"} and c.reach is None

@@ -13,7 +13,7 @@ import pytest
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, record
-from game.engine.battle import Battle, BattleSetup, Decision, IllegalAction, apply, legal_actions
+from game.engine.battle import Battle, BattleSetup, Decision, IllegalAction, legal_actions
 from game.engine.combat import Modifier, Stance
 from game.engine.hexgrid import Hex
 from game.engine.terrain import TerrainMap, TerrainType
@@ -83,7 +83,7 @@ def play_round(b: Battle) -> list[ev.Event]:
     while not b.over and b.round == start:
         d = legal_actions(b)
         assert d is not None
-        out.extend(apply(b, default(b, d)))
+        out.extend(b.apply(default(b, d)))
     return out
 
 
@@ -94,7 +94,7 @@ def until_move_of(b: Battle, fid: str) -> None:
         assert d is not None
         if d.reason == "move" and d.figure == fid:
             return
-        apply(b, default(b, d))
+        b.apply(default(b, d))
 
 
 def gm_texts(events: list[ev.Event], b: Battle) -> list[str]:
@@ -125,7 +125,7 @@ def test_gm_seat_changes_no_decision_and_no_roll() -> None:
     for _ in range(12):
         d = legal_actions(plain)
         assert d == legal_actions(seated) and d is not None
-        assert apply(plain, default(plain, d)) == apply(seated, default(seated, d))
+        assert plain.apply(default(plain, d)) == seated.apply(default(seated, d))
 
 
 # ------------------------------------------------------------------------------------------ modifiers
@@ -382,8 +382,8 @@ def test_fudge_4_57_the_gm_edits_wounds_between_rounds() -> None:
     """Very Hurt ticked by the GM gives its -1 at once; clearing the box removes it."""
     b = duel()
     sheet = Wounds().record(WoundLevel.VERY_HURT)[0].to_data()
-    events = b.apply(gm.EditWounds("a", sheet))
-    assert gm_texts(events, b) == ["GM: sets A's wounds: Very Hurt"]
+    events = b.apply(gm.EditWounds("a", sheet, "fell from the wall"))
+    assert gm_texts(events, b) == ["GM: changes A's wounds: Unhurt → Very Hurt — fell from the wall"]
     a, z = b.figures["a"], b.figures["z"]
     assert Modifier("Very Hurt", -1) in b.attack_terms(a, z, a.character.ready_weapon, Stance.NEUTRAL).modifiers
     b.apply(gm.EditWounds("a", Wounds().to_data()))
@@ -416,9 +416,12 @@ def test_ftc_9_the_gm_changes_gear_and_traits() -> None:
     """New gear from the catalogue, a new attribute level; unknown gear is refused."""
     b = duel()
     refused(b, gm.EditGear("a", ("Lightsaber",)), "Lightsaber")
-    events = b.apply(gm.EditGear("a", ("Broadsword",), ("Leather",)))
-    assert gm_texts(events, b) == ["GM: changes A's gear: Broadsword, Leather"]
-    b.apply(gm.EditTraits("a", {"strength": "Great", "skills": {"Sword": "Good"}}))
+    events = b.apply(gm.EditGear("a", ("Broadsword",), ("Leather",), reason="found in the armoury"))
+    assert gm_texts(events, b) == [
+        "GM: changes A's gear: Hand Axe, Leather → Broadsword, Leather — found in the armoury"
+    ]
+    events = b.apply(gm.EditTraits("a", {"strength": "Great", "skills": {"Sword": "Good"}}, "potion"))
+    assert gm_texts(events, b) == ["GM: changes A's traits: Strength Fair → Great, Sword — → Good — potion"]
     a = b.figures["a"]
     assert a.character.strength == 2 and a.character.combat_skill(a.character.ready_weapon) == 1
 

@@ -3,6 +3,8 @@ of the hex math."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -98,3 +100,19 @@ def test_facing_toward_a_hex_straight_ahead_is_that_direction(h: Hex, d: int, k:
     target = Hex(h.q + DIRECTIONS[d].q * k, h.r + DIRECTIONS[d].r * k)
     assert facing_toward(h, target) == d
     assert target in front_hexes(h, facing_toward(h, target)) or k > 1
+
+
+def test_cube_round_finds_the_nearest_hex_exactly_and_from_fractions() -> None:
+    from game.engine.hexgrid import cube_round
+
+    assert cube_round(0.0, 0.0) == Hex(0, 0)
+    assert cube_round(2.2, -0.9) == Hex(2, -1)
+    assert cube_round(-1.6, 0.7) == Hex(-2, 1)
+    # q and r both round down, s = -0.8 rounds to -1: r, the farther of the two ties, is recomputed
+    assert cube_round(0.4, 0.4) == Hex(0, 1)
+    # in whole numbers, exactly: two thirds of the way from (0, 0) to (3, -3) is (2, -2)
+    assert cube_round(6, -6, 3) == Hex(2, -2)
+    # the samples of a line from (0, 0) to (4, -3), one per hex step, walk from hex to neighbouring hex
+    samples = [cube_round(i * 4, i * -3, 4) for i in range(5)]
+    assert samples[0] == Hex(0, 0) and samples[-1] == Hex(4, -3)
+    assert all(distance(a, b) == 1 for a, b in itertools.pairwise(samples))

@@ -24,7 +24,6 @@ from game.engine.battle import (
     FigureSetup,
     IllegalAction,
     RuleOptions,
-    apply,
     legal_actions,
 )
 from game.engine.characters import Character
@@ -100,7 +99,7 @@ def first_round(b: Battle, declare: Mapping[str, act.Declare] | None = None) -> 
             "escape_failed": act.EscapeFailedChoice(fid, False),
             "follow": act.FollowChoice(fid, None),
         }.get(d.reason) or (declare or {}).get(fid, act.Declare(fid, "neutral"))
-        out.extend(apply(b, action))
+        out.extend(b.apply(action))
     return out
 
 
@@ -113,7 +112,7 @@ def to_attack_phase(b: Battle) -> Battle:
     while b.phase == "movement":
         d = legal_actions(b)
         assert d is not None
-        apply(b, act.Move(d.figure or "", ()))
+        b.apply(act.Move(d.figure or "", ()))
     return b
 
 
@@ -124,7 +123,7 @@ def move_first(b: Battle, fid: str) -> None:
         assert d is not None and d.reason == "move"
         if d.figure == fid:
             return
-        apply(b, act.Move(d.figure or "", ()))
+        b.apply(act.Move(d.figure or "", ()))
 
 
 # --- FTC 5: a large figure moves and turns its whole footprint ---------------------------------------------
@@ -138,7 +137,7 @@ def test_ftc_5_three_hex_figure_moves_and_turning_moves_its_hexes() -> None:
     reach = b.reach_for("t")
     east2 = Hex(C.q + 2, C.r)
     path = reach.path(east2, 2)
-    apply(b, act.Move("t", path.steps))
+    b.apply(act.Move("t", path.steps))
     assert (troll.hex, troll.facing) == (east2, 2)
     assert b.cells_of("t") == footprint(east2, 3, 2) != footprint(east2, 3, 0)
     for h in b.cells_of("t"):
@@ -153,14 +152,14 @@ def test_ftc_5_seven_hex_figure_moves_and_nobody_ends_on_it() -> None:
     for h in b.cells_of("d"):
         assert not reach.can_reach(h)  # FTC 5.2: nobody ends on any hex of another figure
     with pytest.raises(IllegalAction):
-        apply(b, act.Move("k", ((Hex(C.q - 3, C.r), 0), (Hex(C.q - 2, C.r), 0), (Hex(C.q - 1, C.r), 0))))
-    apply(b, act.Move("k", ()))
+        b.apply(act.Move("k", ((Hex(C.q - 3, C.r), 0), (Hex(C.q - 2, C.r), 0), (Hex(C.q - 1, C.r), 0))))
+    b.apply(act.Move("k", ()))
     d = legal_actions(b)
     assert d is not None and d.figure == "d"
     reach = b.reach_for("d")
     west = Hex(C.q - 1, C.r)
     assert not reach.can_reach(Hex(C.q - 3, C.r))  # the knight's hex would be covered
-    apply(b, act.Move("d", reach.path(west).steps))
+    b.apply(act.Move("d", reach.path(west).steps))
     assert b.figures["d"].hex == west and b.cells_of("d") == footprint(west, 7, 3)
 
 
@@ -219,7 +218,7 @@ def test_ftc_5_2_zone_of_control_from_a_large_figures_front_stops_a_mover() -> N
         h for h in sorted(reach.hexes(), key=lambda h: -abs(h.r - spot.r) - abs(h.q - spot.q)) if not zone & {h}
     )
     assert reach.band(away) == "escape"
-    events = apply(b, act.Move("m", reach.path(away).steps))
+    events = b.apply(act.Move("m", reach.path(away).steps))
     contest = [e for e in events if isinstance(e, ev.EscapeContest)]
     assert contest and contest[0].stoppers == ("t",) and contest[0].mover == "m"
 
@@ -236,7 +235,7 @@ def test_ftc_5_3_a_large_figure_moving_through_a_zone_of_control_escapes() -> No
     reach = b.reach_for("d")
     away = Hex(C.q - 3, C.r)
     assert reach.band(away) == "escape"
-    events = apply(b, act.Move("d", reach.path(away).steps))
+    events = b.apply(act.Move("d", reach.path(away).steps))
     contest = [e for e in events if isinstance(e, ev.EscapeContest)]
     assert contest and contest[0].mover == "d" and contest[0].stoppers == ("k",)
     assert contest[0].mover_faces == HIGH and contest[0].escaped
@@ -300,7 +299,7 @@ def test_fudge_4_57_mook_track_second_wound_puts_it_out() -> None:
         a: act.Action = (
             act.Declare(fid, "neutral", ("g",) if fid == "k" else ()) if d.reason == "declare" else act.Move(fid, ())
         )
-        wounds += [e for e in apply(b, a) if isinstance(e, ev.Wounded) and e.figure == "g"]
+        wounds += [e for e in b.apply(a) if isinstance(e, ev.Wounded) and e.figure == "g"]
     assert [w.box for w in wounds] == ["Hurt", "Incapacitated"]
     assert b.figures["g"].out and not b.figures["g"].can_act
 
@@ -404,7 +403,7 @@ def test_ftc_5_random_play_with_large_figures_keeps_every_invariant(seed: int, t
         assert d is not None
         able = {f.id for f in b.figures.values() if f.can_act}
         wounds = {f.id: list(f.wounds.received()) for f in b.figures.values()}
-        events = apply(b, players[d.side](b, d))
+        events = b.apply(players[d.side](b, d))
         check_events(b, events, able)
         check_state(b, wounds)
         cells = [h for f in b.figures.values() for h in b.cells_of(f.id)]

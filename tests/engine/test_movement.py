@@ -17,15 +17,14 @@ from game.engine.movement import (
     TABLE_1_MOVEMENT,
     TABLE_2_ENCUMBRANCE,
     TERRAIN_SUGGESTIONS,
+    Ground,
     IllegalMove,
     encumbrance_penalty,
     load_thresholds_kg,
     max_load_kg,
     movement_allowance,
     path_cost,
-    reachable,
     turn_cost,
-    validate_path,
 )
 from game.engine.terrain import TerrainMap, TerrainType
 
@@ -159,40 +158,40 @@ CENTRE = OPEN.hex_at(5, 5)
 
 
 def test_ftc_5_changing_facing_turning_around_in_place_costs_two() -> None:
-    reach = reachable(CENTRE, 0, 5, terrain=OPEN)
+    reach = Ground(terrain=OPEN).reach(CENTRE, 0, 5)
     assert reach.cost(CENTRE, 3) == 2
     assert reach.cost(CENTRE, 1) == 0
     assert reach.cost(CENTRE, 2) == 1
     assert turn_cost(0, 3) == 2
     steps = [(CENTRE, 1), (CENTRE, 2), (CENTRE, 3)]
-    p = validate_path(CENTRE, 0, steps, 5, terrain=OPEN)
+    p = Ground(terrain=OPEN).validate(CENTRE, 0, steps, 5)
     assert (p.facing_extra, p.cost) == (2, 2)
 
 
 def test_ftc_5_changing_facing_turning_around_needs_two_hexes_of_allowance() -> None:
-    reach = reachable(CENTRE, 0, 1, terrain=OPEN)
+    reach = Ground(terrain=OPEN).reach(CENTRE, 0, 1)
     assert 3 not in reach.facings(CENTRE)
     assert set(reach.facings(CENTRE)) == {5, 0, 1, 2, 4}
 
 
 def test_ftc_5_moving_does_not_change_facing_step_backwards() -> None:
     behind = neighbor(CENTRE, 3)
-    p = validate_path(CENTRE, 0, [(behind, 0)], 1, terrain=OPEN)
+    p = Ground(terrain=OPEN).validate(CENTRE, 0, [(behind, 0)], 1)
     assert (p.end, p.end_facing, p.cost) == (behind, 0, 1)
     with pytest.raises(IllegalMove, match="turn step"):
-        validate_path(CENTRE, 0, [(behind, 3)], 5, terrain=OPEN)
+        Ground(terrain=OPEN).validate(CENTRE, 0, [(behind, 3)], 5)
 
 
 def test_ftc_5_one_free_side_in_every_gap() -> None:
     a, b = neighbor(CENTRE, 0), neighbor(neighbor(CENTRE, 0), 0)
     free = [(CENTRE, 1), (a, 1), (a, 2), (b, 2), (b, 3)]
-    assert validate_path(CENTRE, 0, free, 2, terrain=OPEN).facing_extra == 0
+    assert Ground(terrain=OPEN).validate(CENTRE, 0, free, 2).facing_extra == 0
     costly = [(a, 0), (a, 1), (a, 2), (b, 2)]
-    assert validate_path(CENTRE, 0, costly, 3, terrain=OPEN).facing_extra == 1
-    reach = reachable(CENTRE, 0, 2, terrain=OPEN)
+    assert Ground(terrain=OPEN).validate(CENTRE, 0, costly, 3).facing_extra == 1
+    reach = Ground(terrain=OPEN).reach(CENTRE, 0, 2)
     assert reach.facings(b) == (0, 1, 2, 3, 4, 5)
     # one hex away, turning around needs one paid side (two gaps, three sides)
-    assert reachable(CENTRE, 0, 1, terrain=OPEN).facings(a) == (0, 1, 2, 4, 5)
+    assert Ground(terrain=OPEN).reach(CENTRE, 0, 1).facings(a) == (0, 1, 2, 4, 5)
 
 
 # --- occupied hexes, walls, map edge ----------------------------------------------------------------------
@@ -205,40 +204,40 @@ def corridor() -> TerrainMap:
 def test_ftc_5_2_moving_through_an_occupied_hex_costs_one_extra() -> None:
     t = corridor()
     start, mid, end = t.hex_at(0, 1), t.hex_at(1, 1), t.hex_at(2, 1)
-    reach = reachable(start, 0, 3, terrain=t, occupied=frozenset({mid}))
+    reach = Ground(terrain=t, occupied=frozenset({mid})).reach(start, 0, 3)
     assert reach.cost(end) == 3
     assert reach.path(end).occupied_extra == 1
     assert mid not in reach.hexes()  # no figure ends in an occupied hex
     assert t.hex_at(3, 1) not in reach.hexes()
     with pytest.raises(IllegalMove, match="occupies"):
-        validate_path(start, 0, [(mid, 0)], 3, terrain=t, occupied=frozenset({mid}))
+        Ground(terrain=t, occupied=frozenset({mid})).validate(start, 0, [(mid, 0)], 3)
 
 
 def test_ftc_5_2_impassable_hexes_cannot_be_entered() -> None:
     t = corridor()
     start, mid = t.hex_at(0, 1), t.hex_at(1, 1)
-    reach = reachable(start, 0, 6, terrain=t, impassable=frozenset({mid}))
+    reach = Ground(terrain=t, impassable=frozenset({mid})).reach(start, 0, 6)
     assert reach.hexes() == {start}
     with pytest.raises(IllegalMove, match="may not pass"):
-        validate_path(start, 0, [(mid, 0)], 6, terrain=t, impassable=frozenset({mid}))
+        Ground(terrain=t, impassable=frozenset({mid})).validate(start, 0, [(mid, 0)], 6)
     with pytest.raises(IllegalMove, match="impassable"):
-        validate_path(start, 0, [(t.hex_at(0, 0), 0)], 6, terrain=t)
+        Ground(terrain=t).validate(start, 0, [(t.hex_at(0, 0), 0)], 6)
     with pytest.raises(IllegalMove, match="leaves the map"):
-        validate_path(start, 0, [(neighbor(start, 3), 0)], 6, terrain=t)
+        Ground(terrain=t).validate(start, 0, [(neighbor(start, 3), 0)], 6)
     with pytest.raises(IllegalMove, match="adjacent"):
-        validate_path(start, 0, [(t.hex_at(2, 1), 0)], 6, terrain=t)
+        Ground(terrain=t).validate(start, 0, [(t.hex_at(2, 1), 0)], 6)
 
 
 def test_validate_path_refuses_a_move_beyond_the_allowance() -> None:
     t = corridor()
     steps = [(t.hex_at(c, 1), 0) for c in range(1, 5)]
     with pytest.raises(IllegalMove, match="costs 4 hexes"):
-        validate_path(t.hex_at(0, 1), 0, steps, 3, terrain=t)
+        Ground(terrain=t).validate(t.hex_at(0, 1), 0, steps, 3)
 
 
 def test_unreachable_hex_raises_a_readable_error() -> None:
     t = corridor()
-    reach = reachable(t.hex_at(0, 1), 0, 2, terrain=t)
+    reach = Ground(terrain=t).reach(t.hex_at(0, 1), 0, 2)
     assert not reach.can_reach(t.hex_at(5, 1))
     with pytest.raises(IllegalMove, match="cannot reach"):
         reach.cost(t.hex_at(5, 1))
@@ -251,7 +250,7 @@ def test_ftc_5_1_2_largest_terrain_penalty_reduces_the_allowance() -> None:
     # corridor: open, rough (-1), sand (-2), open, open, open
     t = make_map([[WALL] * 7, [0, 1, 2, 0, 0, 0, 0], [WALL] * 7])
     start = t.hex_at(0, 1)
-    reach = reachable(start, 0, 5, terrain=t)
+    reach = Ground(terrain=t).reach(start, 0, 5)
     assert reach.cost(t.hex_at(1, 1)) == 2  # 1 hex + rough 1
     assert reach.cost(t.hex_at(3, 1)) == 5  # 3 hexes + largest penalty 2 (not 1 + 2)
     p = reach.path(t.hex_at(3, 1))
@@ -262,17 +261,17 @@ def test_ftc_5_1_2_largest_terrain_penalty_reduces_the_allowance() -> None:
 def test_ftc_5_1_2_per_hex_terrain_rule_option() -> None:
     t = make_map([[WALL] * 7, [0, 1, 2, 0, 0, 0, 0], [WALL] * 7])
     start = t.hex_at(0, 1)
-    reach = reachable(start, 0, 6, terrain=t, per_hex_terrain=True)
+    reach = Ground(terrain=t, per_hex_terrain=True).reach(start, 0, 6)
     assert reach.cost(t.hex_at(1, 1)) == 2
     assert reach.cost(t.hex_at(2, 1)) == 5  # (1 + 1) + (1 + 2)
     assert reach.cost(t.hex_at(3, 1)) == 6
     assert reach.path(t.hex_at(3, 1)).terrain_penalty == 3
-    assert reachable(start, 0, 6, terrain=t).cost(t.hex_at(3, 1)) == 5
+    assert Ground(terrain=t).reach(start, 0, 6).cost(t.hex_at(3, 1)) == 5
 
 
 def test_ftc_5_1_2_start_hex_penalty_counts() -> None:
     t = make_map([[WALL] * 5, [2, 0, 0, 0, 0], [WALL] * 5])
-    reach = reachable(t.hex_at(0, 1), 0, 5, terrain=t)
+    reach = Ground(terrain=t).reach(t.hex_at(0, 1), 0, 5)
     assert reach.cost(t.hex_at(3, 1)) == 5
     assert not reach.can_reach(t.hex_at(4, 1))
 
@@ -281,15 +280,15 @@ def test_ftc_5_1_2_always_at_least_one_hex_unless_immobilised() -> None:
     t = make_map([[WALL] * 5, [0, 4, 4, 0, 0], [WALL] * 5])
     start, ice = t.hex_at(0, 1), t.hex_at(1, 1)
     for per_hex in (False, True):
-        reach = reachable(start, 0, 2, terrain=t, per_hex_terrain=per_hex)
+        reach = Ground(terrain=t, per_hex_terrain=per_hex).reach(start, 0, 2)
         assert reach.hexes() == {start, ice}
         assert reach.cost(ice) == 2
-    assert reachable(start, 0, 0, terrain=t).hexes() == {start}
+    assert Ground(terrain=t).reach(start, 0, 0).hexes() == {start}
 
 
 def test_ftc_5_1_2_penalties_per_movement_mode() -> None:
     t = make_map([[WALL] * 5, [0, 4, 4, 0, 0], [WALL] * 5])
-    reach = reachable(t.hex_at(0, 1), 0, 4, terrain=t, mode="fly")
+    reach = Ground(terrain=t, mode="fly").reach(t.hex_at(0, 1), 0, 4)
     assert reach.cost(t.hex_at(4, 1)) == 4
     assert reach.can_reach(t.hex_at(2, 0))  # walls do not stop a flyer here
 
@@ -301,7 +300,7 @@ def test_ftc_5_2_entering_a_zone_is_free_leaving_is_contested() -> None:
     start = CENTRE
     zone_hex = neighbor(start, 0)
     zones = {zone_hex: frozenset({"orc"})}
-    reach = reachable(start, 0, 2, terrain=OPEN, zones=zones)
+    reach = Ground(terrain=OPEN, zones=zones).reach(start, 0, 2)
     assert reach.band(zone_hex) == "free" and reach.cost(zone_hex) == 1
     beyond = neighbor(zone_hex, 0)
     assert reach.band(beyond) == "escape"
@@ -314,12 +313,12 @@ def test_ftc_5_3_search_prefers_fewer_escape_contests_over_cost() -> None:
     zoned = {start, *[neighbor(start, d) for d in range(5)]}
     zones = {h: frozenset({"orc"}) for h in zoned}
     target = neighbor(neighbor(start, 0), 0)  # two hexes away, outside the zone
-    reach = reachable(start, 0, 6, terrain=OPEN, zones=zones)
+    reach = Ground(terrain=OPEN, zones=zones).reach(start, 0, 6)
     assert reach.band(target) == "escape"  # any way out of the zone is an escape
     assert len(reach.escapes(target)) == 1
     # with two separate zones in a row, a longer detour with one contest beats a short one with two
     z2 = {neighbor(start, 0): frozenset({"a"}), start: frozenset({"b"})}
-    reach2 = reachable(start, 0, 6, terrain=OPEN, zones=z2)
+    reach2 = Ground(terrain=OPEN, zones=z2).reach(start, 0, 6)
     assert len(reach2.escapes(target)) == 1
     assert reach2.cost(target) > 2
 
@@ -327,9 +326,9 @@ def test_ftc_5_3_search_prefers_fewer_escape_contests_over_cost() -> None:
 def test_ftc_5_3_escapes_name_every_stopper_left() -> None:
     start = CENTRE
     zones = {start: frozenset({"a", "b"}), neighbor(start, 0): frozenset({"a"})}
-    p = validate_path(start, 0, [(neighbor(start, 3), 0)], 3, terrain=OPEN, zones=zones)
+    p = Ground(terrain=OPEN, zones=zones).validate(start, 0, [(neighbor(start, 3), 0)], 3)
     assert p.escapes == ((0, frozenset({"a", "b"})),)
-    p2 = validate_path(start, 0, [(neighbor(start, 0), 0)], 3, terrain=OPEN, zones=zones)
+    p2 = Ground(terrain=OPEN, zones=zones).validate(start, 0, [(neighbor(start, 0), 0)], 3)
     assert p2.escapes == ((0, frozenset({"b"})),)
 
 
@@ -415,32 +414,17 @@ def check_reach_against_brute_force(battle: tuple[object, ...]) -> None:
     assert isinstance(facing, int) and isinstance(allowance, int) and isinstance(per_hex, bool)
     assert isinstance(occupied, frozenset) and isinstance(impassable, frozenset) and isinstance(zones, dict)
     expected = brute_force(t, start, facing, allowance, occupied, impassable, zones, per_hex)
-    reach = reachable(
-        start,
-        facing,
-        allowance,
-        terrain=t,
-        occupied=occupied,
-        impassable=impassable,
-        zones=zones,
-        per_hex_terrain=per_hex,
+    reach = Ground(terrain=t, occupied=occupied, impassable=impassable, zones=zones, per_hex_terrain=per_hex).reach(
+        start, facing, allowance
     )
     assert reach.hexes() == {h for h, _ in expected}
     for h in reach.hexes():
         assert set(reach.facings(h)) == {f for (e, f) in expected if e == h}
         for f in reach.facings(h):
             p = reach.path(h, f)
-            again = validate_path(
-                start,
-                facing,
-                p.steps,
-                allowance,
-                terrain=t,
-                occupied=occupied,
-                impassable=impassable,
-                zones=zones,
-                per_hex_terrain=per_hex,
-            )
+            again = Ground(
+                terrain=t, occupied=occupied, impassable=impassable, zones=zones, per_hex_terrain=per_hex
+            ).validate(start, facing, p.steps, allowance)
             assert again == p and p.end == h and p.end_facing == f
             assert p.cost <= allowance
             assert (len(p.escapes), p.cost) == expected[(h, f)] == (len(p.escapes), reach.cost(h, f))
@@ -467,8 +451,8 @@ def test_reach_is_deterministic_for_a_random_battlefield() -> None:
     t = TerrainMap.open(15, 15)
     cells = list(t.hexes())
     occ = frozenset(rng.sample(cells, 20)) - {CENTRE}
-    a = reachable(CENTRE, 2, 6, terrain=t, occupied=occ)
-    b = reachable(CENTRE, 2, 6, terrain=t, occupied=occ)
+    a = Ground(terrain=t, occupied=occ).reach(CENTRE, 2, 6)
+    b = Ground(terrain=t, occupied=occ).reach(CENTRE, 2, 6)
     assert a.hexes() == b.hexes() and all(a.path(h) == b.path(h) for h in a.hexes())
 
 
@@ -483,7 +467,7 @@ def test_ftc_5_every_tiled_layout_reaches_exactly_the_map_at_hex_distances(
     t = TerrainMap.open(width, height, stagger_axis=axis, stagger_index=index)
     cells = list(t.hexes())
     start = cells[len(cells) // 2]
-    reach = reachable(start, 0, 20, terrain=t)
+    reach = Ground(terrain=t).reach(start, 0, 20)
     assert reach.hexes() == set(cells)
     for h in cells:
         assert reach.cost(h) == distance(start, h)  # open ground, no turning: one hex per hex
@@ -493,7 +477,7 @@ def test_ftc_5_every_tiled_layout_reaches_exactly_the_map_at_hex_distances(
     for h in [*edge, Hex(-1000, 3), Hex(3, -1000), Hex(10**6, 0), Hex(0, 10**6)]:
         assert not reach.can_reach(h) and h not in reach
         with pytest.raises(IllegalMove, match="not on the map"):
-            reachable(h, 0, 3, terrain=t)
+            Ground(terrain=t).reach(h, 0, 3)
     on_map = set(cells)
     for h in edge:
         inner = next(c for c in neighbors(h) if c in on_map)
@@ -529,7 +513,7 @@ def test_ftc_5_1_2_three_penalty_levels_each_priced_by_its_largest_penalty() -> 
     # open row 1; a rough (-1) and a sand (-2) shortcut through the wall row 0 to row 2 ... priced by level
     t = make_map([[0, 0, 0, 0, 0, 0, 0], [0, WALL, 1, WALL, 2, WALL, 0], [0, 0, 0, 0, 0, 0, 0]])
     start = t.hex_at(2, 0)
-    reach = reachable(start, 0, 8, terrain=t)
+    reach = Ground(terrain=t).reach(start, 0, 8)
     for h in t.hexes():
         if not t.is_passable(h):
             assert not reach.can_reach(h)
@@ -548,5 +532,5 @@ def test_search_tables_belong_to_one_map_and_are_reused() -> None:
     b = make_map([[0, WALL, 0], [0, WALL, 0]])  # same size, other ground
     assert movement._grid(a) is movement._grid(a)
     assert movement._grid(a) is not movement._grid(b)
-    assert reachable(a.hex_at(0, 0), 0, 5, terrain=a).can_reach(a.hex_at(2, 0))
-    assert not reachable(b.hex_at(0, 0), 0, 5, terrain=b).can_reach(b.hex_at(2, 0))
+    assert Ground(terrain=a).reach(a.hex_at(0, 0), 0, 5).can_reach(a.hex_at(2, 0))
+    assert not Ground(terrain=b).reach(b.hex_at(0, 0), 0, 5).can_reach(b.hex_at(2, 0))

@@ -13,7 +13,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import record
 from game.engine.ai import RandomPlayer
-from game.engine.battle import Battle, IllegalAction, apply, legal_actions
+from game.engine.battle import Battle, IllegalAction, legal_actions
 from tests.golden.make_golden import EXPECT, GOLDEN, event_lines, read_lines
 from tests.golden.scenarios import SCENARIOS, skirmish
 
@@ -27,7 +27,7 @@ def _played(seed: int, n: int | None = None) -> Battle:
     while not b.over and b.round <= 6 and (n is None or len(b.log) < n):
         d = legal_actions(b)
         assert d is not None
-        apply(b, players[d.side](b, d))
+        b.apply(players[d.side](b, d))
     return b
 
 
@@ -129,7 +129,7 @@ def test_save_load_continue_equals_an_uninterrupted_battle(tmp_path: Path, seed:
     cut = len(whole.log) // 2
     part = Battle(skirmish(seed))
     for a in whole.log[:cut]:
-        apply(part, a)
+        part.apply(a)
     path = tmp_path / "half.json"
     record.save(path, part, {"scenario": "skirmish"})
     rec = record.load(path)
@@ -137,7 +137,7 @@ def test_save_load_continue_equals_an_uninterrupted_battle(tmp_path: Path, seed:
     resumed = record.replay(skirmish(rec.seed), rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
     assert _state(resumed) == _state(part)
     for a in whole.log[cut:]:
-        apply(resumed, a)
+        resumed.apply(a)
     assert _state(resumed) == _state(whole)
     assert resumed.winner == whole.winner
 
@@ -180,7 +180,7 @@ def test_save_is_atomic_a_failed_write_keeps_the_previous_save(tmp_path: Path, m
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", boom)
-    apply(b, act.SetStandingOrder("b0", "never"))
+    b.apply(act.SetStandingOrder("b0", "never"))
     with pytest.raises(record.SaveError, match="previous save"):
         record.save(path, b, {"scenario": "skirmish"})
     assert path.read_bytes() == old
@@ -197,7 +197,7 @@ def test_undo_takes_back_a_decision_without_dice() -> None:
     before = _state(b)
     d = legal_actions(b)
     assert d is not None and d.reason == "move"
-    apply(b, act.Hold(d.figure or ""))
+    b.apply(act.Hold(d.figure or ""))
     assert record.can_undo(b)
     back = record.undo(b)
     assert _state(back) == before
@@ -214,7 +214,7 @@ def test_undo_is_refused_once_dice_were_rolled() -> None:
     while b.round == 1:
         d = legal_actions(b)
         assert d is not None
-        apply(b, players[d.side](b, d))
+        b.apply(players[d.side](b, d))
     assert b.rolled_at[-1] and any(isinstance(e, ev.CombatRoll) for e in b.events)
     assert not record.can_undo(b)
     with pytest.raises(IllegalAction, match="rolled dice"):

@@ -9,9 +9,9 @@ import pytest
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import gm
+from game.engine import gm, record
 from game.engine.ai import make_player
-from game.engine.battle import Battle, IllegalAction, RuleOptions, legal_actions
+from game.engine.battle import Battle, IllegalAction, RuleOptions, apply, legal_actions, seat_taking
 from game.engine.hexgrid import Hex
 from game.engine.seats import (
     Seat,
@@ -94,6 +94,8 @@ def test_a_sides_decision_is_refused_from_every_other_seat(action: act.Action) -
     before = state(b)
     for seat, words in ((RED, "Blue's"), (GM_SEAT, "GM's seat takes GM decisions"), (WATCHER, "watcher")):
         with pytest.raises(IllegalAction, match=words):
+            apply(b, action, seat)  # the battle's public door
+        with pytest.raises(IllegalAction, match=words):
             apply_as(b, action, seat)
         assert state(b) == before
     check_seat(b, action, BLUE)  # its own seat passes the seat check (the rules may still refuse it)
@@ -104,6 +106,8 @@ def test_a_gm_decision_is_refused_from_every_seat_but_the_gms(action: gm.GMActio
     b = refereed()
     before = state(b)
     for seat in (BLUE, RED, WATCHER):
+        with pytest.raises(IllegalAction, match=r"GM's seat|watcher"):
+            apply(b, action, seat)  # the battle's public door
         with pytest.raises(IllegalAction, match=r"GM's seat|watcher"):
             apply_as(b, action, seat)
         assert state(b) == before
@@ -118,6 +122,32 @@ def test_the_gm_who_plays_a_side_takes_gm_decisions_from_that_sides_seat() -> No
         check_seat(b, gm.EndRound(), GM_SEAT)
     assert seats_of(b) == (BLUE, RED)
     assert seats_of(refereed()) == (BLUE, RED, GM_SEAT)
+
+
+def test_the_door_takes_a_decision_from_its_own_seat() -> None:
+    b = refereed()
+    d = legal_actions(b)
+    assert d is not None and d.figure is not None
+    wrong = RED if d.side == "blue" else BLUE
+    before = state(b)
+    with pytest.raises(IllegalAction, match="a seat decides only for its own side"):
+        apply(b, act.Hold(d.figure), wrong)
+    assert state(b) == before
+    events = apply(b, act.Hold(d.figure), Seat.of_side(d.side))
+    assert len(b.log) == 1 and b.log[-1] == act.Hold(d.figure) and events
+
+
+def test_replay_sends_each_recorded_decision_from_the_seat_that_took_it() -> None:
+    b = refereed()
+    d = legal_actions(b)
+    assert d is not None and d.figure is not None
+    apply(b, gm.SetDie(d.figure, "combat", (1, 1, 1, 1)), GM_SEAT)
+    apply(b, act.Hold(d.figure), Seat.of_side(d.side))
+    assert seat_taking(b, b.log[0]) == GM_SEAT and seat_taking(b, b.log[1]) == Seat.of_side(d.side)
+    assert record.replay(b.setup, b.log, digests=b.digests).digests == b.digests
+    # the same log in a battle without a GM: its GM decision has no seat to come from
+    with pytest.raises(record.ReplayMismatch, match="no GM seat"):
+        record.replay(replace(b.setup, gm=None), b.log)
 
 
 def test_a_battle_without_a_gm_has_no_gm_seat() -> None:

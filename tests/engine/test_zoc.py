@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from game.engine.dice import DiceRoll
 from game.engine.hexgrid import Hex, front_hexes, neighbor
-from game.engine.movement import reachable
+from game.engine.movement import Ground
 from game.engine.terrain import TerrainMap
 from game.engine.zoc import (
     TURN_TAIL_DEFENCE,
@@ -96,8 +96,8 @@ def test_ftc_5_3_zones_feed_the_path_search() -> None:
     me = ZocSource("me", "blue", t.hex_at(4, 4), 0)
     orc = ZocSource("orc", "red", t.hex_at(6, 4), 3)
     zones = zones_for("me", [me, orc])
-    reach = reachable(
-        me.hex, 0, 4, terrain=t, occupied=frozenset({orc.hex}), impassable=frozenset({orc.hex}), zones=zones
+    reach = Ground(terrain=t, occupied=frozenset({orc.hex}), impassable=frozenset({orc.hex}), zones=zones).reach(
+        me.hex, 0, 4
     )
     in_zone = neighbor(orc.hex, 3)
     assert reach.band(in_zone) == "free"
@@ -107,7 +107,7 @@ def test_ftc_5_3_zones_feed_the_path_search() -> None:
     assert reach.band(behind_orc) == "escape"  # four hexes: only through the orc's zone
     assert len(reach.escapes(behind_orc)) == 1
     # with one hex more the way round the orc's back avoids the contest, and the search prefers it
-    wider = reachable(
-        me.hex, 0, 5, terrain=t, occupied=frozenset({orc.hex}), impassable=frozenset({orc.hex}), zones=zones
+    wider = Ground(terrain=t, occupied=frozenset({orc.hex}), impassable=frozenset({orc.hex}), zones=zones).reach(
+        me.hex, 0, 5
     )
     assert wider.band(behind_orc) == "free" and wider.cost(behind_orc) == 5

@@ -32,7 +32,7 @@ from game.engine import actions as act  # noqa: E402
 from game.engine import events as ev  # noqa: E402
 from game.engine import gm, record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
-from game.engine.battle import Battle, BattleSetup, Decision, legal_actions  # noqa: E402
+from game.engine.battle import Battle, BattleSetup, Decision, Seat, legal_actions  # noqa: E402
 from game.engine.hexgrid import Hex  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
 
@@ -303,7 +303,7 @@ def play_map(name: str) -> object:
     while not session.battle.over and session.battle.round <= rounds:
         d = legal_actions(session.battle)
         assert d is not None
-        session.apply(players[d.side](session.battle, d))
+        session.apply(players[d.side](session.battle, d), Seat.of_side(d.side))
     return session
 
 

@@ -309,9 +309,10 @@ def main() -> None:
         tiled_export(src, DATA / f"{name}.tmx")
         src.unlink()
         rasterize(DATA / f"{name}.tmx", DATA / f"{name}.png")
-    # hex side length 0 (Tiled's default when the attribute is missing)
+    # hex side length 0 and the stagger attributes left out (Tiled's defaults: y, odd); a missing
+    # hexsidelength is refused by the game, so it stays, written as 0
     src = make_map("side0_src", "y", "odd", 24, 28, 0, "pointy", seed=7, rotations=False)
-    text = src.read_text().replace(' hexsidelength="0"', "").replace(' staggeraxis="y"', "")
+    text = src.read_text().replace(' staggeraxis="y"', "")
     text = text.replace(' staggerindex="odd"', "")
     (DATA / "defaults.tmx").write_text(text)
     src.unlink()

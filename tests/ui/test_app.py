@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from game.engine import actions as act
-from game.engine.battle import legal_actions
+from game.engine.battle import Seat, legal_actions
 from game.ui.app import WINDOW_TITLE, App, run
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import FileChooser, MessageDialog
@@ -290,7 +290,7 @@ def test_back_to_title_autosaves_the_last_decision_so_continue_resumes_there(app
     session = screen.session  # type: ignore[attr-defined]
     d = legal_actions(session.battle)
     assert d is not None and d.reason == "move"
-    session.apply(act.Hold(d.figure or ""))
+    session.apply(act.Hold(d.figure or ""), Seat.of_side(d.side))
     key(app, pygame.K_ESCAPE)
     menu = app.top
     assert isinstance(menu, EscapeMenu)

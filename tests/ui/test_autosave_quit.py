@@ -9,7 +9,7 @@ from pathlib import Path
 import pygame
 
 from game.engine import actions as act
-from game.engine.battle import legal_actions
+from game.engine.battle import Seat, legal_actions
 from game.session import new_session
 from game.ui.app import App
 from game.ui.battle.screen import BattleScreen
@@ -25,7 +25,7 @@ def _hold_once(screen: BattleScreen) -> int:
     """One mid-phase decision (a hold in the movement phase); the log's length after it."""
     d = legal_actions(screen.session.battle)
     assert d is not None and d.reason == "move"
-    assert screen.send(act.Hold(d.figure or ""))
+    assert screen.send(act.Hold(d.figure or ""), Seat.of_side(d.side))  # whoever's turn it is
     return len(screen.session.battle.log)
 
 

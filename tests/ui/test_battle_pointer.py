@@ -126,32 +126,44 @@ def _play_out(app: App, screen: BattleScreen) -> None:
 
 
 def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played_them_out(app: App) -> None:
+    """Two enemies face to face attack each other (seed 3: both are wounded); until the log has played the
+    round out, the tracker, the sheet and the tokens show the battle as it stood before the last declaration."""
     from tests.ui.test_battle_screen import _to_attack_phase_adjacent
 
     screen = open_battle(app, controllers=all_human())
-    _to_attack_phase_adjacent(app, screen)
+    a, e = _to_attack_phase_adjacent(app, screen)
     app.ui.settings = replace(app.ui.settings, animation_speed=1.0)
     b = screen.battle
     start_round = b.round
-    for _ in range(40):  # everyone defends only; the last declaration resolves the round
+    for _ in range(40):  # the pair attack very aggressively, the others defend; the last declaration resolves
         lift_curtain(app)
         d = screen.my_decision()
         assert d is not None and d.reason == "declare"
+        if d.figure in (a, e):
+            enemy = e if d.figure == a else a
+            click(app, tuple(round(v) for v in screen.board.camera.hex_to_screen(b.figure(enemy).hex)))
+            key(app, pygame.K_1)
         before = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
         key(app, pygame.K_RETURN)
         if b.round > start_round:
             break
         _play_out(app, screen)
     assert b.round == start_round + 1 and screen.journal.pending
+    wounded = {fid for fid, f in b.figures.items() if f.wounds.label != before[fid][0]}
+    assert wounded  # the fixed seed's dice wound at least one of the pair
     assert screen.tracker.phase_line() == f"Round {start_round} · Attack phase"
     shown = screen.shown()
     assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in shown.figures.items()} == before
     assert shown.decision is not None and shown.decision.reason == "declare"
+    screen.selected_id = next(iter(wounded))
+    assert screen.sheet.figure_shown(None) in wounded
+    assert all(t.wound_level == 0 for t in screen.tokens() if t.id in wounded)
     app.draw()
     _play_out(app, screen)
     assert screen.tracker.phase_line() == f"Round {b.round} · Movement phase"
     live = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
     assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in screen.shown().figures.items()} == live
+    assert all(t.wound_level > 0 for t in screen.tokens() if t.id in wounded)
 
 
 def _clear_of_the_panel(screen: BattleScreen, fids: list[str]) -> bool:

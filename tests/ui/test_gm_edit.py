@@ -129,7 +129,8 @@ def test_ftc_2_1_traits_stepped_on_the_ladder_and_a_skill_added(app: App) -> Non
     c = screen.battle.figure(fid).character
     assert c.strength == old.strength + 1
     assert c.skill_level("Mace") == 0  # Fair
-    assert logged(screen, "GM: changes") and "strength" in logged(screen, "GM: changes")[-1]
+    assert logged(screen, "GM: changes") and "Strength" in logged(screen, "GM: changes")[-1]
+    assert "Mace — → Fair" in logged(screen, "GM: changes")[-1]
     assert screen.battle.log[-1].kind == "gm_edit_traits"
 
 

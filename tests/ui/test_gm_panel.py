@@ -13,7 +13,7 @@ import pygame
 
 from game.engine import actions as act
 from game.engine import gm
-from game.engine.battle import Battle
+from game.engine.battle import Battle, Seat
 from game.session import build_setup, new_session
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
@@ -163,7 +163,7 @@ def test_gm_a_player_cannot_undo_the_gm_decision(app: App) -> None:
     screen = gm_battle(app, "referee")
     d = screen.decision()
     assert d is not None and d.figure is not None
-    screen.send(gm.DenyEscape(d.figure))
+    screen.send(gm.DenyEscape(d.figure), Seat.game_master())
     assert not screen.cmd_undo()
     assert screen.battle.log[-1].kind == "gm_deny_escape"
 

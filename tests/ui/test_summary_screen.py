@@ -16,7 +16,7 @@ import pygame
 import pytest
 
 from game.engine.ai import make_player
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup, apply, legal_actions
+from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Seat, SideSetup, legal_actions
 from game.engine.characters import Character
 from game.engine.healing import care_after_battle, rest, treat
 from game.engine.terrain import TerrainMap
@@ -82,7 +82,7 @@ def finished_battle() -> Battle:
     while not b.over and b.round <= 12:
         d = legal_actions(b)
         assert d is not None
-        apply(b, players[d.side](b, d))
+        b.apply(players[d.side](b, d))
     sheets = {
         "b0": [WoundLevel.SCRATCH, WoundLevel.SCRATCH, WoundLevel.HURT],
         "b1": [],
@@ -247,7 +247,7 @@ def test_the_menu_offers_the_summary_once_the_battle_is_over(app: App) -> None:
 
     d = session.battle.decision()
     assert d is not None
-    session.apply(act.Yield(d.side))
+    session.apply(act.Yield(d.side), Seat.of_side(d.side))
     key(app, pygame.K_ESCAPE)
     button = next(b for b in app.top.column.buttons if b.text == "After the battle…")  # type: ignore[attr-defined]
     click(app, button.rect.center)
@@ -270,11 +270,11 @@ def village_battle_over(roster: Path) -> Session:
     while not b.over and b.round <= 2:
         d = legal_actions(b)
         assert d is not None
-        session.apply(players[d.side](b, d))
+        session.apply(players[d.side](b, d), Seat.of_side(d.side))
     if not b.over:
         d = legal_actions(b)
         assert d is not None
-        session.apply(act.Yield(d.side))
+        session.apply(act.Yield(d.side), Seat.of_side(d.side))
     for f in b.figures.values():
         f.wounds = Wounds(f.character.wound_track)
     sergeant = next(f for f in b.figures.values() if f.character.key == "sergeant")
@@ -405,7 +405,7 @@ def test_fudge_4_8_back_and_reopen_keeps_the_healing_done(app: App) -> None:
     assert first is not None
     screen.last_human_side = first.side
     app.push(screen)
-    session.apply(act.Yield(first.side))
+    session.apply(act.Yield(first.side), Seat.of_side(first.side))
     for _ in range(5):
         app.pump()
         if isinstance(app.top, VictoryScreen):
@@ -449,7 +449,7 @@ def test_the_victory_line_reads_right_for_a_plural_side_name(app: App) -> None:
     d = session.battle.decision()
     assert d is not None
     loser = next(sid for sid, side in session.battle.sides.items() if side.name != "The Wyrm-Hunters")
-    session.apply(act.Yield(loser))
+    session.apply(act.Yield(loser), Seat.of_side(loser))
     assert session.battle.over and victory_line(session.battle) == "Victory: The Wyrm-Hunters"
     seen: list[str] = []
     original = app.ui.text.blit

@@ -5,11 +5,14 @@ others; a refusal stays on the form as a sentence."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pygame
+import pytest
 
 from game.engine import actions as act
 from game.engine.ai import make_player
+from game.net.client import Client, TableClosed
 from game.ui.app import App
 from game.ui.battle.table import TableScreen
 from game.ui.join_screen import JoinScreen
@@ -96,3 +99,68 @@ def test_undo_is_refused_at_a_table_and_the_gm_panel_only_at_the_gms_seat(app: A
         assert not screen.cmd_undo() and "undo" in screen.status
         assert screen.open_gm_panel() is None and "GM's seat" in screen.status
         assert len(t.battle.log) == 1
+
+
+def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Path) -> None:
+    from game.ui.battle.table import TableScreen as Table
+    from game.ui.deploy_screen import DeployScreen
+    from game.ui.screens import NewBattleScreen
+
+    a = App(config=tmp_path / "config", maps_dir=Path(__file__).resolve().parents[2] / "maps")
+    try:
+        a.pump()
+        title = a.top
+        assert isinstance(title, TitleScreen)
+        click(a, title.column.buttons[0].rect.center)
+        new = a.top
+        assert isinstance(new, NewBattleScreen)
+        assert new.hosting.network.text == "Network: this computer only"
+        click(a, new.hosting.network.rect.center)
+        assert new.hosting.public and "Anyone who can reach this computer" in new.hosting.network.tooltip
+        click(a, new.hosting.network.rect.center)
+        assert not new.hosting.public and new.hosting.network.text == "Network: this computer only"
+        click(a, new.hosting.host.rect.center)
+        assert isinstance(a.top, DeployScreen)
+        key(a, pygame.K_RETURN)
+        screen = a.top
+        assert isinstance(screen, Table), screen
+        assert "Hosting at 127.0.0.1:" in screen.status and "python main.py join 127.0.0.1:" in screen.status
+        human = screen.session.seat
+        assert screen.battle.sides[human].controller == "human"
+        end = time.monotonic() + 30
+        while len(screen.battle.log) < 6 and not screen.battle.over and time.monotonic() < end:
+            a.pump()
+            d = screen.my_decision()
+            if d is not None:
+                assert screen.send(make_player("tactical", 0)(screen.battle, d))
+        assert len(screen.battle.log) >= 6, "the table plays: this seat here, the computer's sides at the host"
+        uri = screen.session.client.uri
+        screen.leave_to_title()
+        with pytest.raises(TableClosed, match="cannot reach"):
+            Client(uri, "late", "watch", say=lambda _: None).connect(timeout=2)
+    finally:
+        a.close()
+
+
+def test_f2_says_a_line_to_the_whole_table(app: App) -> None:
+    t = table()
+    with hosted(t) as port:
+        other = client(port, "watch")
+        other.connect()
+        _join_from_title(app, f"127.0.0.1:{port}", "blue")
+        key(app, pygame.K_RETURN)
+        screen = app.top
+        assert isinstance(screen, TableScreen)
+        key(app, pygame.K_F2)
+        _type(app, "well met")
+        key(app, pygame.K_RETURN)
+        end = time.monotonic() + 10
+        while not other.chat_lines and time.monotonic() < end:
+            other.receive(0.1)
+        assert other.chat_lines[-1] == ("a player", "well met")
+        other.send("chat", text="and you")
+        while "and you" not in screen.status and time.monotonic() < end:
+            app.pump()
+            time.sleep(0.01)
+        assert screen.status.startswith("player watch says: and you")
+        other.close()

@@ -11,6 +11,7 @@ import pygame
 
 from game.engine import actions as act
 from game.engine import record
+from game.engine.battle import Seat
 from game.session import new_session
 from game.ui.animation import Glide
 from game.ui.app import App
@@ -95,7 +96,8 @@ def test_animations_never_change_the_battle(app: App) -> None:
         for _ in range(3):
             d = screen.battle.decision()
             assert d is not None
-            assert screen.send(a_move(screen) if d.reason == "move" else act.Declare(d.figure or ""))
+            action = a_move(screen) if d.reason == "move" else act.Declare(d.figure or "")
+            assert screen.send(action, Seat.of_side(d.side))  # each side's own seat, curtain or not
             for _ in range(5):
                 app.tick(1 / 30)
         results.append(record.to_json(screen.battle, screen.session.setup_data))

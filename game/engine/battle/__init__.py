@@ -1,10 +1,10 @@
 """The battle: rounds of initiative, movement and attack phases as a state machine (FTC 3–7).
 
 ``Battle`` holds the state; ``legal_actions(battle)`` says who must decide now, why, and what they may
-do; ``apply(battle, action)`` validates a decision (raising ``IllegalAction`` with a sentence a player
-can read, and changing nothing) and returns the events it caused. These two are the only door in;
-beside them ``game.engine.choices.choices`` spells out the options of the open decision and
-``game.engine.preview.preview`` the odds of an action before it is sent.
+do; ``apply(battle, action, seat)`` checks that the seat may take the decision (``seats``), validates it
+(raising ``IllegalAction`` with a sentence a player can read, and changing nothing) and returns the events
+it caused. These two are the only door in; beside them ``game.engine.choices.choices`` spells out the
+options of the open decision and ``game.engine.preview.preview`` the odds of an action before it is sent.
 
 The package is the battle in rooms, one per part of the round:
 
@@ -16,6 +16,7 @@ The package is the battle in rooms, one per part of the round:
 - ``resolution``: the round's attacks resolved, the multiple-attackers rule, damage (FTC 6.3, 6.4, 7);
 - ``ranged``: aiming missiles and stray shots (FTC 6.5, 6.5.3);
 - ``spells``: magic in the battle (FTC 8);
+- ``seats``: who may take which decision, checked at the door (*Fudge* 4.1);
 - ``gm_seat``: the GM's decisions, conditions, set dice and reinforcements (*Fudge* 4.1).
 
 ``Battle`` is the state with every part mixed in. Phases are a table (``PHASES``): each names the
@@ -35,6 +36,7 @@ from game.engine.battle.initiative import Initiative
 from game.engine.battle.movement_phase import MovementPhase
 from game.engine.battle.ranged import RangedFire
 from game.engine.battle.resolution import Resolution
+from game.engine.battle.seats import Seat, check_seat, seat_of_gm, seat_taking
 from game.engine.battle.spells import SpellsInBattle
 from game.engine.battle.state import (
     ALWAYS_ALLOWED,
@@ -71,8 +73,11 @@ def legal_actions(battle: Battle) -> Decision | None:
     return battle.decision()
 
 
-def apply(battle: Battle, action: act.Action) -> list[ev.Event]:
-    """Validate and carry out ``action``; raises ``IllegalAction`` and changes nothing when it is illegal."""
+def apply(battle: Battle, action: act.Action, seat: Seat) -> list[ev.Event]:
+    """Validate and carry out ``action`` taken from ``seat``: the seat first (``check_seat``: a side decides
+    only for its own figures and yields, GM decisions come only from the GM's seat, *Fudge* 4.1), then the
+    rules (FTC 3–8). Raises ``IllegalAction`` with a sentence and changes nothing when either refuses."""
+    check_seat(battle, action, seat)
     return battle.apply(action)
 
 
@@ -97,9 +102,13 @@ __all__ = [
     "IllegalAction",
     "Reason",
     "RuleOptions",
+    "Seat",
     "SideSetup",
     "apply",
+    "check_seat",
     "effective_perception",
     "front_arc_2",
     "legal_actions",
+    "seat_of_gm",
+    "seat_taking",
 ]

@@ -272,9 +272,18 @@ class GMSeat(BattleState):
     def _gm_edit_wounds(self, a: gm.EditWounds) -> list[ev.Event]:
         fig = self.figure(a.figure)
         self._gm_between_rounds("Wounds are edited")
+        before = fig.wounds.label
         fig.wounds = gm.edited_wounds(a.wounds, fig.wounds.track)
         fig.very_hurt_from_round = None  # set between rounds: a Very Hurt penalty counts from this round
-        out: list[ev.Event] = [ev.GMActed(a.kind, f"sets {{0}}'s wounds: {fig.wounds.label}", (fig.id,))]
+        out: list[ev.Event] = [
+            ev.GMActed(
+                a.kind,
+                f"sets {{0}}'s wounds: {fig.wounds.label}",
+                (fig.id,),
+                a.reason,
+                f"changes {{0}}'s wounds: {before} → {fig.wounds.label}",
+            )
+        ]
         if not fig.can_act and not fig.out:
             fig.out = True
             out.append(ev.TakenOut(fig.id, fig.wounds.label))
@@ -283,6 +292,7 @@ class GMSeat(BattleState):
     def _gm_edit_gear(self, a: gm.EditGear) -> list[ev.Event]:
         fig = self.figure(a.figure)
         self._gm_between_rounds("Gear is changed")
+        before = _gear_text(fig.character)
         fig.character = gm.edited_gear(fig.character, a.weapons, a.armour, a.shield, a.coverage)
         fig.allowance = self.movement_allowance_of(fig)
         partial = {
@@ -293,14 +303,19 @@ class GMSeat(BattleState):
             for name in a.armour
         )
         gear = ", ".join((*a.weapons, *armour, *((a.shield,) if a.shield else ()))) or "nothing"
-        return [ev.GMActed(a.kind, f"changes {{0}}'s gear: {gear}", (fig.id,))]
+        said = f"changes {{0}}'s gear: {before} → {_gear_text(fig.character)}"
+        return [ev.GMActed(a.kind, f"changes {{0}}'s gear: {gear}", (fig.id,), a.reason, said)]
 
     def _gm_edit_traits(self, a: gm.EditTraits) -> list[ev.Event]:
         fig = self.figure(a.figure)
         self._gm_between_rounds("Traits are changed")
+        before = fig.character
         fig.character = gm.edited_traits(fig.character, a.changes)
         fig.allowance = self.movement_allowance_of(fig)
-        return [ev.GMActed(a.kind, f"changes {{0}}'s traits: {', '.join(sorted(a.changes))}", (fig.id,))]
+        said = f"changes {{0}}'s traits: {gm.trait_changes_text(before, fig.character, a.changes)}"
+        return [
+            ev.GMActed(a.kind, f"changes {{0}}'s traits: {', '.join(sorted(a.changes))}", (fig.id,), a.reason, said)
+        ]
 
     def _gm_add_figure(self, a: gm.AddFigure) -> list[ev.Event]:
         self._gm_between_rounds("Reinforcements arrive")
@@ -368,3 +383,14 @@ class GMSeat(BattleState):
             *self._magic_figure_removed(fig.id),
             *self._gm_settle(),
         ]
+
+
+def _gear_text(character: Character) -> str:
+    """A figure's gear for the log (FTC 9): weapons, armour (a partial suit with its coverage, FTC 9.2) and
+    shield, or "nothing"."""
+    armour = tuple(
+        f"{item.name} ({item.coverage.replace('_', ' ')})" if item.coverage != "full" else item.name
+        for item in character.armour
+    )
+    shield = (character.shield.name,) if character.shield is not None else ()
+    return ", ".join((*(w.name for w in character.weapons), *armour, *shield)) or "nothing"

@@ -32,7 +32,7 @@ from game.engine.creatures import kind_modifiers
 from game.engine.hexgrid import (
     Hex,
 )
-from game.engine.movement import IllegalMove, validate_path
+from game.engine.movement import IllegalMove
 from game.engine.zoc import EscapeLevels, EscapeResult, escape_breakdown
 
 
@@ -118,21 +118,8 @@ class MovementPhase(BattleState):
         fig.posture = posture or fig.posture
         allowance = self.movement_allowance_of(fig)
         fig.posture = old_posture
-        occupied = _covered(f for f in self.figures.values() if f.id != fig.id)
-        blocking = _covered(self.enemies_of(fig))
         try:
-            path = validate_path(
-                fig.hex,
-                fig.facing,
-                tuple(steps),
-                allowance,
-                terrain=self.terrain,
-                mode=fig.character.movement_modes[0],
-                occupied=occupied,
-                impassable=blocking,
-                per_hex_terrain=self.options.per_hex_terrain,
-                size=fig.size,
-            )
+            path = self.ground_for(fig).validate(fig.hex, fig.facing, tuple(steps), allowance)
         except IllegalMove as exc:
             raise IllegalAction(_sentence(str(exc))) from None
         fig.posture = posture or fig.posture

@@ -36,7 +36,7 @@ from game.engine.hexgrid import (
     neighbor,
 )
 from game.engine.lof import LineOfFire
-from game.engine.movement import Reach, movement_allowance, reachable
+from game.engine.movement import Ground, Reach, movement_allowance
 from game.engine.ranges import RangeBand
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import Wounds
@@ -401,6 +401,10 @@ class BattleState:
         # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
         self.gm_state = gm.GMState()
         self.gm_dice: list[gm.SetDie] = []
+        self._set_used: list[gm.SetDie] = []
+        self.set_rolls: dict[int, gm.SetDie] = {}
+        """The rolls made with faces the GM set by hand: index in ``events`` -> the GM's ``SetDie`` (the GM's
+        own view marks them; the log shows them as any roll)."""
         self.gm_escape: dict[str, bool] = {}
         self.removed: dict[str, Figure] = {}
         for fig in self.figures.values():
@@ -473,18 +477,19 @@ class BattleState:
         of legality");
         ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
         fig = self.figure(fid)
-        occupied = _covered(f for f in self.figures.values() if f.id != fid)
-        blocking = _covered(self.enemies_of(fig))
         if allowance is None:
             allowance = self.movement_allowance_of(fig, posture)
-        return reachable(
-            fig.hex,
-            fig.facing,
-            allowance,
-            terrain=self.terrain,
-            mode=fig.character.movement_modes[0],
-            occupied=occupied,
-            impassable=blocking,
+        return self.ground_for(fig).reach(fig.hex, fig.facing, allowance)
+
+    def ground_for(self, fig: Figure) -> Ground:
+        """What ``fig``'s move is searched and priced over now (FTC 5-5.3): every other figure's hexes are
+        occupied (passable at +1, FTC 5.2), its enemies' hexes it may not enter, and the zones of the enemies
+        who would stop it; one ground for the highlights, the AI and the move's validation alike."""
+        return Ground(
+            self.terrain,
+            fig.character.movement_modes[0],
+            occupied=_covered(f for f in self.figures.values() if f.id != fig.id),
+            impassable=_covered(self.enemies_of(fig)),
             zones=self.stopper_zones(fig),
             per_hex_terrain=self.options.per_hex_terrain,
             size=fig.size,
@@ -568,9 +573,12 @@ class BattleState:
         if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
             raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
         draws_before = self.rng.draws
+        self._set_used.clear()
         new_events: list[ev.Event] = (
             self._do_gm(action) if isinstance(action, gm.GMAction) else getattr(self, f"_do_{kind}")(action)
         )
+        for used in self._set_used:
+            self.set_rolls[len(self.events) + ev.set_roll_at(new_events, used.figure, used.faces)] = used
         self.events.extend(new_events)
         self.log.append(action)
         self.rolled_at.append(self.rng.draws != draws_before)
@@ -613,6 +621,7 @@ class BattleState:
         for i, s in enumerate(self.gm_dice):
             if s.purpose == purpose and s.figure == fid:
                 del self.gm_dice[i]
+                self._set_used.append(s)
                 return DiceRoll(s.faces)
         return None
 

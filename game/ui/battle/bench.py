@@ -3,11 +3,12 @@ human, the mouse over a reachable hex so every overlay is drawn."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pygame
 
-from game.engine.battle import Battle
+from game.engine.battle import Battle, apply
 from game.ui.battle.screen import BattleScreen
 from game.ui.screen import Pop, UiContext
 
@@ -48,7 +49,7 @@ def bench_screen(
         setup_data={**base.setup_data, "title": "bench"},
         loaded=base.loaded,
         save_errors=[],
-        apply=battle.apply,
+        apply=partial(apply, battle),
     )
     screen = BattleScreen(ui, session, lambda: Pop())
     screen.last_human_side = None

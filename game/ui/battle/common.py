@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import pygame
 
 from game.engine import actions as act
-from game.engine.battle import Battle, Decision, Figure, SideSetup
+from game.engine.battle import Battle, Decision, Figure, Seat, SideSetup
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
@@ -154,6 +154,7 @@ class BattleHost(Protocol):
     mouse: tuple[int, int]
     highlight: frozenset[str]
     status: str
+    status_error: bool
     buttons: list[Button]
     decl: DeclState
 
@@ -182,8 +183,18 @@ class BattleHost(Protocol):
         """The side's colour on screen."""
         ...
 
-    def send(self, action: act.Action) -> bool:
-        """Apply a decision; False (and the sentence in the status bar) when it is refused."""
+    @property
+    def seat(self) -> Seat:
+        """The seat at the screen: whose view the screen draws and from which its decisions are sent."""
+        ...
+
+    def rebind(self, battle: Battle) -> None:
+        """Show another state of the battle (after an undo)."""
+        ...
+
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool:
+        """Apply a decision taken from ``seat`` (default: the seat at the screen); False (and the sentence in
+        the status bar) when the door refuses it."""
         ...
 
     def set_status(self, text: str, error: bool = False) -> None:

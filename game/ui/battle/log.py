@@ -1,6 +1,11 @@
 """The combat log of the battle screen: the battle's events as coloured lines, wrapped to the column (never
 cut), a new decision's lines released one by one (so a round's resolution plays out at the animation
-speed), a click on a line highlighting the figures it names."""
+speed), a click on a line highlighting the figures it names.
+
+The log shows the events *as the seat at the screen sees them* (``game.engine.seats.events_for_seat``):
+under secret stances another side's declaration reaches it without its stance, target or weapon until the
+reveal (*Fudge* 4.32) — withheld at the source, not merely left unpainted. Hotseat rebuilds the log for
+the next seat at the curtain (``rebuild``)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from collections.abc import Callable, Sequence
 import pygame
 
 from game.engine import events as ev
+from game.engine.seats import events_for_seat, view
 from game.ui import theme
 from game.ui.battle.common import LOG_DELAY, RGB, BattleHost, Entry
 from game.ui.battle.spellbook import cast_lines, log_colour
@@ -129,6 +135,8 @@ class BattleLog:
         self.list = WrappedLog(screen.ui.text, self._selected)
         self.entries: list[Entry] = []
         self.pending: list[Entry] = []
+        self.events: list[ev.Event] = []
+        """The events the log was built from, as the seat at the screen sees them."""
         self.timer = 0.0
 
     def entry(self, e: ev.Event) -> Entry:
@@ -148,12 +156,17 @@ class BattleLog:
         return text, tuple(e.figures), colour
 
     def entries_for(self, events: list[ev.Event]) -> list[Entry]:
-        """The log lines of these events (a caster's declaration names its spell, FTC 8)."""
+        """The log lines of events already seen from the seat at the screen (a caster's declaration names its
+        spell, FTC 8); the faces the GM set for a coming roll are the GM's alone (*Fudge* 4.1) and stay out of
+        this shared log."""
+        events = [e for e in events if not ev.is_gm_only(e)]
         return cast_lines(self.screen.battle, events, [self.entry(e) for e in events])
 
     def rebuild(self) -> None:
-        """Every line of the battle, shown at once (after a start, undo or load)."""
-        self.entries = self.entries_for(list(self.screen.battle.events))
+        """Every line of the battle as the seat at the screen sees it, shown at once (after a start, undo or
+        load, and when hotseat hands the screen to another seat)."""
+        self.events = list(view(self.screen.battle, self.screen.seat).events)
+        self.entries = self.entries_for(self.events)
         self.pending = []
         self.sync()
 
@@ -163,8 +176,11 @@ class BattleLog:
         self.list.scroll = self.list.max_scroll
 
     def add(self, events: list[ev.Event], speed: float) -> None:
-        """A decision's new lines: shown at once with animations off, else queued to play out."""
-        entries = self.entries_for(events)
+        """A decision's new lines, as the seat at the screen sees them: shown at once with animations off, else
+        queued to play out."""
+        seen = events_for_seat(self.screen.battle, events, self.screen.seat)
+        self.events.extend(seen)
+        entries = self.entries_for(seen)
         if speed <= 0:
             self.entries.extend(entries)
             self.sync()

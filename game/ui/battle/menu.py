@@ -1,6 +1,6 @@
 """The battle screen's game menu (Esc): save (Ctrl+S), load (Ctrl+O), settings, help, yield the battle,
 the after-battle screen once it is over, back to the title or quit — the autosave brought up to the last
-decision first."""
+decision first; and undo (Ctrl+Z), a side taking back its own last decision."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from game.engine import actions as act
-from game.ui.battle.common import BattleHost
+from game.engine import record
+from game.engine.battle import IllegalAction
+from game.ui.battle.common import BattleHost, action_side
 from game.ui.battle.victory import summary_of
 from game.ui.dialogs import FileChooser, MessageDialog, describe_error
 from game.ui.screen import Pop, Push, Replace, Screen, Transition, UiContext
@@ -26,6 +28,33 @@ class GameMenu:
     def __init__(self, screen: BattleHost, open_save: OpenSave) -> None:
         self.screen = screen
         self.open_save = open_save
+
+    def undo(self) -> bool:
+        """Ctrl+Z: take back the last decision of the side deciding now (never another side's); the computer
+        decisions since that player's last one go with it (``record.undo``)."""
+        sc = self.screen
+        d = sc.decision()
+        battle = sc.battle
+        if not battle.log:
+            sc.set_status("There is nothing to undo yet.", error=True)
+            return False
+        mine = d.side if d is not None else None
+        candidate = battle
+        try:
+            while candidate.log and not sc.is_human(action_side(candidate, candidate.log[-1]) or ""):
+                candidate = record.undo(candidate)
+            if not candidate.log:
+                raise IllegalAction("There is nothing of yours to undo.")
+            last_side = action_side(candidate, candidate.log[-1])
+            if mine is not None and last_side != mine:
+                raise IllegalAction("Only the side deciding now may take back its own last decision.")
+            candidate = record.undo(candidate)
+        except IllegalAction as exc:
+            sc.set_status(str(exc), error=True)
+            return False
+        sc.rebind(candidate)
+        sc.set_status("Undone.")
+        return True
 
     def leave_to_title(self) -> Transition:
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""

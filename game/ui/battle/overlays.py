@@ -45,11 +45,13 @@ class BoardOverlays:
             return self._tokens_cache[1]
         out = []
         battle = sc.battle
+        shown = sc.shown().figures  # wounds and who is out: as the log has told them so far
         for f in battle.figures.values():
-            worst = f.wounds.worst
+            was = shown.get(f.id, f)
+            worst = was.wounds.worst
             level = 0 if worst is None else int(worst)
-            if f.out and level >= int(WoundLevel.NEAR_DEATH):
-                level = 6 if f.wounds.overflowed else level
+            if was.out and level >= int(WoundLevel.NEAR_DEATH):
+                level = 6 if was.wounds.overflowed else level
             badge = " ".join(m.label for m in battle.gm_modifiers_on(f.id))
             out.append(
                 TokenView(
@@ -59,7 +61,7 @@ class BoardOverlays:
                     f.hex,
                     f.facing,
                     level,
-                    f.out or not f.can_act,
+                    was.out or not was.can_act,
                     f.id == sc.selected_id,
                     badge=badge,
                     cells=f.cells if f.size != 1 else frozenset(),

@@ -30,14 +30,14 @@ import pygame
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import record
 from game.engine.ai import RandomPlayer, TacticalPlayer
-from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction
+from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction, Seat
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.ui import theme
-from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown, action_side
+from game.ui.battle.chrome import Chrome, StatusBar
+from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
 from game.ui.battle.curtain import CurtainScreen
 from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
@@ -57,7 +57,7 @@ from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
+from game.ui.screen import Home, Push, Replace, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import HELP_KEYS
 from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
@@ -69,9 +69,6 @@ SIDE = 350
 """Width of the right column (sheet and log)."""
 STATUS = 24
 """Height of the status bar."""
-KEYS_HINT = (
-    "drag / WASD pan · wheel zoom · Q/E facing · H hold · Space stay · Ctrl+S save · Ctrl+Z undo · Esc menu · F1 help"
-)
 
 
 class BattleScreen(ViewerScreen):
@@ -101,8 +98,7 @@ class BattleScreen(ViewerScreen):
         self._buttons_key: tuple[Any, ...] | None = None
         self._memo: dict[tuple[Any, ...], Any] = {}
         self._panel_cache: tuple[Any, pygame.Surface] | None = None
-        self._chrome: pygame.Surface | None = None
-        self._chrome_keys: dict[str, Any] = {}
+        self.chrome = Chrome()
         self.ai_timer = 0.0
         self.last_human_side: str | None = None
         self.pending: Transition | None = None
@@ -123,6 +119,7 @@ class BattleScreen(ViewerScreen):
         self.sheet = Sheet(self)
         self.inspector = Inspector(self)
         self.gm_seat = GMSeat(self)
+        self.status_bar = StatusBar(self)
         self.focus = Focus(self)
         self.game_menu = GameMenu(self, open_battle_save)
         self._setup_players()
@@ -180,11 +177,8 @@ class BattleScreen(ViewerScreen):
 
     def side_colour(self, side: str) -> RGB:
         """The side's own colour (from the roster), or its colour-blind-safe stand-in."""
-        index = self.side_index.get(side, 0)
-        if self.ui.settings.colour_blind:
-            return self.ui.palette.sides[index % len(self.ui.palette.sides)]
         s = self.battle.sides.get(side)
-        return theme.hex_colour(s.colour) if s is not None else self.ui.palette.sides[index]
+        return self.ui.side_colour(s.colour if s is not None else None, self.side_index.get(side, 0))
 
     def names(self) -> dict[str, str]:
         """Display names by figure id."""
@@ -214,12 +208,35 @@ class BattleScreen(ViewerScreen):
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
         return self.game_menu.leave_to_title()
 
-    def send(self, action: act.Action) -> bool:
-        """Apply a decision through the session; an illegal one shows its sentence and changes nothing. The
-        tracker and the sheet go on showing the battle as it was until the log has played the results out."""
+    @property
+    def seat(self) -> Seat:
+        """The seat at the screen: the human side whose player sits here (in hotseat the side the curtain last
+        called, else the human side deciding now, else the first human side); a watcher's when no person
+        plays. The screen draws this seat's view and sends its decisions from it."""
+        side = self.last_human_side
+        if side is None:
+            d = self.decision()
+            humans = self.human_sides
+            side = d.side if d is not None and self.is_human(d.side) else (humans[0] if humans else None)
+        return Seat.of_side(side) if side is not None else Seat.watcher()
+
+    def hand_over(self, side: str) -> None:
+        """Hotseat: the screen passes to ``side``'s player (behind the curtain) and draws that seat's view from
+        now on — the log is rebuilt as that seat sees the battle (*Fudge* 4.32: no other side's secret)."""
+        if side == self.last_human_side:
+            return
+        self.last_human_side = side
+        self.journal.rebuild()
+        self.version += 1
+        self._view = None
+
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool:
+        """Apply a decision through the session from ``seat`` (default: the seat at the screen); a refused one
+        shows its sentence and changes nothing. The tracker and the sheet go on showing the battle as it was
+        until the log has played the results out."""
         before = self._shown or Shown.frozen(self.battle)
         try:
-            new = self.session.apply(action)
+            new = self.session.apply(action, self.seat if seat is None else seat)
         except IllegalAction as exc:
             self.set_status(str(exc), error=True)
             return False
@@ -341,33 +358,15 @@ class BattleScreen(ViewerScreen):
 
     def cmd_undo(self) -> bool:
         """Ctrl+Z: take back the last decision of the side deciding now (never another side's)."""
-        d = self.decision()
-        battle = self.battle
-        if not battle.log:
-            self.set_status("There is nothing to undo yet.", error=True)
-            return False
-        mine = d.side if d is not None else None
-        candidate = battle
-        try:
-            # computer decisions since the player's last one are taken back with it
-            while candidate.log and not self.is_human(action_side(candidate, candidate.log[-1]) or ""):
-                candidate = record.undo(candidate)
-            if not candidate.log:
-                raise IllegalAction("There is nothing of yours to undo.")
-            last_side = action_side(candidate, candidate.log[-1])
-            if mine is not None and last_side != mine:
-                raise IllegalAction("Only the side deciding now may take back its own last decision.")
-            candidate = record.undo(candidate)
-        except IllegalAction as exc:
-            self.set_status(str(exc), error=True)
-            return False
-        self.session.battle = candidate
+        return self.game_menu.undo()
+
+    def rebind(self, battle: Battle) -> None:
+        """Show another state of the battle (undo): the log rebuilt, the choices in progress dropped."""
+        self.session.battle = battle
         self._shown = None
         self._bind()
         self.journal.rebuild()
         self.after_change([])
-        self.set_status("Undone.")
-        return True
 
     def cmd_save(self) -> bool:
         """Ctrl+S: save to the saves folder with the battle's title and the time."""
@@ -402,7 +401,7 @@ class BattleScreen(ViewerScreen):
         d = self.decision()
         if self.gm_seated() or d is None or not self.is_human(d.side):
             return None
-        self.last_human_side = d.side
+        self.hand_over(d.side)
         return Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
 
     # --- input ------------------------------------------------------------------------------------
@@ -462,13 +461,11 @@ class BattleScreen(ViewerScreen):
     def _route(self, event: pygame.event.Event) -> Transition | None:
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN):
             self._rebuild_buttons()
-            for b in list(self.buttons):
-                if event.type == pygame.KEYDOWN and b.hotkey is None:
-                    continue
-                b.handle(event)
-                if b.result is not None:
-                    self._view = None
-                    return b.result if isinstance(b.result, Push | Pop | Replace | Home | Quit) else None
+            keyed = event.type == pygame.KEYDOWN
+            b = press((b for b in self.buttons if not keyed or b.hotkey is not None), event)
+            if b is not None:
+                self._view = None
+                return transition_of(b.result)
             if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
                 d = self.my_decision()
                 if d is not None and self.panel_rect(d).collidepoint(event.pos):
@@ -501,7 +498,7 @@ class BattleScreen(ViewerScreen):
         w, h = self.size
         s = self.ui.s
         if pos[1] >= h - s(self.STATUS) and self.status:
-            return self.status if self.status_line(w - s(20)) != self.status else ""
+            return self.status if self.status_bar.line(w - s(20)) != self.status else ""
         if pos[1] < s(TOP):
             return self.tracker.cut_prompt
         return ""
@@ -627,7 +624,7 @@ class BattleScreen(ViewerScreen):
             if self.journal.release(dt, speed):
                 self._shown = None
                 self.version += 1
-                self._chrome_keys.clear()
+                self.chrome.forget()
             return True
         d = self.decision()
         if d is None:
@@ -656,24 +653,25 @@ class BattleScreen(ViewerScreen):
             self._view = None
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
-            self.last_human_side = d.side
+            self.hand_over(d.side)
             self.pending = Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
             return True
-        self.last_human_side = d.side
+        self.hand_over(d.side)
         return changed
 
     def computer_turn(self, d: Decision) -> None:
         """One computer decision (a random legal one if the tactical player errs)."""
         player = self.players[d.side]
+        seat = Seat.of_side(d.side)
         try:
             action = player(self.battle, d)
-            if self.send(action):
+            if self.send(action, seat):
                 return
         except (ValueError, KeyError, IndexError) as exc:
             self.set_status(describe_error(exc, "The computer player"), error=True)
         fallback = RandomPlayer(self.version)
         for _ in range(20):
-            if self.send(fallback(self.battle, d)):
+            if self.send(fallback(self.battle, d), seat):
                 return
 
     # --- layout -----------------------------------------------------------------------------------
@@ -710,7 +708,7 @@ class BattleScreen(ViewerScreen):
         self._view = None
         self._panel_cache = None
         self.inspector.forget()
-        self._chrome_keys.clear()
+        self.chrome.forget()
         self._buttons_key = None
 
     # --- drawing ----------------------------------------------------------------------------------
@@ -770,31 +768,20 @@ class BattleScreen(ViewerScreen):
             self.spells.paint_odds(surf, odds)
 
     def _draw_chrome(self, surface: pygame.Surface, d: Decision | None, state_key: tuple[Any, ...]) -> None:
-        """Top bar and tracker, sheet and log column, status bar: repainted into one cached opaque surface
-        only where their content changed, then blitted region by region (they never overlap the board)."""
+        """Top bar and tracker, sheet and log column, status bar (``Chrome``: each repainted only when what
+        it shows changed)."""
         w, h = surface.get_size()
-        s, text = self.ui.s, self.ui.text
-        if self._chrome is None or self._chrome.get_size() != (w, h):
-            self._chrome = pygame.Surface((w, h), 0, surface)
-            self._chrome_keys.clear()
-        chrome = self._chrome
+        s = self.ui.s
         top_h = self.tracker.height()
         side = s(self.SIDE)
         status_h = s(self.STATUS)
         top_rect = pygame.Rect(0, 0, w, top_h)
         side_rect = pygame.Rect(w - side, top_h, side, max(0, h - top_h - status_h))
         bar = pygame.Rect(0, h - status_h, w, status_h)
-        key: tuple[Any, ...] = (state_key, self.status, d, w)
-        if self._chrome_keys.get("top") != key:
-            self._chrome_keys["top"] = key
-            chrome.fill((0, 0, 0), top_rect)
-            self.tracker.paint(chrome.subsurface(top_rect), self.shown().decision)
         log = self.log
-        col_h = log.rect.y - top_h
         hovered = self.overlays.hover_figure() if self.selected_id is None else None
-        sheet_key = (state_key, self.selected_id, hovered)
-        key = (
-            sheet_key,
+        side_key = (
+            (state_key, self.selected_id, hovered),
             (w, h),
             len(log.items),
             log.items[-1] if log.items else None,
@@ -803,38 +790,31 @@ class BattleScreen(ViewerScreen):
             log.selected,
             tuple(log.rect),
         )
-        if self._chrome_keys.get("side") != key:
-            self._chrome_keys["side"] = key
-            clip = chrome.get_clip()
-            chrome.set_clip(side_rect)
-            if col_h > 0:
-                self.sheet.paint(chrome.subsurface(pygame.Rect(w - side, top_h, side, col_h).clip(side_rect)), hovered)
-            pygame.draw.rect(
-                chrome, theme.BACKGROUND, (w - side, log.rect.y - s(4), side, h - log.rect.y - status_h + s(4))
-            )
-            self.journal.draw(chrome, text)
-            chrome.set_clip(clip)
-        key = (self.status, self.status_error, w, self.ui.settings.ui_scale)
-        if self._chrome_keys.get("status") != key:
-            self._chrome_keys["status"] = key
-            pygame.draw.rect(chrome, theme.PANEL, bar)
-            pygame.draw.line(chrome, theme.BORDER, bar.topleft, bar.topright)
-            colour = theme.DANGER if self.status_error else theme.TEXT_MUTED
-            text.blit(chrome, self.status_line(w - s(20)), (s(10), bar.centery), 13, colour, anchor="midleft")
-        surface.blits(
-            [(chrome, top_rect, top_rect), (chrome, side_rect, side_rect), (chrome, bar, bar)], doreturn=False
-        )
 
-    def status_line(self, room: int) -> str:
-        """The status bar's text for ``room`` pixels: a message cut with "…" (hovering shows it whole), or
-        the keys hint with its last items left out until it fits."""
-        text = self.ui.text
-        if self.status:
-            return text.fit(self.status, 13, room)
-        items = KEYS_HINT.split(" · ")
-        while len(items) > 1 and text.width(" · ".join(items), 13) > room:
-            items.pop()
-        return " · ".join(items)
+        def paint_top(frame: pygame.Surface) -> None:
+            frame.fill((0, 0, 0), top_rect)
+            self.tracker.paint(frame.subsurface(top_rect), self.shown().decision)
+
+        def paint_column(frame: pygame.Surface) -> None:
+            clip = frame.get_clip()
+            frame.set_clip(side_rect)
+            col_h = log.rect.y - top_h
+            if col_h > 0:
+                self.sheet.paint(frame.subsurface(pygame.Rect(w - side, top_h, side, col_h).clip(side_rect)), hovered)
+            pygame.draw.rect(
+                frame, theme.BACKGROUND, (w - side, log.rect.y - s(4), side, h - log.rect.y - status_h + s(4))
+            )
+            self.journal.draw(frame, self.ui.text)
+            frame.set_clip(clip)
+
+        self.chrome.draw(
+            surface,
+            [
+                ("top", top_rect, (state_key, self.status, d, w), paint_top),
+                ("side", side_rect, side_key, paint_column),
+                ("status", bar, self.status_bar.key(w), lambda frame: self.status_bar.paint(frame, bar)),
+            ],
+        )
 
     def _thinking_rect(self) -> pygame.Rect:
         s = self.ui.s

@@ -13,7 +13,7 @@ from game.engine import events as ev
 from game.engine.battle import Battle, SideSetup
 from game.ui import theme
 from game.ui.battle.common import RGB
-from game.ui.screen import Pop, Push, Screen, Transition, UiContext
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button
 
 if TYPE_CHECKING:
@@ -86,11 +86,8 @@ class VictoryScreen(Screen):
                 return Pop(then=self.to_title())
             if event.key == pygame.K_ESCAPE:
                 return Pop()
-        for b in (self.title_button, self.look_button, self.summary_button):
-            b.handle(event)
-            if isinstance(b.result, Pop | Push):
-                return b.result
-        return None
+        b = press((self.title_button, self.look_button, self.summary_button), event)
+        return transition_of(b.result) if b is not None else None
 
     def draw(self, surface: pygame.Surface) -> None:
         """Winner, rounds, table."""

@@ -35,11 +35,11 @@ from game.ui.roster_editor.catalogue import (
 from game.ui.roster_editor.characters import CharacterList
 from game.ui.roster_editor.creature import CreatureAndWounds
 from game.ui.roster_editor.gear import Gear, Load
-from game.ui.roster_editor.part import TRANSITIONS, EditorHost, Part, TextItem
+from game.ui.roster_editor.part import EditorHost, Part, TextItem
 from game.ui.roster_editor.sides import SidesAndFigures
 from game.ui.roster_editor.skills import Skills
 from game.ui.roster_editor.spells import Spells
-from game.ui.screen import Pop, Push, Screen, Transition, UiContext
+from game.ui.screen import TRANSITIONS, Pop, Push, Screen, Transition, UiContext
 from game.ui.widgets import Button, ScrollList, Tooltip
 
 FOOTER = (

@@ -16,10 +16,9 @@ import pygame
 
 from game.engine.characters import Character
 from game.ui import theme
-from game.ui.screen import Home, Pop, Push, Quit, Replace, Transition, UiContext
+from game.ui.screen import Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList
 
-TRANSITIONS = (Push, Pop, Replace, Home, Quit)
 """The results of a button that the screen passes up to the screen stack."""
 
 TextItem = tuple[str, tuple[int, int], int, tuple[int, int, int], bool, str]
@@ -167,10 +166,9 @@ class Part:
         something (the screen lays out again), else None."""
         for lst in self.lists:
             lst.handle(event)
-        for b in list(self.buttons.values()):
-            b.handle(event)
-            if b.result is not None:
-                return b.result if isinstance(b.result, TRANSITIONS) else True
+        b = press(self.buttons.values(), event)
+        if b is not None:
+            return transition_of(b.result) or True
         if event.type == pygame.MOUSEWHEEL:
             area = next((k for k, r in self.scroll_areas.items() if r.collidepoint(self.host.mouse)), None)
             if area is not None:

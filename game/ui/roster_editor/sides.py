@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
 from functools import partial
 from typing import Any
 
 import pygame
 
+from game.colours import parse_hex_colour
 from game.roster import DEFAULT_COLOURS
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
@@ -189,9 +189,10 @@ class SidesAndFigures(Part):
             controller = CONTROLLER_NAMES.get(str(sd.get("controller", "human")), str(sd.get("controller")))
             side_rows.append(f"● {sd.get('name', sid)} ({sid}) · {controller}")
             colour = str(sd.get("colour", ""))
-            if re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+            rgb = parse_hex_colour(colour, short=False) if colour.startswith("#") else None
+            if rgb is not None:
                 # lightened halfway to white: readable on the list's dark and selected rows
-                r, g, b = ((int(colour[i : i + 2], 16) + 255) // 2 for i in (1, 3, 5))
+                r, g, b = ((c + 255) // 2 for c in rgb)
                 side_colours.append((r, g, b))
             else:
                 side_colours.append(None)

@@ -16,7 +16,7 @@ from game.engine.wounds import Wounds, WoundTrack
 from game.ui import theme
 from game.ui.dialogs import _dim
 from game.ui.roster_editor.catalogue import track_columns
-from game.ui.screen import Pop, Screen, Transition, UiContext
+from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, draw_panel
 
 
@@ -101,11 +101,8 @@ class CarriedWoundsDialog(Screen):
                 return self.done()
             if event.key == pygame.K_ESCAPE:
                 return Pop()
-        for b in self.buttons.values():
-            b.handle(event)
-            if isinstance(b.result, Pop):
-                return b.result
-        return None
+        b = press(self.buttons.values(), event)
+        return transition_of(b.result) if b is not None else None
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed editor: each level, its damage and its boxes (■ marked, □ open)."""

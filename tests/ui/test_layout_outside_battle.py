@@ -1,0 +1,70 @@
+"""The title, Settings and the after-battle screen lay out without overlap or clipping from 1024×640 at 125 %
+and 150 % UI scale to 1920×1080."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from game.ui.app import App
+from game.ui.screens import SettingsScreen, TitleScreen
+from game.ui.summary_screen import SummaryScreen
+from tests.ui.test_summary_screen import finished_battle
+
+SIZES = [((1024, 640), 1.25), ((1024, 640), 1.5), ((1280, 720), 1.0), ((1920, 1080), 1.0)]
+
+
+def window(tmp_path: Path, size: tuple[int, int], scale: float) -> App:
+    app = App(config=tmp_path / "cfg", maps_dir=tmp_path, size=size)
+    app.ui.settings = replace(app.ui.settings, ui_scale=scale)
+    app.pump()
+    return app
+
+
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_every_title_button_is_on_screen_above_the_footer(tmp_path: Path, size: tuple[int, int], scale: float) -> None:
+    app = window(tmp_path, size, scale)
+    title = app.top
+    assert isinstance(title, TitleScreen)
+    title.on_resize(app.size)
+    footer_top = size[1] - app.ui.s(16) - app.ui.text.line_height(14)
+    rects = [b.rect for b in title.column.buttons]
+    assert all(r.top >= 0 and r.bottom <= footer_top for r in rects)
+    assert all(not a.colliderect(b) for a, b in itertools.pairwise(rects))
+    assert rects[0].top - app.ui.text.line_height(60) > 0  # the title above them stays on screen
+    app.close()
+
+
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_settings_rows_palette_and_done_fit_the_window(tmp_path: Path, size: tuple[int, int], scale: float) -> None:
+    app = window(tmp_path, size, scale)
+    screen = SettingsScreen(app.ui)
+    app.push(screen)
+    s = app.ui.s
+    swatches_bottom = screen.rects[-1][0].bottom + (s(30) + s(24) + s(32) if screen.show_palette else 0)
+    assert swatches_bottom < screen.back.rect.top and screen.back.rect.bottom <= size[1]
+    assert screen.show_palette or size[1] / scale < 500  # the swatches give way only in the shortest windows
+    rows = [r for r, _, _ in screen.rects]
+    assert all(not a.colliderect(b) for a, b in itertools.pairwise(rows))
+    app.close()
+
+
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_after_battle_healing_heading_and_message_clear_the_buttons(
+    tmp_path: Path, size: tuple[int, int], scale: float
+) -> None:
+    app = window(tmp_path, size, scale)
+    screen = SummaryScreen(app.ui, finished_battle(), app.to_title)
+    app.push(screen)
+    app.draw()
+    bottom_buttons = [screen.export_button, screen.wounds_button, screen.back_button, screen.title_button]
+    top_of_buttons = min(b.rect.top for b in bottom_buttons)
+    assert screen.rest_button.rect.bottom <= top_of_buttons
+    assert not any(screen.message_rect.colliderect(b.rect) for b in bottom_buttons)
+    assert not screen.message_rect.colliderect(screen.rest_button.rect)
+    assert screen.message_rect.width >= app.ui.s(150)
+    assert not screen.back_button.rect.colliderect(screen.wounds_button.rect)
+    app.close()

@@ -1,0 +1,101 @@
+"""New battle lists maps by their title with a small preview and the description, offers a human or the
+computer for each side (the random player stays a testing tool of ``simulate``), and lays out without
+overlap from 1024×640 at 125 % to 1920×1080."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.paths import MAPS_DIR
+from game.ui.app import App
+from game.ui.screens import NewBattleScreen, map_thumbnail, map_title
+from tests.ui.conftest import click
+
+
+def new_battle(tmp_path: Path, size: tuple[int, int], scale: float = 1.0) -> tuple[App, NewBattleScreen]:
+    app = App(config=tmp_path / "cfg", maps_dir=MAPS_DIR, size=size)
+    app.ui.settings = replace(app.ui.settings, ui_scale=scale)
+    app.pump()
+    screen = NewBattleScreen(app.ui, app.start_battle)
+    app.push(screen)
+    app.draw()
+    return app, screen
+
+
+def test_maps_are_listed_by_title_not_file_name(tmp_path: Path) -> None:
+    app, screen = new_battle(tmp_path, (1280, 720))
+    titles = screen.list.items
+    assert "The Miller's Meadow" in titles and "Harrowby Village" in titles
+    assert not any(t.endswith(".tmx") or "_" in t or t == "open field" for t in titles)
+    app.close()
+
+
+def test_a_map_without_a_name_is_listed_by_its_file_name_in_words(tmp_path: Path) -> None:
+    text = (MAPS_DIR / "open_field.tmx").read_text(encoding="utf-8")
+    start, end = text.index('  <property name="description"'), text.index('  <property name="roster"')
+    (tmp_path / "my_skirmish.tmx").write_text(text[:start] + text[end:], encoding="utf-8")
+    assert map_title(tmp_path / "my_skirmish.tmx") == ("My skirmish", "")
+    assert map_title(MAPS_DIR / "open_field.tmx")[0] == "The Miller's Meadow"
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 640), 1.25), ((1920, 1080), 1.0)])
+def test_the_chosen_map_is_shown_small_with_its_description(
+    tmp_path: Path, size: tuple[int, int], scale: float
+) -> None:
+    app, screen = new_battle(tmp_path, size, scale)
+    seen: list[str] = []
+    original = app.ui.text.blit
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kw: object) -> object:
+        seen.append(text)
+        return original(surface, text, *args, **kw)  # type: ignore[arg-type]
+
+    app.ui.text.blit = spy  # type: ignore[method-assign]
+    try:
+        screen.list.select(screen.maps.index(MAPS_DIR / "village.tmx"))
+        app.draw()
+    finally:
+        app.ui.text.blit = original  # type: ignore[method-assign]
+    assert "Harrowby Village" in seen
+    _, description = map_title(MAPS_DIR / "village.tmx")
+    assert description and description.split()[0] in " ".join(seen)
+    box = screen.preview_rect
+    thumb = map_thumbnail(MAPS_DIR / "village.tmx", (box.width, box.height))
+    assert thumb is not None and thumb.get_width() <= box.width and thumb.get_height() <= box.height
+    assert not box.colliderect(screen.roster_button.rect) and not box.colliderect(screen.browse.rect)
+    app.close()
+
+
+def test_a_broken_map_has_no_preview_but_its_problem(tmp_path: Path) -> None:
+    shutil.copyfile(MAPS_DIR / "open_field.tmx", tmp_path / "broken.tmx")  # its tileset is not beside it
+    assert map_thumbnail(tmp_path / "broken.tmx", (100, 100)) is None
+
+
+def test_new_battle_offers_human_or_computer_never_the_random_player(tmp_path: Path) -> None:
+    app, screen = new_battle(tmp_path, (1280, 720))
+    button = screen.side_buttons[1]
+    labels = set()
+    for _ in range(4):
+        click(app, button.rect.center)
+        labels.add(screen.side_buttons[1].text.split(": ")[-1])
+    assert labels == {"Human", "Computer"}
+    assert set(screen.controllers.values()) <= {"human", "tactical"}
+    app.close()
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 640), 1.25), ((1024, 640), 1.5), ((1920, 1080), 1.0)])
+def test_new_battle_lays_out_without_overlap(tmp_path: Path, size: tuple[int, int], scale: float) -> None:
+    app, screen = new_battle(tmp_path, size, scale)
+    bottom = min(screen.back.rect.top, screen.start.rect.top)
+    assert not screen.back.rect.colliderect(screen.start.rect)
+    assert all(r.bottom <= bottom for r in screen.option_rects.values())
+    right_column = min(b.rect.left for b in screen.side_buttons)
+    for b in (screen.roster_button, screen.roster_reset, screen.roster_edit, screen.browse):
+        assert b.rect.right < right_column and b.rect.right <= screen.list.rect.right
+    assert screen.preview_rect.bottom <= screen.roster_button.rect.top
+    app.close()
