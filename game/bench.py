@@ -85,6 +85,10 @@ KEYS: tuple[str, ...] = (
     "startup_s",
     "ai_decision_s",
     "sim_rounds_per_s",
+    "ai_veteran_decision_ms_median",
+    "ai_veteran_decision_ms_p99",
+    "ai_veteran_decision_ms_median_50v50",
+    "ai_veteran_decision_ms_p99_50v50",
     "peak_rss_mb",
     "net_rtt_ms",
     "net_eight_clients_frame_ms",
@@ -103,6 +107,10 @@ TARGETS: dict[str, tuple[str, float]] = {
     "startup_s": ("<=", 1.5),
     "ai_decision_s": ("<=", 1),
     "sim_rounds_per_s": (">=", 20),
+    "ai_veteran_decision_ms_median": ("<=", 100),
+    "ai_veteran_decision_ms_p99": ("<=", 1000),
+    "ai_veteran_decision_ms_median_50v50": ("<=", 100),
+    "ai_veteran_decision_ms_p99_50v50": ("<=", 1000),
     "peak_rss_mb": ("<=", 250),
     "net_rtt_ms": ("<=", 5),
     "net_eight_clients_frame_ms": ("<=", 4),
@@ -123,6 +131,8 @@ class Plan:
     battle_seeds: int
     battle_seconds: float
     load_side: int
+    veteran_decisions: int = 400
+    """Decisions timed per veteran battle (the largest shipped battle, and 50 against 50)."""
 
 
 FULL = Plan(
@@ -146,6 +156,7 @@ QUICK = Plan(
     battle_seeds=1,
     battle_seconds=0.5,
     load_side=60,
+    veteran_decisions=12,
 )
 """``--quick`` only checks that every figure runs: its battle is 3 against 3 and its map-load map 60 x 60."""
 
@@ -493,6 +504,63 @@ class Bench:
         self.notes["ai_decision_s"] = f"slowest of {decisions} decisions, {battles} battles of {n} against {n}"
         self.notes["sim_rounds_per_s"] = f"{rounds} rounds in {total:.2f} s"
 
+    def veteran(self) -> None:
+        """``ai_veteran_decision_ms_*``: every decision of two veteran players, timed, in the shipped battle
+        with the most figures and in 50 against 50 on the generated map (median and p99)."""
+        from game.engine.battle import (
+            Battle,
+            BattleSetup,
+            FigureSetup,
+            RuleOptions,
+            Seat,
+            SideSetup,
+            apply,
+            legal_actions,
+        )
+        from game.engine.veteran import VeteranPlayer
+        from game.session import new_session
+
+        def timed(b: Battle) -> list[float]:
+            sides = list(b.sides)
+            players = {s: VeteranPlayer(i) for i, s in enumerate(sides)}
+            out: list[float] = []
+            while not b.over and len(out) < self.plan.veteran_decisions:
+                d = legal_actions(b)
+                if d is None:
+                    break
+                t0 = time.perf_counter()
+                a = players[d.side](b, d)
+                out.append(time.perf_counter() - t0)
+                apply(b, a, Seat.of_side(d.side))
+            return out
+
+        largest = max(
+            (new_session(str(p), None, seed=1, autosave=False) for p in sorted(MAPS.glob("*.tmx"))),
+            key=lambda s: len(s.battle.figures),
+        )
+        shipped = timed(largest.battle)
+        t = self.big
+        chars = _characters()
+        n = 50 if self.plan is not QUICK else 6
+        blue = _free_hexes_near(t, t.hex_at(92, 100), n, 2, seed=31)
+        red = [h for h in _free_hexes_near(t, t.hex_at(108, 100), 2 * n, 2, seed=32) if h not in blue][:n]
+        figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
+        figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
+        big = timed(
+            Battle(BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), RuleOptions(), 1))
+        )
+        for suffix, xs, what in (
+            (
+                "",
+                shipped,
+                f"{largest.battle.setup.title or 'largest shipped battle'}, {len(largest.battle.figures)} figures",
+            ),
+            ("_50v50", big, f"{n} against {n} on the generated map"),
+        ):
+            self.results[f"ai_veteran_decision_ms_median{suffix}"] = _median(xs) * 1000 if xs else None
+            self.results[f"ai_veteran_decision_ms_p99{suffix}"] = _p99(xs) * 1000 if xs else None
+            self.notes[f"ai_veteran_decision_ms_median{suffix}"] = f"{len(xs)} decisions, {what}"
+
     # -- maps and drawing --------------------------------------------------------------------------
     def map_load(self) -> None:
         """``map_load_s``: the generated map from disk to a board whose first view is drawn, the game's way.
@@ -613,6 +681,7 @@ class Bench:
             self.reachable,
             self.lof,
             self.battle,
+            self.veteran,
             self.frame,
             self.net,
         ):

@@ -18,6 +18,7 @@ from typing import Any
 
 import tomli_w
 
+from game.engine.battle import CONTROLLERS
 from game.engine.characters import Character, CharacterError
 from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
@@ -118,8 +119,8 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         if not _COLOUR.match(colour):
             raise RosterError(f'{source}: [sides.{sid}] colour {colour!r} is not a colour; write it as "#rrggbb"')
         controller = str(sd.get("controller", "human"))
-        if controller not in ("human", "tactical", "random"):
-            raise RosterError(f"{source}: [sides.{sid}] controller {controller!r}: use human, tactical or random")
+        if controller not in CONTROLLERS:
+            raise RosterError(f"{source}: [sides.{sid}] controller {controller!r}: use {', '.join(CONTROLLERS)}")
         sides.append(RosterSide(str(sid), str(sd.get("name", sid)), colour, controller))
     chars_raw = data.get("characters", {})
     if not isinstance(chars_raw, Mapping) or not chars_raw:

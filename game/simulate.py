@@ -11,9 +11,10 @@ import time
 from collections.abc import Mapping
 
 from game.engine import record
-from game.engine.ai import Player, make_player
+from game.engine.ai import Player
 from game.engine.battle import Battle, Seat, apply, legal_actions
 from game.engine.events import AttackResolved
+from game.engine.players import make_player
 from game.maps.errors import MapLoadError
 from game.report import boxes_text
 from game.roster import RosterError
@@ -58,13 +59,21 @@ def summary(battle: Battle) -> str:
     return "\n".join(lines)
 
 
-def play_out(battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS) -> Battle:
+def play_out(
+    battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS, *, verbose: bool = False
+) -> Battle:
     """Let computer players decide every decision until the battle ends (or ``max_rounds``); each decides from
-    its own side's seat."""
+    its own side's seat; ``verbose`` prints each decision with the player's reason (``last_reason``, the
+    veteran's) as the GM would read it."""
     while not battle.over and battle.round <= max_rounds:
         d = legal_actions(battle)
         assert d is not None
-        apply(battle, players[d.side](battle, d), Seat.of_side(d.side))
+        player = players[d.side]
+        action = player(battle, d)
+        if verbose:
+            why = getattr(player, "last_reason", "")
+            print(f"round {battle.round} {battle.sides[d.side].name}: {why or action.kind}")
+        apply(battle, action, Seat.of_side(d.side))
     return battle
 
 
@@ -77,10 +86,11 @@ def simulate_main(argv: list[str]) -> int:
     p.add_argument(
         "--players",
         default="tactical,tactical",
-        help="computer player per side in order, e.g. tactical,random (default tactical,tactical)",
+        help="computer player per side in order: random, novice, tactical or veteran (default tactical,tactical)",
     )
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
+    p.add_argument("--verbose", action="store_true", help="print every decision with the computer's reason")
     args = p.parse_args(argv)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()]
     try:
@@ -102,7 +112,7 @@ def simulate_main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    play_out(session.battle, players, args.max_rounds)
+    play_out(session.battle, players, args.max_rounds, verbose=args.verbose)
     print(summary(session.battle))
     print(f"({time.perf_counter() - t0:.2f} s)")
     if args.out:

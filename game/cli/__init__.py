@@ -20,6 +20,8 @@ Commands (``python main.py --help``):
   simulate MAP.tmx [--roster F] [--seed N] [--players tactical,random] [--out LOG.json]
   replay LOG.json [--verify]                 replay a saved battle; --verify checks every roll
   bench [--quick] [--json]                   measure speed and memory against the targets
+  ai-match [--players veteran,tactical] [--seeds 10]
+                                             mirrored matches of two computer players on every map
   host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--password P] [--public] [--resume LOG.json]
                                              host a table for players at other computers (no window)
   join HOST[:PORT] [--seat SIDE|gm|watch] [--name N] [--players tactical|random] [--password P]
@@ -28,7 +30,7 @@ Commands (``python main.py --help``):
 """
 """What ``python main.py --help`` prints."""
 
-COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "host", "join")
+COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "ai-match", "host", "join")
 
 
 def _play(argv: list[str]) -> int:
@@ -76,6 +78,12 @@ def _bench(argv: list[str]) -> int:
     return bench_main(argv)
 
 
+def _ai_match(argv: list[str]) -> int:
+    from game.ai_match import main as ai_match_main
+
+    return ai_match_main(argv)
+
+
 def _host(argv: list[str]) -> int:
     from game.net.host import host_main
 
@@ -119,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         "simulate": _simulate,
         "replay": _replay,
         "bench": _bench,
+        "ai-match": _ai_match,
         "host": _host,
         "join": _join,
     }[command]

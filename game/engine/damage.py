@@ -19,8 +19,8 @@ How this game reads the open points:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from game.engine.characters import Character
 from game.engine.equipment import Armour, Weapon
@@ -43,8 +43,13 @@ HAND = "hand"
 FOOT = "foot"
 LOCATIONS: tuple[str, ...] = (TORSO, HEAD, ARM, LEG, HAND, FOOT)
 """Hit locations of FTC 6.6: the torso by default; head, arms, legs on Superb; hands, feet on Superb+1."""
-LIMBS: frozenset[str] = frozenset({ARM, LEG})
-"""Locations where a blow gives at most a Hurt wound (FTC 6.6)."""
+LIMBS: frozenset[str] = frozenset({ARM, LEG, HAND, FOOT})
+"""Locations where a blow gives at most a Hurt wound (FTC 6.6): the arms and legs, and the hands and feet
+that are part of them (``docs/rulings-battle.md``)."""
+ARM_SIDE: frozenset[str] = frozenset({ARM, HAND})
+"""Locations whose crippling takes the use of an arm (``crippled_character``)."""
+LEG_SIDE: frozenset[str] = frozenset({LEG, FOOT})
+"""Locations whose crippling takes the use of a leg (the figure moves as if crawling)."""
 
 _ALIASES = {"arms": ARM, "legs": LEG, "hands": HAND, "feet": FOOT, "body": TORSO}
 
@@ -216,5 +221,101 @@ def limb_wound(level: WoundLevel, health_result: int | None) -> tuple[WoundLevel
 
 
 def is_limb(location: str) -> bool:
-    """Whether a hit location is an arm or a leg, where FTC 6.6's limb rule applies."""
+    """Whether a hit location is an arm, a leg, a hand or a foot, where FTC 6.6's limb rule applies."""
     return location_name(location) in LIMBS
+
+
+def limb_cap() -> WoundLevel:
+    """The worst wound a blow to a limb gives (FTC 6.6: "at *most* a Hurt wound"; ``data/damage.toml``)."""
+    return WoundLevel.parse(str(damage_data()["limb"]["max_wound"]))
+
+
+def location_result(location: str, level: WoundLevel | None) -> tuple[WoundLevel | None, bool]:
+    """What a blow of ``level`` (before the Health roll) does at a location (FTC 6.6): the wound, capped at
+    Hurt on a limb, and whether it may cripple the limb (a would-be Very Hurt or worse limb blow)."""
+    if level is None or not is_limb(location):
+        return level, False
+    cap = limb_cap()
+    return (min(level, cap), level > cap)
+
+
+def location_rank(location: str, level: WoundLevel | None) -> tuple[int, int]:
+    """How good a location is for the attacker (FTC 6.6, ``choose_location``): first the wound it gives after
+    armour and the limb cap, then whether it may cripple the limb."""
+    wound, cripples = location_result(location, level)
+    return (0 if wound is None else int(wound), int(cripples))
+
+
+def choose_location(aim: str, allowed: Sequence[str], levels: Mapping[str, WoundLevel | None]) -> str:
+    """Where a hit falls (FTC 6.6), the same for the battle, the odds preview and the computer players.
+
+    ``allowed``: the locations the result lets the attacker choose (``combat.hit_locations``, canonical
+    names); ``levels``: the wound (before the Health roll) the blow gives at each location the target has.
+    An aimed location falls where aimed when allowed, else on the torso. ``"best"`` is best *for the
+    attacker*: the location that gives the worst wound after armour (a limb capped at Hurt, a limb that may
+    be crippled counting above one that may not); ties stay on the torso, then the head, arm, leg, hand,
+    foot in that order. A hand blow's disarming is not counted: aim at the hand to disarm.
+    """
+    names = [location_name(a) for a in allowed]
+    if aim != "best":
+        wanted = location_name(aim)
+        return wanted if wanted in names and wanted in levels else TORSO
+    best = TORSO
+    for location in LOCATIONS:
+        if (
+            location in names
+            and location in levels
+            and location_rank(location, levels[location]) > location_rank(best, levels.get(best))
+        ):
+            best = location
+    return best
+
+
+def damage_bases(
+    attacker: Character, defender: Character, weapon: Weapon, *, two_handed: bool, distance: int
+) -> dict[str, int]:
+    """Offensive minus defensive factors of one blow at each location the defender has (FTC 6.6, 7.1, 7.2):
+    the torso, the head (when it has one), the arms, legs, hands and feet. The relative degree is added by
+    the caller; the odds preview and the battle read the same numbers."""
+    bases: dict[str, int] = {}
+    for location in LOCATIONS:
+        if location == HEAD and not defender.has_head:
+            continue
+        off = offensive_factors(
+            attacker, weapon, two_handed=two_handed, distance=distance, location=location, target=defender
+        )
+        dfn = defensive_factors(defender, weapon, location=location)
+        bases[location] = sum(f.value for f in off) - sum(f.value for f in dfn)
+    return bases
+
+
+def crippled_character(character: Character, location: str) -> Character:
+    """The character as a crippled limb leaves it for the rest of the battle (FTC 6.6: "the limb is
+    crippled for the duration of the fight"; the effects are this game's ruling, ``docs/rulings-battle.md``).
+
+    An arm or a hand: the figure fights one-handed — its shield is no longer used, no weapon is held in both
+    hands, and a weapon that needs both hands is dropped (the next weapon, or the fist, is ready). A leg or
+    a foot changes nothing here: the figure moves as if crawling (``crippled_posture``).
+    """
+    location = location_name(location)
+    if location not in ARM_SIDE:
+        return character
+    weapons = tuple(w for w in character.weapons if not w.two_handed)
+    return replace(character, shield=None, two_handed=False, weapons=weapons)
+
+
+def crippled_posture(posture: str, crippled: Sequence[str]) -> str:
+    """The posture a figure moves with (FTC 5 "Crawling and Rolling"): a standing figure with a crippled leg
+    or foot hobbles as if crawling (``docs/rulings-battle.md``); otherwise its own posture."""
+    if posture == "standing" and any(location_name(c) in LEG_SIDE for c in crippled):
+        return "crawling"
+    return posture
+
+
+def disarmed_character(character: Character) -> Character:
+    """A hit on the weapon hand disarms (FTC 6.6: "this will usually disarm the opponent"): the ready weapon
+    is dropped for the rest of the battle and the next one (or the fist) is ready. The GM's seat may hand it
+    back with Edit gear (``docs/rulings-battle.md``)."""
+    if not character.weapons:
+        return character
+    return replace(character, weapons=character.weapons[1:], two_handed=False)

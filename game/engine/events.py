@@ -302,6 +302,8 @@ class Stepped(Event):
         return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
+        if self.reason == "dive":
+            return f"{_n(names, self.figure)} dives for the ground (very defensive against missiles, FTC 6.2)"
         if self.origin == self.to:
             return f"{_n(names, self.figure)} turns in place ({self.reason})"
         return f"{_n(names, self.figure)} steps ({self.reason})"
@@ -424,6 +426,24 @@ class StrayDodge(Event):
         return f"{_n(names, self.figure)} dodges the stray shot: {level_name(self.dodge)}{_mods(self.modifiers)}" + (
             " — dodged" if self.dodged else " — struck"
         )
+
+
+@dataclass(frozen=True)
+class Disarmed(Event):
+    """FTC 6.6: a hit on the weapon hand disarms; the weapon is dropped for the rest of the battle (the GM
+    may hand it back with Edit gear), and ``ready`` is the weapon now in hand."""
+
+    kind: ClassVar[str] = "disarmed"
+    figure: str
+    weapon: str
+    ready: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.figure,)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.figure)} is disarmed: drops the {self.weapon} and fights on with the {self.ready}"
 
 
 @dataclass(frozen=True)

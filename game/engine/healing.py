@@ -18,6 +18,10 @@ How the game reads the text (see also ``data/healing.toml``, which holds every n
   so each takes its own level's box when it can.
 * Resting heals every wound, not only the worst ("wounds heal on their own at one wound level per week").
 * A Near Death wound needs ``near_death_periods`` healing periods per level ("should take a long time").
+* "Someone Near Death should take a long time to heal, even with magical or high tech healing": a treated
+  Near Death wound mends in ``near_death_periods`` times the pace's time per wound, and never in less than
+  ``near_death_min_days`` (a week), whatever the pace — a minute per magically healed wound holds for the
+  other wounds only (``near_death_minutes``).
 * The optional Constitution roll is one roll per period for the figure, compared with each wound's
   difficulty: a wound whose difficulty the roll misses makes no progress that period ("slows the healing").
 
@@ -72,6 +76,16 @@ def minutes_per_treated_wound(pace: str) -> int:
             f"there is no healing pace {pace!r}; use one of {', '.join(table)} (or add it to {DATA_FILE.name})"
         )
     return int(table[pace]["minutes_per_wound"])
+
+
+def near_death_minutes(pace: str) -> int:
+    """How long a treated Near Death wound takes to mend at a pace (*Fudge* 4.8: "Someone Near Death should
+    take a long time to heal, even with magical or high tech healing"): ``near_death_periods`` times the pace's
+    time per wound, and at least ``near_death_min_days`` days at every pace (``data/healing.toml``)."""
+    data = healing_data()
+    periods = int(data["natural"]["near_death_periods"])
+    floor = int(data["treatment"]["near_death_min_days"]) * MINUTES_PER_DAY
+    return max(periods * minutes_per_treated_wound(pace), floor)
 
 
 def treatment_levels(result: int) -> int:
@@ -214,7 +228,8 @@ def treat(
     Skill + 4dF: Good heals all wounds one level, Great two, Superb three (``treatment_levels``); worse heals
     nothing. Scratches need no roll: a patient with only Scratches has them erased without dice. ``faces``
     sets the roll by hand (a GM with physical dice); otherwise four dice are drawn from ``rng``. The time is
-    the pace's minutes per treated wound (every wound above a Scratch that the roll lowered).
+    the pace's minutes per treated wound (every wound above a Scratch that the roll lowered), a Near Death
+    wound taking ``near_death_minutes`` instead.
     """
     pace = default_pace() if pace is None else pace
     per_wound = minutes_per_treated_wound(pace)
@@ -232,11 +247,17 @@ def treat(
     levels = treatment_levels(result)
     after = heal_levels(wounds, levels)
     treated = len(serious) if levels else 0
-    minutes = treated * per_wound
+    near_death = sum(1 for w in serious if w >= WoundLevel.NEAR_DEATH) if levels else 0
+    minutes = (treated - near_death) * per_wound + near_death * near_death_minutes(pace)
     lines = [f"{skill_name} {level_name(skill_level)} {_faces_text(roll.faces)} = {level_name(result)}"]
     if levels:
         lines.append(f"heals every wound {levels} level(s): {_describe(wounds)} → {_describe(after)}")
         lines.append(f"{treated} treated wound(s) mend in {_duration(minutes)} of rest at the {pace} pace")
+        if near_death:
+            lines.append(
+                f"the Near Death wound alone takes {_duration(near_death_minutes(pace))}: "
+                "Near Death heals slowly even with magic (Fudge 4.8)"
+            )
     else:
         lines.append("below Good: the treatment heals nothing")
     return Treatment(wounds, after, skill_level, roll.faces, result, levels, treated, pace, minutes, tuple(lines))

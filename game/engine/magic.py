@@ -504,27 +504,32 @@ def area_hexes(item: Spell, center: Hex) -> frozenset[Hex]:
 
 
 def heal_wounds(wounds: Wounds, levels: int) -> Wounds:
-    """A healing spell lowers the worst wound by ``levels`` (FTC 8 with *Fudge* 4.57's boxes).
+    """A healing spell lowers the worst wound by ``levels`` (FTC 8 with *Fudge* 4.8 and 4.57's boxes).
 
     The wound in the highest marked box is taken off the sheet and recorded again that many levels lower,
-    as received; below Scratch it is gone. (A Hurt wound that rolled up into the Incapacitated box is
-    recorded again as a Scratch, so two Hurts and a Very Hurt become Very Hurt again.)
+    as received. Scratches are not a level (*Fudge* 4.8: "a Hurt wound that is healed one level is fully
+    healed"): a wound lowered to a Scratch or below is gone, and a Scratch healed is gone. (A Hurt wound
+    that rolled up into the Incapacitated box is healed away, so two Hurts and a Very Hurt become Very Hurt
+    again.) A Near Death wound takes a long time to heal even with magic (*Fudge* 4.8): a spell cast in
+    battle does not lower it and heals the worst wound below it instead (``docs/rulings-battle.md``).
     """
     if levels < 1:
         raise MagicError(f"a heal lowers a wound by at least one level, not {levels}")
-    if wounds.beyond:
-        worst_level = wounds.beyond[-1]
-        rest = Wounds(wounds.track, wounds.marks, wounds.beyond[:-1])
-    else:
-        index = max((i for i, m in enumerate(wounds.marks) if m), default=None)
-        if index is None:
-            return wounds
-        worst_level = wounds.marks[index][-1]
-        marks = list(wounds.marks)
+    marked = [(i, m[-1]) for i, m in enumerate(wounds.marks) if m and m[-1] < WoundLevel.NEAR_DEATH]
+    beyond = [i for i, level in enumerate(wounds.beyond) if level < WoundLevel.NEAR_DEATH]
+    marks = list(wounds.marks)
+    extra = list(wounds.beyond)
+    if beyond:
+        worst_level = extra.pop(beyond[-1])
+    elif marked:
+        index = marked[-1][0]
+        worst_level = marks[index][-1]
         marks[index] = marks[index][:-1]
-        rest = Wounds(wounds.track, tuple(marks), wounds.beyond)
+    else:
+        return wounds
+    rest = Wounds(wounds.track, tuple(marks), tuple(extra))
     lowered = worst_level - levels
-    if lowered < WoundLevel.SCRATCH:
+    if lowered <= WoundLevel.SCRATCH:
         return rest
     healed, _ = rest.record(WoundLevel(lowered))
     return healed

@@ -15,7 +15,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
-from game.engine.combat import CombatError, Stance, location_choice_allowed, miss_thresholds
+from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
+from game.engine.damage import HEAD, LOCATIONS, TORSO, choose_location, is_limb, limb_wound, location_result
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.wounds import (
     DEFAULT_TRACK,
@@ -147,22 +148,27 @@ MISS_LOCATION = "none"
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One outcome of an attack (FTC 6.4, 6.6, 7.3): whether it hit, the wound it dealt (None = none)
-    and where it fell ("torso", "head"; ``MISS_LOCATION`` for a miss)."""
+    """One outcome of an attack (FTC 6.4, 6.6, 7.3): whether it hit, the wound it dealt (None = none),
+    where it fell ("torso", "head", "arm", "leg", "hand", "foot"; ``MISS_LOCATION`` for a miss) and whether
+    it crippled the limb it fell on (FTC 6.6)."""
 
     hit: bool
     level: WoundLevel | None
     location: str
+    crippled: bool = False
 
     def __str__(self) -> str:
         if not self.hit:
             return "miss"
-        return f"{self.location}: {self.level if self.level is not None else 'no wound'}"
+        text = f"{self.location}: {self.level if self.level is not None else 'no wound'}"
+        return text + (", crippled" if self.crippled else "")
 
 
 MISS = Outcome(False, None, MISS_LOCATION)
 
-Aim = Literal["best", "head", "torso"]
+Aim = Literal["best", "torso", "head", "arm", "leg", "hand", "foot"]
+AIMS: tuple[str, ...] = ("best", *LOCATIONS)
+"""What an attacker may aim at (FTC 6.6): "best" (the worst wound for the target) or a location."""
 
 
 def _rank(level: WoundLevel | None) -> int:
@@ -188,8 +194,18 @@ def _health_spread(level: WoundLevel, health: int) -> tuple[tuple[WoundLevel, in
     return tuple(spread.items())
 
 
-def _sort_key(outcome: Outcome) -> tuple[int, int, str]:
-    return (int(outcome.hit), _rank(outcome.level), outcome.location)
+def _sort_key(outcome: Outcome) -> tuple[int, int, int, str]:
+    return (int(outcome.hit), _rank(outcome.level), int(outcome.crippled), outcome.location)
+
+
+@lru_cache(maxsize=256)
+def _limb_spread(level: WoundLevel, health: int) -> tuple[tuple[tuple[WoundLevel, bool], int], ...]:
+    # FTC 7.4 then 6.6: the Health roll lowers the wound, and the same roll decides a would-be Very Hurt limb
+    spread: dict[tuple[WoundLevel, bool], int] = {}
+    for roll, w in _ROLLS:
+        after = limb_wound(apply_health_roll(level, health + roll), health + roll)
+        spread[after] = spread.get(after, 0) + w
+    return tuple(spread.items())
 
 
 @lru_cache(maxsize=2048)
@@ -205,6 +221,7 @@ def _outcome_ways(
     aim: Aim,
     health: int | None,
     scale_difference: int = 0,
+    other_locations: tuple[tuple[str, int], ...] = (),
 ) -> Mapping[Outcome, Fraction]:
     others_total = _WAYS ** len(other_defences)
     # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
@@ -228,26 +245,37 @@ def _outcome_ways(
             if not others_beaten:
                 continue
             rd = result - (difficulty if defence is None else max(defence, difficulty))
-            location = "torso"
-            level = _wound(rd + damage_base, rd, track, fudge_graze_table, scale_difference)
-            if aim != "torso" and damage_base_head is not None and location_choice_allowed(result, defence):
-                head = _wound(rd + damage_base_head, rd, track, fudge_graze_table, scale_difference)
-                if aim == "head" or _rank(head) > _rank(level):
-                    location, level = "head", head
-            outcome = Outcome(True, level, location)
+            levels = {TORSO: _wound(rd + damage_base, rd, track, fudge_graze_table, scale_difference)}
+            if damage_base_head is not None:
+                levels[HEAD] = _wound(rd + damage_base_head, rd, track, fudge_graze_table, scale_difference)
+            for where, base in other_locations:
+                levels[where] = _wound(rd + base, rd, track, fudge_graze_table, scale_difference)
+            location = choose_location(aim, hit_locations(result, defence), levels)
+            # a limb keeps its uncapped wound here: the Health roll below decides the cap and the crippling
+            outcome = Outcome(True, levels[location], location)
             ways[outcome] = ways.get(outcome, 0) + w * others_beaten
     denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1))
-    if health is not None:
-        # FTC 7.4: the target's Health roll lowers each fresh wound; a further independent 4dF.
-        after: dict[Outcome, int] = {}
-        for outcome, w in ways.items():
-            if outcome.level is None:
-                after[outcome] = after.get(outcome, 0) + w * _WAYS
-                continue
+    after: dict[Outcome, int] = {}
+    for outcome, w in ways.items():
+        if outcome.level is None:
+            after[outcome] = after.get(outcome, 0) + w * (_WAYS if health is not None else 1)
+        elif health is None:
+            # no Health roll: a limb is capped, and a would-be Very Hurt limb is not saved by one
+            level, cripples = location_result(outcome.location, outcome.level)
+            assert level is not None
+            capped = Outcome(True, level, outcome.location, cripples)
+            after[capped] = after.get(capped, 0) + w
+        elif is_limb(outcome.location):
+            for (level, crippled), wh in _limb_spread(outcome.level, health):
+                limb = Outcome(True, level, outcome.location, crippled)
+                after[limb] = after.get(limb, 0) + w * wh
+        else:
+            # FTC 7.4: the target's Health roll lowers each fresh wound; a further independent 4dF.
             for level, wh in _health_spread(outcome.level, health):
                 lowered = Outcome(True, level, outcome.location)
                 after[lowered] = after.get(lowered, 0) + w * wh
-        ways = after
+    ways = after
+    if health is not None:
         denominator *= _WAYS
     ordered = sorted(ways.items(), key=lambda item: _sort_key(item[0]))
     return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in ordered if w})
@@ -266,6 +294,7 @@ def outcome_distribution(
     aim: Aim = "best",
     health: int | None = None,
     scale_difference: int = 0,
+    other_locations: Sequence[tuple[str, int]] = (),
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -277,15 +306,18 @@ def outcome_distribution(
 
     The relative degree is measured against the target's defence and the difficulty (FTC 6.4, 7); damage
     = relative degree + damage base, read on ``track``, a graze (relative degree +1) capped (FTC 7.3).
-    When the attacker may choose the location (FTC 6.6) he aims at the head with ``aim="head"``; with
-    ``aim="best"`` he takes the head only when it gives the worse wound (ties stay on the torso); with
-    ``aim="torso"`` never. ``health``: the target's Health level for the Health roll (FTC 7.4), None to
+    ``other_locations``: (location, damage base) for the arms, legs, hands and feet the target has.
+    When the attacker may choose the location (FTC 6.6) he aims at a location by name (the head, arm or leg
+    on Superb, the hand or foot on Superb+1; otherwise the blow falls on the torso); with ``aim="best"`` he
+    takes the location that gives the worst wound after armour (``damage.choose_location``, the battle's own
+    rule; ties stay on the torso). A limb blow gives at most Hurt and may cripple (FTC 6.6, with the same
+    Health roll). ``health``: the target's Health level for the Health roll (FTC 7.4), None to
     leave the wound unreduced. ``scale_difference``: the blow's Scale minus the target's Mass Scale, which
     may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). Outcomes with zero chance are
     left out; the chances sum to exactly 1.
     """
-    if aim not in ("best", "head", "torso"):
-        raise CombatError(f'aim must be "best", "head" or "torso", not {aim!r}')
+    if aim not in AIMS:
+        raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
     return _outcome_ways(
         offence,
         target_defence,
@@ -298,6 +330,7 @@ def outcome_distribution(
         aim,
         health,
         scale_difference,
+        tuple(other_locations),
     )
 
 

@@ -27,13 +27,14 @@ from game.engine.combat import (
     offence_modifiers,
     total,
 )
-from game.engine.damage import defensive_factors, graze_scale_difference, offensive_factors
+from game.engine.damage import damage_bases, graze_scale_difference, offensive_factors
 from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, direction_to, distance
 from game.engine.lof import LineOfFire
 from game.engine.movement import Reach
 from game.engine.odds import (
+    Aim,
     Outcome,
     escape_probability,
     hit_chance,
@@ -117,8 +118,10 @@ def attack_preview(
     dodge: Sequence[str] = (),
     advance: Sequence[tuple[Hex, int]] = (),
     compare: bool = True,
+    aim: Aim = "best",
 ) -> AttackPreview:
-    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9)."""
+    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9); ``aim``:
+    where the attacker means the blow to fall when the result lets him choose (FTC 6.6)."""
     att = battle.figure(fid)
     tgt = battle.figure(target_id)
     weapon = weapon_named(att, weapon_name)
@@ -157,50 +160,51 @@ def attack_preview(
     omods = tuple(m for m in ([stance_mod] if stance_mod.value else []) + base)
     offence_wo_stance = skill + total(base)
     offence = offence_wo_stance + stance_mod.value
-    off_f = offensive_factors(
-        att.character,
-        weapon,
-        two_handed=att.character.wields_two_handed(weapon),
-        distance=dist,
-        location="torso",
-        target=tgt.character,
+    # FTC 6.6: every location the target has, so that "best" weighs the arms and legs as the battle does
+    bases = damage_bases(
+        att.character, tgt.character, weapon, two_handed=att.character.wields_two_handed(weapon), distance=dist
     )
-    def_f = defensive_factors(tgt.character, weapon, location="torso")
-    damage_base = sum(f.value for f in off_f) - sum(f.value for f in def_f)
-    head: int | None = None
-    if tgt.character.has_head:
-        off_h = offensive_factors(
-            att.character,
-            weapon,
-            two_handed=att.character.wields_two_handed(weapon),
-            distance=dist,
-            location="head",
-            target=tgt.character,
+    damage_base = bases["torso"]
+    head = bases.get("head")
+    limbs = tuple((where, base) for where, base in bases.items() if where not in ("torso", "head"))
+    track = tgt.character.wound_track
+    graze_table = battle.options.fudge_graze_table
+    health = tgt.character.health
+    scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
+    # FTC 6.1, 6.4.1: the blow (or shot) must also beat the defence of everyone attacking the attacker in
+    # melee (a touch caster included, FTC 8.3), as the round's resolution counts them — only declarations
+    # every player has seen (under secret stances nobody's is known before the reveal)
+    parried = battle.parrying_weapon(att.id) if weapon.ranged else weapon
+    others = tuple(
+        battle.melee_defence(o, att.id, parried, public[o].stance)[0]
+        for o in battle.melee_attackers_on(fid)
+        if o != target_id and o in public
+    )
+
+    def spread(level: int) -> Mapping[Outcome, Fraction]:
+        return outcome_distribution(
+            level,
+            defence,
+            others,
+            difficulty,
+            damage_base,
+            damage_base_head=head,
+            other_locations=limbs,
+            aim=aim,
+            track=track,
+            fudge_graze_table=graze_table,
+            health=health,
+            scale_difference=scale_difference,
         )
-        def_h = defensive_factors(tgt.character, weapon, location="head")
-        head = sum(f.value for f in off_h) - sum(f.value for f in def_h)
-    kwargs = dict(
-        damage_base_head=head,
-        track=tgt.character.wound_track,
-        fudge_graze_table=battle.options.fudge_graze_table,
-        health=tgt.character.health,
-        scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
-    )
-    distribution = outcome_distribution(offence, defence, (), difficulty, damage_base, **kwargs)  # type: ignore[arg-type]
+
+    distribution = spread(offence)
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
     if compare:
         threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
         for s in Stance:
             a = adv if s.max_advance >= adv else 0
-            dist_s = outcome_distribution(
-                offence_wo_stance + s.attack_bonus - a,
-                defence,
-                (),
-                difficulty,
-                damage_base,
-                **kwargs,  # type: ignore[arg-type]
-            )
+            dist_s = spread(offence_wo_stance + s.attack_bonus - a)
             risk: Fraction | None = None
             for e in threats:
                 ew = e.character.ready_weapon

@@ -31,6 +31,7 @@ import pygame
 from game.engine.creatures import footprint
 from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
+from game.engine.players import LEVEL_NAMES
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
 from game.ui.dialogs import describe_error
@@ -45,9 +46,9 @@ from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
-CONTROLLERS = ("human", "tactical")
+CONTROLLERS = ("human", "tactical", "veteran", "novice")
 """Who a player may choose for a side here; "random" stays a testing tool of ``simulate``."""
-CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
+CONTROLLER_NAMES = {"human": "Human", **LEVEL_NAMES}
 
 
 @dataclass

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from game.engine.players import LEVEL_NAMES
 from game.ui import theme
 from game.ui.battle_setup import BattleSetup as BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog, _dim
@@ -42,7 +43,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Click a red-outlined enemy, T", "choose / cycle the target"),
     ("1 – 5", "stance, very aggressive … very defensive"),
     ("Click hexes ahead / behind", "advance (aggressive) / retreat (defensive)"),
-    ("Backspace", "forget the advance and retreat hexes"),
+    ("Backspace · L", "forget the advance and retreat · aim at head, arm, leg…"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
     ("Anywhere", ""),
@@ -444,13 +445,9 @@ class NewBattleScreen(Screen):
     options) start a skirmish in one click.
     """
 
-    CONTROLLERS = ("human", "tactical")
-    """Who may play a side: a human or the computer ("random" is a testing tool, left to ``simulate``)."""
-    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {
-        "human": "Human",
-        "tactical": "Computer",
-        "random": "Computer (random)",
-    }
+    CONTROLLERS = ("human", "tactical", "veteran", "novice")
+    """Who may play a side: a human or a computer level ("random" is a testing tool, left to ``simulate``)."""
+    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {"human": "Human", **LEVEL_NAMES}
 
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
         super().__init__(ui)

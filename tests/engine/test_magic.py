@@ -300,19 +300,20 @@ def test_fudge_4_57_heal_lowers_the_worst_wound() -> None:
     w, _ = w.record(S)
     healed = magic.heal_wounds(w, 1)
     assert healed.worst == H and healed.filled(S) == 1
-    assert magic.heal_wounds(magic.heal_wounds(healed, 1), 1).worst == S
+    assert magic.heal_wounds(healed, 1).worst == S  # the Hurt is healed away, the Scratch stays
+    assert magic.heal_wounds(magic.heal_wounds(healed, 1), 1).worst is None
     assert magic.heal_wounds(Wounds(), 1) == Wounds()
 
 
 def test_fudge_4_57_heal_of_a_rolled_over_wound() -> None:
     # Two Hurt and a Very Hurt: the second Hurt sits in the Incapacitated box ("H"); healing it one level
-    # leaves a Scratch, so the figure is Very Hurt again and can act.
+    # heals it away (Fudge 4.8: Scratches are not a level), so the figure is Very Hurt again and can act.
     w = Wounds()
     for level in (H, VH, H):
         w, _ = w.record(level)
     assert w.worst == INC and not w.can_act
     healed = magic.heal_wounds(w, 1)
-    assert healed.worst == VH and healed.can_act and healed.filled(S) == 1
+    assert healed.worst == VH and healed.can_act and healed.filled(S) == 0
 
 
 @given(st.lists(st.sampled_from([S, H, VH, INC]), max_size=6), st.integers(1, 3))

@@ -144,11 +144,11 @@ def test_start_gives_a_battle_whose_figures_stand_where_they_were_dropped(app: A
     key(app, pygame.K_q)
     facing = screen.pieces[piece.id].facing
     click(app, screen.auto_button.rect.center)
-    for b in screen.side_buttons:  # first side human -> computer, second computer -> human
+    for b in screen.side_buttons:  # first side human -> tactical, second tactical -> veteran
         click(app, b.rect.center)
-    click(app, screen.side_buttons[0].rect.center)  # computer -> human again (no "random" on offer)
-    click(app, screen.side_buttons[1].rect.center)  # and the second back to the computer
-    assert [screen.controllers[s] for s in screen.side_ids] == ["human", "tactical"]
+    for _ in range(3):  # tactical -> veteran -> novice -> human again (no "random" on offer)
+        click(app, screen.side_buttons[0].rect.center)
+    assert [screen.controllers[s] for s in screen.side_ids] == ["human", "veteran"]
     click(app, screen.gm_button.rect.center)
     assert screen.gm == GM_REFEREE
     where = {p.id: (p.hex, p.facing) for p in screen.pieces.values()}

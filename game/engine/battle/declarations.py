@@ -35,6 +35,7 @@ from game.engine.hexgrid import (
     neighbors,
     turn_steps,
 )
+from game.engine.odds import AIMS
 
 
 class Declarations(BattleState):
@@ -182,14 +183,18 @@ class Declarations(BattleState):
     def melee_attackers_on(self, fid: str) -> list[str]:
         """Figures that have declared a melee attack on this figure this round so far (FTC 6.1), counted as the
         round's resolution counts them (able to act, no second move): table 7's "defending against attacks"
-        for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring."""
+        for a caster resolved at his declaration (FTC 8.1), and for the odds shown before declaring. An enemy
+        laying a touch spell on it counts too: the touch is a standard attack (FTC 8.3)."""
+        me = self.figures[fid]
         return [
             d.figure
             for d in self._declarations.values()
-            if fid in d.targets
-            and not d.second_move
+            if not d.second_move
             and self.figures[d.figure].can_act
-            and not self._weapon_of(self.figures[d.figure], d.weapon).ranged
+            and (
+                (fid in d.targets and not self._weapon_of(self.figures[d.figure], d.weapon).ranged)
+                or (self._touch_on(d, fid) and self.figures[d.figure].side != me.side)
+            )
         ]
 
     def threats_to(self, fid: str) -> list[Figure]:
@@ -303,6 +308,8 @@ class Declarations(BattleState):
                 f"Unknown stance {a.stance!r}; choose one of {', '.join(s.value for s in Stance)}."
             ) from None
         weapon = self._weapon_of(fig, a.weapon)
+        if a.aim not in AIMS:
+            raise IllegalAction(f"Aim at one of {', '.join(AIMS)} (FTC 6.6), not {a.aim!r}.")
         if len(a.targets) > 1:
             raise IllegalAction("A figure attacks one target a round.")
         enemies = {e.id for e in self.enemies_of(fig)}
@@ -395,6 +402,11 @@ class Declarations(BattleState):
                     spot = next((c for c in left if self._follow_step(follower, c) is not None), None)
                     if spot is not None and follower.can_act:
                         self._follow_queue.append((follower.id, spot))
+        if Stance(decl.stance) == Stance.VERY_DEFENSIVE and decl.dodge and fig.posture != "prone":
+            # FTC 6.2: "If he is attempting to dodge missile fire, he must also dive for the ground": he ends
+            # the phase lying down, and moves lying down next round unless he gets up (FTC 5)
+            fig.posture = "prone"
+            out.append(ev.Stepped(fig.id, fig.hex, fig.hex, fig.facing, "dive"))
         return out
 
     def _do_second_move(self, a: act.SecondMove) -> list[ev.Event]:

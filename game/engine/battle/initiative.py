@@ -60,13 +60,12 @@ class Initiative(BattleState):
             groups.extend(by_side.values())
         else:
             groups = [[f] for f in able]
-        keys: dict[str, tuple[int, int, int, int, float]] = {}
+        Key = tuple[int, int, int, int, float]
+        entries: list[tuple[Key, list[Figure]]] = []
         flips = 0
         for group in groups:
             lead = group[0]
-            speed = (
-                round(sum(self._speed_of(f) for f in group) / len(group)) if len(group) > 1 else self._speed_of(lead)
-            )
+            speed = _typical([self._speed_of(f) for f in group])
             roll = self._roll("initiative", *(f.id for f in group))
             result = speed + roll.total
             out.append(
@@ -76,21 +75,40 @@ class Initiative(BattleState):
             )
             for f in group:
                 f.initiative = result
-                keys[f.id] = (result, self._speed_of(f), f.character.agility, effective_perception(f.character), 0.0)
-        # the coin decides only among figures tied on every trait
-        tied: dict[tuple[int, int, int, int, float], list[str]] = {}
-        for fid, k in keys.items():
-            tied.setdefault(k, []).append(fid)
-        for same in tied.values():
-            if len(same) > 1:
-                ranked, n = self._coin_order(same)
-                flips += n
-                for i, fid in enumerate(ranked):
-                    r, s, a, p, _ = keys[fid]
-                    keys[fid] = (r, s, a, p, float(len(ranked) - i))
-        self.order = sorted(keys, key=lambda fid: keys[fid], reverse=True)
+            # FTC 4: a lumped group is one entry of the order, with its "typical" traits for the ties
+            agility = _typical([f.character.agility for f in group])
+            perception = _typical([effective_perception(f.character) for f in group])
+            entries.append(((result, speed, agility, perception, 0.0), group))
+        # the coin decides only among entries tied on every trait
+        flips += self._settle_ties(entries)
+        self.order = []
+        for _, group in sorted(entries, key=lambda e: e[0], reverse=True):
+            members = [
+                ((0, self._speed_of(f), f.character.agility, effective_perception(f.character), 0.0), [f])
+                for f in group
+            ]
+            if len(members) > 1:
+                flips += self._settle_ties(members)  # members in order among themselves, still together
+            self.order.extend(m[1][0].id for m in sorted(members, key=lambda e: e[0], reverse=True))
         out.append(ev.InitiativeOrder(tuple(self.order), flips))
         return out
+
+    def _settle_ties(self, entries: list[tuple[tuple[int, int, int, int, float], list[Figure]]]) -> int:
+        """FTC 4's coin among entries tied on every trait: writes each one's place into its key's last
+        element; returns the coins flipped."""
+        tied: dict[tuple[int, int, int, int, float], list[int]] = {}
+        for index, (key, _) in enumerate(entries):
+            tied.setdefault(key, []).append(index)
+        flips = 0
+        for same in tied.values():
+            if len(same) > 1:
+                ids = [entries[i][1][0].id for i in same]
+                ranked, n = self._coin_order(ids)
+                flips += n
+                for i in same:
+                    r, s, a, p, _ = entries[i][0]
+                    entries[i] = ((r, s, a, p, float(len(ranked) - ranked.index(entries[i][1][0].id))), entries[i][1])
+        return flips
 
     def _coin_order(self, ids: Sequence[str]) -> tuple[list[str], int]:
         """FTC 4's last tie-break: everyone tied flips a coin, heads go first, and each group that is still
@@ -109,3 +127,8 @@ class Initiative(BattleState):
         first, n1 = self._coin_order(heads)
         last, n2 = self._coin_order(tails)
         return first + last, flips + n1 + n2
+
+
+def _typical(values: Sequence[int]) -> int:
+    """A group's "typical" trait (FTC 4): the rounded mean of its members' levels."""
+    return round(sum(values) / len(values))

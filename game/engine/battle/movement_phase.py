@@ -73,11 +73,20 @@ class MovementPhase(BattleState):
         )
 
     def _interrupt_sides(self, due: Figure, held: Sequence[str]) -> list[str]:
+        """The sides to ask, in turn, whether a held figure takes the moment before ``due`` moves (FTC 5).
+
+        Sides are asked in the initiative order of their best held figure: "If two combatants with held
+        movement announce simultaneously that they want to move, the one with higher initiative goes
+        first." The due figure's own side is asked among them only when another side is waiting too (alone,
+        its held figures are offered with the due figure's own move).
+        """
         sides: list[str] = []
         for h in held:
             s = self.figures[h].side
-            if s != due.side and s not in self._passed and s not in sides:
+            if s not in self._passed and s not in sides:
                 sides.append(s)
+        if all(s == due.side for s in sides):
+            return []
         return sides
 
     # ---- movement phase
@@ -146,7 +155,9 @@ class MovementPhase(BattleState):
                 leaving = [
                     e
                     for e in self.enemies_of(fig)
-                    if e.standing_order != "never" and not self.zone(e).isdisjoint(was) and self.zone(e).isdisjoint(now)
+                    if e.standing_order != "never"
+                    and not self.holding_area(e).isdisjoint(was)
+                    and self.holding_area(e).isdisjoint(now)
                 ]
                 if leaving:
                     p.stopping = [e.id for e in leaving if e.standing_order == "always"]
@@ -262,6 +273,10 @@ class MovementPhase(BattleState):
             out.extend(self._finish_move(fig, self._stop_point(fig, p.path, p.failed_at), p.cost))
             return out
         stoppers = [self.figures[s] for s in p.failed_stoppers]
+        # FTC 5.3: the free attacks strike the runner where he turns tail: the hex he leaves and the facing
+        # he has there (reach, the behind bonus), not where his move began
+        # (passing through a stopper's own hex, the last free hex before it)
+        fig.hex, fig.facing = self._stop_point(fig, p.path, p.index)[-1]
         out.extend(self._free_attacks(fig, stoppers))
         p.failed_at = None
         if not fig.can_act:
@@ -358,6 +373,7 @@ class MovementPhase(BattleState):
             if wound:
                 wounds.append(wound)
         out.extend(self._apply_wounds(wounds))
+        out.extend(self._disarms(out))
         for f in (mover,):
             if not f.can_act and not f.out:
                 f.out = True

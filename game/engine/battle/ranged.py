@@ -43,6 +43,17 @@ class RangedFire(BattleState):
         aim = next((c for c in cells if not line_of_fire(self.terrain, firer.hex, c).blocked), cells[0])
         return aim, large_distance(firer.cells, target.cells)
 
+    def _best_range(self, firer: Figure, target: Figure) -> int:
+        """The range at the most favourable point of the two figures' attack-phase movement (FTC 6.2: an
+        attack declared while the target was in range stays declared, "in range of the first at *any
+        point* along the movement of the two characters"): the shortest distance between their hexes over
+        every position each took this phase (their current ones outside it)."""
+        return min(
+            large_distance(self._body(firer, h, f), self._body(target, th, tf))
+            for h, f in self._moves_of(firer)
+            for th, tf in self._moves_of(target)
+        )
+
     def _ranged_ok(self, firer: Figure, target: Figure, weapon: Weapon) -> bool:
         aim, dist = self._aim(firer, target)
         band = range_band(weapon, dist, target.character.mass_scale)

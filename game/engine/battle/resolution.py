@@ -35,10 +35,19 @@ from game.engine.combat import (
 )
 from game.engine.creatures import kind_modifiers, pierce_defence
 from game.engine.damage import (
+    HEAD,
+    LOCATIONS,
+    TORSO,
+    Factor,
+    choose_location,
+    crippled_character,
     damage_total,
     defensive_factors,
+    disarmed_character,
     graze_scale_difference,
+    is_limb,
     limb_wound,
+    location_name,
     offensive_factors,
 )
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
@@ -64,6 +73,11 @@ class Resolution(BattleState):
             if not w.ranged:
                 return w
         return equipment_weapon("Fist")
+
+    def parrying_weapon(self, fid: str) -> Weapon:
+        """The weapon a figure defends with in melee (FTC 6.3: its first melee weapon, or its fist), also
+        when it shoots (FTC 6.1: a firer attacked in melee parries with it)."""
+        return self._melee_weapon(self.figure(fid))
 
     def melee_defence(
         self, defender: str, attacker: str, weapon: Weapon, stance: str = "neutral"
@@ -169,33 +183,44 @@ class Resolution(BattleState):
                 **base, hit=False, relative_degree=relative_degree(offence, defence, difficulty)
             ), None
         rd = 0 if stray else relative_degree(offence, defence, difficulty)
-        location = "torso"
-        choices = hit_locations(offence, defence) if not stray else ("torso",)
-        if "head" in choices and tgt.character.has_head and aim in ("best", "head"):
-            location = "head"
         two = att.character.wields_two_handed(weapon)
-        off = offensive_factors(
-            att.character, weapon, two_handed=two, distance=dist, location=location, target=tgt.character
-        )
-        dfn = defensive_factors(tgt.character, weapon, location=location)
-        off, dfn = self._magic_factors(att, tgt, weapon, location, off, dfn)
         piercing = att.character.piercing(weapon)
-        if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
-            dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
-        dmg = damage_total(rd, off, dfn)
-        level = tgt.character.wound_track.level_for_damage(dmg)
-        # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
-        level = (
-            graze_cap(
-                level,
-                rd,
-                fudge_graze_table=self.options.fudge_graze_table,
-                damage=dmg,
-                scale_difference=graze_scale_difference(att.character, tgt.character, weapon),
+        scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
+
+        def blow(where: str) -> tuple[tuple[Factor, ...], tuple[Factor, ...], int, WoundLevel | None]:
+            off = offensive_factors(
+                att.character, weapon, two_handed=two, distance=dist, location=where, target=tgt.character
             )
-            if level
-            else None
-        )
+            dfn = defensive_factors(tgt.character, weapon, location=where)
+            off, dfn = self._magic_factors(att, tgt, weapon, where, off, dfn)
+            if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
+                dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
+            dmg = damage_total(rd, off, dfn)
+            level = tgt.character.wound_track.level_for_damage(dmg)
+            # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
+            capped = (
+                graze_cap(
+                    level,
+                    rd,
+                    fudge_graze_table=self.options.fudge_graze_table,
+                    damage=dmg,
+                    scale_difference=scale_difference,
+                )
+                if level
+                else None
+            )
+            return off, dfn, dmg, capped
+
+        # FTC 6.6: where the blow falls — the aimed location if the result opens it, or for "best" the one
+        # giving the worst wound after armour (damage.choose_location, as the odds preview reads it)
+        allowed = hit_locations(offence, defence) if not stray else (TORSO,)
+        blows = {
+            where: blow(where)
+            for where in LOCATIONS
+            if where in {location_name(a) for a in allowed} and (where != HEAD or tgt.character.has_head)
+        }
+        location = choose_location(aim, allowed, {where: b[3] for where, b in blows.items()})
+        off, dfn, dmg, level = blows[location]
         event = ev.AttackResolved(
             **base,
             hit=True,
@@ -208,6 +233,22 @@ class Resolution(BattleState):
         )
         return event, ((tgt, dmg, location, int(level)) if level else None)
 
+    def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
+        """FTC 6.6: "If the weapon hand is hit, this will usually disarm the opponent": every hit on a hand
+        among ``events`` drops the target's ready weapon, after all the round's blows (FTC 6.4). The GM's
+        judgement is Edit gear (``docs/rulings-battle.md``)."""
+        out: list[ev.Event] = []
+        for e in events:
+            if not (isinstance(e, ev.AttackResolved) and e.hit and e.location == "hand"):
+                continue
+            fig = self.figures[e.target]
+            if not fig.character.weapons:
+                continue  # bare hands: nothing to drop
+            dropped = fig.character.ready_weapon.name
+            fig.character = disarmed_character(fig.character)
+            out.append(ev.Disarmed(fig.id, dropped, fig.character.ready_weapon.name))
+        return out
+
     def _apply_wounds(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
         """FTC 7.3–7.4, 6.6: Health roll on each wound, limb cap, then the next open box."""
         out: list[ev.Event] = []
@@ -217,11 +258,13 @@ class Resolution(BattleState):
             health = fig.character.health + roll.total
             after = apply_health_roll(level, health)
             crippled = None
-            if location in ("arm", "leg"):
+            if is_limb(location):
                 after, is_crippled = limb_wound(after, health)
                 crippled = location if is_crippled else None
                 if crippled:
+                    # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings-battle.md)
                     fig.crippled = (*fig.crippled, location)
+                    fig.character = crippled_character(fig.character, location)
             fig.wounds, box = fig.wounds.record(after)
             # FTC 6.4: the round a figure first becomes Very Hurt it fights on unhindered; later wounds
             # do not postpone a penalty that already applies
@@ -249,6 +292,18 @@ class Resolution(BattleState):
         for a, t in attacks:
             if not self._weapon_of(self.figures[a], decls[a].weapon).ranged:
                 melee_on.setdefault(t, []).append(a)
+        # FTC 8.3: the touch of a touch spell is a standard attack, so its caster is among the target's melee
+        # attackers, whose defences the target must beat too (FTC 6.1, 6.4.1)
+        for fid in rollers:
+            touched = decls[fid].spell_target
+            if (
+                touched is not None
+                and touched in self.figures
+                and self._touch_on(decls[fid], touched)
+                and self.figures[touched].side != self.figures[fid].side
+                and fid not in melee_on.get(touched, [])
+            ):
+                melee_on.setdefault(touched, []).append(fid)
         # shields cover as many melee attackers as the table allows, in the attackers' initiative order
         shield_vs: dict[str, set[str]] = {}
         for t, atts in melee_on.items():
@@ -291,17 +346,20 @@ class Resolution(BattleState):
                     defence, dmods, _ = self._defence_vs(
                         tgt, att, weapon, rolls[t_id], tdecl, shield_ok=a_id in shield_vs.get(t_id, set())
                     )
-                for o in melee_on.get(a_id, []):
-                    if o != t_id and o in rolls:
-                        res, _, _ = self._defence_vs(
-                            self.figures[o],
-                            att,
-                            weapon,
-                            rolls[o],
-                            decls.get(o),
-                            shield_ok=a_id in shield_vs.get(o, set()),
-                        )
-                        others.append((o, res))
+            # FTC 6.1, 6.4.1: whoever he strikes or shoots, a combatant attacked in melee must defeat all of
+            # those attacking him (a firer parries his attackers with his melee weapon)
+            parried = self._melee_weapon(att) if weapon.ranged else weapon
+            for o in melee_on.get(a_id, []):
+                if o != t_id and o in rolls:
+                    res, _, _ = self._defence_vs(
+                        self.figures[o],
+                        att,
+                        parried,
+                        rolls[o],
+                        decls.get(o),
+                        shield_ok=a_id in shield_vs.get(o, set()),
+                    )
+                    others.append((o, res))
             event, wound = self._strike(
                 att, tgt, weapon, rolls[a_id], omods, defence, dmods, others, difficulty, dist, d.aim
             )
@@ -313,6 +371,7 @@ class Resolution(BattleState):
                 out.extend(self._stray(att, tgt, weapon, rolls[a_id], omods, terms.line, rolls, wounds))
         out.extend(self._magic_resolve(rollers, rolls, attacks, melee_on, wounds))
         out.extend(self._apply_wounds(wounds))
+        out.extend(self._disarms(out))
         out.extend(self._magic_damaged(wounds))
         for f in self.figures.values():
             if not f.can_act and not f.out:
@@ -347,13 +406,14 @@ class Resolution(BattleState):
         start = att.phase_start_hex if phase_start is None else phase_start
         behind = 0
         if not weapon.ranged:
+            # FTC 6.2, Figure 2: the most favourable position along *both* figures' movement, and FTC 6.4.1:
+            # only a position from which the blow can land (the target in reach) counts
             behind = max(
                 (
-                    behind_bonus(
-                        h, tgt.hex, tgt.facing, attacker_phase_start=start, moved_this_attack_phase=(h != start)
-                    )
-                    for h, _ in positions
-                    if h != tgt.hex
+                    behind_bonus(h, th, tf, attacker_phase_start=start, moved_this_attack_phase=(h != start))
+                    for h, f in positions
+                    for th, tf in self._moves_of(tgt)
+                    if h != th and self._reach_ok(h, f, th, weapon, size=att.size, target=(tgt.size, tf))
                 ),
                 default=0,
             )
@@ -379,7 +439,8 @@ class Resolution(BattleState):
             h: f.id for f in self.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)
         }
         lof: LineOfFire[str] = line_of_fire(self.terrain, att.hex, aim, occupants=occupants)
-        band = range_band(weapon, dist, tgt.character.mass_scale)
+        # FTC 6.2: the range at the most favourable point of both movements (a retreat does not undo the shot)
+        band = range_band(weapon, min(dist, self._best_range(att, tgt)), tgt.character.mass_scale)
         moved: MovedFraction = (
             "none" if att.hexes_moved == 0 else "half" if 2 * att.hexes_moved <= att.allowance else "full"
         )

@@ -331,6 +331,9 @@ class SpellsInBattle(BattleState):
             )
         # a large target is aimed at its nearest hex with a line of fire, as a missile is (FTC 5, 6.5)
         aim, dist = self._aim(fig, tgt) if tgt is not None else (target_hex, distance(fig.hex, target_hex))
+        if tgt is not None:
+            # FTC 6.2: in range at the most favourable point of both movements (a retreat does not undo it)
+            dist = min(dist, self._best_range(fig, tgt))
         if not magic.in_spell_range(item, dist):
             return False
         return not line_of_fire(self.terrain, fig.hex, aim).blocked and not self._magic_sight_blocked(fig.hex, aim)

@@ -26,6 +26,7 @@ from game.engine.combat import (
 from game.engine.creatures import footprint, front_zone, large_distance
 from game.engine.damage import (
     Factor,
+    crippled_posture,
 )
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
@@ -69,7 +70,8 @@ class CountingRandom(random.Random):
 STANDING_ORDERS = ("always", "never", "ask")
 GM_REFEREE = "referee"
 """The GM's seat when the GM plays no side."""
-CONTROLLERS = ("human", "tactical", "random")
+CONTROLLERS = ("human", "random", "novice", "tactical", "veteran")
+"""Who may play a side: a human, or a computer player by level (``game.engine.players.LEVELS``)."""
 
 
 @dataclass(frozen=True)
@@ -448,13 +450,21 @@ class BattleState:
             return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
         return frozenset(front_hexes(fig.hex, fig.facing))
 
+    def holding_area(self, fig: Figure) -> frozenset[Hex]:
+        """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone of control and its own hexes,
+        since a mover passing through its hex must break its zone of control to go on (none if it cannot
+        act)."""
+        zone = self.zone(fig)
+        return zone | fig.cells if zone else zone
+
     def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
-        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there."""
+        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there (their
+        zones of control and their own hexes, FTC 5.2)."""
         zones: dict[Hex, set[str]] = {}
         for e in self.enemies_of(mover):
             if e.standing_order == "never":
                 continue
-            for h in self.zone(e):
+            for h in self.holding_area(e):
                 zones.setdefault(h, set()).add(e.id)
         return {h: frozenset(s) for h, s in zones.items()}
 
@@ -465,7 +475,8 @@ class BattleState:
         allowance = movement_allowance(
             c.speed,
             speed_scale=c.speed_scale,
-            posture=posture or fig.posture,
+            # FTC 6.6: a crippled leg or foot hobbles as if crawling (docs/rulings-battle.md)
+            posture=crippled_posture(posture or fig.posture, fig.crippled),
             strength=c.strength,
             strength_scale=c.strength_scale,
             load_kg=c.carried_mass_kg(),
@@ -483,13 +494,13 @@ class BattleState:
 
     def ground_for(self, fig: Figure) -> Ground:
         """What ``fig``'s move is searched and priced over now (FTC 5-5.3): every other figure's hexes are
-        occupied (passable at +1, FTC 5.2), its enemies' hexes it may not enter, and the zones of the enemies
-        who would stop it; one ground for the highlights, the AI and the move's validation alike."""
+        occupied (passable at +1, FTC 5.2: an enemy's hex too, when he does not stop the mover or the mover
+        breaks his zone of control), and the zones of the enemies who would stop it; one ground for the
+        highlights, the AI and the move's validation alike."""
         return Ground(
             self.terrain,
             fig.character.movement_modes[0],
             occupied=_covered(f for f in self.figures.values() if f.id != fig.id),
-            impassable=_covered(self.enemies_of(fig)),
             zones=self.stopper_zones(fig),
             per_hex_terrain=self.options.per_hex_terrain,
             size=fig.size,
@@ -685,6 +696,19 @@ class BattleState:
         """Provided by ``declarations``."""
         raise NotImplementedError
 
+    def _reach_ok(
+        self,
+        att_hex: Hex,
+        att_facing: int,
+        target_hex: Hex,
+        weapon: Weapon,
+        *,
+        size: int = 1,
+        target: tuple[int, int] = (1, 0),
+    ) -> bool:
+        """Provided by ``declarations``."""
+        raise NotImplementedError
+
     def melee_attackers_on(self, fid: str) -> list[str]:
         """Provided by ``declarations``."""
         raise NotImplementedError
@@ -770,6 +794,14 @@ class BattleState:
 
     def _ranged_ok(self, firer: Figure, target: Figure, weapon: Weapon) -> bool:
         """Provided by ``ranged``."""
+        raise NotImplementedError
+
+    def _best_range(self, firer: Figure, target: Figure) -> int:
+        """Provided by ``ranged``."""
+        raise NotImplementedError
+
+    def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
+        """Provided by ``resolution``."""
         raise NotImplementedError
 
     def _stray(

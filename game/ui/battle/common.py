@@ -82,6 +82,8 @@ class DeclState:
     """A spell to cast instead of attacking (FTC 8; the spell panel), with its target or centre hex."""
     spell_target: str | None = None
     spell_hex: Hex | None = None
+    aim: str = "best"
+    """Where the blow should fall when the result allows a choice (FTC 6.6): "best" or a location."""
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary (the panel and overlays are rebuilt when it changes)."""
@@ -97,6 +99,7 @@ class DeclState:
             self.spell,
             self.spell_target,
             self.spell_hex,
+            self.aim,
         )
 
 
@@ -281,17 +284,22 @@ class BattleHost(Protocol):
 
 
 def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pygame.Rect) -> int:
-    """A stacked bar of an attack's (or a bolt's) outcomes: miss, then each wound level (head share noted),
-    with labels under it; the y under the labels."""
+    """A stacked bar of an attack's (or a bolt's) outcomes: miss, then each wound level (the share that falls
+    on the head, an arm, a leg, a hand or a foot noted, and the chance of crippling a limb, FTC 6.6), with
+    labels under it; the y under the labels."""
     s, text = ui.s, ui.text
     groups: dict[int, Fraction] = {}
-    heads: dict[int, Fraction] = {}
+    places: dict[int, dict[str, Fraction]] = {}
+    crippling = Fraction(0)
     for o, p in dist.items():
         assert isinstance(o, Outcome)
         k = -1 if not o.hit else (0 if o.level is None else int(o.level))
         groups[k] = groups.get(k, Fraction(0)) + p
-        if o.location == "head":
-            heads[k] = heads.get(k, Fraction(0)) + p
+        if o.hit and o.location != "torso":  # FTC 6.6: the head, an arm, a leg, a hand or a foot
+            spot = places.setdefault(k, {})
+            spot[o.location] = spot.get(o.location, Fraction(0)) + p
+        if o.crippled:
+            crippling += p
     x = rect.x
     labels = []
     for k in sorted(groups):
@@ -301,9 +309,11 @@ def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pyg
         if wpx > 0:
             pygame.draw.rect(surf, colour, (x, rect.y, wpx, rect.height))
         name = "miss" if k == -1 else ("no wound" if k == 0 else str(WoundLevel(k)))
-        head = f" (head {percent(heads[k])})" if heads.get(k) else ""
-        labels.append((f"{name} {percent(p)}{head}", colour))
+        where = ", ".join(f"{loc} {percent(q)}" for loc, q in places.get(k, {}).items())
+        labels.append((f"{name} {percent(p)}" + (f" ({where})" if where else ""), colour))
         x += wpx
+    if crippling:
+        labels.append((f"limb crippled {percent(crippling)}", theme.DANGER))
     pygame.draw.rect(surf, theme.BORDER, rect, 1)
     lx = rect.x
     ly = rect.bottom + s(3)

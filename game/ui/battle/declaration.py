@@ -9,7 +9,7 @@ chosen instead of an attack is the spell panel's (``game.ui.battle.spells``).
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
@@ -18,6 +18,7 @@ from game.engine.battle import Decision, Figure
 from game.engine.combat import Stance
 from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.ladder import level_name
+from game.engine.odds import AIMS, Aim
 from game.ui import theme
 from game.ui.battle.common import BattleHost, DeclState, paint_distribution
 from game.ui.battle.spellbook import default_spell
@@ -110,6 +111,7 @@ class DeclarationPanel:
                     d.stance,
                     dodge=tuple(sorted(d.dodge)),
                     advance=tuple(d.advance),
+                    aim=cast(Aim, d.aim),
                 )
             except (ValueError, KeyError):
                 return None
@@ -136,6 +138,7 @@ class DeclarationPanel:
             advance=advance,
             advance_facing=advance_facing,
             retreat=s.retreat,
+            aim=s.aim,
         )
 
     # --- commands -------------------------------------------------------------------------------
@@ -178,6 +181,20 @@ class DeclarationPanel:
             self.state.dodge.discard(firer)
         else:
             self.state.dodge.add(firer)
+        return True
+
+    def aims(self) -> tuple[str, ...]:
+        """What the attacker may aim at (FTC 6.6): best, then the target's locations (no head for a creature
+        without one); the result decides at the roll whether the aim can be had."""
+        tgt = self.screen.battle.figure(self.state.target) if self.state.target else None
+        return tuple(a for a in AIMS if a != "head" or tgt is None or tgt.character.has_head)
+
+    def cmd_cycle_aim(self) -> bool:
+        """L: the next aim — best, torso, head, arm, leg, hand, foot (FTC 6.6)."""
+        aims = self.aims()
+        i = (aims.index(self.state.aim) + 1) % len(aims) if self.state.aim in aims else 0
+        self.state.aim = aims[i]
+        self.screen.invalidate()
         return True
 
     def cmd_second_move(self) -> bool:
@@ -239,10 +256,22 @@ class DeclarationPanel:
             b.focused = stance.value == st.stance and not st.second_move
             out.append(b)
         firers = [f for f in opts["firers"] if f != fig.id]
+        aiming = st.target is not None and not st.second_move and st.spell is None
+        if aiming:
+            # FTC 6.6: the aim chooser, at the end of the dodge row (L cycles it too)
+            aw = s(104)
+            b = Button(
+                f"Aim: {st.aim}",
+                self.cmd_cycle_aim,
+                pygame.Rect(rect.x + self.columns(rect.width)[0] - aw, rect.y + s(156), aw, s(26)),
+                size=12,
+            )
+            b.focused = st.aim != "best"
+            out.append(b)
         if firers and not st.second_move:
             fx = rect.x + s(64)
             fy = rect.y + s(156)
-            for fid in firers[:4]:
+            for fid in firers[: 3 if aiming else 4]:
                 name = self.screen.battle.figure(fid).name.split()[0]
                 b = Button(
                     ("✓ " if fid in st.dodge else "") + name,
@@ -260,6 +289,9 @@ class DeclarationPanel:
         digits = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5)
         if key in digits:
             self.cmd_stance(list(Stance)[digits.index(key)].value)
+            return True
+        if key == pygame.K_l and self.state.target is not None:
+            self.cmd_cycle_aim()
             return True
         if key == pygame.K_BACKSPACE:
             self.state.advance, self.state.retreat = [], None

@@ -345,11 +345,7 @@ class MovePanel:
         if path is not None:
             esc = self.escapes(fid or "")
             extra = f" · escape roll: {percent(esc[path.end])} to get through" if path.end in esc else ""
-            line = (
-                f"cost {path.cost} of {self.reach(fid or '').allowance}: {path.hexes_moved} hexes + "
-                f"terrain {path.terrain_penalty} + occupied {path.occupied_extra} + "
-                f"facing {path.facing_extra}{extra}"
-            )
+            line = move_cost_line(path, self.reach(fid or "").allowance) + extra
         elif d.reason == "interrupt" and len(d.interrupters) > 1:
             line = "Click another held figure to choose it; click a coloured hex to move."
         else:
@@ -365,3 +361,14 @@ class MovePanel:
             r = text.blit(surf, label, (lx, legend_y), 11, theme.TEXT_MUTED, anchor="midright")
             pygame.draw.rect(surf, colour, (r.x - s(14), legend_y - s(5), s(10), s(10)))
             lx = r.x - s(22)
+
+
+def move_cost_line(path: MovePath, allowance: int) -> str:
+    """The cost of a planned move in words (FTC 5, 5.1.2, 5.2): hexes, terrain, one more hex for each figure
+    passed through (a friend, or an enemy who does not stop the mover or whose zone he breaks), facing."""
+    through = path.occupied_extra
+    parts = [f"{path.hexes_moved} hexes", f"terrain {path.terrain_penalty}"]
+    if through:
+        parts.append(f"passing through {through} figure{'s' if through != 1 else ''} +{through}")
+    parts.append(f"facing {path.facing_extra}")
+    return f"cost {path.cost} of {allowance}: " + " + ".join(parts)

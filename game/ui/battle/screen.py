@@ -35,6 +35,7 @@ from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
+from game.engine.players import LEVELS, make_player
 from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
 from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
@@ -140,8 +141,8 @@ class BattleScreen(ViewerScreen):
         for i, side in enumerate(self.battle.sides.values()):
             if side.controller == "tactical":
                 self.players[side.id] = TacticalPlayer(seed + i, time_limit=0.25)
-            elif side.controller == "random":
-                self.players[side.id] = RandomPlayer(seed + i)
+            elif side.controller in LEVELS:
+                self.players[side.id] = make_player(side.controller, seed + i)
 
     def _bind(self) -> None:
         """Point the viewer's figure table at the battle's figures (after a start, undo or load)."""
@@ -666,6 +667,9 @@ class BattleScreen(ViewerScreen):
         try:
             action = player(self.battle, d)
             if self.send(action, seat):
+                why = getattr(player, "last_reason", "")
+                if why and self.gm_seated():  # the computer's reason is the GM's to read, never a player's
+                    self.set_status(f"{self.battle.sides[d.side].name}: {why}")
                 return
         except (ValueError, KeyError, IndexError) as exc:
             self.set_status(describe_error(exc, "The computer player"), error=True)

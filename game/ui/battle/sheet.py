@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.engine.battle import Figure
 from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import TRAITS, BattleHost
@@ -109,7 +110,7 @@ class Sheet:
         pal = sc.ui.palette
         text.blit(
             surf,
-            f"Wounds: {f.wounds.label}",
+            wounds_line(f),
             (x, y),
             13,
             pal.wound_colour(0 if f.wounds.worst is None else int(f.wounds.worst)),
@@ -140,3 +141,12 @@ class Sheet:
             text.blit(
                 surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED
             )
+
+
+def wounds_line(fig: Figure) -> str:
+    """The sheet's wound line: the worst wound, and the limbs crippled for the rest of the battle (FTC 6.6;
+    what a crippled arm or leg cannot do: docs/rulings-battle.md)."""
+    line = f"Wounds: {fig.wounds.label}"
+    if fig.crippled:
+        line += " · crippled: " + ", ".join(fig.crippled)
+    return line

@@ -16,14 +16,15 @@ from game.engine import creatures, equipment, healing, magic
 from game.engine.characters import ATTRIBUTES, BRAWLING, MARTIAL_ARTS
 from game.engine.datafiles import read_table
 from game.engine.ladder import LEGENDARY, TERRIBLE, parse_level
+from game.engine.players import LEVEL_NAMES
 from game.engine.wounds import Wounds, WoundTrack
 
 LOWEST, HIGHEST = TERRIBLE, LEGENDARY
 """The +/− buttons move a level along the ladder from Terrible to Legendary (FTC 2); other values stay
 as written until changed."""
 
-CONTROLLERS = ("human", "tactical", "random")
-CONTROLLER_NAMES = {"human": "Human", "tactical": "Computer", "random": "Computer (random)"}
+CONTROLLERS = ("human", "tactical", "random", "veteran", "novice")
+CONTROLLER_NAMES = {"human": "Human", **LEVEL_NAMES}
 GEAR_STEP_KG = 0.5
 SCALE_FIELDS = ("strength_scale", "mass_scale", "speed_scale")
 
