@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game import bench
+from game import bench, bench_screen
 
 
 def test_bench_quick_json_has_every_key_with_a_number(capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,7 +60,7 @@ def test_bench_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -> 
 def test_bench_frame_mouse_glides_a_few_pixels_per_frame_through_every_point() -> None:
     """The frame benchmark's mouse moves like a hand: never more than its speed per frame, visiting each point."""
     points = [(0.0, 0.0), (30.0, 0.0), (30.0, 40.0)]
-    route = bench._mouse_route(points, 40, speed=7.0)
+    route = bench_screen.mouse_route(points, 40, speed=7.0)
     assert len(route) == 40
     steps = [((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 for (ax, ay), (bx, by) in itertools.pairwise(route)]
     assert max(steps) <= 7.0 + 1.5  # rounding to whole pixels

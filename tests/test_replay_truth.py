@@ -13,7 +13,7 @@ import pytest
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.battle import Battle
+from game.engine.battle import Battle, Seat
 from game.engine.wounds import WoundLevel, Wounds
 from game.roster import save_carried_wounds
 from game.session import ROOT, new_session
@@ -42,8 +42,11 @@ def test_replay_prints_wounds_carried_in_and_set_by_the_gm(tmp_path: Path, capsy
     b = session.battle
     spear = next(f for f in b.figures.values() if f.character.key == "spearman")
     bors = next(f for f in b.figures.values() if f.character.key == "sir_bors")
-    session.apply(gm.EditWounds(bors.id, Wounds().record(WoundLevel.VERY_HURT)[0].to_data(), "old wound"))
-    session.apply(act.Yield(next(s for s in b.sides if s != spear.side)))
+    session.apply(
+        gm.EditWounds(bors.id, Wounds().record(WoundLevel.VERY_HURT)[0].to_data(), "old wound"), Seat.game_master()
+    )
+    yielding = next(s for s in b.sides if s != spear.side)
+    session.apply(act.Yield(yielding), Seat.of_side(yielding))
     assert not any(isinstance(e, ev.Wounded) for e in b.events)  # no wound was dealt in the battle itself
     log = tmp_path / "log.json"
     session.save(log)

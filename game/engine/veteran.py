@@ -22,7 +22,7 @@ its latest decision for the GM's view (``reasons`` all of them, in order).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game.engine import actions as act
 from game.engine.ai import TacticalPlayer
@@ -73,16 +73,25 @@ class VeteranPlayer(TacticalPlayer):
             "interrupts": 0,
             "second_moves": 0,
         }
+        # its settings, as measured against the tactical player with ``ai-match`` (README "Computer players")
         self.retreat_hurt = 3
+        """The wound level (Very Hurt) from which a mildly defensive stance also steps back (FTC 6.2)."""
         self.retreat_bonus = 0.3
+        """What a retreat is worth per attacker left behind, in wound levels."""
         self.hold = True
-        self.unknown_share = 0.5
-        self.lurker_share = 0.3
-        self.precise_risk = True
-        self.safe_second = True
+        """Hold the move while unmoved enemies are near (FTC 5)."""
         self.hold_under_fire = False
-        self._plan: dict[str, _Option] = {}
-        self._plan_key: object = None
+        """Hold even while enemy archers are on the field (measured worse: they get more shots)."""
+        self.unknown_share = 0.5
+        """The least chance that an enemy yet to declare, with this figure in reach, attacks it."""
+        self.lurker_share = 0.0
+        """The chance counted that an enemy two or three hexes off advances onto it (measured: 0 is best)."""
+        self.precise_risk = False
+        """Weigh each enemy's blow by ``preview``'s wound per hit rather than a flat two levels."""
+        self.second_moves = False
+        """Take a second move (FTC 6.2) with nobody to strike (measured worse: it feeds figures in one by one)."""
+        self.safe_second = False
+        """Keep a second move out of the enemies' reach."""
 
     # ------------------------------------------------------------------ the decision
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
@@ -279,7 +288,7 @@ class VeteranPlayer(TacticalPlayer):
         if opt is None:
             return act.Declare(fid, "neutral"), f"{fig.name} waits: nothing to attack"
         a = opt.action
-        if not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
+        if self.second_moves and not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
             # FTC 6.2: nobody to strike and nobody striking it: a second move closes the distance
             move, why = self._vet_move(battle, fig, second=True)
             if move.steps and (
@@ -287,6 +296,12 @@ class VeteranPlayer(TacticalPlayer):
             ):
                 self.counts["second_moves"] += 1
                 return act.SecondMove(fid, move.steps), f"{why} (second move)"
+        why = opt.why
+        if a.targets and a.weapon is not None:
+            aim, note = self._aim(battle, fig, dc, a)
+            if aim != "best":
+                a = replace(a, aim=aim)
+                why += note
         self.counts["declarations"] += 1
         if a.advance:
             self.counts["advances"] += 1
@@ -296,7 +311,36 @@ class VeteranPlayer(TacticalPlayer):
             self.counts["dodges"] += 1
         if a.aim != "best":
             self.counts["aims"] += 1
-        return a, opt.why
+        return a, why
+
+    def _aim(self, battle: Battle, fig: Figure, dc: DeclareChoices, a: act.Declare) -> tuple[str, str]:
+        """FTC 6.6: a named location when its exact odds are as good as leaving the blow to fall where it
+        hurts most ("best"), the head first; else "best"."""
+        t = a.targets[0]
+        positions = battle.advance_positions(fig.id, a.advance, a.advance_facing) if a.advance else []
+
+        def worth(aim: str) -> tuple[float, float]:
+            self._spent += 1
+            pv = attack_preview(
+                battle,
+                fig.id,
+                a.weapon,
+                t,
+                a.stance,
+                dodge=a.dodge,
+                advance=positions,
+                compare=False,
+                aim=aim,  # type: ignore[arg-type]
+            )
+            there = sum(float(p) for o, p in pv.distribution.items() if o.location == aim)
+            return float(expected_wound(pv.distribution)), there
+
+        base, _ = worth("best")
+        for aim in sorted((x for x in dc.aims.get(t, ()) if x != "best"), key=lambda x: x != "head"):
+            value, there = worth(aim)
+            if there > 0 and value >= base - 1e-9:
+                return aim, f", aims at the {aim} ({there * 100:.0f} % it falls there)"
+        return "best", ""
 
     def _side_plan(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> dict[str, _Option]:
         """Best response per undeclared melee figure of the side that can strike now, then two rounds in
@@ -570,9 +614,6 @@ class VeteranPlayer(TacticalPlayer):
         score = dealt * worth(t) - care * r - 1.5 * friendly
         if retreat_to is not None:
             score += self.retreat_bonus * care * len(battle.threats_to(fig.id))
-        # FTC 6.6: aim at the head when a location choice is likely enough to matter
-        head = sum(float(p) for o, p in pv.distribution.items() if o.location == "head")
-        aim = "head" if tgt.character.has_head and head >= 0.1 else "best"
         action = act.Declare(
             fig.id,
             st.value,
@@ -582,7 +623,6 @@ class VeteranPlayer(TacticalPlayer):
             advance=advance,
             advance_facing=facing,
             retreat=retreat_to,
-            aim=aim,
         )
         bits = [f"{float(pv.hit) * 100:.0f} % to hit"]
         behind = next((m.value for m in pv.offence_mods if "behind" in m.name.lower()), 0)
@@ -596,8 +636,6 @@ class VeteranPlayer(TacticalPlayer):
             bits.append("dodging " + ", ".join(battle.figure(x).name for x in d))
         if retreat_to is not None:
             how = "falls back and strikes"
-        if aim == "head":
-            bits.append(f"aims at the head ({head * 100:.0f} %)")
         why = f"{fig.name} {how} {tgt.name}{where} ({st.display_name.lower()}): {', '.join(bits)}"
         return [_Option(action, score, dealt, hit, why)]
 

@@ -23,7 +23,7 @@ from game.ui import theme
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
+from game.ui.screens import MENU_HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
 
@@ -74,6 +74,8 @@ class App:
         self.running = True
         self.dirty = True
         self.frames_drawn = 0
+        self._key_that_moved = ""
+        """The character of the key whose press just opened or closed a screen: its text is not typed there."""
         self.clock = pygame.time.Clock()
         self.push(TitleScreen(self.ui, self.start_battle))
 
@@ -291,7 +293,7 @@ class App:
             if isinstance(self.top, HelpOverlay):
                 self.pop()
             else:
-                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", HELP_KEYS)))
+                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", MENU_HELP_KEYS)))
             return
         if event.type not in (
             pygame.KEYDOWN,
@@ -303,8 +305,13 @@ class App:
             pygame.TEXTINPUT,
         ):
             return
+        moved_by, self._key_that_moved = self._key_that_moved, ""
+        if event.type == pygame.TEXTINPUT and moved_by and event.text == moved_by:
+            return  # "J" opened Join a table: its "j" is not the first letter of the address
         try:
             transition = self.top.on_event(event)
+            if event.type == pygame.KEYDOWN and transition is not None:
+                self._key_that_moved = getattr(event, "unicode", "") or ""
             self.apply(transition)
         except Exception as exc:  # a bug must not throw the player out of a battle
             traceback.print_exc(file=sys.stderr)

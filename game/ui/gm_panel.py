@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pygame
 
 from game.engine import gm
-from game.engine.battle import GM_REFEREE, Battle, Seat, seat_of_gm
+from game.engine.battle import Battle, Seat, seat_of_gm
 from game.engine.hexgrid import Hex, distance
 from game.engine.seats import set_roll_marks
 from game.engine.wounds import WoundLevel, Wounds
@@ -104,8 +104,7 @@ class GMPanel(Screen):
             return "waiting: " + ", ".join(
                 f"{d.purpose} [{' '.join(FACE_TEXT.get(f, str(f)) for f in d.faces)}]" for d in waiting
             )
-        seat = Seat.game_master() if b.setup.gm in (None, GM_REFEREE) else Seat.of_side(str(b.setup.gm))
-        marks = set_roll_marks(b, seat) or {i: "set by hand" for i in b.set_rolls}
+        marks = set_roll_marks(b, seat_of_gm(b) or Seat.game_master()) or {i: "set by hand" for i in b.set_rolls}
         if not marks:
             return ""
         return f"set by hand: {b.events[max(marks)].text(b.names())}"

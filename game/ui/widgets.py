@@ -510,6 +510,8 @@ class TextField(Widget):
         self.value = value
         self.max_length = max_length
         self.all_selected = False
+        self.focused = True
+        """Whether typing goes here (accent border and caret); a screen with several fields sets it."""
 
     def handle(self, event: pygame.event.Event) -> bool:
         """Take typed text, Backspace, Delete and Ctrl+A; True when the text or the selection changed."""
@@ -538,7 +540,7 @@ class TextField(Widget):
     def draw(self, surface: pygame.Surface, text: TextCache) -> None:
         """A light box with the text (highlighted while selected) and a caret."""
         pygame.draw.rect(surface, theme.PANEL_LIGHT, self.rect, border_radius=4)
-        pygame.draw.rect(surface, theme.ACCENT, self.rect, 2, border_radius=4)
+        pygame.draw.rect(surface, theme.ACCENT if self.focused else theme.BORDER, self.rect, 2, border_radius=4)
         shown = self.value
         while shown and text.width(shown, 16) > self.rect.width - 20:
             shown = shown[1:]
@@ -547,4 +549,5 @@ class TextField(Widget):
             width, height = text.width(shown, 16), text.line_height(16)
             pygame.draw.rect(surface, theme.BUTTON_PRESSED, (at[0] - 2, at[1] - height // 2, width + 4, height))
         r = text.blit(surface, shown, at, 16, anchor="midleft")
-        pygame.draw.line(surface, theme.ACCENT, (r.right + 2, self.rect.y + 6), (r.right + 2, self.rect.bottom - 6))
+        if self.focused:
+            pygame.draw.line(surface, theme.ACCENT, (r.right + 2, self.rect.y + 6), (r.right + 2, self.rect.bottom - 6))

@@ -114,11 +114,11 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
         click(a, title.column.buttons[0].rect.center)
         new = a.top
         assert isinstance(new, NewBattleScreen)
-        assert new.hosting.network.text == "Network: this computer only"
+        assert new.hosting.network.text == "This computer only"
         click(a, new.hosting.network.rect.center)
         assert new.hosting.public and "Anyone who can reach this computer" in new.hosting.network.tooltip
         click(a, new.hosting.network.rect.center)
-        assert not new.hosting.public and new.hosting.network.text == "Network: this computer only"
+        assert not new.hosting.public and new.hosting.network.text == "This computer only"
         click(a, new.hosting.host.rect.center)
         assert isinstance(a.top, DeployScreen)
         key(a, pygame.K_RETURN)
@@ -164,3 +164,19 @@ def test_f2_says_a_line_to_the_whole_table(app: App) -> None:
             time.sleep(0.01)
         assert screen.status.startswith("player watch says: and you")
         other.close()
+
+
+def test_the_top_bar_calls_a_seat_computer_only_when_the_table_says_a_computer_sits_there() -> None:
+    from types import SimpleNamespace
+
+    from game.ui.battle.words import decision_line
+
+    seats = [
+        {"seat": "blue", "name": "Ann", "present": True, "computer": False},
+        {"seat": "red", "name": "host computer", "present": True, "computer": True},
+    ]
+    screen = SimpleNamespace(session=SimpleNamespace(seats=lambda: seats))
+    assert not TableScreen.is_computer(screen, "blue")  # type: ignore[arg-type]
+    assert TableScreen.is_computer(screen, "red")  # type: ignore[arg-type]
+    assert decision_line("Blue", "move Ann", computer=False) == "Blue: move Ann"
+    assert decision_line("Red", "move Orc", computer=True) == "Red (computer): move Orc"

@@ -182,6 +182,10 @@ class BattleHost(Protocol):
         """Whether a person plays the side."""
         ...
 
+    def is_computer(self, side: str) -> bool:
+        """Whether a computer player decides for the side (the top bar says so)."""
+        ...
+
     def side_colour(self, side: str) -> RGB:
         """The side's colour on screen."""
         ...

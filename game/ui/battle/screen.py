@@ -155,6 +155,10 @@ class BattleScreen(ViewerScreen):
         """Whether a human plays this side."""
         return side not in self.players
 
+    def is_computer(self, side: str) -> bool:
+        """Whether a computer player decides for the side (at one screen: every side a human does not play)."""
+        return side in self.players
+
     @property
     def human_sides(self) -> list[str]:
         """Sides played by people (more than one: hotseat)."""
@@ -254,8 +258,8 @@ class BattleScreen(ViewerScreen):
         self.moves.reset()
         self.declaration.reset()
         self._memo.clear()
-        if self.status_error:
-            self.status = ""
+        if self.status_error:  # the refusal is answered: the bar goes back to the keys, in their own colour
+            self.status, self.status_error = "", False
         errors = getattr(self.session, "save_errors", [])
         if errors:
             self.set_status(f"Autosave failed: {errors[-1]}", error=True)
@@ -827,6 +831,9 @@ class BattleScreen(ViewerScreen):
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         s = self.ui.s
+        shown = self.shown().decision  # while the log plays earlier moves out, the side the top bar names
+        if shown is not None and not self.is_human(shown.side):
+            d = shown
         name = self.battle.sides[d.side].name
         rect = self._thinking_rect()
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)

@@ -74,6 +74,10 @@ class TableScreen(BattleScreen):
         """Whether this screen takes the side's decisions: only this seat's own."""
         return side == self.session.seat
 
+    def is_computer(self, side: str) -> bool:
+        """Whether the table says a computer sits at the side's seat (a person at another machine is not)."""
+        return any(s.get("seat") == side and s.get("computer") for s in self.session.seats())
+
     @property
     def seat(self) -> Seat:
         """The seat this client took at the table (a side's, the GM's or a watcher's): the screen draws its

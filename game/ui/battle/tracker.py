@@ -34,7 +34,7 @@ class Tracker:
     def prompt_line(self, d: Decision) -> str:
         """Who decides and what, the side named once."""
         sc = self.screen
-        return decision_line(sc.shown().sides[d.side].name, d.prompt, computer=not sc.is_human(d.side))
+        return decision_line(sc.shown().sides[d.side].name, d.prompt, computer=sc.is_computer(d.side))
 
     def phase_line(self) -> str:
         """ "Round 2 · Movement phase" (or "Battle over"), as shown."""
