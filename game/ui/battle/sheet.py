@@ -148,7 +148,7 @@ class Sheet:
 
 def wounds_line(fig: Figure) -> str:
     """The sheet's wound line: the worst wound, and the limbs crippled for the rest of the battle (FTC 6.6;
-    what a crippled arm or leg cannot do: docs/rulings-battle.md)."""
+    what a crippled arm or leg cannot do: docs/rulings.md "Hit location")."""
     line = f"Wounds: {fig.wounds.label}"
     if fig.crippled:
         line += " · crippled: " + ", ".join(fig.crippled)
