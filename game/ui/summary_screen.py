@@ -165,8 +165,8 @@ class SummaryScreen(Screen):
             enabled=self.roster_path is not None,
             tooltip=(
                 f"Fudge 4.8: write every figure's wounds, as healed here, into {where}, so each character "
-                "starts the next battle with them (W). Figures sharing one roster character and GM "
-                "reinforcements are left out."
+                "starts the next battle with them (W). A wounded figure sharing a roster character gets an "
+                "entry of its own, named after it; GM reinforcements are left out."
                 if self.roster_path is not None
                 else "This battle does not say which roster file it came from, so there is no roster to write "
                 "the wounds into."

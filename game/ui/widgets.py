@@ -501,9 +501,18 @@ class ScrollList(Widget):
             pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
 
 
+def clipboard_text() -> str:
+    """The clipboard's text on one line ("" when there is none or the platform gives no clipboard)."""
+    try:
+        pasted = pygame.scrap.get_text()
+    except (pygame.error, AttributeError):
+        return ""
+    return " ".join(str(pasted or "").splitlines()).strip()
+
+
 class TextField(Widget):
     """One line of typed text (TEXTINPUT events): Backspace deletes, Ctrl+Backspace clears, Ctrl+A selects
-    the whole text, which the next typing replaces (or Backspace / Delete removes)."""
+    the whole text, which the next typing replaces (or Backspace / Delete removes); Ctrl+V pastes."""
 
     def __init__(self, value: str = "", *, max_length: int = 60) -> None:
         super().__init__()
@@ -526,6 +535,11 @@ class TextField(Widget):
         if ctrl and event.key == pygame.K_a:
             self.all_selected = bool(self.value)
             return True
+        if ctrl and event.key == pygame.K_v:
+            pasted = clipboard_text()
+            kept = "" if self.all_selected else self.value
+            self.value, self.all_selected = (kept + pasted)[: self.max_length], False
+            return bool(pasted)
         if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.all_selected:
             self.value, self.all_selected = "", False
             return True
