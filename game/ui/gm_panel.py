@@ -30,6 +30,8 @@ from game.ui.widgets import Button, Tooltip, draw_panel
 ROLLS = Battle.BATTLE_ROLLS
 """The rolls a battle makes, in the order the purpose button cycles them."""
 FACE_TEXT = {-1: "−", 0: "0", 1: "+"}
+STANDING_NONE = "none yet: the modifiers and conditions the GM gives stand here, to lift"
+"""The Standing row with nothing to lift (rather than an empty row beside its title)."""
 WOUND_TICKS = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED)
 NEAR = 2
 """A condition "near the figure" covers the hexes within this distance of it."""
@@ -235,7 +237,7 @@ class GMPanel(Screen):
         who = f"{fig.name} ({b.sides[fig.side].name})" if fig else "no figure"
         row("Figure")
         add("◀", functools.partial(self.cmd_cycle_figure, -1), 30)
-        add(who, lambda: None, 230)
+        add(who, lambda: None, 270)
         add("▶", functools.partial(self.cmd_cycle_figure, 1), 30)
         add("Figure", functools.partial(self.cmd_set, "on_side", False), 70, on=not self.on_side)
         add("Its side", functools.partial(self.cmd_set, "on_side", True), 80, on=self.on_side)
@@ -261,7 +263,7 @@ class GMPanel(Screen):
                 150,
             )
         if not mods and not b.gm_state.conditions:  # an empty row said nothing: say what will stand here
-            self.notes.append(("none yet: what the GM gives stands here, to lift", (x, y + s(6))))
+            self.notes.append((STANDING_NONE, (x + s(4), y + s(6))))
         next_row()
         row("Condition")
         add(

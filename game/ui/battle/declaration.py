@@ -9,6 +9,7 @@ chosen instead of an attack is the spell panel's (``game.ui.battle.spells``).
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 from typing import Any, cast
 
 import pygame
@@ -41,6 +42,18 @@ STANCE_COLUMNS = {
     "mildly_defensive": "Mildly def.",
     "very_defensive": "Very def.",
 }
+
+
+def bystander_notes(bystanders: list[tuple[str, bool, Fraction | float]]) -> list[str]:
+    """The figures on the line of fire that a miss may hit (FTC 6.5.3), as (name, friend?, chance): one note
+    for the friends and one for the enemies, each naming its figures with their chance, so a crowded line
+    reads "friends hit by a miss: Tam 12%, Will 12%" rather than repeating the words for every figure."""
+    notes = []
+    for friend, one, many in ((True, "friend", "friends"), (False, "enemy", "enemies")):
+        named = [f"{name} {percent(chance)}" for name, f, chance in bystanders if f == friend]
+        if named:
+            notes.append(f"{one if len(named) == 1 else many} hit by a miss: {', '.join(named)}")
+    return notes
 
 
 class DeclarationPanel:
@@ -466,10 +479,13 @@ class DeclarationPanel:
                 notes.append("line of fire BLOCKED")
             elif pv.line.partial_cover:
                 notes.append("partial cover (−1)")
-        for b in pv.bystanders:
-            who = battle.figure(b.figure).name
-            notes.append(f"{'friend' if b.friend else 'enemy'} {who} hit by a miss: {percent(b.chance)}")
+        notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
         notes.extend(pv.assumptions)
-        for part in text.wrap(" · ".join(notes), 11, ow)[: max(0, (h - y - s(4)) // text.line_height(11))]:
+        room = max(0, (h - y - s(4)) // text.line_height(11))
+        lines = text.wrap(" · ".join(notes), 11, ow)
+        if len(lines) > room > 0:  # what does not fit is cut with "…", never dropped unsaid
+            lines = lines[:room]
+            lines[-1] = text.fit(lines[-1] + "…", 11, ow)
+        for part in lines[:room]:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
