@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 from game.engine import actions as act
+from game.engine import gm
 from game.engine.ai import Player, make_player
 from game.engine.events import Event
 from game.net.mirror import DesyncError, Mirror, action_from_wire
@@ -177,14 +178,17 @@ class Client:
         try:
             if index > len(battle.log):
                 raise DesyncError(f"step {index + 1} came before step {len(battle.log) + 1}")
-            events = self.mirror.step(action_from_wire(msg["action"]), list(msg["draws"]))
+            action = action_from_wire(msg["action"])
+            events = self.mirror.step(action, list(msg["draws"]))
         except DesyncError as exc:
             self.say(f"resynchronising: {exc}")
             self.progress["_fresh"] = False
             self.send("sync")
             return
         self._progress(msg)
-        self.awaiting = False
+        if self.seat == "gm" or not isinstance(action, gm.GMAction):
+            # the step answers this seat's own decision; a GM decision in between answers nobody's here
+            self.awaiting = False
         self.new_events.extend(events)
         if self.show_events:
             names = battle.names()
