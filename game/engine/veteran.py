@@ -92,9 +92,6 @@ class VeteranPlayer(TacticalPlayer):
         """Weigh each enemy's blow by ``preview``'s wound per hit rather than a flat two levels."""
         self.second_moves = False
         """Take a second move (FTC 6.2) with nobody to strike (measured worse: it feeds figures in one by one)."""
-        self.volley = 2
-        """Under this many firers that can reach it, a figure with nobody to strike closes in with a second
-        move anyway: standing to dodge a volley loses more than going undefended (measured on forest_road)."""
         self.safe_second = False
         """Keep a second move out of the enemies' reach."""
 
@@ -293,14 +290,7 @@ class VeteranPlayer(TacticalPlayer):
         if opt is None:
             return act.Declare(fid, "neutral"), f"{fig.name} waits: nothing to attack"
         a = opt.action
-        under_fire = len(self._firers_at(battle, fig, dc)) >= self.volley
-        if (
-            (self.second_moves or under_fire)
-            and not a.targets
-            and not battle.threats_to(fid)
-            and self._melee(fig)
-            and _level(fig) < 3
-        ):
+        if self.second_moves and not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
             # FTC 6.2: nobody to strike and nobody striking it: a second move closes the distance
             move, why = self._vet_move(battle, fig, second=True)
             if move.steps and (
