@@ -1080,6 +1080,7 @@ def project_json() -> dict[str, object]:
                     {"name": "character", "type": "string", "value": ""},
                     {"name": "facing", "type": "int", "value": 0},
                     {"name": "side", "type": "string", "propertyType": "Side", "value": "blue"},
+                    {"name": "token", "type": "file", "value": ""},
                 ],
             },
             {

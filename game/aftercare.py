@@ -19,14 +19,17 @@ character carries its wounds into the next battle. A roster shipped in the game'
 the first time, its text is copied to a campaign roster in the user's data folder
 (``game.paths.campaign_copy_of``) and the wounds go there; New battle offers that copy for the map next time.
 Readings: a figure taken out keeps its wounds like any other; only figures placed at the start of the battle
-are written, each under its own roster character, so a GM's reinforcement, a figure the GM removed, and
-figures sharing one roster character (one entry cannot hold each one's wounds) are left out and named in the
-report.
+are written, each under its own roster character, so a GM's reinforcement and a figure the GM removed are
+left out and named in the report. Figures sharing one roster character (the village's brigands) keep their
+wounds each in an entry of its own: a wounded figure's character is copied from the shared one under the
+figure's name (``[characters.snipe]``, name "Snipe") and its wounds written there; the report says so, and
+a GM points a map figure at that key to use it.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,7 +40,7 @@ from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import WoundLevel, Wounds
 from game.paths import campaign_copy_of, in_game_folder
 from game.report import boxes_text
-from game.roster import RosterError, save_carried_wounds
+from game.roster import RosterError, read_roster_data, save_carried_wounds
 
 DAYS_PER_WEEK = 7
 
@@ -237,8 +240,37 @@ class CarriedWounds:
         return text
 
 
+def _own_key(name: str, base: str, characters: dict[str, object]) -> str:
+    """The key of a figure's own character entry: its name as a key (``"Snipe"`` -> ``snipe``), kept when
+    that entry is already this figure's (an earlier save), else made unique."""
+    slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or base
+    key, n = slug, 1
+    while key in characters:
+        table = characters[key]
+        if isinstance(table, dict) and table.get("name") == name and key != base:
+            return key
+        n += 1
+        key = f"{slug}_{n}"
+    return key
+
+
 def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
+    path, shipped, copied = _writable_roster(Path(roster_path))
+    try:
+        return _save_wounds_into(care, path, shipped, copied)
+    except RosterError:
+        if copied:
+            path.unlink(missing_ok=True)
+        raise
+
+
+def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied: bool) -> CarriedWounds:
     battle = care.battle
+    characters = read_roster_data(path).get("characters")
+    characters = characters if isinstance(characters, dict) else {}
+    new_tables: dict[str, dict[str, object]] = {}
+    own: list[str] = []
+    unhurt: list[tuple[str, str]] = []
     placed = {f.id for f in battle.setup.figures}
     by_key: dict[str, list[str]] = {}
     for f in battle.setup.figures:
@@ -253,21 +285,34 @@ def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
         elif not key:
             skipped.append((names[f.id], NOT_FROM_ROSTER))
         elif len(by_key[key]) > 1:
-            skipped.append((names[f.id], SHARED))
+            mine = _own_key(names[f.id], key, {**characters, **new_tables})
+            if mine not in characters:
+                if not any(True for _ in care.patients[f.id].wounds.received()):
+                    unhurt.append((names[f.id], care.patients[f.id].wounds.label))
+                    continue  # unhurt: the shared entry serves it as before
+                shared = characters.get(key)
+                if not isinstance(shared, dict):
+                    skipped.append((names[f.id], GONE))
+                    continue
+                new_tables[mine] = {**shared, "name": names[f.id]}
+                new_tables[mine].pop("wounds", None)
+                own.append(f"{names[f.id]} as [characters.{mine}]")
+            chosen[mine] = f.id
         else:
             chosen[key] = f.id
     for fid in care.patients:
         if fid not in placed:
             skipped.append((names[fid], REINFORCEMENT))
-    path, shipped, copied = _writable_roster(Path(roster_path))
     notes: list[str] = []
-    try:
-        missing = save_carried_wounds(path, {key: care.patients[fid].wounds for key, fid in chosen.items()}, notes)
-    except RosterError:
-        if copied:
-            path.unlink(missing_ok=True)
-        raise
-    saved = []
+    wounds = {key: care.patients[fid].wounds for key, fid in chosen.items()}
+    missing = save_carried_wounds(path, wounds, notes, new_tables)
+    if own:
+        notes.insert(
+            0,
+            f"Figures sharing a roster character keep their wounds in entries of their own ({', '.join(own)}): "
+            "set a map figure's character to that key to bring them back",
+        )
+    saved = list(unhurt)
     for key, fid in chosen.items():
         if key in missing:
             skipped.append((names[fid], GONE))

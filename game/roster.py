@@ -335,7 +335,12 @@ def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
     return "\n".join(out) + ("\n" if text.endswith("\n") or not text else "")
 
 
-def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: list[str] | None = None) -> list[str]:
+def save_carried_wounds(
+    path: str | Path,
+    wounds: Mapping[str, Wounds],
+    notes: list[str] | None = None,
+    new_characters: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[str]:
     """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
 
     ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
@@ -348,12 +353,18 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: l
     and the file written atomically, so a roster that would not load, a full disk or an unwritable folder
     raise ``RosterError`` and leave the file as it was. Returns the keys the file no longer has (their
     wounds are not written).
+
+    ``new_characters`` are character tables to add first (appended as ``[characters.KEY]`` tables at the
+    end of the file), e.g. a figure's own entry made from a roster character several figures share; their
+    wounds are then written like the others'.
     """
     target = Path(path)
     data = read_roster_data(target)
     chars = data.get("characters")
     if not isinstance(chars, dict):
         raise RosterError(f"{target}: no [characters] tables to write wounds into; check the roster file")
+    added = {key: dict(table) for key, table in (new_characters or {}).items() if key not in chars}
+    chars.update(added)
     missing = []
     written: dict[str, Any] = {}
     for key, sheet in wounds.items():
@@ -372,6 +383,12 @@ def save_carried_wounds(path: str | Path, wounds: Mapping[str, Wounds], notes: l
         original = target.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         original = ""
+    if original and added:
+        tables = [
+            "\n".join([f"[characters.{_toml_key(key)}]", *_pairs({k: v for k, v in table.items() if k != "wounds"})])
+            for key, table in added.items()
+        ]
+        original = original.rstrip("\n") + "\n\n" + "\n\n".join(tables) + "\n"
     text = _edit_wounds_text(original, written) if original else None
     if text is not None:
         try:

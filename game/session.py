@@ -21,6 +21,7 @@ from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Se
 from game.engine.creatures import footprint
 from game.engine.events import Event
 from game.engine.hexgrid import Hex, facing_toward
+from game.engine.savecheck import check_setup
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map, near_miss_pairs
 from game.paths import MAPS_DIR as MAPS_DIR
@@ -231,7 +232,7 @@ def check_placements(
         try:
             h = Hex(int(raw[0]), int(raw[1]))
             facing = int(p["facing"])
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError):
             raise SetupError(
                 f"figure {who}: hex {raw!r} / facing {p['facing']!r} are not numbers; give hex as "
                 "[q, r] and facing as 0-5"
@@ -307,7 +308,9 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
             str(setup_data.get("title", "")),
             None if gm_seat is None else str(gm_seat),
         )
-    except (KeyError, TypeError, IndexError) as exc:
+    except (KeyError, TypeError, IndexError, ValueError, OverflowError) as exc:
+        if isinstance(exc, SetupError | RosterError):
+            raise
         raise SetupError(f"the battle setup is incomplete or damaged ({exc!r})") from None
 
 
@@ -430,16 +433,24 @@ def new_session(
 
 def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
     """Load a saved battle: read the log, reload its map and replay it with the dice checked. With
-    ``autosave`` the autosave is written at once: the loaded battle is now the one Continue resumes."""
+    ``autosave`` the autosave is written at once: the loaded battle is now the one Continue resumes.
+
+    The save's setup is checked field by field (``game.engine.savecheck``) and its figures as the deployment
+    screen's placements are, before any of it is used; every problem is a ``SaveError`` naming the file."""
     rec = record.load(save_path)
     setup_data = dict(rec.setup)
     setup_data["seed"] = rec.seed
+    problem = check_setup(setup_data)
+    if problem is not None:
+        raise record.SaveError(f"{save_path}: not a battle save of this game ({problem}); load an older save")
     mp = Path(str(setup_data.get("map", "")))
     try:
         loaded = load_map(mp)
     except MapLoadError as exc:
         raise record.SaveError(f"{save_path}: its map cannot be loaded: {exc}") from None
     try:
+        roster = parse_roster(setup_data["roster"], f"{mp.name} (saved roster)")
+        check_placements(loaded, roster, setup_data["figures"])
         setup = build_setup(setup_data, loaded)
     except (SetupError, RosterError) as exc:
         raise record.SaveError(f"{save_path}: {exc}") from None

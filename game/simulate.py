@@ -62,7 +62,8 @@ def summary(battle: Battle) -> str:
 def play_out(
     battle: Battle, players: Mapping[str, Player], max_rounds: int = MAX_ROUNDS, *, verbose: bool = False
 ) -> Battle:
-    """Let computer players decide every decision until the battle ends (or ``max_rounds``); each decides from
+    """Let computer players decide every decision until the battle ends (or ``max_rounds``: a battle nobody can
+    win, e.g. nobody can wound anybody, stops there; ``round_cap_note`` says so); each decides from
     its own side's seat; ``verbose`` prints each decision with the player's reason (``last_reason``, the
     veteran's) as the GM would read it."""
     while not battle.over and battle.round <= max_rounds:
@@ -75,6 +76,16 @@ def play_out(
             print(f"round {battle.round} {battle.sides[d.side].name}: {why or action.kind}")
         apply(battle, action, Seat.of_side(d.side))
     return battle
+
+
+def round_cap_note(battle: Battle, max_rounds: int) -> str | None:
+    """The sentence for a battle stopped by the round cap (None when it ended by itself)."""
+    if battle.over:
+        return None
+    return (
+        f"The battle was stopped after {max_rounds} round(s) without a winner: nobody could end it "
+        "(perhaps nobody can wound anybody); give a larger --max-rounds to play on, or change the roster"
+    )
 
 
 def simulate_main(argv: list[str]) -> int:
@@ -114,6 +125,9 @@ def simulate_main(argv: list[str]) -> int:
     t0 = time.perf_counter()
     play_out(session.battle, players, args.max_rounds, verbose=args.verbose)
     print(summary(session.battle))
+    note = round_cap_note(session.battle, args.max_rounds)
+    if note is not None:
+        print(note)
     print(f"({time.perf_counter() - t0:.2f} s)")
     if args.out:
         try:

@@ -169,15 +169,26 @@ def test_fudge_4_8_the_healed_wounds_are_written_into_the_roster(roster: Path) -
     chief = again.characters["brigand_chief"].wounds
     assert chief is not None and [str(w) for w in chief.received()] == ["Very Hurt", "Incapacitated"]
     assert again.characters["militia_bow"].wounds is None
-    # two figures share the roster character 'brigand': one entry cannot hold each one's wounds
+    # figures sharing the roster character 'brigand' keep their wounds each in an entry of its own, made from
+    # the shared one and named after the figure; the shared entry stays as it was
     assert again.characters["brigand"].wounds is None
     brigands = {f.name for f in session.battle.figures.values() if f.character.key == "brigand"}
-    assert {(name, SHARED) for name in brigands} <= set(report.skipped)
+    assert len(brigands) == 2
+    for name in brigands:
+        own = [c for c in again.characters.values() if c.name == name]
+        assert len(own) == 1 and own[0].wounds == hurt(WoundLevel.HURT)
+        assert own[0].weapons == again.characters["brigand"].weapons and own[0].key != "brigand"
+        assert (name, "Hurt") in report.saved
+    assert not any(why == SHARED for _, why in report.skipped)
     sergeant = session.battle.figures[figure_of(session, "sergeant")].name
     assert (sergeant, "Hurt") in report.saved and f"{sergeant} Hurt" in report.message()
     message = report.message()
-    assert message.startswith("Wounds saved to village.roster.toml: ") and "Not saved: " in message
-    assert f"({SHARED})" in message and all(name in message for name in brigands)
+    assert message.startswith("Wounds saved to village.roster.toml: ")
+    assert "entries of their own" in message and all(f"{name} as [characters." in message for name in brigands)
+    assert roster.read_text(encoding="utf-8").startswith("# ")  # edited in place: the comments stay
+    # saving again writes into the same own entries, adding none
+    assert care.save_wounds(roster).message().count("[characters.") == 0
+    assert len(load_roster(roster).characters) == len(again.characters)
     # the next battle starts with them
     nxt = battle_on(roster)
     assert nxt.battle.figures[figure_of(nxt, "sergeant")].wounds == hurt(WoundLevel.HURT)

@@ -45,7 +45,7 @@ LOCATIONS: tuple[str, ...] = (TORSO, HEAD, ARM, LEG, HAND, FOOT)
 """Hit locations of FTC 6.6: the torso by default; head, arms, legs on Superb; hands, feet on Superb+1."""
 LIMBS: frozenset[str] = frozenset({ARM, LEG, HAND, FOOT})
 """Locations where a blow gives at most a Hurt wound (FTC 6.6): the arms and legs, and the hands and feet
-that are part of them (``docs/rulings-battle.md``)."""
+that are part of them (``docs/rulings.md`` "Hit location")."""
 ARM_SIDE: frozenset[str] = frozenset({ARM, HAND})
 """Locations whose crippling takes the use of an arm (``crippled_character``)."""
 LEG_SIDE: frozenset[str] = frozenset({LEG, FOOT})
@@ -291,7 +291,7 @@ def damage_bases(
 
 def crippled_character(character: Character, location: str) -> Character:
     """The character as a crippled limb leaves it for the rest of the battle (FTC 6.6: "the limb is
-    crippled for the duration of the fight"; the effects are this game's ruling, ``docs/rulings-battle.md``).
+    crippled for the duration of the fight"; the effects are this game's ruling, ``docs/rulings.md`` "Hit location").
 
     An arm or a hand: the figure fights one-handed — its shield is no longer used, no weapon is held in both
     hands, and a weapon that needs both hands is dropped (the next weapon, or the fist, is ready). A leg or
@@ -306,7 +306,7 @@ def crippled_character(character: Character, location: str) -> Character:
 
 def crippled_posture(posture: str, crippled: Sequence[str]) -> str:
     """The posture a figure moves with (FTC 5 "Crawling and Rolling"): a standing figure with a crippled leg
-    or foot hobbles as if crawling (``docs/rulings-battle.md``); otherwise its own posture."""
+    or foot hobbles as if crawling (``docs/rulings.md`` "Hit location"); otherwise its own posture."""
     if posture == "standing" and any(location_name(c) in LEG_SIDE for c in crippled):
         return "crawling"
     return posture
@@ -315,7 +315,7 @@ def crippled_posture(posture: str, crippled: Sequence[str]) -> str:
 def disarmed_character(character: Character) -> Character:
     """A hit on the weapon hand disarms (FTC 6.6: "this will usually disarm the opponent"): the ready weapon
     is dropped for the rest of the battle and the next one (or the fist) is ready. The GM's seat may hand it
-    back with Edit gear (``docs/rulings-battle.md``)."""
+    back with Edit gear (``docs/rulings.md`` "Hit location")."""
     if not character.weapons:
         return character
     return replace(character, weapons=character.weapons[1:], two_handed=False)

@@ -152,11 +152,12 @@ class Moved(Event):
         return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
+        why = "" if self.reason == "move" else f" ({self.reason})"  # a plain move needs no reason given
         if len(self.path) <= 1:
-            return f"{_n(names, self.figure)} stays put ({self.reason})"
+            return f"{_n(names, self.figure)} stays put{why}"
+        n = len(self.path) - 1
         return (
-            f"{_n(names, self.figure)} moves {len(self.path) - 1} hex(es) ({self.reason}), "
-            f"cost {self.cost} of {self.allowance}"
+            f"{_n(names, self.figure)} moves {n} hex{'' if n == 1 else 'es'}{why}, cost {self.cost} of {self.allowance}"
         )
 
 
@@ -281,9 +282,12 @@ class Declared(Event):
             return f"{who} has declared (secret until revealed)"
         if self.second_move:
             return f"{who} neither attacks nor defends: second move"
-        tgt = ", ".join(_n(names, t) for t in self.targets) or "nobody"
         dodge = f", dodging {', '.join(_n(names, d) for d in self.dodge)}" if self.dodge else ""
-        return f"{who}: {self.stance.replace('_', ' ')} stance, attacks {tgt} with {self.weapon}{dodge}"
+        stance = f"{who}: {self.stance.replace('_', ' ')} stance"
+        if not self.targets:  # FTC 6.1: a figure with no target only defends
+            return f"{stance}, no attack: defends with {self.weapon}{dodge}"
+        tgt = ", ".join(_n(names, t) for t in self.targets)
+        return f"{stance}, attacks {tgt} with {self.weapon}{dodge}"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from game.engine.paths import (
 from game.engine.pathsearch import (
     _BIG,
     Reach,
+    map_bound,
 )
 from game.engine.terrain import TerrainMap
 
@@ -210,7 +211,7 @@ def reachable_large(
     body = _body(size)
     zones = zones or {}
     facing %= 6
-    a = max(0, allowance)
+    a = map_bound(table, max(0, allowance), states=18)  # (centre, facing, sides turned)
     labels: list[tuple[tuple[Hex, int, int], int, int, int]] = []
     ends: dict[tuple[Hex, int], tuple[int, int, int]] = {}
     zone_cache: dict[frozenset[Hex], frozenset[str]] = {}

@@ -511,7 +511,7 @@ def heal_wounds(wounds: Wounds, levels: int) -> Wounds:
     healed"): a wound lowered to a Scratch or below is gone, and a Scratch healed is gone. (A Hurt wound
     that rolled up into the Incapacitated box is healed away, so two Hurts and a Very Hurt become Very Hurt
     again.) A Near Death wound takes a long time to heal even with magic (*Fudge* 4.8): a spell cast in
-    battle does not lower it and heals the worst wound below it instead (``docs/rulings-battle.md``).
+    battle does not lower it and heals the worst wound below it instead (``docs/rulings.md`` "Healing").
     """
     if levels < 1:
         raise MagicError(f"a heal lowers a wound by at least one level, not {levels}")

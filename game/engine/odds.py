@@ -185,10 +185,15 @@ def _wound(
     )
 
 
+def _rolls(fixed: int | None) -> tuple[tuple[int, int], ...]:
+    """The 4dF totals with their ways out of 81; a roll the GM set by hand is its total, all 81 ways."""
+    return _ROLLS if fixed is None else ((fixed, _WAYS),)
+
+
 @lru_cache(maxsize=256)
-def _health_spread(level: WoundLevel, health: int) -> tuple[tuple[WoundLevel, int], ...]:
+def _health_spread(level: WoundLevel, health: int, fixed: int | None = None) -> tuple[tuple[WoundLevel, int], ...]:
     spread: dict[WoundLevel, int] = {}
-    for roll, w in _ROLLS:
+    for roll, w in _rolls(fixed):
         after = apply_health_roll(level, health + roll)
         spread[after] = spread.get(after, 0) + w
     return tuple(spread.items())
@@ -199,10 +204,12 @@ def _sort_key(outcome: Outcome) -> tuple[int, int, int, str]:
 
 
 @lru_cache(maxsize=256)
-def _limb_spread(level: WoundLevel, health: int) -> tuple[tuple[tuple[WoundLevel, bool], int], ...]:
+def _limb_spread(
+    level: WoundLevel, health: int, fixed: int | None = None
+) -> tuple[tuple[tuple[WoundLevel, bool], int], ...]:
     # FTC 7.4 then 6.6: the Health roll lowers the wound, and the same roll decides a would-be Very Hurt limb
     spread: dict[tuple[WoundLevel, bool], int] = {}
-    for roll, w in _ROLLS:
+    for roll, w in _rolls(fixed):
         after = limb_wound(apply_health_roll(level, health + roll), health + roll)
         spread[after] = spread.get(after, 0) + w
     return tuple(spread.items())
@@ -222,14 +229,16 @@ def _outcome_ways(
     health: int | None,
     scale_difference: int = 0,
     other_locations: tuple[tuple[str, int], ...] = (),
+    set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
 ) -> Mapping[Outcome, Fraction]:
+    attack_roll, defence_roll, health_roll = set_rolls
     others_total = _WAYS ** len(other_defences)
     # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
     target_rolls: tuple[tuple[int | None, int], ...] = (
-        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _ROLLS)
+        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _rolls(defence_roll))
     )
     ways: dict[Outcome, int] = {}
-    for x, wx in _ROLLS:
+    for x, wx in _rolls(attack_roll):
         result = offence + x
         if result < difficulty:
             ways[MISS] = ways.get(MISS, 0) + wx * others_total * (1 if target_defence is None else _WAYS)
@@ -266,12 +275,12 @@ def _outcome_ways(
             capped = Outcome(True, level, outcome.location, cripples)
             after[capped] = after.get(capped, 0) + w
         elif is_limb(outcome.location):
-            for (level, crippled), wh in _limb_spread(outcome.level, health):
+            for (level, crippled), wh in _limb_spread(outcome.level, health, health_roll):
                 limb = Outcome(True, level, outcome.location, crippled)
                 after[limb] = after.get(limb, 0) + w * wh
         else:
             # FTC 7.4: the target's Health roll lowers each fresh wound; a further independent 4dF.
-            for level, wh in _health_spread(outcome.level, health):
+            for level, wh in _health_spread(outcome.level, health, health_roll):
                 lowered = Outcome(True, level, outcome.location)
                 after[lowered] = after.get(lowered, 0) + w * wh
     ways = after
@@ -295,6 +304,7 @@ def outcome_distribution(
     health: int | None = None,
     scale_difference: int = 0,
     other_locations: Sequence[tuple[str, int]] = (),
+    set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -313,8 +323,10 @@ def outcome_distribution(
     rule; ties stay on the torso). A limb blow gives at most Hurt and may cripple (FTC 6.6, with the same
     Health roll). ``health``: the target's Health level for the Health roll (FTC 7.4), None to
     leave the wound unreduced. ``scale_difference``: the blow's Scale minus the target's Mass Scale, which
-    may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). Outcomes with zero chance are
-    left out; the chances sum to exactly 1.
+    may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). ``set_rolls``: the 4dF totals
+    the GM set by hand (physical dice at the table) for the attacker's roll, the target's defence roll and
+    its Health roll, None for a roll still to be made. Outcomes with zero chance are left out; the chances
+    sum to exactly 1.
     """
     if aim not in AIMS:
         raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
@@ -331,6 +343,7 @@ def outcome_distribution(
         health,
         scale_difference,
         tuple(other_locations),
+        set_rolls,
     )
 
 

@@ -38,6 +38,16 @@ _BLOCK = -_BIG
 """Overlay entry of a hex this mover may not enter (``impassable``); other entries are occupied-hex extras."""
 
 
+def map_bound(pen: list[int], allowance: int, states: int = 3) -> int:
+    """An allowance larger than the map is the map (FTC 5): no move costs more than every search state
+    (``states`` per hex) entered at the dearest price (step, passing a figure, turning, terrain), so the
+    searches stop there."""
+    if allowance <= len(pen):
+        return allowance
+    costs = [p for p in pen if p < _WALL]
+    return min(allowance, states * len(costs) * (3 + OCCUPIED_EXTRA + max(costs, default=0)) + 6)
+
+
 def _search(
     pen: list[int],
     offsets: tuple[int, ...],
@@ -357,7 +367,7 @@ def reachable_one_hex(
     zc = _cell_zones(g, zones)
     labels: list[tuple[int, int, int, int]] = []
     ends: dict[int, int] = {}
-    a = max(0, allowance)
+    a = map_bound(pen, max(0, allowance))
     settings: dict[str, Any] = {
         "terrain": terrain,
         "mode": mode,

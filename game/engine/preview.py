@@ -42,6 +42,7 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
+from game.engine.set_dice import set_total
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,16 @@ def attack_preview(
         if o != target_id and o in public
     )
 
+    # rolls the GM set by hand (physical dice at the table) are counted as the totals they will be
+    rolls = (
+        set_total(battle, "combat", att.id),
+        None if defence is None else set_total(battle, "combat", tgt.id),
+        set_total(battle, "health", tgt.id),
+    )
+    for who, roll, what in zip((att, tgt, tgt), rolls, ("roll", "defence roll", "Health roll"), strict=True):
+        if roll is not None:
+            assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
+
     def spread(level: int) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
             level,
@@ -195,6 +206,7 @@ def attack_preview(
             fudge_graze_table=graze_table,
             health=health,
             scale_difference=scale_difference,
+            set_rolls=rolls,
         )
 
     distribution = spread(offence)

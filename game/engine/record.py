@@ -22,6 +22,7 @@ from typing import Any
 from game.engine.actions import Action, action_from_json, action_to_json
 from game.engine.battle import Battle, BattleSetup, IllegalAction, apply, seat_taking
 from game.engine.events import events_digest
+from game.engine.savecheck import check_action, check_depth
 
 SAVE_VERSION = 1
 FORMAT_NAME = "fudge-tactics-battle"
@@ -98,7 +99,11 @@ def load(path: str | Path) -> Record:
         size = p.stat().st_size
         if size > MAX_SAVE_BYTES:
             raise SaveError(f"{p}: {size} bytes is too large for a battle save; choose the right file")
-        data = json.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        nested = check_depth(text)
+        if nested is not None:
+            raise SaveError(f"{p}: not a battle save ({nested}); load an older save")
+        data = json.loads(text, parse_constant=_no_constant)
     except FileNotFoundError:
         raise SaveError(f"{p}: no such save file; check the name") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -108,7 +113,14 @@ def load(path: str | Path) -> Record:
             f"{p}: not a battle save (broken JSON at line {exc.lineno}: {exc.msg}); "
             "it may be damaged or truncated — load an older save"
         ) from None
+    except (ValueError, RecursionError) as exc:  # NaN / Infinity, an over-long number, deep nesting
+        raise SaveError(f"{p}: not a battle save ({exc}); it may be damaged — load an older save") from None
     return parse(data, str(p))
+
+
+def _no_constant(name: str) -> Any:
+    """JSON's NaN and Infinity are no numbers a battle save holds."""
+    raise ValueError(f"{name} is not a number a save may hold")
 
 
 def parse(data: Any, where: str = "save") -> Record:
@@ -122,8 +134,8 @@ def parse(data: Any, where: str = "save") -> Record:
             f"{SAVE_VERSION}); use the game version that wrote it"
         )
     seed = data.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SaveError(f'{where}: "seed" must be a whole number')
+    if not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 2**64:
+        raise SaveError(f'{where}: "seed" must be a whole number (of at most 64 bits)')
     setup = data.get("setup")
     if not isinstance(setup, dict):
         raise SaveError(f'{where}: "setup" is missing or not an object')
@@ -132,6 +144,9 @@ def parse(data: Any, where: str = "save") -> Record:
         raise SaveError(f'{where}: "actions" must be a list')
     actions = []
     for i, item in enumerate(raw):
+        problem = check_action(item)
+        if problem is not None:
+            raise SaveError(f"{where}: action {i + 1} is damaged ({problem}); load an older save")
         try:
             actions.append(action_from_json(item))
         except (ValueError, TypeError) as exc:
@@ -158,7 +173,10 @@ def replay(
     goes through the door from the seat that took it (``seat_taking``: its side's, or the GM's), so a log
     edited to take a GM decision in a battle without a GM is refused like any illegal action.
     """
-    battle = Battle(setup)
+    try:
+        battle = Battle(setup)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
+        raise ReplayMismatch(0, f"the battle cannot be set up from the save ({exc!r})") from None
     if initial_digest is not None and battle.initial_digest != initial_digest:
         raise ReplayMismatch(0, "the battle's opening (initiative rolls) differs: wrong seed, roster or rules")
     for i, action in enumerate(actions):
@@ -166,6 +184,9 @@ def replay(
             events = apply(battle, action, seat_taking(battle, action))
         except IllegalAction as exc:
             raise ReplayMismatch(i + 1, f"action {i + 1} ({action.kind}) is not legal on replay: {exc}") from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
+            # a damaged log the field checks let through: never a traceback, always the action's number
+            raise ReplayMismatch(i + 1, f"action {i + 1} ({action.kind}) cannot be applied: {exc!r}") from None
         if i < len(digests) and events_digest(events) != digests[i]:
             raise ReplayMismatch(
                 i + 1,

@@ -233,7 +233,7 @@ class _Reader:
             raise self.fail(
                 "XML", f"not a well-formed XML file ({exc})", "open the file in Tiled and save it again", file
             ) from None
-        except (ValueError, UnicodeError, RecursionError) as exc:
+        except (ValueError, UnicodeError, RecursionError, LookupError) as exc:  # LookupError: unknown encoding
             raise self.fail(
                 "XML",
                 f"not a readable XML file ({exc.__class__.__name__})",

@@ -447,11 +447,16 @@ class Timeline:
         w, h = len(item.faces) * (size + max(2, size // 6)) + 6, size + 6
         step = h + 2
         x, y = at
+        token = self.tokens.get(item.figure)
+        ext = 0.0
+        if token is not None and token.large:  # beside the whole body, not inside it
+            pts = [board.camera.hex_to_screen(c) for c in token.cells]
+            ext = max(math.hypot(px - x, py - y) for px, py in pts)
         spots = [
-            (x + r * 1.1, y - h / 2 + item.slot * step),
-            (x - r * 1.1 - w, y - h / 2 + item.slot * step),
-            (x - w / 2, y - r * 1.15 - h - item.slot * step),
-            (x - w / 2, y + r * 1.15 + item.slot * step),
+            (x + ext + r * 1.1, y - h / 2 + item.slot * step),
+            (x - ext - r * 1.1 - w, y - h / 2 + item.slot * step),
+            (x - w / 2, y - ext - r * 1.15 - h - item.slot * step),
+            (x - w / 2, y + ext + r * 1.15 + item.slot * step),
         ]
         if self._token_rects is None:
             self._token_rects = []

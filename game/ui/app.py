@@ -4,7 +4,9 @@
 title screen — or, given a map, the board straight away — and loops: wait for events (sleeping while nothing
 happens), let the top screen turn them into transitions, redraw only when something changed. Any error
 inside a screen becomes a dialog, never a traceback: the game keeps running (docs/architecture.md "Errors a person can
-act on"). With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
+act on"). The game's own errors are shown where they happen; anything else is a crash (``game.ui.crash``): a report is
+written, the stack goes back to the title, and the player may continue from the autosave.
+With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from game.ui import theme
+from game.ui.crash import crash_dialog, is_own_error, write_crash_report
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, generated_field, open_map
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.screens import HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
+from game.ui.screens import MENU_HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
 
@@ -74,6 +77,8 @@ class App:
         self.running = True
         self.dirty = True
         self.frames_drawn = 0
+        self._key_that_moved = ""
+        """The character of the key whose press just opened or closed a screen: its text is not typed there."""
         self.clock = pygame.time.Clock()
         self.push(TitleScreen(self.ui, self.start_battle))
 
@@ -140,6 +145,34 @@ class App:
     def show_error(self, title: str, message: str) -> None:
         """Put an error dialog on top; the game goes on."""
         self.push(MessageDialog(self.ui, title, message, error=True))
+
+    def failed(self, exc: Exception, where: str) -> None:
+        """A screen raised: the game's own error is shown over the screen; anything else is a crash."""
+        traceback.print_exception(exc, file=sys.stderr)
+        if is_own_error(exc):
+            self.show_error("Something went wrong", describe_error(exc, where))
+        else:
+            self.crash(exc, where)
+
+    def crash(self, exc: BaseException, where: str) -> None:
+        """An unexpected exception in a screen: write the crash report (traceback, version, the battle's save),
+        leave the autosave as it is, and show the title screen with a dialog naming the report and offering
+        the battle again from the autosave."""
+        report = write_crash_report(exc, where, self.stack)
+        self.stack.clear()
+        self.push(TitleScreen(self.ui, self.start_battle))
+        self.push(crash_dialog(self.ui, exc, report, where, self.to_title, self.continue_autosave))
+
+    def continue_autosave(self) -> Transition:
+        """The battle of the autosave on screen, or a dialog saying why it cannot be opened."""
+        try:
+            return Push(self.open_save(self.ui.autosave_path()))
+        except Exception as exc:  # a bad autosave is a sentence too
+            return Push(
+                MessageDialog(
+                    self.ui, "Cannot open the autosave", describe_error(exc, "Loading the autosave"), error=True
+                )
+            )
 
     # --- battles --------------------------------------------------------------------------------
     def open_board(self, map_path: str | Path | None) -> Screen:
@@ -291,7 +324,7 @@ class App:
             if isinstance(self.top, HelpOverlay):
                 self.pop()
             else:
-                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", HELP_KEYS)))
+                self.push(HelpOverlay(self.ui, getattr(self.top, "help_keys", MENU_HELP_KEYS)))
             return
         if event.type not in (
             pygame.KEYDOWN,
@@ -303,12 +336,16 @@ class App:
             pygame.TEXTINPUT,
         ):
             return
+        moved_by, self._key_that_moved = self._key_that_moved, ""
+        if event.type == pygame.TEXTINPUT and moved_by and event.text == moved_by:
+            return  # "J" opened Join a table: its "j" is not the first letter of the address
         try:
             transition = self.top.on_event(event)
+            if event.type == pygame.KEYDOWN and transition is not None:
+                self._key_that_moved = getattr(event, "unicode", "") or ""
             self.apply(transition)
         except Exception as exc:  # a bug must not throw the player out of a battle
-            traceback.print_exc(file=sys.stderr)
-            self.show_error("Something went wrong", describe_error(exc, "That action"))
+            self.failed(exc, "That action")
         self.dirty = True
 
     def pump(self, dt: float = 1 / 60) -> bool:
@@ -328,8 +365,7 @@ class App:
             if take is not None:
                 self.apply(take())
         except Exception as exc:
-            traceback.print_exc(file=sys.stderr)
-            self.show_error("Something went wrong", describe_error(exc, "Updating the screen"))
+            self.failed(exc, "Updating the screen")
         if self.dirty:
             self.draw()
             return True
@@ -340,14 +376,21 @@ class App:
         surface = pygame.display.get_surface()
         if surface is None:
             return
+        try:
+            self._paint(surface)
+        except Exception as exc:  # a screen that cannot draw itself: a crash, then the title is drawn
+            self.crash(exc, "Drawing the screen")
+            self._paint(surface)
+        pygame.display.flip()
+        self.dirty = False
+        self.frames_drawn += 1
+
+    def _paint(self, surface: pygame.Surface) -> None:
         first = max((i for i, s in enumerate(self.stack) if s.opaque), default=0)
         if not self.stack[first].opaque:
             surface.fill(theme.BACKGROUND)
         for screen in self.stack[first:]:
             screen.draw(surface)
-        pygame.display.flip()
-        self.dirty = False
-        self.frames_drawn += 1
 
     @property
     def stopped(self) -> bool:

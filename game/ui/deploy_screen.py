@@ -34,6 +34,7 @@ from game.engine.hexgrid import Hex
 from game.engine.players import LEVEL_NAMES
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
+from game.ui.battle.words import counted, facing_words
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
@@ -42,7 +43,7 @@ from game.ui.screens import BattleSetup
 from game.ui.token_art import look_for
 from game.ui.token_images import figure_tokens
 from game.ui.view import BoardView, HexFill, TokenView
-from game.ui.viewer import COMPASS, DRAG_THRESHOLD, ViewerScreen
+from game.ui.viewer import DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
@@ -204,7 +205,7 @@ class DeployScreen(ViewerScreen):
         self.start_button.tooltip = (
             "Start the battle with this deployment (Enter)."
             if not left
-            else f"{len(left)} figure(s) still in the tray: place them first."
+            else f"{counted(len(left), 'figure')} still in the tray: place them first."
         )
 
     def _cycle_controller(self, side: str) -> bool:
@@ -352,8 +353,8 @@ class DeployScreen(ViewerScreen):
         self._view = None
 
     def compass(self, facing: int) -> str:
-        """A facing as a compass point of this map's layout."""
-        return COMPASS[self.data.layout.stagger_axis][facing % 6]
+        """A facing as a compass word of this map's layout ("north-east")."""
+        return facing_words(self.data.layout, facing)
 
     def auto_deploy(self) -> bool:
         """Place every figure in the tray as ``place_figures`` would: map figures on their own hex when it is
@@ -372,7 +373,7 @@ class DeployScreen(ViewerScreen):
             used |= p.cells()
         else:
             self.say(
-                f"Auto-deployed {len(waiting)} figure(s)."
+                f"Auto-deployed {counted(len(waiting), 'figure')}."
                 if waiting
                 else "Every figure is already placed; Clear first to deploy them all again."
             )
@@ -744,13 +745,14 @@ class DeployScreen(ViewerScreen):
         pygame.draw.rect(surface, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surface, theme.BORDER, (0, top - 1), (w, top - 1))
         placed = sum(1 for p in self.pieces.values() if p.hex is not None)
-        text.blit(
+        title = text.blit(
             surface, f"Deployment — {self.data.name}", (s(14), top // 2), 18, theme.ACCENT, bold=True, anchor="midleft"
         )
+        count = f"{placed} of {len(self.pieces)} figures placed"
         text.blit(
             surface,
-            f"{placed} of {len(self.pieces)} figures placed",
-            (w - s(self.SIDE) - s(12), top // 2),
+            count,
+            (max(w - s(self.SIDE) - s(12), title.right + s(24) + text.width(count, 15)), top // 2),
             15,
             theme.TEXT if placed < len(self.pieces) else theme.ACCENT,
             anchor="midright",

@@ -2,7 +2,8 @@
 
 docs/architecture.md "Errors a person can act on": a bad map, roster or save raises a project exception whose sentence
 names the file and the fix; the interface shows that sentence in a ``MessageDialog`` and the game keeps running. The
-chooser lists the folders and ``.tmx`` / ``.json`` files of one folder — no OS dialog, since tkinter may be missing.
+chooser lists the folders and ``.tmx`` / ``.json`` files of one folder — no OS dialog, since tkinter may be missing —
+and takes a typed or pasted path (Ctrl+V) in its text field: Enter opens that file or folder.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pygame
 
 from game.ui import theme
 from game.ui.screen import Pop, Screen, Transition, UiContext, press
-from game.ui.widgets import Button, ScrollList, draw_panel
+from game.ui.widgets import Button, ScrollList, TextField, draw_panel
 
 ChoiceCallback = Callable[[], Transition | None]
 
@@ -138,6 +139,9 @@ class FileChooser(Screen):
         self.open_button = Button("Open", lambda: True, size=16)
         self.cancel_button = Button("Cancel", lambda: True, size=16)
         self._last_click: tuple[int | None, int] = (None, -10_000)
+        self.path_field = TextField(max_length=4096)
+        self.problem = ""
+        """Why a typed path cannot be opened (shown in place of the folder line until the next typing)."""
         self.refresh()
 
     def refresh(self) -> None:
@@ -185,6 +189,10 @@ class FileChooser(Screen):
             self.rect.right - s(16) - 2 * bw - s(10), self.rect.bottom - s(16) - bh, bw, bh
         )
         self.open_button.rect = pygame.Rect(self.rect.right - s(16) - bw, self.rect.bottom - s(16) - bh, bw, bh)
+        left = self.rect.x + s(16)
+        self.path_field.rect = pygame.Rect(
+            left, self.rect.bottom - s(16) - bh, self.cancel_button.rect.x - s(10) - left, bh
+        )
 
     def _activate(self, index: int | None) -> Transition | None:
         if index is None or not (0 <= index < len(self.entries)):
@@ -196,13 +204,46 @@ class FileChooser(Screen):
             return None
         return Pop(then=self.on_choose(path))
 
+    def open_typed(self) -> Transition | None:
+        """Open the path in the text field: a folder is listed, a file chosen; a relative path is taken from
+        the folder shown, ``~`` is the home folder. A path that is not there is said in the chooser."""
+        raw = self.path_field.value.strip().strip('"').strip("'")
+        path = Path(raw).expanduser()
+        path = path if path.is_absolute() else self.folder / path
+        try:
+            is_dir, is_file = path.is_dir(), path.is_file()
+        except OSError:
+            is_dir = is_file = False
+        if is_dir:
+            self.folder = path
+            self.path_field.value = ""
+            self.problem = ""
+            self.refresh()
+            return None
+        if is_file:
+            return Pop(then=self.on_choose(path))
+        self.problem = f"No file or folder {raw!r}: check the path"
+        return None
+
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Arrows and Enter, double-click or Open; Escape or Cancel closes."""
+        """Arrows and Enter, double-click or Open; typing (or Ctrl+V) fills the path field, which Enter
+        opens; Escape or Cancel closes."""
+        if event.type == pygame.TEXTINPUT or (
+            event.type == pygame.KEYDOWN and event.mod & pygame.KMOD_CTRL and event.key in (pygame.K_v, pygame.K_a)
+        ):
+            self.problem = ""
+            self.path_field.handle(event)
+            return None
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 return Pop()
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                if self.path_field.value.strip():
+                    return self.open_typed()
                 return self._activate(self.list.selected)
+            if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.path_field.value:
+                self.path_field.handle(event)
+                return None
             if event.key in (pygame.K_DOWN, pygame.K_UP) and self.entries:
                 step = 1 if event.key == pygame.K_DOWN else -1
                 current = self.list.selected if self.list.selected is not None else -step
@@ -220,7 +261,7 @@ class FileChooser(Screen):
         self.list.handle(event)
         self.open_button.handle(event)
         if self.open_button.result is not None:
-            return self._activate(self.list.selected)
+            return self.open_typed() if self.path_field.value.strip() else self._activate(self.list.selected)
         self.cancel_button.handle(event)
         if self.cancel_button.result is not None:
             return Pop()
@@ -236,8 +277,16 @@ class FileChooser(Screen):
         folder = str(self.folder)
         while text.width(folder, 13) > self.rect.width - s(32) and len(folder) > 10:
             folder = "…" + folder[len(folder) // 4 :]
-        text.blit(surface, folder, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.TEXT_MUTED)
+        if self.problem:
+            text.blit(surface, self.problem, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.DANGER)
+        else:
+            text.blit(surface, folder, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.TEXT_MUTED)
         self.list.draw(surface, text)
+        self.path_field.draw(surface, text)
+        if not self.path_field.value:
+            hint = "Type or paste a path (Ctrl+V)"
+            at = (self.path_field.rect.x + s(10), self.path_field.rect.centery)
+            text.blit(surface, hint, at, 13, theme.TEXT_MUTED, anchor="midleft")
         self.open_button.enabled = self.list.selected is not None
         self.open_button.draw(surface, text)
         self.cancel_button.draw(surface, text)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pygame
 
 from game.engine import gm
-from game.engine.battle import GM_REFEREE, Battle, Seat, seat_of_gm
+from game.engine.battle import Battle, Seat, seat_of_gm
 from game.engine.hexgrid import Hex, distance
 from game.engine.seats import set_roll_marks
 from game.engine.wounds import WoundLevel, Wounds
@@ -104,8 +104,7 @@ class GMPanel(Screen):
             return "waiting: " + ", ".join(
                 f"{d.purpose} [{' '.join(FACE_TEXT.get(f, str(f)) for f in d.faces)}]" for d in waiting
             )
-        seat = Seat.game_master() if b.setup.gm in (None, GM_REFEREE) else Seat.of_side(str(b.setup.gm))
-        marks = set_roll_marks(b, seat) or {i: "set by hand" for i in b.set_rolls}
+        marks = set_roll_marks(b, seat_of_gm(b) or Seat.game_master()) or {i: "set by hand" for i in b.set_rolls}
         if not marks:
             return ""
         return f"set by hand: {b.events[max(marks)].text(b.names())}"
@@ -261,6 +260,8 @@ class GMPanel(Screen):
                 functools.partial(self.send, gm.RemoveModifier(c.id)),
                 150,
             )
+        if not mods and not b.gm_state.conditions:  # an empty row said nothing: say what will stand here
+            self.notes.append(("none yet: what the GM gives stands here, to lift", (x, y + s(6))))
         next_row()
         row("Condition")
         add(
@@ -311,14 +312,16 @@ class GMPanel(Screen):
                     )
         next_row()
         row("Wounds")
+        # Wounds and figures are edited, added and removed between rounds only (the engine's rule, asked here)
+        between = b.gm_between_rounds()
         for level in WOUND_TICKS:
             name = "Incap." if level == WoundLevel.INCAPACITATED else level.name.replace("_", " ").title()
-            add(f"Tick {name}", functools.partial(self.cmd_wound, level), 112, enabled=fig is not None)
-        add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=fig is not None)
+            add(f"Tick {name}", functools.partial(self.cmd_wound, level), 112, enabled=between and fig is not None)
+        add("Clear", functools.partial(self.cmd_wound, None), 60, enabled=between and fig is not None)
+        if not between and x + s(4) + self.ui.text.width("between rounds only", 13) <= self.rect.right - s(8):
+            self.notes.append(("between rounds only", (x + s(4), y + s(6))))  # the Edit row says it too
         next_row()
         row("Edit")
-        # Figures are edited, added and removed between rounds only (the engine's rule, asked here)
-        between = b.gm_between_rounds()
         add(
             "Gear…",
             functools.partial(self.cmd_edit, "gear"),

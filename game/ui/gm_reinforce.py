@@ -57,7 +57,10 @@ class ReinforceDialog(GMDialog):
         """The characters of the battle's roster (``setup_data["roster"]["characters"]``), by key."""
         roster = self.screen.session.setup_data.get("roster", {})
         chars = roster.get("characters", {}) if isinstance(roster, Mapping) else {}
-        return {str(k): v for k, v in chars.items() if isinstance(v, Mapping)}
+        # ``token`` (the GM's own picture, game.ui.token_images) is drawing, not a field of the character
+        return {
+            str(k): {f: x for f, x in v.items() if f != "token"} for k, v in chars.items() if isinstance(v, Mapping)
+        }
 
     def character(self) -> Character | None:
         """The newcomer's character (None if the roster table does not build)."""

@@ -116,6 +116,7 @@ class JoinScreen(Screen):
             row = self.rows[key]
             text.blit(surface, label, (row.x, row.y), 13, theme.TEXT if key == self.focus else theme.TEXT_MUTED)
             field = self.fields[key]
+            field.focused = key == self.focus  # one caret: where typing goes
             if key == "password":
                 shown, field.value = field.value, "•" * len(field.value)
                 field.draw(surface, text)
@@ -129,7 +130,7 @@ class JoinScreen(Screen):
         self.back.draw(surface, text)
 
 
-NETWORK_LABEL = {False: "Network: this computer only", True: "Network: open to the network"}
+NETWORK_LABEL = {False: "This computer only", True: "Open to the network"}
 NETWORK_HELP = {
     False: "Only players on this computer can join (address 127.0.0.1). Click to open the table to the network.",
     True: (

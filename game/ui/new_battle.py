@@ -357,7 +357,9 @@ class NewBattleScreen(Screen):
             col, row = divmod(i, rows)
             self.option_rects[k] = pygame.Rect(rx + col * (col_w + s(10)), y + row * step, col_w, step - s(4))
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
-        start_w = min(s(240), bw - self.back.rect.width - s(12))
+        # Start as wide as its label needs (up to 240), so Host a table and the network switch keep theirs
+        start_need = self.ui.text.width(self.start.text, self.start.size, True) + s(48)
+        start_w = min(s(240), start_need, bw - self.back.rect.width - s(12))
         self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
         self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(140) - start_w), s(80)))
 

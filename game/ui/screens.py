@@ -67,6 +67,17 @@ VIEWER_HELP_KEYS: tuple[tuple[str, str], ...] = (
 )
 """The keys of the plain board viewer (a map without a battle)."""
 
+MENU_HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("Menus", ""),
+    ("↑ ↓ · Tab · Shift+Tab", "choose a button"),
+    ("Enter · Space · click", "press it"),
+    ("N C L J S R Q", "on the title: New battle, Continue, Load, Join a table, Settings, Roster editor, Quit"),
+    ("Esc", "back (on the title: quit)"),
+    ("Anywhere", ""),
+    ("F1", "this help"),
+)
+"""The keys of the title and the screens around a battle (F1 where no board is shown)."""
+
 RULES_REFERENCE: tuple[tuple[str, str], ...] = (
     (
         "Round",
@@ -506,6 +517,8 @@ class HelpOverlay(Screen):
         """The text drawn last, line by line (no two overlap)."""
         self.keys_shown = 0
         """How many rows of ``keys`` fitted (all of them unless the window is tiny)."""
+        self.sections_shown = 0
+        """How many sections of the rules reference were drawn whole (all of them unless the window is tiny)."""
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Close on a key or click."""
@@ -558,29 +571,46 @@ class HelpOverlay(Screen):
             y += height
         x = rect.x + rect.width // 2 + s(10)
         text.blit(surface, "Rules reference", (x, rect.y + s(14)), 22, theme.ACCENT, bold=True)
+
+        def reference_height(size: int, options: bool) -> int:
+            lh = text.line_height(size)
+            body = sum(lh * (1 + len(text.wrap(b, size, col_w))) + s(3) for _, b in RULES_REFERENCE)
+            if not options:
+                return body
+            lines = sum(len(text.wrap("• " + h, size - 1, col_w)) for h in RULE_OPTION_HELP.values())
+            return body + s(4) + lh + lines * text.line_height(size - 1)
+
+        # the largest size at which the whole reference fits (its last sections were cut on short windows);
+        # when none does, the rule options (New battle explains them too) give way first
+        tries = [(k, True) for k in (12, 11, 10)] + [(k, False) for k in (12, 11, 10, 9)]
+        size, options = next(((k, o) for k, o in tries if rect.y + s(48) + reference_height(k, o) <= foot), (9, False))
         y = rect.y + s(48)
-        small = text.line_height(12)
+        small = text.line_height(size)
+        self.sections_shown = 0
         for title, body in RULES_REFERENCE:
             if y + small > foot:
                 break
-            drawn.append(text.blit(surface, title, (x, y), 12, theme.ACCENT, bold=True))
+            drawn.append(text.blit(surface, title, (x, y), size, theme.ACCENT, bold=True))
             y += small
-            for line in text.wrap(body, 12, col_w):
+            lines = text.wrap(body, size, col_w)
+            for line in lines:
                 if y + small > foot:
                     break
-                drawn.append(text.blit(surface, line, (x, y), 12, theme.TEXT))
+                drawn.append(text.blit(surface, line, (x, y), size, theme.TEXT))
                 y += small
+            else:
+                self.sections_shown += 1
             y += s(3)
         y += s(4)
-        if y + small <= foot:
-            drawn.append(text.blit(surface, "Rule options (New battle)", (x, y), 12, theme.ACCENT, bold=True))
+        if options and y + small <= foot:
+            drawn.append(text.blit(surface, "Rule options (New battle)", (x, y), size, theme.ACCENT, bold=True))
             y += small
-        for help_text in RULE_OPTION_HELP.values():
-            for line in text.wrap("• " + help_text, 11, col_w):
-                if y + text.line_height(11) > foot:
+        for help_text in RULE_OPTION_HELP.values() if options else ():
+            for line in text.wrap("• " + help_text, size - 1, col_w):
+                if y + text.line_height(size - 1) > foot:
                     break
-                drawn.append(text.blit(surface, line, (x, y), 11, theme.TEXT_MUTED))
-                y += text.line_height(11)
+                drawn.append(text.blit(surface, line, (x, y), size - 1, theme.TEXT_MUTED))
+                y += text.line_height(size - 1)
         footer = text.blit(
             surface,
             "any key closes · our readings of the rules: README, “How this game reads the rules”",
@@ -616,9 +646,14 @@ class EscapeMenu(Screen):
         super().on_resize(size)
         s = self.ui.s
         n = len(self.column.buttons)
-        self.rect = pygame.Rect(0, 0, s(320), s(70) + n * s(52))
+        height, gap = s(42), s(10)
+        room = size[1] - s(16) - s(70)  # the window less a margin and the menu's heading
+        if n * (height + gap) > room:  # a short window or a large UI scale: the buttons close up
+            step = max(self.ui.text.line_height(18, True) + s(4), room // n)
+            height, gap = step - max(1, step // 6), max(1, step // 6)
+        self.rect = pygame.Rect(0, 0, s(320), s(70) + n * (height + gap))
         self.rect.center = (size[0] // 2, size[1] // 2)
-        self.column.layout(size[0] // 2, self.rect.y + s(56), s(260), s(42), s(10))
+        self.column.layout(size[0] // 2, self.rect.y + s(56), s(260), height, gap)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Escape resumes."""

@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from game.engine.savecheck import check_depth
+
 SETTINGS_FILE = "settings.json"
 UI_SCALES: tuple[float, ...] = (0.75, 0.9, 1.0, 1.25, 1.5, 2.0)
 ANIMATION_SPEEDS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
@@ -24,6 +26,8 @@ ANIMATION_SPEEDS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 SOUND_VOLUMES: tuple[float, ...] = tuple(round(v / 10, 1) for v in range(11))
 """Sound effect volume steps, 0 to 1."""
 MIN_WINDOW = (800, 500)
+MAX_SETTINGS_CHARS = 64 * 1024
+"""A settings file is a few hundred bytes; anything much larger is not one."""
 DEFAULT_WINDOW = (1280, 720)
 
 
@@ -103,8 +107,10 @@ def load_settings(directory: Path | None = None) -> Settings:
     path = (directory or config_dir()) / SETTINGS_FILE
     try:
         text = path.read_text(encoding="utf-8")
+        if len(text) > MAX_SETTINGS_CHARS or check_depth(text) is not None:
+            return Settings()  # not a settings file of this game: the defaults
         return _from_json(json.loads(text))
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return Settings()
 
 

@@ -31,6 +31,7 @@ from game.engine.wounds import Wounds
 from game.paths import in_game_folder
 from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
+from game.ui.battle.words import counted
 from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
@@ -92,7 +93,7 @@ class SummaryScreen(Screen):
         for row in self.summary["hits"]:
             rows.append(
                 f"{row['attacker_name']} → {row['target_name']}: {row['hits']}/{row['attacks']} hit, "
-                f"{row['wounds']} wound(s), damage {row['damage']}"
+                f"{counted(row['wounds'], 'wound')}, damage {row['damage']}"
             )
             who = names.get(row["attacker"])
             colours.append(self.side_colour(who["side"]) if who else None)
@@ -164,8 +165,8 @@ class SummaryScreen(Screen):
             enabled=self.roster_path is not None,
             tooltip=(
                 f"Fudge 4.8: write every figure's wounds, as healed here, into {where}, so each character "
-                "starts the next battle with them (W). Figures sharing one roster character and GM "
-                "reinforcements are left out."
+                "starts the next battle with them (W). A wounded figure sharing a roster character gets an "
+                "entry of its own, named after it; GM reinforcements are left out."
                 if self.roster_path is not None
                 else "This battle does not say which roster file it came from, so there is no roster to write "
                 "the wounds into."
@@ -263,7 +264,7 @@ class SummaryScreen(Screen):
     def do_rest(self) -> bool:
         """Everyone rests the chosen number of weeks (*Fudge* 4.8)."""
         self.care.rest(self.weeks)
-        self.say(f"Everyone rested {self.weeks} week(s); wounds healed a level a week.")
+        self.say(f"Everyone rested {counted(self.weeks, 'week')}; wounds healed a level a week.")
         self._labels()
         return True
 

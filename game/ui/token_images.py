@@ -191,7 +191,8 @@ def figure_tokens(
 ) -> TokenImages:
     """The pictures of a battle's figures (id, name, character as in the setup's figure list): a Tiled
     figure object's ``token`` (relative to the map) first, else the roster character's ``token`` (relative
-    to the roster). Every file is checked once; trouble becomes a sentence in ``messages``."""
+    to the roster). Every file is checked and decoded once; trouble becomes a sentence in ``messages`` and
+    the figure keeps its made token."""
     images = TokenImages()
     chars = roster_data.get("characters", {})
     chars = chars if isinstance(chars, Mapping) else {}
@@ -223,7 +224,8 @@ def figure_tokens(
                     ref, roster_file.parent, f"{roster_file.name}, [characters.{key}]", roster_file.parent, images
                 )
             path = seen[where]
-        if path is not None:
+        # decoded now, so a picture that does not decode is told with the others when the battle opens
+        if path is not None and images.surface(str(path)) is not None:
             images.paths[fid] = path
     return images
 

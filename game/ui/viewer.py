@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 import pygame
 
-from game.engine.hexgrid import Hex
+from game.engine.hexgrid import Hex, distance
 from game.ui import theme
+from game.ui.battle.words import facing_words, footing_words, light_words, signed, terrain_words, where_words
 from game.ui.board import Board
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.mapdata import BoardData, FigureSpot
@@ -38,19 +39,13 @@ PAN_SPEED = 900.0
 """Screen pixels per second while a pan key is held."""
 DRAG_THRESHOLD = 4
 
-COMPASS = {"y": ("E", "NE", "NW", "W", "SW", "SE"), "x": ("SE", "NE", "N", "NW", "SW", "S")}
-
-
-def signed(value: int) -> str:
-    """A modifier as the rules print it: +1, 0, −2."""
-    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
-
 
 class ViewerScreen(Screen):
     """A map, its figures, and the inspector side panel."""
 
     TOP = 40
     SIDE = 320
+    FIGURE_CARD = 132
     help_keys = VIEWER_HELP_KEYS
     """What F1 lists over this screen."""
 
@@ -97,9 +92,20 @@ class ViewerScreen(Screen):
         if not self._fitted:
             self.board.camera.fit()
             self._fitted = True
-        self.log.rect = pygame.Rect(size[0] - side + s(10), size[1] - s(26) - s(190), side - s(20), s(180))
+        log_top = max(self.cards_bottom() + s(24), size[1] - s(26) - s(190))  # under the two cards
+        room = size[1] - s(36) - log_top
+        self.log.rect = pygame.Rect(size[0] - side + s(10), log_top, side - s(20), room if room >= s(40) else 0)
         self.board.set_palette(self.ui.palette)
         self._view = None
+
+    def hex_card_height(self) -> int:
+        """The hex card: its terrain, where it lies, and seven rows."""
+        return self.ui.s(36) + 8 * (self.ui.text.line_height(15) + self.ui.s(2))
+
+    def cards_bottom(self) -> int:
+        """Where the inspector's two cards (the figure, the hex) end; the log goes below when there is room."""
+        s = self.ui.s
+        return s(self.TOP) + s(8) + s(self.FIGURE_CARD) + s(14) + self.hex_card_height()
 
     # --- views ------------------------------------------------------------------------------------
     def side_colour(self, side: str) -> tuple[int, int, int]:
@@ -133,6 +139,17 @@ class ViewerScreen(Screen):
     def figure_at(self, h: Hex) -> str | None:
         """The id of the figure standing in a hex."""
         return next((fid for fid, f in self.figures.items() if f.hex == h), None)
+
+    def where(self, h: Hex) -> str:
+        """Where a hex lies, as the board shows it: the figure standing there, else the way from the
+        nearest figure ("3 hexes north-east of Mags"); never its coordinates."""
+        here = self.figure_at(h)
+        if here is not None:
+            return f"where {self.figures[here].name} stands"
+        if not self.figures:
+            return ""
+        near = min(self.figures.values(), key=lambda f: (distance(f.hex, h), f.name))
+        return where_words(self.data.layout, near.name, near.hex, h)
 
     # --- input ------------------------------------------------------------------------------------
     def _in_board(self, pos: tuple[int, int]) -> bool:
@@ -304,7 +321,8 @@ class ViewerScreen(Screen):
             r = text.blit(surface, f"Side {side} · {count}", (x + s(18), top // 2), 15, anchor="midleft")
             x = r.right + s(18)
         zoom = f"zoom {round(ZOOM_LEVELS[self.board.camera.zoom_index] * 100)} %"
-        text.blit(surface, zoom, (w - s(self.SIDE) - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
+        if x + text.width(zoom, 14) <= w - s(self.SIDE) - s(12):  # only where the sides leave room for it
+            text.blit(surface, zoom, (w - s(self.SIDE) - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
         text.blit(surface, "Esc menu  ·  F1 help", (w - s(12), top // 2), 14, theme.TEXT_MUTED, anchor="midright")
         self._draw_inspector(surface)
         pygame.draw.rect(surface, theme.PANEL, (0, h - s(26), w, s(26)))
@@ -334,13 +352,13 @@ class ViewerScreen(Screen):
         def row(label: str, value: str, colour: tuple[int, int, int] = theme.TEXT) -> None:
             nonlocal y
             text.blit(surface, label, (x, y), 15, theme.TEXT_MUTED)
-            text.blit(surface, value, (x + s(132), y), 15, colour, bold=True)
+            text.blit(surface, value, (x + s(112), y), 15, colour, bold=True)
             y += lh
 
         fid = self.selected_id
         if fid is None and self.hover_hex is not None:
             fid = self.figure_at(self.hover_hex)
-        card = pygame.Rect(panel.x + s(8), y - s(4), side - s(16), s(132))
+        card = pygame.Rect(panel.x + s(8), y - s(4), side - s(16), s(self.FIGURE_CARD))
         draw_panel(surface, card, theme.PANEL, theme.BORDER)
         if fid is not None:
             f = self.figures[fid]
@@ -350,30 +368,23 @@ class ViewerScreen(Screen):
             y += s(30)
             row("Side", f.side, colour)
             row("Character", f.character or "—")
-            row("Facing", COMPASS[self.data.layout.stagger_axis][f.facing % 6])
+            row("Facing", facing_words(self.data.layout, f.facing))
             row("Wounds", theme.WOUND_NAMES[0], self.ui.palette.wound_colour(0))
         else:
             text.blit(surface, "Figure", (x, y + s(2)), 18, theme.TEXT_MUTED, bold=True)
             y += s(30)
             text.blit(surface, "Hover or click a figure.", (x, y), 15, theme.TEXT_MUTED)
         y = card.bottom + s(14)
-        card = pygame.Rect(panel.x + s(8), y - s(4), side - s(16), s(206))
+        card = pygame.Rect(panel.x + s(8), y - s(4), side - s(16), self.hex_card_height())
         draw_panel(surface, card, theme.PANEL, theme.BORDER)
         h_ = self.hover_hex if self.hover_hex is not None else self.selected_hex
         if h_ is not None and self.data.terrain.contains(h_):
             t = self.data.terrain
-            col, rw = t.cell(h_)
             kind = t.type_at(h_)
-            text.blit(surface, kind.name.capitalize(), (x, y + s(2)), 18, theme.TEXT, bold=True)
-            text.blit(
-                surface,
-                f"cell {col},{rw}  ·  hex {h_.q},{h_.r}",
-                (card.right - s(10), y + s(6)),
-                12,
-                theme.TEXT_MUTED,
-                anchor="topright",
-            )
-            y += s(30)
+            text.blit(surface, terrain_words(kind.name), (x, y + s(2)), 18, theme.TEXT, bold=True)
+            y += s(28)
+            text.blit(surface, self.where(h_), (x, y), 13, theme.TEXT_MUTED)
+            y += lh
             walk = "impassable" if not t.is_passable(h_, "walk") else f"{t.move_penalty(h_, 'walk')} hex"
             row("Move penalty", walk, theme.DANGER if not t.is_passable(h_, "walk") else theme.TEXT)
             fly = "impassable" if not t.is_passable(h_, "fly") else f"{t.move_penalty(h_, 'fly')} hex"
@@ -381,10 +392,12 @@ class ViewerScreen(Screen):
             row("Cover", signed(t.cover_at(h_)))
             row("Elevation", f"{t.elevation_at(h_)} m")
             row("Blocks sight", "yes" if t.sight_blocked(h_) else "no")
-            row("Light / footing", f"{signed(t.light_at(h_))} / {signed(t.footing_at(h_))}")
+            row("Light", light_words(t.light_at(h_)))
+            row("Footing", footing_words(t.footing_at(h_)))
         else:
             text.blit(surface, "Hex", (x, y + s(2)), 18, theme.TEXT_MUTED, bold=True)
             y += s(30)
             text.blit(surface, "Hover a hex to inspect it.", (x, y), 15, theme.TEXT_MUTED)
-        text.blit(surface, "Log", (self.log.rect.x, self.log.rect.y - s(20)), 14, theme.TEXT_MUTED, bold=True)
-        self.log.draw(surface, text)
+        if self.log.rect.height > 0:  # else the window is too short for it under the cards
+            text.blit(surface, "Log", (self.log.rect.x, self.log.rect.y - s(20)), 14, theme.TEXT_MUTED, bold=True)
+            self.log.draw(surface, text)

@@ -501,15 +501,26 @@ class ScrollList(Widget):
             pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
 
 
+def clipboard_text() -> str:
+    """The clipboard's text on one line ("" when there is none or the platform gives no clipboard)."""
+    try:
+        pasted = pygame.scrap.get_text()
+    except (pygame.error, AttributeError):
+        return ""
+    return " ".join(str(pasted or "").splitlines()).strip()
+
+
 class TextField(Widget):
     """One line of typed text (TEXTINPUT events): Backspace deletes, Ctrl+Backspace clears, Ctrl+A selects
-    the whole text, which the next typing replaces (or Backspace / Delete removes)."""
+    the whole text, which the next typing replaces (or Backspace / Delete removes); Ctrl+V pastes."""
 
     def __init__(self, value: str = "", *, max_length: int = 60) -> None:
         super().__init__()
         self.value = value
         self.max_length = max_length
         self.all_selected = False
+        self.focused = True
+        """Whether typing goes here (accent border and caret); a screen with several fields sets it."""
 
     def handle(self, event: pygame.event.Event) -> bool:
         """Take typed text, Backspace, Delete and Ctrl+A; True when the text or the selection changed."""
@@ -524,6 +535,11 @@ class TextField(Widget):
         if ctrl and event.key == pygame.K_a:
             self.all_selected = bool(self.value)
             return True
+        if ctrl and event.key == pygame.K_v:
+            pasted = clipboard_text()
+            kept = "" if self.all_selected else self.value
+            self.value, self.all_selected = (kept + pasted)[: self.max_length], False
+            return bool(pasted)
         if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.all_selected:
             self.value, self.all_selected = "", False
             return True
@@ -538,7 +554,7 @@ class TextField(Widget):
     def draw(self, surface: pygame.Surface, text: TextCache) -> None:
         """A light box with the text (highlighted while selected) and a caret."""
         pygame.draw.rect(surface, theme.PANEL_LIGHT, self.rect, border_radius=4)
-        pygame.draw.rect(surface, theme.ACCENT, self.rect, 2, border_radius=4)
+        pygame.draw.rect(surface, theme.ACCENT if self.focused else theme.BORDER, self.rect, 2, border_radius=4)
         shown = self.value
         while shown and text.width(shown, 16) > self.rect.width - 20:
             shown = shown[1:]
@@ -547,4 +563,5 @@ class TextField(Widget):
             width, height = text.width(shown, 16), text.line_height(16)
             pygame.draw.rect(surface, theme.BUTTON_PRESSED, (at[0] - 2, at[1] - height // 2, width + 4, height))
         r = text.blit(surface, shown, at, 16, anchor="midleft")
-        pygame.draw.line(surface, theme.ACCENT, (r.right + 2, self.rect.y + 6), (r.right + 2, self.rect.bottom - 6))
+        if self.focused:
+            pygame.draw.line(surface, theme.ACCENT, (r.right + 2, self.rect.y + 6), (r.right + 2, self.rect.bottom - 6))

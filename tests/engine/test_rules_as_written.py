@@ -477,3 +477,29 @@ def test_ftc_8_3_a_touch_caster_counts_among_the_targets_melee_attackers() -> No
     events = play(b, choose)
     blow = attacks(events, "z", "k")[0]
     assert "w" in [fid for fid, _ in blow.other_defences]
+
+
+def test_ftc_8_3_a_firer_touched_by_a_caster_is_defending_against_attacks() -> None:
+    """FTC 8.3 with table 7: the archer a wizard lays a touch spell on is attacked in melee, so his shot at
+    another enemy takes table 7's "defending against attacks" and must beat the wizard's defence."""
+    b = refereed(
+        axial(
+            [
+                ("w", "blue", "wizard", CENTRE, 0),
+                ("a", "red", "archer", east(CENTRE), 3),
+                ("k", "blue", "knight", Hex(CENTRE.q - 3, CENTRE.r), 0),
+            ]
+        )
+    )
+
+    def choose(b_: Battle, d: Decision) -> act.Action | None:
+        if d.reason == "declare" and d.figure == "w":
+            return act.Declare("w", spell="Paralysing Touch", spell_target="a")
+        if d.reason == "declare" and d.figure == "a":
+            return act.Declare("a", targets=("k",))
+        return None
+
+    events = play(b, choose)
+    shot = attacks(events, "a", "k")[0]
+    assert any(name == "Defending against attacks" for name, _ in shot.offence_mods)
+    assert [fid for fid, _ in shot.other_defences] == ["w"]

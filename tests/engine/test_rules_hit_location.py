@@ -88,7 +88,7 @@ def test_ftc_6_6_odds_an_arm_blow_is_capped_and_the_health_roll_decides_the_crip
 
 
 def test_ftc_6_6_a_crippled_arm_fights_one_handed() -> None:
-    """Ruling (docs/rulings-battle.md): no shield, no two-handed grip, a two-handed weapon is dropped."""
+    """Ruling (docs/rulings.md "Hit location"): no shield, no two-handed grip, a two-handed weapon is dropped."""
     knight = character("knight")
     assert knight.shield is not None
     one_hand = crippled_character(knight, "arm")

@@ -6,9 +6,12 @@ then what battle the screen starts: the screen adds no rules, the map's zones an
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pygame
+import pytest
 
 from game.engine.hexgrid import Hex
 from game.session import GM_REFEREE
@@ -179,3 +182,24 @@ def test_hovering_a_tray_figure_shows_a_tooltip(app: App) -> None:
     move(app, rect.center)
     app.tick(1.0)
     assert screen.tooltip.shown and piece.name in screen.tooltip.text
+
+
+def test_the_top_bar_count_keeps_clear_of_the_maps_name(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 1024×640 and 125 % "11 of 11 figures placed" ran over "Deployment — The Wyrm's Hollow"."""
+    app.ui.update_settings(dataclasses.replace(app.ui.settings, ui_scale=1.25))
+    screen = open_deploy(app, ROOT / "maps" / "wyrm_hollow.tmx")
+    screen.on_resize((1024, 640))
+    drawn: dict[str, pygame.Rect] = {}
+    original = app.ui.text.blit
+
+    def record(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        rect = original(surface, text, *args, **kwargs)
+        drawn[text] = rect
+        return rect
+
+    monkeypatch.setattr(app.ui.text, "blit", record)
+    screen.draw(pygame.Surface((1024, 640)))
+    title = drawn["Deployment — The Wyrm's Hollow"]
+    count = next(r for t, r in drawn.items() if t.endswith("figures placed"))
+    assert not title.colliderect(count)
+    assert count.right <= 1024

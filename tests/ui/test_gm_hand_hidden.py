@@ -9,6 +9,7 @@ from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle import legal_actions
 from game.engine.seats import Seat, events_for_seat, set_roll_marks
+from game.engine.wounds import WoundLevel
 from game.ui.app import App
 from tests.ui.conftest import click
 from tests.ui.test_gm_panel import button, gm_battle, open_as_referee, open_as_referee_again, type_text
@@ -89,7 +90,8 @@ def test_a_refused_decision_keeps_the_reason_to_try_again(app: App) -> None:
     screen.send(act.Move(d.figure, ()))  # a figure has moved: wound edits wait for the next round
     _, panel = open_as_referee_again(app)
     type_text(app, "oops")
-    click(app, button(panel, "Tick Hurt").rect.center)
+    assert not button(panel, "Tick Hurt").enabled  # greyed out now; the engine still refuses it if sent
+    panel.cmd_wound(WoundLevel.HURT)
     assert panel.error and panel.reason == "oops"
 
 

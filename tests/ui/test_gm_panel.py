@@ -114,16 +114,22 @@ def test_gm_panel_ends_the_round_and_sets_a_die(app: App) -> None:
     assert isinstance(screen.battle.log[-1], act.Action) and screen.battle.log[-1].kind == "gm_end_round"
 
 
-def test_gm_panel_shows_a_refused_edit_and_changes_nothing(app: App) -> None:
-    """Wounds are edited between rounds only: once a figure has moved the panel shows the refusal."""
+def test_gm_panel_offers_wound_edits_between_rounds_only(app: App) -> None:
+    """Wounds are edited between rounds only: once a figure has moved, the Wounds row is greyed out with
+    "between rounds only" (as the Edit row is), and a click on it changes nothing."""
     screen = gm_battle(app, "referee")
+    _, panel = open_as_referee_again(app)
+    assert button(panel, "Tick Scratch").enabled and button(panel, "Clear").enabled
+    key(app, pygame.K_ESCAPE)
     d = screen.decision()
     assert d is not None and d.figure is not None
     screen.send(act.Move(d.figure, ()))
     _, panel = open_as_referee_again(app)
+    assert not button(panel, "Tick Scratch").enabled and not button(panel, "Clear").enabled
+    assert sum(note == "between rounds only" for note, _ in panel.notes) >= 1
+    assert all(pos[0] + app.ui.text.width(note, 13) <= panel.rect.right for note, pos in panel.notes)
     log = len(screen.battle.log)
     click(app, button(panel, "Tick Scratch").rect.center)
-    assert panel.error and "between rounds" in panel.message
     assert len(screen.battle.log) == log
 
 
@@ -204,3 +210,13 @@ def test_a_cut_log_line_shows_whole_under_the_mouse(app: App) -> None:
     assert tip is not None and tip.text == long_line
     second = (first[0], first[1] + screen.log._line_height)
     assert screen.log.cut_line_at(second) == ""
+
+
+def test_the_standing_row_says_none_until_the_gm_gives_something(app: App) -> None:
+    """The Standing row was blank; it says "none: …" until a modifier stands there with its Lift button."""
+    _, panel = open_as_referee(app)
+    standing = next(y for title, y in panel.rows if title == "Standing")
+    assert next(n for n, (_, y) in panel.notes if y - app.ui.s(6) == standing).startswith("none")
+    click(app, button(panel, "Give").rect.center)
+    assert any(b.text.startswith("Lift ") for b in panel.buttons)
+    assert not any(n.startswith("none") for n, _ in panel.notes)

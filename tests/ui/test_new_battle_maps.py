@@ -100,3 +100,18 @@ def test_new_battle_lays_out_without_overlap(tmp_path: Path, size: tuple[int, in
         assert b.rect.right < right_column and b.rect.right <= screen.list.rect.right
     assert screen.preview_rect.bottom <= screen.roster_button.rect.top
     app.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "scale"), [((1024, 640), 1.25), ((1024, 640), 1.5), ((1280, 720), 1.0), ((1920, 1080), 1.0)]
+)
+def test_new_battle_buttons_show_their_whole_labels(tmp_path: Path, size: tuple[int, int], scale: float) -> None:
+    """Host a table and the network switch read "Host…" and "Netwo…" at 1024×640 and 125 %: Start gives them
+    the room it does not need, and nothing at the bottom overlaps."""
+    app, screen = new_battle(tmp_path, size, scale)
+    bottom = [screen.back, screen.start, screen.hosting.host, screen.hosting.network]
+    assert [b.text for b in bottom if b.clipped] == []
+    rects = [b.rect for b in bottom]
+    assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+    assert all(not r.colliderect(screen.hosting.network.rect) for r in screen.option_rects.values())
+    app.close()

@@ -90,3 +90,46 @@ def test_fudge_4_56_preview_counts_the_scale_difference_of_a_graze_like_the_reso
     without = outcome_distribution(p.offence, p.defence, (), p.difficulty, p.damage_base, **kwargs)  # type: ignore[arg-type]
     assert with_scale != without
     assert p.distribution == with_scale
+
+
+def _duel_at_attack(gm_seat: str | None) -> Battle:
+    from dataclasses import replace
+
+    t = TerrainMap.open(8, 6)
+    man = Character.from_dict({"name": "Man", "skills": {"Sword": "Fair"}, "weapons": ["Shortsword"]})
+    a, b = t.hex_at(3, 2), t.hex_at(4, 2)
+    setup = BattleSetup(
+        t,
+        (SideSetup("x", "X"), SideSetup("y", "Y")),
+        (
+            FigureSetup("a", "Ann", "x", man, a, direction_to(a, b) or 0),
+            FigureSetup("b", "Bob", "y", man, b, direction_to(b, a) or 0),
+        ),
+        seed=4,
+    )
+    battle = Battle(replace(setup, gm=gm_seat))
+    _to_attack_phase(battle)
+    return battle
+
+
+def test_ftc_6_3_a_die_the_gm_set_by_hand_shows_in_the_odds() -> None:
+    """The GM rolled physical dice for Ann (+4) and Bob (-4): the odds count those totals, not 4dF still to
+    roll; the preview says so, and the round then resolves with them."""
+    from game.engine import gm
+    from game.engine.battle import GM_REFEREE
+
+    plain = attack_preview(_duel_at_attack(None), "a", "Shortsword", "b", compare=False)
+    assert 0 < plain.hit < 1
+    battle = _duel_at_attack(GM_REFEREE)
+    battle.apply(gm.SetDie("a", "combat", (1, 1, 1, 1)))
+    battle.apply(gm.SetDie("b", "combat", (-1, -1, -1, -1)))
+    preview = attack_preview(battle, "a", "Shortsword", "b", compare=False)
+    assert preview.hit == 1
+    assert any("set Ann's roll by hand to +4" in note for note in preview.assumptions)
+    assert any("set Bob's defence roll by hand to -4" in note for note in preview.assumptions)
+    battle.apply(gm.SetDie("a", "combat", (-1, -1, -1, -1)))  # queued after: the first set roll counts
+    assert attack_preview(battle, "a", "Shortsword", "b", compare=False).hit == 1
+    # with the target's Health roll set too, every outcome is one wound level for certain
+    battle.apply(gm.SetDie("b", "health", (0, 0, 0, 0)))
+    certain = attack_preview(battle, "a", "Shortsword", "b", compare=False)
+    assert list(certain.distribution.values()) == [1]

@@ -114,11 +114,11 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
         click(a, title.column.buttons[0].rect.center)
         new = a.top
         assert isinstance(new, NewBattleScreen)
-        assert new.hosting.network.text == "Network: this computer only"
+        assert new.hosting.network.text == "This computer only"
         click(a, new.hosting.network.rect.center)
         assert new.hosting.public and "Anyone who can reach this computer" in new.hosting.network.tooltip
         click(a, new.hosting.network.rect.center)
-        assert not new.hosting.public and new.hosting.network.text == "Network: this computer only"
+        assert not new.hosting.public and new.hosting.network.text == "This computer only"
         click(a, new.hosting.host.rect.center)
         assert isinstance(a.top, DeployScreen)
         key(a, pygame.K_RETURN)

@@ -147,3 +147,22 @@ def test_battle_sounds_follow_the_events_and_stay_silent_here(app: App) -> None:
     sounds.played.clear()
     assert screen.send(a_move(screen))
     assert sounds.played == ["step"] and sounds.silent
+
+
+def test_a_tiled_figures_token_property_shows_in_battle(app: App, tmp_path: Path) -> None:
+    folder = tmp_path / "gm_maps"
+    shutil.copytree(MAPS, folder)
+    tmx = folder / "open_field.tmx"
+    text = tmx.read_text(encoding="utf-8")
+    anchor = '<property name="character" value="sir_bors"/>'
+    assert anchor in text
+    tmx.write_text(
+        text.replace(anchor, anchor + '\n    <property name="token" type="file" value="art/bors.png"/>'), "utf-8"
+    )
+    (folder / "art").mkdir()
+    pic = pygame.Surface((20, 20))
+    pic.fill(GOLD)
+    pygame.image.save(pic, str(folder / "art" / "bors.png"))
+    screen = open_battle(app, tmx, 0.0)
+    pictured = {t.name: t.image for t in screen.tokens() if t.image}
+    assert list(pictured) == ["Sir Bors"] and pictured["Sir Bors"].endswith("bors.png")

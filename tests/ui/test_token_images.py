@@ -16,6 +16,7 @@ import pytest
 from game.engine.hexgrid import Hex
 from game.roster import RosterError, parse_roster
 from game.ui import token_images
+from game.ui.app import App
 from game.ui.board import Board, default_layout
 from game.ui.mapdata import generated_field
 from game.ui.token_images import figure_tokens, image_size
@@ -117,10 +118,9 @@ def test_a_file_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_a_corrupt_picture_is_refused_and_the_made_token_stays(tmp_path: Path) -> None:
     (tmp_path / "broken.png").write_bytes(png_header(32, 32) + b"garbage" * 20)
     (tmp_path / "noise.png").write_bytes(b"this is no picture at all")
-    images = figure_tokens(figures("knight"), roster("broken.png"), tmp_path / "r.roster.toml")
-    assert images.paths  # the header is sound: decoding tells
-    assert images.surface(images.image_of("f1")) is None
-    assert images.surface(images.image_of("f1")) is None
+    images = figure_tokens(figures("knight", "knight"), roster("broken.png"), tmp_path / "r.roster.toml")
+    assert images.paths == {}  # the header is sound: decoding tells, when the battle opens
+    assert images.surface(str((tmp_path / "broken.png").resolve())) is None
     assert len(images.messages) == 1 and "does not decode" in images.messages[0]
     noise = figure_tokens(figures("knight"), roster("noise.png"), tmp_path / "r.roster.toml")
     assert noise.paths == {} and "header is damaged" in noise.messages[0]
@@ -147,3 +147,18 @@ def test_image_size_reads_png_jpeg_and_webp_headers(tmp_path: Path) -> None:
     vp8x = b"RIFF" + bytes(4) + b"WEBP" + b"VP8X" + bytes(8) + (99).to_bytes(3, "little") + (49).to_bytes(3, "little")
     assert image_size(vp8x) == ("WebP", 100, 50)
     assert image_size(b"nothing") is None
+
+
+def test_a_reinforcement_from_a_roster_character_with_a_token_still_builds(app: App) -> None:
+    """The GM's reinforcement reads the roster's table: its ``token`` is drawing, never a character field."""
+    from game.ui.gm_edit import ReinforceDialog
+    from tests.ui.test_gm_panel import open_as_referee
+
+    screen, panel = open_as_referee(app)
+    roster = screen.session.setup_data["roster"]
+    key = next(iter(roster["characters"]))
+    roster["characters"][key] = {**roster["characters"][key], "token": "tokens/x.png"}
+    dialog = ReinforceDialog(screen.ui, panel)
+    dialog.source = key
+    assert dialog.character() is not None
+    assert "token" not in dialog.roster_characters()[key]

@@ -284,7 +284,7 @@ class Declarations(BattleState):
     def _weapon_of(self, fig: Figure, name: str | None) -> Weapon:
         if name is None:
             return fig.character.ready_weapon
-        for w in fig.character.weapons:
+        for w in (*fig.character.weapons, fig.character.ready_weapon):  # a figure without weapons has its fist
             if w.name.lower() == name.lower():
                 return w
         raise IllegalAction(f"{fig.name} does not carry a {name}.")

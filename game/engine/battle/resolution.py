@@ -236,7 +236,7 @@ class Resolution(BattleState):
     def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
         """FTC 6.6: "If the weapon hand is hit, this will usually disarm the opponent": every hit on a hand
         among ``events`` drops the target's ready weapon, after all the round's blows (FTC 6.4). The GM's
-        judgement is Edit gear (``docs/rulings-battle.md``)."""
+        judgement is Edit gear (``docs/rulings.md`` "Hit location")."""
         out: list[ev.Event] = []
         for e in events:
             if not (isinstance(e, ev.AttackResolved) and e.hit and e.location == "hand"):
@@ -262,7 +262,7 @@ class Resolution(BattleState):
                 after, is_crippled = limb_wound(after, health)
                 crippled = location if is_crippled else None
                 if crippled:
-                    # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings-battle.md)
+                    # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings.md "Hit location")
                     fig.crippled = (*fig.crippled, location)
                     fig.character = crippled_character(fig.character, location)
             fig.wounds, box = fig.wounds.record(after)

@@ -475,7 +475,7 @@ class BattleState:
         allowance = movement_allowance(
             c.speed,
             speed_scale=c.speed_scale,
-            # FTC 6.6: a crippled leg or foot hobbles as if crawling (docs/rulings-battle.md)
+            # FTC 6.6: a crippled leg or foot hobbles as if crawling (docs/rulings.md "Hit location")
             posture=crippled_posture(posture or fig.posture, fig.crippled),
             strength=c.strength,
             strength_scale=c.strength_scale,

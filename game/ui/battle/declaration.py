@@ -22,7 +22,7 @@ from game.engine.odds import AIMS, Aim
 from game.ui import theme
 from game.ui.battle.common import BattleHost, DeclState, paint_distribution
 from game.ui.battle.spellbook import default_spell
-from game.ui.battle.words import hex_name, signed
+from game.ui.battle.words import counted, hex_name, signed
 from game.ui.preview import AttackPreview, attack_preview, percent, weapon_named
 from game.ui.widgets import Button
 
@@ -342,7 +342,9 @@ class DeclarationPanel:
         stance = Stance(st.stance)
         notes = []
         if stance.max_advance:
-            notes.append(f"advance: click up to {stance.max_advance} hex(es) ahead ({len(st.advance)} chosen)")
+            notes.append(
+                f"advance: click up to {counted(stance.max_advance, 'hex', 'hexes')} ahead ({len(st.advance)} chosen)"
+            )
         if stance.retreat != "none":
             where = (
                 "click a green hex"

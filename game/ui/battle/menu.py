@@ -131,12 +131,16 @@ class GameMenu:
             self.screen.send(act.Yield(side))
             return None
 
-        name = self.screen.battle.sides[side].name
+        battle = self.screen.battle
+        name = battle.sides[side].name
+        others = [battle.sides[s].name for s in battle.sides if s != side and battle.able(s)]
+        # as the engine rules it: one side left standing wins, more end the battle with no winner
+        outcome = f"{others[0]} wins" if len(others) == 1 else "the battle ends with no winner"
         return Push(
             MessageDialog(
                 self.screen.ui,
                 "Yield the battle?",
-                f"{name} gives up; the other side wins.",
+                f"{name} gives up; {outcome}.",
                 (("Cancel", None), ("Yield", do_yield)),
             )
         )

@@ -21,6 +21,7 @@ from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.ui import theme
 from game.ui.battle.common import ANSWER_REASONS, MOVE_REASONS, BattleHost, follow_hex
+from game.ui.battle.words import counted
 from game.ui.preview import escape_chance, percent
 from game.ui.widgets import Button
 
@@ -162,7 +163,7 @@ class MovePanel:
         self.screen.invalidate()
         self.screen.set_status(
             f"{self.screen.battle.figure(fid).name} will move {self.posture_choice}: "
-            f"{self.reach(fid).allowance} hex(es) this round."
+            f"{counted(self.reach(fid).allowance, 'hex', 'hexes')} this round."
         )
 
     def cmd_standing_order(self) -> bool:
@@ -324,11 +325,12 @@ class MovePanel:
         s, text = self.screen.ui.s, self.screen.ui.text
         w, h = surf.get_size()
         x, y = s(12), s(8)
+        room = w - 2 * x - (s(96) if self.screen.battle.setup.gm is not None else 0)  # clear of "GM (G)"
         if d.reason in ANSWER_REASONS:
             title = {"stop": "Stop the mover?", "escape_failed": "Escape failed", "follow": "Follow?"}[d.reason]
             text.blit(surf, title, (x, y), 16, theme.ACCENT, bold=True)
             y += s(24)
-            for part in text.wrap(d.prompt, 13, w - 2 * x)[:3]:
+            for part in text.wrap(d.prompt, 13, room)[:3]:
                 text.blit(surf, part, (x, y), 13, theme.TEXT)
                 y += text.line_height(13)
             return
@@ -349,9 +351,9 @@ class MovePanel:
         elif d.reason == "interrupt" and len(d.interrupters) > 1:
             line = "Click another held figure to choose it; click a coloured hex to move."
         else:
-            line = "Click a coloured hex to move there · wheel or Q/E: final facing."
+            line = "Click a coloured hex to move there · wheel or Q/E: final facing"
         line += f" · C: posture ({self.posture_of(fid)})" if fid else ""
-        for part in text.wrap(line, 13, w - 2 * x)[:2]:
+        for part in text.wrap(line, 13, room)[:2]:
             text.blit(surf, part, (x, y), 13, theme.TEXT)
             y += text.line_height(13)
         pal = self.screen.ui.palette

@@ -258,8 +258,8 @@ class BattleScreen(ViewerScreen):
         self.moves.reset()
         self.declaration.reset()
         self._memo.clear()
-        if self.status_error:
-            self.status = ""
+        if self.status_error:  # the refusal is answered: the bar goes back to the keys, in their own colour
+            self.status, self.status_error = "", False
         errors = getattr(self.session, "save_errors", [])
         if errors:
             self.set_status(f"Autosave failed: {errors[-1]}", error=True)
@@ -831,6 +831,9 @@ class BattleScreen(ViewerScreen):
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         s = self.ui.s
+        shown = self.shown().decision  # while the log plays earlier moves out, the side the top bar names
+        if shown is not None and not self.is_human(shown.side):
+            d = shown
         name = self.battle.sides[d.side].name
         rect = self._thinking_rect()
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)

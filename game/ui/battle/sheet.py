@@ -9,7 +9,7 @@ from game.engine.battle import Figure
 from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import TRAITS, BattleHost
-from game.ui.viewer import signed
+from game.ui.battle.words import facing_words, signed
 
 ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
 
@@ -118,20 +118,23 @@ class Sheet:
         )
         y += s(20)
         bx = x
-        for step in c.wound_track.steps:
-            name = step.name
-            text.blit(surf, name if len(name) < 11 else name[:9] + ".", (bx, y), 10, theme.TEXT_MUTED)
+        steps = c.wound_track.steps
+        names = [step.name for step in steps]  # in full when the row has room ("Out of the Battle")
+        if sum(max(s(13) * st.boxes, text.width(n, 10)) + s(8) for st, n in zip(steps, names, strict=True)) > w - x:
+            names = [n if len(n) < 11 else n[:9] + "." for n in names]
+        for step, name in zip(steps, names, strict=True):
+            text.blit(surf, name, (bx, y), 10, theme.TEXT_MUTED)
             for k in range(step.boxes):
                 r = pygame.Rect(bx + k * s(13), y + s(14), s(11), s(11))
                 filled = k < f.wounds.filled(step.level)
                 pygame.draw.rect(surf, pal.wound_colour(int(step.level)) if filled else theme.PANEL, r)
                 pygame.draw.rect(surf, theme.BORDER, r, 1)
-            bx += max(s(13) * step.boxes, text.width(name[:10], 10)) + s(8)
+            bx += max(s(13) * step.boxes, text.width(name, 10)) + s(8)
         y += s(32)
         if last_line:
             text.blit(
                 surf,
-                f"Initiative {level_name(f.initiative)} · facing {f.facing} · "
+                f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
                 f"moved {f.hexes_moved}/{f.allowance} hexes",
                 (x, y),
                 11,
@@ -145,7 +148,7 @@ class Sheet:
 
 def wounds_line(fig: Figure) -> str:
     """The sheet's wound line: the worst wound, and the limbs crippled for the rest of the battle (FTC 6.6;
-    what a crippled arm or leg cannot do: docs/rulings-battle.md)."""
+    what a crippled arm or leg cannot do: docs/rulings.md "Hit location")."""
     line = f"Wounds: {fig.wounds.label}"
     if fig.crippled:
         line += " · crippled: " + ", ".join(fig.crippled)

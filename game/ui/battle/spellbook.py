@@ -14,6 +14,7 @@ from game.engine.hexgrid import Hex, distance, front_hexes
 from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import RGB, DeclState, Entry
+from game.ui.battle.words import counted
 
 MAGIC: RGB = (176, 120, 240)
 """The colour of magic on the board: spell ranges, targets, casting bars and effect badges."""
@@ -41,7 +42,7 @@ def spell_tooltip(item: magic.Spell, caster: Figure | None = None) -> str:
     what = {
         "damage": f"damage {item.damage:+d}" + ("" if item.armour else ", passes armour"),
         "defence": f"defence {item.defence_bonus:+d}",
-        "heal": f"heals {item.heal_levels} wound level(s)",
+        "heal": f"heals {counted(item.heal_levels, 'wound level')}",
         "movement": ", ".join(
             x
             for x in (
@@ -80,7 +81,7 @@ def inspector_lines(battle: Battle, fig: Figure) -> list[tuple[str, RGB]]:
         out.append((f"Concentrating on {conc.spell.name}: round {done + 1} of {needed}", MAGIC))
     for e in battle.effects_on(fig.id):
         by = battle.figures[e.caster].name if e.caster in battle.figures else e.caster
-        out.append((f"{e.spell.name} (by {by}): {e.rounds_left} round(s) left", MAGIC))
+        out.append((f"{e.spell.name} (by {by}): {counted(e.rounds_left, 'round')} left", MAGIC))
     return out
 
 
@@ -177,7 +178,7 @@ def token_marks(battle: Battle) -> list[tuple[str, Hex, tuple[int, int] | None, 
         conc = battle.casting_of(f.id)
         progress = conc.progress if conc is not None else None
         badges = tuple(
-            (e.spell.name[:1].upper(), f"{e.spell.name} on {f.name}: {e.rounds_left} round(s) left")
+            (e.spell.name[:1].upper(), f"{e.spell.name} on {f.name}: {counted(e.rounds_left, 'round')} left")
             for e in battle.effects_on(f.id)
         )
         if progress is not None or badges:

@@ -22,7 +22,7 @@ from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import RGB, BattleHost, paint_distribution
 from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_tooltip, token_marks
-from game.ui.battle.words import hex_name
+from game.ui.battle.words import counted, hex_name
 from game.ui.preview import SpellPreview, concentration_odds, percent, spell_preview
 from game.ui.view import HexFill, LineOfFireView
 from game.ui.widgets import Button
@@ -343,8 +343,8 @@ class SpellPanel:
             sub = (
                 "it takes effect in this round's attack phase"
                 if conc.takes_effect_this_round
-                else f"{conc.rounds_left - 1} more round(s) after this one; stand still, a dodge needs a Good Will "
-                f"roll (kept {percent(keep['dodge'])}), damage a Great one ({percent(keep['damaged'])})"
+                else f"{counted(conc.rounds_left - 1, 'more round')} after this one; stand still, a dodge needs a "
+                f"Good Will roll (kept {percent(keep['dodge'])}), damage a Great one ({percent(keep['damaged'])})"
             )
             text.blit(surf, head, (ox, y), 15, colour, bold=True)
             y += s(22)

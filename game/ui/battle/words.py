@@ -19,6 +19,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the number it needs: "1 hex", "3 hexes", "0 rounds", never a bracketed plural."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def terrain_words(name: str) -> str:
     """A terrain type's name as words: "dense_woods" -> "Dense woods"."""
     words = name.replace("_", " ").replace("-", " ").strip()
@@ -40,6 +45,19 @@ def compass(dx: float, dy: float) -> str:
     return COMPASS[round(math.atan2(dy, dx) / (math.pi / 4)) % 8]
 
 
+def facing_words(layout: HexLayout, facing: int) -> str:
+    """The way a figure faces as a compass word on the board ("north-east"), never the side's number."""
+    return compass(*layout.direction_vector(facing))
+
+
+def where_words(layout: HexLayout, anchor_name: str, anchor: Hex, h: Hex) -> str:
+    """Where a hex lies from a figure, as the board shows it: "3 hexes north-east of Mags"."""
+    d = distance(anchor, h)
+    ax, ay = layout.hex_center(anchor)
+    hx, hy = layout.hex_center(h)
+    return f"{d} hex{'' if d == 1 else 'es'} {compass(hx - ax, hy - ay)} of {anchor_name}"
+
+
 def hex_name(battle: Battle, layout: HexLayout, h: Hex, ref: str | None = None) -> str:
     """A hex as the board shows it: the figure standing there, else its ground and where it lies from
     ``ref`` (or the nearest figure): "the grass hex 3 hexes north-east of Mags"."""
@@ -53,13 +71,8 @@ def hex_name(battle: Battle, layout: HexLayout, h: Hex, ref: str | None = None) 
         anchor = min(figures, key=lambda f: (distance(f.hex, h), f.id))
     if anchor is None:
         return f"a {ground} hex"
-    d = distance(anchor.hex, h)
-    ax, ay = layout.hex_center(anchor.hex)
-    hx, hy = layout.hex_center(h)
-    where = compass(hx - ax, hy - ay)
-    if d == 1:
-        return f"the {ground} hex {where} of {anchor.name}"
-    return f"the {ground} hex {d} hexes {where} of {anchor.name}"
+    where = where_words(layout, anchor.name, anchor.hex, h)
+    return f"the {ground} hex {where.removeprefix('1 hex ')}"
 
 
 _AT_HEX = re.compile(r" at hex \((-?\d+), (-?\d+)\)")
