@@ -621,17 +621,8 @@ class Bench:
     def startup(self) -> None:
         """``startup_s``: a fresh process to its first drawn frame."""
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-        main_py = ROOT / "main.py"
-        cmd: list[str]
-        if main_py.is_file() and "--frames" in main_py.read_text("utf-8", errors="replace"):
-            cmd = [sys.executable, str(main_py), "--frames", "1"]
-            what = "python main.py --frames 1"
-        else:
-            cmd = [sys.executable, "-c", _STARTUP_SCRIPT, str(self.shipped)]
-            what = (
-                "main.py has no --frames yet: a fresh interpreter importing pygame and the UI, opening "
-                f"{self.shipped.name} and drawing one board frame at 1280x720"
-            )
+        cmd = [sys.executable, str(ROOT / "main.py"), "--frames", "1"]
+        what = "python main.py --frames 1: the title screen's first drawn frame"
         best: list[float] = []
         for _ in range(2 if self.plan is QUICK else 3):
             t0 = time.perf_counter()
@@ -698,24 +689,6 @@ def _facing_graph(nx: Any, terrain: Any, start: Any, allowance: int, occupied: f
                 for nf in (f, (f + 1) % 6, (f - 1) % 6):
                     g.add_edge((h, f), (n, nf), weight=w)
     return g
-
-
-_STARTUP_SCRIPT = r"""
-import sys, time
-import pygame
-from game.ui.board import Board
-from game.ui.mapdata import open_map
-from game.ui.view import BoardView, TokenView
-from game.ui.widgets import TextCache
-pygame.init()
-screen = pygame.display.set_mode((1280, 720))
-data = open_map(sys.argv[1])
-board = Board(data.layout, data.terrain.width, data.terrain.height, data.source, TextCache(), (0, 0, 1280, 720))
-board.camera.fit()
-tokens = [TokenView(str(i), f.name, (200, 60, 60), f.hex, f.facing) for i, f in enumerate(data.figures)]
-board.draw(screen, BoardView(tokens=tokens))
-pygame.display.flip()
-"""
 
 
 _MAP_LOAD_SCRIPT = r"""
