@@ -233,6 +233,11 @@ def test_the_decision_panel_never_covers_the_figure_or_its_target_on_a_short_boa
     app.tick(0.0)
     app.draw()
     assert _clear_of_the_panel(screen, [me, enemy])
+    # what the compact panel leaves out of the odds shows over them
+    panel = screen.panel_rect(screen.my_decision())
+    odds_y = panel.y + app.ui.s(screen.declaration.dodge_y(panel.width) + 40)
+    move(app, (panel.x + app.ui.s(40), odds_y))
+    assert screen.hint_tip.shown and "Stances compared" in screen.hint_tip.text
 
 
 def test_the_camera_looks_again_when_the_window_is_resized(app: App) -> None:

@@ -442,6 +442,46 @@ class DeclarationPanel:
             self._paint_odds(surf, area, compact)
         return area
 
+    @staticmethod
+    def _odds_line(pv: AttackPreview) -> str:
+        mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
+        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
+        return (
+            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
+            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
+        )
+
+    def _odds_notes(self, pv: AttackPreview) -> list[str]:
+        battle = self.screen.battle
+        notes = []
+        if pv.line is not None:
+            if pv.line.blocked:
+                notes.append("line of fire BLOCKED")
+            elif pv.line.partial_cover:
+                notes.append("partial cover (−1)")
+        notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
+        notes.extend(pv.assumptions)
+        return notes
+
+    def odds_details(self) -> str:
+        """The odds a compact panel leaves out, for the hint over its odds: the whole modifier line, the
+        stances compared and the notes ("" with no target or no odds)."""
+        pv = self.preview()
+        if self.state.target is None or pv is None:
+            return ""
+        out = [self._odds_line(pv)]
+        if pv.stances:
+            cols = [
+                f"{STANCE_COLUMNS[c.stance.value]} {percent(c.hit)}"
+                + (f" · {percent(c.risk)}" if c.risk is not None else "")
+                for c in pv.stances
+            ]
+            out.append("Stances compared (your hit · their hit on you): " + "; ".join(cols))
+        notes = self._odds_notes(pv)
+        if notes:
+            out.append(" · ".join(notes))
+        return "\n".join(out)
+
     def _paint_odds(self, surf: pygame.Surface, area: pygame.Rect, compact: bool = False) -> None:
         s, text = self.screen.ui.s, self.screen.ui.text
         ox, ow, h = area.x, area.width, area.bottom
@@ -464,12 +504,7 @@ class DeclarationPanel:
             surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT, bold=True
         )
         y += s(22)
-        mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
-        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
-        line = (
-            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
-            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
-        )
+        line = self._odds_line(pv)
         parts = text.wrap(line, 11, ow)
         if compact:  # the key lines only: the distribution and the stances compared need the full panel
             if len(parts) > 1:
@@ -503,14 +538,7 @@ class DeclarationPanel:
                     bold=sel,
                 )
             y += s(34)
-        notes = []
-        if pv.line is not None:
-            if pv.line.blocked:
-                notes.append("line of fire BLOCKED")
-            elif pv.line.partial_cover:
-                notes.append("partial cover (−1)")
-        notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
-        notes.extend(pv.assumptions)
+        notes = self._odds_notes(pv)
         room = max(0, (h - y - s(4)) // text.line_height(11))
         lines = text.wrap(" · ".join(notes), 11, ow)
         if len(lines) > room > 0:  # what does not fit is cut with "…", never dropped unsaid
