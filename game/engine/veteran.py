@@ -79,6 +79,8 @@ class VeteranPlayer(TacticalPlayer):
         self.retreat_bonus = 0.3
         """What a retreat is worth per attacker left behind, in wound levels."""
         self.hold = True
+        self.dodge_weight = 1.0
+        """How much a missile dodge's saving is weighed against the point it costs the attack (FTC 6.1)."""
         """Hold the move while unmoved enemies are near (FTC 5)."""
         self.hold_under_fire = False
         """Hold even while enemy archers are on the field (measured worse: they get more shots)."""
@@ -493,7 +495,7 @@ class VeteranPlayer(TacticalPlayer):
                 dodge_level = fig.character.agility + total(battle.dodge_terms(fid, stance))
                 saved = float(hit_probability(off, (), diff) - hit_probability(off, (dodge_level,), diff))
                 likely = 1.0 if f_decl is not None else 0.5
-                if saved * likely * _WOUND_ON_HIT * care > cost_per:
+                if saved * likely * _WOUND_ON_HIT * care * self.dodge_weight > cost_per:
                     out.append(f.id)
             return tuple(out)
 

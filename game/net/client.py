@@ -18,9 +18,10 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 from game.engine import actions as act
+from game.engine import gm
 from game.engine.ai import Player, make_player
 from game.engine.events import Event
-from game.net.mirror import DesyncError, Mirror
+from game.net.mirror import DesyncError, Mirror, action_from_wire
 from game.net.protocol import DEFAULT_PORT, MAX_HOST_FRAME, PROTOCOL_VERSION, ProtocolError, encode, parse_host
 from game.net.wire import WireError, setup_from_wire
 
@@ -134,7 +135,7 @@ class Client:
                 self.token = str(msg["token"])
             self.say(f"seated at {self.seat}" + (f"; rejoin with --token {self.token}" if self.token else ""))
         elif kind == "state":
-            steps = [(act.action_from_json(a), list(d)) for a, d in msg["steps"]]
+            steps = [(action_from_wire(a), list(d)) for a, d in msg["steps"]]
             self.mirror = Mirror(setup_from_wire(msg["setup"]), list(msg["opening"]), steps)
             hint = msg.get("map")
             if isinstance(hint, dict):
@@ -177,14 +178,17 @@ class Client:
         try:
             if index > len(battle.log):
                 raise DesyncError(f"step {index + 1} came before step {len(battle.log) + 1}")
-            events = self.mirror.step(act.action_from_json(msg["action"]), list(msg["draws"]))
+            action = action_from_wire(msg["action"])
+            events = self.mirror.step(action, list(msg["draws"]))
         except DesyncError as exc:
             self.say(f"resynchronising: {exc}")
             self.progress["_fresh"] = False
             self.send("sync")
             return
         self._progress(msg)
-        self.awaiting = False
+        if self.seat == "gm" or not isinstance(action, gm.GMAction):
+            # the step answers this seat's own decision; a GM decision in between answers nobody's here
+            self.awaiting = False
         self.new_events.extend(events)
         if self.show_events:
             names = battle.names()

@@ -7,16 +7,46 @@ rolled without ever knowing the seed. The copy applies each decision the host ac
 side's secret declaration only as its stand-in (``game.engine.seats.stand_in``) until the reveal, when the
 host sends the whole log again in the open. The screen and the computer players read the copy; the host's
 battle stays the authority.
+
+Faces the GM set by hand (``game.engine.gm.SetDie``) stay behind the GM's screen (*Fudge* 4.1) until rolled:
+a seat other than the GM's receives the GM's decision as ``WITHHELD_SET_DIE`` (no figure, roll or faces),
+which its copy records without queueing anything, and the roll made with those faces arrives as the draws a
+generator would have made to roll them (``TapedBattle.public_tape``), so the copy rolls the same faces.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine.battle import Battle, BattleSetup, CountingRandom
+from game.engine import gm
+from game.engine.battle import Battle, BattleSetup, CountingRandom, IllegalAction
+from game.engine.dice import FACES, DiceRoll
+
+WITHHELD_SET_DIE = gm.SetDie("", "", ())
+"""The GM's set die as a seat other than the GM's receives it: that a GM decision was taken, nothing more."""
+
+
+def is_withheld(action: act.Action) -> bool:
+    """Whether ``action`` is the GM's set die with its figure, roll and faces withheld."""
+    return isinstance(action, gm.SetDie) and not action.faces
+
+
+def action_from_wire(data: Any) -> act.Action:
+    """A decision as the host sent it: ``WITHHELD_SET_DIE`` for a set die without faces, else the action
+    (``act.action_from_json`` checks it)."""
+    if isinstance(data, dict) and data.get("kind") == gm.SetDie.kind and not data.get("faces"):
+        return WITHHELD_SET_DIE
+    return act.action_from_json(data)
+
+
+def draws_rolling(faces: tuple[int, ...]) -> list[int]:
+    """The ``getrandbits`` draws with which the engine's 4dF roll (``dice.roll_4df``: one ``choice`` of
+    ``FACES`` a die) shows ``faces``: each die's index in ``FACES``."""
+    return [FACES.index(f) for f in faces]
 
 
 class TapingRandom(CountingRandom):
@@ -24,21 +54,27 @@ class TapingRandom(CountingRandom):
 
     def __init__(self, seed: int = 0) -> None:
         self.tape: list[int | float] = []
+        self.public: list[int | float] = []
+        """The tape as sent to a seat other than the GM's (``TapedBattle.public_tape``)."""
         super().__init__(seed)
 
     def random(self) -> float:
         value = super().random()
         self.tape.append(value)
+        self.public.append(value)
         return value
 
     def getrandbits(self, k: int) -> int:
         value = super().getrandbits(k)
         self.tape.append(value)
+        self.public.append(value)
         return value
 
 
 class TapedBattle(Battle):
-    """A ``Battle`` whose generator keeps a tape of its draws (``tape``), from its first initiative roll."""
+    """A ``Battle`` whose generator keeps a tape of its draws (``tape``), from its first initiative roll, and
+    the same tape as a seat other than the GM's is sent it (``public_tape``: a roll made with faces the GM set
+    by hand is there the draws that roll those faces)."""
 
     _taped: TapingRandom
 
@@ -58,6 +94,18 @@ class TapedBattle(Battle):
     def tape(self) -> list[int | float]:
         """Every value drawn so far, in order."""
         return self._taped.tape
+
+    @property
+    def public_tape(self) -> list[int | float]:
+        """``tape`` with each roll the GM set by hand in its place, as the draws that roll its faces (the
+        copy of a seat that never learns the faces rolls them from there)."""
+        return self._taped.public
+
+    def _set_die(self, purpose: str, fid: str) -> DiceRoll | None:
+        roll = super()._set_die(purpose, fid)
+        if roll is not None:
+            self._taped.public.extend(draws_rolling(roll.faces))
+        return roll
 
 
 class DesyncError(RuntimeError):
@@ -109,6 +157,18 @@ class MirrorBattle(Battle):
     @rng.setter
     def rng(self, value: CountingRandom) -> None:
         pass  # the engine's own seeded generator is not used: the dice come from the host
+
+    def apply(self, action: act.Action) -> list[ev.Event]:
+        """Apply a decision as the host sent it; the GM's set die with its faces withheld is only recorded
+        (nothing is queued: its roll comes with the host's draws, *Fudge* 4.1)."""
+        if not is_withheld(action):
+            return super().apply(action)
+        if self.over:
+            raise IllegalAction("The battle is over.")
+        self.log.append(action)
+        self.rolled_at.append(False)
+        self.digests.append(ev.events_digest([]))
+        return []
 
 
 class Mirror:

@@ -22,19 +22,20 @@ from typing import Any
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import record
+from game.engine import gm, record
 from game.engine.ai import Player, make_player
 from game.engine.battle import IllegalAction, apply, seat_taking
 from game.engine.seats import (
     Seat,
     check_seat,
     events_for_seat,
+    is_gm_seat,
     is_secret,
     seats_of,
     sees_everything,
     stand_in,
 )
-from game.net.mirror import TapedBattle
+from game.net.mirror import WITHHELD_SET_DIE, TapedBattle
 from game.net.protocol import GM, WATCH, ProtocolError, decision_to_json, encode
 from game.net.wire import setup_to_wire, tape_to_wire
 from game.session import Session
@@ -62,11 +63,14 @@ class Holder:
 
 @dataclass
 class Step:
-    """One accepted decision: the action, the draws it made, its events (all of them: the host's)."""
+    """One accepted decision: the action, the draws it made, its events (all of them: the host's), and its
+    draws as a seat other than the GM's is sent them (``TapedBattle.public_tape``: a roll of faces the GM set
+    by hand is there the draws that roll them)."""
 
     action: act.Action
     draws: list[int | float]
     events: list[ev.Event]
+    public: list[int | float]
 
 
 def _hash(token: str) -> str:
@@ -117,11 +121,11 @@ class Table:
         table = cls(session, battle, password, save_path, say, opening)
         old = session.battle
         for i, action in enumerate(old.log):
-            mark = len(battle.tape)
+            mark, public = len(battle.tape), len(battle.public_tape)
             events = apply(battle, action, seat_taking(battle, action))
             if i < len(old.digests) and battle.digests[-1] != old.digests[i]:
                 raise record.SaveError(f"decision {i + 1} ({action.kind}) does not replay with the same dice")
-            table._record(Step(action, battle.tape[mark:], events))
+            table._record(Step(action, battle.tape[mark:], events, battle.public_tape[public:]))
         session.battle = battle
         for label, digest in (token_hashes or {}).items():
             if label == GM or label in battle.sides:
@@ -160,10 +164,18 @@ class Table:
 
     def _safe_action(self, index: int, seat: Seat) -> act.Action:
         step = self.steps[index]
+        if isinstance(step.action, gm.SetDie) and not is_gm_seat(self.battle, seat):
+            return WITHHELD_SET_DIE  # the GM's faces are the GM's alone until rolled (Fudge 4.1)
         owner = self.secret.get(index)
         if owner is None or owner == seat.side or sees_everything(self.battle, seat):
             return step.action
         return stand_in(step.action)
+
+    def _safe_draws(self, index: int, seat: Seat) -> list[int | float]:
+        """A step's draws as ``seat`` is sent them: the GM's seat the host's own, any other seat the draws that
+        roll the faces the GM set (so its copy rolls them without ever holding the GM's decision)."""
+        step = self.steps[index]
+        return tape_to_wire(step.draws if is_gm_seat(self.battle, seat) else step.public)
 
     def _progress(self) -> dict[str, Any]:
         b = self.battle
@@ -173,7 +185,7 @@ class Table:
         """The battle as it stands for ``seat``: the setup (no seed), the log as this seat may know it with
         the dice drawn, and every event as this seat may see it."""
         steps = [
-            [act.action_to_json(self._safe_action(i, seat)), tape_to_wire(s.draws)] for i, s in enumerate(self.steps)
+            [act.action_to_json(self._safe_action(i, seat)), self._safe_draws(i, seat)] for i in range(len(self.steps))
         ]
         events = [e.to_json() for e in events_for_seat(self.battle, self.battle.events, seat)]
         map_file = str(self.session.setup_data.get("map", ""))
@@ -297,9 +309,9 @@ class Table:
 
     # ------------------------------------------------------------------ decisions
     def _apply(self, action: act.Action, seat: Seat) -> list[Out]:
-        mark = len(self.battle.tape)
+        mark, public = len(self.battle.tape), len(self.battle.public_tape)
         events = apply(self.battle, action, seat)  # the door: the seat, then the rules
-        step = Step(action, self.battle.tape[mark:], events)
+        step = Step(action, self.battle.tape[mark:], events, self.battle.public_tape[public:])
         self._record(step)
         self.save()
         self._tell(seat, step)
@@ -316,7 +328,7 @@ class Table:
                 "step",
                 index=index,
                 action=act.action_to_json(self._safe_action(index, seat)),
-                draws=tape_to_wire(step.draws),
+                draws=self._safe_draws(index, seat),
                 events=[e.to_json() for e in events_for_seat(self.battle, step.events, seat)],
                 **self._progress(),
             )
