@@ -516,18 +516,40 @@ class HelpOverlay(Screen):
         self.drawn: list[pygame.Rect] = []
         """The text drawn last, line by line (no two overlap)."""
         self.keys_shown = 0
-        """How many rows of ``keys`` fitted (all of them unless the window is tiny)."""
+        """How many rows of ``keys`` were drawn on the page shown (all of them unless the window is small)."""
+        self.key_rows_on_page: tuple[int, ...] = ()
+        """The indices in ``keys`` of the rows drawn on the page shown."""
         self.sections_shown = 0
-        """How many sections of the rules reference were drawn whole (all of them unless the window is tiny)."""
+        """How many sections of the rules reference were drawn whole on the page shown."""
+        self.sections_on_page: tuple[str, ...] = ()
+        """The titles of the sections drawn whole on the page shown."""
+        self.page = 0
+        """The page of the rules reference shown (it pages when it does not fit: PgUp/PgDn or the wheel)."""
+        self.pages = 1
+        """How many pages the rules reference took when drawn last."""
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Close on a key or click."""
+        """PgUp/PgDn, ↑/↓ or the wheel turn the rules reference's pages; any other key or a click closes."""
+        if event.type == pygame.MOUSEWHEEL:
+            self.page = max(0, min(self.pages - 1, self.page - (1 if event.y > 0 else -1 if event.y < 0 else 0)))
+            return None
+        if event.type == pygame.KEYDOWN and event.key in (
+            pygame.K_PAGEDOWN,
+            pygame.K_PAGEUP,
+            pygame.K_DOWN,
+            pygame.K_UP,
+        ):
+            step = 1 if event.key in (pygame.K_PAGEDOWN, pygame.K_DOWN) else -1
+            self.page = max(0, min(self.pages - 1, self.page + step))
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button in (4, 5):  # the wheel, as older pygame sends it
+            return None
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             return Pop()
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
-        """Two columns over the dimmed screen."""
+        """Two columns over the dimmed screen; the rules reference pages when it does not fit whole."""
         from game.engine.battle import RULE_OPTION_HELP
 
         _dim(surface, 190)
@@ -556,11 +578,22 @@ class HelpOverlay(Screen):
                 rows.append((keys, means, lh * max(len(keys), len(means))))
             if rect.y + s(48) + sum(r[2] for r in rows) <= foot:
                 break
+        key_pages: list[list[int]] = [[]]  # rows by page: one page unless even the smallest size runs over
+        key_room = foot - s(48) - rect.y
+        if sum(r[2] for r in rows) > key_room:
+            key_room -= text.line_height(11) + s(4)  # a line kept for the "more…" hint
+        used = 0
+        for n, row in enumerate(rows):
+            if used + row[2] > key_room and key_pages[-1]:
+                key_pages.append([])
+                used = 0
+            key_pages[-1].append(n)
+            used += row[2]
+        key_page = key_pages[self.page] if self.page < len(key_pages) else []
+        self.key_rows_on_page = tuple(key_page)
         y = rect.y + s(48)
         self.keys_shown = 0
-        for keys, means, height in rows:
-            if y + height > foot:
-                break
+        for keys, means, height in (rows[n] for n in key_page):
             self.keys_shown += 1
             if not means:
                 drawn.append(text.blit(surface, keys[0], (rect.x + s(20), y + s(3)), 11, theme.TEXT_MUTED, bold=True))
@@ -581,39 +614,66 @@ class HelpOverlay(Screen):
             return body + s(4) + lh + lines * text.line_height(size - 1)
 
         # the largest size at which the whole reference fits (its last sections were cut on short windows);
-        # when none does, the rule options (New battle explains them too) give way first
-        tries = [(k, True) for k in (12, 11, 10)] + [(k, False) for k in (12, 11, 10, 9)]
-        size, options = next(((k, o) for k, o in tries if rect.y + s(48) + reference_height(k, o) <= foot), (9, False))
-        y = rect.y + s(48)
-        small = text.line_height(size)
-        self.sections_shown = 0
-        for title, body in RULES_REFERENCE:
-            if y + small > foot:
-                break
-            drawn.append(text.blit(surface, title, (x, y), size, theme.ACCENT, bold=True))
-            y += small
-            lines = text.wrap(body, size, col_w)
-            for line in lines:
-                if y + small > foot:
-                    break
-                drawn.append(text.blit(surface, line, (x, y), size, theme.TEXT))
-                y += small
-            else:
-                self.sections_shown += 1
-            y += s(3)
-        y += s(4)
-        if options and y + small <= foot:
-            drawn.append(text.blit(surface, "Rule options (New battle)", (x, y), size, theme.ACCENT, bold=True))
-            y += small
-        for help_text in RULE_OPTION_HELP.values() if options else ():
-            for line in text.wrap("• " + help_text, size - 1, col_w):
-                if y + text.line_height(size - 1) > foot:
-                    break
-                drawn.append(text.blit(surface, line, (x, y), size - 1, theme.TEXT_MUTED))
-                y += text.line_height(size - 1)
+        # when none does (1024×640 or 1280×720 at 150 %), the reference pages: PgUp/PgDn or the wheel
+        # when none does, the rule options (New battle explains them too) go to a second page; when even the
+        # sections alone do not fit (1024×640 or 1280×720 at 150 %), the reference pages: PgUp/PgDn or the wheel
+        top = rect.y + s(48)
+        paged_room = foot - text.line_height(11) - s(4) - top  # a line kept for the "more…" hint
+        tries = [(k, True, foot - top) for k in (12, 11, 10)] + [(k, False, paged_room) for k in (12, 11, 10, 9)]
+        size = next((k for k, o, r in tries if reference_height(k, o) <= r), 11)
+        small, tiny = text.line_height(size), text.line_height(size - 1)
+        # every line as (text, size, colour, height, section index or -1, first line of its block)
+        lines: list[tuple[str, int, tuple[int, int, int], int, int, bool]] = []
+        for i, (title, body) in enumerate(RULES_REFERENCE):
+            lines.append((title, size, theme.ACCENT, small, i, True))
+            lines += [(line, size, theme.TEXT, small, i, False) for line in text.wrap(body, size, col_w)]
+        lines.append(("Rule options (New battle)", size, theme.ACCENT, small, -1, True))
+        for help_text in RULE_OPTION_HELP.values():
+            lines += [
+                (ln, size - 1, theme.TEXT_MUTED, tiny, -1, False) for ln in text.wrap("• " + help_text, size - 1, col_w)
+            ]
+        room = foot - top if reference_height(size, True) <= foot - top and len(key_pages) == 1 else paged_room
+        pages: list[list[int]] = [[]]
+        used = 0
+        for n, (_, _, _, height, _, first) in enumerate(lines):
+            gap = s(3) if first and pages[-1] else 0
+            if first and pages[-1]:  # a block moves whole to the next page when it fits there and not here
+                end = next((m for m in range(n + 1, len(lines)) if lines[m][5]), len(lines))
+                block = sum(ln[3] for ln in lines[n:end])
+                if used + gap + block > room and block <= room:
+                    pages.append([])
+                    used, gap = 0, 0
+            if used + gap + height > room and pages[-1]:
+                pages.append([])
+                used, gap = 0, 0
+            pages[-1].append(n)
+            used += gap + height
+        self.pages = max(len(pages), len(key_pages))
+        self.page = max(0, min(self.page, self.pages - 1))
+        shown = pages[self.page] if self.page < len(pages) else []
+        y = top
+        for n in shown:
+            line, k, colour, height, _, first = lines[n]
+            if first and shown and n != shown[0]:
+                y += s(3)
+            drawn.append(text.blit(surface, line, (x, y), k, colour, bold=first and k == size))
+            y += height
+        on_page = set(shown)
+        self.sections_shown = sum(
+            1 for i in range(len(RULES_REFERENCE)) if all(n in on_page for n, ln in enumerate(lines) if ln[4] == i)
+        )
+        self.sections_on_page = tuple(
+            title
+            for i, (title, _) in enumerate(RULES_REFERENCE)
+            if all(n in on_page for n, ln in enumerate(lines) if ln[4] == i)
+        )
+        if self.pages > 1:
+            more = "more… PgDn" if self.page < self.pages - 1 else "PgUp: back to the start"
+            hint = f"page {self.page + 1} of {self.pages} · {more}"
+            drawn.append(text.blit(surface, hint, (x, foot - s(2)), 11, theme.ACCENT, anchor="bottomleft"))
         footer = text.blit(
             surface,
-            "any key closes · our readings of the rules: README, “How this game reads the rules”",
+            "Esc closes · our readings of the rules: README, “How this game reads the rules”",
             (rect.right - s(16), rect.bottom - s(10)),
             12,
             theme.TEXT_MUTED,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pygame
+import pytest
 
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen
@@ -207,6 +208,36 @@ def test_the_decision_panel_never_covers_the_figure_deciding_or_its_target(app: 
     assert screen.decl.target == enemy
     app.tick(0.0)
     assert _clear_of_the_panel(screen, [me, enemy])
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5])
+def test_the_decision_panel_never_covers_the_figure_or_its_target_on_a_short_board(app: App, scale: float) -> None:
+    # 1024×640 at a large UI scale: the odds under the controls made the panel almost as tall as the board
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))
+    size = (1024, 640)
+    app.window = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    screen, me, enemy = _declaring_one_of_two_enemies_face_to_face(app)
+    assert screen.size == size
+    cam = screen.board.camera
+    d = screen.my_decision()
+    panel = screen.panel_rect(d)
+    assert panel.height <= cam.view[3] * 3 // 4  # a compact panel: room left for the pair above or below
+    sx, sy = cam.hex_to_screen(screen.battle.figure(me).hex)
+    cam.pan(sx - panel.centerx, sy - panel.centery)
+    screen._view = None
+    assert not _clear_of_the_panel(screen, [me, enemy])
+    key(app, pygame.K_t)
+    assert screen.decl.target == enemy
+    app.tick(0.0)
+    app.draw()
+    assert _clear_of_the_panel(screen, [me, enemy])
+    # what the compact panel leaves out of the odds shows over them
+    panel = screen.panel_rect(screen.my_decision())
+    odds_y = panel.y + app.ui.s(screen.declaration.dodge_y(panel.width) + 40)
+    move(app, (panel.x + app.ui.s(40), odds_y))
+    assert screen.hint_tip.shown and "Stances compared" in screen.hint_tip.text
 
 
 def test_the_camera_looks_again_when_the_window_is_resized(app: App) -> None:

@@ -34,6 +34,10 @@ ODDS_MIN = 260
 """The narrowest odds column beside the controls; a narrower panel puts the odds under them instead."""
 ODDS_BELOW = 170
 """How much taller the panel is with the odds under the controls (unscaled pixels)."""
+COMPACT_CUT = 36
+"""How much higher the dodge row and the odds sit in a compact panel (the stance's text on one line)."""
+ODDS_COMPACT = 48
+"""The odds' room in a compact panel: the chance to hit and the key modifiers (unscaled pixels)."""
 SHORT_STANCES = ("V. aggr.", "Aggr.", "Neutral", "Def.", "V. def.")
 STANCE_COLUMNS = {
     "very_aggressive": "Very aggr.",
@@ -75,10 +79,25 @@ class DeclarationPanel:
         left = min(s(LEFT), width - s(24))
         return left, width - left - s(28) < s(ODDS_MIN)
 
+    def compact(self, width: int) -> bool:
+        """Whether the panel is compact at this width: the odds under the controls would make it taller than
+        three fifths of the board (a short window at a large UI scale), so the stance's text takes one line and
+        the odds shrink to the chance to hit and the key modifiers, leaving room for the figure and its target."""
+        s = self.screen.ui.s
+        if not self.columns(width)[1]:
+            return False
+        return s(HEIGHT + ODDS_BELOW) > self.screen.board.camera.view[3] * 3 // 5
+
     def height(self, width: int) -> int:
         """The panel's height at this width (before the spell row)."""
         s = self.screen.ui.s
+        if self.compact(width):
+            return s(HEIGHT - COMPACT_CUT + ODDS_COMPACT)
         return s(HEIGHT) + (s(ODDS_BELOW) if self.columns(width)[1] else 0)
+
+    def dodge_y(self, width: int) -> int:
+        """The dodge row's top in the panel (unscaled pixels)."""
+        return 156 - (COMPACT_CUT if self.compact(width) else 0)
 
     # --- what the declaration would be ------------------------------------------------------------
     def ensure(self, d: Decision) -> None:
@@ -276,14 +295,14 @@ class DeclarationPanel:
             b = Button(
                 f"Aim: {st.aim}",
                 self.cmd_cycle_aim,
-                pygame.Rect(rect.x + self.columns(rect.width)[0] - aw, rect.y + s(156), aw, s(26)),
+                pygame.Rect(rect.x + self.columns(rect.width)[0] - aw, rect.y + s(self.dodge_y(rect.width)), aw, s(26)),
                 size=12,
             )
             b.focused = st.aim != "best"
             out.append(b)
         if firers and not st.second_move:
             fx = rect.x + s(64)
-            fy = rect.y + s(156)
+            fy = rect.y + s(self.dodge_y(rect.width))
             for fid in firers[: 3 if aiming else 4]:
                 name = self.screen.battle.figure(fid).name.split()[0]
                 b = Button(
@@ -395,30 +414,75 @@ class DeclarationPanel:
                 y += text.line_height(12)
             return None
         stance = Stance(st.stance)
-        for part in text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)[:2]:
+        compact = self.compact(w)
+        parts = text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)
+        if compact and len(parts) > 1:  # one line, cut with "…" (F1 and the buttons' hints tell the rest)
+            parts = [text.fit(" ".join(parts), 12, left_w - x)]
+        for part in parts[:2]:
             text.blit(surf, part, (x, y), 12, theme.TEXT)
             y += text.line_height(12)
         notes = self.stance_notes()
-        if notes:
+        if notes and not compact:
             for part in text.wrap(notes, 11, left_w - x)[:2]:
                 text.blit(surf, part, (x, y + s(2)), 11, theme.TEXT_MUTED)
                 y += text.line_height(11)
         opts = self.declare_options()
         if [f for f in opts["firers"] if f != fig.id]:
-            text.blit(surf, "Dodge:", (x, s(161)), 12, theme.TEXT_MUTED)
+            text.blit(surf, "Dodge:", (x, s(self.dodge_y(w) + 5)), 12, theme.TEXT_MUTED)
         # the odds column
         if below:
-            area = pygame.Rect(s(12), s(192), w - s(24), max(0, bottom - s(4) - s(192)))
-            pygame.draw.line(surf, theme.BORDER, (s(10), s(186)), (w - s(10), s(186)))
+            top = self.dodge_y(w) + 36
+            area = pygame.Rect(s(12), s(top), w - s(24), max(0, bottom - s(4) - s(top)))
+            pygame.draw.line(surf, theme.BORDER, (s(10), s(top - 6)), (w - s(10), s(top - 6)))
         else:
             ox = left_w + s(16)
             area = pygame.Rect(ox, s(8), w - ox - s(12), h - s(8))
             pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
         if st.spell is None:
-            self._paint_odds(surf, area)
+            self._paint_odds(surf, area, compact)
         return area
 
-    def _paint_odds(self, surf: pygame.Surface, area: pygame.Rect) -> None:
+    @staticmethod
+    def _odds_line(pv: AttackPreview) -> str:
+        mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
+        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
+        return (
+            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
+            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
+        )
+
+    def _odds_notes(self, pv: AttackPreview) -> list[str]:
+        battle = self.screen.battle
+        notes = []
+        if pv.line is not None:
+            if pv.line.blocked:
+                notes.append("line of fire BLOCKED")
+            elif pv.line.partial_cover:
+                notes.append("partial cover (−1)")
+        notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
+        notes.extend(pv.assumptions)
+        return notes
+
+    def odds_details(self) -> str:
+        """The odds a compact panel leaves out, for the hint over its odds: the whole modifier line, the
+        stances compared and the notes ("" with no target or no odds)."""
+        pv = self.preview()
+        if self.state.target is None or pv is None:
+            return ""
+        out = [self._odds_line(pv)]
+        if pv.stances:
+            cols = [
+                f"{STANCE_COLUMNS[c.stance.value]} {percent(c.hit)}"
+                + (f" · {percent(c.risk)}" if c.risk is not None else "")
+                for c in pv.stances
+            ]
+            out.append("Stances compared (your hit · their hit on you): " + "; ".join(cols))
+        notes = self._odds_notes(pv)
+        if notes:
+            out.append(" · ".join(notes))
+        return "\n".join(out)
+
+    def _paint_odds(self, surf: pygame.Surface, area: pygame.Rect, compact: bool = False) -> None:
         s, text = self.screen.ui.s, self.screen.ui.text
         ox, ow, h = area.x, area.width, area.bottom
         st = self.state
@@ -440,13 +504,14 @@ class DeclarationPanel:
             surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT, bold=True
         )
         y += s(22)
-        mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
-        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
-        line = (
-            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
-            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
-        )
-        for part in text.wrap(line, 11, ow)[:2]:
+        line = self._odds_line(pv)
+        parts = text.wrap(line, 11, ow)
+        if compact:  # the key lines only: the distribution and the stances compared need the full panel
+            if len(parts) > 1:
+                parts = [text.fit(" ".join(parts), 11, ow)]
+            text.blit(surf, parts[0], (ox, y), 11, theme.TEXT_MUTED)
+            return
+        for part in parts[:2]:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
         y += s(4)
@@ -473,14 +538,7 @@ class DeclarationPanel:
                     bold=sel,
                 )
             y += s(34)
-        notes = []
-        if pv.line is not None:
-            if pv.line.blocked:
-                notes.append("line of fire BLOCKED")
-            elif pv.line.partial_cover:
-                notes.append("partial cover (−1)")
-        notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
-        notes.extend(pv.assumptions)
+        notes = self._odds_notes(pv)
         room = max(0, (h - y - s(4)) // text.line_height(11))
         lines = text.wrap(" · ".join(notes), 11, ow)
         if len(lines) > room > 0:  # what does not fit is cut with "…", never dropped unsaid

@@ -525,10 +525,27 @@ class BattleScreen(ViewerScreen):
             text = self.log.cut_line_at(pos)
         if not text:
             text = self._cut_chrome_text(pos)
+        if not text:
+            text = self._compact_odds_hint(pos)
         if not text and pygame.Rect(self.board.camera.view).collidepoint(pos):
             text = self.spells.badge_tip(pos)
         self.hint_tip.hover(text, pos)
         self.hint_tip.update(1.0)
+
+    def _compact_odds_hint(self, pos: tuple[int, int]) -> str:
+        """Over a compact declaration panel's odds: the odds it leaves out, else ""."""
+        d = self.my_decision()
+        if d is None or d.reason != "declare" or self.decl.spell is not None:
+            return ""
+        panel = self.panel_rect(d)
+        if not self.declaration.compact(panel.width):
+            return ""
+        s = self.ui.s
+        top = panel.y + s(self.declaration.dodge_y(panel.width) + 30)
+        bottom = panel.bottom - s(40) - self.spells.extra_height(d.figure)
+        if not pygame.Rect(panel.x, top, panel.width, bottom - top).collidepoint(pos):
+            return ""
+        return self.declaration.odds_details()
 
     def _set_hover(self, pos: tuple[int, int]) -> bool:
         changed = super()._set_hover(pos)
