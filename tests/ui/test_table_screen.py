@@ -127,7 +127,7 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
         assert "Hosting at 127.0.0.1:" in screen.status and "python main.py join 127.0.0.1:" in screen.status
         human = screen.session.seat
         assert screen.battle.sides[human].controller == "human"
-        end = time.monotonic() + 30
+        end = time.monotonic() + 90  # a bound, not a speed target: a busy machine is slow
         while len(screen.battle.log) < 6 and not screen.battle.over and time.monotonic() < end:
             a.pump()
             d = screen.my_decision()
