@@ -30,6 +30,7 @@ from game.engine.battle import Battle, Decision, Figure, IllegalAction, Reason
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, behind_bonus, melee_difficulty, total
 from game.engine.hexgrid import Hex, distance, facing_toward, front_hexes, neighbors
+from game.engine.lof import LineOfFire, line_of_fire
 from game.engine.odds import escape_probability, expected_wound, hit_probability
 from game.engine.preview import AttackPreview, attack_preview, public_declarations
 
@@ -94,6 +95,11 @@ class VeteranPlayer(TacticalPlayer):
         """Take a second move (FTC 6.2) with nobody to strike (measured worse: it feeds figures in one by one)."""
         self.safe_second = False
         """Keep a second move out of the enemies' reach."""
+        self.fire_shy = 1.0
+        """What an approach's end hex (no enemy beside it) loses per enemy archer with a clear line of fire
+        to it (FTC 6.5.3, table 7: woods between block the shot)."""
+        self.second_under_fire = False
+        """Take a second move (FTC 6.2) when enemy archers can shoot the figure and it has nobody to strike."""
 
     # ------------------------------------------------------------------ the decision
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
@@ -210,6 +216,7 @@ class VeteranPlayer(TacticalPlayer):
         hurt = _level(fig) >= 3
         friends = [f for f in battle.able(fig.side) if f.id != fid]
         engaged = {e.id: sum(1 for f in friends if distance(f.hex, e.hex) == 1) for e in enemies}
+        archers = [e for e in enemies if e.character.ready_weapon.ranged]
         best: tuple[float, Hex, Figure | None, str] | None = None
         for h in candidates:
             if self._spent >= self.budget:
@@ -248,6 +255,8 @@ class VeteranPlayer(TacticalPlayer):
                 score -= 2.0 * sum(1 for e in enemies if distance(h, e.hex) == 1)
                 why = f"{fig.name} takes a shooting place"
             score += 0.25 * sum(1 for f in friends if distance(f.hex, h) <= 2)
+            if self.fire_shy and melee and archers and target is None:
+                score -= self.fire_shy * sum(self._open_to(battle, a, h) for a in archers)
             if second and self.safe_second and any(distance(h, e.hex) <= 2 for e in enemies):
                 score -= 10.0  # FTC 6.2: a figure on its second move does not defend: not within their reach
             if h != fig.hex and reach.band(h) == "escape":
@@ -290,7 +299,13 @@ class VeteranPlayer(TacticalPlayer):
         if opt is None:
             return act.Declare(fid, "neutral"), f"{fig.name} waits: nothing to attack"
         a = opt.action
-        if self.second_moves and not a.targets and not battle.threats_to(fid) and self._melee(fig) and _level(fig) < 3:
+        if (
+            (self.second_moves or (self.second_under_fire and self._under_fire(battle, fig)))
+            and not a.targets
+            and not battle.threats_to(fid)
+            and self._melee(fig)
+            and _level(fig) < 3
+        ):
             # FTC 6.2: nobody to strike and nobody striking it: a second move closes the distance
             move, why = self._vet_move(battle, fig, second=True)
             if move.steps and (
@@ -314,6 +329,22 @@ class VeteranPlayer(TacticalPlayer):
         if a.aim != "best":
             self.counts["aims"] += 1
         return a, why
+
+    def _open_to(self, battle: Battle, archer: Figure, h: Hex) -> float:
+        """1 when ``archer`` has a clear line of fire to ``h``, a half behind partial cover, 0 when blocked
+        (FTC 6.5.3, table 7)."""
+        line: LineOfFire[str] = line_of_fire(battle.terrain, archer.hex, h)
+        if line.blocked:
+            return 0.0
+        return 0.5 if line.partial_cover else 1.0
+
+    def _under_fire(self, battle: Battle, fig: Figure) -> bool:
+        """Whether an enemy archer can shoot ``fig`` now (in range, line clear; FTC 6.5)."""
+        return any(
+            self._shot_at(battle, e, fig) is not None
+            for e in battle.enemies_of(fig)
+            if any(w.ranged for w in e.character.weapons)
+        )
 
     def _aim(self, battle: Battle, fig: Figure, dc: DeclareChoices, a: act.Declare) -> tuple[str, str]:
         """FTC 6.6: a named location when its exact odds are as good as leaving the blow to fall where it

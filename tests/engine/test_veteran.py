@@ -100,3 +100,21 @@ def test_novice_slips_are_its_own_seeded_choices() -> None:
         logs.append(list(session.battle.log))
     assert logs[0] == logs[1] and len(logs[0]) > 20
     assert logs[0] != logs[2]
+
+
+def test_ftc_6_5_3_veteran_approaches_out_of_the_archers_lines_of_fire() -> None:
+    """On the village map's first move, the veteran's militiaman closes in behind cover that blocks every
+    enemy archer's line of fire (FTC 6.5.3, table 7), where a player blind to the lines stops in the open."""
+    session = new_session(str(MAPS["village"]), None, seed=1, autosave=False)
+    battle = session.battle
+    fig = battle.figure("f1")
+    archers = [e for e in battle.enemies_of(fig) if e.character.ready_weapon.ranged]
+    ends = {}
+    for shy in (0.0, 1.0):
+        player = VeteranPlayer(0)
+        player.fire_shy = shy
+        move, _ = player._vet_move(battle, fig)
+        end = move.steps[-1][0] if move.steps else fig.hex
+        ends[shy] = sum(player._open_to(battle, a, end) for a in archers)
+    assert ends[0.0] >= 1
+    assert ends[1.0] == 0
