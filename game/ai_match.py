@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game.engine import record
 from game.engine.players import LEVELS, make_player
-from game.session import new_session
+from game.session import load_session, new_session
 from game.simulate import MAX_ROUNDS, play_out
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
@@ -59,21 +61,37 @@ class MatchResult:
 
 
 def play_one(
-    map_path: Path, seed: int, kinds: dict[str, str], max_rounds: int = MAX_ROUNDS
+    map_path: Path, seed: int, kinds: dict[str, str], max_rounds: int = MAX_ROUNDS, *, verify: bool = False
 ) -> tuple[str | None, object]:
     """Play one battle on ``map_path`` with ``kinds`` (side id -> player level); returns the winning
-    side's id (None: undecided) and the players (for their counts)."""
+    side's id (None: undecided) and the players (for their counts). ``verify``: the battle is saved and
+    loaded back as ``replay --verify`` does it, every roll and event checked (``ReplayMismatch`` if not)."""
     session = new_session(str(map_path), None, seed=seed, autosave=False)
     sides = list(session.battle.sides)
     players = {s: make_player(kinds[s], seed + i) for i, s in enumerate(sides)}
     play_out(session.battle, players, max_rounds)
+    if verify:
+        with tempfile.TemporaryDirectory() as folder:
+            log = Path(folder) / "battle.json"
+            session.save(log)
+            again = load_session(log, autosave=False).battle
+            if again.digests != session.battle.digests:
+                raise record.ReplayMismatch(len(again.log), "the battle loaded back differs from the one played")
     return session.battle.winner, players
 
 
 def run_match(
-    player: str, opponent: str, seeds: list[int], maps: list[Path], max_rounds: int = MAX_ROUNDS, log: bool = False
+    player: str,
+    opponent: str,
+    seeds: list[int],
+    maps: list[Path],
+    max_rounds: int = MAX_ROUNDS,
+    log: bool = False,
+    *,
+    verify: bool = False,
 ) -> MatchResult:
-    """Mirrored battles of ``player`` against ``opponent``: each seed on each map twice, sides swapped."""
+    """Mirrored battles of ``player`` against ``opponent``: each seed on each map twice, sides swapped;
+    ``verify``: each battle is also replayed from its save (``play_one``)."""
     result = MatchResult(player, opponent, counts=dict.fromkeys(COUNTED, 0))
     for map_path in maps:
         mr = MapResult(map_path.stem)
@@ -83,7 +101,7 @@ def run_match(
             for mine in sides[:2]:
                 other = next(s for s in sides if s != mine)
                 kinds = {mine: player, other: opponent}
-                winner, players = play_one(map_path, seed, kinds, max_rounds)
+                winner, players = play_one(map_path, seed, kinds, max_rounds, verify=verify)
                 if winner == mine:
                     mr.wins += 1
                 elif winner is None:
@@ -127,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     p.add_argument("--json", help="also write the results here as JSON")
     p.add_argument("--verbose", action="store_true", help="print each battle as it ends")
+    p.add_argument("--verify", action="store_true", help="replay every battle from its save, as replay --verify")
     args = p.parse_args(argv)
     kinds = [k.strip() for k in args.players.split(",")]
     if len(kinds) != 2 or any(k not in LEVELS for k in kinds):
@@ -138,7 +157,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no map at {', '.join(missing)}; give .tmx files with --maps", file=sys.stderr)
         return 2
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-    result = run_match(kinds[0], kinds[1], seeds, maps, args.max_rounds, log=args.verbose)
+    try:
+        result = run_match(kinds[0], kinds[1], seeds, maps, args.max_rounds, log=args.verbose, verify=args.verify)
+    except record.ReplayMismatch as exc:
+        print(f"error: a battle does not replay from its save: {exc}", file=sys.stderr)
+        return 1
     print(report(result))
     if args.json:
         data = {

@@ -38,13 +38,14 @@ def test_every_level_is_a_player_and_an_unknown_one_is_a_clear_error() -> None:
 def test_veteran_wins_most_mirrored_battles_against_tactical_and_uses_the_whole_rulebook() -> None:
     """A small mirrored match (each seed twice, sides swapped): the veteran wins at least 5 of the 8
     decided battles, and among its declarations are advances (FTC 6.2), retreats (FTC 6.2), missile
-    dodges (FTC 6.1) and aims other than "best" (FTC 6.6)."""
+    dodges (FTC 6.1), aims other than "best" (FTC 6.6) and held moves (FTC 5); every battle replays roll for
+    roll from its save (``verify``, as ``replay --verify``)."""
     start = time.process_time()
-    result = run_match("veteran", "tactical", [1, 2], [MAPS["open_field"], MAPS["ruined_keep"]])
+    result = run_match("veteran", "tactical", [1, 2], [MAPS["open_field"], MAPS["ruined_keep"]], verify=True)
     overall = result.overall
     assert overall.wins + overall.losses >= 6
     assert overall.wins >= 5, overall
-    for key in ("advances", "retreats", "dodges", "aims"):
+    for key in ("advances", "retreats", "dodges", "aims", "holds"):
         assert result.counts[key] > 0, (key, result.counts)
     assert time.process_time() - start < 40
 
