@@ -760,12 +760,9 @@ class DeployScreen(ViewerScreen):
         self._draw_panel(surface)
         pygame.draw.rect(surface, theme.PANEL, (0, h - s(self.STATUS), w, s(self.STATUS)))
         pygame.draw.line(surface, theme.BORDER, (0, h - s(self.STATUS)), (w, h - s(self.STATUS)))
-        msg = self.message
-        while text.width(msg, 13) > w - s(24) and len(msg) > 10:
-            msg = msg[:-2]
         text.blit(
             surface,
-            msg if msg == self.message else msg.rstrip() + "…",
+            text.fit(self.message, 13, w - s(24)),
             (s(12), h - s(self.STATUS) // 2),
             13,
             theme.DANGER if self.message_error else theme.TEXT_MUTED,

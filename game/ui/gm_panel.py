@@ -293,10 +293,7 @@ class GMPanel(Screen):
         )
         note = self.set_dice_note()
         if note:
-            room = self.rect.right - s(16) - x
-            while note and self.ui.text.width(note, 13) > room:
-                note = note[:-2] + "…" if len(note) > 2 else ""
-            self.notes.append((note, (x + s(4), y + s(6))))
+            self.notes.append((self.ui.text.fit(note, 13, self.rect.right - s(16) - x), (x + s(4), y + s(6))))
         next_row()
         row("Escape")
         add("Grant escape", lambda: self.send(gm.GrantEscape(self.figure)), 120, enabled=fig is not None)

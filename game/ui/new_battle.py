@@ -486,11 +486,7 @@ class NewBattleScreen(Screen):
             )
             if rect.height < s(36):
                 continue  # one line per option: its help shows under the mouse
-            help_text = self.option_help[k]
-            while text.width(help_text, 12) > rect.width - s(30) and len(help_text) > 10:
-                help_text = help_text[:-2]
-            if help_text != self.option_help[k]:
-                help_text = help_text.rstrip() + "…"
+            help_text = text.fit(self.option_help[k], 12, rect.width - s(30))
             text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
         self.back.draw(surface, text)
         self.start.draw(surface, text)

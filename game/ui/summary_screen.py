@@ -525,12 +525,9 @@ class SummaryScreen(Screen):
         self.drawn_boxes[fid] = []
         self._draw_boxes(surface, p.wounds, x, y, record=self.drawn_boxes[fid])
         if p.lines:
-            last = p.lines[-1]
-            while text.width(last, 11) > rect.width - s(20) and len(last) > 10:
-                last = last[:-2]
             text.blit(
                 surface,
-                last if last == p.lines[-1] else last.rstrip() + "…",
+                text.fit(p.lines[-1], 11, rect.width - s(20)),
                 (rect.x + s(12), rect.bottom - s(16)),
                 11,
                 theme.TEXT_MUTED,

@@ -192,10 +192,7 @@ class Gear(Part):
             y += s(30)
         pierce = self.piercing()
         self.header("piercing", "Scale-piercing", x, y + s(4), x + s(150))
-        shown = ", ".join(f"{k}: {v}" for k, v in pierce.items()) or "none"
-        room = right - s(112) - (x + s(120))
-        while len(shown) > 6 and self.ui.text.width(shown, 13) > room:
-            shown = shown[:-2].rstrip() + "…"
+        shown = self.fit(", ".join(f"{k}: {v}" for k, v in pierce.items()) or "none", 13, right - s(112) - (x + s(120)))
         self.text(shown, (x + s(120), y + s(5)), 13, theme.TEXT if pierce else theme.TEXT_MUTED)
         self.sections["piercing"] = (x + s(130) + self.ui.text.width(shown, 13), y + s(5), right - s(112))
         self.button(
