@@ -21,7 +21,20 @@ from game.session import load_session, new_session
 from game.simulate import MAX_ROUNDS, play_out
 
 MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
-COUNTED = ("declarations", "advances", "retreats", "dodges", "aims", "holds", "interrupts", "second_moves")
+COUNTED = (
+    "declarations",
+    "advances",
+    "retreats",
+    "dodges",
+    "dives",
+    "volley_dives",
+    "aims",
+    "holds",
+    "interrupts",
+    "second_moves",
+    "lanes_opened",
+    "spells",
+)
 
 
 @dataclass

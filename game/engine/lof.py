@@ -275,6 +275,18 @@ class LineOfFire(NamedTuple, Generic[T]):
         return _bystanders(self.firer, self.target, occupants, self.wall_cutoff)
 
 
+def risk_hexes(terrain: TerrainMap, firer: Hex, target: Hex) -> tuple[Hex, ...]:
+    """The hexes where a figure would be at risk from a miss of a shot from ``firer`` at ``target`` (FTC
+    6.5.3, table 9): the places ``bystanders_at_risk`` looks at, from the firer outwards."""
+    cutoff = line_of_fire(terrain, firer, target).wall_cutoff
+    ext = _extended(target.q - firer.q, target.r - firer.r)
+    return tuple(
+        Hex(cell.q + firer.q, cell.r + firer.r)
+        for cell, risk, rank in zip(ext.cells, ext.at_risk_place, ext.rank, strict=True)
+        if risk and (cutoff is None or rank <= cutoff)
+    )
+
+
 def _bystanders(firer: Hex, target: Hex, occupants: Mapping[Hex, T], cutoff: int | None) -> tuple[T, ...]:
     if not occupants:
         return ()

@@ -6,12 +6,20 @@ with the odds the screen shows (``game.engine.preview``):
 - movement (FTC 5): it holds its move while unmoved enemies are near, to move after them, and
   interrupts with a held figure when an enemy has left its back open; it moves to strike from the flank
   or the rear (FTC 6.4.1's behind bonus), next to friends already engaged (FTC 6.1, multiple attackers),
-  and away from places where several enemies would fight it alone;
+  and away from places where several enemies would fight it alone; it approaches out of the enemy
+  archers' lines of fire and off its own archers' lines (FTC 6.5.3: a miss may strike a friend on the
+  line), so that a figure standing in a friend's lane steps out of it; a figure that dived for the
+  ground gets up with its move;
 - declarations (FTC 6.1, 6.2, 6.5, 6.6): per figure the best of every stance with its advances and
   retreats, every target in reach, missile dodges against firers that can really reach it (each one
   weighed against the point it costs the attack), the aim, and no shot through friends when the stray
-  odds are bad (FTC 6.5.3); then a few rounds in which each undeclared figure of the side answers the
-  plans of the others (ganging up on one enemy makes its blows beat every defence, FTC 6.4.1);
+  odds are bad (FTC 6.5.3); with nobody to strike and a volley coming (``dive_volley`` firers or more),
+  the very defensive stance that dodges them all, steps back and dives for the ground (FTC 6.2); then a
+  few rounds in which each undeclared figure of the side answers the plans of the others (ganging up on
+  one enemy makes its blows beat every defence, FTC 6.4.1). A blow is worth more on an enemy that hurts
+  more (``menace``: the wound its own blow would deal, by the same odds);
+- spells (FTC 8, 8.1, 8.3): by ``spell_preview``'s exact odds — the casting roll, a touch attack, the
+  target's resistance roll and its dodge — times what the effect is worth;
 - a side that has lost (one figure left, badly hurt, against several) yields.
 
 Its effort is bounded by a count of odds evaluations per decision (``budget``), never by the clock, so a
@@ -21,18 +29,20 @@ its latest decision for the GM's view (``reasons`` all of them, in order).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from game.engine import actions as act
+from game.engine import events as ev
+from game.engine import magic
 from game.engine.ai import TacticalPlayer
 from game.engine.battle import Battle, Decision, Figure, IllegalAction, Reason
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, behind_bonus, melee_difficulty, total
 from game.engine.hexgrid import Hex, distance, facing_toward, front_hexes, neighbors
-from game.engine.lof import LineOfFire, line_of_fire
+from game.engine.lof import LineOfFire, line_of_fire, risk_hexes
 from game.engine.odds import escape_probability, expected_wound, hit_probability
-from game.engine.preview import AttackPreview, attack_preview, public_declarations
+from game.engine.preview import AttackPreview, SpellPreview, attack_preview, public_declarations, spell_preview
 
 _WOUND_ON_HIT = 2.0
 """The wound level a hit is taken to deal when only its chance is known (between Hurt and Very Hurt)."""
@@ -73,6 +83,10 @@ class VeteranPlayer(TacticalPlayer):
             "holds": 0,
             "interrupts": 0,
             "second_moves": 0,
+            "dives": 0,
+            "volley_dives": 0,
+            "lanes_opened": 0,
+            "spells": 0,
         }
         # its settings, as measured against the tactical player with ``ai-match`` (README "Computer players")
         self.retreat_hurt = 3
@@ -100,6 +114,18 @@ class VeteranPlayer(TacticalPlayer):
         to it (FTC 6.5.3, table 7: woods between block the shot)."""
         self.second_under_fire = False
         """Take a second move (FTC 6.2) when enemy archers can shoot the figure and it has nobody to strike."""
+        self.lane_weight = 1.0
+        """What a hex on a friendly archer's line of fire to its target loses, for a figure that strikes
+        nobody from it (FTC 6.5.3: a miss may strike a friend on the line)."""
+        self.dive_volley = 2
+        """From how many enemy firers with a clear shot a figure with nobody to strike may take the very
+        defensive stance, dodge them all and dive for the ground (FTC 6.2); 0 never."""
+        self.dive_ground = 0.3
+        """What diving loses per hex the retreat puts between the figure and the nearest enemy."""
+        self.menace = 0.5
+        """How much a more dangerous enemy is worth striking first (see ``_menace``); 0 treats all alike."""
+        self.exact_spells = True
+        """Choose spells by ``spell_preview``'s exact odds (else as the tactical player does)."""
 
     # ------------------------------------------------------------------ the decision
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
@@ -171,7 +197,8 @@ class VeteranPlayer(TacticalPlayer):
         """A move of a held figure to a hex behind an enemy that has already moved (FTC 5, 6.4.1)."""
         if not self._melee(fig):
             return None
-        reach = battle.reach_for(fig.id)
+        up = self._stand_up(fig)
+        reach = battle.reach_for(fig.id, posture=up)
         best: tuple[float, Hex, Figure] | None = None
         for e in battle.enemies_of(fig):
             if not e.moved or distance(fig.hex, e.hex) > fig.allowance + 1:
@@ -190,7 +217,7 @@ class VeteranPlayer(TacticalPlayer):
         if best is None or best[0] < 1:
             return None
         _, h, e = best
-        return act.Move(fig.id, reach.path(h, facing_toward(h, e.hex)).steps), e.name
+        return act.Move(fig.id, reach.path(h, facing_toward(h, e.hex)).steps, up), e.name
 
     def _exposure(self, battle: Battle, fig: Figure, h: Hex, exclude: Figure | None = None) -> int:
         """How many enemies would have ``h`` in a front hex (could strike it without turning)."""
@@ -209,8 +236,10 @@ class VeteranPlayer(TacticalPlayer):
         enemies = battle.enemies_of(fig)
         if not enemies:
             return act.Move(fid, ()), f"{fig.name} stays: no enemy left"
-        reach = battle.reach_for(fid)
+        up = self._stand_up(fig)
+        reach = battle.reach_for(fid, posture=up)
         candidates = [fig.hex, *sorted(reach.hexes())]
+        lanes = self._lanes(battle, fig) if self.lane_weight else {}
         field = self._approach_field(battle, fig, candidates)
         melee = self._melee(fig)
         hurt = _level(fig) >= 3
@@ -236,7 +265,7 @@ class VeteranPlayer(TacticalPlayer):
                         bonus = behind_bonus(h, e.hex, e.facing, attacker_phase_start=h, moved_this_attack_phase=False)
                         v = 1.2 * bonus + 0.8 * min(engaged[e.id], 2) + 0.3 * _level(e)
                         if best_e is None or v > best_e[0]:
-                            word = "behind" if bonus >= 2 else "the flank of" if bonus == 1 else "beside"
+                            word = "behind" if bonus >= 2 else "to the flank of" if bonus == 1 else "beside"
                             best_e = (v, e, word)
                     assert best_e is not None
                     score += best_e[0]
@@ -255,6 +284,11 @@ class VeteranPlayer(TacticalPlayer):
                 score -= 2.0 * sum(1 for e in enemies if distance(h, e.hex) == 1)
                 why = f"{fig.name} takes a shooting place"
             score += 0.25 * sum(1 for f in friends if distance(f.hex, h) <= 2)
+            if target is None and h in lanes:
+                # FTC 6.5.3: standing on a friend's line of fire puts a stray arrow in its back
+                score -= self.lane_weight
+            if not melee and self.lane_weight:
+                score -= self.lane_weight * self._friends_in_the_way(battle, fig, h, enemies)
             if self.fire_shy and melee and archers and target is None:
                 score -= self.fire_shy * sum(self._open_to(battle, a, h) for a in archers)
             if second and self.safe_second and any(distance(h, e.hex) <= 2 for e in enemies):
@@ -273,27 +307,69 @@ class VeteranPlayer(TacticalPlayer):
         _, h, target, why = best
         look = target or min(enemies, key=lambda e: distance(h, e.hex))
         facing = facing_toward(h, look.hex)
-        if h == fig.hex:
-            if facing != fig.facing and reach.can_reach(fig.hex, facing):
-                return act.Move(fid, reach.path(fig.hex, facing).steps), f"{fig.name} turns to face {look.name}"
-            return act.Move(fid, ()), f"{fig.name} stands its ground"
-        if not reach.can_reach(h, facing):
-            facing = reach.facings(h)[0]
         if not why.startswith(fig.name):
             why = f"{fig.name} {why}"
-        return act.Move(fid, reach.path(h, facing).steps), why
+        if fig.hex in lanes and h not in lanes:
+            self.counts["lanes_opened"] += 1
+            why += f", clearing {lanes[fig.hex]}'s line of fire"
+        if up is not None:
+            why += ", getting up first"
+        if h == fig.hex:
+            if facing != fig.facing and reach.can_reach(fig.hex, facing):
+                return act.Move(fid, reach.path(fig.hex, facing).steps, up), f"{fig.name} turns to face {look.name}"
+            return act.Move(fid, (), up), f"{fig.name} stands its ground" + (", getting up" if up else "")
+        if not reach.can_reach(h, facing):
+            facing = reach.facings(h)[0]
+        return act.Move(fid, reach.path(h, facing).steps, up), why
+
+    def _stand_up(self, fig: Figure) -> str | None:
+        """FTC 5: a figure that dived for the ground gets up with its move (no cost in this reading)."""
+        return "standing" if fig.posture != "standing" else None
+
+    def _lanes(self, battle: Battle, fig: Figure) -> dict[Hex, str]:
+        """The hexes on the lines of fire from the side's archers (other than ``fig``) to the enemies they can
+        shoot now, each with the archer's name (FTC 6.5.3: a miss may strike a friend standing on the line)."""
+        key = ("lanes", len(battle.log), fig.id)
+        cache: dict[object, dict[Hex, str]] = self.__dict__.setdefault("_lane_cache", {})
+        if key in cache:
+            return cache[key]
+        if len(cache) > 200:
+            cache.clear()
+        out: dict[Hex, str] = {}
+        for a in battle.able(fig.side):
+            if a.id == fig.id or not a.character.ready_weapon.ranged or battle.threats_to(a.id):
+                continue
+            self._spent += 1
+            shots = sorted(
+                (battle.figure(t) for t in battle.targets_for(a.id)), key=lambda e: (distance(a.hex, e.hex), e.id)
+            )
+            for e in shots[:2]:
+                for h in risk_hexes(battle.terrain, a.hex, e.hex):
+                    out.setdefault(h, a.name)
+        cache[key] = out
+        return out
+
+    def _friends_in_the_way(self, battle: Battle, fig: Figure, h: Hex, enemies: Sequence[Figure]) -> int:
+        """How many friends stand on the line of fire from ``h`` to the nearest enemy (FTC 6.5.3)."""
+        e = min(enemies, key=lambda x: (distance(h, x.hex), x.id))
+        inside = set(risk_hexes(battle.terrain, h, e.hex))
+        return sum(1 for f in battle.able(fig.side) if f.id != fig.id and f.hex in inside)
 
     # ------------------------------------------------------------------ declarations (FTC 6.1, 6.2, 6.5, 6.6)
     def _vet_declare(self, battle: Battle, fid: str) -> tuple[act.Action, str]:
         fig = battle.figure(fid)
         dc = declare_choices(battle, fid)
         if fig.character.spells:
-            opts = battle.declare_options(fid)
-            spell = self._best_spell(battle, fig, opts, battle.threats_to(fid))
+            spell = (
+                self._vet_spell(battle, fig, dc)
+                if self.exact_spells
+                else self._tactical_spell(battle, fig, battle.threats_to(fid))
+            )
             if spell is not None:
                 best = self._best_option(battle, fig, dc, {})
-                if best is None or float(spell[0]) > best.dealt:
-                    return spell[1], f"{fig.name} casts {spell[1].spell} (FTC 8)"
+                if best is None or spell[0] > best.dealt:
+                    self.counts["spells"] += 1
+                    return spell[1], spell[2]
         plan = self._side_plan(battle, fig, dc)
         opt = plan.get(fid) or self._best_option(battle, fig, dc, {})
         if opt is None:
@@ -326,9 +402,96 @@ class VeteranPlayer(TacticalPlayer):
             self.counts["retreats"] += 1
         if a.dodge:
             self.counts["dodges"] += 1
+            if a.stance == Stance.VERY_DEFENSIVE.value:
+                self.counts["dives"] += 1
+                if not battle.threats_to(fid):
+                    self.counts["volley_dives"] += 1
         if a.aim != "best":
             self.counts["aims"] += 1
         return a, why
+
+    def _tactical_spell(
+        self, battle: Battle, fig: Figure, threats: list[Figure]
+    ) -> tuple[float, act.Declare, str] | None:
+        """The tactical player's choice of spell (FTC 8), for measuring ``exact_spells`` against it."""
+        found = self._best_spell(battle, fig, battle.declare_options(fig.id), threats)
+        if found is None:
+            return None
+        return float(found[0]), found[1], f"{fig.name} casts {found[1].spell} (FTC 8)"
+
+    def _vet_spell(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> tuple[float, act.Declare, str] | None:
+        """FTC 8, 8.1, 8.3: the known spell worth most by the exact odds the screen shows (``spell_preview``):
+        a bolt by the wound it deals on average (the chance that the target dodges it, and the stray odds
+        on friends counted), any other spell by its chance of taking effect (the casting roll, a touch
+        attack, the target's resistance roll) times what its effect is worth; or going on with a spell
+        being concentrated on."""
+        threats = battle.threats_to(fig.id)
+        stance = "mildly_defensive" if threats else "neutral"
+        casting = battle.casting_of(fig.id)
+        if casting is not None:
+            name = casting.spell.name
+            return 100.0, act.Declare(fig.id, stance, spell=name), f"{fig.name} keeps concentrating on {name} (FTC 8.1)"
+        declared = public_declarations(battle)
+        near = min((distance(fig.hex, e.hex) for e in battle.enemies_of(fig)), default=99)
+        best: tuple[float, act.Declare, str] | None = None
+        for name, targets in sorted(dc.spells.items()):
+            item = magic.spell(name)
+            if magic.resolves_when(item) == "last_round" and near <= 4:
+                continue  # no time to stand still concentrating with enemies this close
+            for t in targets:
+                if self._spent >= self.budget and best is not None:
+                    break
+                tgt = battle.figure(t)
+                spot = battle.area_hex_on(fig.id, name, t) if item.target == "hex" else None
+                if item.target == "hex" and spot is None:
+                    continue
+                self._spent += 1
+                try:
+                    pv = spell_preview(battle, fig.id, name, spot if spot is not None else t, stance)
+                except (IllegalAction, ValueError):
+                    continue
+                value = self._spell_value(battle, fig, item, tgt, spot, pv, declared, threats)
+                if value <= 0 or (best is not None and value <= best[0]):
+                    continue
+                if spot is not None:
+                    decl = act.Declare(fig.id, stance, spell=name, spell_hex=spot)
+                    why = f"{fig.name} casts {name} over {tgt.name}: {float(pv.effect) * 100:.0f} % to take effect"
+                else:
+                    decl = act.Declare(fig.id, stance, spell=name, spell_target=t)
+                    on = "on itself" if t == fig.id else f"on {tgt.name}"
+                    why = f"{fig.name} casts {name} {on}: {float(pv.effect) * 100:.0f} % to take effect"
+                best = (value, decl, why + " (FTC 8)")
+        return best
+
+    def _spell_value(
+        self,
+        battle: Battle,
+        fig: Figure,
+        item: magic.Spell,
+        tgt: Figure,
+        spot: Hex | None,
+        pv: SpellPreview,
+        declared: Mapping[str, ev.Declared],
+        threats: Sequence[Figure],
+    ) -> float:
+        """What casting ``item`` is worth, in wound levels dealt (or their equal), by ``pv``'s exact odds."""
+        if pv.distribution is not None:
+            dealt = float(expected_wound(pv.distribution))
+            if pv.dodged is not None and pv.effect > 0:
+                decl = declared.get(tgt.id)
+                p_dodge = 0.5 if decl is None else (1.0 if fig.id in decl.dodge else 0.0)
+                dealt *= 1 - p_dodge + p_dodge * float(pv.dodged / pv.effect)
+            friendly = sum(float(b.chance) for b in pv.bystanders if b.friend)
+            if friendly > 0.25:
+                return 0.0
+            worth = (1.0 + 0.3 * _level(tgt)) * self._menace(battle, fig, tgt)
+            return dealt * worth - 1.5 * friendly * _WOUND_ON_HIT
+        if spot is not None:
+            covered = magic.area_hexes(item, spot)
+            enemies = sum(1 for e in battle.enemies_of(fig) if e.hex in covered)
+            friends = sum(1 for f in battle.able(fig.side) if f.hex in covered)
+            return float(pv.effect) * 0.25 * (enemies - 2 * friends)
+        return float(pv.effect) * float(self._spell_worth(battle, fig, item, tgt, list(threats)))
 
     def _open_to(self, battle: Battle, archer: Figure, h: Hex) -> float:
         """1 when ``archer`` has a clear line of fire to ``h``, a half behind partial cover, 0 when blocked
@@ -510,7 +673,7 @@ class VeteranPlayer(TacticalPlayer):
 
         def worth(t: str) -> float:
             tgt = battle.figure(t)
-            return 1.0 + 0.3 * _level(tgt) + 0.35 * min(ganged.get(t, 0), 2)
+            return (1.0 + 0.3 * _level(tgt) + 0.35 * min(ganged.get(t, 0), 2)) * self._menace(battle, fig, tgt)
 
         def dodges_for(stance: Stance, base_dealt: float, cost_per: float) -> tuple[str, ...]:
             """Dodge each firer whose shot it halves more than the dodge costs its attack (FTC 6.1)."""
@@ -530,11 +693,18 @@ class VeteranPlayer(TacticalPlayer):
                     out.append(f.id)
             return tuple(out)
 
+        volley = self._volley(battle, fig, firers, declared)
         for choice in dc.stances:
             st = Stance(choice.stance)
             retreat_to: Hex | None = None
+            dive = False
             if not threats and st.retreat == "must":
-                continue  # FTC 6.2: a retreat is away from attackers; with none it only gives ground
+                # FTC 6.2: a retreat is away from attackers; with none it only gives ground, unless a volley
+                # is coming: then the very defensive stance dodges them all and dives for the ground
+                back = self._dive_hexes(battle, fig, choice.retreats, volley) if volley else []
+                if not back:
+                    continue
+                retreat_to, dive = back[0], True
             wants = st.retreat == "must" or (st.retreat == "may" and (outnumbered or hurt >= self.retreat_hurt))
             if threats and wants:
                 if not choice.retreats:
@@ -583,6 +753,17 @@ class VeteranPlayer(TacticalPlayer):
             d = dodges_for(st, 0.0, 0.0)
             r = risk(st, None, d)
             score = -care * r
+            if dive:
+                if not d:
+                    continue
+                near = min(distance(fig.hex, e.hex) for e in battle.enemies_of(fig))
+                after = min(distance(retreat_to, e.hex) for e in battle.enemies_of(fig)) if retreat_to else near
+                score -= self.dive_ground * max(0, after - near)
+                why = f"{fig.name} dives for the ground (very defensive), dodging " + ", ".join(
+                    battle.figure(x).name for x in d
+                )
+                options.append(_Option(act.Declare(fid, st.value, dodge=d, retreat=retreat_to), score, 0.0, 0.0, why))
+                continue
             if retreat_to is not None:
                 score += self.retreat_bonus * care * len(threats)
             elif st.retreat == "must":
@@ -671,6 +852,63 @@ class VeteranPlayer(TacticalPlayer):
             how = "falls back and strikes"
         why = f"{fig.name} {how} {tgt.name}{where} ({st.display_name.lower()}): {', '.join(bits)}"
         return [_Option(action, score, dealt, hit, why)]
+
+    def _volley(
+        self, battle: Battle, fig: Figure, firers: Sequence[Figure], declared: Mapping[str, ev.Declared]
+    ) -> list[Figure]:
+        """The enemy firers whose shots make a volley at ``fig`` (FTC 6.2, 6.5): at least ``dive_volley`` of
+        them that can shoot it now and have not declared another target; empty otherwise."""
+        if not self.dive_volley:
+            return []
+        shooting = [f for f in firers if f.id not in declared or fig.id in declared[f.id].targets]
+        return shooting if len(shooting) >= self.dive_volley else []
+
+    def _dive_hexes(self, battle: Battle, fig: Figure, retreats: Sequence[Hex], volley: Sequence[Figure]) -> list[Hex]:
+        """Where a figure diving for the ground may step back to (FTC 6.2): hexes no nearer any firer of the
+        volley, the ones with the fewest clear lines of fire first, then the nearest the enemy."""
+        enemies = battle.enemies_of(fig)
+        back = [h for h in retreats if all(distance(h, f.hex) >= distance(fig.hex, f.hex) for f in volley)]
+        return sorted(
+            back,
+            key=lambda h: (
+                sum(self._open_to(battle, f, h) for f in volley),
+                min(distance(h, e.hex) for e in enemies),
+                h.q,
+                h.r,
+            ),
+        )
+
+    def _menace(self, battle: Battle, fig: Figure, tgt: Figure) -> float:
+        """How dangerous ``tgt`` is beside the other enemies, as a weight on a blow at it: the wound its own
+        blow or shot would deal ``fig`` on average (``preview``'s odds, FTC 6.4–7), over the mean of all the
+        enemies', kept between a half and twice, raised to the power ``menace`` (0: every enemy alike)."""
+        if not self.menace:
+            return 1.0
+        key = ("menace", len(battle.log), fig.id)
+        cache: dict[object, dict[str, float]] = self.__dict__.setdefault("_menaces", {})
+        if key not in cache:
+            if len(cache) > 500:
+                cache.clear()
+            harm = {e.id: self._harm(battle, e, fig) for e in battle.enemies_of(fig)}
+            mean = sum(harm.values()) / len(harm) if harm else 0.0
+            cache[key] = {
+                k: (min(2.0, max(0.5, v / mean)) ** self.menace if mean > 0 else 1.0) for k, v in harm.items()
+            }
+        return cache[key].get(tgt.id, 1.0)
+
+    def _harm(self, battle: Battle, e: Figure, fig: Figure) -> float:
+        """The wound ``e``'s blow (or shot, when it shoots) would deal ``fig`` on average (FTC 6.4–7)."""
+        weapon = e.character.ready_weapon
+        if weapon.ranged:
+            shot = self._shot_at(battle, e, fig)
+            off, diff = shot if shot is not None else (e.character.combat_skill(weapon), 0)
+            return float(hit_probability(off, (), diff)) * _WOUND_ON_HIT
+        blow = self._blow(battle, e, fig)
+        if blow is None:
+            return 0.0
+        off, diff, per_hit = blow
+        my_def, _ = battle.melee_defence(fig.id, e.id, weapon, "neutral")
+        return float(hit_probability(off, (my_def,), diff)) * per_hit
 
     def _has_targets(self, battle: Battle, e: Figure) -> bool:
         key = ("targets", len(battle.log), e.id)

@@ -20,6 +20,7 @@ from game.engine.lof import (
     line_hexes,
     line_of_fire,
     lines_of_fire,
+    risk_hexes,
 )
 from game.engine.terrain import TerrainMap, TerrainType
 
@@ -335,6 +336,28 @@ def test_ftc_6_5_3_a_wall_beyond_the_target_shelters_figures_behind_it() -> None
     assert lof.bystanders_at_risk() == ("friend", "behind")
     # A figure standing in the blocking hex itself is reached by the missile.
     assert lof.bystanders_at_risk({Hex(7, 5): "in the wood", Hex(8, 5): "past it"}) == ("in the wood",)
+
+
+cells = st.tuples(st.integers(0, 23), st.integers(0, 23))
+
+
+@given(cells, cells, st.integers(0, 2**16))
+@settings(max_examples=150)
+def test_ftc_6_5_3_risk_hexes_are_where_bystanders_are_found(
+    ca: tuple[int, int], cb: tuple[int, int], seed: int
+) -> None:
+    """``risk_hexes`` (where a friend should not stand) names exactly the hexes in which
+    ``bystanders_at_risk`` finds a figure, walls beyond the target included (table 9)."""
+    base = TerrainMap.open(24, 24)
+    a, b = base.hex_at(*ca), base.hex_at(*cb)
+    rng = random.Random(seed)
+    walls = {base.hex_at(c, r) for c in range(24) for r in range(24) if rng.random() < 0.1} - {a, b}
+    terrain = _map(walls)
+    places = risk_hexes(terrain, a, b)
+    around = {h: h for h in within(a, 2 * distance(a, b) + 2) if h not in (a, b)}
+    found = line_of_fire(terrain, a, b, occupants=around).bystanders_at_risk()
+    assert list(places) == [h for h in found if h in around]
+    assert a not in places and b not in places
 
 
 # --- every pair at once ------------------------------------------------------------------------------

@@ -5,18 +5,27 @@ every time for the same battle, explains each decision, and its battles replay r
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import main
 from game.ai_match import run_match
-from game.engine.battle import legal_actions
+from game.engine import actions as act
+from game.engine.battle import Battle, legal_actions
+from game.engine.characters import Character
+from game.engine.choices import declare_choices
+from game.engine.hexgrid import Hex, distance
+from game.engine.lof import risk_hexes
 from game.engine.novice import NovicePlayer
 from game.engine.players import LEVELS, make_player
+from game.engine.preview import spell_preview
+from game.engine.terrain import TerrainMap
 from game.engine.veteran import VeteranPlayer
 from game.session import new_session, shipped_maps
 from game.simulate import play_out
+from tests.golden.scenarios import CENTRE, axial, character, east
 
 MAPS = {m.stem: m for m in shipped_maps()}
 
@@ -45,7 +54,7 @@ def test_veteran_wins_most_mirrored_battles_against_tactical_and_uses_the_whole_
     overall = result.overall
     assert overall.wins + overall.losses >= 6
     assert overall.wins >= 5, overall
-    for key in ("advances", "retreats", "dodges", "aims", "holds"):
+    for key in ("advances", "retreats", "dodges", "dives", "volley_dives", "aims", "holds", "lanes_opened", "spells"):
         assert result.counts[key] > 0, (key, result.counts)
     assert time.process_time() - start < 40
 
@@ -119,3 +128,121 @@ def test_ftc_6_5_3_veteran_approaches_out_of_the_archers_lines_of_fire() -> None
         ends[shy] = sum(player._open_to(battle, a, end) for a in archers)
     assert ends[0.0] >= 1
     assert ends[1.0] == 0
+
+
+def _refereed(figures: list[tuple[str, str, str, Hex, int]], **characters: Character) -> Battle:
+    """A battle on an open field whose GM plays no side, with characters swapped in by figure id."""
+    st = axial(figures, width=18, height=10)
+    figs = tuple(replace(f, character=characters[f.id]) if f.id in characters else f for f in st.figures)
+    return Battle(replace(st, figures=figs, gm="referee"))
+
+
+def _declaration_of(b: Battle, fid: str, player: VeteranPlayer) -> tuple[act.Declare, str]:
+    """Play on (others stand still and defend, archers shoot ``fid``) until ``fid`` declares with ``player``."""
+    while True:
+        d = legal_actions(b)
+        assert d is not None and not b.over
+        if d.reason == "declare" and d.figure == fid:
+            action = player(b, d)
+            assert isinstance(action, act.Declare)
+            return action, player.last_reason
+        if d.reason in ("move", "held_end"):
+            b.apply(act.Move(d.figure or "", ()))
+        elif d.reason == "declare":
+            shooter = b.figure(d.figure or "")
+            aim = (fid,) if shooter.character.ready_weapon.ranged and fid in b.targets_for(shooter.id) else ()
+            b.apply(act.Declare(shooter.id, targets=aim))
+        elif d.reason == "interrupt":
+            b.apply(act.PassInterrupt(d.side))
+        else:
+            raise AssertionError(f"unexpected decision {d.reason}")
+
+
+def test_ftc_6_2_veteran_dives_for_the_ground_against_a_volley_and_gets_up_with_its_move() -> None:
+    """FTC 6.2: with nobody to strike and three bows on it, the veteran takes the very defensive stance,
+    dodges every firer, steps back away from them and dives for the ground ("If he is attempting to dodge
+    missile fire, he must also dive for the ground"); next round it gets up with its move (FTC 5). A
+    player that never dives (``dive_volley`` 0) does not."""
+    figures = [
+        ("v", "blue", "brigand", CENTRE, 0),
+        ("a1", "red", "archer", east(CENTRE, 7), 3),
+        ("a2", "red", "archer", Hex(CENTRE.q + 7, CENTRE.r - 1), 3),
+        ("a3", "red", "archer", Hex(CENTRE.q + 6, CENTRE.r + 1), 3),
+    ]
+    calm = VeteranPlayer(0)
+    calm.dive_volley = 0
+    decl, _ = _declaration_of(_refereed(figures), "v", calm)
+    assert decl.stance != "very_defensive"
+
+    b = _refereed(figures)
+    vet = VeteranPlayer(0)
+    decl, why = _declaration_of(b, "v", vet)
+    assert decl.stance == "very_defensive" and set(decl.dodge) == {"a1", "a2", "a3"}
+    assert decl.retreat is not None and all(
+        distance(decl.retreat, b.figure(a).hex) >= distance(CENTRE, b.figure(a).hex) for a in ("a1", "a2", "a3")
+    )
+    assert "dives for the ground" in why and vet.counts["dives"] == vet.counts["volley_dives"] == 1
+    b.apply(decl)
+    while b.round == 1:
+        d = legal_actions(b)
+        assert d is not None
+        b.apply(act.Declare(d.figure or "", targets=("v",) if d.figure != "v" else ()))
+    assert b.figure("v").posture == "prone"
+    d = legal_actions(b)
+    while d is not None and not (d.reason == "move" and d.figure == "v"):
+        b.apply(act.Move(d.figure or "", ()))
+        d = legal_actions(b)
+    assert d is not None
+    move = vet(b, d)
+    assert isinstance(move, act.Move) and move.posture == "standing"
+    assert "getting up" in vet.last_reason
+
+
+def test_ftc_6_5_3_veteran_steps_out_of_its_own_archers_line_of_fire() -> None:
+    """FTC 6.5.3: a miss may strike a friend standing on the line of fire. A knight with nobody in reach
+    standing between its archer and the enemy moves off that line as it closes in, and says so; a player
+    blind to the lanes (``lane_weight`` 0) walks on along it."""
+    target = Hex(CENTRE.q + 8, CENTRE.r + 2)
+    knight = Hex(CENTRE.q + 2, CENTRE.r + 1)
+    figures = [
+        ("a", "blue", "archer", CENTRE, 0),
+        ("k", "blue", "knight", knight, 0),
+        ("r", "red", "brigand", target, 3),
+    ]
+    lane = set(risk_hexes(TerrainMap.open(18, 10), CENTRE, target))
+    assert knight in lane
+    ends = {}
+    for weight in (0.0, 1.0):
+        b = _refereed(figures)
+        assert "r" in b.targets_for("a")
+        vet = VeteranPlayer(0)
+        vet.lane_weight = weight
+        move, why = vet._vet_move(b, b.figure("k"))
+        ends[weight] = move.steps[-1][0]
+        assert distance(ends[weight], target) < distance(knight, target)
+    assert ends[0.0] in lane
+    assert ends[1.0] not in lane
+    assert "clearing A's line of fire" in why and vet.counts["lanes_opened"] == 1
+
+
+def test_ftc_8_veteran_chooses_spells_by_their_exact_odds_against_a_strong_will() -> None:
+    """FTC 8: Blindness is resisted by the target's Will. Against a Fair will both players cast it; against
+    a Superb will only the veteran, reading the exact odds the screen shows (``spell_preview``), turns to
+    the Flame Dart, which no Will resists; the tactical player's rough casting chance still says Blindness.
+    Its reason gives the chance that the spell takes effect."""
+    chosen = {}
+    for will in ("Fair", "Superb"):
+        b = _refereed(
+            [("w", "blue", "wizard", CENTRE, 0), ("t", "red", "brigand", east(CENTRE, 2), 3)],
+            w=character("wizard", spells=["Blindness", "Flame Dart"]),
+            t=character("brigand", will=will),
+        )
+        vet = VeteranPlayer(0)
+        found = vet._vet_spell(b, b.figure("w"), declare_choices(b, "w"))
+        tactical = vet._tactical_spell(b, b.figure("w"), [])
+        assert found is not None and tactical is not None
+        chosen[will] = (found[1].spell, tactical[1].spell)
+        pv = spell_preview(b, "w", found[1].spell or "", "t", found[1].stance)
+        assert f"{float(pv.effect) * 100:.0f} % to take effect" in found[2]
+    assert chosen["Fair"] == ("Blindness", "Blindness")
+    assert chosen["Superb"] == ("Flame Dart", "Blindness")
