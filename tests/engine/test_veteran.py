@@ -46,9 +46,10 @@ def test_every_level_is_a_player_and_an_unknown_one_is_a_clear_error() -> None:
 
 def test_veteran_wins_most_mirrored_battles_against_tactical_and_uses_the_whole_rulebook() -> None:
     """A small mirrored match (each seed twice, sides swapped): the veteran wins at least 5 of the 8
-    decided battles, and among its declarations are advances (FTC 6.2), retreats (FTC 6.2), missile
-    dodges (FTC 6.1), aims other than "best" (FTC 6.6) and held moves (FTC 5); every battle replays roll for
-    roll from its save (``verify``, as ``replay --verify``)."""
+    decided battles, and among its decisions are advances (FTC 6.2), retreats (FTC 6.2), missile dodges
+    (FTC 6.1), dives for the ground (FTC 6.2; some against a volley with nobody to strike), aims other than
+    "best" (FTC 6.6), held moves (FTC 5), steps out of a friendly archer's line of fire (FTC 6.5.3) and
+    spells (FTC 8); every battle replays roll for roll from its save (``verify``, as ``replay --verify``)."""
     start = time.process_time()
     result = run_match("veteran", "tactical", [1, 2], [MAPS["open_field"], MAPS["ruined_keep"]], verify=True)
     overall = result.overall
@@ -246,3 +247,26 @@ def test_ftc_8_veteran_chooses_spells_by_their_exact_odds_against_a_strong_will(
         assert f"{float(pv.effect) * 100:.0f} % to take effect" in found[2]
     assert chosen["Fair"] == ("Blindness", "Blindness")
     assert chosen["Superb"] == ("Flame Dart", "Blindness")
+
+
+def test_veteran_shoots_the_enemy_that_would_hurt_most_first() -> None:
+    """FTC 6.4–7: an archer with a bruiser (Superb with a battle axe) and a peasant (Mediocre with a hand
+    axe) both in range shoots the bruiser, whose own blow would hurt far more, though the peasant's wound
+    is as likely; with the ``menace`` weight off it takes the peasant."""
+    figures = [
+        ("a", "blue", "archer", CENTRE, 0),
+        ("b", "red", "bruiser", east(CENTRE, 5), 3),
+        ("p", "red", "peasant", Hex(CENTRE.q + 5, CENTRE.r - 1), 3),
+    ]
+    targets = {}
+    for menace in (0.0, VeteranPlayer(0).menace):
+        b = _refereed(figures)
+        vet = VeteranPlayer(0)
+        vet.menace = menace
+        assert set(declare_choices(b, "a").weapons["Shortbow"]) >= {"b", "p"}
+        opt = vet._best_option(b, b.figure("a"), declare_choices(b, "a"), {})
+        assert opt is not None
+        targets[menace] = opt.action.targets
+        if menace:
+            assert vet._menace(b, b.figure("a"), b.figure("b")) > 1 > vet._menace(b, b.figure("a"), b.figure("p"))
+    assert targets == {0.0: ("p",), 0.5: ("b",)}
