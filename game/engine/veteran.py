@@ -312,15 +312,15 @@ class VeteranPlayer(TacticalPlayer):
         if fig.hex in lanes and h not in lanes:
             self.counts["lanes_opened"] += 1
             why += f", clearing {lanes[fig.hex]}'s line of fire"
-        if up is not None:
-            why += ", getting up first"
+        rising = ", getting up first" if up is not None else ""
         if h == fig.hex:
             if facing != fig.facing and reach.can_reach(fig.hex, facing):
-                return act.Move(fid, reach.path(fig.hex, facing).steps, up), f"{fig.name} turns to face {look.name}"
-            return act.Move(fid, (), up), f"{fig.name} stands its ground" + (", getting up" if up else "")
+                turn = reach.path(fig.hex, facing).steps
+                return act.Move(fid, turn, up), f"{fig.name} turns to face {look.name}{rising}"
+            return act.Move(fid, (), up), f"{fig.name} stands its ground{rising}"
         if not reach.can_reach(h, facing):
             facing = reach.facings(h)[0]
-        return act.Move(fid, reach.path(h, facing).steps, up), why
+        return act.Move(fid, reach.path(h, facing).steps, up), why + rising
 
     def _stand_up(self, fig: Figure) -> str | None:
         """FTC 5: a figure that dived for the ground gets up with its move (no cost in this reading)."""
@@ -756,8 +756,9 @@ class VeteranPlayer(TacticalPlayer):
             if dive:
                 if not d:
                     continue
+                assert retreat_to is not None
                 near = min(distance(fig.hex, e.hex) for e in battle.enemies_of(fig))
-                after = min(distance(retreat_to, e.hex) for e in battle.enemies_of(fig)) if retreat_to else near
+                after = min(distance(retreat_to, e.hex) for e in battle.enemies_of(fig))
                 score -= self.dive_ground * max(0, after - near)
                 why = f"{fig.name} dives for the ground (very defensive), dodging " + ", ".join(
                     battle.figure(x).name for x in d
