@@ -10,11 +10,13 @@ import json
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map, map_project, project_types
+from game.maps.token_files import token_warnings
 from game.roster import RosterError, load_roster, parse_roster, read_roster_data
 from game.session import SetupError, default_roster_for, place_figures
 
@@ -169,7 +171,7 @@ def check_map_main(argv: list[str]) -> int:
         return 2
     info = summary(loaded)
     info["roster_file"] = roster_file
-    info["warnings"] = [*loaded.warnings, *unknown_property_types(loaded)]
+    info["warnings"] = [*loaded.warnings, *unknown_property_types(loaded), *token_problems(loaded, roster_file)]
     if as_json:
         print(json.dumps({"ok": True, **info}, indent=2))
     else:
@@ -177,6 +179,21 @@ def check_map_main(argv: list[str]) -> int:
             print(f"warning: {w}", file=sys.stderr)
         print(_text(info, seconds))
     return 0
+
+
+def token_problems(loaded: LoadedMap, roster_file: str | None) -> list[str]:
+    """A sentence for each token picture the battle would not show (missing, not a PNG, JPEG or WebP, or
+    refused), from the map's figure objects and its roster's characters: the figure keeps its made token,
+    so these are warnings, each naming the file and the fix."""
+    characters: dict[str, Any] = {}
+    if roster_file is not None:
+        try:
+            chars = read_roster_data(roster_file).get("characters", {})
+        except RosterError:
+            chars = {}
+        characters = chars if isinstance(chars, dict) else {}
+    rp = Path(roster_file) if roster_file is not None else None
+    return token_warnings(loaded.path, loaded.tmx.objects, rp, characters)
 
 
 def unknown_property_types(loaded: LoadedMap) -> list[str]:

@@ -158,3 +158,38 @@ def test_property_types_no_project_defines_are_named_with_how_to_add_the_project
     assert check_map_main([str(path)]) == 0
     err = capsys.readouterr().err
     assert "Mood" in err and "tiled-project" in err and "Open Project" in err
+
+
+def test_token_pictures_the_battle_would_not_show_are_warnings_naming_the_file_and_the_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check-map tells what the battle's status line would: a figure object's missing ``token`` picture,
+    a roster character's picture of another format, and one outside the folder (refused); the map still
+    loads (exit 0) and each file is named once. A good picture says nothing."""
+    path = copy_map(tmp_path, "open_field", {ALDO: ALDO + '    <property name="token" value="art/aldo.png"/>\n'})
+    roster = tmp_path / "open_field.roster.toml"
+    text = roster.read_text(encoding="utf-8")
+    key = next(line[len("[characters.") : -1] for line in text.splitlines() if line.startswith("[characters."))
+    text = text.replace(f"[characters.{key}]\n", f'[characters.{key}]\ntoken = "{key}.gif"\n', 1)
+    roster.write_text(text, encoding="utf-8")
+    assert check_map_main([str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    aldo = [line for line in err if "art/aldo.png" in line]
+    gif = [line for line in err if f"{key}.gif" in line]
+    assert len(aldo) == 1 and "figure 'Aldo'" in aldo[0] and "no such token picture" in aldo[0]
+    assert len(gif) == 1 and f"[characters.{key}]" in gif[0] and "PNG, JPEG or WebP" in gif[0]
+    assert all(line.startswith("warning: ") for line in aldo + gif)
+
+    (tmp_path / "art").mkdir()
+    shutil.copyfile(
+        MAPS_DIR.parent
+        / "assets"
+        / "tokens"
+        / next(p.name for p in (MAPS_DIR.parent / "assets" / "tokens").iterdir() if p.suffix == ".png"),
+        tmp_path / "art" / "aldo.png",
+    )
+    roster.write_text(text.replace(f'token = "{key}.gif"', 'token = "../outside.png"'), encoding="utf-8")
+    assert check_map_main([str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "aldo.png" not in err
+    assert "outside.png" in err and "refused" in err and "copy the picture into" in err

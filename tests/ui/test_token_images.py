@@ -14,8 +14,8 @@ import pygame
 import pytest
 
 from game.engine.hexgrid import Hex
+from game.maps import token_files
 from game.roster import RosterError, parse_roster
-from game.ui import token_images
 from game.ui.app import App
 from game.ui.board import Board, default_layout
 from game.ui.mapdata import generated_field
@@ -110,7 +110,7 @@ def test_a_picture_claiming_huge_pixels_is_refused_unread(tmp_path: Path) -> Non
 
 def test_a_file_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     picture(tmp_path / "big.png", size=(300, 300))
-    monkeypatch.setattr(token_images, "MAX_TOKEN_BYTES", 100)
+    monkeypatch.setattr(token_files, "MAX_TOKEN_BYTES", 100)
     images = figure_tokens(figures("knight"), roster("big.png"), tmp_path / "r.roster.toml")
     assert images.paths == {} and "bytes, more than 100" in images.messages[0]
 
