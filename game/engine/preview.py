@@ -359,6 +359,9 @@ def spell_preview(
     public = public_declarations(battle)
     # table 7's -1 for a caster who defends (FTC 8.1), from the melee attacks on him declared in the open so far
     attackers = [a for a in battle.melee_attackers_on(fid) if a in public]
+    # FTC 6.1, 6.4.1: a touch or a bolt must also beat the defence of everyone else attacking the caster in
+    # melee, each parrying with his own roll (the caster's melee weapon for a bolt, his hand for a touch)
+    parries = tuple((a, public[a].stance) for a in attackers if not isinstance(target, str) or a != target)
     terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
     skill = caster.character.skill_level(item.skill)
     result = skill + total(terms.modifiers)
@@ -378,6 +381,7 @@ def spell_preview(
     touch: int | None = None
     touch_def: int | None = None
     touch_diff = 0
+    touch_others: tuple[int, ...] = ()
     if item.is_touch and hostile and tgt is not None:
         hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
         omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
@@ -385,6 +389,7 @@ def spell_preview(
         if tdecl is None or not tdecl.second_move:
             touch_def, _ = battle.melee_defence(tgt.id, caster.id, hand, t_stance)
         touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
+        touch_others = tuple(battle.melee_defence(a, fid, hand, st_a)[0] for a, st_a in parries)
     cast = effect = Fraction(0)
     dodged: Fraction | None = Fraction(0) if bolt else None
     for r, p in FOUR_DF.items():
@@ -400,6 +405,8 @@ def spell_preview(
                 if t_off < touch_diff
                 else (Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
             )
+            for level in touch_others:
+                lands *= prob_at_most(t_off - level - 1)
         resist = _resists(battle, item, tgt, res)
         effect += p * lands * resist
         if dodged is not None and dodge_level is not None:
@@ -420,10 +427,11 @@ def spell_preview(
         damage_base = base_at("torso")
         head = base_at("head") if tgt.character.has_head else None
         offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
+        bolt_others = tuple(battle.melee_defence(a, fid, battle.parrying_weapon(fid), st_a)[0] for a, st_a in parries)
         distribution = outcome_distribution(
             offence,
             None,
-            (),
+            bolt_others,
             item.difficulty,
             damage_base,
             damage_base_head=head,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
@@ -24,6 +25,7 @@ from game.engine.battle import (
     legal_actions,
 )
 from game.engine.hexgrid import Hex
+from game.engine.preview import public_declarations, spell_preview
 from game.engine.terrain import TerrainMap
 from tests.golden.scenarios import CENTRE, SIDES, axial, character, east
 
@@ -503,3 +505,69 @@ def test_ftc_8_3_a_firer_touched_by_a_caster_is_defending_against_attacks() -> N
     shot = attacks(events, "a", "k")[0]
     assert any(name == "Defending against attacks" for name, _ in shot.offence_mods)
     assert [fid for fid, _ in shot.other_defences] == ["w"]
+
+
+def test_ftc_8_3_a_bolt_from_a_caster_engaged_in_melee_must_beat_all_his_attackers() -> None:
+    """FTC 8.3: a bolt "misses as for missiles"; FTC 6.1: a combatant attacked in melee "must still defeat
+    *all* of those attacking him in order to score a hit against any one opponent".
+
+    The wizard casts Fire Bolt at the brigand four hexes away while the guard attacks him with a sword: the
+    casting beats the spell's difficulty but not the guard's defence, so the bolt misses. The odds shown
+    before the wizard declares count the guard's defence too, his attack being declared in the open.
+    """
+    figures = [
+        ("w", "blue", "wizard", CENTRE, 0),
+        ("t", "red", "brigand", east(CENTRE, 4), 3),
+        ("g", "red", "guard", Hex(CENTRE.q - 1, CENTRE.r), 0),
+    ]
+    b = start(axial(figures), w=UP, g=DOWN, t=EVEN)
+    dice(b, w=("combat", (1, 1, 0, 0)), g=("combat", UP), t=("combat", EVEN))
+    chances: dict[bool, Fraction] = {}
+
+    def choose(b_: Battle, d: Decision) -> act.Action | None:
+        if d.reason == "declare" and d.figure == "w":
+            pv = spell_preview(b_, "w", "Fire Bolt", "t")
+            assert pv.distribution is not None
+            chances["g" in public_declarations(b_)] = sum(p for o, p in pv.distribution.items() if o.hit)
+            return act.Declare("w", spell="Fire Bolt", spell_target="t")
+        if d.reason == "declare" and d.figure == "g":
+            return act.Declare("g", targets=("w",))
+        return None
+
+    events = play(b, choose)
+    bolt = attacks(events, "w", "t")[0]
+    assert bolt.offence >= bolt.difficulty  # the casting alone would hit
+    assert [fid for fid, _ in bolt.other_defences] == ["g"]
+    assert not bolt.hit
+    # the odds: with the guard's attack in the open, the bolt's chance is lower than against the brigand alone
+    alone = spell_preview(refereed(axial(figures)), "w", "Fire Bolt", "t").distribution
+    assert alone is not None
+    free = sum(p for o, p in alone.items() if o.hit)
+    assert list(chances) == [True]  # the guard, later in the initiative, declares first (FTC 6.1)
+    assert chances[True] < free / 2, chances  # his defence counts, not only table 7's -1 for defending
+
+
+def test_ftc_8_3_a_touch_shown_before_the_roll_must_beat_the_casters_other_attackers() -> None:
+    """FTC 8.3: the touch of a touch spell is a standard attack, so (FTC 6.1) it must beat the defence of
+    everyone else attacking the caster; the odds the screen shows before the wizard declares count the
+    guard's declared attack on him, not only table 7's -1 for defending."""
+    figures = [
+        ("w", "blue", "wizard", CENTRE, 0),
+        ("z", "red", "brigand", east(CENTRE), 3),
+        ("g", "red", "guard", Hex(CENTRE.q - 1, CENTRE.r), 0),
+    ]
+    b = start(axial(figures), w=UP, g=DOWN, z=EVEN)
+    seen: list[Fraction] = []
+
+    def choose(b_: Battle, d: Decision) -> act.Action | None:
+        if d.reason == "declare" and d.figure == "w":
+            assert "g" in public_declarations(b_)
+            seen.append(spell_preview(b_, "w", "Paralysing Touch", "z").effect)
+            return act.Declare("w", spell="Paralysing Touch", spell_target="z")
+        if d.reason == "declare" and d.figure == "g":
+            return act.Declare("g", targets=("w",))
+        return None
+
+    play(b, choose)
+    alone = spell_preview(refereed(axial(figures)), "w", "Paralysing Touch", "z").effect
+    assert len(seen) == 1 and seen[0] < alone / 2, (seen, alone)

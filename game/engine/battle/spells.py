@@ -361,6 +361,23 @@ class SpellsInBattle(BattleState):
         conc = self._casting.get(fig.id)
         return {"spells": spells, "casting": conc.spell.name if conc else None, "casting_at": self.casting_at(fig.id)}
 
+    def _parries_against(
+        self,
+        fig: Figure,
+        tgt: Figure,
+        weapon: Weapon,
+        rolls: Mapping[str, int],
+        melee_on: Mapping[str, list[str]],
+    ) -> list[tuple[str, int]]:
+        """The defence results of those attacking a caster in melee, other than his target, that his touch or
+        bolt must also beat (FTC 6.1, 6.4.1): each parries ``weapon`` with the roll he has made this round (a
+        1-second spell, resolved when declared, meets only the rolls already made; FTC 8.1)."""
+        return [
+            (o, self._defence_vs(self.figures[o], fig, weapon, rolls[o], self._declarations.get(o), shield_ok=False)[0])
+            for o in melee_on.get(fig.id, [])
+            if o != tgt.id and o in rolls
+        ]
+
     def _early_roll(self, fid: str, out: list[ev.Event]) -> int:
         """A figure's one roll of the round (FTC 6.3), made early because a 1-second spell is resolved when
         declared (FTC 8.1); the round's resolution uses it again."""
@@ -698,16 +715,7 @@ class SpellsInBattle(BattleState):
                     tdef, tmods, _ = self._defence_vs(tgt, fig, hand, rolls[tgt.id], tdecl, shield_ok=True)
                 else:
                     tdef, tmods = None, ()
-                others = [
-                    (
-                        o,
-                        self._defence_vs(
-                            self.figures[o], fig, hand, rolls[o], self._declarations.get(o), shield_ok=False
-                        )[0],
-                    )
-                    for o in melee_on.get(fig.id, [])
-                    if o != tgt.id and o in rolls
-                ]
+                others = self._parries_against(fig, tgt, hand, rolls, melee_on)
                 diff = melee_difficulty(fig.character.mass_scale, tgt.character.mass_scale)
                 tskill = magic.touch_attack_skill(fig.character)
                 offence = tskill + roll + total(omods)
@@ -753,6 +761,9 @@ class SpellsInBattle(BattleState):
                     return out
             else:
                 bdef, bmods = self._spell_dodge(tgt, fig, item, rolls)
+                # FTC 6.1, 6.4.1, 8.3: a bolt is shot as a missile is, so a caster attacked in melee must beat
+                # the defences of all those attacking him, parried with his melee weapon as a firer's are
+                parries = self._parries_against(fig, tgt, self._melee_weapon(fig), rolls, melee_on)
                 event, wound = self._strike(
                     fig,
                     tgt,
@@ -761,7 +772,7 @@ class SpellsInBattle(BattleState):
                     terms.modifiers,
                     bdef,
                     bmods,
-                    (),
+                    parries,
                     item.difficulty,
                     distance(fig.hex, tgt.hex),
                     "best",
