@@ -360,8 +360,12 @@ def spell_preview(
     # table 7's -1 for a caster who defends (FTC 8.1), from the melee attacks on him declared in the open so far
     attackers = [a for a in battle.melee_attackers_on(fid) if a in public]
     # FTC 6.1, 6.4.1: a touch or a bolt must also beat the defence of everyone else attacking the caster in
-    # melee, each parrying with his own roll (the caster's melee weapon for a bolt, his hand for a touch)
-    parries = tuple((a, public[a].stance) for a in attackers if not isinstance(target, str) or a != target)
+    # melee, each parrying with his own roll (the caster's melee weapon for a bolt, his hand for a touch); a
+    # 1-second spell is resolved before those attackers roll (FTC 8.1), so it meets none of them
+    in_attack_phase = magic.resolves_when(item) != "declaration"
+    parries = tuple(
+        (a, public[a].stance) for a in attackers if in_attack_phase and (not isinstance(target, str) or a != target)
+    )
     terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
     skill = caster.character.skill_level(item.skill)
     result = skill + total(terms.modifiers)
