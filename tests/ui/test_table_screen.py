@@ -63,9 +63,10 @@ def test_join_a_table_from_the_title_and_play_the_seat_to_the_end(app: App) -> N
             if d is not None:
                 assert d.side == blue
                 assert screen.send(player(screen.battle, d))
-            elif screen.decision() is not None and screen.decision().side == red:  # type: ignore[union-attr]
-                waited = waited or screen.status.startswith("Waiting for")
-                time.sleep(0.002)
+            else:
+                if screen.decision() is not None and screen.decision().side == red:  # type: ignore[union-attr]
+                    waited = waited or screen.status.startswith("Waiting for")
+                time.sleep(0.002)  # let the other threads run: a spinning pump holds the interpreter lock
         other.join(30)
         app.pump()
     assert screen.battle.over and screen.battle.digests == t.battle.digests
@@ -133,6 +134,8 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
             d = screen.my_decision()
             if d is not None:
                 assert screen.send(make_player("tactical", 0)(screen.battle, d))
+            else:
+                time.sleep(0.005)  # let the host's thread run: a spinning pump holds the interpreter lock
         assert len(screen.battle.log) >= 6, "the table plays: this seat here, the computer's sides at the host"
         uri = screen.session.client.uri
         screen.leave_to_title()
