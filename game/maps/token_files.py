@@ -115,6 +115,29 @@ def check(path: Path, shown: str) -> None:
         )
 
 
+def checked(folder: Path, ref: str, named_in: str) -> Path:
+    """The picture ``ref`` names, relative to ``folder``, resolved and checked (``resolve`` then ``check``,
+    the file shown relative to the folder); raises ``TokenImageMissing`` or ``TokenImageRefused``."""
+    path = resolve(folder, ref, named_in)
+    base = folder.resolve()
+    check(path, f"{named_in}: {path.relative_to(base) if path.is_relative_to(base) else path.name}")
+    return path
+
+
+def figure_object_tokens(map_objects: Iterable[Any]) -> dict[str, object]:
+    """The ``token`` property of each Tiled ``figure`` object that has one, by the figure's name (its object
+    name, else its ``character``), as the map gives it."""
+    out: dict[str, object] = {}
+    for obj in map_objects:
+        if str(getattr(obj, "cls", "")).strip().lower() != "figure":
+            continue
+        props = getattr(obj, "properties", {})
+        if isinstance(props, Mapping) and "token" in props:
+            name = str(getattr(obj, "name", "")).strip() or str(props.get("character", "")).strip()
+            out[name] = props.get("token")
+    return out
+
+
 def token_warnings(
     map_path: Path, map_objects: Iterable[Any], roster_file: Path | None, characters: Mapping[str, Any]
 ) -> list[str]:
@@ -128,19 +151,12 @@ def token_warnings(
             return
         seen.add((folder, ref))
         try:
-            path = resolve(folder, ref, named_in)
-            shown = str(path.relative_to(folder.resolve())) if path.is_relative_to(folder.resolve()) else path.name
-            check(path, f"{named_in}: {shown}")
+            checked(folder, ref, named_in)
         except (TokenImageRefused, TokenImageMissing) as exc:
             out.append(str(exc))
 
-    for obj in map_objects:
-        if str(getattr(obj, "cls", "")).strip().lower() != "figure":
-            continue
-        props = getattr(obj, "properties", {})
-        if isinstance(props, Mapping) and "token" in props:
-            name = str(getattr(obj, "name", "")).strip() or str(props.get("character", "")).strip()
-            look(map_path.parent, props.get("token"), f"{map_path.name}, figure {name!r}")
+    for name, ref in figure_object_tokens(map_objects).items():
+        look(map_path.parent, ref, f"{map_path.name}, figure {name!r}")
     if roster_file is not None:
         for key, table in characters.items():
             if isinstance(table, Mapping) and "token" in table:
@@ -155,6 +171,8 @@ __all__ = [
     "TokenImageMissing",
     "TokenImageRefused",
     "check",
+    "checked",
+    "figure_object_tokens",
     "image_size",
     "resolve",
     "token_warnings",

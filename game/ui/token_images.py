@@ -26,13 +26,11 @@ from typing import Any
 import pygame
 
 from game.maps.token_files import (
-    MAX_TOKEN_BYTES,
     MAX_TOKEN_SIDE,
     TokenImageMissing,
     TokenImageRefused,
-    check,
-    image_size,
-    resolve,
+    checked,
+    figure_object_tokens,
 )
 
 
@@ -78,15 +76,12 @@ class TokenImages:
         return out
 
 
-def _wanted(ref: Any, folder: Path, named_in: str, shown_base: Path, images: TokenImages) -> Path | None:
+def _wanted(ref: Any, folder: Path, named_in: str, images: TokenImages) -> Path | None:
     """One reference checked: its path, or None with a sentence noted."""
     if not isinstance(ref, str) or not ref.strip():
         return None
     try:
-        path = resolve(folder, ref, named_in)
-        shown = str(path.relative_to(shown_base)) if path.is_relative_to(shown_base) else path.name
-        check(path, f"{named_in}: {shown}")
-        return path
+        return checked(folder, ref, named_in)
     except (TokenImageRefused, TokenImageMissing) as exc:
         images.note(str(exc))
         return None
@@ -106,22 +101,14 @@ def figure_tokens(
     images = TokenImages()
     chars = roster_data.get("characters", {})
     chars = chars if isinstance(chars, Mapping) else {}
-    by_object: dict[str, Any] = {}
-    for obj in map_objects:
-        if str(getattr(obj, "cls", "")).strip().lower() == "figure":
-            props = getattr(obj, "properties", {})
-            if isinstance(props, Mapping) and props.get("token"):
-                name = str(getattr(obj, "name", "")).strip() or str(props.get("character", "")).strip()
-                by_object[name] = props.get("token")
+    by_object = {name: ref for name, ref in figure_object_tokens(map_objects).items() if ref}
     seen: dict[tuple[str, str], Path | None] = {}
     for f in figures:
         fid, name, key = str(f.get("id", "")), str(f.get("name", "")), str(f.get("character", ""))
         if name in by_object and map_path is not None:
             where = (str(map_path), str(by_object[name]))
             if where not in seen:
-                seen[where] = _wanted(
-                    by_object[name], map_path.parent, f"{map_path.name}, figure {name!r}", map_path.parent, images
-                )
+                seen[where] = _wanted(by_object[name], map_path.parent, f"{map_path.name}, figure {name!r}", images)
             path = seen[where]
         else:
             table = chars.get(key)
@@ -130,9 +117,7 @@ def figure_tokens(
                 continue
             where = (str(roster_file), str(ref))
             if where not in seen:
-                seen[where] = _wanted(
-                    ref, roster_file.parent, f"{roster_file.name}, [characters.{key}]", roster_file.parent, images
-                )
+                seen[where] = _wanted(ref, roster_file.parent, f"{roster_file.name}, [characters.{key}]", images)
             path = seen[where]
         # decoded now, so a picture that does not decode is told with the others when the battle opens
         if path is not None and images.surface(str(path)) is not None:
@@ -153,15 +138,4 @@ def session_tokens(setup_data: Mapping[str, Any], loaded: Any) -> TokenImages:
     )
 
 
-__all__ = [
-    "MAX_TOKEN_BYTES",
-    "MAX_TOKEN_SIDE",
-    "TokenImageMissing",
-    "TokenImageRefused",
-    "TokenImages",
-    "check",
-    "figure_tokens",
-    "image_size",
-    "resolve",
-    "session_tokens",
-]
+__all__ = ["TokenImages", "figure_tokens", "session_tokens"]

@@ -15,11 +15,12 @@ import pytest
 
 from game.engine.hexgrid import Hex
 from game.maps import token_files
+from game.maps.token_files import image_size
 from game.roster import RosterError, parse_roster
 from game.ui.app import App
 from game.ui.board import Board, default_layout
 from game.ui.mapdata import generated_field
-from game.ui.token_images import figure_tokens, image_size
+from game.ui.token_images import figure_tokens
 from game.ui.view import TokenView
 from game.ui.widgets import TextCache
 
