@@ -761,7 +761,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="main.py bench",
         description="Measure the game's speed against the "
-        "targets of the README's Performance section (see game/bench.py for what each figure measures).",
+        "targets of docs/performance.md (see game/bench.py for what each figure measures).",
     )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller battle (for tests)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every key")

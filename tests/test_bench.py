@@ -1,4 +1,4 @@
-"""The benchmark's quick path runs and reports every key of the README's "Performance" table with a number
+"""The benchmark's quick path runs and reports every key of the "Performance" table of docs/performance.md with a number
 (never a timed test)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The computer players by level, weakest first (README "Computer players"): the one list every place that
+"""The computer players by level, weakest first (``docs/computer-players.md``): the one list every place that
 lets a side be played by the computer offers (``simulate --players``, the New battle screen, ``ai-match``).
 """
 

@@ -95,7 +95,7 @@ class TerrainMap:
 
         An override may set ``penalty_walk``, ``penalty_fly``, ``passable_walk``, ``passable_fly``,
         ``blocks_sight``, ``cover``, ``elevation``, ``light`` and ``footing`` for one cell (a Tiled object
-        over that cell, the README's GM's guide).
+        over that cell, the GM's guide, ``docs/maps.md``).
         """
         terrain = np.asarray(terrain, dtype=np.int16)
         if terrain.shape != (height, width):

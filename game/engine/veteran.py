@@ -88,7 +88,7 @@ class VeteranPlayer(TacticalPlayer):
             "lanes_opened": 0,
             "spells": 0,
         }
-        # its settings, as measured against the tactical player with ``ai-match`` (README "Computer players")
+        # its settings, as measured against the tactical player with ``ai-match`` (``docs/computer-players.md``)
         self.retreat_hurt = 3
         """The wound level (Very Hurt) from which a mildly defensive stance also steps back (FTC 6.2)."""
         self.retreat_bonus = 0.3

@@ -1,6 +1,6 @@
-"""A Tiled battle map -> the engine's terrain and a deployment (FTC 5.1.2, 6.5.3, table 7; the README's GM's guide).
+"""A Tiled battle map -> the engine's terrain and a deployment (FTC 5.1.2, 6.5.3, table 7; ``docs/maps.md``).
 
-How a GM's Tiled data becomes terrain (the GM's guide in the README says the same):
+How a GM's Tiled data becomes terrain (the GM's guide, ``docs/maps.md``, says the same):
 
 * **Tile properties.** Each tile of a tileset may carry ``terrain`` (a name, the "Terrain" enum of the
   project file), ``move_penalty`` (hexes, walking, FTC 5.1.2), ``move_penalty_fly``, ``impassable`` and

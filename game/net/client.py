@@ -267,7 +267,7 @@ WindowOpener = Callable[[str, str, str, str, "str | None"], int]
 
 
 def join_main(argv: list[str], open_window: WindowOpener | None = None) -> int:
-    """``python main.py join HOST[:PORT] [options]`` (README, "Playing across machines"): with ``--players``
+    """``python main.py join HOST[:PORT] [options]`` (``docs/network.md``): with ``--players``
     a computer plays the seat without a window; else ``open_window`` opens the game at the seat (the command
     layer passes it; ``--no-window`` prints the battle as text instead)."""
     p = argparse.ArgumentParser(prog="main.py join", description="Take a seat at a table hosted on another computer.")

@@ -235,7 +235,7 @@ def _say(text: str) -> None:
 
 
 def host_main(argv: list[str]) -> int:
-    """``python main.py host MAP.tmx [options]`` (README, "Playing across machines")."""
+    """``python main.py host MAP.tmx [options]`` (``docs/network.md``)."""
     p = argparse.ArgumentParser(prog="main.py host", description="Host a battle for players at other computers.")
     p.add_argument("map", nargs="?", help="a .tmx battle map (not needed with --resume)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any)")

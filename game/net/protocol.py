@@ -4,7 +4,7 @@ Every message is one text frame holding a JSON object ``{"v": PROTOCOL_VERSION, 
 What a client may send (``CLIENT_SCHEMAS``) is checked field by field — type, length, no unknown field, no
 control characters in text a person reads — before the host looks at it; a message that fails is answered
 with an ``error`` sentence and the connection is closed. The host's messages are listed in ``HOST_KINDS``;
-the README's "Playing across machines" section documents both directions.
+``docs/network.md`` ("The protocol") documents both directions.
 
 Limits: a client frame is at most ``MAX_CLIENT_FRAME`` bytes (the WebSocket library closes the connection
 on a bigger one), and at most ``RATE`` messages a second after a burst of ``BURST`` (``RateLimit``).
@@ -72,7 +72,7 @@ CLIENT_SCHEMAS: Mapping[str, Mapping[str, FieldSpec]] = {
 """Every message a client may send, and its fields (besides ``v`` and ``kind``)."""
 
 HOST_KINDS = ("welcome", "state", "step", "refused", "seats", "chat", "pong", "error")
-"""Every message the host sends (README, "Playing across machines")."""
+"""Every message the host sends (``docs/network.md``, "The protocol")."""
 
 
 def encode(kind: str, **fields_: Any) -> str:

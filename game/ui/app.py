@@ -6,7 +6,8 @@ happens), let the top screen turn them into transitions, redraw only when someth
 inside a screen becomes a dialog, never a traceback: the game keeps running (docs/architecture.md "Errors a person can
 act on"). The game's own errors are shown where they happen; anything else is a crash (``game.ui.crash``): a report is
 written, the stack goes back to the title, and the player may continue from the autosave.
-With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (README screenshots, tests).
+With ``screenshot``/``frames`` it draws that many frames, saves a PNG and exits (the screenshots
+of ``docs/playing.md``, tests).
 """
 
 from __future__ import annotations

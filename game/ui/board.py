@@ -1,6 +1,6 @@
 """Drawing the battle board: the map (cached per zoom level, in chunks), overlays and miniature tokens.
 
-Frame cost is what ``bench`` measures (README "Performance"), so nothing here is drawn twice that can be
+Frame cost is what ``bench`` measures (``docs/performance.md``), so nothing here is drawn twice that can be
 kept: the map is cut into 512-pixel chunks per zoom level and each chunk is drawn once (from the Tiled
 renderer's surface when there is one, else as plain hexes coloured by terrain); hex tints are pre-drawn
 stamps blitted in one ``blits`` call; a token is a cached sprite per look and zoom; every label is cached text.

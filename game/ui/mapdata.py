@@ -108,7 +108,7 @@ _layout_of = layout_of
 
 
 class TiledMapSource:
-    """A Tiled map's art for the board, drawn only for the chunks the board asks for (README "Performance": map load).
+    """A Tiled map's art for the board, drawn only for the chunks the board asks for (docs/performance.md: map load).
 
     The tile placements of every layer are worked out once (``game.maps.render.tile_placements``, a few
     arrays); a chunk draws at 1:1 just the tiles that meet it, over the board's background, and scales

@@ -673,7 +673,7 @@ class HelpOverlay(Screen):
             drawn.append(text.blit(surface, hint, (x, foot - s(2)), 11, theme.ACCENT, anchor="bottomleft"))
         footer = text.blit(
             surface,
-            "Esc closes · our readings of the rules: README, “How this game reads the rules”",
+            "Esc closes · our readings of the rules: docs/rules.md and docs/rulings.md",
             (rect.right - s(16), rect.bottom - s(10)),
             12,
             theme.TEXT_MUTED,

@@ -886,7 +886,7 @@ def test_ftc_6_2_only_one_attacker_can_follow_into_the_vacated_hex() -> None:
     assert any(isinstance(e, ev.AttackResolved) for e in events)
 
 
-# --- FTC 9.1 / 9.2 notes with an effect in play (our readings, README "How this game reads the rules") ---
+# --- FTC 9.1 / 9.2 notes with an effect in play (our readings, ``docs/rules.md``) ---
 
 
 def test_ftc_9_1_needs_room_to_swing_penalises_a_crowded_battle_axe() -> None:

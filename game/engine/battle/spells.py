@@ -396,7 +396,7 @@ class SpellsInBattle(BattleState):
         A concentration still in its last round here never reached its attack phase (the attack phase takes
         every spell due in it; only the GM's *End round* skips it): the spell takes effect in an attack phase,
         so our reading is that the concentration carries on, still in its last round, and the spell takes
-        effect in this round's attack phase if the caster declares it again (README, the GM's seat).
+        effect in this round's attack phase if the caster declares it again (``docs/playing.md``, the GM's seat).
         """
         out: list[ev.Event] = []
         for e in list(self._effects):
