@@ -16,7 +16,8 @@ import pygame
 
 from game.ui import theme
 from game.ui.screen import Pop, Screen, Transition, UiContext, press
-from game.ui.widgets import Button, ScrollList, TextField, draw_panel
+from game.ui.text_field import TextField
+from game.ui.widgets import Button, ScrollList, draw_panel
 
 ChoiceCallback = Callable[[], Transition | None]
 
@@ -139,7 +140,7 @@ class FileChooser(Screen):
         self.open_button = Button("Open", lambda: True, size=16)
         self.cancel_button = Button("Cancel", lambda: True, size=16)
         self._last_click: tuple[int | None, int] = (None, -10_000)
-        self.path_field = TextField(max_length=4096)
+        self.path_field = TextField(max_length=4096, placeholder="Type or paste a path (Ctrl+V)")
         self.problem = ""
         """Why a typed path cannot be opened (shown in place of the folder line until the next typing)."""
         self.refresh()
@@ -228,9 +229,7 @@ class FileChooser(Screen):
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Arrows and Enter, double-click or Open; typing (or Ctrl+V) fills the path field, which Enter
         opens; Escape or Cancel closes."""
-        if event.type == pygame.TEXTINPUT or (
-            event.type == pygame.KEYDOWN and event.mod & pygame.KMOD_CTRL and event.key in (pygame.K_v, pygame.K_a)
-        ):
+        if event.type == pygame.TEXTINPUT:
             self.problem = ""
             self.path_field.handle(event)
             return None
@@ -241,9 +240,13 @@ class FileChooser(Screen):
                 if self.path_field.value.strip():
                     return self.open_typed()
                 return self._activate(self.list.selected)
-            if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.path_field.value:
-                self.path_field.handle(event)
-                return None
+            pasting = event.mod & pygame.KMOD_CTRL and event.key == pygame.K_v
+            if self.path_field.value or pasting:  # a typed path takes the editing keys (↑ / ↓ stay the list's)
+                if self.path_field.handle(event):
+                    self.problem = ""
+                    return None
+                if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE):
+                    return None  # at the path's start: not the parent folder
             if event.key in (pygame.K_DOWN, pygame.K_UP) and self.entries:
                 step = 1 if event.key == pygame.K_DOWN else -1
                 current = self.list.selected if self.list.selected is not None else -step
@@ -258,6 +261,8 @@ class FileChooser(Screen):
             self._last_click = (i, now)
             if double:
                 return self._activate(i)
+        if self.path_field.handle(event):
+            return None
         self.list.handle(event)
         self.open_button.handle(event)
         if self.open_button.result is not None:
@@ -283,10 +288,6 @@ class FileChooser(Screen):
             text.blit(surface, folder, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.TEXT_MUTED)
         self.list.draw(surface, text)
         self.path_field.draw(surface, text)
-        if not self.path_field.value:
-            hint = "Type or paste a path (Ctrl+V)"
-            at = (self.path_field.rect.x + s(10), self.path_field.rect.centery)
-            text.blit(surface, hint, at, 13, theme.TEXT_MUTED, anchor="midleft")
         self.open_button.enabled = self.list.selected is not None
         self.open_button.draw(surface, text)
         self.cancel_button.draw(surface, text)

@@ -25,6 +25,7 @@ from game.ui.gm_gear import GearEditor
 from game.ui.gm_reinforce import ReinforceDialog
 from game.ui.gm_traits import TraitsEditor
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
+from game.ui.text_field import TextField
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 ROLLS = Battle.BATTLE_ROLLS
@@ -52,7 +53,9 @@ class GMPanel(Screen):
         self.figure = screen.selected_id if screen.selected_id in ids else (ids[0] if ids else "")
         self.on_side = False
         self.value = 1
-        self.reason = ""
+        self.reason_field = TextField(
+            "", max_length=40, placeholder="type a reason (shown on the token and in the log)", size=13
+        )
         self.until = "round"
         self.condition = "bad_light"
         self.condition_value = -1
@@ -72,6 +75,15 @@ class GMPanel(Screen):
     def battle(self) -> Battle:
         """The battle the GM referees (replaced on undo, so read through the screen)."""
         return self.screen.battle
+
+    @property
+    def reason(self) -> str:
+        """The reason typed for the next decision (the Reason box, a text field like any other)."""
+        return self.reason_field.value
+
+    @reason.setter
+    def reason(self, text: str) -> None:
+        self.reason_field.value = text
 
     def target(self) -> str:
         """The figure or its side, as the modifier's target."""
@@ -251,6 +263,7 @@ class GMPanel(Screen):
         add("Give", self.cmd_modifier, 60, enabled=fig is not None)
         next_row()
         self.reason_y = y
+        self.reason_field.rect = pygame.Rect(self.rect.x + s(126), y, s(420), s(24))
         next_row(30)
         row("Standing")
         mods = b.gm_modifiers_on(self.figure) if fig else ()
@@ -380,12 +393,9 @@ class GMPanel(Screen):
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 return Pop(then=self.on_close())
-            if event.key == pygame.K_BACKSPACE:
-                self.reason = self.reason[:-1]
-                return None
-            typed = getattr(event, "unicode", "")
-            if typed and typed.isprintable() and len(self.reason) < 40:
-                self.reason += typed
+            self.reason_field.handle(event)
+            return None
+        if self.reason_field.handle(event):
             return None
         btn = press(self.buttons, event)
         if btn is not None:
@@ -420,12 +430,8 @@ class GMPanel(Screen):
             text.blit(surface, title, (self.rect.x + s(16), y + s(5)), 14, theme.TEXT_MUTED, bold=True)
         for note, pos in self.notes:
             text.blit(surface, note, pos, 13, theme.TEXT_MUTED)
-        box = pygame.Rect(self.rect.x + s(126), self.reason_y, s(420), s(24))
-        pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=4)
-        pygame.draw.rect(surface, theme.BORDER, box, width=1, border_radius=4)
         text.blit(surface, "Reason", (self.rect.x + s(16), self.reason_y + s(4)), 14, theme.TEXT_MUTED, bold=True)
-        shown = self.reason + "|" if self.reason else "type a reason (shown on the token and in the log)"
-        text.blit(surface, shown, (box.x + s(6), box.y + s(4)), 13, theme.TEXT if self.reason else theme.TEXT_MUTED)
+        self.reason_field.draw(surface, text)
         for btn in self.buttons:
             btn.draw(surface, text)
         if self.message:

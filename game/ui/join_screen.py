@@ -16,7 +16,8 @@ from game.net.protocol import DEFAULT_PORT
 from game.net.remote import RemoteSession
 from game.ui import theme
 from game.ui.screen import Pop, Replace, Screen, Transition, UiContext
-from game.ui.widgets import Button, TextCache, TextField, draw_panel
+from game.ui.text_field import TextField
+from game.ui.widgets import Button, TextCache, draw_panel
 
 FIELDS = (
     ("address", f"Host's address (HOST or HOST:PORT; port {DEFAULT_PORT} by default)"),
@@ -34,7 +35,7 @@ class JoinScreen(Screen):
         self.fields = {
             "address": TextField(address, max_length=120),
             "name": TextField("a player", max_length=40),
-            "password": TextField("", max_length=200),
+            "password": TextField("", max_length=200, secret=True),
             "seat": TextField("", max_length=40),
         }
         self.focus = "address"
@@ -117,12 +118,7 @@ class JoinScreen(Screen):
             text.blit(surface, label, (row.x, row.y), 13, theme.TEXT if key == self.focus else theme.TEXT_MUTED)
             field = self.fields[key]
             field.focused = key == self.focus  # one caret: where typing goes
-            if key == "password":
-                shown, field.value = field.value, "•" * len(field.value)
-                field.draw(surface, text)
-                field.value = shown
-            else:
-                field.draw(surface, text)
+            field.draw(surface, text)
         if self.error:
             for i, part in enumerate(text.wrap(self.error, 13, self.rect.width - s(300))[:3]):
                 text.blit(surface, part, (self.rect.x + s(24), self.rect.bottom - s(60) + i * s(16)), 13, theme.DANGER)

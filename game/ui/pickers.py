@@ -13,7 +13,8 @@ import pygame
 from game.ui import theme
 from game.ui.dialogs import _dim
 from game.ui.screen import Pop, Screen, Transition, UiContext, press
-from game.ui.widgets import Button, ScrollList, TextField, Tooltip, draw_panel
+from game.ui.text_field import TextField
+from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
 
 
 class TextPrompt(Screen):

@@ -1,4 +1,5 @@
-"""Small widgets drawn with plain pygame: text cache, Label, Button, Panel, Tooltip, ScrollList, TextField.
+"""Small widgets drawn with plain pygame: text cache, Label, Button, Panel, Tooltip, ScrollList (the text field
+is ``game.ui.text_field``).
 
 Our own few widgets instead of a toolkit keep the frame cost in our hands: every
 string is rendered once and cached, panels are flat fills, and nothing is drawn unless the screen is dirty.
@@ -499,69 +500,3 @@ class ScrollList(Widget):
             knob = max(16, track * self.visible_rows // max(1, len(self.items)))
             ky = self.rect.y + 4 + (track - knob) * self.scroll // self.max_scroll
             pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
-
-
-def clipboard_text() -> str:
-    """The clipboard's text on one line ("" when there is none or the platform gives no clipboard)."""
-    try:
-        pasted = pygame.scrap.get_text()
-    except (pygame.error, AttributeError):
-        return ""
-    return " ".join(str(pasted or "").splitlines()).strip()
-
-
-class TextField(Widget):
-    """One line of typed text (TEXTINPUT events): Backspace deletes, Ctrl+Backspace clears, Ctrl+A selects
-    the whole text, which the next typing replaces (or Backspace / Delete removes); Ctrl+V pastes."""
-
-    def __init__(self, value: str = "", *, max_length: int = 60) -> None:
-        super().__init__()
-        self.value = value
-        self.max_length = max_length
-        self.all_selected = False
-        self.focused = True
-        """Whether typing goes here (accent border and caret); a screen with several fields sets it."""
-
-    def handle(self, event: pygame.event.Event) -> bool:
-        """Take typed text, Backspace, Delete and Ctrl+A; True when the text or the selection changed."""
-        if event.type == pygame.TEXTINPUT:
-            kept = "" if self.all_selected else self.value
-            self.value = (kept + event.text)[: self.max_length]
-            self.all_selected = False
-            return True
-        if event.type != pygame.KEYDOWN:
-            return False
-        ctrl = event.mod & pygame.KMOD_CTRL
-        if ctrl and event.key == pygame.K_a:
-            self.all_selected = bool(self.value)
-            return True
-        if ctrl and event.key == pygame.K_v:
-            pasted = clipboard_text()
-            kept = "" if self.all_selected else self.value
-            self.value, self.all_selected = (kept + pasted)[: self.max_length], False
-            return bool(pasted)
-        if event.key in (pygame.K_BACKSPACE, pygame.K_DELETE) and self.all_selected:
-            self.value, self.all_selected = "", False
-            return True
-        if event.key == pygame.K_BACKSPACE:
-            self.value = "" if ctrl else self.value[:-1]
-            return True
-        if event.key not in (pygame.K_LCTRL, pygame.K_RCTRL, pygame.K_LSHIFT, pygame.K_RSHIFT):
-            changed, self.all_selected = self.all_selected, False  # any other key ends the selection
-            return changed
-        return False
-
-    def draw(self, surface: pygame.Surface, text: TextCache) -> None:
-        """A light box with the text (highlighted while selected) and a caret."""
-        pygame.draw.rect(surface, theme.PANEL_LIGHT, self.rect, border_radius=4)
-        pygame.draw.rect(surface, theme.ACCENT if self.focused else theme.BORDER, self.rect, 2, border_radius=4)
-        shown = self.value
-        while shown and text.width(shown, 16) > self.rect.width - 20:
-            shown = shown[1:]
-        at = (self.rect.x + 8, self.rect.centery)
-        if self.all_selected and shown:
-            width, height = text.width(shown, 16), text.line_height(16)
-            pygame.draw.rect(surface, theme.BUTTON_PRESSED, (at[0] - 2, at[1] - height // 2, width + 4, height))
-        r = text.blit(surface, shown, at, 16, anchor="midleft")
-        if self.focused:
-            pygame.draw.line(surface, theme.ACCENT, (r.right + 2, self.rect.y + 6), (r.right + 2, self.rect.bottom - 6))

@@ -36,6 +36,17 @@ def key(app: App, k: int, mod: int = 0) -> None:
     app.pump()
 
 
+def type_keys(app: App, text: str, mod: int = 0) -> None:
+    """Type text as a real keyboard does: for each character its key press (with the character as its
+    ``unicode``), then SDL's TEXTINPUT with the character, then the key's release."""
+    for ch in text:
+        k = ord(ch.lower()) if ch.isascii() else 0
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=ch, scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=ch))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode=ch, scancode=0))
+    app.pump()
+
+
 def move(app: App, pos: tuple[int, int], buttons: tuple[int, int, int] = (0, 0, 0)) -> None:
     """Move the mouse to pos."""
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=buttons))

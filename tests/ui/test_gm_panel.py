@@ -19,7 +19,7 @@ from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
 from game.ui.gm_panel import GMPanel
 from game.ui.widgets import Button
-from tests.ui.conftest import click, key, move
+from tests.ui.conftest import click, key, move, type_keys
 from tests.ui.test_battle_screen import all_human
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,10 +45,8 @@ def button(panel: GMPanel, label: str) -> Button:
 
 
 def type_text(app: App, text: str) -> None:
-    """Type characters as a keyboard does (KEYDOWN with its unicode)."""
-    for ch in text:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(ch), mod=0, unicode=ch, scancode=0))
-    app.pump()
+    """Type characters as a keyboard does (key press, typed text, key release)."""
+    type_keys(app, text)
 
 
 def open_as_referee(app: App) -> tuple[BattleScreen, GMPanel]:

@@ -16,7 +16,7 @@ from game.ui.app import App
 from game.ui.dialogs import FileChooser, MessageDialog
 from game.ui.roster_editor import PickDialog, RosterEditor, TextPrompt, edit_roster
 from game.ui.screens import NewBattleScreen, TitleScreen
-from tests.ui.conftest import click, key, move, wheel
+from tests.ui.conftest import click, key, move, type_keys, wheel
 
 VILLAGE = MAPS_DIR / "village.roster.toml"
 
@@ -729,7 +729,7 @@ def test_ctrl_a_selects_a_text_fields_whole_text_for_typing_over(app: App, roste
     assert prompt.field.value == "Sergeant!"  # without Ctrl+A typing appends
     key(app, pygame.K_a, pygame.KMOD_CTRL)
     assert prompt.field.all_selected
-    typed(app, "Sir Bors")
+    type_keys(app, "Sir Bors")  # as a keyboard sends it: each key's press before its text
     assert prompt.field.value == "Sir Bors" and not prompt.field.all_selected
     key(app, pygame.K_RETURN)
     assert ed.current is not None and ed.current["name"] == "Sir Bors"
@@ -743,11 +743,11 @@ def test_ctrl_a_selects_a_text_fields_whole_text_for_typing_over(app: App, roste
     assert isinstance(picker, PickDialog)
     typed(app, "ax")
     key(app, pygame.K_a, pygame.KMOD_CTRL)
-    key(app, pygame.K_LEFT)  # another key ends the selection: typing appends again
-    typed(app, "e")
+    key(app, pygame.K_RIGHT)  # → ends the selection at its end: typing appends again
+    type_keys(app, "e")
     assert picker.field.value == "axe"
     key(app, pygame.K_a, pygame.KMOD_CTRL)
-    typed(app, "bow")
+    type_keys(app, "bow")
     assert picker.field.value == "bow" and picker.shown[0] == "Bow"
 
 

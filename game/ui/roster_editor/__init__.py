@@ -43,7 +43,7 @@ from game.ui.roster_editor.editor import (
     open_editor,
     roster_for_map,
 )
-from game.ui.widgets import TextField
+from game.ui.text_field import TextField
 
 __all__ = [
     "PickDialog",
