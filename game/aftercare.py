@@ -36,11 +36,9 @@ from pathlib import Path
 from game.engine.battle import Battle
 from game.engine.healing import Treatment, care_after_battle, healing_data, healing_skill, rest, treat
 from game.engine.ladder import level_name
-from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import WoundLevel, Wounds
-from game.paths import campaign_copy_of, in_game_folder
 from game.report import boxes_text
-from game.roster import RosterError, read_roster_data, save_carried_wounds
+from game.roster import RosterError, read_roster_data, save_carried_wounds, writable_roster
 
 DAYS_PER_WEEK = 7
 
@@ -255,7 +253,7 @@ def _own_key(name: str, base: str, characters: dict[str, object]) -> str:
 
 
 def _save_wounds(care: Aftercare, roster_path: str | Path) -> CarriedWounds:
-    path, shipped, copied = _writable_roster(Path(roster_path))
+    path, shipped, copied = writable_roster(Path(roster_path))
     try:
         return _save_wounds_into(care, path, shipped, copied)
     except RosterError:
@@ -319,22 +317,6 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
     return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes), shipped, copied)
-
-
-def _writable_roster(roster: Path) -> tuple[Path, Path | None, bool]:
-    """Where wounds for ``roster`` are written: the roster itself, or — for one shipped in the game's own
-    folder — its campaign copy in the user's data folder, made now from the roster's text if it does not
-    exist yet. Returns (file to write, the shipped roster or None, whether the copy was made now)."""
-    if not in_game_folder(roster):
-        return roster, None, False
-    copy = campaign_copy_of(roster)
-    if copy.is_file():
-        return copy, roster, False
-    try:
-        write_atomic(copy, roster.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SaveError) as exc:
-        raise RosterError(f"{copy}: the campaign copy of {roster.name} could not be written ({exc})") from None
-    return copy, roster, True
 
 
 def skill_label(level: int) -> str:

@@ -2,8 +2,9 @@
 user's data folder (autosave, saves, exported logs, campaign rosters).
 
 A campaign roster is the user's copy of a shipped roster: "Save wounds to roster" writes the wounds characters
-carry into the next battle (*Fudge* 4.8) there instead of into the game's own ``maps/``, and New battle offers
-the copy as the map's roster from then on.
+carry into the next battle (*Fudge* 4.8) there instead of into the game's own ``maps/``, and so does the roster
+editor's Save with the GM's edits; New battle offers the copy as the map's roster from then on. The game's own
+files are never written (``game.roster`` refuses it).
 """
 
 from __future__ import annotations

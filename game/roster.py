@@ -23,6 +23,7 @@ from game.engine.characters import Character, CharacterError
 from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import Wounds
+from game.paths import campaign_copy_of, in_game_folder
 from game.roster_comments import with_comments_of
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
@@ -263,13 +264,37 @@ def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
 
 def _write_roster(target: Path, text: str, what: str, fix: str) -> None:
     """Write a roster's text atomically; a refused write becomes a ``RosterError`` naming the file, why
-    (``what`` and the OS's reason) and ``fix``."""
+    (``what`` and the OS's reason) and ``fix``. A file of the game's own folder is never written
+    (``game.paths``): changes to a shipped roster go to its campaign copy (``writable_roster``)."""
+    if in_game_folder(target):
+        raise RosterError(
+            f"{target}: {what}: it is one of the game's own files, which the game never changes; save your "
+            f"changes to its copy in your data folder ({campaign_copy_of(target)}) or use Save as"
+        )
     try:
         write_atomic(target, text)
     except SaveError as err:
         cause = err.__cause__
         why = (cause.strerror or cause) if isinstance(cause, OSError) else err
         raise RosterError(f"{target}: {what} ({why}); {fix}") from None
+
+
+def writable_roster(roster: str | Path) -> tuple[Path, Path | None, bool]:
+    """Where changes to ``roster`` are written: the roster itself, or, for one shipped in the game's own folder,
+    its campaign copy in the user's data folder (``game.paths.campaign_copy_of``), made now from the shipped
+    text (comments and all) if it does not exist yet. Returns (file to write, the shipped roster or None,
+    whether the copy was made now); a copy that cannot be made raises ``RosterError``."""
+    path = Path(roster)
+    if not in_game_folder(path):
+        return path, None, False
+    copy = campaign_copy_of(path)
+    if copy.is_file():
+        return copy, path, False
+    try:
+        write_atomic(copy, path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SaveError) as exc:
+        raise RosterError(f"{copy}: the campaign copy of {path.name} could not be written ({exc})") from None
+    return copy, path, True
 
 
 def _table_path(line: str) -> tuple[str, ...] | None:

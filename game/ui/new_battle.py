@@ -105,8 +105,8 @@ def map_thumbnail(path: Path, size: tuple[int, int]) -> pygame.Surface | None:
 
 
 def map_campaign_roster(map_path: Path) -> Path | None:
-    """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
-    cannot be read: New battle then describes the map's problem)."""
+    """The campaign copy of a map's own roster ("Save wounds to roster" or the roster editor's Save made it), or
+    None (also when the map cannot be read: New battle then describes the map's problem)."""
     from game.maps.loader import load_map
     from game.paths import campaign_roster
     from game.session import default_roster_for
@@ -280,9 +280,13 @@ class NewBattleScreen(Screen):
             )
 
         def saved(new_path: Path) -> None:
-            if new_path != path or self.roster is not None:
-                self.roster = new_path
+            self._campaigns.clear()  # the edits may have made the map's campaign copy
             self._cache.clear()
+            self._refresh()
+            if self.roster is None and new_path in (self.campaign, path):
+                self.use_campaign = new_path == self.campaign  # the map's own roster, now as edited
+            else:
+                self.roster = new_path
             self._refresh()
 
         return edit_roster(self.ui, path, saved)
@@ -448,7 +452,7 @@ class NewBattleScreen(Screen):
         ry = self.roster_button.rect.y - s(24)
         roster = f"Roster: {self.roster_name or '—'}"
         if self.campaign_in_use:
-            roster += " (campaign copy: wounds carried over)"
+            roster += " (your campaign copy: your edits, wounds carried)"
         elif self.roster is None:
             roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
         text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)

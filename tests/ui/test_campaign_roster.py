@@ -8,11 +8,15 @@ import hashlib
 from pathlib import Path
 
 import pygame
+import pytest
 
-from game.paths import MAPS_DIR, campaign_roster
-from game.roster import load_roster
+from game.engine.wounds import WoundLevel, Wounds
+from game.paths import MAPS_DIR, campaign_copy_of, campaign_roster
+from game.roster import RosterError, load_roster, read_roster_data, save_carried_wounds, save_roster
 from game.session import new_session
 from game.ui.app import App
+from game.ui.dialogs import MessageDialog
+from game.ui.roster_editor import RosterEditor, edit_roster
 from game.ui.screens import NewBattleScreen
 from tests.ui.conftest import click, key
 from tests.ui.test_summary_screen import VILLAGE, open_village_summary, village_battle_over
@@ -93,3 +97,88 @@ def test_a_roster_outside_the_game_folder_is_written_in_place(tmp_path: Path) ->
     own = tmp_path / "village.roster.toml"
     own.write_text(SHIPPED.read_text(encoding="utf-8"))
     assert campaign_roster(own) is None
+
+
+FOREST = MAPS_DIR / "forest_road.tmx"
+FOREST_ROSTER = MAPS_DIR / "forest_road.roster.toml"
+
+
+def new_battle_on(app: App, map_path: Path) -> NewBattleScreen:
+    """New battle over the title screen with ``map_path`` chosen in its list."""
+    screen = NewBattleScreen(app.ui, app.start_battle)
+    app.push(screen)
+    app.pump()
+    screen.list.select(screen.maps.index(map_path))
+    app.pump()
+    return screen
+
+
+def test_edit_roster_from_new_battle_saves_a_copy_and_says_where(app: App, data_home: Path) -> None:
+    """The shipped files stay byte for byte as shipped after Edit roster → edit → Save; the edits go to a
+    copy in the data folder, a dialog names it, and New battle then plays that copy."""
+    before = folder_digest(MAPS_DIR)
+    screen = new_battle_on(app, FOREST)
+    key(app, pygame.K_e)
+    editor = app.top
+    assert isinstance(editor, RosterEditor) and editor.path == FOREST_ROSTER and editor.shipped
+    copy = data_home / "campaigns" / "forest_road.roster.toml"
+    assert str(copy) in editor.buttons["save"].tooltip
+    strength = editor.current.get("strength", "Fair") if editor.current else None
+    click(app, editor.buttons["attr.strength.+"].rect.center)
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    told = app.top
+    assert isinstance(told, MessageDialog) and not told.error
+    assert str(copy) in told.message and "never changes" in told.message
+    assert folder_digest(MAPS_DIR) == before
+    assert copy.is_file() and editor.path == copy and not editor.dirty
+    assert "#" in copy.read_text(encoding="utf-8").splitlines()[0]  # the shipped roster's comments came along
+    edited = read_roster_data(copy)["characters"][editor.selected]
+    assert edited.get("strength") != strength
+    key(app, pygame.K_RETURN)  # the dialog
+    key(app, pygame.K_ESCAPE)  # the editor
+    assert app.top is screen
+    assert screen.setup().roster_path == copy and screen.campaign_in_use
+    key(app, pygame.K_e)  # editing again edits the copy: no second question, no new dialog
+    again = app.top
+    assert isinstance(again, RosterEditor) and again.path == copy and not again.shipped
+    click(app, again.buttons["attr.strength.-"].rect.center)
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert app.top is again and not again.dirty
+    assert folder_digest(MAPS_DIR) == before
+
+
+def test_saving_a_shipped_roster_over_an_existing_copy_asks_first(app: App, data_home: Path) -> None:
+    copy = data_home / "campaigns" / "forest_road.roster.toml"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(FOREST_ROSTER.read_text(encoding="utf-8") + "\n# my campaign\n", encoding="utf-8")
+    kept = copy.read_bytes()
+    before = folder_digest(MAPS_DIR)
+    app.apply(edit_roster(app.ui, FOREST_ROSTER))
+    app.pump()
+    editor = app.top
+    assert isinstance(editor, RosterEditor)
+    click(app, editor.buttons["attr.strength.+"].rect.center)
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    question = app.top
+    assert isinstance(question, MessageDialog) and str(copy) in question.message
+    click(app, question.buttons[0].rect.center)  # Cancel
+    assert copy.read_bytes() == kept and editor.dirty
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    question = app.top
+    assert isinstance(question, MessageDialog)
+    click(app, question.buttons[1].rect.center)  # Replace
+    assert copy.read_bytes() != kept and not editor.dirty and editor.path == copy
+    assert folder_digest(MAPS_DIR) == before
+
+
+def test_a_write_into_the_games_own_folder_is_refused() -> None:
+    """Below every screen: the roster writer refuses a file of the game's folder and names the copy."""
+    before = FOREST_ROSTER.read_bytes()
+    data = read_roster_data(FOREST_ROSTER)
+    with pytest.raises(RosterError, match="one of the game's own files") as refused:
+        save_roster(FOREST_ROSTER, data)
+    assert str(campaign_copy_of(FOREST_ROSTER)) in str(refused.value)
+    key_name = next(iter(data["characters"]))
+    with pytest.raises(RosterError, match="one of the game's own files"):
+        save_carried_wounds(FOREST_ROSTER, {key_name: Wounds().record(WoundLevel.HURT)[0]})
+    assert FOREST_ROSTER.read_bytes() == before

@@ -18,7 +18,8 @@ import pygame
 
 from game.engine.characters import Character
 from game.engine.limits import check_value
-from game.roster import RosterError, parse_roster, read_roster_data, save_roster
+from game.paths import campaign_copy_of, in_game_folder
+from game.roster import RosterError, parse_roster, read_roster_data, save_roster, writable_roster
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
 from game.ui.pickers import TextPrompt
@@ -75,13 +76,14 @@ class Frame(Part):
         header: tuple[tuple[str, str, Action, str], ...] = (
             ("close", "Close", ed.close, "Back (Esc); unsaved changes are asked about."),
             ("save_as", "Save as…", ed.save_as, f"Save under a new name in {rosters_dir()} (Ctrl+Shift+S)."),
-            ("save", "Save", ed.save, "Save to " + (str(ed.path) if ed.path else "a new file") + " (Ctrl+S)."),
+            ("save", "Save", ed.save, f"Save to {ed.save_place()} (Ctrl+S)."),
         )
         for ident, label, action, tip in header:
             bx -= s(110)
             self.button(ident, label, pygame.Rect(bx, s(12), s(100), s(34)), action, tip, size=15)
             bx -= s(6)
-        title = "Roster editor — " + (ed.path.name if ed.path else "new roster") + (" *" if ed.dirty else "")
+        shipped = " (the game's own: Save makes your copy)" if ed.shipped else ""
+        title = "Roster editor — " + (ed.path.name if ed.path else "new roster") + shipped + (" *" if ed.dirty else "")
         self.text(self.fit(title, 24, bx - m - s(12), True), (m, s(14)), 24, theme.ACCENT, True)
         self.rect = pygame.Rect(0, 0, w, s(50))
 
@@ -413,8 +415,26 @@ class RosterEditor(Screen):
         return self.load.allowance
 
     # --- saving -------------------------------------------------------------------------------------
-    def save(self, path: Path | None = None) -> Transition | None:
-        """Check the whole roster and write it (atomically); a problem is a dialog and nothing is written."""
+    @property
+    def shipped(self) -> bool:
+        """Whether the roster open is one of the game's own files (never written: Save writes its campaign
+        copy in the user's data folder instead, ``game.roster.writable_roster``)."""
+        return self.path is not None and in_game_folder(self.path)
+
+    def save_place(self) -> str:
+        """Where Save writes, in words (a shipped roster: its copy in the user's data folder)."""
+        if self.path is None:
+            return "a new file"
+        if self.shipped:
+            return f"your copy of this roster, {campaign_copy_of(self.path)} (the game's own file is never changed)"
+        return str(self.path)
+
+    def save(self, path: Path | None = None, *, replace_copy: bool = False) -> Transition | None:
+        """Check the whole roster and write it (atomically); a problem is a dialog and nothing is written.
+
+        A roster shipped with the game is never changed: the edits go to its campaign copy in the user's data
+        folder, which New battle then uses for the map; a dialog says the copy was made and where. A copy that
+        exists already (it may carry wounds from a battle) is replaced only once the player says so."""
         target = path or self.path
         if target is None:
             return self.save_as()
@@ -424,18 +444,49 @@ class RosterEditor(Screen):
             return Push(
                 MessageDialog(self.ui, "Cannot save the roster", f"{problem}\n\nNothing was saved.", error=True)
             )
+        shipped = in_game_folder(target)
+        copy = campaign_copy_of(target)
+        if shipped and copy.is_file() and not replace_copy:
+            return Push(
+                MessageDialog(
+                    self.ui,
+                    "Replace your copy?",
+                    f"{target.name} is one of the game's own files, which the game never changes, and your copy "
+                    f"of it exists already at {copy} (it may carry wounds from your last battle). Replace that "
+                    "copy with this roster?",
+                    (("Cancel", None), ("Replace", lambda: self.save(target, replace_copy=True))),
+                )
+            )
         try:
-            save_roster(target, self.data)
+            written, _, made = writable_roster(target)
+            try:
+                save_roster(written, self.data)
+            except RosterError:
+                if made:
+                    written.unlink(missing_ok=True)
+                raise
         except RosterError as exc:
             self.status, self.status_error = str(exc), True
             return Push(MessageDialog(self.ui, "Cannot save the roster", str(exc), error=True))
-        self.path = target
+        self.path = written
         self.dirty = False
-        self.status, self.status_error = f"Saved to {target}.", False
+        self.status, self.status_error = f"Saved to {written}.", False
         if self.on_saved is not None:
-            self.on_saved(target)
+            self.on_saved(written)
         self.layout()
-        return None
+        if not shipped:
+            return None
+        self.status = f"Saved to your copy of {target.name}: {written}."
+        return Push(
+            MessageDialog(
+                self.ui,
+                "Saved to your copy",
+                f"{target.name} is one of the game's own files, which the game never changes. Your edits were "
+                f"saved to a copy in your data folder:\n\n{written}\n\nNew battle uses this copy for the "
+                'map from now on (its roster button "As shipped" plays the original); wounds saved after a '
+                "battle go to the same copy.",
+            )
+        )
 
     def save_as(self) -> Transition:
         """Ask a name; the roster goes to ``rosters_dir()/<name>.roster.toml``."""
