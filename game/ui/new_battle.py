@@ -29,6 +29,9 @@ class SideChoice:
     id: str
     name: str
     colour: str
+    controller: str | None = None
+    """Who plays it as the roster's ``controller`` gives it (a human or a computer level); None when the roster
+    does not say (New battle then offers a human for the first side, the computer for the others)."""
 
 
 def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice], str]:
@@ -41,11 +44,19 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
     rp = roster_path or default_roster_for(map_path, loaded)
     roster = load_roster(rp)
     sides: list[SideChoice] = []
+    written = roster.data.get("sides", {})
     for f in place_figures(loaded, roster):
         if all(sc.id != f["side"] for sc in sides):
             rs = roster.side(f["side"])
+            table = written.get(f["side"]) if isinstance(written, dict) else None
+            given = rs.controller if rs is not None and isinstance(table, dict) and "controller" in table else None
             sides.append(
-                SideChoice(f["side"], rs.name if rs else str(f["side"]).capitalize(), rs.colour if rs else "#888888")
+                SideChoice(
+                    f["side"],
+                    rs.name if rs else str(f["side"]).capitalize(),
+                    rs.colour if rs else "#888888",
+                    given,
+                )
             )
     return sides, rp.name
 
@@ -81,6 +92,22 @@ def map_title(path: Path) -> tuple[str, str]:
 
 
 _THUMBS: dict[tuple[Path, float, tuple[int, int]], pygame.Surface | None] = {}
+
+
+def map_labels(paths: list[Path]) -> list[str]:
+    """The New battle list's names of maps: each map's title, followed by its file name where two maps share a
+    title (a copy of a shipped map, two versions of one), so every row can be told apart."""
+    titles = [map_title(p)[0] for p in paths]
+    out = []
+    for path, title in zip(paths, titles, strict=True):
+        if titles.count(title) == 1:
+            out.append(title)
+            continue
+        same = [p for p, t in zip(paths, titles, strict=True) if t == title]
+        names = [p.name for p in same]
+        where = path.name if names.count(path.name) == 1 else f"{path.parent.name}/{path.name}"
+        out.append(f"{title} ({where})")
+    return out
 
 
 def map_thumbnail(path: Path, size: tuple[int, int]) -> pygame.Surface | None:
@@ -163,6 +190,12 @@ class NewBattleScreen(Screen):
         self.option_rects: dict[str, pygame.Rect] = {}
         self.sides: list[SideChoice] = []
         self.controllers: dict[str, str] = {}
+        """Who plays each side: the player's choice, else the roster's ``controller``, else a human for the
+        first side and the computer for the others."""
+        self.shown_map: Path | None = None
+        """The map the sides were last read from."""
+        self.picked: dict[str, str] = {}
+        """The players the player chose by clicking (kept until another map or roster is chosen)."""
         self.side_buttons: list[Button] = []
         self.roster_name = ""
         self.problem = ""
@@ -173,7 +206,7 @@ class NewBattleScreen(Screen):
         self._refresh()
 
     def _labels(self) -> list[str]:
-        return [map_title(p)[0] for p in self.maps]
+        return map_labels(self.maps)
 
     @property
     def map_path(self) -> Path | None:
@@ -185,7 +218,7 @@ class NewBattleScreen(Screen):
 
     def _refresh(self) -> None:
         """Read the chosen map's sides (cached per map and roster)."""
-        mp = self.map_path
+        mp = self.shown_map = self.map_path
         if mp is None:
             self.sides, self.roster_name, self.problem = [], "", "No maps found: use Browse… to open a .tmx file."
         else:
@@ -205,8 +238,10 @@ class NewBattleScreen(Screen):
         self.roster_reset.text = "As shipped" if self.roster is None and self.campaign_in_use else "Map's own"
         if self.roster is None and self.campaign is not None and not self.use_campaign:
             self.roster_reset.text = "Campaign copy"
-        for i, sc in enumerate(self.sides):
-            self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
+        self.controllers = {
+            sc.id: self.picked.get(sc.id) or sc.controller or ("human" if i == 0 else "tactical")
+            for i, sc in enumerate(self.sides)
+        }
         self.side_buttons = [Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides]
         self._refresh_side_labels()
         if self.size != (0, 0):
@@ -224,6 +259,8 @@ class NewBattleScreen(Screen):
         return self.roster or (self.campaign if self.campaign_in_use else None)
 
     def _chosen(self, index: int) -> None:
+        if self.map_path != self.shown_map:
+            self.picked.clear()  # another map: its roster says who plays
         self._refresh()
 
     def _refresh_side_labels(self) -> None:
@@ -233,15 +270,17 @@ class NewBattleScreen(Screen):
     def _toggle(self, side: str) -> bool:
         chosen = self.controllers[side]
         current = self.CONTROLLERS.index(chosen) if chosen in self.CONTROLLERS else -1
-        self.controllers[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
+        self.controllers[side] = self.picked[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
         self._refresh_side_labels()
         return True
 
     def _browse(self) -> Transition:
         def chosen(path: Path) -> Transition | None:
-            self.maps.append(path)
-            self.list.set_items(self._labels())
-            self.list.select(len(self.maps) - 1)
+            known = [p.resolve() for p in self.maps]
+            if path.resolve() not in known:  # a map listed already is chosen, not listed twice
+                self.maps.append(path)
+                self.list.set_items(self._labels())
+            self.list.select(known.index(path.resolve()) if path.resolve() in known else len(self.maps) - 1)
             return None
 
         return Push(
@@ -257,6 +296,7 @@ class NewBattleScreen(Screen):
     def _choose_roster(self) -> Transition:
         def chosen(path: Path) -> Transition | None:
             self.roster = path
+            self.picked.clear()  # another roster: it says who plays
             self._refresh()
             return None
 
@@ -282,6 +322,7 @@ class NewBattleScreen(Screen):
         def saved(new_path: Path) -> None:
             self._campaigns.clear()  # the edits may have made the map's campaign copy
             self._cache.clear()
+            self.picked.clear()  # the roster as edited says who plays
             self._refresh()
             if self.roster is None and new_path in (self.campaign, path):
                 self.use_campaign = new_path == self.campaign  # the map's own roster, now as edited
@@ -292,6 +333,7 @@ class NewBattleScreen(Screen):
         return edit_roster(self.ui, path, saved)
 
     def _reset_roster(self) -> bool:
+        self.picked.clear()
         if self.roster is not None:
             self.roster, self.use_campaign = None, True
         elif self.campaign is not None:
@@ -379,6 +421,8 @@ class NewBattleScreen(Screen):
         if mp is None or box.width <= 0 or box.height <= 0:
             return
         title, description = map_title(mp)
+        if self.list.selected is not None and self.list.selected < len(self.list.items):
+            title = self.list.items[self.list.selected]  # with its file name when another map has its title
         tall = box.height >= s(220)  # room enough: the map above its words, else beside them
         size = (box.width, box.height - s(90)) if tall else (min(box.width // 2, box.height * 3 // 2), box.height)
         thumb = map_thumbnail(mp, size)

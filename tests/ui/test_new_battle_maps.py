@@ -13,6 +13,7 @@ import pytest
 
 from game.paths import MAPS_DIR
 from game.ui.app import App
+from game.ui.new_battle import map_labels
 from game.ui.screens import NewBattleScreen, map_thumbnail, map_title
 from tests.ui.conftest import click
 
@@ -114,4 +115,87 @@ def test_new_battle_buttons_show_their_whole_labels(tmp_path: Path, size: tuple[
     rects = [b.rect for b in bottom]
     assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
     assert all(not r.colliderect(screen.hosting.network.rect) for r in screen.option_rects.values())
+    app.close()
+
+
+def _maps_with_controllers(folder: Path, controllers: dict[str, str]) -> Path:
+    """The open field in ``folder`` with its roster's sides given these controllers."""
+    folder.mkdir(exist_ok=True)
+    for part in ("open_field.tmx", "terrain_flat.tsx", "terrain_pointy.tsx"):
+        shutil.copy(MAPS_DIR / part, folder / part)
+    shutil.copytree(MAPS_DIR / "tiles", folder / "tiles")
+    text = (MAPS_DIR / "open_field.roster.toml").read_text(encoding="utf-8")
+    for side, controller in controllers.items():
+        text = text.replace(f"[sides.{side}]\n", f'[sides.{side}]\ncontroller = "{controller}"\n')
+    (folder / "open_field.roster.toml").write_text(text, encoding="utf-8")
+    return folder / "open_field.tmx"
+
+
+def test_new_battle_takes_who_plays_each_side_from_the_roster(tmp_path: Path) -> None:
+    """A roster's ``controller``, level included, is what New battle offers and starts (not "Computer")."""
+    folder = tmp_path / "maps"
+    _maps_with_controllers(folder, {"red": "veteran", "blue": "novice"})
+    app = App(config=tmp_path / "cfg", maps_dir=folder, size=(1280, 720))
+    app.pump()
+    screen = NewBattleScreen(app.ui, app.start_battle)
+    app.push(screen)
+    app.draw()
+    labels = [b.text for b in screen.side_buttons]
+    assert labels == ["The Baron's Men: Computer (novice)", "Black Hugh's Brigands: Computer (veteran)"]
+    assert dict(screen.setup().side_controllers) == {"blue": "novice", "red": "veteran"}
+    click(app, screen.side_buttons[1].rect.center)  # the player's own choice wins over the roster's
+    assert dict(screen.setup().side_controllers)["red"] == "novice"  # the next after veteran
+    assert screen.side_buttons[1].text == "Black Hugh's Brigands: Computer (novice)"
+    app.close()
+
+
+def test_a_player_set_in_the_roster_editor_reaches_new_battle(app: App, data_home: Path) -> None:
+    """Edit roster → a side's Player → Save: New battle says the same as the editor."""
+    from game.ui.roster_editor import RosterEditor
+    from tests.ui.conftest import key
+
+    screen = NewBattleScreen(app.ui, app.start_battle)
+    app.push(screen)
+    app.pump()
+    screen.list.select(screen.maps.index(MAPS_DIR / "open_field.tmx"))
+    assert screen.side_buttons[1].text.endswith(": Computer")
+    key(app, pygame.K_e)
+    editor = app.top
+    assert isinstance(editor, RosterEditor)
+    editor.sides_and_figures.side_index = list(editor.sides).index("red")
+    editor.layout()
+    while editor.sides["red"].get("controller") != "veteran":
+        click(app, editor.buttons["side.player"].rect.center)
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    key(app, pygame.K_RETURN)  # the dialog naming the copy the edits went to
+    key(app, pygame.K_ESCAPE)
+    assert app.top is screen
+    red = [sc.id for sc in screen.sides].index("red")
+    assert screen.side_buttons[red].text.endswith(": Computer (veteran)")
+    assert dict(screen.setup().side_controllers)["red"] == "veteran"
+
+
+def test_maps_sharing_a_title_are_told_apart_by_their_file_names(tmp_path: Path) -> None:
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    for name in ("open_field.tmx", "open_field_v2.tmx"):
+        shutil.copy(MAPS_DIR / "open_field.tmx", folder / name)
+    shutil.copy(MAPS_DIR / "village.tmx", folder / "village.tmx")
+    app = App(config=tmp_path / "cfg", maps_dir=folder, size=(1280, 720))
+    app.pump()
+    screen = NewBattleScreen(app.ui, app.start_battle)
+    app.push(screen)
+    app.draw()
+    assert screen.list.items == [
+        "The Miller's Meadow (open_field.tmx)",
+        "The Miller's Meadow (open_field_v2.tmx)",
+        "Harrowby Village",
+    ]
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    shutil.copy(MAPS_DIR / "open_field.tmx", elsewhere / "open_field.tmx")
+    assert map_labels([folder / "open_field.tmx", elsewhere / "open_field.tmx"]) == [
+        "The Miller's Meadow (maps/open_field.tmx)",
+        "The Miller's Meadow (other/open_field.tmx)",
+    ]
     app.close()
