@@ -8,7 +8,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.engine.ladder import FAIR, GOOD, GREAT
+from game.engine.ladder import FAIR, GOOD, GREAT, level_name
+from game.engine.limits import limit
 from game.engine.wounds import WoundTrack, named_track
 from game.roster import load_roster, read_roster_data, roster_to_toml
 from game.session import MAPS_DIR
@@ -766,7 +767,6 @@ def test_the_editor_refuses_the_values_the_roster_reader_refuses(app: App, maps_
     """The ranges of data/limits.toml hold in the editor as in the reader: a step that would leave a range
     changes nothing and says why; a value already out of range in the file is shown by its field and
     may be stepped back."""
-    from game.engine.limits import limit
 
     scale_top = limit("scale")
     hide_top = limit("tough_hide")
@@ -945,3 +945,34 @@ def test_pages_once_needed_stay_while_the_characters_are_browsed(app: App, wyrm_
     assert ed.selected == "wizard" and ed.compact()
     resize(app, (1280, 720))
     assert not ed.compact()
+
+
+def test_attributes_and_skills_step_to_the_documented_top_and_say_so_there(app: App, roster_file: Path) -> None:
+    """FTC 2.1 ladder as data/limits.toml bounds it: + goes past Legendary to Legendary+3 (the range
+    docs/rosters.md gives), and a press beyond the end changes nothing and says why in the status line."""
+    ed = open_editor(app, roster_file)
+    top = limit("strength")
+    assert top is not None and level_name(int(top.high)) == "Legendary+3"
+    seen = []
+    for _ in range(12):
+        press(app, "attr.strength.+")
+        assert ed.current is not None
+        seen.append(ed.current.get("strength"))
+    assert seen[-1] == "Legendary+3" and "Legendary" in seen and "Legendary+2" in seen
+    assert ed.status_error and "Strength is at Legendary+3, the highest level" in ed.status
+    assert top.describe() in ed.status
+    for _ in range(20):
+        press(app, "attr.strength.-")
+    assert ed.current.get("strength") == "Terrible-3"
+    assert "Strength is at Terrible-3, the lowest level" in ed.status
+    press(app, "attr.strength.+")  # back inside: no complaint
+    assert ed.current.get("strength") == "Terrible-2" and not ed.status_error
+    find(app, "skill.add")
+    press(app, "skill.add")
+    type_keys(app, "Sword")
+    key(app, pygame.K_RETURN)
+    plus = next(i for i in ed.buttons if i.startswith("skill.") and i.endswith(".+"))
+    for _ in range(10):
+        press(app, plus)
+    assert ed.current["skills"]["Sword"] == "Legendary+3"
+    assert "Sword is at Legendary+3, the highest level" in ed.status

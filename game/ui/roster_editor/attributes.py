@@ -12,10 +12,9 @@ from game.engine.characters import ATTRIBUTES
 from game.engine.ladder import FAIR, level_name
 from game.ui import theme
 from game.ui.roster_editor.catalogue import (
-    HIGHEST,
-    LOWEST,
     SCALE_FIELDS,
     SCALE_RULES,
+    ladder_step,
     level_of,
 )
 from game.ui.roster_editor.part import Part
@@ -32,10 +31,10 @@ class Attributes(Part):
         table = self.host.current
         if table is None:
             return False
-        now = level_of(table.get(attr, FAIR))
-        new = FAIR + step if now is None else max(LOWEST, min(HIGHEST, now + step))
-        if now is not None and not LOWEST <= now <= HIGHEST:
-            new = now + step
+        new, refusal = ladder_step(attr, attr.capitalize(), level_of(table.get(attr, FAIR)), step)
+        if refusal:
+            self.host.set_status(refusal, error=True)
+            return False
         return self.host.set_field(attr, level_name(new), level_name(FAIR))
 
     def scales(self) -> tuple[int, int, int]:

@@ -15,13 +15,29 @@ from pathlib import Path
 from game.engine import creatures, equipment, healing, magic
 from game.engine.characters import ATTRIBUTES, BRAWLING, MARTIAL_ARTS
 from game.engine.datafiles import read_table
-from game.engine.ladder import LEGENDARY, TERRIBLE, parse_level
+from game.engine.ladder import FAIR, level_name, parse_level
+from game.engine.limits import limit
 from game.engine.players import LEVEL_NAMES
 from game.engine.wounds import Wounds, WoundTrack
 
-LOWEST, HIGHEST = TERRIBLE, LEGENDARY
-"""The +/− buttons move a level along the ladder from Terrible to Legendary (FTC 2); other values stay
-as written until changed."""
+
+def ladder_step(field: str, what: str, now: int | None, step: int) -> tuple[int, str]:
+    """The − / + buttons: one step along the ladder (FTC 2, *Fudge* 1.3) within the field's range
+    (``game.engine.limits``: Terrible-3 to Legendary+3 as shipped). Returns the new level and "", or the level
+    kept and a sentence saying that ``what`` is at the end of its range. A value that cannot be read starts
+    at Fair; one the file already had outside the range may be stepped back towards it."""
+    if now is None:
+        return FAIR + step, ""
+    lim = limit(field)
+    new = now + step
+    if lim is None or lim.low <= new <= lim.high or (new - now) * (new - (lim.low + lim.high) / 2) < 0:
+        return new, ""
+    end = "highest" if step > 0 else "lowest"
+    return now, (
+        f"{what} is at {level_name(now)}, the {end} level a roster may give (the range is {lim.describe()}, "
+        "game/engine/data/limits.toml)."
+    )
+
 
 CONTROLLERS = ("human", "tactical", "random", "veteran", "novice")
 CONTROLLER_NAMES = {"human": "Human", **LEVEL_NAMES}

@@ -12,7 +12,7 @@ from game.engine.characters import HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUG
 from game.engine.ladder import FAIR, level_name
 from game.ui import theme
 from game.ui.pickers import PickDialog
-from game.ui.roster_editor.catalogue import HIGHEST, LOWEST, level_of, skill_uses
+from game.ui.roster_editor.catalogue import ladder_step, level_of, skill_uses
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Push, Transition
 
@@ -35,7 +35,11 @@ class Skills(Part):
         """A skill one step up or down the ladder."""
         skills = self._skills()
         now = level_of(skills.get(name, FAIR))
-        skills[name] = level_name(FAIR if now is None else max(LOWEST, min(HIGHEST, now + step)))
+        new, refusal = ladder_step("skill", name, now, step)
+        if refusal:
+            self.host.set_status(refusal, error=True)
+            return False
+        skills[name] = level_name(FAIR if now is None else new)
         return self.host.changed()
 
     def remove_skill(self, name: str) -> bool:
