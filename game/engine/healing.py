@@ -41,6 +41,7 @@ from game.engine.characters import Character
 from game.engine.datafiles import data_path, read_table
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.ladder import level_name, parse_level
+from game.engine.quantities import number_text
 from game.engine.wounds import WoundLevel, Wounds
 
 DATA_FILE = data_path("healing.toml")
@@ -267,8 +268,8 @@ def _duration(minutes: int) -> str:
     if minutes < 60:
         return f"{minutes} minute(s)"
     if minutes < MINUTES_PER_DAY:
-        return f"{minutes / 60:g} hour(s)"
-    return f"{minutes / MINUTES_PER_DAY:g} day(s)"
+        return f"{number_text(minutes / 60, 2)} hour(s)"
+    return f"{number_text(minutes / MINUTES_PER_DAY, 2)} day(s)"
 
 
 # ------------------------------------------------------------------------------------------ rest

@@ -16,6 +16,7 @@ from functools import cache
 
 from game.engine.datafiles import read_table
 from game.engine.ladder import level_name, parse_level
+from game.engine.quantities import kg_text, number_text
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class Limit:
             unit = "characters" if self.field == "name" else "entries"
             return f"at most {int(self.high)} {unit}"
         if self.kind == "mass":
-            return f"{self.low:g} to {self.high:g} kg"
+            return f"{number_text(self.low)} to {kg_text(self.high)}"
         return f"{int(self.low)} to {int(self.high)}"
 
 

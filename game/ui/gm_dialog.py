@@ -29,10 +29,6 @@ BETWEEN_ROUNDS = "Between rounds only: in the movement phase before any figure h
 """The tooltip of every edit button: when the engine allows the edit (``Battle.gm_between_rounds``)."""
 
 
-def kg(x: float) -> str:
-    return f"{round(x, 3):g} kg"
-
-
 def _done(fn: Callable[[], object]) -> Callable[[], object]:
     """The action of a button, answering True when it returns nothing (so the box knows it was clicked)."""
 

@@ -14,8 +14,10 @@ from game.engine import equipment, gm
 from game.engine.battle import Figure
 from game.engine.characters import Character
 from game.engine.movement import encumbrance_penalty
+from game.engine.quantities import kg_text as kg
+from game.engine.quantities import load_parts_text, number_text
 from game.ui import theme
-from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns, kg
+from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns
 from game.ui.screen import Transition, UiContext
 
 
@@ -105,7 +107,7 @@ class GearEditor(GMDialog):
         ready = c.weapons[0].name if c.weapons else "bare hands"
         return [
             (f"Carried {kg(mass)} (was {kg(fig.character.carried_mass_kg())})", theme.TEXT),
-            (f"weapons {parts[0]:g}, armour {parts[1]:g}, shield {parts[2]:g}, other {parts[3]:g}", theme.TEXT_MUTED),
+            (load_parts_text(parts), theme.TEXT_MUTED),
             (f"Encumbrance: {enc}", theme.DANGER if penalty else theme.TEXT),
             (f"Movement: {after} hex{'es' if after != 1 else ''} a round (now {before})", theme.ACCENT),
             (f"Ready weapon: {ready}", theme.TEXT),
@@ -138,7 +140,7 @@ class GearEditor(GMDialog):
                 ticked = w.name in self.weapons
                 first = bool(self.weapons) and self.weapons[0] == w.name
                 row = pygame.Rect(rect.x, rect.y, rect.width - s(52), rect.height)
-                detail = f"{w.mass_kg:g}"
+                detail = number_text(w.mass_kg)
                 self.row(
                     w.name,
                     functools.partial(self.toggle_weapon, w.name),
@@ -170,7 +172,7 @@ class GearEditor(GMDialog):
                         functools.partial(self.toggle_armour, a.name),
                         rect,
                         checked=ticked,
-                        detail=f"{a.mass_kg:g}",
+                        detail=number_text(a.mass_kg),
                         tooltip=f"{a.name}: {a.location}, {kg(a.mass_kg)}",
                     )
                     return
@@ -182,7 +184,7 @@ class GearEditor(GMDialog):
                     functools.partial(self.toggle_armour, a.name),
                     row,
                     checked=True,
-                    detail=f"{worn.mass_kg:g}",
+                    detail=number_text(worn.mass_kg),
                     tooltip=f"{a.name}: {cover.replace('_', ' ')}, {kg(worn.mass_kg)}",
                 )
                 self.button(
@@ -204,7 +206,7 @@ class GearEditor(GMDialog):
                     rect,
                     checked=self.shield == name,
                     radio=True,
-                    detail=f"{mass:g}" if name else "",
+                    detail=number_text(mass) if name else "",
                 )
 
             return place

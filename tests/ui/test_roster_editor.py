@@ -10,6 +10,7 @@ import pytest
 
 from game.engine.ladder import FAIR, GOOD, GREAT, level_name
 from game.engine.limits import limit
+from game.engine.quantities import kg_text, number_text
 from game.engine.wounds import WoundTrack, named_track
 from game.roster import load_roster, read_roster_data, roster_to_toml
 from game.session import MAPS_DIR
@@ -976,3 +977,33 @@ def test_attributes_and_skills_step_to_the_documented_top_and_say_so_there(app: 
         press(app, plus)
     assert ed.current["skills"]["Sword"] == "Legendary+3"
     assert "Sword is at Legendary+3, the highest level" in ed.status
+
+
+def test_a_heavy_load_is_written_in_plain_digits(app: App, maps_dir: Path) -> None:
+    """FTC 5.1.1: a giant's load and its table 2 limits are written "568,151.287 kg", never "5.68151e+05"."""
+    path = maps_dir / "heavy.roster.toml"
+    path.write_text(
+        '[characters.giant]\nname = "Giant"\nstrength = "Legendary+3"\nstrength_scale = 20\n'
+        'gear_kg = 99999.5\nweapons = ["Spear"]\n',
+        encoding="utf-8",
+    )
+    ed = open_editor(app, path)
+    shown = " ".join(line for line, _ in ed.load_lines)
+    assert "Carried 100,001.5 kg: weapons 2, armour 0, shield 0, other 99,999.5" in shown
+    assert "no penalty up to 568,151.287 kg, −1 to 1,136,302.573" in shown
+    assert "e+" not in shown
+    drawn = " ".join(text for part in ed.parts for text in part_texts(part))
+    assert "99,999.5 kg" in drawn and "e+" not in drawn
+
+
+def part_texts(part: object) -> list[str]:
+    """The strings a part of the editor lays out (its texts and button labels)."""
+    out = [str(item[0]) for item in getattr(part, "texts", [])]
+    out += [b.text for b in getattr(part, "buttons", {}).values()]
+    return out
+
+
+def test_numbers_are_written_readably() -> None:
+    assert number_text(1346730.4) == "1,346,730.4" and number_text(2.50) == "2.5" and number_text(0.1 + 0.2) == "0.3"
+    assert number_text(100000) == "100,000" and number_text(-0.0001) == "0" and number_text(float("inf")) == "infinite"
+    assert kg_text(1e20) == "100,000,000,000,000,000,000 kg"

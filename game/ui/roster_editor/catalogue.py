@@ -18,6 +18,7 @@ from game.engine.datafiles import read_table
 from game.engine.ladder import FAIR, level_name, parse_level
 from game.engine.limits import limit
 from game.engine.players import LEVEL_NAMES
+from game.engine.quantities import kg_text
 from game.engine.wounds import Wounds, WoundTrack
 
 
@@ -157,8 +158,8 @@ def level_of(value: object) -> int | None:
 
 
 def kg(x: float) -> str:
-    """A mass as the editor shows it: "2.5 kg"."""
-    return f"{x:g} kg"
+    """A mass as the editor shows it: "2.5 kg", "1,346,730 kg" (``game.engine.quantities``)."""
+    return kg_text(x)
 
 
 def short(value: object, limit: int = 14) -> str:

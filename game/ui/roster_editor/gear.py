@@ -14,6 +14,7 @@ from game.engine import creatures, equipment
 from game.engine.characters import PIERCING_MODES
 from game.engine.ladder import level_name
 from game.engine.movement import encumbrance_penalty, load_thresholds_kg, movement_allowance
+from game.engine.quantities import load_parts_text, number_text
 from game.ui import theme
 from game.ui.pickers import PickDialog
 from game.ui.roster_editor.catalogue import GEAR_STEP_KG, LOAD_PANEL_HEIGHT, armour_entry, kg
@@ -314,15 +315,15 @@ class Load(Part):
             )
             lines.append(
                 (
-                    f"Carried {kg(round(mass, 3))}: weapons {parts[0]:g}, armour {parts[1]:g}, "
-                    f"shield {parts[2]:g}, other {parts[3]:g}",
+                    f"Carried {kg(mass)}: {load_parts_text(parts)}",
                     theme.TEXT,
                 )
             )
             lines.append(
                 (
-                    f"Strength {level_name(c.strength)}: no penalty up to {limits[0]:g} kg, −1 to "
-                    f"{limits[1]:g}, −2 to {limits[2]:g}, −3 to {limits[3]:g}, beyond: cannot move",
+                    f"Strength {level_name(c.strength)}: no penalty up to {kg(limits[0])}, −1 to "
+                    f"{number_text(limits[1])}, −2 to {number_text(limits[2])}, −3 to {number_text(limits[3])}, "
+                    "beyond: cannot move",
                     theme.TEXT_MUTED,
                 )
             )
@@ -333,7 +334,7 @@ class Load(Part):
                 enc = (
                     "Encumbrance: none"
                     if penalty == 0
-                    else f"Encumbrance: −{-penalty} hex{'es' if penalty < -1 else ''} (more than {over:g} kg)"
+                    else f"Encumbrance: −{-penalty} hex{'es' if penalty < -1 else ''} (more than {kg(over)})"
                 )
             self.encumbrance_text = enc
             self.allowance = allowance
