@@ -22,8 +22,10 @@ Readings: a figure taken out keeps its wounds like any other; only figures place
 are written, each under its own roster character, so a GM's reinforcement and a figure the GM removed are
 left out and named in the report. Figures sharing one roster character (the village's brigands) keep their
 wounds each in an entry of its own: a wounded figure's character is copied from the shared one under the
-figure's name (``[characters.snipe]``, name "Snipe") and its wounds written there; the report says so, and
-a GM points a map figure at that key to use it.
+figure's name (``[characters.snipe]``, name "Snipe", ``stands_in_for = "brigand"``) and its wounds written
+there; the next battle on the roster places that figure with its own entry (``game.roster``, "stands in
+for"), so it starts with its wounds. Figures of one character that also share a name cannot be told apart
+in the next battle: their wounds are not saved, and the report asks to name them apart.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from game.engine.healing import Treatment, care_after_battle, healing_data, heal
 from game.engine.ladder import level_name
 from game.engine.wounds import WoundLevel, Wounds
 from game.report import boxes_text
-from game.roster import RosterError, read_roster_data, save_carried_wounds, writable_roster
+from game.roster import STANDS_IN_FOR, RosterError, read_roster_data, save_carried_wounds, writable_roster
 
 DAYS_PER_WEEK = 7
 
@@ -193,7 +195,7 @@ class Aftercare:
 
 REMOVED = "removed by the GM"
 NOT_FROM_ROSTER = "not a roster character"
-SHARED = "figures sharing one roster character: one entry cannot hold each one's wounds"
+SAME_NAME = "figures of one roster character with one name: name them apart on the map to keep their wounds"
 REINFORCEMENT = "GM reinforcements, not placed from the roster"
 GONE = "no longer in the roster file"
 """Why a figure's wounds were not written (``CarriedWounds.skipped``)."""
@@ -225,8 +227,8 @@ class CarriedWounds:
         else:
             made = "a campaign copy of" if self.copied else "the campaign copy of"
             text = (
-                f"Wounds saved to {made} {self.shipped.name} at {self.path} (the game's own roster stays as "
-                f"shipped; New battle offers the copy for this map): {', '.join(parts) or 'nobody'}."
+                f"Wounds saved to {made} {self.shipped.name} at {self.path}: {', '.join(parts) or 'nobody'}. "
+                "New battle plays this copy for the map (the game's own roster stays as shipped)."
             )
         reasons: dict[str, list[str]] = {}
         for name, why in self.skipped:
@@ -239,14 +241,14 @@ class CarriedWounds:
 
 
 def _own_key(name: str, base: str, characters: dict[str, object]) -> str:
-    """The key of a figure's own character entry: its name as a key (``"Snipe"`` -> ``snipe``), kept when
-    that entry is already this figure's (an earlier save), else made unique."""
+    """The key of a figure's own character entry: the entry that already stands in for ``base`` under this
+    name (an earlier save), else the name as a new key (``"Snipe"`` -> ``snipe``), made unique."""
+    for key, table in characters.items():
+        if isinstance(table, dict) and table.get(STANDS_IN_FOR) == base and table.get("name") == name:
+            return key
     slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or base
     key, n = slug, 1
     while key in characters:
-        table = characters[key]
-        if isinstance(table, dict) and table.get("name") == name and key != base:
-            return key
         n += 1
         key = f"{slug}_{n}"
     return key
@@ -273,7 +275,8 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
     by_key: dict[str, list[str]] = {}
     for f in battle.setup.figures:
         by_key.setdefault(f.character.key, []).append(f.id)
-    names = {**{f.id: f.name for f in battle.setup.figures}, **battle.names()}
+    placed_as = {f.id: f.name for f in battle.setup.figures}  # the names the next battle places them by
+    names = {**placed_as, **battle.names()}
     skipped: list[tuple[str, str]] = []
     chosen: dict[str, str] = {}  # character key -> figure id
     for f in battle.setup.figures:
@@ -282,8 +285,14 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
             skipped.append((names[f.id], REMOVED))
         elif not key:
             skipped.append((names[f.id], NOT_FROM_ROSTER))
+        elif len(by_key[key]) > 1 and [placed_as[o] for o in by_key[key]].count(placed_as[f.id]) > 1:
+            sheet = care.patients[f.id].wounds
+            if any(True for _ in sheet.received()):
+                skipped.append((names[f.id], SAME_NAME))
+            else:
+                unhurt.append((names[f.id], sheet.label))  # unhurt: the shared entry serves it as before
         elif len(by_key[key]) > 1:
-            mine = _own_key(names[f.id], key, {**characters, **new_tables})
+            mine = _own_key(placed_as[f.id], key, {**characters, **new_tables})
             if mine not in characters:
                 if not any(True for _ in care.patients[f.id].wounds.received()):
                     unhurt.append((names[f.id], care.patients[f.id].wounds.label))
@@ -292,7 +301,7 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
                 if not isinstance(shared, dict):
                     skipped.append((names[f.id], GONE))
                     continue
-                new_tables[mine] = {**shared, "name": names[f.id]}
+                new_tables[mine] = {**shared, "name": placed_as[f.id], STANDS_IN_FOR: key}
                 new_tables[mine].pop("wounds", None)
                 own.append(f"{names[f.id]} as [characters.{mine}]")
             chosen[mine] = f.id
@@ -307,8 +316,8 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
     if own:
         notes.insert(
             0,
-            f"Figures sharing a roster character keep their wounds in entries of their own ({', '.join(own)}): "
-            "set a map figure's character to that key to bring them back",
+            f"Figures sharing a roster character keep their wounds in entries of their own ({', '.join(own)}), "
+            "which the next battle on this roster gives them",
         )
     saved = list(unhurt)
     for key, fid in chosen.items():

@@ -5,6 +5,12 @@ A roster has ``[sides.<id>]`` tables (``name``, ``colour``, optional ``controlle
 ``[[figures]]`` entries (``character``, ``side``, optional ``name``, ``count``, ``mook``) for maps that do
 not place their figures themselves: those figures are set up in their side's deployment zone.
 Every problem raises ``RosterError`` naming the file, the entry and the fix.
+
+A character entry may stand in for another one for a single figure: ``stands_in_for = "brigand"`` in
+``[characters.snipe]`` (whose ``name`` is "Snipe") makes the figure named Snipe that the map or the roster
+gives the character ``brigand`` use ``snipe`` instead. "Save wounds to roster" writes such entries for figures
+that share one character, so each carries its own wounds into the next battle (*Fudge* 4.8;
+``game.aftercare``); ``Roster.character_for`` applies them when the figures are placed.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +33,8 @@ from game.paths import campaign_copy_of, in_game_folder
 from game.roster_comments import with_comments_of
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
+STANDS_IN_FOR = "stands_in_for"
+"""The field of a character entry that stands in for another character for the figure of its name."""
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_COLOURS = ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520", "#8e44ad", "#16a3a3")
 
@@ -64,10 +72,17 @@ class Roster:
     figures: tuple[RosterFigure, ...]
     data: Mapping[str, Any]
     source: str = ""
+    stand_ins: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    """(character key, figure name) -> the key of the entry standing in for that character for that figure."""
 
     def side(self, side_id: str) -> RosterSide | None:
         """The side with this id, if the roster names it."""
         return next((s for s in self.sides if s.id == side_id), None)
+
+    def character_for(self, key: str, figure_name: str) -> str:
+        """The character key a figure of character ``key`` named ``figure_name`` plays: the entry standing in
+        for it (module doc), else ``key`` itself."""
+        return self.stand_ins.get((key, figure_name), key)
 
 
 def load_roster(path: str | Path) -> Roster:
@@ -127,6 +142,7 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
     if not isinstance(chars_raw, Mapping) or not chars_raw:
         raise RosterError(f"{source}: no characters; add at least one [characters.<key>] table")
     characters: dict[str, Character] = {}
+    stands_in: dict[str, str] = {}
     for key, cd in chars_raw.items():
         if not isinstance(cd, Mapping):
             raise RosterError(f"{source}: [characters.{key}] must be a table")
@@ -135,13 +151,24 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
             raise RosterError(
                 f'{source}: [characters.{key}] token must be a file name, e.g. token = "tokens/knight.png"'
             )
+        target = cd.get(STANDS_IN_FOR)
+        if target is not None:
+            if not isinstance(target, str) or not target:
+                raise RosterError(
+                    f"{source}: [characters.{key}] {STANDS_IN_FOR} must name a character, e.g. "
+                    f'{STANDS_IN_FOR} = "brigand"; or remove the line'
+                )
+            stands_in[str(key)] = target
         try:
-            # ``token`` (a GM's own token picture, checked by the UI's token_images) is no part of the rules
-            characters[str(key)] = Character.from_dict({k: v for k, v in cd.items() if k != "token"}, key=str(key))
+            # ``token`` (a GM's own token picture, checked by the UI's token_images) and ``stands_in_for`` (which
+            # figure plays the entry, module doc) are no part of the rules
+            rules = {k: v for k, v in cd.items() if k not in ("token", STANDS_IN_FOR)}
+            characters[str(key)] = Character.from_dict(rules, key=str(key))
         except CharacterError as exc:
             raise RosterError(f"{source}: {exc}") from None
         except ValueError as exc:  # unknown equipment and the like
             raise RosterError(f"{source}: [characters.{key}]: {exc}") from None
+    stand_ins = _stand_ins(stands_in, characters, source)
     figures = []
     figs_raw = data.get("figures", [])
     if not isinstance(figs_raw, list):
@@ -165,7 +192,30 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         base = str(fd.get("name", characters[ch].name))
         for n in range(count):
             figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
-    return Roster(tuple(sides), characters, tuple(figures), data, source)
+    return Roster(tuple(sides), characters, tuple(figures), data, source, stand_ins)
+
+
+def _stand_ins(
+    stands_in: Mapping[str, str], characters: Mapping[str, Character], source: str
+) -> dict[tuple[str, str], str]:
+    """The ``stands_in_for`` entries (module doc) by (character they stand in for, figure name), checked: each
+    names another character of the roster, and one figure has at most one."""
+    out: dict[tuple[str, str], str] = {}
+    for key, target in stands_in.items():
+        if target == key or target not in characters:
+            raise RosterError(
+                f"{source}: [characters.{key}] {STANDS_IN_FOR} = {target!r} is not another character of this "
+                f"roster; name the character whose figure {characters[key].name!r} this entry plays, or remove "
+                "the line"
+            )
+        slot = (target, characters[key].name)
+        if slot in out:
+            raise RosterError(
+                f"{source}: [characters.{out[slot]}] and [characters.{key}] both stand in for {target!r} for the "
+                f"figure {characters[key].name!r}; keep one of them"
+            )
+        out[slot] = key
+    return out
 
 
 def _describe(field: str) -> str:

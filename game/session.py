@@ -61,7 +61,9 @@ def _sha256(path: Path) -> str:
 def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]]:
     """Every figure of a battle before deployment: the map's ``figure`` objects on their hexes, then the
     roster's ``[[figures]]`` with ``"hex": None`` (still to be placed in their side's deployment zone). A large
-    figure placed on the map (FTC 5, the roster's ``footprint``) needs its whole footprint free and passable."""
+    figure placed on the map (FTC 5, the roster's ``footprint``) needs its whole footprint free and passable.
+    A figure plays the roster entry that stands in for its character under its name, if there is one
+    (``Roster.character_for``: the wounds it carries from its last battle, *Fudge* 4.8)."""
     check_side_names(loaded, roster)
     figures: list[dict[str, Any]] = []
     used: set[Hex] = set()
@@ -73,7 +75,8 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
                 f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
                 "map object's 'character' property"
             )
-        size = roster.characters[pf.character].footprint
+        character = roster.character_for(pf.character, pf.name)
+        size = roster.characters[character].footprint
         cells = footprint(pf.hex, size, pf.facing % 6)
         if size != 1 and not all(terrain.is_passable(h) and h not in used for h in cells):
             raise SetupError(
@@ -88,7 +91,7 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
                 "id": f"f{i + 1}",
                 "name": pf.name,
                 "side": pf.side,
-                "character": pf.character,
+                "character": character,
                 "hex": [pf.hex.q, pf.hex.r],
                 "facing": pf.facing,
                 "mook": False,
@@ -100,7 +103,7 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
                 "id": f"f{len(figures) + 1}",
                 "name": rf.name,
                 "side": rf.side,
-                "character": rf.character,
+                "character": roster.character_for(rf.character, rf.name),
                 "hex": None,
                 "facing": 0,
                 "mook": rf.mook,

@@ -194,6 +194,21 @@ def _toml_ready(node: Any) -> Any:
 
 ROSTERS = sorted(Path("maps").glob("*.roster.toml"))
 ROSTER_DATA = {p.name: load_roster(p).data for p in ROSTERS}
+CAMPAIGN_VILLAGE = "village.campaign.roster.toml"
+"""The village roster as "Save wounds to roster" leaves it: the brigand Snipe wounded in an entry of its own
+that stands in for the shared ``brigand`` (``game.roster``)."""
+ROSTER_DATA[CAMPAIGN_VILLAGE] = {
+    **ROSTER_DATA["village.roster.toml"],
+    "characters": {
+        **ROSTER_DATA["village.roster.toml"]["characters"],
+        "snipe": {
+            **ROSTER_DATA["village.roster.toml"]["characters"]["brigand"],
+            "name": "Snipe",
+            "stands_in_for": "brigand",
+            "wounds": ["Hurt"],
+        },
+    },
+}
 
 
 @budget(500)
@@ -336,9 +351,9 @@ def test_fuzz_tmx_reader(map_folder: Path, data: st.DataObject, name: str) -> No
 
 
 @budget(40)
-@given(data=st.data())
+@given(data=st.data(), name=st.sampled_from(["village.roster.toml", CAMPAIGN_VILLAGE]))
 def test_fuzz_a_roster_that_loads_starts_and_plays_a_battle(
-    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, name: str
 ) -> None:
     """Values inside every range play: a mutated village roster that loads starts a battle (or is refused by
     the game's own setup error) and a round of it plays without an exception."""
@@ -346,7 +361,7 @@ def test_fuzz_a_roster_that_loads_starts_and_plays_a_battle(
     from game.session import SetupError, new_session
     from game.simulate import play_out
 
-    tree = data.draw(mutated(ROSTER_DATA["village.roster.toml"]))
+    tree = data.draw(mutated(ROSTER_DATA[name]))
     if not isinstance(tree, dict):
         return
     path = tmp_path_factory.mktemp("roster") / "village.roster.toml"

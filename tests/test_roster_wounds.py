@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.aftercare import GONE, REINFORCEMENT, REMOVED, SHARED, Aftercare, AftercareError
+from game.aftercare import GONE, REINFORCEMENT, REMOVED, SAME_NAME, Aftercare, AftercareError
 from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle import Seat
@@ -179,7 +179,7 @@ def test_fudge_4_8_the_healed_wounds_are_written_into_the_roster(roster: Path) -
         assert len(own) == 1 and own[0].wounds == hurt(WoundLevel.HURT)
         assert own[0].weapons == again.characters["brigand"].weapons and own[0].key != "brigand"
         assert (name, "Hurt") in report.saved
-    assert not any(why == SHARED for _, why in report.skipped)
+    assert not any(why == SAME_NAME for _, why in report.skipped)
     sergeant = session.battle.figures[figure_of(session, "sergeant")].name
     assert (sergeant, "Hurt") in report.saved and f"{sergeant} Hurt" in report.message()
     message = report.message()
@@ -189,10 +189,22 @@ def test_fudge_4_8_the_healed_wounds_are_written_into_the_roster(roster: Path) -
     # saving again writes into the same own entries, adding none
     assert care.save_wounds(roster).message().count("[characters.") == 0
     assert len(load_roster(roster).characters) == len(again.characters)
-    # the next battle starts with them
+    # the next battle starts with them, the brigands each with their own
     nxt = battle_on(roster)
     assert nxt.battle.figures[figure_of(nxt, "sergeant")].wounds == hurt(WoundLevel.HURT)
     assert nxt.battle.figures[figure_of(nxt, "brigand_chief")].out
+    for name in brigands:
+        figure = next(f for f in nxt.battle.figures.values() if f.name == name)
+        assert figure.wounds == hurt(WoundLevel.HURT) and figure.character.key != "brigand"
+    # healed and saved again: into the same entries, and the battle after that starts them unhurt
+    care_next = Aftercare(nxt.battle)
+    care_next.rest(4)
+    care_next.save_wounds(roster)
+    assert len(load_roster(roster).characters) == len(again.characters)
+    last = battle_on(roster)
+    for name in brigands:
+        figure = next(f for f in last.battle.figures.values() if f.name == name)
+        assert not list(figure.wounds.received()) and figure.character.key != "brigand"
 
 
 def test_healed_to_nothing_the_wounds_line_goes_and_the_rest_of_the_roster_stays(roster: Path) -> None:
@@ -319,3 +331,46 @@ def test_a_roster_that_cannot_be_edited_line_by_line_is_rewritten_and_says_so(tm
     assert len(notes) == 1 and "rewritten whole" in notes[0]
     assert path.read_text(encoding="utf-8").startswith("# top\n")
     assert [str(w) for w in load_roster(path).characters["bors"].wounds.received()] == ["Hurt"]
+
+
+def test_fudge_4_8_figures_of_one_character_sharing_a_name_are_not_saved_and_the_report_says_why(
+    roster: Path, tmp_path: Path
+) -> None:
+    """Two figures of one character under one name cannot be told apart in the next battle: their wounds are
+    left out with the reason rather than handed to the wrong figure."""
+    data = read_roster_data(roster)
+    data["figures"] = [{"character": "militia_bow", "side": "blue", "name": "Twin"}] * 2
+    save_roster(roster, data)
+    session = battle_on(roster)
+    twins = [f for f in session.battle.figures.values() if f.name == "Twin"]
+    assert len(twins) == 2
+    twins[0].wounds = hurt(WoundLevel.HURT)
+    report = Aftercare(session.battle).save_wounds(roster)
+    assert ("Twin", SAME_NAME) in report.skipped and ("Twin", "Unhurt") in report.saved
+    assert "name them apart" in report.message()
+    assert not any(c.name == "Twin" for c in load_roster(roster).characters.values())
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ('stands_in_for = "nobody"', "is not another character of this roster"),
+        ('stands_in_for = "snipe"', "is not another character of this roster"),
+        ("stands_in_for = 3", "must name a character"),
+    ],
+)
+def test_an_entry_standing_in_for_a_character_must_name_another_one(entry: str, problem: str) -> None:
+    text = VILLAGE_ROSTER.read_text(encoding="utf-8") + f'\n[characters.snipe]\nname = "Snipe"\n{entry}\n'
+    import tomllib
+
+    with pytest.raises(RosterError, match=problem):
+        parse_roster(tomllib.loads(text), "village.roster.toml")
+
+
+def test_two_entries_standing_in_for_one_figure_are_refused() -> None:
+    import tomllib
+
+    twice = '\n[characters.{key}]\nname = "Snipe"\nstands_in_for = "brigand"\n'
+    text = VILLAGE_ROSTER.read_text(encoding="utf-8") + twice.format(key="snipe") + twice.format(key="snipe_2")
+    with pytest.raises(RosterError, match="both stand in for 'brigand' for the figure 'Snipe'"):
+        parse_roster(tomllib.loads(text), "village.roster.toml")

@@ -6,7 +6,9 @@ dragged from the tray (or from its hex) onto a free hex of its side's zone — w
 may take are outlined, and a drop anywhere else is refused with the reason. A figure the map itself places
 (a Tiled ``figure`` object) starts on its hex and may go back there. The wheel or Q / E turns the selected
 figure (FTC 5.2: a figure faces one hex side; the arrow shows which). Auto-deploy places whatever is left
-in the tray as ``game.session.place_figures`` would; Clear sends every figure back to the tray.
+in the tray as ``game.session.place_figures`` would; Clear sends every figure back to the tray. A figure
+carrying wounds from its last battle (*Fudge* 4.8, the roster's ``wounds``) shows them as the battle will: on
+its token and in the tray, greyed and "out of the fight" when it is too hurt to act.
 
 Each side is played by a human or the computer (the random player is a testing tool, left to ``simulate``; a
 side a roster gives it still shows it); the GM seat is
@@ -32,6 +34,7 @@ from game.engine.creatures import footprint
 from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
 from game.engine.players import LEVEL_NAMES
+from game.engine.wounds import Wounds
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
 from game.ui.battle.words import counted, facing_words
@@ -67,6 +70,26 @@ class Piece:
     """The hex the map's own ``figure`` object gives it (it may always go back there)."""
     size: int = 1
     """Hexes it covers (FTC 5, the roster's ``footprint``): 1, 3 or 7 around its hex."""
+    wounds: Wounds | None = None
+    """The wounds it carries into the battle from its last one (*Fudge* 4.8), None when unhurt."""
+
+    @property
+    def out(self) -> bool:
+        """Whether it is too hurt to act (Incapacitated or worse): it starts the battle out of the fight."""
+        return self.wounds is not None and not self.wounds.can_act
+
+    @property
+    def wound_level(self) -> int:
+        """Its worst wound along the track (0 unhurt), as the board's token shows it."""
+        worst = self.wounds.worst if self.wounds is not None else None
+        return 0 if worst is None else int(worst)
+
+    @property
+    def condition(self) -> str:
+        """ "" when unhurt, else its condition in words: "Very Hurt", or "out of the fight (Incapacitated)"."""
+        if self.wounds is None:
+            return ""
+        return f"out of the fight ({self.wounds.label})" if self.out else self.wounds.label
 
     def cells(self, h: Hex | None = None, facing: int | None = None) -> frozenset[Hex]:
         """The hexes it covers standing on ``h`` (default: where it stands) facing ``facing`` (FTC 5)."""
@@ -126,6 +149,7 @@ class DeployScreen(ViewerScreen):
                 bool(f["mook"]),
                 h,
                 roster.characters[str(f["character"])].footprint,
+                roster.characters[str(f["character"])].wounds,
             )
         self.side_ids: list[str] = []
         for p in self.pieces.values():
@@ -149,6 +173,13 @@ class DeployScreen(ViewerScreen):
         self.drag_moved = False
         self.message = "Drag figures from the tray onto their side's shaded hexes; wheel or Q / E turns one."
         self.message_error = False
+        hurt = [p for p in self.pieces.values() if p.wounds is not None]
+        if hurt:
+            out = [p.name for p in hurt if p.out]
+            self.message = (
+                f"{counted(len(hurt), 'figure')} {'carries' if len(hurt) == 1 else 'carry'} wounds from the last "
+                "battle (Fudge 4.8)" + (f"; out of the fight: {', '.join(out)}" if out else "") + ". " + self.message
+            )
         # the made token art by what each character carries; a GM's own pictures (told once if refused)
         self.looks = {key: look_for(ch) for key, ch in roster.characters.items()}
         self.token_images = figure_tokens(raw, roster.data, Path(roster.source), loaded.path, loaded.tmx.objects)
@@ -631,7 +662,7 @@ class DeployScreen(ViewerScreen):
             if tray is not None:
                 tip = (
                     f"{tray.name} ({tray.character}) of {self.side_name(tray.side)}: drag it onto a shaded "
-                    "hex of its side."
+                    "hex of its side." + self.wounds_words(tray)
                 )
             else:
                 placed = self.piece_at(pos)
@@ -640,12 +671,22 @@ class DeployScreen(ViewerScreen):
                     tip = (
                         f"{placed.name} ({placed.character}) of {self.side_name(placed.side)}, facing "
                         f"{self.compass(placed.facing)}: drag to move, wheel or Q / E to turn."
+                        + self.wounds_words(placed)
                     )
                 elif h is not None:
                     zone = next((sid for sid, z in self.data.zones.items() if h in z), None)
                     if zone is not None:
                         tip = f"Deployment zone of {self.side_name(zone)}."
         self.tooltip.hover(tip, pos)
+
+    @staticmethod
+    def wounds_words(p: Piece) -> str:
+        """What a figure's carried wounds mean for the battle, for its tooltip ("" when unhurt)."""
+        if p.wounds is None:
+            return ""
+        if p.out:
+            return f" It carries {p.wounds.label} from its last battle (Fudge 4.8): it starts out of the fight."
+        return f" It carries {p.wounds.label} from its last battle (Fudge 4.8): its wounds count from the start."
 
     @property
     def busy(self) -> bool:
@@ -668,8 +709,8 @@ class DeployScreen(ViewerScreen):
                 self.side_colour(p.side),
                 p.hex,
                 p.facing,
-                0,
-                False,
+                p.wound_level,
+                p.out,
                 p.id == self.selected_piece,
                 cells=p.cells() if p.size != 1 else frozenset(),
                 look=self.looks.get(p.character, ""),
@@ -729,6 +770,8 @@ class DeployScreen(ViewerScreen):
                     self.side_colour(p.side),
                     Hex(0, 0),
                     p.facing,
+                    p.wound_level,
+                    p.out,
                     cells=p.cells(Hex(0, 0)) if p.size != 1 else frozenset(),
                     look=self.looks.get(p.character, ""),
                     image=self.token_images.image_of(p.id),
@@ -820,15 +863,25 @@ class DeployScreen(ViewerScreen):
             pygame.draw.circle(
                 surface, colour if not dragging else theme.TEXT_DISABLED, (rect.x + s(12), rect.centery), s(8), s(3)
             )
-            text.blit(
+            named = text.blit(
                 surface,
                 p.name,
                 (rect.x + s(28), rect.centery),
                 14,
-                theme.TEXT if not dragging else theme.TEXT_DISABLED,
+                theme.TEXT if not dragging and not p.out else theme.TEXT_DISABLED,
                 bold=True,
                 anchor="midleft",
             )
+            if p.condition:
+                room = rect.right - s(6) - text.width(self.side_name(p.side), 12) - s(8) - named.right - s(8)
+                text.blit(
+                    surface,
+                    text.fit(p.condition, 12, room),
+                    (named.right + s(8), rect.centery),
+                    12,
+                    theme.DANGER,
+                    anchor="midleft",
+                )
             text.blit(
                 surface,
                 self.side_name(p.side),

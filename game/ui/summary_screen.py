@@ -417,10 +417,32 @@ class SummaryScreen(Screen):
             return transition_of(b.result)
         return None
 
+    MORE = " … (hover for all)"
+    """How a status message too long for its place ends; the whole message is then its tooltip."""
+
+    def message_lines(self) -> tuple[list[str], bool]:
+        """The status message as drawn in its place, and whether it had to be cut (then it ends with
+        ``MORE`` and hovering over it shows it whole)."""
+        s, text = self.ui.s, self.ui.text
+        box = self.message_rect
+        width = max(s(100), box.width)
+        lines = text.wrap(self.message, 13, width)
+        room = max(1, box.height // text.line_height(13) + (1 if box.y == self.export_button.rect.y else 0))
+        if len(lines) <= room:
+            return lines, False
+        lines = lines[:room]
+        last = lines[-1].rstrip(" .,;")
+        while last and text.width(last + self.MORE, 13) > width:
+            last = last[:-1].rstrip(" .,;")
+        lines[-1] = last + self.MORE
+        return lines, True
+
     def _tip_at(self, pos: tuple[int, int]) -> str:
         tip = next((b.hint for b in self.buttons if b.rect.collidepoint(pos) and b.hint), "")
         if tip:
             return tip
+        if self.message_rect.collidepoint(pos) and self.message_lines()[1]:
+            return self.message
         for rect, fid in self.card_rects:
             if rect.collidepoint(pos) and self.cards_area.collidepoint(pos):
                 p = self.care.patients[fid]
@@ -484,11 +506,7 @@ class SummaryScreen(Screen):
         for b in self.buttons:
             b.draw(surface, text)
         box = self.message_rect
-        lines = text.wrap(self.message, 13, max(s(100), box.width))
-        room = max(1, box.height // text.line_height(13) + (1 if box.y == self.export_button.rect.y else 0))
-        if len(lines) > room:
-            lines = lines[:room]
-            lines[-1] = lines[-1].rstrip(" .,;") + "…"
+        lines, _cut = self.message_lines()
         y = box.centery - len(lines) * text.line_height(13) // 2
         for line in lines:
             text.blit(surface, line, (box.x, y), 13, theme.DANGER if self.message_error else theme.TEXT)

@@ -13,12 +13,13 @@ import pytest
 from game.engine.wounds import WoundLevel, Wounds
 from game.paths import MAPS_DIR, campaign_copy_of, campaign_roster
 from game.roster import RosterError, load_roster, read_roster_data, save_carried_wounds, save_roster
-from game.session import new_session
+from game.session import Session, new_session
 from game.ui.app import App
+from game.ui.deploy_screen import DeployScreen
 from game.ui.dialogs import MessageDialog
 from game.ui.roster_editor import RosterEditor, edit_roster
 from game.ui.screens import NewBattleScreen
-from tests.ui.conftest import click, key
+from tests.ui.conftest import click, key, move
 from tests.ui.test_summary_screen import VILLAGE, open_village_summary, village_battle_over
 
 
@@ -60,14 +61,14 @@ def test_the_first_save_of_wounds_makes_a_named_campaign_copy_and_says_where(app
     key(app, pygame.K_w)
     copy = data_home / "campaigns" / "village.roster.toml"
     assert not screen.message_error
-    assert screen.message.startswith(f"Wounds saved to a campaign copy of village.roster.toml at {copy} ")
+    assert screen.message.startswith(f"Wounds saved to a campaign copy of village.roster.toml at {copy}: ")
     assert "Sergeant Osric Very Hurt" in screen.message
     assert SHIPPED.read_text(encoding="utf-8") == shipped_text
     carried = load_roster(copy).characters["sergeant"].wounds
     assert carried is not None and [str(w) for w in carried.received()] == ["Scratch", "Very Hurt"]
     assert "# " in copy.read_text(encoding="utf-8")  # the shipped roster's comments came along
     key(app, pygame.K_w)
-    assert screen.message.startswith(f"Wounds saved to the campaign copy of village.roster.toml at {copy} ")
+    assert screen.message.startswith(f"Wounds saved to the campaign copy of village.roster.toml at {copy}: ")
 
 
 def test_new_battle_offers_the_campaign_copy_as_the_maps_roster(app: App, data_home: Path) -> None:
@@ -182,3 +183,69 @@ def test_a_write_into_the_games_own_folder_is_refused() -> None:
     with pytest.raises(RosterError, match="one of the game's own files"):
         save_carried_wounds(FOREST_ROSTER, {key_name: Wounds().record(WoundLevel.HURT)[0]})
     assert FOREST_ROSTER.read_bytes() == before
+
+
+def wounded_village_battle() -> tuple[Session, dict[str, list[str]]]:
+    """The village battle over, the sergeant Very Hurt (and a Scratch), one brigand Hurt and the other — they
+    share the roster's ``brigand`` — Incapacitated; with each wounded figure's wounds by name."""
+    session = village_battle_over(SHIPPED)
+    brigands = [f for f in session.battle.figures.values() if f.character.key == "brigand"]
+    assert len(brigands) == 2
+    brigands[0].wounds = Wounds().record(WoundLevel.HURT)[0]
+    brigands[1].wounds = Wounds().record(WoundLevel.INCAPACITATED)[0]
+    brigands[1].out = True
+    wounded = {
+        f.name: [str(w) for w in f.wounds.received()]
+        for f in session.battle.figures.values()
+        if list(f.wounds.received())
+    }
+    assert len(wounded) == 3
+    return session, wounded
+
+
+def test_the_saved_wounds_message_shows_whole_on_hover(app: App, data_home: Path) -> None:
+    """A message too long for its place between the buttons ends with a hint, and hovering shows it whole."""
+    session, _ = wounded_village_battle()
+    screen = open_village_summary(app, session)
+    key(app, pygame.K_w)
+    lines, cut = screen.message_lines()
+    assert cut and lines[-1].endswith(screen.MORE)
+    move(app, screen.message_rect.center)
+    app.tick(1.0)
+    assert screen.tooltip.shown and screen.tooltip.text == screen.message
+    assert str(data_home / "campaigns" / "village.roster.toml") in screen.tooltip.text
+
+
+def test_saved_wounds_come_back_in_the_next_battle_and_deployment_shows_them(app: App, data_home: Path) -> None:
+    """Battle → Save wounds → New battle with the campaign copy → deployment: every figure carries the wounds it
+    was saved with (the two brigands sharing a character each their own), shown on the tokens and in the tray,
+    and the one too hurt to act is out of the fight there and in the battle."""
+    session, wounded = wounded_village_battle()
+    summary = open_village_summary(app, session)
+    key(app, pygame.K_w)
+    assert not summary.message_error
+    new_battle = new_battle_on(app, VILLAGE)
+    assert new_battle.campaign_in_use and new_battle.setup().roster_path == data_home / "campaigns" / SHIPPED.name
+    click(app, new_battle.start.rect.center)
+    deploy = app.top
+    assert isinstance(deploy, DeployScreen)
+    carried = {p.name: [str(w) for w in p.wounds.received()] for p in deploy.pieces.values() if p.wounds}
+    assert carried == wounded
+    out = [p.name for p in deploy.pieces.values() if p.out]
+    assert len(out) == 1 and wounded[out[0]] == ["Incapacitated"]
+    assert "out of the fight" in deploy.message and out[0] in deploy.message
+    tokens = {t.name: t for t in deploy.tokens()}
+    assert set(wounded) <= set(tokens)  # the village's map places every figure
+    for name in wounded:
+        assert tokens[name].wound_level > 0 and tokens[name].out == (name in out)
+    assert all(t.wound_level == 0 and not t.out for n, t in tokens.items() if n not in wounded)
+    piece = next(p for p in deploy.pieces.values() if p.name == out[0])
+    assert "starts out of the fight" in deploy.wounds_words(piece)
+    click(app, deploy.auto_button.rect.center)
+    click(app, deploy.start_button.rect.center)
+    battle = app.top.battle  # type: ignore[attr-defined]
+    started = {
+        f.name: [str(w) for w in f.wounds.received()] for f in battle.figures.values() if list(f.wounds.received())
+    }
+    assert started == wounded
+    assert [f.name for f in battle.figures.values() if f.out] == out

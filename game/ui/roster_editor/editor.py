@@ -19,7 +19,14 @@ import pygame
 from game.engine.characters import Character
 from game.engine.limits import check_value
 from game.paths import campaign_copy_of, in_game_folder
-from game.roster import RosterError, parse_roster, read_roster_data, save_roster, writable_roster
+from game.roster import (
+    STANDS_IN_FOR,
+    RosterError,
+    parse_roster,
+    read_roster_data,
+    save_roster,
+    writable_roster,
+)
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
 from game.ui.pickers import TextPrompt
@@ -246,6 +253,9 @@ class RosterEditor(Screen):
     def check(self, key: str) -> tuple[Character | None, str]:
         """Read one character as a battle would (``parse_roster`` → ``Character.from_dict``): it or the error."""
         table = self.characters.get(key)
+        if isinstance(table, dict) and STANDS_IN_FOR in table:
+            # which figure plays the entry is the whole roster's business (``problem``), not the character's
+            table = {k: v for k, v in table.items() if k != STANDS_IN_FOR}
         try:
             roster = parse_roster({"characters": {key: table}}, self.source_name)
         except RosterError as exc:
