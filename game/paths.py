@@ -38,6 +38,11 @@ def campaign_copy_of(roster_path: str | Path) -> Path:
     return data_dir() / CAMPAIGNS / Path(roster_path).name
 
 
+def is_campaign_copy(path: str | Path) -> bool:
+    """Whether a file is a campaign copy (``campaign_copy_of``) of one of the game's rosters."""
+    return Path(path).resolve().parent == (data_dir() / CAMPAIGNS).resolve()
+
+
 def campaign_roster(roster_path: str | Path) -> Path | None:
     """The campaign copy of a shipped roster if one has been written, else None (a roster outside the game's
     folder is the GM's own and is used as it is)."""

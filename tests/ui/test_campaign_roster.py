@@ -123,7 +123,8 @@ def test_edit_roster_from_new_battle_saves_a_copy_and_says_where(app: App, data_
     editor = app.top
     assert isinstance(editor, RosterEditor) and editor.path == FOREST_ROSTER and editor.shipped
     copy = data_home / "campaigns" / "forest_road.roster.toml"
-    assert str(copy) in editor.buttons["save"].tooltip
+    assert str(copy) in editor.buttons["save"].tooltip and str(copy) in editor.status
+    assert any("(the game's own)" in str(item[0]) for item in editor.frame.texts)
     strength = editor.current.get("strength", "Fair") if editor.current else None
     click(app, editor.buttons["attr.strength.+"].rect.center)
     key(app, pygame.K_s, pygame.KMOD_CTRL)
@@ -132,6 +133,7 @@ def test_edit_roster_from_new_battle_saves_a_copy_and_says_where(app: App, data_
     assert str(copy) in told.message and "never changes" in told.message
     assert folder_digest(MAPS_DIR) == before
     assert copy.is_file() and editor.path == copy and not editor.dirty
+    assert any("(your campaign copy)" in str(item[0]) for item in editor.frame.texts)
     assert "#" in copy.read_text(encoding="utf-8").splitlines()[0]  # the shipped roster's comments came along
     edited = read_roster_data(copy)["characters"][editor.selected]
     assert edited.get("strength") != strength

@@ -962,6 +962,11 @@ def test_attributes_and_skills_step_to_the_documented_top_and_say_so_there(app: 
     assert seen[-1] == "Legendary+3" and "Legendary" in seen and "Legendary+2" in seen
     assert ed.status_error and "Strength is at Legendary+3, the highest level" in ed.status
     assert top.describe() in ed.status
+    # written between its − and + (smaller if need be), not under them
+    value, pos, size, _colour, bold, _anchor = next(i for i in ed.attributes.texts if i[0] == "Legendary+3")
+    width = app.ui.text.width(value, size, bold)
+    minus, plus = ed.buttons["attr.strength.-"].rect, ed.buttons["attr.strength.+"].rect
+    assert minus.right <= pos[0] - width // 2 and pos[0] + width // 2 <= plus.left
     for _ in range(20):
         press(app, "attr.strength.-")
     assert ed.current.get("strength") == "Terrible-3"

@@ -114,6 +114,8 @@ class Attributes(Part):
         y += s(20)
         half = width // 2
         label_w = min(s(80), max(self.ui.text.width(a.capitalize(), 14) for a in ATTRIBUTES) + s(8))
+        # the value takes what the half-row leaves beside its label and the two buttons (Legendary+3 is long)
+        value_w = max(72, round((half - label_w - s(60)) / self.ui.settings.ui_scale))
         for i, attr in enumerate(ATTRIBUTES):
             cx, cy = x + (i % 2) * half, y + (i // 2) * s(28)
             value = table.get(attr, FAIR)
@@ -127,7 +129,7 @@ class Attributes(Part):
                 partial(self.step_level, attr, -1),
                 partial(self.step_level, attr, 1),
                 attr.capitalize(),
-                width=72,
+                width=value_w,
                 colour=theme.TEXT if lv is not None else theme.DANGER,
             )
         y += 4 * s(28) + s(8)

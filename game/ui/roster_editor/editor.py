@@ -18,7 +18,7 @@ import pygame
 
 from game.engine.characters import Character
 from game.engine.limits import check_value
-from game.paths import campaign_copy_of, in_game_folder
+from game.paths import campaign_copy_of, in_game_folder, is_campaign_copy
 from game.roster import (
     STANDS_IN_FOR,
     RosterError,
@@ -89,7 +89,9 @@ class Frame(Part):
             bx -= s(110)
             self.button(ident, label, pygame.Rect(bx, s(12), s(100), s(34)), action, tip, size=15)
             bx -= s(6)
-        shipped = " (the game's own: Save makes your copy)" if ed.shipped else ""
+        shipped = " (the game's own)" if ed.shipped else ""
+        if ed.path is not None and is_campaign_copy(ed.path):
+            shipped = " (your campaign copy)"
         title = "Roster editor — " + (ed.path.name if ed.path else "new roster") + shipped + (" *" if ed.dirty else "")
         self.text(self.fit(title, 24, bx - m - s(12), True), (m, s(14)), 24, theme.ACCENT, True)
         self.rect = pygame.Rect(0, 0, w, s(50))
@@ -189,6 +191,11 @@ class RosterEditor(Screen):
         self.status = ""
         self.status_error = False
         self.selected: str | None = next(iter(self.characters), None)
+        if self.shipped and path is not None:
+            self.status = (
+                f"{path.name} is one of the game's own rosters, which the game never changes: Save writes your copy, "
+                f"{campaign_copy_of(path)}."
+            )
         self.tooltip: Tooltip = Tooltip()
         self.mouse = (0, 0)
         self.paged = False

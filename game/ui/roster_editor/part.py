@@ -273,11 +273,17 @@ class Part:
         colour: tuple[int, int, int] = theme.TEXT,
         tip: str = "",
     ) -> int:
-        """−, the value, + (buttons ``ident.-`` and ``ident.+``); the x after it."""
+        """−, the value, + (buttons ``ident.-`` and ``ident.+``); the x after it. A value too wide for its
+        place (Legendary+3) is written smaller, down to size 11, rather than run under the buttons."""
         s = self.ui.s
         more = f" {tip}" if tip else ""
         self.button(f"{ident}.-", "−", pygame.Rect(x, y, s(24), s(24)), minus, f"{what}: one step down.{more}")
-        self.text(value, (x + s(26) + s(width) // 2, y + s(12)), 14, colour, True, "center")
+        room = s(width) + s(2)
+        size = next((n for n in (14, 13, 12, 11) if self.ui.text.width(value, n, True) <= room), 11)
+        shown = self.fit(value, size, room, True)
+        self.text(shown, (x + s(26) + s(width) // 2, y + s(12)), size, colour, True, "center")
+        if shown != value:
+            more += f" Now {value}."
         self.button(
             f"{ident}.+", "+", pygame.Rect(x + s(28) + s(width), y, s(24), s(24)), plus, f"{what}: one step up.{more}"
         )
