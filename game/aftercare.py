@@ -25,11 +25,14 @@ wounds each in an entry of its own: a wounded figure's character is copied from 
 figure's name (``[characters.snipe]``, name "Snipe", ``stands_in_for = "brigand"``) and its wounds written
 there; the next battle on the roster places that figure with its own entry (``game.roster``, "stands in
 for"), so it starts with its wounds. Figures of one character that also share a name cannot be told apart
-in the next battle: their wounds are not saved, and the report asks to name them apart.
+in the next battle: their wounds are not saved, and the report asks to name them apart. Wounds beyond the
+end of a track (*Fudge* 4.55: no open box was left) have no box to be carried in: the figure carries its full
+track, and the report says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from dataclasses import dataclass, field
@@ -311,8 +314,21 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
         if fid not in placed:
             skipped.append((names[fid], REINFORCEMENT))
     notes: list[str] = []
-    wounds = {key: care.patients[fid].wounds for key, fid in chosen.items()}
+    wounds: dict[str, Wounds] = {}
+    overflowed: list[str] = []
+    for key, fid in chosen.items():
+        sheet = care.patients[fid].wounds
+        if sheet.beyond:  # no box holds them: the full track is carried (Fudge 4.55 leaves the rest to the GM)
+            overflowed.append(f"{names[fid]} ({len(sheet.beyond)} beyond it)")
+            sheet = dataclasses.replace(sheet, beyond=())
+        wounds[key] = sheet
     missing = save_carried_wounds(path, wounds, notes, new_tables)
+    if overflowed:
+        verb = "carries" if len(overflowed) == 1 else "carry"
+        notes.append(
+            f"Wounds beyond a wound track have no box to be carried in, so {', '.join(overflowed)} {verb} the "
+            "full track instead (Fudge 4.55: whether such a figure lives is the GM's call)"
+        )
     if own:
         notes.insert(
             0,

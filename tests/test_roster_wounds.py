@@ -374,3 +374,22 @@ def test_two_entries_standing_in_for_one_figure_are_refused() -> None:
     text = VILLAGE_ROSTER.read_text(encoding="utf-8") + twice.format(key="snipe") + twice.format(key="snipe_2")
     with pytest.raises(RosterError, match="both stand in for 'brigand' for the figure 'Snipe'"):
         parse_roster(tomllib.loads(text), "village.roster.toml")
+
+
+def test_fudge_4_55_wounds_beyond_the_track_are_carried_as_the_full_track(roster: Path) -> None:
+    """A figure whose wounds ran past its track (no open box left) cannot carry the extra ones: the save keeps
+    the full track, says so, and the next battle starts the figure out of the fight (it was refused whole)."""
+    session = battle_on(roster)
+    b = session.battle
+    sergeant = b.figures[figure_of(session, "sergeant")]
+    sheet = Wounds()
+    for _ in range(9):
+        sheet, _ = sheet.record(WoundLevel.NEAR_DEATH if sheet.worst else WoundLevel.INCAPACITATED)
+    assert len(sheet.beyond) >= 1
+    sergeant.wounds = sheet
+    report = Aftercare(b).save_wounds(roster)
+    assert "beyond a wound track" in report.message() and sergeant.name in report.note
+    carried = load_roster(roster).characters["sergeant"].wounds
+    assert carried is not None and not carried.beyond and carried.worst == sheet.worst
+    nxt = battle_on(roster)
+    assert nxt.battle.figures[figure_of(nxt, "sergeant")].out
