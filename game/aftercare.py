@@ -341,7 +341,7 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
             skipped.append((names[fid], GONE))
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
-    return CarriedWounds(path, tuple(saved), tuple(skipped), " ".join(notes), shipped, copied)
+    return CarriedWounds(path, tuple(saved), tuple(skipped), ". ".join(notes), shipped, copied)
 
 
 def skill_label(level: int) -> str:

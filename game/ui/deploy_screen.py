@@ -86,10 +86,11 @@ class Piece:
 
     @property
     def condition(self) -> str:
-        """ "" when unhurt, else its condition in words: "Very Hurt", or "out of the fight (Incapacitated)"."""
+        """Its condition in the tray's words: "Very Hurt", or "out of the fight" (its tooltip names the wound);
+        empty when unhurt."""
         if self.wounds is None:
             return ""
-        return f"out of the fight ({self.wounds.label})" if self.out else self.wounds.label
+        return "out of the fight" if self.out else self.wounds.label
 
     def cells(self, h: Hex | None = None, facing: int | None = None) -> frozenset[Hex]:
         """The hexes it covers standing on ``h`` (default: where it stands) facing ``facing`` (FTC 5)."""

@@ -496,7 +496,7 @@ class NewBattleScreen(Screen):
         ry = self.roster_button.rect.y - s(24)
         roster = f"Roster: {self.roster_name or '—'}"
         if self.campaign_in_use:
-            roster += " (your campaign copy: your edits, wounds carried)"
+            roster += " (your campaign copy, with what you saved to it)"
         elif self.roster is None:
             roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
         text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
