@@ -71,28 +71,54 @@ def _hit_ways(offence: int, defences: tuple[int, ...], difficulty: int) -> int:
     return ways
 
 
-def hit_probability(offence: int, defences: Sequence[int], difficulty: int) -> Fraction:
+SetRolls = Sequence[int | None]
+"""The 4dF totals the GM set by hand for a contest's rolls, in the order of its levels (the acting figure's
+first, then each opponent's); None (or a missing entry) for a roll still to be made."""
+
+
+def _set_ways(offence: int, defences: tuple[int, ...], difficulty: int, set_rolls: SetRolls) -> Fraction:
+    """``_hit_ways`` with some rolls the GM set by hand: such a roll is its total, all 81 ways."""
+    fixed = [*set_rolls, *([None] * (1 + len(defences) - len(set_rolls)))]
+    ways = 0
+    for roll, w in _rolls(fixed[0]):
+        result = offence + roll
+        if result < difficulty:
+            continue
+        for d, mine in zip(defences, fixed[1:], strict=False):
+            w *= _ways_below(result - d) if mine is None else (_WAYS if d + mine < result else 0)
+            if not w:
+                break
+        ways += w
+    return Fraction(ways, _WAYS ** (len(defences) + 1))
+
+
+def hit_probability(offence: int, defences: Sequence[int], difficulty: int, *, set_rolls: SetRolls = ()) -> Fraction:
     """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; docs/rulings.md "A hit").
 
     ``offence`` and each of ``defences`` are modified levels before the dice; the attacker and every
     defender roll 4dF once each. A hit beats every defence result (the target's and those of everyone
     else attacking the attacker in melee) and reaches ``difficulty``. No defences: an unopposed shot,
-    P(4dF >= difficulty - offence).
+    P(4dF >= difficulty - offence). ``set_rolls``: rolls the GM set by hand (``SetRolls``).
     """
     key = tuple(defences)
+    if any(r is not None for r in set_rolls):
+        return _set_ways(offence, key, difficulty, set_rolls)
     return Fraction(_hit_ways(offence, key, difficulty), _WAYS ** (len(key) + 1))
 
 
-def escape_probability(mover: int, stoppers: Sequence[int]) -> Fraction:
+def escape_probability(mover: int, stoppers: Sequence[int], *, set_rolls: SetRolls = ()) -> Fraction:
     """The chance a figure escapes a zone of control (FTC 5.3): the mover's modified Agility + his roll
     must beat every stopper's modified combat skill + that stopper's roll; a tie stops him.
 
     The modifiers (mover -1 per stopper beyond the first, stopper -1 per other engaged enemy) are the
-    caller's. With no stoppers the mover is free.
+    caller's. With no stoppers the mover is free. ``set_rolls``: rolls the GM set by hand, the mover's
+    first (``SetRolls``).
     """
     key = tuple(stoppers)
     if not key:
         return Fraction(1)
+    if any(r is not None for r in set_rolls):
+        return _set_ways(mover, key, _NO_DIFFICULTY, set_rolls)
     return Fraction(_hit_ways(mover, key, _NO_DIFFICULTY), _WAYS ** (len(key) + 1))
 
 

@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import magic
-from game.engine.battle import Battle, Figure
+from game.engine.battle import AttackTerms, Battle, Figure
 from game.engine.combat import (
     Modifier,
     Stance,
     melee_difficulty,
-    offence_modifiers,
     total,
 )
 from game.engine.damage import damage_bases, graze_scale_difference, offensive_factors
@@ -42,7 +42,7 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
-from game.engine.set_dice import set_total
+from game.engine.set_dice import set_total, set_totals
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,9 @@ class StanceColumn:
     """One stance in the side-by-side comparison (table 4, FTC 6.1.1)."""
 
     stance: Stance
-    hit: Fraction
+    hit: Fraction | None
+    """The chance to hit in this stance; None when the target is out of reach in it (the advance it allows
+    does not bring the figure to the target, FTC 6.2)."""
     distribution: Mapping[Outcome, Fraction]
     risk: Fraction | None
     """Chance that the most dangerous incoming attacker hits this figure (None: nobody threatens it)."""
@@ -87,6 +89,12 @@ class AttackPreview:
     line: LineOfFire[str] | None = None
     bystanders: tuple[Bystander, ...] = ()
     assumptions: tuple[str, ...] = field(default_factory=tuple)
+    reachable: bool = True
+    """Whether the target can be attacked as declared (FTC 6.2 reach from the planned advance, FTC 6.5 range
+    and line of fire): when False ``apply`` refuses the declaration, and the odds are only what they would be."""
+    dodging: bool | None = None
+    """A missile's target: True when it has declared a dodge against the firer (``defence`` is that dodge,
+    FTC 6.5.2), False when it has declared without one, None when its declaration is not known yet."""
 
 
 def weapon_named(fig: Figure, name: str | None) -> Weapon:
@@ -109,6 +117,63 @@ def public_declarations(battle: Battle) -> dict[str, ev.Declared]:
     return out
 
 
+def _advanced(battle: Battle, fid: str) -> int:
+    """How many hexes a figure has advanced this attack phase (FTC 6.2), from the steps every player saw."""
+    n = 0
+    for e in reversed(battle.events):
+        if isinstance(e, ev.PhaseBegan):
+            break
+        if isinstance(e, ev.Stepped) and e.figure == fid and e.reason == "advance":
+            n += 1
+    return n
+
+
+class _SetRolls:
+    """The rolls the GM set by hand that the odds may count (*Fudge* 4.1: only the GM's seat knows them),
+    taken in the order the battle will take them."""
+
+    def __init__(self, battle: Battle, known: bool) -> None:
+        self.battle = battle
+        self.known = known
+        self.used: dict[tuple[str, str], int] = {}
+
+    def peek(self, purpose: str, fid: str) -> int | None:
+        """The total of the figure's next roll of ``purpose`` if the GM set it (and the viewer may know)."""
+        return set_total(self.battle, purpose, fid) if self.known else None
+
+    def take(self, purpose: str, fid: str) -> int | None:
+        """The next unused set roll of ``purpose`` for the figure (for a chain of rolls, e.g. escapes)."""
+        if not self.known:
+            return None
+        k = self.used.get((purpose, fid), 0)
+        totals = set_totals(self.battle, purpose, fid)
+        self.used[(purpose, fid)] = k + 1
+        return totals[k] if k < len(totals) else None
+
+
+def _incoming_risk(
+    battle: Battle, fig: Figure, stance: Stance, public: Mapping[str, ev.Declared], dice: _SetRolls
+) -> Fraction | None:
+    """The chance that the most dangerous enemy attacking ``fig`` in melee hits it in ``stance`` (table 4's
+    defence bonus; FTC 6.4): every enemy whose declaration (seen by every player) attacks it, and every enemy
+    not known to have declared who has it in reach now, each with the terms the resolution will use
+    (``Battle.attack_terms``: stance, Very Hurt, the GM's modifiers …)."""
+    risk: Fraction | None = None
+    for e in battle.threats_to(fig.id, known=public.keys()):
+        decl = public.get(e.id)
+        ew = weapon_named(e, decl.weapon) if decl is not None else e.character.ready_weapon
+        if ew.ranged:
+            continue
+        e_stance = Stance(decl.stance) if decl is not None else Stance.NEUTRAL
+        terms = battle.attack_terms(e, fig, ew, e_stance, advance_used=_advanced(battle, e.id))
+        e_off = e.character.combat_skill(ew) + total(terms.modifiers)
+        my_def, _ = battle.melee_defence(fig.id, e.id, ew, stance.value)
+        rolls = (dice.peek("combat", e.id), dice.peek("combat", fig.id))
+        p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls)
+        risk = p if risk is None else max(risk, p)
+    return risk
+
+
 def attack_preview(
     battle: Battle,
     fid: str,
@@ -120,9 +185,13 @@ def attack_preview(
     advance: Sequence[tuple[Hex, int]] = (),
     compare: bool = True,
     aim: Aim = "best",
+    gm_hand: bool = True,
 ) -> AttackPreview:
     """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9); ``aim``:
-    where the attacker means the blow to fall when the result lets him choose (FTC 6.6)."""
+    where the attacker means the blow to fall when the result lets him choose (FTC 6.6). Declarations every
+    player has seen count as the resolution will count them (the target's stance, its dodge of a missile, the
+    attackers the firer must also beat); what is not known yet is named in ``assumptions``. ``gm_hand``:
+    whether the viewer sits in the GM's seat and so knows the rolls the GM set by hand (*Fudge* 4.1)."""
     att = battle.figure(fid)
     tgt = battle.figure(target_id)
     weapon = weapon_named(att, weapon_name)
@@ -135,23 +204,51 @@ def attack_preview(
     t_stance = tdecl.stance if tdecl is not None else "neutral"
     t_defends = tdecl is None or not tdecl.second_move
     skill = att.character.combat_skill(weapon)
-    positions = [(att.hex, att.facing), *advance]
+    start = (att.hex, att.facing)
+    positions = [start, *advance]
     end_hex = positions[-1][0]
     dist = distance(end_hex, tgt.hex)
     bystanders: list[Bystander] = []
     defence: int | None
     dmods: tuple[Modifier, ...] = ()
-    # the same terms the round's resolution will use (Battle.attack_terms); the stance is added below so
-    # the five stances can be compared
-    terms = battle.attack_terms(
-        att, tgt, weapon, Stance.NEUTRAL, dodges=len(dodge), positions=positions, phase_start=att.hex
-    )
+    dice = _SetRolls(battle, gm_hand)
+    # FTC 6.1, table 7: a firer attacked in melee (by a declaration every player has seen) shoots at −1
+    attackers = [o for o in battle.melee_attackers_on(fid) if o in public]
+    defending = weapon.ranged and bool(attackers)
+    if weapon.ranged and not attackers and any(t.id not in public for t in battle.threats_to(fid, known=public.keys())):
+        assumptions.append("attacked in melee while shooting: table 7's −1 for a firer who defends is not counted.")
+    in_attack_phase = battle.phase == "attack"
+
+    def terms_at(where: Sequence[tuple[Hex, int]]) -> AttackTerms:
+        # the same terms the round's resolution will use (Battle.attack_terms); the stance is added below so
+        # the five stances can be compared
+        return battle.attack_terms(
+            att,
+            tgt,
+            weapon,
+            Stance.NEUTRAL,
+            dodges=len(dodge),
+            positions=where,
+            phase_start=att.hex,
+            firer_defending=defending,
+        )
+
+    terms = terms_at(positions)
     base = list(terms.modifiers)
     difficulty = terms.difficulty
     line = terms.line
+    dodging: bool | None = None
     if weapon.ranged:
         defence = None
-        assumptions.append(f"{tgt.name} is taken not to dodge this shot.")
+        if tdecl is None:
+            assumptions.append(f"{tgt.name} has not declared yet: taken not to dodge this shot.")
+        else:
+            dodging = fid in tdecl.dodge and not tdecl.second_move and tgt.can_act
+        if dodging:
+            # FTC 6.5.2, table 8: the target dodges the shot with Agility, the range band's defence bonus added
+            bonus = terms.band.defense_bonus if terms.band is not None else 0
+            dmods = battle.dodge_terms(tgt.id, Stance(t_stance), Modifier("range defence bonus", bonus))
+            defence = tgt.character.agility + total(dmods)
     elif t_defends and tgt.can_act:
         defence, dmods = battle.melee_defence(tgt.id, att.id, weapon, t_stance)
     else:
@@ -176,23 +273,19 @@ def attack_preview(
     # melee (a touch caster included, FTC 8.3), as the round's resolution counts them — only declarations
     # every player has seen (under secret stances nobody's is known before the reveal)
     parried = battle.parrying_weapon(att.id) if weapon.ranged else weapon
-    others = tuple(
-        battle.melee_defence(o, att.id, parried, public[o].stance)[0]
-        for o in battle.melee_attackers_on(fid)
-        if o != target_id and o in public
-    )
+    others = tuple(battle.melee_defence(o, att.id, parried, public[o].stance)[0] for o in attackers if o != target_id)
 
     # rolls the GM set by hand (physical dice at the table) are counted as the totals they will be
     rolls = (
-        set_total(battle, "combat", att.id),
-        None if defence is None else set_total(battle, "combat", tgt.id),
-        set_total(battle, "health", tgt.id),
+        dice.peek("combat", att.id),
+        None if defence is None else dice.peek("combat", tgt.id),
+        dice.peek("health", tgt.id),
     )
     for who, roll, what in zip((att, tgt, tgt), rolls, ("roll", "defence roll", "Health roll"), strict=True):
         if roll is not None:
             assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
 
-    def spread(level: int) -> Mapping[Outcome, Fraction]:
+    def spread(level: int, difficulty: int = difficulty) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
             level,
             defence,
@@ -209,25 +302,24 @@ def attack_preview(
             set_rolls=rolls,
         )
 
+    def reaches(where: Sequence[tuple[Hex, int]]) -> bool:
+        return not in_attack_phase or battle.can_attack(fid, target_id, weapon, positions=where)
+
+    reachable = reaches(positions)
     distribution = spread(offence)
     p_hit = hit_chance(distribution)
     columns: list[StanceColumn] = []
     if compare:
-        threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
         for s in Stance:
-            a = adv if s.max_advance >= adv else 0
-            dist_s = spread(offence_wo_stance + s.attack_bonus - a)
-            risk: Fraction | None = None
-            for e in threats:
-                ew = e.character.ready_weapon
-                e_off = e.character.combat_skill(ew) + total(
-                    offence_modifiers(stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round))
-                )
-                my_def, _ = battle.melee_defence(att.id, e.id, ew, s.value)
-                p = hit_probability(
-                    e_off, (my_def,), melee_difficulty(e.character.mass_scale, att.character.mass_scale)
-                )
-                risk = p if risk is None else max(risk, p)
+            # the advance this stance keeps (the panel cuts a longer one, FTC 6.2), from where it leads
+            a = min(adv, s.max_advance)
+            where = positions[: 1 + a]
+            if not reaches(where):
+                columns.append(StanceColumn(s, None, MappingProxyType({}), None))
+                continue
+            at = terms if a == adv else terms_at(where)
+            dist_s = spread(skill + total(at.modifiers) + s.attack_bonus - a, at.difficulty)
+            risk = None if weapon.ranged else _incoming_risk(battle, att, s, public, dice)
             columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
     if line is not None:
         at_risk = [b for b in line.bystanders_at_risk() if b not in (att.id, tgt.id)]
@@ -258,19 +350,31 @@ def attack_preview(
         line,
         tuple(bystanders),
         tuple(assumptions),
+        reachable,
+        dodging,
     )
 
 
-def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex) -> Fraction:
-    """The chance of getting through every escape contest on the preferred path to ``h`` (FTC 5.3)."""
+def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex, *, gm_hand: bool = True) -> Fraction:
+    """The chance of getting through every escape contest on the preferred path to ``h`` (FTC 5.3). The GM's
+    override of the mover's next contest ("Grant escape" / "Deny escape") decides the first one; rolls the GM
+    set by hand count as their totals when the viewer may know them (``gm_hand``, *Fudge* 4.1)."""
     mover = battle.figure(fid)
     p = Fraction(1)
+    override = battle.gm_escape.get(fid)
+    dice = _SetRolls(battle, gm_hand)
     for _, ids in reach.escapes(h):
         if not ids:
             continue
+        if override is not None:
+            p *= 1 if override else 0
+            override = None
+            continue
+        stoppers = sorted(ids)
         # the battle's own levels (GM modifiers included), so the odds shown cannot drift from the contest
-        levels = battle.escape_levels(mover, [battle.figure(sid) for sid in sorted(ids)])
-        p *= escape_probability(levels.mover, levels.stoppers)
+        levels = battle.escape_levels(mover, [battle.figure(sid) for sid in stoppers])
+        rolls = (dice.take("escape", fid), *(dice.take("escape", sid) for sid in stoppers))
+        p *= escape_probability(levels.mover, levels.stoppers, set_rolls=rolls)
     return p
 
 
@@ -313,9 +417,18 @@ class SpellPreview:
     bystanders: tuple[Bystander, ...] = ()
     """Figures a damage bolt that misses may strike (FTC 8.3: misses as for missiles, 6.5.3)."""
     assumptions: tuple[str, ...] = field(default_factory=tuple)
+    dodging: bool | None = None
+    """A bolt's target: True when it has declared a dodge against the caster (``dodged`` is then the chance
+    the spell takes effect, and a damage bolt's ``distribution`` counts the dodge), False when it has declared
+    without one, None when its declaration is not known yet (FTC 8.3, 6.5.2)."""
 
 
-def _resists(battle: Battle, item: magic.Spell, target: Figure | None, result: int) -> Fraction:
+def _below(margin: int, fixed: int | None) -> Fraction:
+    """P(an opponent's 4dF is at most ``margin``); a roll the GM set by hand is its total."""
+    return prob_at_most(margin) if fixed is None else Fraction(int(fixed <= margin))
+
+
+def _resists(battle: Battle, item: magic.Spell, target: Figure | None, result: int, fixed: int | None) -> Fraction:
     """P(the target's resistance roll stays below the casting result) (FTC 8, resisted spells), from
     ``Battle.resistance_terms`` like the resolution (the GM's modifiers on the target included)."""
     if target is None:
@@ -324,7 +437,7 @@ def _resists(battle: Battle, item: magic.Spell, target: Figure | None, result: i
     if terms is None:
         return Fraction(1)
     level, mods = terms
-    return prob_at_most(result - level - total(mods) - 1)
+    return _below(result - level - total(mods) - 1, fixed)
 
 
 def concentration_odds(battle: Battle, fid: str) -> dict[str, Fraction]:
@@ -346,11 +459,13 @@ def spell_preview(
     stance: str = "neutral",
     *,
     dodge: Sequence[str] = (),
+    gm_hand: bool = True,
 ) -> SpellPreview:
     """The exact odds of ``fid`` casting ``spell_name`` (FTC 8.1, 8.3) from ``Battle.spell_terms``, the terms
     the resolution uses: skill + 4dF + table 4 and table 7's modifiers against the spell's difficulty; a bolt
     must also beat the dodge of a target that dodges; a touch spell needs its touch attack with the same roll;
-    a resisted spell must beat the target's Will or Health roll."""
+    a resisted spell must beat the target's Will or Health roll. ``gm_hand``: whether the viewer sits in the
+    GM's seat and so knows the rolls the GM set by hand (*Fudge* 4.1), which then count as their totals."""
     caster = battle.figure(fid)
     item = magic.spell(spell_name)
     tgt = battle.figure(target) if isinstance(target, str) else None
@@ -379,13 +494,26 @@ def spell_preview(
     t_stance = tdecl.stance if tdecl is not None else "neutral"
     if hostile and tdecl is None and tgt is not None and (bolt or item.is_touch):
         assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
+    # FTC 8.3, 6.5.2: a bolt's target dodges it only if it declared a dodge against the caster
+    dodging = None if not bolt or tdecl is None else fid in tdecl.dodge and not tdecl.second_move
+    dice = _SetRolls(battle, gm_hand)
+    own_roll = dice.peek("combat", fid)
+    t_roll = dice.peek("combat", tgt.id) if tgt is not None and hostile else None
+    rolled = (
+        (caster, own_roll, "casting roll"),
+        *(((tgt, t_roll, "roll"),) if tgt is not None and t_roll is not None else ()),
+        *(((tgt, dice.peek("resistance", tgt.id), "resistance roll"),) if tgt is not None else ()),
+    )
+    for who, roll, what in rolled:
+        if roll is not None:
+            assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
     dodge_level: int | None = None
     if bolt and tgt is not None:
         dodge_level = tgt.character.agility + total(battle.spell_dodge_terms(tgt.id, item.name, Stance(t_stance)))
     touch: int | None = None
     touch_def: int | None = None
     touch_diff = 0
-    touch_others: tuple[int, ...] = ()
+    touch_others: tuple[tuple[int, int | None], ...] = ()
     if item.is_touch and hostile and tgt is not None:
         hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
         omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
@@ -393,10 +521,14 @@ def spell_preview(
         if tdecl is None or not tdecl.second_move:
             touch_def, _ = battle.melee_defence(tgt.id, caster.id, hand, t_stance)
         touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
-        touch_others = tuple(battle.melee_defence(a, fid, hand, st_a)[0] for a, st_a in parries)
+        touch_others = tuple(
+            (battle.melee_defence(a, fid, hand, st_a)[0], dice.peek("combat", a)) for a, st_a in parries
+        )
     cast = effect = Fraction(0)
     dodged: Fraction | None = Fraction(0) if bolt else None
-    for r, p in FOUR_DF.items():
+    resist_roll = dice.peek("resistance", tgt.id) if tgt is not None else None
+    own = FOUR_DF.items() if own_roll is None else ((own_roll, Fraction(1)),)
+    for r, p in own:
         res = result + r
         if res < item.difficulty:
             continue
@@ -407,14 +539,14 @@ def spell_preview(
             lands = (
                 Fraction(0)
                 if t_off < touch_diff
-                else (Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
+                else (Fraction(1) if touch_def is None else _below(t_off - touch_def - 1, t_roll))
             )
-            for level in touch_others:
-                lands *= prob_at_most(t_off - level - 1)
-        resist = _resists(battle, item, tgt, res)
+            for level, fixed in touch_others:
+                lands *= _below(t_off - level - 1, fixed)
+        resist = _resists(battle, item, tgt, res, resist_roll)
         effect += p * lands * resist
         if dodged is not None and dodge_level is not None:
-            dodged += p * prob_at_most(res - dodge_level - 1) * resist
+            dodged += p * _below(res - dodge_level - 1, t_roll) * resist
     damage_base: int | None = None
     distribution: Mapping[Outcome, Fraction] | None = None
     if bolt and tgt is not None and item.effect == "damage":
@@ -432,9 +564,11 @@ def spell_preview(
         head = base_at("head") if tgt.character.has_head else None
         offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
         bolt_others = tuple(battle.melee_defence(a, fid, battle.parrying_weapon(fid), st_a)[0] for a, st_a in parries)
+        if any(dice.peek("combat", a) is not None for a, _ in parries):
+            assumptions.append("The GM set a parrying attacker's roll by hand: these odds take it as still to roll.")
         distribution = outcome_distribution(
             offence,
-            None,
+            dodge_level if dodging else None,
             bolt_others,
             item.difficulty,
             damage_base,
@@ -443,6 +577,7 @@ def spell_preview(
             fudge_graze_table=battle.options.fudge_graze_table,
             health=tgt.character.health,
             scale_difference=graze_scale_difference(caster.character, tgt.character, weapon),
+            set_rolls=(own_roll, t_roll if dodging else None, dice.peek("health", tgt.id)),
         )
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:
@@ -451,7 +586,8 @@ def spell_preview(
         enemies = [b for b in at_risk if battle.figures[b].side != caster.side]
         if at_risk:
             p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
-            miss = 1 - effect
+            # FTC 8.3, 6.5.3: a bolt that is cast and then misses strays (one that is not cast goes nowhere)
+            miss = cast - hit_chance(distribution)
             bystanders += [Bystander(b, True, miss * p_friend / len(friends)) for b in friends]
             bystanders += [Bystander(b, False, miss * p_enemy / len(enemies)) for b in enemies]
     return SpellPreview(
@@ -474,6 +610,7 @@ def spell_preview(
         terms.line,
         tuple(bystanders),
         tuple(assumptions),
+        dodging,
     )
 
 

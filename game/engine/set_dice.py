@@ -17,3 +17,9 @@ def set_total(battle: Battle, purpose: str, fid: str) -> int | None:
         if die.purpose == purpose and die.figure == fid:
             return sum(die.faces)
     return None
+
+
+def set_totals(battle: Battle, purpose: str, fid: str) -> list[int]:
+    """The totals of every roll of ``purpose`` the GM set for figure ``fid`` and not yet used, in the order
+    the battle takes them (one for each of its coming rolls of that purpose)."""
+    return [sum(die.faces) for die in battle.gm_dice if die.purpose == purpose and die.figure == fid]

@@ -8,7 +8,7 @@ along both figures' movement, ranged targets) is answered here too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -152,14 +152,25 @@ class Declarations(BattleState):
         fig = self.figure(fid)
         weapon = weapon or fig.character.ready_weapon
         mine = list(positions) if positions is not None else fig.positions
-        out: list[str] = []
-        for e in self.enemies_of(fig):
-            if weapon.ranged:
-                if self._ranged_ok(fig, e, weapon):
-                    out.append(e.id)
-            elif self._reach_along(fig, mine, e, e.positions, weapon):
-                out.append(e.id)
-        return out
+        return [e.id for e in self.enemies_of(fig) if self._attackable(fig, e, weapon, mine)]
+
+    def can_attack(
+        self, fid: str, target: str, weapon: Weapon | None = None, *, positions: Sequence[tuple[Hex, int]] | None = None
+    ) -> bool:
+        """Whether this figure may attack ``target`` with a weapon now: ``targets_for``'s test of one enemy (FTC
+        6.2: in reach at any point along either figure's attack-phase movement, ``positions`` standing for a
+        planned advance; FTC 6.5: in range with an unblocked line of fire)."""
+        fig = self.figure(fid)
+        tgt = self.figures.get(target)
+        if tgt is None or tgt.side == fig.side or not tgt.can_act:
+            return False
+        weapon = weapon or fig.character.ready_weapon
+        return self._attackable(fig, tgt, weapon, list(positions) if positions is not None else fig.positions)
+
+    def _attackable(self, fig: Figure, e: Figure, weapon: Weapon, mine: Sequence[tuple[Hex, int]]) -> bool:
+        if weapon.ranged:
+            return self._ranged_ok(fig, e, weapon)
+        return self._reach_along(fig, mine, e, e.positions, weapon)
 
     def _reach_along(
         self,
@@ -197,14 +208,15 @@ class Declarations(BattleState):
             )
         ]
 
-    def threats_to(self, fid: str) -> list[Figure]:
+    def threats_to(self, fid: str, *, known: Collection[str] | None = None) -> list[Figure]:
         """Enemies attacking this figure: those who declared attacks on it (a touch spell cast on it
         included: its touch is a standard attack, FTC 8.3), and those who have it in melee reach now (FTC
-        6.2's "attackers" for a retreat)."""
+        6.2's "attackers" for a retreat). ``known``: the figures whose declarations may be counted (those a
+        player has seen, *Fudge* 4.32); the others are taken as not declared yet."""
         fig = self.figure(fid)
         out = []
         for e in self.enemies_of(fig):
-            d = self._declarations.get(e.id)
+            d = self._declarations.get(e.id) if known is None or e.id in known else None
             if (d and (fid in d.targets or self._touch_on(d, fid))) or (
                 d is None
                 and self._reach_ok(

@@ -195,6 +195,10 @@ class BattleHost(Protocol):
         """The seat at the screen: whose view the screen draws and from which its decisions are sent."""
         ...
 
+    def gm_seated(self) -> bool:
+        """Whether the GM sits at the screen now (the odds then count the dice the GM set by hand)."""
+        ...
+
     def rebind(self, battle: Battle) -> None:
         """Show another state of the battle (after an undo)."""
         ...

@@ -24,7 +24,7 @@ from game.ui import theme
 from game.ui.battle.common import BattleHost, DeclState, paint_distribution
 from game.ui.battle.spellbook import default_spell
 from game.ui.battle.words import counted, hex_name, signed
-from game.ui.preview import AttackPreview, attack_preview, percent, weapon_named
+from game.ui.preview import AttackPreview, StanceColumn, attack_preview, percent, weapon_named
 from game.ui.widgets import Button
 
 LEFT = 440
@@ -132,6 +132,7 @@ class DeclarationPanel:
         if d.target is None or d.second_move or d.spell is not None:
             return None
         battle, target = self.screen.battle, d.target
+        known = self.screen.gm_seated()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
 
         def compute() -> AttackPreview | None:
             try:
@@ -144,6 +145,7 @@ class DeclarationPanel:
                     dodge=tuple(sorted(d.dodge)),
                     advance=tuple(d.advance),
                     aim=cast(Aim, d.aim),
+                    gm_hand=known,
                 )
             except (ValueError, KeyError):
                 return None
@@ -445,7 +447,11 @@ class DeclarationPanel:
     @staticmethod
     def _odds_line(pv: AttackPreview) -> str:
         mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
-        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
+        dfn = (
+            f"vs {'dodge' if pv.ranged else 'defence'} {level_name(pv.defence)}"
+            if pv.defence is not None
+            else "unopposed"
+        )
         return (
             f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
             f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
@@ -460,8 +466,34 @@ class DeclarationPanel:
             elif pv.line.partial_cover:
                 notes.append("partial cover (−1)")
         notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
+        if pv.dodging is not None:
+            tgt = battle.figure(pv.target).name
+            notes.append(f"{tgt} declared a dodge of this shot" if pv.dodging else f"{tgt} declared no dodge of it")
         notes.extend(pv.assumptions)
         return notes
+
+    def out_of_reach(self, pv: AttackPreview) -> str:
+        """Why a target shows no odds (FTC 6.2, 6.5): the sentence the door would refuse the declaration with,
+        and which stances would reach it."""
+        battle = self.screen.battle
+        fig, tgt = battle.figure(pv.attacker), battle.figure(pv.target)
+        if pv.ranged:
+            return f"{tgt.name} cannot be shot from here: out of range or behind something that blocks the line."
+        stance = Stance(self.state.stance).display_name.lower()
+        where = f"after the {counted(len(self.state.advance), 'hex', 'hexes')} of advance" if self.state.advance else ""
+        line = f"{tgt.name} is out of reach of {fig.name}'s {pv.weapon} in a {stance} stance {where}".rstrip() + "."
+        reach = [STANCE_COLUMNS[c.stance.value].lower() for c in pv.stances if c.hit is not None]
+        if reach:
+            line += f" In reach: {', '.join(reach)}."
+        elif not self.state.advance:
+            line += " An aggressive stance may advance to it: choose one and click the hexes ahead."
+        return line
+
+    @staticmethod
+    def _column_odds(col: StanceColumn) -> str:
+        if col.hit is None:
+            return "out of reach"
+        return percent(col.hit) + (f" · {percent(col.risk)}" if col.risk is not None else "")
 
     def odds_details(self) -> str:
         """The odds a compact panel leaves out, for the hint over its odds: the whole modifier line, the
@@ -469,13 +501,9 @@ class DeclarationPanel:
         pv = self.preview()
         if self.state.target is None or pv is None:
             return ""
-        out = [self._odds_line(pv)]
+        out = [self._odds_line(pv) if pv.reachable else self.out_of_reach(pv)]
         if pv.stances:
-            cols = [
-                f"{STANCE_COLUMNS[c.stance.value]} {percent(c.hit)}"
-                + (f" · {percent(c.risk)}" if c.risk is not None else "")
-                for c in pv.stances
-            ]
+            cols = [f"{STANCE_COLUMNS[c.stance.value]} {self._column_odds(c)}" for c in pv.stances]
             out.append("Stances compared (your hit · their hit on you): " + "; ".join(cols))
         notes = self._odds_notes(pv)
         if notes:
@@ -500,11 +528,13 @@ class DeclarationPanel:
             text.blit(surf, "No odds: that target cannot be attacked now.", (ox, y), 13, theme.DANGER)
             return
         tgt = battle.figure(st.target)
-        text.blit(
-            surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT, bold=True
-        )
+        if pv.reachable:
+            head, colour, line = f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", theme.ACCENT, None
+        else:  # no odds for an attack the door would refuse (FTC 6.2, 6.5)
+            head, colour, line = f"→ {tgt.name} with {pv.weapon}: out of reach", theme.DANGER, self.out_of_reach(pv)
+        text.blit(surf, head, (ox, y), 15, colour, bold=True)
         y += s(22)
-        line = self._odds_line(pv)
+        line = line or self._odds_line(pv)
         parts = text.wrap(line, 11, ow)
         if compact:  # the key lines only: the distribution and the stances compared need the full panel
             if len(parts) > 1:
@@ -515,7 +545,8 @@ class DeclarationPanel:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
         y += s(4)
-        y = paint_distribution(self.screen.ui, surf, pv.distribution, pygame.Rect(ox, y, ow, s(14)))
+        if pv.reachable:
+            y = paint_distribution(self.screen.ui, surf, pv.distribution, pygame.Rect(ox, y, ow, s(14)))
         if pv.stances:
             y += s(4)
             text.blit(surf, "Stances compared (your hit · their hit on you)", (ox, y), 11, theme.TEXT_MUTED, bold=True)
@@ -528,17 +559,16 @@ class DeclarationPanel:
                     pygame.draw.rect(surf, theme.PANEL_LIGHT, (cx - s(2), y - s(1), cw - s(2), s(30)), border_radius=3)
                 short = STANCE_COLUMNS[col.stance.value]
                 text.blit(surf, short, (cx, y), 11, theme.ACCENT if sel else theme.TEXT_MUTED, bold=sel)
-                risk = f" · {percent(col.risk)}" if col.risk is not None else ""
                 text.blit(
                     surf,
-                    f"{percent(col.hit)}{risk}",
+                    self._column_odds(col),
                     (cx, y + s(14)),
                     12,
                     theme.TEXT if sel else theme.TEXT_MUTED,
                     bold=sel,
                 )
             y += s(34)
-        notes = self._odds_notes(pv)
+        notes = self._odds_notes(pv) if pv.reachable else []
         room = max(0, (h - y - s(4)) // text.line_height(11))
         lines = text.wrap(" · ".join(notes), 11, ow)
         if len(lines) > room > 0:  # what does not fit is cut with "…", never dropped unsaid

@@ -104,7 +104,12 @@ class MovePanel:
         out = self._escape_cache.get(key)
         if out is None:
             r = self.reach(fid)
-            out = {h: escape_chance(self.screen.battle, fid, r, h) for h in r.hexes() if r.band(h) == "escape"}
+            known = self.screen.gm_seated()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
+            out = {
+                h: escape_chance(self.screen.battle, fid, r, h, gm_hand=known)
+                for h in r.hexes()
+                if r.band(h) == "escape"
+            }
             self._escape_cache[key] = out
         return out
 

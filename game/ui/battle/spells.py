@@ -203,10 +203,13 @@ class SpellPanel:
             if target is None:
                 return None
         battle, spell = self.screen.battle, d.spell
+        known = self.screen.gm_seated()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
 
         def compute() -> SpellPreview | None:
             try:
-                return spell_preview(battle, d.figure, spell, target, d.stance, dodge=tuple(sorted(d.dodge)))
+                return spell_preview(
+                    battle, d.figure, spell, target, d.stance, dodge=tuple(sorted(d.dodge)), gm_hand=known
+                )
             except (ValueError, KeyError):
                 return None
 
@@ -396,9 +399,11 @@ class SpellPanel:
             y += text.line_height(11)
         y += s(4)
         parts = []
-        if pv.effect != pv.cast:
+        if pv.dodging and pv.dodged is not None:  # the target declared its dodge: that is the chance (FTC 8.3)
+            parts.append(f"{on} dodges (dodge {level_name(pv.dodge or 0)}): takes effect {percent(pv.dodged)}")
+        elif pv.effect != pv.cast:
             parts.append(f"takes effect {percent(pv.effect)}")
-        if pv.dodged is not None:
+        if pv.dodged is not None and pv.dodging is None:
             parts.append(f"if {on} dodges (dodge {level_name(pv.dodge or 0)}): {percent(pv.dodged)}")
         if pv.touch is not None:
             dfn = f" vs defence {level_name(pv.touch_defence)}" if pv.touch_defence is not None else ""
