@@ -486,7 +486,7 @@ def spell_preview(
     result = skill + total(terms.modifiers)
     assumptions: list[str] = []
     later = magic.resolves_when(item) != "declaration" or battle.options.secret_stances
-    if not attackers and later and any(t.id not in public for t in battle.threats_to(fid)):
+    if not attackers and later and any(t.id not in public for t in battle.threats_to(fid, known=public.keys())):
         assumptions.append("attacked in melee while casting: table 7's −1 for a firer who defends is not counted.")
     hostile = tgt is not None and tgt.side != caster.side and tgt.can_act
     bolt = hostile and item.range in ("close", "short", "long")

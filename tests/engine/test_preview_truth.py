@@ -12,7 +12,7 @@ import pytest
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.battle import Battle, IllegalAction, legal_actions
+from game.engine.battle import Battle, IllegalAction, RuleOptions, legal_actions
 from game.engine.combat import Stance
 from game.engine.preview import attack_preview, escape_chance
 from tests.engine.test_rules_as_written import DOWN, EVEN, UP, default, dice, start
@@ -163,3 +163,27 @@ def test_fudge_4_1_the_odds_of_a_players_seat_do_not_count_the_gms_hand() -> Non
     assert 0 < seen.hit < 1
     assert not any("GM" in a for a in seen.assumptions)
     assert attack_preview(b, "a", "Shortbow", "t").hit == 0
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [act.Declare("z", "very_defensive", retreat=east(CENTRE, 2)), act.Declare("z", "very_aggressive", ("a",))],
+    ids=["defends", "attacks"],
+)
+def test_fudge_4_32_under_secret_stances_the_odds_leak_no_declaration(secret: act.Declare) -> None:
+    """*Fudge* 4.32: under secret stances the red brigand's declaration is hidden until the reveal. Whether he
+    retreats or attacks all out, the blue brigand's odds are the same — his stance taken as neutral and named
+    as an assumption, his attack counted as a threat because he stands in reach — so they tell nothing."""
+    setup = axial(
+        [("a", "blue", "brigand", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)],
+        options=RuleOptions(secret_stances=True),
+    )
+    b = start(setup, a=UP, z=DOWN)
+    to_declaration(b, "a", {"z": secret})
+    pv = attack_preview(b, "a", None, "z")
+    assert any("stance is not known yet" in a for a in pv.assumptions)
+    assert all(c.risk is not None for c in pv.stances)
+    open_ = start(setup, a=UP, z=DOWN)
+    to_declaration(open_, "a", {"z": act.Declare("z", "neutral", ("a",))})
+    assert pv.stances == attack_preview(open_, "a", None, "z").stances
+    assert pv.hit == attack_preview(open_, "a", None, "z").hit
