@@ -15,8 +15,8 @@ from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle import Battle
 from game.engine.preview import attack_preview, escape_chance, spell_preview
-from tests.engine.test_preview_truth import ESCAPE_TO, _mover_in_a_zone, _shot, resolved, to_declaration
-from tests.engine.test_rules_as_written import DOWN, EVEN, UP, dice, start
+from tests.engine.test_preview_truth import ESCAPE_TO, mover_in_a_zone, resolved, shot_scene, to_declaration
+from tests.engine.test_rules_as_written import DOWN, EVEN, UP, start
 from tests.golden.scenarios import CENTRE, axial, east
 
 Override = Callable[[], gm.GMAction]
@@ -43,7 +43,7 @@ def test_fudge_4_1_each_gm_override_reaches_the_attack_odds(name: str) -> None:
     """A shot at a brigand who declared a dodge of it: the override moves the odds' offence, dodge or certainty
     as it then moves the resolved shot."""
     make, field, change = SHOT_OVERRIDES[name]
-    b = _shot(dodges=True)
+    b = shot_scene(dodges=True)
     before = attack_preview(b, "a", "Shortbow", "t")
     b.apply(make())
     after = attack_preview(b, "a", "Shortbow", "t")
@@ -108,7 +108,7 @@ def test_fudge_4_1_each_gm_override_reaches_the_escape_odds(name: str) -> None:
     every die set the odds are certain and the contest goes their way (the GM's escape decision itself:
     ``test_ftc_5_3_the_gms_escape_override_is_in_the_escape_odds``)."""
     make, direction = ESCAPE_OVERRIDES[name]
-    b = _mover_in_a_zone()
+    b = mover_in_a_zone()
     before = escape_chance(b, "m", b.reach_for("m"), ESCAPE_TO)
     b.apply(make())
     after = escape_chance(b, "m", b.reach_for("m"), ESCAPE_TO)
@@ -162,4 +162,3 @@ def test_fudge_4_1_each_gm_override_reaches_the_casting_odds(name: str) -> None:
     assert cast.success is (certain.cast == 1)
     took = cast.landed and not any(isinstance(e, ev.SpellResisted) and e.resisted for e in out)
     assert took is (certain.dodged == 1)
-

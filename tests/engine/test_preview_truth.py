@@ -34,7 +34,7 @@ def resolved(events: list[ev.Event], attacker: str) -> ev.AttackResolved:
     return next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == attacker and not e.stray)
 
 
-def _shot(dodges: bool) -> Battle:
+def shot_scene(dodges: bool) -> Battle:
     """A blue archer (first in initiative, so the last to declare) and a red brigand 4 hexes east, who has
     declared — with or without a dodge of the archer's shot."""
     b = start(axial([("a", "blue", "archer", CENTRE, 0), ("t", "red", "brigand", east(CENTRE, 4), 3)]), a=UP, t=DOWN)
@@ -46,12 +46,12 @@ def test_ftc_6_5_2_a_declared_dodge_is_counted_in_the_odds_of_the_shot() -> None
     """FTC 6.5.2: the brigand declared a dodge of the archer: the odds put the shot against that dodge (not
     "taken not to dodge"), and with both rolls set the shot the odds call a certain miss is the miss the
     round resolves, against the same dodge."""
-    b = _shot(dodges=True)
+    b = shot_scene(dodges=True)
     pv = attack_preview(b, "a", "Shortbow", "t")
     assert pv.dodging is True
     assert pv.defence is not None and "range defence bonus" in [m.name for m in pv.defence_mods]
     assert not any("not to dodge" in a for a in pv.assumptions)
-    assert 0 < pv.hit < attack_preview(_shot(dodges=False), "a", "Shortbow", "t").hit
+    assert 0 < pv.hit < attack_preview(shot_scene(dodges=False), "a", "Shortbow", "t").hit
     # the archer rolls 0, the brigand +4 on his dodge: a certain miss, unopposed it would have hit
     dice(b, a=("combat", EVEN), t=("combat", UP))
     certain = attack_preview(b, "a", "Shortbow", "t")
@@ -66,7 +66,7 @@ def test_ftc_6_5_2_a_declared_dodge_is_counted_in_the_odds_of_the_shot() -> None
 def test_ftc_6_5_2_a_target_that_declared_without_a_dodge_is_known_not_to_dodge() -> None:
     """The brigand declared without dodging: the odds say so as a fact, not as an assumption, and the shot is
     resolved unopposed as they say."""
-    b = _shot(dodges=False)
+    b = shot_scene(dodges=False)
     pv = attack_preview(b, "a", "Shortbow", "t")
     assert pv.dodging is False and pv.defence is None
     assert not any("dodge" in a for a in pv.assumptions)
@@ -114,7 +114,7 @@ def test_ftc_6_2_a_target_the_stance_cannot_reach_shows_no_odds() -> None:
     assert any(isinstance(e, ev.Declared) and e.targets == ("z",) for e in out)
 
 
-def _mover_in_a_zone() -> Battle:
+def mover_in_a_zone() -> Battle:
     """FTC 5.3: a red brigand in the zone of control of a blue guard that faces it (east), moving first."""
     b = start(axial([("s", "blue", "guard", CENTRE, 0), ("m", "red", "brigand", east(CENTRE), 0)]), s=DOWN, m=UP)
     d = legal_actions(b)
@@ -129,7 +129,7 @@ ESCAPE_TO = east(CENTRE, 3)
 def test_ftc_5_3_the_gms_escape_override_is_in_the_escape_odds(override: gm.GMAction) -> None:
     """FTC 5.3 overridden by the GM: "Grant escape" makes the escape certain in the odds, "Deny escape"
     impossible — as the move then goes."""
-    b = _mover_in_a_zone()
+    b = mover_in_a_zone()
     reach = b.reach_for("m")
     before = escape_chance(b, "m", reach, ESCAPE_TO)
     assert 0 < before < 1
@@ -143,7 +143,7 @@ def test_ftc_5_3_the_gms_escape_override_is_in_the_escape_odds(override: gm.GMAc
 
 @pytest.mark.parametrize("faces", [UP, DOWN], ids=["mover high", "mover low"])
 def test_ftc_5_3_escape_dice_set_by_hand_make_the_odds_certain(faces: tuple[int, int, int, int]) -> None:
-    b = _mover_in_a_zone()
+    b = mover_in_a_zone()
     dice(b, m=("escape", faces), s=("escape", EVEN))
     reach = b.reach_for("m")
     p = escape_chance(b, "m", reach, ESCAPE_TO)
@@ -157,7 +157,7 @@ def test_ftc_5_3_escape_dice_set_by_hand_make_the_odds_certain(faces: tuple[int,
 def test_fudge_4_1_the_odds_of_a_players_seat_do_not_count_the_gms_hand() -> None:
     """*Fudge* 4.1: the faces the GM set by hand are behind the GM's screen: the odds shown to a player's seat
     neither count them nor mention them."""
-    b = _shot(dodges=True)
+    b = shot_scene(dodges=True)
     dice(b, a=("combat", EVEN), t=("combat", UP))
     seen = attack_preview(b, "a", "Shortbow", "t", gm_hand=False)
     assert 0 < seen.hit < 1

@@ -44,9 +44,14 @@ class Inspector:
                 + (" · blocks sight" if t.sight_blocked(hx) else ""),
                 theme.TEXT_MUTED,
             ),
-            (f"{light_words(t.light_at(hx))} · {footing_words(t.footing_at(hx))}", theme.TEXT_MUTED),
         ]
         battle = sc.battle
+        # FTC table 7: the light and footing the rolls use — the map's or the GM's condition, the worse
+        lines.append((f"{light_words(battle.light_at(hx))} · {footing_words(battle.footing_at(hx))}", theme.TEXT_MUTED))
+        for cond in battle.gm_state.conditions:
+            if cond.covers(hx):
+                what = light_words(cond.value) if cond.condition == "bad_light" else footing_words(cond.value)
+                lines.append((f"GM: {what}" + (f" ({cond.reason})" if cond.reason else ""), theme.ACCENT))
         occ = battle.occupant(hx)
         if occ is not None:
             c = occ.character
@@ -62,6 +67,13 @@ class Inspector:
             for m in battle.gm_modifiers_on(occ.id):
                 span = "this round" if m.until == "round" else "until lifted"
                 lines.append((f"GM: {m.label} ({span})", theme.ACCENT))
+            if sc.gm_seated():  # the dice set by hand are behind the GM's screen (Fudge 4.1)
+                for die in battle.gm_dice:
+                    if die.figure == occ.id:
+                        lines.append((f"GM: next {die.purpose} roll set by hand to {sum(die.faces):+d}", theme.ACCENT))
+            if battle.gm_escape.get(occ.id) is not None:
+                escape = "escapes" if battle.gm_escape[occ.id] else "is held at"
+                lines.append((f"GM: {escape} the next zone of control this round", theme.ACCENT))
             lines.extend(inspector_lines(battle, occ))
         return lines
 
