@@ -262,7 +262,7 @@ class App:
         where = f"{lan_address() if public else '127.0.0.1'}:{port}"
         screen = TableScreen(self.ui, remote, self.to_title, on_leave=server.stop)
         screen.join_hint = f" · others join with: python main.py join {where}"
-        screen.set_status(f"Hosting at {where}, saved to {save.name}{screen.join_hint}")
+        screen.set_status(f"Hosting at {where}, saved to {save.name}{screen.join_hint}", lasting=True)
         return screen
 
     def open_save(self, path: Path) -> Screen:

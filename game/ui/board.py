@@ -599,6 +599,9 @@ class Board:
         cam = self.camera
         if view.line_of_fire is not None:
             self._draw_lof(surface, view.line_of_fire)
+            note = self.lof_note(view)
+            if note is not None:
+                surface.blit(*note)
         if view.path is not None:
             self._draw_path(surface, view.path)
         if view.hover is not None:
@@ -660,6 +663,9 @@ class Board:
                 if m.text:
                     mark_label = self._label(m.text, 12)
                     rects.append(mark_label.get_rect(midtop=(p[0], p[1] + mark)).inflate(4, 4))
+            note = self.lof_note(view)
+            if note is not None:
+                rects.append(note[1].inflate(4, 4))
         if view.path is not None:
             path = view.path
             pts = [cam.hex_to_screen(h) for h in path.hexes]
@@ -845,6 +851,7 @@ class Board:
         pygame.draw.line(surface, colour, a, b, width)
         kinds = {
             "clear": self.palette.lof_clear,
+            "edge": self.palette.lof_clear,
             "cover": self.palette.lof_cover,
             "bystander": self.palette.lof_bystander,
             "blocked": self.palette.lof_blocked,
@@ -853,16 +860,47 @@ class Board:
         for m in lof.marks:
             p = cam.hex_to_screen(m.hex)
             c = kinds.get(m.kind, self.palette.lof_clear)
-            self._draw_fill(surface, HexFill(frozenset({m.hex}), c, 55))
+            self._draw_fill(surface, HexFill(frozenset({m.hex}), c, 30 if m.kind == "edge" else 55))
             if m.kind == "blocked":
                 pygame.draw.line(surface, c, (p[0] - mark, p[1] - mark), (p[0] + mark, p[1] + mark), width + 1)
                 pygame.draw.line(surface, c, (p[0] - mark, p[1] + mark), (p[0] + mark, p[1] - mark), width + 1)
+            elif m.kind == "edge":  # only grazed: a hollow mark, lighter than a hex the line crosses
+                pygame.draw.circle(surface, (0, 0, 0), p, mark // 2 + 2, 2)
+                pygame.draw.circle(surface, c, p, mark // 2 + 1, 1)
             else:
                 pygame.draw.circle(surface, (0, 0, 0), p, mark // 2 + 2)
                 pygame.draw.circle(surface, c, p, mark // 2 + 1)
             if m.text:
                 label = self._label(m.text, 12)
                 surface.blit(label, label.get_rect(midtop=(p[0], p[1] + mark)))
+
+    def lof_note(self, view: BoardView) -> tuple[pygame.Surface, pygame.Rect] | None:
+        """The line of fire's note (said once) and where it goes: beside the line, at the first point from its
+        middle outwards where it covers no figure, its name or another label of the line."""
+        lof = view.line_of_fire
+        if lof is None or not lof.note:
+            return None
+        cam = self.camera
+        label = self._label(lof.note, 12)
+        a, b = cam.hex_to_screen(lof.start), cam.hex_to_screen(lof.end)
+        r = self.token_radius()
+        mark = max(3, round(7 * cam.zoom))
+        taken = [
+            pygame.Rect(round(x - r), round(y - r), round(2 * r), round(2 * r + 18))
+            for x, y in (cam.hex_to_screen(t.hex) for t in view.tokens)
+        ]
+        for m in lof.marks:
+            if m.text:
+                p = cam.hex_to_screen(m.hex)
+                taken.append(self._label(m.text, 12).get_rect(midtop=(p[0], p[1] + mark)))
+        spots = []
+        for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
+            x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+            spots.append(label.get_rect(midbottom=(round(x), round(y - mark - 2))))
+            spots.append(label.get_rect(midtop=(round(x), round(y + mark + 2))))
+        view_rect = pygame.Rect(cam.view)
+        inside = [rect for rect in spots if view_rect.contains(rect)] or spots
+        return label, next((rect for rect in inside if rect.collidelist(taken) < 0), inside[0])
 
     def token_at(self, tokens: Sequence[TokenView], sx: float, sy: float) -> TokenView | None:
         """The token under a screen point (the hex's occupant), if any."""

@@ -81,7 +81,8 @@ class PathView:
 
 @dataclass(frozen=True)
 class LofMark:
-    """One hex on a line of fire and what it does to the shot: clear, cover, bystander or blocked."""
+    """One hex on a line of fire and what it does to the shot: clear (the line crosses it), edge (the line
+    only runs along its edge), cover, bystander or blocked."""
 
     hex: Hex
     kind: str = "clear"
@@ -96,6 +97,8 @@ class LineOfFireView:
     end: Hex
     marks: tuple[LofMark, ...] = ()
     blocked: bool = False
+    note: str = ""
+    """Said once beside the line, where it covers no figure (e.g. that it runs along hex edges)."""
 
 
 @dataclass(frozen=True)

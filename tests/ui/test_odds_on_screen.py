@@ -48,8 +48,8 @@ def _face_off(app: App, screen: BattleScreen, gap: int) -> tuple[str, str]:
 
 
 def _painted_now(app: App, screen: BattleScreen) -> list[str]:
-    """Every string painted in a frame drawn afresh (the screen's cached panels forgotten first)."""
-    screen.on_enter(app.size)
+    """Every string painted in a frame drawn afresh (the screen laid out again, its cached panels forgotten)."""
+    screen.on_resize(app.size)
     return [s for s, _, _ in _painted(app)]
 
 

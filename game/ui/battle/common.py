@@ -208,8 +208,8 @@ class BattleHost(Protocol):
         the status bar) when the door refuses it."""
         ...
 
-    def set_status(self, text: str, error: bool = False) -> None:
-        """Show a message in the status bar."""
+    def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None:
+        """Show a message in the status bar (until the next decision unless ``lasting``)."""
         ...
 
     def invalidate(self) -> None:

@@ -33,9 +33,8 @@ class BoardOverlays:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
-        self.escape_labels: list[tuple[Hex, str]] = []
         self._tokens_cache: tuple[Any, list[TokenView]] | None = None
-        self._bands_cache: dict[tuple[Any, ...], tuple[list[HexFill], list[tuple[Hex, str]]]] = {}
+        self._bands_cache: dict[tuple[Any, ...], list[HexFill]] = {}
 
     def tokens(self) -> list[TokenView]:
         """Token views of every figure (greyed when out); the same list until a figure or the colours change."""
@@ -88,7 +87,6 @@ class BoardOverlays:
         zocs: list[ZocView] = []
         path_view: PathView | None = None
         lof_view: LineOfFireView | None = None
-        self.escape_labels = []
         d = sc.my_decision()
         if d is not None and (d.reason in MOVE_REASONS or (d.reason == "declare" and sc.decl.second_move)):
             fid = sc.active_mover(d) if d.reason in MOVE_REASONS else sc.decl.figure
@@ -127,26 +125,21 @@ class BoardOverlays:
         pal = sc.ui.palette
         r = sc.reach(fid)
         esc = sc.escapes(fid)
-        # the bands only change with the battle, so the board can keep them drawn while the mouse moves
-        key = (sc.version, fid, pal, sc.board.token_radius() >= 12)
-        cached = self._bands_cache.get(key)
-        if cached is None:
+        # the bands only change with the battle, so the board can keep them drawn while the mouse moves; the
+        # escape chance is written on the hovered hex only (its path's label), never on every hex of a band
+        key = (sc.version, fid, pal)
+        fills = self._bands_cache.get(key)
+        if fills is None:
             free = frozenset(h for h in r.hexes() if h not in esc)
             likely = frozenset(h for h, p in esc.items() if p >= Fraction(1, 2))
             unlikely = frozenset(h for h, p in esc.items() if p < Fraction(1, 2))
-            cached = (
-                [
-                    HexFill(free, pal.move_free, 95),
-                    HexFill(likely, pal.move_escape, 105),
-                    HexFill(unlikely, pal.move_free_attacks, 105),
-                ],
-                [(h, percent(p)) for h, p in esc.items()] if key[-1] else [],
-            )
+            fills = [
+                HexFill(free, pal.move_free, 95),
+                HexFill(likely, pal.move_escape, 105),
+                HexFill(unlikely, pal.move_free_attacks, 105),
+            ]
             self._bands_cache.clear()
-            self._bands_cache[key] = cached
-        fills = cached[0]
-        if cached[1]:
-            self.escape_labels = cached[1]
+            self._bands_cache[key] = fills
         path_view = None
         path = sc.planned_path(fid, sc.hover_hex)
         if path is not None:
@@ -223,6 +216,7 @@ class BoardOverlays:
         assert line is not None
         marks: list[LofMark] = []
         at_risk = {battle.figure(b.figure).hex: b for b in pv.bystanders}
+        covered = False
         for lh in line.hexes:
             if lh.hex in (line.firer, line.target):
                 continue
@@ -232,14 +226,19 @@ class BoardOverlays:
             elif lh.hex in at_risk:
                 marks.append(LofMark(lh.hex, "bystander", percent(at_risk[lh.hex].chance)))
             elif blocked and not lh.interior:
-                marks.append(LofMark(lh.hex, "cover", "partial cover"))
+                # FTC 6.5.3 read in docs/rulings.md: a blocking hex the line only grazes is partial cover (named once)
+                marks.append(LofMark(lh.hex, "cover", "" if covered else "partial cover"))
+                covered = True
             else:
-                marks.append(LofMark(lh.hex, "clear" if lh.interior else "cover", "" if lh.interior else "edge"))
+                marks.append(LofMark(lh.hex, "clear" if lh.interior else "edge"))
         for hx, b in at_risk.items():
             if not any(m.hex == hx for m in marks):
                 marks.append(LofMark(hx, "bystander", percent(b.chance)))
-        return LineOfFireView(line.firer, line.target, tuple(marks), line.blocked)
+        # a line along hex edges touches two rows of hexes: said once, not on every hex it touches
+        edges = sum(1 for lh in line.hexes if not lh.interior and lh.hex not in (line.firer, line.target))
+        note = "along hex edges: both sides' hexes are on the line" if edges >= 2 else ""
+        return LineOfFireView(line.firer, line.target, tuple(marks), line.blocked, note)
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
-        """The board with this view and the escape chances written on their hexes."""
-        self.screen.board.draw(surface, view, self.escape_labels)
+        """The board with this view."""
+        self.screen.board.draw(surface, view)

@@ -94,6 +94,7 @@ class BattleScreen(ViewerScreen):
         self.version = 0
         self.status = ""
         self.status_error = False
+        self.status_lasting = False
         self.highlight: frozenset[str] = frozenset()
         self.buttons: list[Button] = []
         self._buttons_key: tuple[Any, ...] | None = None
@@ -205,9 +206,10 @@ class BattleScreen(ViewerScreen):
         return self._memo[key]
 
     # --- applying actions -------------------------------------------------------------------------
-    def set_status(self, text: str, error: bool = False) -> None:
-        """Show a message in the status bar."""
-        self.status, self.status_error = text, error
+    def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None:
+        """Show a message in the status bar: until the next decision, or until replaced when ``lasting`` (the
+        table's address, who it waits for)."""
+        self.status, self.status_error, self.status_lasting = text, error, lasting
 
     def leave_to_title(self) -> Transition:
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
@@ -258,7 +260,9 @@ class BattleScreen(ViewerScreen):
         self.moves.reset()
         self.declaration.reset()
         self._memo.clear()
-        if self.status_error:  # the refusal is answered: the bar goes back to the keys, in their own colour
+        if self.selected_id is None:  # a bare hex clicked to look at it: the outline goes with the decision
+            self.selected_hex = None
+        if not self.status_lasting:  # a message answers one moment: at the next decision the keys come back
             self.status, self.status_error = "", False
         errors = getattr(self.session, "save_errors", [])
         if errors:
@@ -725,8 +729,10 @@ class BattleScreen(ViewerScreen):
         self._forget_drawn()
 
     def on_enter(self, size: tuple[int, int]) -> None:
-        """Back on top (from a menu, the curtain, settings): pick up setting changes."""
+        """Back on top (from a menu, the curtain, settings): pick up setting changes; what was under the pointer
+        before the other screen covered this one is no longer known (the next motion tells it again)."""
         super().on_enter(size)
+        self.pointer_left()
         self._forget_drawn()
 
     def _forget_drawn(self) -> None:

@@ -3,8 +3,11 @@ side, posture, standing order, traits on the ladder, skills, weapons, armour and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pygame
 
+from game.engine import events as ev
 from game.engine.battle import Figure
 from game.engine.ladder import level_name
 from game.ui import theme
@@ -135,7 +138,7 @@ class Sheet:
             text.blit(
                 surf,
                 f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
-                f"moved {f.hexes_moved}/{f.allowance} hexes",
+                + moved_words(sc.battle.events, f, battle.round),
                 (x, y),
                 11,
                 theme.TEXT_MUTED,
@@ -153,3 +156,20 @@ def wounds_line(fig: Figure) -> str:
     if fig.crippled:
         line += " · crippled: " + ", ".join(fig.crippled)
     return line
+
+
+def moved_words(events: Sequence[ev.Event], fig: Figure, round_no: int) -> str:
+    """How far the figure moved this round, each move against its allowance: "moved 5/5 hexes", and after a
+    second move in the attack phase (FTC 6.2, a move of its own) "moved 5/5 hexes, second move 3/5"."""
+    first = second = 0
+    for e in reversed(events):
+        if isinstance(e, ev.RoundBegan) and e.round <= round_no:
+            break
+        if isinstance(e, ev.Moved) and e.figure == fig.id:
+            n = max(0, len(e.path) - 1)
+            if e.reason == "second move":
+                second += n
+            else:
+                first += n
+    line = f"moved {first}/{fig.allowance} hexes"
+    return line + (f", second move {second}/{fig.allowance}" if second else "")

@@ -111,7 +111,7 @@ class TableScreen(BattleScreen):
             waiting = d.side if d is not None and not self.is_human(d.side) else None
             if waiting is not None and waiting != self._waiting_said:
                 name = self.battle.sides[waiting].name if waiting in self.battle.sides else waiting
-                self.set_status(f"Waiting for {name} (you sit at {self.session.seat}){self.join_hint}")
+                self.set_status(f"Waiting for {name} (you sit at {self.session.seat}){self.join_hint}", lasting=True)
                 changed = True
             elif waiting is None and self._waiting_said is not None and not self.status_error:
                 self.set_status("")
@@ -137,7 +137,7 @@ class TableScreen(BattleScreen):
             return False
         name, text = lines[-1]
         self._chat_seen = len(lines)
-        self.set_status(f"{name} says: {text}   (F2: answer)")
+        self.set_status(f"{name} says: {text}   (F2: answer)", lasting=True)
         return True
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:

@@ -8,7 +8,7 @@ import pygame
 
 from game.engine.battle import Decision
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import MOVE_REASONS, BattleHost
 from game.ui.battle.victory import victory_line
 from game.ui.battle.words import decision_line
 
@@ -32,9 +32,28 @@ class Tracker:
         return s(TOP) + s(TRACK)
 
     def prompt_line(self, d: Decision) -> str:
-        """Who decides and what, the side named once."""
+        """Who decides and what, the side named once; while the log still plays out a decision already taken,
+        what is being played (never the prompt of a decision no longer open)."""
         sc = self.screen
-        return decision_line(sc.shown().sides[d.side].name, d.prompt, computer=sc.is_computer(d.side))
+        side = sc.shown().sides[d.side].name
+        if d != sc.decision():
+            return decision_line(side, self.playing_line(d))
+        return decision_line(side, d.prompt, computer=sc.is_computer(d.side))
+
+    def playing_line(self, d: Decision) -> str:
+        """What the log is playing out after ``d`` was taken: the round's attacks being resolved (FTC 6.3), or
+        the figure's move or declaration."""
+        sc = self.screen
+        b, live = sc.shown(), sc.battle
+        if b.phase == "attack" and (live.round != b.round or live.over):
+            return f"the attacks of round {b.round} are resolved…"
+        fig = b.figures.get(d.figure or "")
+        who = fig.name if fig is not None else "the side"
+        if d.reason in MOVE_REASONS:
+            return f"{who} moves…"
+        if d.reason == "declare":
+            return f"{who} has declared…"
+        return "the decision plays out…"
 
     def phase_line(self) -> str:
         """ "Round 2 · Movement phase" (or "Battle over"), as shown."""
