@@ -349,10 +349,13 @@ class Board:
         i1 = min(int((mw * z) // CHUNK), int((zx0 + vw) // CHUNK))
         j1 = min(int((mh * z) // CHUNK), int((zy0 + vh) // CHUNK))
         blits = []
+        # one rounding for the whole grid of chunks: rounding each chunk's place apart may leave a column or row
+        # of pixels between two of them (x.5 rounds to even)
+        ox, oy = round(vx - zx0), round(vy - zy0)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
                 chunk = self._chunk(cam.zoom_index, i, j)
-                blits.append((chunk, (round(vx + i * CHUNK - zx0), round(vy + j * CHUNK - zy0))))
+                blits.append((chunk, (ox + i * CHUNK, oy + j * CHUNK)))
         if surface is not None:
             surface.blits(blits, doreturn=False)
 

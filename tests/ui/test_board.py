@@ -315,3 +315,24 @@ def test_board_still_layers_are_redrawn_only_when_they_change(surface: pygame.Su
     board.camera.pan(30, 0)
     board.draw(surface, BoardView(hurt, view.fills, view.path, view.line_of_fire, view.zocs, view.hover))
     assert board.static_builds == builds + 2
+
+
+@pytest.mark.parametrize("origin", [86.42857142857144, 0.0, 13.3, 731.4285714285714])
+def test_board_map_chunks_meet_without_a_gap_at_any_origin(surface: pygame.Surface, origin: float) -> None:
+    """The map's 512-pixel chunks are placed with one rounding: a camera origin that puts a chunk's edge on a
+    half pixel (86.43 map pixels at 70 %: 60.500…01 on screen) leaves no column of background between two."""
+    from game.ui.camera import ZOOM_LEVELS
+
+    terrain = TerrainMap.open(30, 20)
+    layout = default_layout("y")
+    board = Board(layout, 30, 20, HexMapSource(terrain, layout, grid=False), TextCache(), (0, 40, 960, 650))
+    board.camera.zoom_index = ZOOM_LEVELS.index(0.7)
+    board.camera.origin_x, board.camera.origin_y = origin, 40.0
+    surface.fill((0, 0, 0))
+    board.draw(surface, BoardView())
+    left = board.camera.map_to_screen(0, 0)[0]
+    right = board.camera.map_to_screen(*layout.map_size(30, 20))[0]
+    inside = range(max(0, int(left) + 60), min(960, int(right) - 60))  # clear of the map's ragged edges
+    assert len(inside) > 400
+    gaps = [x for x in inside if surface.get_at((x, 300))[:3] == theme.BACKGROUND]
+    assert gaps == []

@@ -468,7 +468,7 @@ class DeclarationPanel:
         notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
         if pv.dodging is not None:
             tgt = battle.figure(pv.target).name
-            notes.append(f"{tgt} declared a dodge of this shot" if pv.dodging else f"{tgt} declared no dodge of it")
+            notes.append(f"{tgt} declared {'a' if pv.dodging else 'no'} dodge of this shot")
         notes.extend(pv.assumptions)
         return notes
 
