@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -60,6 +60,9 @@ TERRAIN_PROPERTIES: Mapping[str, tuple[str, int, int]] = MappingProxyType(
 
 _KEYS: tuple[str, ...] = ("terrain", *TERRAIN_PROPERTIES)
 _UNSET = np.int32(-(2**31))
+PICTURED: tuple[str, ...] = ("terrain", "impassable", "impassable_fly", "blocks_sight")
+"""What a map's art shows of a cell: its ground, whether it can be entered, whether it stops sight. A terrain
+object that changes one of them makes the art wrong there (``LoadedMap.repainted``)."""
 
 COMPASS: Mapping[str, Mapping[str, int]] = MappingProxyType(
     {
@@ -106,6 +109,9 @@ class LoadedMap:
     warnings: tuple[str, ...] = ()
     """What the map does that a battle accepts but the GM may not mean (a figure off its hex centre), one
     sentence each naming the object and the hex; ``check-map`` prints them."""
+    repainted: Mapping[tuple[int, int], str] = field(default_factory=dict)
+    """Cells (col, row) whose ground, passability or sight a terrain object changed from what the tiles under it
+    show (``PICTURED``), with the object's name: the board draws the object's terrain there, not the art."""
 
     @property
     def width(self) -> int:
@@ -239,6 +245,8 @@ class _Builder:
         self.warnings: list[str] = []
         self.side_objects: dict[str, str] = {}
         """Each side the map names -> the first object naming it (for a near-miss spelling's message)."""
+        self.repainted: dict[tuple[int, int], str] = {}
+        """Cells whose pictured terrain an object changed -> the object's name (``LoadedMap.repainted``)."""
 
     def name_index(self, name: str) -> int:
         if name not in self.names:
@@ -354,6 +362,9 @@ class _Builder:
         cells that terrain — the name and every property of the tile that defines it — and the properties it
         names itself then replace those values, as a tile on a layer above would."""
         named: dict[int, list[int]] | None = None
+        pictured = [_KEYS.index(k) for k in PICTURED]
+        before = values[pictured].copy()
+        touched: dict[tuple[int, int], str] = {}
         for obj in self.objects_of("terrain"):
             where = _object_name(obj)
             enc = self.encode(obj.properties, where)
@@ -368,9 +379,15 @@ class _Builder:
                 row[_KEYS.index(key)] = value
             cells = self.cells_of(obj, layout, where, allow_point=True)
             for col, r in cells:
+                touched[(col, r)] = obj.name.strip()[:40] or f"terrain object {obj.id}"
                 for k, value in enumerate(row):
                     if value != int(_UNSET):
                         values[k][r, col] = value
+        # unset reads as the default (open ground, enterable, not blocking), as terrain_type reads it
+        changed = np.any(
+            np.where(before == _UNSET, 0, before) != np.where(values[pictured] == _UNSET, 0, values[pictured]), axis=0
+        )
+        self.repainted = {cell: name for cell, name in touched.items() if changed[cell[1], cell[0]]}
 
     def check_known(self, index: int, named: Mapping[int, list[int]], where: str) -> None:
         """A terrain object's ``terrain`` must be a terrain the map's tiles define or the Tiled project's
@@ -721,4 +738,13 @@ def load_map(path: str | Path) -> LoadedMap:
                 "create the roster file or correct the property",
             )
     check_side_spellings(p, builder)
-    return LoadedMap(p, tmx, terrain, deployment, MappingProxyType(props), HexLayout.of(tmx), tuple(builder.warnings))
+    return LoadedMap(
+        p,
+        tmx,
+        terrain,
+        deployment,
+        MappingProxyType(props),
+        HexLayout.of(tmx),
+        tuple(builder.warnings),
+        MappingProxyType(builder.repainted),
+    )

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 import pygame
 
 from game.engine.hexgrid import Hex, neighbor
@@ -55,7 +56,7 @@ class MapSource(Protocol):
         ...
 
 
-def _cells_in(
+def cells_in(
     layout: HexLayout, cols: int, rows: int, x0: float, y0: float, x1: float, y1: float
 ) -> Iterable[tuple[int, int]]:
     """Cells whose bounding box may meet the map-pixel rectangle (a cell or so of slack)."""
@@ -70,6 +71,48 @@ def _cells_in(
             yield col, row
 
 
+def terrain_colours(terrain: TerrainMap) -> npt.NDArray[np.uint8]:
+    """Every cell's plain colour [row, col]: its terrain's, higher ground lighter, sight-blocking and impassable
+    hexes darker (readable at a glance without art)."""
+    base = np.array([theme.terrain_colour(t.name) for t in terrain.types], dtype=np.int16)
+    colours = base[terrain.terrain]
+    colours = colours + np.clip(terrain.elevation, -6, 6)[..., None] * 8
+    colours = np.where(terrain.blocks_sight[..., None], colours * 0.7, colours)
+    impassable = ~terrain.passable["walk"]
+    colours = np.where(impassable[..., None], colours * 0.6, colours)
+    return np.clip(colours, 0, 255).astype(np.uint8)
+
+
+def paint_plain(
+    surf: pygame.Surface,
+    layout: HexLayout,
+    colours: npt.NDArray[np.uint8],
+    cells: Iterable[tuple[int, int]],
+    zoom: float,
+    rect: pygame.Rect,
+    *,
+    grid: bool = False,
+    marked: bool = False,
+) -> None:
+    """Draw cells (col, row) as plain hexes in their colour into ``surf``, the chunk ``rect`` of the map at
+    ``zoom``; ``marked``: an inner ring that says the ground is a terrain object's, not the map's art."""
+    offsets = [(dx * zoom, dy * zoom) for dx, dy in layout.corner_offsets]
+    inner = [(dx * zoom * 0.8, dy * zoom * 0.8) for dx, dy in layout.corner_offsets]
+    draw_lines = grid and zoom * layout.width >= 10
+    for col, row in cells:
+        cx, cy = layout.cell_center(col, row)
+        sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
+        pts = [(sx + dx, sy + dy) for dx, dy in offsets]
+        c = colours[row, col]
+        colour = (int(c[0]), int(c[1]), int(c[2]))
+        pygame.draw.polygon(surf, colour, pts)
+        if marked and zoom * layout.width >= 10:
+            ring = tuple(min(255, v + 70) for v in colour)
+            pygame.draw.polygon(surf, ring, [(sx + dx, sy + dy) for dx, dy in inner], max(1, round(2 * zoom)))
+        if draw_lines:
+            pygame.draw.polygon(surf, (34, 40, 34), pts, 1)
+
+
 class HexMapSource:
     """Plain hexes coloured by terrain: the map when no Tiled art is available (generated maps, benchmark)."""
 
@@ -77,33 +120,16 @@ class HexMapSource:
         self.terrain = terrain
         self.layout = layout
         self.grid = grid
-        base = np.array([theme.terrain_colour(t.name) for t in terrain.types], dtype=np.int16)
-        colours = base[terrain.terrain]
-        # Higher ground lighter, sight-blocking hexes darker: readable at a glance without art.
-        colours = colours + np.clip(terrain.elevation, -6, 6)[..., None] * 8
-        colours = np.where(terrain.blocks_sight[..., None], colours * 0.7, colours)
-        impassable = ~terrain.passable["walk"]
-        colours = np.where(impassable[..., None], colours * 0.6, colours)
-        self.colours = np.clip(colours, 0, 255).astype(np.uint8)
+        self.colours = terrain_colours(terrain)
 
     def render_chunk(self, zoom: float, rect: pygame.Rect) -> pygame.Surface:
         """Draw the hexes meeting ``rect`` at ``zoom``."""
         surf = pygame.Surface(rect.size)
         surf.fill(theme.BACKGROUND)
-        lay = self.layout
-        offsets = [(dx * zoom, dy * zoom) for dx, dy in lay.corner_offsets]
         x0, y0 = rect.x / zoom, rect.y / zoom
         x1, y1 = rect.right / zoom, rect.bottom / zoom
-        grid_colour = (34, 40, 34)
-        draw_grid = self.grid and zoom * lay.width >= 10
-        for col, row in _cells_in(lay, self.terrain.width, self.terrain.height, x0, y0, x1, y1):
-            cx, cy = lay.cell_center(col, row)
-            sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
-            pts = [(sx + dx, sy + dy) for dx, dy in offsets]
-            c = self.colours[row, col]
-            pygame.draw.polygon(surf, (int(c[0]), int(c[1]), int(c[2])), pts)
-            if draw_grid:
-                pygame.draw.polygon(surf, grid_colour, pts, 1)
+        cells = cells_in(self.layout, self.terrain.width, self.terrain.height, x0, y0, x1, y1)
+        paint_plain(surf, self.layout, self.colours, cells, zoom, rect, grid=self.grid)
         return surf
 
 
@@ -148,7 +174,7 @@ def draw_grid(out: pygame.Surface, layout: HexLayout, cols: int, rows: int, zoom
         return
     offsets = [(dx * zoom, dy * zoom) for dx, dy in layout.corner_offsets]
     grid = pygame.Surface(rect.size, pygame.SRCALPHA)
-    for col, row in _cells_in(layout, cols, rows, rect.x / zoom, rect.y / zoom, rect.right / zoom, rect.bottom / zoom):
+    for col, row in cells_in(layout, cols, rows, rect.x / zoom, rect.y / zoom, rect.right / zoom, rect.bottom / zoom):
         cx, cy = layout.cell_center(col, row)
         sx, sy = cx * zoom - rect.x, cy * zoom - rect.y
         pygame.draw.polygon(grid, (0, 0, 0, 70), [(sx + dx, sy + dy) for dx, dy in offsets], 1)

@@ -21,7 +21,7 @@ import pygame
 from game.engine.hexgrid import Hex
 from game.engine.terrain import TerrainMap, TerrainType
 from game.ui import theme
-from game.ui.board import HexMapSource, MapSource, default_layout, draw_grid
+from game.ui.board import HexMapSource, MapSource, cells_in, default_layout, draw_grid, paint_plain, terrain_colours
 from game.ui.camera import HexLayout
 
 
@@ -48,6 +48,9 @@ class BoardData:
     figures: list[FigureSpot] = field(default_factory=list)
     properties: Mapping[str, Any] = field(default_factory=dict)
     zones: Mapping[str, frozenset[Hex]] = field(default_factory=dict)
+    repainted: Mapping[Hex, str] = field(default_factory=dict)
+    """Hexes whose ground a terrain object of the map changed from what its art shows, with the object's name:
+    the board draws them plain in that terrain's colour, ringed (``game.maps.loader.LoadedMap.repainted``)."""
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -122,6 +125,9 @@ class TiledMapSource:
         self.layout = layout or layout_of(loaded.layout)
         self.cols, self.rows = int(loaded.width), int(loaded.height)
         self.grid = grid
+        self.repainted = frozenset(getattr(loaded, "repainted", {}))
+        """Cells (col, row) drawn in their terrain's plain colour over the art: a terrain object changed them."""
+        self.colours = terrain_colours(loaded.terrain) if self.repainted else None
         self.size = self.layout.map_size(self.cols, self.rows)
         self._render = importlib.import_module("game.maps.render")
         self._placements: Any = None
@@ -158,6 +164,10 @@ class TiledMapSource:
             if size != part.get_size():
                 part = pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
             out.blit(part, (round(x0 * zoom) - rect.x, round(y0 * zoom) - rect.y))
+        if self.colours is not None:  # the art would show the ground before the terrain object changed it
+            here = cells_in(self.layout, self.cols, self.rows, x0, y0, rect.right / zoom, rect.bottom / zoom)
+            cells = [c for c in here if c in self.repainted]
+            paint_plain(out, self.layout, self.colours, cells, zoom, rect, marked=True)
         if self.grid:
             draw_grid(out, self.layout, self.cols, self.rows, zoom, rect)
         return out
@@ -179,6 +189,7 @@ def board_data_from_loaded(loaded: Any, path: str | Path, *, grid: bool = True) 
         source = HexMapSource(loaded.terrain, layout, grid)
     figures = [FigureSpot(f.name, f.side, f.character, f.hex, f.facing) for f in loaded.deployment.figures]
     name = str(loaded.properties.get("name") or Path(path).stem.replace("_", " "))
+    repainted = {loaded.terrain.hex_at(col, row): who for (col, row), who in getattr(loaded, "repainted", {}).items()}
     return BoardData(
         name,
         Path(path),
@@ -188,4 +199,5 @@ def board_data_from_loaded(loaded: Any, path: str | Path, *, grid: bool = True) 
         figures,
         dict(loaded.properties),
         dict(loaded.deployment.zones),
+        repainted,
     )

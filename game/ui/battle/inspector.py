@@ -45,6 +45,9 @@ class Inspector:
                 theme.TEXT_MUTED,
             ),
         ]
+        over = sc.data.repainted.get(hx)
+        if over is not None:  # the map's art shows other ground here: the board draws this one plain
+            lines.append((f"set by the map's terrain object “{over}”: drawn plain, ringed", theme.ACCENT))
         battle = sc.battle
         # FTC table 7: the light and footing the rolls use — the map's or the GM's condition, the worse
         lines.append((f"{light_words(battle.light_at(hx))} · {footing_words(battle.footing_at(hx))}", theme.TEXT_MUTED))
