@@ -34,7 +34,6 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Wheel, + / −", "zoom around the cursor"),
     ("Home · Tab · Shift+Tab", "fit the map · next · previous figure"),
     ("Click · hover", "select a figure · inspect a hex (ground, light, footing) or figure"),
-    ("A plain ringed hex", "ground a terrain object of the map changed: drawn as it plays"),
     ("G", "the GM's panel (in a battle with a GM seat)"),
     ("Movement", ""),
     ("Click a coloured hex", "move there along the shown path"),
@@ -63,7 +62,6 @@ VIEWER_HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Wheel, + / −", "zoom around the cursor"),
     ("Home · G · Tab", "fit the map · grid on / off · next figure"),
     ("Click · hover", "select · inspect a hex or figure"),
-    ("A plain ringed hex", "ground a terrain object of the map changed: drawn as it plays"),
     ("Anywhere", ""),
     ("F1 · Esc", "this help · menu / back"),
 )
