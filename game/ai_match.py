@@ -17,10 +17,10 @@ from pathlib import Path
 
 from game.engine import record
 from game.engine.players import LEVELS, make_player
+from game.paths import MAPS_DIR
 from game.session import load_session, new_session
 from game.simulate import MAX_ROUNDS, play_out
 
-MAPS_DIR = Path(__file__).resolve().parent.parent / "maps"
 COUNTED = (
     "declarations",
     "advances",

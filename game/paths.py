@@ -12,9 +12,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-"""The game's own folder (main.py, maps/, assets/)."""
+_PACKAGE = Path(__file__).resolve().parent
+_CHECKOUT = _PACKAGE.parent
+ROOT = _CHECKOUT if (_CHECKOUT / "main.py").is_file() and (_CHECKOUT / "maps").is_dir() else _PACKAGE / "shipped"
+"""The game's own folder (maps/, assets/): the project's folder when the game runs from it, else the folder an
+installed game carries them in (``pyproject.toml``: ``game/shipped``)."""
 MAPS_DIR = ROOT / "maps"
+ASSETS_DIR = ROOT / "assets"
 CAMPAIGNS = "campaigns"
 """The data folder's sub-folder holding campaign rosters."""
 

@@ -9,19 +9,23 @@ battle is loaded), so the autosave always holds the battle last on screen at its
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from game.engine import record
-from game.engine.actions import Action
-from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Seat, SideSetup, apply
+import msgspec
+from msgspec import Meta
+
+from game.engine import codec, record
+from game.engine.actions import Action, check_action
+from game.engine.battle import Battle, BattleSetup, FigureSetup, IllegalAction, RuleOptions, Seat, SideSetup, apply
+from game.engine.codec import MAX_ITEMS, Digest, Int, Name, Table, Text
 from game.engine.creatures import footprint
 from game.engine.events import Event
+from game.engine.generator import KEYED_DICE, LEGACY_DICE, new_seed, seed_problem
 from game.engine.hexgrid import Hex, facing_toward
-from game.engine.savecheck import check_setup
+from game.engine.version import RULES_REVISION
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, load_map, near_miss_pairs
 from game.paths import MAPS_DIR as MAPS_DIR
@@ -276,6 +280,51 @@ GM_REFEREE = "referee"
 """The GM seat held by a referee who plays no side."""
 
 
+class SideData(msgspec.Struct, forbid_unknown_fields=True):
+    """A side as a save's setup holds it."""
+
+    id: Name
+    name: Name
+    colour: Name
+    controller: Name = "human"
+
+
+class FigureData(msgspec.Struct, forbid_unknown_fields=True):
+    """A placed figure as a save's setup holds it (``check_placements`` checks where it stands)."""
+
+    id: Name
+    name: Name
+    side: Name
+    character: Name
+    hex: Hex | None
+    facing: Int
+    mook: bool = False
+
+
+class TableData(msgspec.Struct, forbid_unknown_fields=True):
+    """What a networked table's host keeps in its save: each seat's token hash (``game.net.table``)."""
+
+    tokens: Annotated[dict[Name, Digest], Meta(max_length=MAX_ITEMS)] = msgspec.field(default_factory=dict)
+
+
+class SetupData(msgspec.Struct, forbid_unknown_fields=True):
+    """A save's ``"setup"`` as a session writes it (docs/architecture.md "One contract at every boundary"): the
+    map by path and checksum, the roster as a table, the sides, the placed figures, the rule options."""
+
+    map: Text
+    roster: Table
+    sides: Annotated[list[SideData], Meta(max_length=MAX_ITEMS)]
+    figures: Annotated[list[FigureData], Meta(max_length=MAX_ITEMS)]
+    options: Annotated[dict[Name, bool], Meta(max_length=MAX_ITEMS)] = msgspec.field(default_factory=dict)
+    map_sha256: Digest | None = None
+    roster_file: Text | None = None
+    seed: int | None = None
+    dice: Literal["blake2b", "mt19937"] | None = None
+    title: Text | None = None
+    gm: Name | None = None
+    table: TableData | None = None
+
+
 def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:
     """Rebuild a ``BattleSetup`` from save data (map path, inline roster, placements, sides, options, seed)."""
     try:
@@ -310,6 +359,7 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
             int(setup_data["seed"]),
             str(setup_data.get("title", "")),
             None if gm_seat is None else str(gm_seat),
+            str(setup_data.get("dice") or LEGACY_DICE),
         )
     except (KeyError, TypeError, IndexError, ValueError, OverflowError) as exc:
         if isinstance(exc, SetupError | RosterError):
@@ -328,6 +378,8 @@ class Session:
     save_errors: list[str] = field(default_factory=list)
     kept_care: Any = field(default=None, repr=False)
     """The after-battle healing (``game.aftercare.Aftercare``) once the summary has been opened."""
+    notes: list[str] = field(default_factory=list)
+    """What loading the save had to say (its map found elsewhere, where today's rules part from it)."""
 
     def aftercare(self) -> Any:
         """The healing between battles of this finished battle (*Fudge* 4.8), kept for the rest of the
@@ -342,7 +394,12 @@ class Session:
     def apply(self, action: Action, seat: Seat) -> list[Event]:
         """Apply a decision taken from ``seat`` through the battle's door (a wrong seat or an illegal decision
         raises ``IllegalAction`` and leaves everything unchanged), then bring the autosave up to it: quitting
-        at any moment (menu, window close, a crash) loses no decision."""
+        at any moment (menu, window close, a crash) loses no decision. A decision its save could not hold is
+        refused first (``actions.check_action``): the autosave always loads."""
+        try:
+            check_action(action)
+        except codec.CodecError as exc:
+            raise IllegalAction(f"That decision cannot be saved: {exc.problem}.") from None
         events = apply(self.battle, action, seat)
         self.write_autosave()
         return events
@@ -377,14 +434,19 @@ def new_session(
     autosave: Path | bool | None = True,
     placements: Sequence[Mapping[str, Any]] | None = None,
     gm: str | None = None,
+    dice: str = KEYED_DICE,
 ) -> Session:
     """Start a battle on a map (default: the first shipped map) with a roster (default: the map's own).
 
     ``placements``: the figures as the deployment screen placed them (id, name, side, character, hex [q, r],
     facing, mook; checked by ``check_placements``); None places them as ``place_figures`` does.
     ``gm``: who holds the GM's seat: None, ``"referee"`` or the id of a side whose player is the GM;
-    kept as ``setup_data["gm"]``.
+    kept as ``setup_data["gm"]``. ``seed``: None makes a fresh 63-bit one (``generator.new_seed``); a given
+    seed must be a 64-bit whole number, as every save holds. ``dice``: the generator's kind
+    (``game.engine.generator``; the legacy kind only to rebuild battles of old saves).
     """
+    if seed is not None and seed_problem(seed) is not None:
+        raise SetupError(f"{seed_problem(seed)}; give another --seed")
     mp = Path(map_path) if map_path else DEFAULT_MAP
     loaded = load_map(mp)
     rp = Path(roster_path) if roster_path else default_roster_for(mp, loaded)
@@ -414,7 +476,7 @@ def new_session(
             }
         )
     if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
+        seed = new_seed()
     setup_data: dict[str, Any] = {
         "map": str(mp.resolve()),
         "map_sha256": _sha256(mp),
@@ -424,6 +486,7 @@ def new_session(
         "figures": placed,
         "options": (options or RuleOptions()).to_json(),
         "seed": seed,
+        "dice": dice,
         "title": str(loaded.properties.get("name", mp.stem.replace("_", " ").title())),
         "gm": gm,
     }
@@ -434,19 +497,57 @@ def new_session(
     return session
 
 
-def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
-    """Load a saved battle: read the log, reload its map and replay it with the dice checked. With
+def map_of_save(save_path: str | Path, setup_data: Mapping[str, Any]) -> tuple[Path, str | None]:
+    """The map a save names, by path and checksum: its path when that file exists, else the map with its
+    checksum among the shipped maps or beside the save (with the sentence saying which one was used).
+    ``SaveError`` when neither is there."""
+    mp = Path(str(setup_data.get("map", "")))
+    if mp.is_file():
+        return mp, None
+    wanted = setup_data.get("map_sha256")
+    save_dir = Path(save_path).resolve().parent
+    candidates = [*sorted(save_dir.glob("*.tmx")), *shipped_maps()]
+    same_name = [c for c in candidates if c.name == mp.name]
+    for candidate in (*same_name, *candidates):
+        if isinstance(wanted, str) and _sha256(candidate) == wanted:
+            note = f"Its map {mp} is gone; the battle uses {candidate}, which is the same map (the same checksum)."
+            return candidate, note
+    if not isinstance(wanted, str):
+        raise record.SaveError(
+            f"{save_path}: its map {mp} cannot be found and the save names no checksum to find it by; "
+            "put the map back where it was"
+        )
+    raise record.SaveError(
+        f"{save_path}: its map {mp} cannot be found, and no shipped map nor any map beside the save has its "
+        "checksum; put the map back where it was or beside the save"
+    )
+
+
+def load_session(save_path: str | Path, *, autosave: bool = True, strict: bool = False) -> Session:
+    """Load a saved battle: read the log, find its map and replay it with the dice checked. With
     ``autosave`` the autosave is written at once: the loaded battle is now the one Continue resumes.
 
-    The save's setup is checked field by field (``game.engine.savecheck``) and its figures as the deployment
-    screen's placements are, before any of it is used; every problem is a ``SaveError`` naming the file."""
+    The save is decoded strictly (``record.load``, its setup against ``SetupData``) and its figures are checked
+    as the deployment screen's placements are, before any of it is used; every problem is a ``SaveError``
+    naming the file. A save played under other rules (another rules revision, or one written before saves
+    recorded it) is replayed under today's rules as far as both agree and goes on from there, the sentence
+    saying so in ``notes`` (``strict``: refused with that sentence instead, as ``replay --verify`` does); a save
+    of today's rules that does not replay is refused."""
     rec = record.load(save_path)
     setup_data = dict(rec.setup)
     setup_data["seed"] = rec.seed
-    problem = check_setup(setup_data)
-    if problem is not None:
-        raise record.SaveError(f"{save_path}: not a battle save of this game ({problem}); load an older save")
-    mp = Path(str(setup_data.get("map", "")))
+    setup_data["dice"] = rec.dice
+    try:
+        codec.convert(setup_data, SetupData)
+    except codec.CodecError as exc:
+        raise record.SaveError(
+            f"{save_path}: not a battle save of this game (in its setup, {exc.problem}); load an older save"
+        ) from None
+    notes: list[str] = []
+    mp, found = map_of_save(save_path, setup_data)
+    if found is not None:
+        notes.append(found)
+        setup_data["map"] = str(mp.resolve())
     try:
         loaded = load_map(mp)
     except MapLoadError as exc:
@@ -458,12 +559,24 @@ def load_session(save_path: str | Path, *, autosave: bool = True) -> Session:
     except (SetupError, RosterError) as exc:
         raise record.SaveError(f"{save_path}: {exc}") from None
     try:
-        battle = record.replay(setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
+        battle, parting = record.replay_agreeing(
+            setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest
+        )
     except record.ReplayMismatch as exc:
+        raise record.SaveError(f"{save_path}: the battle does not replay: {exc}") from None
+    if parting is not None:
         changed = setup_data.get("map_sha256") not in (None, _sha256(mp))
         hint = " (the map file has changed since the save)" if changed else ""
-        raise record.SaveError(f"{save_path}: the battle does not replay{hint}: {exc}") from None
-    session = Session(battle, setup_data, loaded, autosave_path() if autosave else None)
+        if rec.rules_revision == RULES_REVISION:  # the same rules: an edited save, other data or another map
+            raise record.SaveError(
+                f"{save_path}: the battle does not replay{hint}: {parting.where()}, {parting.differs} "
+                "(different dice, rules or data)"
+            )
+        if strict:
+            reason = parting.sentence(record.written_by(rec))
+            raise record.SaveError(f"{save_path}: the battle does not replay roll for roll{hint}: {reason}")
+        notes.append(parting.sentence(record.written_by(rec)) + hint)
+    session = Session(battle, setup_data, loaded, autosave_path() if autosave else None, notes=notes)
     if autosave and Path(save_path).resolve() != autosave_path().resolve():
         session.write_autosave()
     return session

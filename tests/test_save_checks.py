@@ -1,5 +1,6 @@
-"""A save is checked field by field before anything in it is applied: a damaged, edited or hostile save ends
-in the game's own ``SaveError`` with one sentence naming the file, quickly, and never a traceback."""
+"""A save is decoded strictly against its schema before anything in it is applied (docs/architecture.md "One
+contract at every boundary"): a damaged, edited or hostile save ends in the game's own ``SaveError`` with one
+sentence naming the file and the field, quickly, and never a traceback."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 
 import main
 from game import session as session_mod
-from game.engine import record
-from game.engine.savecheck import check_action, nesting_depth
+from game.engine import actions as act
+from game.engine import codec, record
+from game.engine.hexgrid import Hex
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,7 @@ def test_an_action_naming_a_list_as_its_figure_is_refused(saved: dict[str, Any],
     i = next(i for i, a in enumerate(data["actions"]) if "figure" in a)
     data["actions"][i]["figure"] = ["x", "x"]
     message = _refused(_write(tmp_path, data))
-    assert f"action {i + 1}" in message and "'figure' must be text" in message
+    assert f"action {i + 1} is damaged (the field 'figure' must be text, not a list)" in message
 
 
 def test_replay_verify_refuses_it_with_one_line(
@@ -58,31 +60,54 @@ def test_replay_verify_refuses_it_with_one_line(
     path = _write(tmp_path, data)
     assert main.main(["replay", str(path), "--verify"]) == 1
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and str(path) in err
+    assert "\n" not in err and str(path) in err and "'figure' must be text" in err
 
 
 def test_a_save_that_is_one_deeply_nested_array_is_refused(tmp_path: Path) -> None:
     message = _refused(_write(tmp_path, "[" * 100_000 + "]" * 100_000))
-    assert "nested 100000 deep" in message
+    assert "not a battle save" in message and "must be an object, not a list" in message
 
 
 def test_a_save_with_a_deeply_nested_array_inside_is_refused(saved: dict[str, Any], tmp_path: Path) -> None:
     text = json.dumps(saved).replace('"actions": [', '"actions": [' + "[" * 5000 + "]" * 5000 + ", ", 1)
-    assert "nested" in _refused(_write(tmp_path, text))
+    assert "not a battle save (lists and objects are nested too deeply)" in _refused(_write(tmp_path, text))
 
 
-def test_nan_and_infinity_are_refused(saved: dict[str, Any], tmp_path: Path) -> None:
-    text = json.dumps(saved).replace(f'"seed": {saved["seed"]}', '"seed": NaN', 1)
-    assert "NaN" in _refused(_write(tmp_path, text))
+def test_data_nested_deeper_than_its_bound_is_refused(saved: dict[str, Any], tmp_path: Path) -> None:
+    """The roster a save carries has no fixed shape, but its nesting is bounded (``codec.MAX_DEPTH``)."""
+    data = json.loads(json.dumps(saved))
+    deep: Any = 1
+    for _ in range(codec.MAX_DEPTH + 1):
+        deep = [deep]
+    data["setup"]["roster"]["deep"] = deep
+    assert f"[0]' nests too deeply (data of no fixed shape nests at most {codec.MAX_DEPTH} deep)" in _refused(
+        _write(tmp_path, data)
+    )
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_nan_infinity_and_overflowing_numbers_are_refused(saved: dict[str, Any], tmp_path: Path, constant: str) -> None:
+    text = json.dumps(saved).replace(f'"seed": {saved["seed"]}', f'"seed": {constant}', 1)
+    message = _refused(_write(tmp_path, text))
+    assert "not valid JSON" in message or "out of range" in message
+
+
+@pytest.mark.parametrize("seed", [str(2**128), str(-(2**128)), "9" * 5000])
+def test_a_seed_beyond_any_the_game_wrote_is_refused(saved: dict[str, Any], tmp_path: Path, seed: str) -> None:
+    text = json.dumps(saved).replace(f'"seed": {saved["seed"]}', f'"seed": {seed}', 1)
+    assert "'seed'" in _refused(_write(tmp_path, text))
 
 
 @pytest.mark.parametrize(
     ("field", "value", "words"),
     [
-        ("stance", 7, "'stance' must be text"),
-        ("targets", "Bors", "'targets' must be a list"),
-        ("advance", [[0, 10**9]], "far off any map"),
-        ("retreat", [0], "must be a hex [q, r]"),
+        ("stance", 7, "'stance' must be text, not a whole number"),
+        ("targets", "Bors", "'targets' must be a list, not text"),
+        ("advance", [[0, 10**9]], "'advance[0][1]' must be a whole number at most 100000"),
+        ("retreat", [0], "'retreat' must be a list of 2 entries"),
+        ("advance_facing", "north-east", "'advance_facing' must be a whole number or nothing (null), not text"),
+        ("advance_facing", 6, "'advance_facing' must be a whole number at most 5"),
+        ("weapon", "x" * 300, "'weapon' must be text of at most 200 characters"),
         ("colour", "red", "has no field 'colour'"),
     ],
 )
@@ -96,21 +121,26 @@ def test_every_field_of_a_declaration_is_checked(
 
 
 def test_a_move_with_a_step_facing_off_the_hex_sides_is_refused() -> None:
-    assert check_action({"kind": "move", "figure": "a", "steps": [[0, 0, 9]]}) == (
-        "field 'steps'[0] has facing 9, not a hex side 0-5"
+    with pytest.raises(codec.CodecError) as info:
+        act.decode_action('{"kind": "move", "figure": "a", "steps": [[[0, 0], 9]]}')
+    assert info.value.problem == "the field 'steps[0][1]' must be a whole number at most 5"
+    assert act.decode_action('{"kind": "move", "figure": "a", "steps": [[[0, 0], 5]]}') == act.Move(
+        "a", ((Hex(0, 0), 5),)
     )
-    assert check_action({"kind": "move", "figure": "a", "steps": [[0, 0, 5]]}) is None
-    assert check_action({"kind": "move"}) == "a 'move' action needs the field 'figure'"
+    with pytest.raises(codec.CodecError, match="it needs the field 'figure'"):
+        act.decode_action('{"kind": "move"}')
 
 
 def test_a_damaged_setup_is_refused(saved: dict[str, Any], tmp_path: Path) -> None:
     data = json.loads(json.dumps(saved))
     data["setup"]["figures"][0]["hex"] = [10**6, 0]
+    assert "'figures[0].hex[0]' must be a whole number at most 100000" in _refused(_write(tmp_path, data))
+    data = json.loads(json.dumps(saved))
+    data["setup"]["figures"][0]["hex"] = [900, 0]
     assert "off the map" in _refused(_write(tmp_path, data))
     data = json.loads(json.dumps(saved))
     data["setup"]["options"] = {"secret_stances": "yes"}
-    assert "rule options" in _refused(_write(tmp_path, data))
-
-
-def test_nesting_depth_skips_brackets_inside_strings() -> None:
-    assert nesting_depth('{"a": ["[[[[", {"b": "]]"}]}') == 3
+    assert "'options[an entry]' must be true or false, not text" in _refused(_write(tmp_path, data))
+    data = json.loads(json.dumps(saved))
+    data["setup"]["surprise"] = 1
+    assert "in its setup, it has no field 'surprise'" in _refused(_write(tmp_path, data))

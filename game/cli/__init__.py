@@ -13,7 +13,7 @@ import sys
 
 USAGE = """Fudge Tactics — hex-grid tactical combat for *Fudge* (Fudge Tactical Combat), hotseat, with Tiled maps.
 
-Commands (``python main.py --help``):
+Commands (``python main.py --help``; ``--version`` prints the game's version):
   play [MAP.tmx] [--roster F] [--seed N]     the game (the default: ``python main.py`` opens the title screen)
   check-map MAP.tmx [--json]                 check a Tiled map for use as a battle map
   render-map MAP.tmx OUT.png                 draw a map's visible tile layers as Tiled does
@@ -118,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if args and args[0] in ("-h", "--help"):
         print(USAGE)
+        return 0
+    if args and args[0] in ("-V", "--version"):
+        from game.engine.version import GAME_VERSION, RULES_REVISION
+
+        print(f"Fudge Tactics {GAME_VERSION} (rules revision {RULES_REVISION})")
         return 0
     command = args.pop(0) if args and args[0] in COMMANDS else "play"
     handler = {

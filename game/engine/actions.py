@@ -1,27 +1,31 @@
 """Every decision a player (or the GM, or a computer player) can make, as data (docs/architecture.md "Decisions are
 data").
 
-An action is a frozen dataclass with no behaviour; ``battle.apply`` validates it and returns events.
-Each action has a stable ``kind`` used in saved logs. Hexes are stored as ``(q, r)`` pairs.
+An action is a frozen record with no behaviour (``game.engine.action_base``); ``battle.apply`` validates it
+and returns events. Each action has a stable ``kind`` used in saved logs and messages, where hexes are
+``[q, r]`` lists and a move's states ``[q, r, facing]``. The declared field types are the decisions' contract
+at every boundary (``game.engine.codec``): ``decode_action`` reads one from JSON, refusing anything else.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar, Union
 
-from game.engine import gm
+import msgspec
+from msgspec import Meta
+
+from game.engine import codec, gm
 from game.engine.action_base import Action as Action  # the base, importable from here as before
+from game.engine.codec import MAX_ITEMS, Facing, Name, Names
 from game.engine.hexgrid import Hex
 
-Steps = tuple[Hex, ...]
-States = tuple[tuple[Hex, int], ...]
+Steps = Annotated[tuple[Hex, ...], Meta(max_length=MAX_ITEMS)]
+States = Annotated[tuple[tuple[Hex, Facing], ...], Meta(max_length=MAX_ITEMS)]
 """A move as the figure's states after each step: a step to an adjacent hex keeps the facing, a turn keeps
 the hex and changes the facing by one side (``game.engine.movement.Path``)."""
 
 
-@dataclass(frozen=True)
-class Move(Action):
+class Move(Action, frozen=True, tag="move"):
     """FTC 5: a figure takes its whole move along ``steps`` ((hex, facing) states, see ``States``).
 
     Empty ``steps`` means "stay where I am". ``posture`` may change before moving ("standing",
@@ -30,47 +34,42 @@ class Move(Action):
     """
 
     kind: ClassVar[str] = "move"
-    figure: str
+    figure: Name
     steps: States = ()
-    posture: str | None = None
+    posture: Name | None = None
 
 
-@dataclass(frozen=True)
-class Hold(Action):
+class Hold(Action, frozen=True, tag="hold"):
     """FTC 5: hold the movement to use it later in the phase (an interrupt) or at its end."""
 
     kind: ClassVar[str] = "hold"
-    figure: str
+    figure: Name
 
 
-@dataclass(frozen=True)
-class PassInterrupt(Action):
+class PassInterrupt(Action, frozen=True, tag="pass_interrupt"):
     """FTC 5: a side with held figures lets the next figure move without interrupting."""
 
     kind: ClassVar[str] = "pass_interrupt"
-    side: str
+    side: Name
 
 
-@dataclass(frozen=True)
-class StopChoice(Action):
+class StopChoice(Action, frozen=True, tag="stop_choice"):
     """FTC 5.2: the owner of a zone of control decides whether to stop a figure leaving it."""
 
     kind: ClassVar[str] = "stop_choice"
-    figure: str
+    figure: Name
     stop: bool
 
 
-@dataclass(frozen=True)
-class EscapeFailedChoice(Action):
+class EscapeFailedChoice(Action, frozen=True, tag="escape_failed_choice"):
     """FTC 5.3: after losing an escape contest, stay (the move ends) or turn tail and run."""
 
     kind: ClassVar[str] = "escape_failed_choice"
-    figure: str
+    figure: Name
     run: bool
 
 
-@dataclass(frozen=True)
-class Declare(Action):
+class Declare(Action, frozen=True, tag="declare"):
     """FTC 6.1, 6.1.1, 6.2: a figure's declaration for the attack phase.
 
     ``targets`` empty means the figure only defends. ``dodge`` names the missile firers it watches
@@ -87,130 +86,112 @@ class Declare(Action):
     """
 
     kind: ClassVar[str] = "declare"
-    figure: str
-    stance: str = "neutral"
-    targets: tuple[str, ...] = ()
-    weapon: str | None = None
-    dodge: tuple[str, ...] = ()
+    figure: Name
+    stance: Name = "neutral"
+    targets: Names = ()
+    weapon: Name | None = None
+    dodge: Names = ()
     advance: Steps = ()
-    advance_facing: int | None = None
+    advance_facing: Facing | None = None
     retreat: Hex | None = None
-    aim: str = "best"
-    spell: str | None = None
-    spell_target: str | None = None
+    aim: Name = "best"
+    spell: Name | None = None
+    spell_target: Name | None = None
     spell_hex: Hex | None = None
 
 
-@dataclass(frozen=True)
-class SecondMove(Action):
+class SecondMove(Action, frozen=True, tag="second_move"):
     """FTC 6.2: a figure that neither attacks nor defends moves again by movement-phase rules."""
 
     kind: ClassVar[str] = "second_move"
-    figure: str
+    figure: Name
     steps: States = ()
 
 
-@dataclass(frozen=True)
-class FollowChoice(Action):
+class FollowChoice(Action, frozen=True, tag="follow_choice"):
     """FTC 6.2: an attacker whose target retreats may step forward into ``hex`` (None: stay)."""
 
     kind: ClassVar[str] = "follow_choice"
-    figure: str
+    figure: Name
     hex: Hex | None = None
 
 
-@dataclass(frozen=True)
-class RevealStances(Action):
+class RevealStances(Action, frozen=True, tag="reveal"):
     """Rule option *secret stances* (Fudge 4.32): the declarations are revealed together."""
 
     kind: ClassVar[str] = "reveal"
-    side: str = ""
+    side: Name = ""
 
 
-@dataclass(frozen=True)
-class SetStandingOrder(Action):
+class SetStandingOrder(Action, frozen=True, tag="standing_order"):
     """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies: "always", "never" or "ask"."""
 
     kind: ClassVar[str] = "standing_order"
-    figure: str
-    order: str = "always"
+    figure: Name
+    order: Name = "always"
 
 
-@dataclass(frozen=True)
-class Yield(Action):
+class Yield(Action, frozen=True, tag="yield"):
     """A side gives up the battle (the battle ends; the others win)."""
 
     kind: ClassVar[str] = "yield"
-    side: str
+    side: Name
 
 
-ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls
-    for cls in (
-        Move,
-        Hold,
-        PassInterrupt,
-        StopChoice,
-        EscapeFailedChoice,
-        Declare,
-        SecondMove,
-        FollowChoice,
-        RevealStances,
-        SetStandingOrder,
-        Yield,
-    )
-}
+PLAYER_ACTION_TYPES: tuple[type[Action], ...] = (
+    Move,
+    Hold,
+    PassInterrupt,
+    StopChoice,
+    EscapeFailedChoice,
+    Declare,
+    SecondMove,
+    FollowChoice,
+    RevealStances,
+    SetStandingOrder,
+    Yield,
+)
+
+ACTION_TYPES: dict[str, type[Action]] = {cls.kind: cls for cls in (*PLAYER_ACTION_TYPES, *gm.GM_ACTION_TYPES.values())}
+"""Every decision by its ``kind``: the players' and the GM's."""
 
 
 def register_gm_actions() -> None:
-    """Add the GM's actions (``game.engine.gm``) to ``ACTION_TYPES`` so logs carry them (done at import;
-    calling it again restores them)."""
+    """Make sure ``ACTION_TYPES`` holds the GM's actions (``game.engine.gm``) as well (it does from import on;
+    calling this again restores them)."""
     ACTION_TYPES.update(gm.GM_ACTION_TYPES)
 
 
-def _encode(value: Any) -> Any:
-    if isinstance(value, Hex):
-        return [value.q, value.r]
-    if isinstance(value, tuple):
-        if len(value) == 2 and isinstance(value[0], Hex) and isinstance(value[1], int):
-            return [value[0].q, value[0].r, value[1]]
-        return [_encode(v) for v in value]
-    return value
+AnyAction: Any = Union[tuple(ACTION_TYPES.values())]  # noqa: UP007 (a union built from the table)
+"""Any decision, told apart by its ``"kind"``: the type a save's and a message's decisions are decoded as."""
+
+_DECODER = msgspec.json.Decoder(AnyAction)
+
+
+def decode_action(raw: bytes | str) -> Action:
+    """A decision from JSON text; ``codec.CodecError`` with a sentence when it is not exactly one."""
+    action: Action = codec.decode(raw, _DECODER)
+    return action
+
+
+def action_from_data(data: Any) -> Action:
+    """A decision from JSON data already read (``action_to_json``'s form), checked as ``decode_action`` does."""
+    action: Action = codec.convert(data, AnyAction)
+    return action
+
+
+def check_action(action: Action) -> Action:
+    """The decision as a save or a message will read it back; ``codec.CodecError`` when they could not (a value
+    of another type, out of range or too long): such a decision never enters a battle's log, so every save
+    loads (docs/architecture.md "One contract at every boundary")."""
+    try:
+        raw = codec.encode(action)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise codec.CodecError(f"cannot be written as JSON ({exc})", whole=True) from None
+    return decode_action(raw)
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
     """The action as plain JSON data: ``{"kind": ..., field: value}``; hexes become ``[q, r]``."""
-    data: dict[str, Any] = {"kind": action.kind}
-    for f in fields(action):
-        data[f.name] = _encode(getattr(action, f.name))
+    data: dict[str, Any] = codec.to_data(action)
     return data
-
-
-def action_from_json(data: Any) -> Action:
-    """Rebuild an action from ``action_to_json`` output; raises ``ValueError`` naming what is wrong."""
-    if not isinstance(data, dict) or "kind" not in data:
-        raise ValueError("an action must be an object with a 'kind'")
-    if str(data["kind"]).startswith("gm_"):
-        register_gm_actions()
-        return gm.gm_action_from_json(data)
-    cls = ACTION_TYPES.get(str(data["kind"]))
-    if cls is None:
-        raise ValueError(f"unknown action kind {data['kind']!r}")
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        if f.name == "steps":
-            value = tuple((Hex(int(q), int(r)), int(fc)) for q, r, fc in value)
-        elif f.name == "advance":
-            value = tuple(Hex(int(q), int(r)) for q, r in value)
-        elif f.name in ("retreat", "hex", "spell_hex"):
-            value = None if value is None else Hex(int(value[0]), int(value[1]))
-        elif f.name in ("targets", "dodge"):
-            value = tuple(str(v) for v in value)
-        kwargs[f.name] = value
-    try:
-        return cls(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"bad fields for action {cls.kind!r}: {exc}") from exc

@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from game.engine import codec
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 
@@ -43,23 +44,12 @@ class Event:
         return self.kind
 
     def to_json(self) -> dict[str, Any]:
-        """The event as plain data (hexes as [q, r])."""
-        out: dict[str, Any] = {"kind": self.kind}
-        for f in fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
-        return out
+        """The event as plain data (hexes as [q, r]), ``kind`` first."""
+        return {"kind": self.kind, **codec.to_data(self)}
 
     def digest_json(self) -> dict[str, Any]:
         """What of the event the decision's digest holds (``events_digest``): all of ``to_json``."""
         return self.to_json()
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Hex):
-        return [value.q, value.r]
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _json_without_empty(event: Event, name: str) -> dict[str, Any]:

@@ -3,9 +3,10 @@
 *Fudge* leaves much to the GM: "she then gives them a modifier, ranging from -3 to +3" (4.1), bad light and
 insecure footing (FTC table 7), overriding a roll, ending a fight. So that a battle stays its log (docs/architecture.md
 "A battle is its log"), every GM decision is an action: a frozen dataclass in the style of ``game.engine.actions`` with
-a stable ``kind`` (all start with ``gm_``), turned into JSON by ``actions.action_to_json`` and back by
-``gm_action_from_json`` (or by ``actions.action_from_json`` once ``GM_ACTION_TYPES`` is registered there:
-every GM action normalises JSON lists back to tuples and hexes in ``__post_init__``).
+a stable ``kind`` (all start with ``gm_``), written to and read from JSON like every decision
+(``actions.action_to_json``, ``actions.decode_action``: its declared field types are its contract, docs/architecture.md
+"One contract at every boundary"); an action built in code from lists owns tuples and hexes after
+``__post_init__``.
 
 This module holds no battle state. It gives:
 
@@ -23,14 +24,17 @@ that limit; where two conditions of one kind cover a hex the worse counts.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, ClassVar
 
-from game.engine import equipment
+import msgspec
+from msgspec import Meta
+
+from game.engine import codec, equipment
 from game.engine.action_base import Action
 from game.engine.characters import ATTRIBUTES, Character, CharacterError
+from game.engine.codec import MAX_ITEMS, Int, Name, Names, Table, Text
 from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name, parse_level
@@ -96,30 +100,24 @@ def _tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _plain(value: Any) -> Any:
-    """A deep copy made of dicts and lists (JSON's own shapes), so an action owns its data."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return copy.copy(value)
+Faces = Annotated[tuple[Annotated[int, Meta(ge=-1, le=6)], ...], Meta(max_length=4)]
+"""A roll's faces as a save holds them: up to four dice, each a Fudge die's -1, 0, +1 or a d6's 1..6."""
+Region = Annotated[tuple[Hex, ...], Meta(max_length=MAX_ITEMS)]
 
 
-@dataclass(frozen=True)
-class GMAction(Action):
+class GMAction(Action, frozen=True):
     """Base class of the GM's decisions; the battle accepts them only from the GM's seat."""
 
     kind: ClassVar[str] = "gm"
 
     def _set(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
+        msgspec.structs.force_setattr(self, name, value)
 
 
 # ------------------------------------------------------------------------------------ modifiers
 
 
-@dataclass(frozen=True)
-class SituationalModifier(GMAction):
+class SituationalModifier(GMAction, frozen=True, tag="gm_modifier"):
     """*Fudge* 4.1: a GM modifier of -3..+3 on a figure's (or a whole side's) rolls, with its reason.
 
     ``target`` is a figure id or a side id. ``until`` is "round" (this round only) or "removed" (until a
@@ -128,12 +126,12 @@ class SituationalModifier(GMAction):
     """
 
     kind: ClassVar[str] = "gm_modifier"
-    id: str
-    target: str
-    value: int
-    reason: str = ""
-    until: str = "round"
-    round: int = 0
+    id: Name
+    target: Name
+    value: Annotated[int, Meta(ge=SITUATIONAL_MIN, le=SITUATIONAL_MAX)]
+    reason: Text = ""
+    until: Name = "round"
+    round: Int = 0
 
     @property
     def label(self) -> str:
@@ -141,16 +139,14 @@ class SituationalModifier(GMAction):
         return f"{self.value:+d} {self.reason}".strip()
 
 
-@dataclass(frozen=True)
-class RemoveModifier(GMAction):
+class RemoveModifier(GMAction, frozen=True, tag="gm_remove_modifier"):
     """The GM lifts a standing modifier or battle condition by its id."""
 
     kind: ClassVar[str] = "gm_remove_modifier"
-    id: str
+    id: Name
 
 
-@dataclass(frozen=True)
-class BattleCondition(GMAction):
+class BattleCondition(GMAction, frozen=True, tag="gm_condition"):
     """FTC table 7: bad light or insecure footing, -1..-3, over the whole map or a region of hexes.
 
     ``condition`` is "bad_light" or "insecure_footing" (the brief's ``kind``; that name is the action's
@@ -158,11 +154,11 @@ class BattleCondition(GMAction):
     """
 
     kind: ClassVar[str] = "gm_condition"
-    id: str
-    condition: str
-    value: int
-    region: tuple[Hex, ...] = ()
-    reason: str = ""
+    id: Name
+    condition: Name
+    value: Annotated[int, Meta(ge=min(CONDITION_WORST.values()), le=0)]
+    region: Region = ()
+    reason: Text = ""
 
     def __post_init__(self) -> None:
         self._set("region", tuple(_hex(h, "a region hex") for h in self.region))
@@ -175,106 +171,95 @@ class BattleCondition(GMAction):
 # ------------------------------------------------------------------------------------ overrides
 
 
-@dataclass(frozen=True)
-class SetDie(GMAction):
+class SetDie(GMAction, frozen=True, tag="gm_set_die"):
     """The next roll of ``purpose`` for ``figure`` uses these faces (physical dice at the table)."""
 
     kind: ClassVar[str] = "gm_set_die"
-    figure: str
-    purpose: str
-    faces: tuple[int, ...]
+    figure: Name
+    purpose: Name
+    faces: Faces
 
     def __post_init__(self) -> None:
         self._set("faces", _tuple(self.faces))
 
 
-@dataclass(frozen=True)
-class GrantEscape(GMAction):
+class GrantEscape(GMAction, frozen=True, tag="gm_grant_escape"):
     """FTC 5.3 override: the mover escapes the zone of control whatever the contest says."""
 
     kind: ClassVar[str] = "gm_grant_escape"
-    figure: str
+    figure: Name
 
 
-@dataclass(frozen=True)
-class DenyEscape(GMAction):
+class DenyEscape(GMAction, frozen=True, tag="gm_deny_escape"):
     """FTC 5.3 override: the mover is held whatever the contest says."""
 
     kind: ClassVar[str] = "gm_deny_escape"
-    figure: str
+    figure: Name
 
 
-@dataclass(frozen=True)
-class GrantFreeAttack(GMAction):
+class GrantFreeAttack(GMAction, frozen=True, tag="gm_grant_free_attack"):
     """FTC 5.3 override: ``attacker`` gets a free attack on ``target``."""
 
     kind: ClassVar[str] = "gm_grant_free_attack"
-    attacker: str
-    target: str
+    attacker: Name
+    target: Name
 
 
-@dataclass(frozen=True)
-class DenyFreeAttack(GMAction):
+class DenyFreeAttack(GMAction, frozen=True, tag="gm_deny_free_attack"):
     """FTC 5.3 override: ``attacker`` does not get its free attack on ``target``."""
 
     kind: ClassVar[str] = "gm_deny_free_attack"
-    attacker: str
-    target: str
+    attacker: Name
+    target: Name
 
 
-@dataclass(frozen=True)
-class EndRound(GMAction):
+class EndRound(GMAction, frozen=True, tag="gm_end_round"):
     """The GM ends the round now (FTC 3: the next round begins)."""
 
     kind: ClassVar[str] = "gm_end_round"
-    reason: str = ""
+    reason: Text = ""
 
 
-@dataclass(frozen=True)
-class EndBattle(GMAction):
+class EndBattle(GMAction, frozen=True, tag="gm_end_battle"):
     """The GM ends the battle; ``winner`` is a side id or None (a draw, or the town guard arrives)."""
 
     kind: ClassVar[str] = "gm_end_battle"
-    winner: str | None = None
-    reason: str = ""
+    winner: Name | None = None
+    reason: Text = ""
 
 
-@dataclass(frozen=True)
-class DeclareOut(GMAction):
+class DeclareOut(GMAction, frozen=True, tag="gm_declare_out"):
     """FTC 6.4 override: the GM takes a figure out of the fight (fled, surrendered, knocked out)."""
 
     kind: ClassVar[str] = "gm_declare_out"
-    figure: str
-    reason: str = ""
+    figure: Name
+    reason: Text = ""
 
 
-@dataclass(frozen=True)
-class DeclareIn(GMAction):
+class DeclareIn(GMAction, frozen=True, tag="gm_declare_in"):
     """FTC 6.4 override: a figure taken out comes back into the fight."""
 
     kind: ClassVar[str] = "gm_declare_in"
-    figure: str
-    reason: str = ""
+    figure: Name
+    reason: Text = ""
 
 
 # ------------------------------------------------------------------------------------ editing figures
 
 
-@dataclass(frozen=True)
-class EditWounds(GMAction):
+class EditWounds(GMAction, frozen=True, tag="gm_edit_wounds"):
     """*Fudge* 4.57: the GM ticks or clears wound boxes; ``wounds`` is ``Wounds.to_data()`` of the new sheet."""
 
     kind: ClassVar[str] = "gm_edit_wounds"
-    figure: str
-    wounds: dict[str, Any] = field(default_factory=dict)
-    reason: str = ""
+    figure: Name
+    wounds: Table = msgspec.field(default_factory=dict)
+    reason: Text = ""
 
     def __post_init__(self) -> None:
-        self._set("wounds", _plain(self.wounds))
+        self._set("wounds", codec.to_data(self.wounds))
 
 
-@dataclass(frozen=True)
-class EditGear(GMAction):
+class EditGear(GMAction, frozen=True, tag="gm_edit_gear"):
     """FTC 9: the GM changes a figure's weapons (the first is ready), armour and shield, by catalogue name.
 
     ``coverage`` names, per suit of ``armour``, how much of the body it covers (FTC 9.2's partial suits:
@@ -283,35 +268,33 @@ class EditGear(GMAction):
     """
 
     kind: ClassVar[str] = "gm_edit_gear"
-    figure: str
-    weapons: tuple[str, ...] = ()
-    armour: tuple[str, ...] = ()
-    shield: str | None = None
-    coverage: dict[str, str] = field(default_factory=dict)
-    reason: str = ""
+    figure: Name
+    weapons: Names = ()
+    armour: Names = ()
+    shield: Name | None = None
+    coverage: Annotated[dict[Name, Name], Meta(max_length=MAX_ITEMS)] = msgspec.field(default_factory=dict)
+    reason: Text = ""
 
     def __post_init__(self) -> None:
         self._set("weapons", _tuple(self.weapons))
         self._set("armour", _tuple(self.armour))
-        self._set("coverage", _plain(self.coverage))
+        self._set("coverage", codec.to_data(self.coverage))
 
 
-@dataclass(frozen=True)
-class EditTraits(GMAction):
+class EditTraits(GMAction, frozen=True, tag="gm_edit_traits"):
     """FTC 2.1: the GM changes traits: attributes (``"strength": "Good"``), ``"skills"`` (name -> level, or
     None to forget the skill), ``"gifts"`` / ``"faults"`` (the whole new list)."""
 
     kind: ClassVar[str] = "gm_edit_traits"
-    figure: str
-    changes: dict[str, Any] = field(default_factory=dict)
-    reason: str = ""
+    figure: Name
+    changes: Table = msgspec.field(default_factory=dict)
+    reason: Text = ""
 
     def __post_init__(self) -> None:
-        self._set("changes", _plain(self.changes))
+        self._set("changes", codec.to_data(self.changes))
 
 
-@dataclass(frozen=True)
-class AddFigure(GMAction):
+class AddFigure(GMAction, frozen=True, tag="gm_add_figure"):
     """A reinforcement joins ``side`` on ``hex`` facing ``facing`` (0..5).
 
     Give either ``character`` (a roster table, as ``Character.from_dict`` reads) or ``roster_key`` (a
@@ -319,27 +302,26 @@ class AddFigure(GMAction):
     """
 
     kind: ClassVar[str] = "gm_add_figure"
-    figure: str
-    side: str
+    figure: Name
+    side: Name
     hex: Hex
-    facing: int = 0
-    name: str = ""
-    character: dict[str, Any] | None = None
-    roster_key: str | None = None
+    facing: Int = 0
+    name: Name = ""
+    character: Table | None = None
+    roster_key: Name | None = None
     mook: bool = False
 
     def __post_init__(self) -> None:
         self._set("hex", _hex(self.hex, "the new figure's hex"))
         if self.character is not None:
-            self._set("character", _plain(self.character))
+            self._set("character", codec.to_data(self.character))
 
 
-@dataclass(frozen=True)
-class RemoveFigure(GMAction):
+class RemoveFigure(GMAction, frozen=True, tag="gm_remove_figure"):
     """The GM removes a figure from the battle (it leaves the map)."""
 
     kind: ClassVar[str] = "gm_remove_figure"
-    figure: str
+    figure: Name
 
 
 GM_ACTION_TYPES: dict[str, type[GMAction]] = {
@@ -365,43 +347,6 @@ GM_ACTION_TYPES: dict[str, type[GMAction]] = {
     )
 }
 """Every GM action by its ``kind``; register these in ``actions.ACTION_TYPES`` to load them from a log."""
-
-
-# ------------------------------------------------------------------------------------ JSON
-
-
-def gm_action_to_json(action: GMAction) -> dict[str, Any]:
-    """The action as plain JSON data, the same shape as ``actions.action_to_json``."""
-    data: dict[str, Any] = {"kind": action.kind}
-    for f in fields(action):
-        value = getattr(action, f.name)
-        if isinstance(value, Hex):
-            value = [value.q, value.r]
-        elif isinstance(value, tuple):
-            value = [[v.q, v.r] if isinstance(v, Hex) else v for v in value]
-        else:
-            value = _plain(value)
-        data[f.name] = value
-    return data
-
-
-def gm_action_from_json(data: Any) -> GMAction:
-    """Rebuild and validate a GM action from ``gm_action_to_json`` (or ``action_to_json``) output."""
-    if not isinstance(data, Mapping) or "kind" not in data:
-        raise GMActionError("a GM action must be an object with a 'kind'")
-    cls = GM_ACTION_TYPES.get(str(data["kind"]))
-    if cls is None:
-        raise GMActionError(f"unknown GM action kind {data['kind']!r}; use one of {', '.join(GM_ACTION_TYPES)}")
-    names = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - names - {"kind"})
-    if unknown:
-        raise GMActionError(f"GM action {cls.kind!r} has no field(s) {', '.join(unknown)}")
-    try:
-        action = cls(**{k: v for k, v in data.items() if k != "kind"})
-    except TypeError as exc:
-        raise GMActionError(f"bad fields for GM action {cls.kind!r}: {exc}") from exc
-    validate_gm_action(action)
-    return action
 
 
 # ------------------------------------------------------------------------------------ validation
@@ -585,7 +530,7 @@ class GMState:
         an id already in use replaces the old one; a condition of value 0 lifts the one with its id.
         """
         if isinstance(action, SituationalModifier):
-            mod = action if action.round else replace(action, round=round_no)
+            mod = action if action.round else msgspec.structs.replace(action, round=round_no)
             return GMState(
                 (*[m for m in self.modifiers if m.id != mod.id], mod),
                 tuple(c for c in self.conditions if c.id != mod.id),
@@ -611,8 +556,8 @@ class GMState:
     def to_json(self) -> dict[str, Any]:
         """Plain data (for a save's snapshot or a test)."""
         return {
-            "modifiers": [gm_action_to_json(m) for m in self.modifiers],
-            "conditions": [gm_action_to_json(c) for c in self.conditions],
+            "modifiers": codec.to_data(self.modifiers),
+            "conditions": codec.to_data(self.conditions),
         }
 
 

@@ -15,14 +15,23 @@ On a pointy-top map (Tiled ``staggeraxis="y"``) 0 is east, 1 north-east, 2 north
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
+
+from msgspec import Meta
+
+MAX_COORDINATE = 10**5
+"""The largest hex coordinate data may hold (maps are at most a few hundred hexes across)."""
+Coord = Annotated[int, Meta(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+"""A hex coordinate as saves and messages hold it (``game.engine.codec``): a whole number within
+``MAX_COORDINATE``."""
 
 
 class Hex(NamedTuple):
-    """One hex in axial coordinates; frozen and hashable. ``s`` is the third cube coordinate."""
+    """One hex in axial coordinates; frozen and hashable. ``s`` is the third cube coordinate. In a save or a
+    message a hex is the list ``[q, r]``."""
 
-    q: int
-    r: int
+    q: Coord
+    r: Coord
 
     @property
     def s(self) -> int:

@@ -30,7 +30,9 @@ its latest decision for the GM's view (``reasons`` all of them, in order).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+import msgspec
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -393,7 +395,7 @@ class VeteranPlayer(TacticalPlayer):
         if a.targets and a.weapon is not None:
             aim, note = self._aim(battle, fig, dc, a)
             if aim != "best":
-                a = replace(a, aim=aim)
+                a = msgspec.structs.replace(a, aim=aim)
                 why += note
         self.counts["declarations"] += 1
         if a.advance:

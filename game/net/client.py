@@ -18,11 +18,27 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
 from game.engine import actions as act
-from game.engine import gm
+from game.engine import codec, gm
 from game.engine.ai import Player, make_player
 from game.engine.events import Event
-from game.net.mirror import DesyncError, Mirror, action_from_wire
-from game.net.protocol import DEFAULT_PORT, MAX_HOST_FRAME, PROTOCOL_VERSION, ProtocolError, encode, parse_host
+from game.net.mirror import DesyncError, Mirror
+from game.net.protocol import (
+    DEFAULT_PORT,
+    MAX_HOST_FRAME,
+    PROTOCOL_VERSION,
+    Error,
+    Message,
+    Progress,
+    ProtocolError,
+    Refused,
+    Said,
+    Seats,
+    State,
+    Step,
+    Welcome,
+    encode,
+    parse_host,
+)
 from game.net.wire import WireError, setup_from_wire
 
 
@@ -103,7 +119,7 @@ class Client:
         """Send a decision of this seat; the host's answer is a step (accepted) or ``refused``."""
         self.seq += 1
         self.awaiting = True
-        self.send("decide", seq=self.seq, seat=self.seat, action=act.action_to_json(action))
+        self.send("decide", seq=self.seq, seat=self.seat, action=action)
 
     def receive(self, timeout: float) -> bool:
         """Handle one message from the host if one comes within ``timeout`` seconds (True when one did)."""
@@ -126,60 +142,56 @@ class Client:
             raise TableClosed(f"the host sent something this client cannot use ({exc})") from None
 
     # ------------------------------------------------------------------ the host's messages
-    def handle(self, msg: dict[str, Any]) -> None:
-        """Follow one message of the host: rebuild or step the copy, note refusals, seats and chat."""
-        kind = msg["kind"]
-        if kind == "welcome":
-            self.seat = str(msg["seat"])
-            if msg.get("token"):
-                self.token = str(msg["token"])
+    def handle(self, msg: Message) -> None:
+        """Follow one message of the host (decoded against its schema, ``protocol.parse_host``): rebuild or
+        step the copy, note refusals, seats and chat."""
+        if isinstance(msg, Welcome):
+            self.seat = msg.seat
+            if msg.token:
+                self.token = msg.token
             self.say(f"seated at {self.seat}" + (f"; rejoin with --token {self.token}" if self.token else ""))
-        elif kind == "state":
-            steps = [(action_from_wire(a), list(d)) for a, d in msg["steps"]]
-            self.mirror = Mirror(setup_from_wire(msg["setup"]), list(msg["opening"]), steps)
-            hint = msg.get("map")
-            if isinstance(hint, dict):
-                self.map_hint = {"name": str(hint.get("name", ""))[:200], "sha256": str(hint.get("sha256", ""))[:64]}
-            self.seats = list(msg["seats"])
+        elif isinstance(msg, State):
+            steps = [(action, list(draws)) for action, draws in msg.steps]
+            self.mirror = Mirror(setup_from_wire(msg.setup), list(msg.opening), steps)
+            self.map_hint = {"name": msg.map.name[:200], "sha256": msg.map.sha256}
+            self.seats = codec.to_data(msg.seats)
             self._progress(msg)
             self.progress["_fresh"] = True
             self.awaiting = False
             self.rebuilt = True
-        elif kind == "step":
+        elif isinstance(msg, Step):
             self._step(msg)
-        elif kind == "refused":
+        elif isinstance(msg, Refused):
             # the copy thought the decision legal and the host did not: take the battle as it stands first
-            self.refusals.append(str(msg["reason"]))
-            self.say(f"refused: {msg['reason']}")
+            self.refusals.append(msg.reason)
+            self.say(f"refused: {msg.reason}")
             self.progress["_fresh"] = False
             self.awaiting = False
             self.send("sync")
-        elif kind == "seats":
-            self.seats = list(msg["seats"])
+        elif isinstance(msg, Seats):
+            self.seats = codec.to_data(msg.seats)
             self._progress(msg)
-        elif kind == "chat":
-            self.chat_lines.append((str(msg.get("name", "")), str(msg.get("text", ""))))
-            self.say(f"[{msg.get('name')}] {msg.get('text')}")
-        elif kind == "error":
-            raise TableClosed(str(msg.get("reason", "the host closed the connection")))
+        elif isinstance(msg, Said):
+            self.chat_lines.append((msg.name, msg.text))
+            self.say(f"[{msg.name}] {msg.text}")
+        elif isinstance(msg, Error):
+            raise TableClosed(msg.reason or "the host closed the connection")
 
-    def _progress(self, msg: dict[str, Any]) -> None:
-        for key in ("decision", "over", "winner", "round"):
-            if key in msg:
-                self.progress[key] = msg[key]
+    def _progress(self, msg: Progress) -> None:
+        self.progress.update(decision=msg.decision, over=msg.over, winner=msg.winner, round=msg.round)
 
-    def _step(self, msg: dict[str, Any]) -> None:
+    def _step(self, msg: Step) -> None:
         if self.mirror is None or self.progress.get("_fresh") is not True:
             return  # a state is on its way (asked for with sync); it holds this step
         battle = self.mirror.battle
-        index = int(msg["index"])
+        index = msg.index
         if index < len(battle.log):
             return
+        action: act.Action = msg.action
         try:
             if index > len(battle.log):
                 raise DesyncError(f"step {index + 1} came before step {len(battle.log) + 1}")
-            action = action_from_wire(msg["action"])
-            events = self.mirror.step(action, list(msg["draws"]))
+            events = self.mirror.step(action, list(msg.draws))
         except DesyncError as exc:
             self.say(f"resynchronising: {exc}")
             self.progress["_fresh"] = False

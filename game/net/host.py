@@ -12,13 +12,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import secrets
 import socket
 import sys
 import threading
 from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -97,18 +95,6 @@ class Host:
             except ConnectionClosed:
                 return
 
-    def _dispatch(self, ws: ServerConnection, msg: dict[str, Any]) -> list[Out]:
-        kind = msg["kind"]
-        if kind == "hello":
-            return self.table.hello(ws, msg)
-        if kind == "ping":
-            return [Out(ws, encode("pong", n=msg["n"]))]
-        if kind == "decide":
-            return self.table.decide(ws, msg)
-        if kind == "chat":
-            return self.table.chat(ws, msg)
-        return self.table.sync(ws)
-
     async def handle(self, ws: ServerConnection) -> None:
         """One client's connection, from its hello to its close."""
         if len(self.queues) >= MAX_CONNECTIONS:
@@ -130,7 +116,7 @@ class Host:
                         raise ProtocolError(
                             f"Too many messages: a client sends at most {RATE:g} a second (after {BURST} at once)."
                         )
-                    self.deliver(self._dispatch(ws, parse_client(raw)))
+                    self.deliver(self.table.receive(ws, parse_client(raw)))
                 except ProtocolError as exc:
                     q.put_nowait(Out(ws, encode("error", reason=str(exc)), close=True))
                     self.deliver(self.table.leave(ws))
@@ -263,9 +249,8 @@ def host_main(argv: list[str]) -> int:
             if not args.map:
                 p.error("give a map (or --resume LOG.json)")
             options = RuleOptions(secret_stances=args.secret_stances)
-            # 128 random bits: a seed nobody at the table can find by trying them all against the rolls seen
-            seed = args.seed if args.seed is not None else secrets.randbits(128)
-            session = new_session(args.map, args.roster, seed=seed, options=options, autosave=False, gm=args.gm)
+            # the game's keyed dice (game.engine.generator): no roll seen tells the seed or the rolls to come
+            session = new_session(args.map, args.roster, seed=args.seed, options=options, autosave=False, gm=args.gm)
             tokens = {}
         table = Table.start(session, password=args.password, save_path=save_path, token_hashes=tokens, say=_say)
         for side, kind in _computer_seats(args.computer).items():

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -35,14 +34,6 @@ def is_withheld(action: act.Action) -> bool:
     return isinstance(action, gm.SetDie) and not action.faces
 
 
-def action_from_wire(data: Any) -> act.Action:
-    """A decision as the host sent it: ``WITHHELD_SET_DIE`` for a set die without faces, else the action
-    (``act.action_from_json`` checks it)."""
-    if isinstance(data, dict) and data.get("kind") == gm.SetDie.kind and not data.get("faces"):
-        return WITHHELD_SET_DIE
-    return act.action_from_json(data)
-
-
 def draws_rolling(faces: tuple[int, ...]) -> list[int]:
     """The ``getrandbits`` draws with which the engine's 4dF roll (``dice.roll_4df``: one ``choice`` of
     ``FACES`` a die) shows ``faces``: each die's index in ``FACES``."""
@@ -50,22 +41,27 @@ def draws_rolling(faces: tuple[int, ...]) -> list[int]:
 
 
 class TapingRandom(CountingRandom):
-    """The battle's generator, also keeping every value it gave (``tape``)."""
+    """The battle's generator (of either kind, ``game.engine.generator``), also keeping every value it gave
+    (``tape``)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, inner: CountingRandom) -> None:
+        self.inner = inner
         self.tape: list[int | float] = []
         self.public: list[int | float] = []
         """The tape as sent to a seat other than the GM's (``TapedBattle.public_tape``)."""
-        super().__init__(seed)
+        super().__init__(0)
+        self.draws = inner.draws
 
     def random(self) -> float:
-        value = super().random()
+        value = self.inner.random()
+        self.draws += 1
         self.tape.append(value)
         self.public.append(value)
         return value
 
     def getrandbits(self, k: int) -> int:
-        value = super().getrandbits(k)
+        value = self.inner.getrandbits(k)
+        self.draws += 1
         self.tape.append(value)
         self.public.append(value)
         return value
@@ -85,10 +81,7 @@ class TapedBattle(Battle):
 
     @rng.setter
     def rng(self, value: CountingRandom) -> None:
-        taped = TapingRandom()
-        taped.setstate(value.getstate())
-        taped.draws = value.draws
-        self._taped = taped
+        self._taped = TapingRandom(value)
 
     @property
     def tape(self) -> list[int | float]:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import actions as act
+from game.engine import codec, gm, record
 from game.engine import events as ev
-from game.engine import gm, record
 from game.engine.ai import Player, make_player
 from game.engine.battle import IllegalAction, apply, seat_taking
 from game.engine.seats import (
@@ -36,7 +36,18 @@ from game.engine.seats import (
     stand_in,
 )
 from game.net.mirror import WITHHELD_SET_DIE, TapedBattle
-from game.net.protocol import GM, WATCH, ProtocolError, decision_to_json, encode
+from game.net.protocol import (
+    GM,
+    WATCH,
+    ChatLine,
+    Decide,
+    Hello,
+    Message,
+    Ping,
+    ProtocolError,
+    decision_to_json,
+    encode,
+)
 from game.net.wire import setup_to_wire, tape_to_wire
 from game.session import Session
 
@@ -184,9 +195,7 @@ class Table:
     def state_for(self, seat: Seat) -> str:
         """The battle as it stands for ``seat``: the setup (no seed), the log as this seat may know it with
         the dice drawn, and every event as this seat may see it."""
-        steps = [
-            [act.action_to_json(self._safe_action(i, seat)), self._safe_draws(i, seat)] for i in range(len(self.steps))
-        ]
+        steps = [[self._safe_action(i, seat), self._safe_draws(i, seat)] for i in range(len(self.steps))]
         events = [e.to_json() for e in events_for_seat(self.battle, self.battle.events, seat)]
         map_file = str(self.session.setup_data.get("map", ""))
         return encode(
@@ -206,15 +215,29 @@ class Table:
         return [Out(c, text) for c in self.conns]
 
     # ------------------------------------------------------------------ messages
-    def hello(self, conn: Hashable, msg: Mapping[str, Any]) -> list[Out]:
+    def receive(self, conn: Hashable, msg: Message) -> list[Out]:
+        """One message a connection sent, decoded against its schema (``protocol.parse_client``): the frames to
+        send in answer (``ProtocolError`` when it breaks the protocol: the caller sends its sentence and closes
+        the connection)."""
+        if isinstance(msg, Hello):
+            return self.hello(conn, msg)
+        if isinstance(msg, Ping):
+            return [Out(conn, encode("pong", n=msg.n))]
+        if isinstance(msg, Decide):
+            return self.decide(conn, msg)
+        if isinstance(msg, ChatLine):
+            return self.chat(conn, msg)
+        return self.sync(conn)
+
+    def hello(self, conn: Hashable, msg: Hello) -> list[Out]:
         """A client asks for a seat; raises ``ProtocolError`` (a wrong password, a taken or unknown seat)."""
         if conn in self.conns:
             raise ProtocolError("This connection has a seat already.")
-        if not hmac.compare_digest(str(msg.get("password", "")).encode(), self.password.encode()):
+        if not hmac.compare_digest(msg.password.encode(), self.password.encode()):
             raise ProtocolError("Wrong table password: ask the host for it.")
-        name = str(msg["name"]).strip() or "someone"
-        wanted = str(msg.get("seat", "") or "")
-        token = msg.get("token")
+        name = msg.name.strip() or "someone"
+        wanted = msg.seat
+        token = msg.token
         out: list[Out] = []
         if wanted == WATCH:
             if len(self.watchers) >= MAX_WATCHERS:
@@ -271,16 +294,15 @@ class Table:
                 self.say(f"{holder.name} left the seat {seat.label} (it waits for them)")
         return self._broadcast_seats()
 
-    def decide(self, conn: Hashable, msg: Mapping[str, Any]) -> list[Out]:
-        """A decision from a seat: the seat it claims and its right to the decision are checked (else
-        ``ProtocolError``), then the rules (an ``IllegalAction`` is answered ``refused``, the battle unchanged)."""
+    def decide(self, conn: Hashable, msg: Decide) -> list[Out]:
+        """A decision from a seat, decoded completely against the decisions' schema on arrival (the same a save's
+        decisions are read by, so the log never holds one its save could not): the seat it claims and its right
+        to the decision are checked (else ``ProtocolError``), then the rules (an ``IllegalAction`` is answered
+        ``refused``, the battle unchanged)."""
         seat = self._seat(conn)
-        if msg["seat"] != seat.label:
-            raise ProtocolError(f"This connection sits at {seat.label!r}; it cannot decide for {msg['seat']!r}.")
-        try:
-            action = act.action_from_json(msg["action"])
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
-            raise ProtocolError(f"That decision is malformed ({str(exc)[:200]}).") from None
+        if msg.seat != seat.label:
+            raise ProtocolError(f"This connection sits at {seat.label!r}; it cannot decide for {msg.seat!r}.")
+        action = msg.action
         try:
             check_seat(self.battle, action, seat)
         except IllegalAction as exc:
@@ -288,13 +310,13 @@ class Table:
         try:
             return self._apply(action, seat)
         except IllegalAction as exc:
-            return [Out(conn, encode("refused", seq=msg["seq"], reason=str(exc)))]
+            return [Out(conn, encode("refused", seq=msg.seq, reason=str(exc)))]
 
-    def chat(self, conn: Hashable, msg: Mapping[str, Any]) -> list[Out]:
+    def chat(self, conn: Hashable, msg: ChatLine) -> list[Out]:
         """A chat line, said to the whole table with who said it."""
         seat = self._seat(conn)
         name = self.watchers.get(conn) or (self.holders[seat.label].name if seat.label in self.holders else "?")
-        text = encode("chat", seat=seat.label, name=name, text=msg["text"])
+        text = encode("chat", seat=seat.label, name=name, text=msg.text)
         return [Out(c, text) for c in self.conns]
 
     def sync(self, conn: Hashable) -> list[Out]:
@@ -309,6 +331,10 @@ class Table:
 
     # ------------------------------------------------------------------ decisions
     def _apply(self, action: act.Action, seat: Seat) -> list[Out]:
+        try:
+            act.check_action(action)  # the host's own players' decisions too: the save must hold every one
+        except codec.CodecError as exc:
+            raise IllegalAction(f"That decision cannot be saved: {exc.problem}.") from None
         mark, public = len(self.battle.tape), len(self.battle.public_tape)
         events = apply(self.battle, action, seat)  # the door: the seat, then the rules
         step = Step(action, self.battle.tape[mark:], events, self.battle.public_tape[public:])
@@ -327,7 +353,7 @@ class Table:
             text = encode(
                 "step",
                 index=index,
-                action=act.action_to_json(self._safe_action(index, seat)),
+                action=self._safe_action(index, seat),
                 draws=self._safe_draws(index, seat),
                 events=[e.to_json() for e in events_for_seat(self.battle, step.events, seat)],
                 **self._progress(),

@@ -11,25 +11,19 @@ from __future__ import annotations
 
 import json
 import time
-import tomllib
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from game.engine.version import GAME_VERSION
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.screen import Screen, Transition, UiContext
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-
 
 def game_version() -> str:
-    """The game's version as ``pyproject.toml`` gives it ("unknown" when the file cannot be read)."""
-    try:
-        data = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-        return str(data["project"]["version"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return "unknown"
+    """The game's version (``game.engine.version``, which ``pyproject.toml`` reads too)."""
+    return GAME_VERSION
 
 
 def is_own_error(exc: BaseException) -> bool:

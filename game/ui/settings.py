@@ -17,7 +17,9 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from game.engine.savecheck import check_depth
+import msgspec
+
+from game.engine import codec
 
 SETTINGS_FILE = "settings.json"
 UI_SCALES: tuple[float, ...] = (0.75, 0.9, 1.0, 1.25, 1.5, 2.0)
@@ -102,14 +104,18 @@ def _from_json(data: Any) -> Settings:
     )
 
 
+_SETTINGS_DATA = msgspec.json.Decoder(codec.Table)
+"""The settings file read as a table of plain values, its size and nesting bounded (``game.engine.codec``)."""
+
+
 def load_settings(directory: Path | None = None) -> Settings:
     """Read the settings file; anything missing or unreadable gives the defaults."""
     path = (directory or config_dir()) / SETTINGS_FILE
     try:
         text = path.read_text(encoding="utf-8")
-        if len(text) > MAX_SETTINGS_CHARS or check_depth(text) is not None:
+        if len(text) > MAX_SETTINGS_CHARS:
             return Settings()  # not a settings file of this game: the defaults
-        return _from_json(json.loads(text))
+        return _from_json(codec.decode(text, _SETTINGS_DATA))
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return Settings()
 

@@ -16,8 +16,9 @@ from typing import Any
 import pygame
 
 from game.engine import events as ev
+from game.paths import ASSETS_DIR
 
-SOUND_DIR = Path(__file__).resolve().parents[2] / "assets" / "sounds"
+SOUND_DIR = ASSETS_DIR / "sounds"
 NAMES = ("step", "swing", "bow", "hit", "miss", "spell", "victory")
 
 

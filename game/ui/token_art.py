@@ -20,9 +20,10 @@ from pathlib import Path
 import pygame
 
 from game.engine.characters import Character
+from game.paths import ASSETS_DIR
 
 RGB = tuple[int, int, int]
-TOKEN_DIR = Path(__file__).resolve().parents[2] / "assets" / "tokens"
+TOKEN_DIR = ASSETS_DIR / "tokens"
 SMALL_SPAN = 1.25
 """A one-hex image spans [-1.25, 1.25] token radii around its hex (see the art script)."""
 LARGE_SPAN = 3.6

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import pygame
 
+from game.paths import ASSETS_DIR
 from game.ui import theme
 
 RGB = tuple[int, int, int]
@@ -22,7 +22,7 @@ _FONT_CANDIDATES = ("dejavusans", "notosans", "liberationsans", "freesans")
 
 def _find_font_files() -> tuple[str | None, str | None]:
     """A regular and a bold font: one shipped in assets/fonts if any, else a common system font."""
-    assets = Path(__file__).resolve().parents[2] / "assets" / "fonts"
+    assets = ASSETS_DIR / "fonts"
     if assets.is_dir():
         files = sorted(assets.glob("*.ttf"))
         regular = next((f for f in files if "bold" not in f.name.lower()), None)

@@ -145,7 +145,7 @@ def test_save_load_continue_equals_an_uninterrupted_battle(tmp_path: Path, seed:
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        ('{"format": "fudge-tactics-battle", "version": 1, "seed": 1, "setup": {}, "act', "broken JSON"),
+        ('{"format": "fudge-tactics-battle", "version": 1, "seed": 1, "setup": {}, "act', "cut short"),
         ('{"hello": "world"}', "not a battle save"),
         ('{"format": "fudge-tactics-battle", "version": 99, "seed": 1, "setup": {}, "actions": []}', "version"),
         ('{"format": "fudge-tactics-battle", "version": 1, "seed": "x", "setup": {}, "actions": []}', "seed"),

@@ -33,6 +33,7 @@ from game.engine import events as ev  # noqa: E402
 from game.engine import gm, record  # noqa: E402
 from game.engine.ai import RandomPlayer  # noqa: E402
 from game.engine.battle import Battle, BattleSetup, Decision, Seat, legal_actions  # noqa: E402
+from game.engine.generator import KEYED_DICE, LEGACY_DICE  # noqa: E402
 from game.engine.hexgrid import Hex  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
 
@@ -267,11 +268,18 @@ def event_lines(setup: BattleSetup, actions: Sequence[act.Action]) -> list[str]:
     out = ["@ opening", *lines(b.events[:opening])]
     start = opening
     for i, (action, end) in enumerate(zip(actions, bounds, strict=True)):
-        data = {k: v for k, v in act.action_to_json(action).items() if v not in (None, [], {})}
+        data = {k: _readable(k, v) for k, v in act.action_to_json(action).items() if v not in (None, [], {})}
         what = json.dumps(data, separators=(",", ":"))
         out += [f"@ {i + 1} {what}", *lines(b.events[start:end])]
         start = end
     return out
+
+
+def _readable(name: str, value: object) -> object:
+    """A decision's field as the readable golden text shows it: a move's states as ``[q, r, facing]``."""
+    if name == "steps" and isinstance(value, list):
+        return [[*hex_, facing] for hex_, facing in value]
+    return value
 
 
 def write_readable(name: str, setup: BattleSetup, actions: Sequence[act.Action]) -> None:
@@ -285,11 +293,14 @@ def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
-MAP_GOLDEN: dict[str, tuple[str, int, int]] = {
-    # name: (shipped map, seed, rounds) — tactical against tactical through ``game.session``
-    "map_open_field_tactical": ("open_field.tmx", 1, 3),
+MAP_GOLDEN: dict[str, tuple[str, int, int, str]] = {
+    # name: (shipped map, seed, rounds, dice) — tactical against tactical through ``game.session``
+    "map_open_field_tactical": ("open_field.tmx", 1, 3, LEGACY_DICE),
+    "map_open_field_keyed_dice": ("open_field.tmx", 1, 3, KEYED_DICE),
 }
-"""Golden logs on shipped maps (saved by ``Session.save``; the map path is stored relative to the repo)."""
+"""Golden logs on shipped maps (saved by ``Session.save``; the map path is stored relative to the repo). The
+scenario logs above and the first map log roll the legacy dice they were made with; the last rolls the game's
+keyed dice (``game.engine.generator``), as every new battle does."""
 
 
 def play_map(name: str) -> object:
@@ -297,8 +308,8 @@ def play_map(name: str) -> object:
     from game.engine.ai import TacticalPlayer
     from game.session import new_session
 
-    map_name, seed, rounds = MAP_GOLDEN[name]
-    session = new_session(ROOT / "maps" / map_name, seed=seed, autosave=False)
+    map_name, seed, rounds, dice = MAP_GOLDEN[name]
+    session = new_session(ROOT / "maps" / map_name, seed=seed, autosave=False, dice=dice)
     players = {sid: TacticalPlayer(seed + i) for i, sid in enumerate(session.battle.sides)}
     while not session.battle.over and session.battle.round <= rounds:
         d = legal_actions(session.battle)

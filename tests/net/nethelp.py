@@ -16,13 +16,19 @@ from game.engine.ai import make_player
 from game.engine.battle import RuleOptions
 from game.net.client import Client, play_seat
 from game.net.host import run_host
-from game.net.table import Table
+from game.net.protocol import encode, parse_client
+from game.net.table import Out, Table
 from game.session import new_session
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "forest_road.tmx"
 SEED = 918273645
 """A seed long enough to be recognised in a message stream (it must never appear there)."""
+
+
+def say(t: Table, conn: object, kind: str, **fields: object) -> list[Out]:
+    """A message to the table as a client sends it: encoded, decoded against its schema, then handled."""
+    return t.receive(conn, parse_client(encode(kind, **fields)))
 
 
 def table(

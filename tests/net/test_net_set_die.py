@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
 from game.engine.ai import make_player
@@ -14,7 +13,7 @@ from game.engine.events import events_digest
 from game.engine.seats import Seat
 from game.net.client import Client
 from game.net.mirror import WITHHELD_SET_DIE, draws_rolling
-from tests.net.nethelp import client, hosted, play_in_thread, table
+from tests.net.nethelp import client, hosted, play_in_thread, say, table
 
 INITIATIVE = (1, 1, 1, 0)
 COMBAT = (-1, 1, 0, 1)
@@ -86,9 +85,9 @@ def test_fudge_4_1_set_faces_reach_only_the_gms_seat_and_every_copy_rolls_them()
 
 def test_fudge_4_1_a_copy_rebuilt_from_the_whole_log_rolls_the_set_faces_without_them() -> None:
     t = table(gm="referee")
-    t.hello("gm", {"name": "the GM", "seat": "gm"})
+    say(t, "gm", "hello", name="the GM", seat="gm")
     for seq, die in enumerate(_set_dice(sorted(t.battle.figures))):
-        t.decide("gm", {"seq": seq, "seat": "gm", "action": act.action_to_json(die)})
+        say(t, "gm", "decide", seq=seq, seat="gm", action=die)
     for i, side in enumerate(t.battle.sides):
         t.computers[side] = make_player("tactical", i + 1)
     while t.battle.round < 2 and not t.battle.over:  # the host's computer plays both sides into the next round
@@ -96,7 +95,7 @@ def test_fudge_4_1_a_copy_rebuilt_from_the_whole_log_rolls_the_set_faces_without
     state = t.state_for(Seat.watcher())
     assert _set_faces_shown([json.loads(state)]) == []
     watcher = Client("ws://127.0.0.1:1", "w", "watch", say=lambda _: None)
-    watcher.handle(json.loads(state))
+    watcher.feed(state)
     assert watcher.mirror is not None
     assert watcher.mirror.battle.round == t.battle.round
     shown = [e.to_json() for e in t.battle.events if not ev.is_gm_only(e)]

@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from game.engine.ai import make_player
+from game.engine.generator import LEGACY_DICE
 from game.session import new_session
 from game.ui.app import App
 from game.ui.battle.declaration import bystander_notes
@@ -61,7 +62,7 @@ def test_declaration_notes_fit_the_panel_and_a_cut_ends_with_ellipsis(app: App) 
     app.ui.settings = replace(app.ui.settings, ui_scale=1.25, animation_speed=0.0)
     app.ui.text.scale = 1.25
     pygame.display.set_mode((1024, 640))
-    session = new_session(VILLAGE, seed=3, controllers={"blue": "human", "red": "human"})
+    session = new_session(VILLAGE, seed=3, controllers={"blue": "human", "red": "human"}, dice=LEGACY_DICE)
     screen = BattleScreen(app.ui, session, app.to_title)
     app.push(screen)
     player = make_player("tactical", 3)

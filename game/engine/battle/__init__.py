@@ -49,7 +49,6 @@ from game.engine.battle.state import (
     AttackTerms,
     BattleSetup,
     BattleState,
-    CountingRandom,
     Decision,
     Declaration,
     EffectOn,
@@ -62,6 +61,7 @@ from game.engine.battle.state import (
     effective_perception,
     front_arc_2,
 )
+from game.engine.generator import CountingRandom
 
 
 class Battle(Initiative, MovementPhase, Declarations, Resolution, RangedFire, SpellsInBattle, GMSeat):

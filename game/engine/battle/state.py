@@ -9,7 +9,6 @@ it. The parts (``initiative``, ``movement_phase``, ``declarations``, ``resolutio
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -30,6 +29,7 @@ from game.engine.damage import (
 )
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
+from game.engine.generator import LEGACY_DICE, make_generator
 from game.engine.hexgrid import (
     Hex,
     distance,
@@ -48,23 +48,6 @@ act.register_gm_actions()  # saved logs carry the GM's decisions
 
 class IllegalAction(ValueError):
     """A decision the rules do not allow now; the message is a sentence for the player."""
-
-
-class CountingRandom(random.Random):
-    """The battle's generator: a seeded ``random.Random`` that counts its draws, so undo can tell
-    whether a decision rolled dice (docs/architecture.md "A battle is its log")."""
-
-    def __init__(self, seed: int) -> None:
-        self.draws = 0
-        super().__init__(seed)
-
-    def random(self) -> float:
-        self.draws += 1
-        return super().random()
-
-    def getrandbits(self, k: int) -> int:
-        self.draws += 1
-        return super().getrandbits(k)
 
 
 STANDING_ORDERS = ("always", "never", "ask")
@@ -152,6 +135,9 @@ class BattleSetup:
     gm: str | None = None
     """The GM's seat (docs/rulings.md "The GM's seat"): a side id whose player is the GM, "referee" for a GM
     who plays no side, or None (no GM: GM actions are refused)."""
+    dice: str = LEGACY_DICE
+    """The kind of the battle's generator (``game.engine.generator``): a new battle's session names the game's
+    keyed dice; a save that names none replays with the legacy ones."""
 
 
 @dataclass
@@ -359,7 +345,7 @@ class BattleState:
         self.setup = setup
         self.terrain = setup.terrain
         self.options = setup.options
-        self.rng = CountingRandom(setup.seed)
+        self.rng = make_generator(setup.dice, setup.seed)
         self.figures: dict[str, Figure] = {
             f.id: Figure(
                 f.id,
