@@ -18,7 +18,7 @@ from pathlib import Path
 from game.engine import record
 from game.engine.players import LEVELS, make_player
 from game.paths import MAPS_DIR
-from game.session import load_session, new_session
+from game.session import load_session, new_session, seed_argument
 from game.simulate import MAX_ROUNDS, play_out
 
 COUNTED = (
@@ -87,7 +87,10 @@ def play_one(
         with tempfile.TemporaryDirectory() as folder:
             log = Path(folder) / "battle.json"
             session.save(log)
-            again = load_session(log, autosave=False).battle
+            try:
+                again = load_session(log, autosave=False, strict=True).battle
+            except record.SaveError as exc:
+                raise record.ReplayMismatch(0, str(exc)) from None
             if again.digests != session.battle.digests:
                 raise record.ReplayMismatch(len(again.log), "the battle loaded back differs from the one played")
     return session.battle.winner, players
@@ -153,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         "--players", default="veteran,tactical", help="the player and its opponent (default veteran,tactical)"
     )
     p.add_argument("--seeds", type=int, default=10, help="seeds per map, 1..N (default 10)")
-    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--first-seed", type=seed_argument, default=1, help="the first seed (default 1)")
     p.add_argument("--maps", help="comma-separated .tmx files (default: every map in maps/)")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     p.add_argument("--json", help="also write the results here as JSON")

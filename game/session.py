@@ -8,6 +8,7 @@ battle is loaded), so the autosave always holds the battle last on screen at its
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,19 @@ DEFAULT_MAP = MAPS_DIR / "open_field.tmx"
 
 class SetupError(ValueError):
     """The map and roster do not make a battle (e.g. a figure names a character the roster lacks)."""
+
+
+def seed_argument(text: str) -> int:
+    """``--seed``'s type: a 64-bit whole number, as every save holds (``generator.seed_problem``); anything
+    else is refused with the sentence saying what to give."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+    problem = seed_problem(value)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 def autosave_path() -> Path:
@@ -307,7 +321,7 @@ class TableData(msgspec.Struct, forbid_unknown_fields=True):
     tokens: Annotated[dict[Name, Digest], Meta(max_length=MAX_ITEMS)] = msgspec.field(default_factory=dict)
 
 
-class SetupData(msgspec.Struct, forbid_unknown_fields=True):
+class SetupData(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """A save's ``"setup"`` as a session writes it (docs/architecture.md "One contract at every boundary"): the
     map by path and checksum, the roster as a table, the sides, the placed figures, the rule options."""
 
@@ -499,16 +513,17 @@ def new_session(
 
 def map_of_save(save_path: str | Path, setup_data: Mapping[str, Any]) -> tuple[Path, str | None]:
     """The map a save names, by path and checksum: its path when that file exists, else the map with its
-    checksum among the shipped maps or beside the save (with the sentence saying which one was used).
+    checksum beside the save or among the shipped maps (a map of the same file name first), with the sentence
+    saying which one was used.
     ``SaveError`` when neither is there."""
     mp = Path(str(setup_data.get("map", "")))
     if mp.is_file():
         return mp, None
     wanted = setup_data.get("map_sha256")
     save_dir = Path(save_path).resolve().parent
-    candidates = [*sorted(save_dir.glob("*.tmx")), *shipped_maps()]
-    same_name = [c for c in candidates if c.name == mp.name]
-    for candidate in (*same_name, *candidates):
+    beside, shipped = sorted(save_dir.glob("*.tmx")), shipped_maps()
+    candidates = [c for group in (beside, shipped) for c in sorted(group, key=lambda c: c.name != mp.name)]
+    for candidate in candidates:
         if isinstance(wanted, str) and _sha256(candidate) == wanted:
             note = f"Its map {mp} is gone; the battle uses {candidate}, which is the same map (the same checksum)."
             return candidate, note
@@ -533,16 +548,10 @@ def load_session(save_path: str | Path, *, autosave: bool = True, strict: bool =
     recorded it) is replayed under today's rules as far as both agree and goes on from there, the sentence
     saying so in ``notes`` (``strict``: refused with that sentence instead, as ``replay --verify`` does); a save
     of today's rules that does not replay is refused."""
-    rec = record.load(save_path)
+    rec = record.load(save_path, SetupData)
     setup_data = dict(rec.setup)
     setup_data["seed"] = rec.seed
     setup_data["dice"] = rec.dice
-    try:
-        codec.convert(setup_data, SetupData)
-    except codec.CodecError as exc:
-        raise record.SaveError(
-            f"{save_path}: not a battle save of this game (in its setup, {exc.problem}); load an older save"
-        ) from None
     notes: list[str] = []
     mp, found = map_of_save(save_path, setup_data)
     if found is not None:
@@ -573,7 +582,7 @@ def load_session(save_path: str | Path, *, autosave: bool = True, strict: bool =
                 "(different dice, rules or data)"
             )
         if strict:
-            reason = parting.sentence(record.written_by(rec))
+            reason = parting.sentence(record.written_by(rec), goes_on=False)
             raise record.SaveError(f"{save_path}: the battle does not replay roll for roll{hint}: {reason}")
         notes.append(parting.sentence(record.written_by(rec)) + hint)
     session = Session(battle, setup_data, loaded, autosave_path() if autosave else None, notes=notes)

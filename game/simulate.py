@@ -18,7 +18,7 @@ from game.engine.players import make_player
 from game.maps.errors import MapLoadError
 from game.report import boxes_text
 from game.roster import RosterError
-from game.session import SetupError, build_setup, load_session, new_session
+from game.session import SetupError, load_session, new_session, seed_argument
 
 MAX_ROUNDS = 200
 
@@ -93,7 +93,7 @@ def simulate_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="main.py simulate", description="Play a whole battle without a window.")
     p.add_argument("map", help="a .tmx battle map")
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
-    p.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    p.add_argument("--seed", type=seed_argument, default=1, help="dice seed (default 1)")
     p.add_argument(
         "--players",
         default="tactical,tactical",
@@ -140,21 +140,22 @@ def simulate_main(argv: list[str]) -> int:
 
 
 def replay_main(argv: list[str]) -> int:
-    """``python main.py replay LOG.json [--verify]``: exit 1 naming the first difference when it fails."""
+    """``python main.py replay LOG.json [--verify]``: the battle of a save as today's rules replay it. A save
+    played under other rules is replayed as far as today's rules agree, and the sentence saying where they
+    part comes first (never a different battle without saying so); ``--verify`` refuses it instead. Exit 1
+    naming the file and the first difference when the save does not load."""
     p = argparse.ArgumentParser(prog="main.py replay", description="Replay a saved battle log.")
     p.add_argument("log", help="a battle log / save (JSON)")
     p.add_argument("--verify", action="store_true", help="check that every roll and event reproduces")
     args = p.parse_args(argv)
     try:
-        if args.verify:
-            session = load_session(args.log, autosave=False)
-            battle = session.battle
-        else:
-            rec = record.load(args.log)
-            battle = record.replay(build_setup({**rec.setup, "seed": rec.seed}), rec.actions)
+        session = load_session(args.log, autosave=False, strict=args.verify)
     except (record.SaveError, SetupError, RosterError, MapLoadError, record.ReplayMismatch) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    for note in session.notes:
+        print(note)
+    battle = session.battle
     print(summary(battle))
     if args.verify:
         print(f"verified: {len(battle.log)} decisions reproduce every roll")

@@ -134,13 +134,13 @@ def test_a_move_with_a_step_facing_off_the_hex_sides_is_refused() -> None:
 def test_a_damaged_setup_is_refused(saved: dict[str, Any], tmp_path: Path) -> None:
     data = json.loads(json.dumps(saved))
     data["setup"]["figures"][0]["hex"] = [10**6, 0]
-    assert "'figures[0].hex[0]' must be a whole number at most 100000" in _refused(_write(tmp_path, data))
+    assert "'setup.figures[0].hex[0]' must be a whole number at most 100000" in _refused(_write(tmp_path, data))
     data = json.loads(json.dumps(saved))
     data["setup"]["figures"][0]["hex"] = [900, 0]
     assert "off the map" in _refused(_write(tmp_path, data))
     data = json.loads(json.dumps(saved))
     data["setup"]["options"] = {"secret_stances": "yes"}
-    assert "'options[an entry]' must be true or false, not text" in _refused(_write(tmp_path, data))
+    assert "'setup.options[an entry]' must be true or false, not text" in _refused(_write(tmp_path, data))
     data = json.loads(json.dumps(saved))
     data["setup"]["surprise"] = 1
-    assert "in its setup, it has no field 'surprise'" in _refused(_write(tmp_path, data))
+    assert "the field 'setup' has no field 'surprise'" in _refused(_write(tmp_path, data))

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union
 
 import msgspec
 from msgspec import Meta
@@ -69,8 +69,12 @@ class UnplayableSetup(ReplayMismatch):
     """A save whose setup makes no battle at all (no decision can agree)."""
 
 
-class SaveFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A battle save as written today (format version 2)."""
+S = TypeVar("S")
+"""The type of a save's ``"setup"``: the caller's (``game.session.SetupData``), else any ``codec.Table``."""
+
+
+class SaveFile(msgspec.Struct, Generic[S], forbid_unknown_fields=True, kw_only=True):
+    """A battle save as written today (format version 2); its ``setup`` is of the caller's type ``S``."""
 
     format: Literal["fudge-tactics-battle"]
     version: Literal[2]
@@ -81,7 +85,7 @@ class SaveFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     dice: Literal["blake2b", "mt19937"] = "mt19937"
     """The kind of the battle's dice (``game.engine.generator``)."""
     seed: SaveSeed
-    setup: Table
+    setup: S
     initial_digest: Digest | None = None
     actions: Annotated[list[AnyAction], Meta(max_length=MAX_DECISIONS)]
     digests: Digests = msgspec.field(default_factory=list)
@@ -123,14 +127,14 @@ AnyActionV1: Any = Union[
 ]
 
 
-class SaveFileV1(msgspec.Struct, forbid_unknown_fields=True):
+class SaveFileV1(msgspec.Struct, Generic[S], forbid_unknown_fields=True):
     """A battle save of format version 1 (before the game's version, the rules revision and the dice were
     recorded): its dice are the legacy ones."""
 
     format: Literal["fudge-tactics-battle"]
     version: Literal[1]
     seed: SaveSeed
-    setup: Table
+    setup: S
     actions: Annotated[list[AnyActionV1], Meta(max_length=MAX_DECISIONS)]
     digests: Digests = msgspec.field(default_factory=list)
     initial_digest: Digest | None = None
@@ -144,11 +148,15 @@ class _Header(msgspec.Struct):
 
 
 _HEADER = msgspec.json.Decoder(_Header)
-_DECODERS: dict[int, msgspec.json.Decoder[Any]] = {
-    2: msgspec.json.Decoder(SaveFile),
-    1: msgspec.json.Decoder(SaveFileV1),
-}
-_TYPES: dict[int, Any] = {2: SaveFile, 1: SaveFileV1}
+_FORMATS: dict[int, Any] = {2: SaveFile, 1: SaveFileV1}
+_DECODERS: dict[tuple[int, Any], msgspec.json.Decoder[Any]] = {}
+
+
+def _decoder(version: int, setup: Any) -> msgspec.json.Decoder[Any]:
+    key = (version, setup)
+    if key not in _DECODERS:
+        _DECODERS[key] = msgspec.json.Decoder(_FORMATS[version][setup])
+    return _DECODERS[key]
 
 
 @dataclass(frozen=True)
@@ -173,7 +181,9 @@ def to_json(battle: Battle, setup_data: Mapping[str, Any], digests: Sequence[str
     return data
 
 
-def _save_file(battle: Battle, setup_data: Mapping[str, Any], digests: Sequence[str] | None = None) -> SaveFile:
+def _save_file(
+    battle: Battle, setup_data: Mapping[str, Any], digests: Sequence[str] | None = None
+) -> SaveFile[dict[str, Any]]:
     return SaveFile(
         format=FORMAT_NAME,
         version=SAVE_VERSION,
@@ -220,8 +230,9 @@ def save(path: str | Path, battle: Battle, setup_data: Mapping[str, Any]) -> Non
     write_atomic(path, text)
 
 
-def load(path: str | Path) -> Record:
-    """Read a saved log; a damaged or foreign file raises ``SaveError`` naming the file and the problem."""
+def load(path: str | Path, setup: Any = Table) -> Record:
+    """Read a saved log, its ``"setup"`` decoded as ``setup`` (a ``msgspec`` type: the caller's; ``Record.setup``
+    is it as plain data); a damaged or foreign file raises ``SaveError`` naming the file and the problem."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -232,10 +243,10 @@ def load(path: str | Path) -> Record:
         raise SaveError(f"{p}: no such save file; check the name") from None
     except OSError as exc:
         raise SaveError(f"{p}: cannot be read ({exc.strerror or exc}); check the file") from None
-    return decode(raw.removeprefix(b"\xef\xbb\xbf"), str(p))
+    return decode(raw.removeprefix(b"\xef\xbb\xbf"), str(p), setup)
 
 
-def decode(raw: bytes | str, where: str = "save") -> Record:
+def decode(raw: bytes | str, where: str = "save", setup: Any = Table) -> Record:
     """Decode a save's JSON text strictly (``SaveFile``, or ``SaveFileV1`` for format 1); ``SaveError`` names
     what is wrong, and which decision when one is damaged."""
     try:
@@ -248,19 +259,19 @@ def decode(raw: bytes | str, where: str = "save") -> Record:
         ) from None
     version = _version(header.format, header.version, where)
     try:
-        saved = codec.decode(raw, _DECODERS[version])
+        saved = codec.decode(raw, _decoder(version, setup))
     except codec.CodecError as exc:
         raise _damaged(exc, where) from None
     return _record(saved, where)
 
 
-def parse(data: Any, where: str = "save") -> Record:
+def parse(data: Any, where: str = "save", setup: Any = Table) -> Record:
     """Check and read save data already read from JSON (see ``decode``)."""
     if not isinstance(data, dict):
         raise SaveError(f'{where}: not a battle save of this game (no "format": "{FORMAT_NAME}")')
     version = _version(data.get("format"), data.get("version"), where)
     try:
-        saved = codec.convert(data, _TYPES[version])
+        saved = codec.convert(data, _FORMATS[version][setup])
     except codec.CodecError as exc:
         raise _damaged(exc, where) from None
     return _record(saved, where)
@@ -269,7 +280,7 @@ def parse(data: Any, where: str = "save") -> Record:
 def _version(fmt: Any, version: Any, where: str) -> int:
     if fmt != FORMAT_NAME:
         raise SaveError(f'{where}: not a battle save of this game (no "format": "{FORMAT_NAME}")')
-    if isinstance(version, bool) or version not in _DECODERS:
+    if isinstance(version, bool) or version not in _FORMATS:
         raise SaveError(
             f"{where}: save version {version!r} is not supported (this game reads versions 1 to "
             f"{SAVE_VERSION}); use the game version that wrote it"
@@ -291,14 +302,15 @@ def _damaged(exc: codec.CodecError, where: str) -> SaveError:
     )
 
 
-def _record(saved: SaveFile | SaveFileV1, where: str) -> Record:
+def _record(saved: SaveFile[Any] | SaveFileV1[Any], where: str) -> Record:
     if not -LEGACY_SEED_LIMIT < saved.seed < LEGACY_SEED_LIMIT:
         raise SaveError(f"{where}: not a battle save of this game (the field 'seed' has more than 128 bits)")
     actions = tuple(a.today() if isinstance(a, MoveV1 | SecondMoveV1) else a for a in saved.actions)
+    setup = saved.setup if isinstance(saved.setup, dict) else codec.to_data(saved.setup)
     if isinstance(saved, SaveFileV1):
-        return Record(saved.setup, saved.seed, actions, tuple(saved.digests), saved.initial_digest)
+        return Record(setup, saved.seed, actions, tuple(saved.digests), saved.initial_digest)
     return Record(
-        saved.setup,
+        setup,
         saved.seed,
         actions,
         tuple(saved.digests),
@@ -339,7 +351,9 @@ def replay(
             events = apply(battle, action, seat_taking(battle, action))
         except IllegalAction as exc:
             raise ReplayMismatch(
-                i + 1, f"action {i + 1} ({action.kind}) is not legal on replay: {exc}", f"it is not allowed now ({exc})"
+                i + 1,
+                f"action {i + 1} ({action.kind}) is not legal on replay: {exc}",
+                f"it is not allowed now ({str(exc).rstrip('.')})",
             ) from None
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
             # a damaged log the field checks let through: never a traceback, always the action's number
@@ -391,20 +405,20 @@ class Parting:
             return "at the opening of round 1"
         return f"at round {self.round}, action {self.index} ({self.who}{self.kind})"
 
-    def sentence(self, written_by: str) -> str:
-        """One sentence: who wrote the save, where today's rules part from it, and where the battle goes on."""
-        where = self.where()
-        goes_on = "from its first round" if self.index <= 1 else f"after action {self.index - 1}"
-        return (
-            f"{written_by}; today's rules (revision {RULES_REVISION}) part from it {where}: {self.differs}; "
-            f"the battle goes on {goes_on}, under today's rules."
-        )
+    def sentence(self, written_by: str, *, goes_on: bool = True) -> str:
+        """One sentence: who wrote the save, where today's rules part from it, and (``goes_on``) where the
+        battle goes on."""
+        parts = f"{written_by}; today's rules (revision {RULES_REVISION}) part from it {self.where()}: {self.differs}"
+        if not goes_on:
+            return parts + "."
+        after = "from its first round" if self.index <= 1 else f"after action {self.index - 1}"
+        return f"{parts}; the battle goes on {after}, under today's rules."
 
 
 def written_by(rec: Record) -> str:
     """Which version of the game and which rules revision wrote a save, as the start of a sentence."""
     if not rec.game_version:
-        return "This save was written by an earlier version of Fudge Tactics, before saves recorded it"
+        return "This save was written by an earlier version of Fudge Tactics, before saves recorded their version"
     revision = "" if rec.rules_revision is None else f" under rules revision {rec.rules_revision}"
     changes = [f"{n}: {RULE_CHANGES[n]}" for n in sorted(RULE_CHANGES) if n > (rec.rules_revision or 0)]
     since = f" (changed since: {'; '.join(changes)})" if changes and rec.rules_revision is not None else ""

@@ -37,7 +37,7 @@ from game.net.protocol import (
 )
 from game.net.table import Out, Table, now, token_hashes_of
 from game.roster import RosterError
-from game.session import SetupError, load_session, new_session
+from game.session import SetupError, load_session, new_session, seed_argument
 
 LOCAL = "127.0.0.1"
 PUBLIC = "0.0.0.0"
@@ -226,7 +226,7 @@ def host_main(argv: list[str]) -> int:
     p.add_argument("map", nargs="?", help="a .tmx battle map (not needed with --resume)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any)")
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
-    p.add_argument("--seed", type=int, help="dice seed (default: random; it never leaves this computer)")
+    p.add_argument("--seed", type=seed_argument, help="dice seed (default: random; it never leaves this computer)")
     p.add_argument("--save", help="write the battle's log here after every decision (the game's save format)")
     p.add_argument("--secret-stances", action="store_true", help="stances are declared in secret (Fudge 4.32)")
     p.add_argument("--password", default="", help="a table password the players must give")

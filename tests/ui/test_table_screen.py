@@ -13,6 +13,7 @@ import pytest
 from game.engine import actions as act
 from game.engine.ai import make_player
 from game.net.client import Client, TableClosed
+from game.session import load_session
 from game.ui.app import App
 from game.ui.battle.table import TableScreen
 from game.ui.join_screen import JoinScreen
@@ -138,9 +139,14 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
                 time.sleep(0.005)  # let the host's thread run: a spinning pump holds the interpreter lock
         assert len(screen.battle.log) >= 6, "the table plays: this seat here, the computer's sides at the host"
         uri = screen.session.client.uri
+        played = list(screen.battle.digests)
         screen.leave_to_title()
         with pytest.raises(TableClosed, match="cannot reach"):
             Client(uri, "late", "watch", say=lambda _: None).connect(timeout=2)
+        # the host's save holds a seed its own saves accept: it replays roll for roll (``host --resume``)
+        (save,) = a.ui.saves_dir().glob("table-*.json")
+        again = load_session(save, autosave=False, strict=True)
+        assert again.battle.digests[: len(played)] == played and 0 <= again.battle.setup.seed < 2**63
     finally:
         a.close()
 

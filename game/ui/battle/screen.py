@@ -55,7 +55,7 @@ from game.ui.battle.spells import SpellPanel
 from game.ui.battle.tracker import TOP, Tracker
 from game.ui.battle.victory import VictoryScreen
 from game.ui.camera import ZOOM_LEVELS
-from game.ui.dialogs import describe_error
+from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Push, Replace, Screen, Transition, UiContext, press, transition_of
@@ -104,6 +104,8 @@ class BattleScreen(ViewerScreen):
         self.ai_timer = 0.0
         self.last_human_side: str | None = None
         self.pending: Transition | None = None
+        self.notices: tuple[str, ...] = ()
+        """Sentences to show over the battle before anything else (``open_battle_save``)."""
         self.victory_shown = False
         self._shown: Shown | None = None
         """The battle as it stood before the decision whose lines the log is still playing out."""
@@ -638,7 +640,11 @@ class BattleScreen(ViewerScreen):
         )
 
     def take_transition(self) -> Transition | None:
-        """A screen the battle wants on top (the hand-off curtain, the victory screen), once."""
+        """A screen the battle wants on top (what loading its save had to say, the hand-off curtain, the
+        victory screen), once."""
+        if self.notices:
+            notices, self.notices = self.notices, ()
+            return Push(MessageDialog(self.ui, "About this save", " ".join(notices)))
         t, self.pending = self.pending, None
         return t
 
@@ -866,10 +872,14 @@ class BattleScreen(ViewerScreen):
 
 
 def open_battle_save(ui: UiContext, path: Path, to_title: Callable[[], Transition]) -> BattleScreen:
-    """A saved battle on screen (raises the save's ``SaveError`` with its sentence when it cannot)."""
+    """A saved battle on screen (raises the save's ``SaveError`` with its sentence when it cannot); what loading
+    it had to say (its map found elsewhere, where today's rules part from it) opens over it first."""
     from game.session import load_session
 
-    return BattleScreen(ui, load_session(path), to_title)
+    session = load_session(path)
+    screen = BattleScreen(ui, session, to_title)
+    screen.notices = tuple(session.notes)
+    return screen
 
 
 def rule_option_help() -> dict[str, str]:
