@@ -43,6 +43,8 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
   movement half), while this process also hosts a table in a thread with eight clients connected from a
   child process and the host's computer playing both sides, every step sent to all eight
   (``game.net.benchnet.busy_table``): the network work a host's window shares its process with.
+- ``save_decode_ms``: reading and strictly decoding a 2,000-decision save before its replay
+  (``game.bench_save``).
 - ``peak_rss_mb``: ``getrusage(RUSAGE_SELF).ru_maxrss`` at the end, or the map-load child's if larger (a
   game holds its map in its one process); the startup child is reported apart.
 """
@@ -96,6 +98,7 @@ KEYS: tuple[str, ...] = (
     "peak_rss_mb",
     "net_rtt_ms",
     "net_eight_clients_frame_ms",
+    "save_decode_ms",
 )
 """The keys of ``--json``, exactly."""
 
@@ -118,6 +121,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "peak_rss_mb": ("<=", 250),
     "net_rtt_ms": ("<=", 5),
     "net_eight_clients_frame_ms": ("<=", 4),
+    "save_decode_ms": ("<=", 50),
 }
 """Targets for a 2-core machine without GPU."""
 
@@ -618,6 +622,13 @@ class Bench:
             f"{info.get('steps', 0):.0f} steps sent to each in {info.get('seconds', 0):.1f} s"
         )
 
+    def save_decode(self) -> None:
+        """``save_decode_ms`` (``game.bench_save``)."""
+        from game.bench_save import save_decode_ms
+
+        reps = 5 if self.plan is QUICK else 30
+        self.results["save_decode_ms"], self.notes["save_decode_ms"] = save_decode_ms(self.folder, self.shipped, reps)
+
     def startup(self) -> None:
         """``startup_s``: a fresh process to its first drawn frame."""
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
@@ -648,6 +659,7 @@ class Bench:
             self.veteran,
             self.frame,
             self.net,
+            self.save_decode,
         ):
             step()
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
