@@ -1,0 +1,147 @@
+"""The command layer: ``python main.py COMMAND ...`` handed to the part of the game that does it.
+
+``game.cli`` (with ``main.py``) is the only place that ties the maps, the rosters and the sessions together;
+the layers below it (``game.maps``, ``game.roster``, ``game.session``, ``game.ui``) never import it.
+Each handler imports what it needs when it runs, so ``simulate`` and ``check-map`` never load the window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+USAGE = """Fudge Tactics — hex-grid tactical combat for *Fudge* (Fudge Tactical Combat), hotseat, with Tiled maps.
+
+Commands (``python main.py --help``; ``--version`` prints the game's version):
+  play [MAP.tmx] [--roster F] [--seed N]     the game (the default: ``python main.py`` opens the title screen)
+  check-map MAP.tmx [--json]                 check a Tiled map for use as a battle map
+  render-map MAP.tmx OUT.png                 draw a map's visible tile layers as Tiled does
+  simulate MAP.tmx [--roster F] [--seed N] [--players tactical,random] [--out LOG.json]
+  replay LOG.json [--verify]                 replay a saved battle; --verify checks every roll
+  bench [--quick] [--json]                   measure speed and memory against the targets
+  ai-match [--players veteran,tactical] [--seeds 10]
+                                             mirrored matches of two computer players on every map
+  host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--password P] [--public] [--resume LOG.json]
+                                             host a table for players at other computers (no window)
+  join HOST[:PORT] [--seat SIDE|gm|watch] [--name N] [--players tactical|random] [--password P]
+                                             take a seat at a hosted table (the game window, or a
+                                             computer player with --players, or text with --no-window)
+"""
+"""What ``python main.py --help`` prints."""
+
+COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "ai-match", "host", "join")
+
+
+def _play(argv: list[str]) -> int:
+    from game.session import seed_argument
+
+    parser = argparse.ArgumentParser(prog="main.py play", description="Play a battle (opens the game window).")
+    parser.add_argument("map", nargs="?", help="a .tmx battle map; without it the title screen opens")
+    parser.add_argument("--roster", help="roster TOML file (default: the map's own roster)")
+    parser.add_argument("--seed", type=seed_argument, help="dice seed (default: random)")
+    parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--screenshot", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    from game.ui.app import run
+
+    return run(
+        map_path=args.map, roster_path=args.roster, seed=args.seed, screenshot=args.screenshot, frames=args.frames
+    )
+
+
+def _simulate(argv: list[str]) -> int:
+    from game.simulate import simulate_main
+
+    return simulate_main(argv)
+
+
+def _replay(argv: list[str]) -> int:
+    from game.simulate import replay_main
+
+    return replay_main(argv)
+
+
+def _check_map(argv: list[str]) -> int:
+    from game.cli.maps import check_map_main
+
+    return check_map_main(argv)
+
+
+def _render_map(argv: list[str]) -> int:
+    from game.cli.maps import render_map_main
+
+    return render_map_main(argv)
+
+
+def _bench(argv: list[str]) -> int:
+    from game.bench import main as bench_main
+
+    return bench_main(argv)
+
+
+def _ai_match(argv: list[str]) -> int:
+    from game.ai_match import main as ai_match_main
+
+    return ai_match_main(argv)
+
+
+def _host(argv: list[str]) -> int:
+    from game.net.host import host_main
+
+    return host_main(argv)
+
+
+def _join(argv: list[str]) -> int:
+    from game.net.client import join_main
+
+    return join_main(argv, open_window=_table_window)
+
+
+def _table_window(uri: str, name: str, seat: str, password: str, token: str | None) -> int:
+    """The game window at a table's seat (``join`` without ``--players``)."""
+    from game.net.client import TableClosed
+    from game.net.remote import RemoteSession
+
+    try:
+        session = RemoteSession.join(uri, name, seat, password, token)
+    except TableClosed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"seated at {session.seat}; rejoin with --token {session.client.token}", flush=True)
+    from game.ui.app import run_table
+
+    return run_table(session)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch to a command; ``play`` when none is given."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if args and args[0] in ("-V", "--version"):
+        from game.engine.version import GAME_VERSION, RULES_REVISION
+
+        print(f"Fudge Tactics {GAME_VERSION} (rules revision {RULES_REVISION})")
+        return 0
+    command = args.pop(0) if args and args[0] in COMMANDS else "play"
+    handler = {
+        "play": _play,
+        "check-map": _check_map,
+        "render-map": _render_map,
+        "simulate": _simulate,
+        "replay": _replay,
+        "bench": _bench,
+        "ai-match": _ai_match,
+        "host": _host,
+        "join": _join,
+    }[command]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,462 @@
+"""Exact odds of attacks, escapes and exchanges (FTC 5.3, 6.3–6.6, 7; the UI's preview and the AI).
+
+Every figure in a contest rolls 4dF once (FTC 6.3). The odds are computed exactly: internally as whole
+numbers of ways out of 81ⁿ (n rolls), converted to ``fractions.Fraction`` at the end, and cached by
+arguments so the preview can be recomputed on every mouse move. Every input is a *modified* level
+(trait + modifiers) before the dice; the caller applies modifiers with ``game.engine.combat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Literal
+
+from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
+from game.engine.damage import HEAD, LOCATIONS, TORSO, choose_location, is_limb, limb_wound, location_result
+from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.wounds import (
+    DEFAULT_TRACK,
+    WoundLevel,
+    WoundTrack,
+    apply_health_roll,
+    graze_cap,
+    wound_for_damage,
+)
+
+_ROLLS: tuple[tuple[int, int], ...] = tuple(FOUR_DF_COUNTS.items())
+"""(sum, ways out of 81) for each 4dF total."""
+
+_WAYS = 81
+_NO_DIFFICULTY = -(10**6)  # an opposed action with no absolute difficulty (FTC 5.3 escapes)
+
+
+def _ways_below(k: int) -> int:
+    """Ways out of 81 that a 4dF total is strictly below ``k``."""
+    if k <= -4:
+        return 0
+    if k > 4:
+        return _WAYS
+    return _BELOW[k + 4]
+
+
+_BELOW: tuple[int, ...] = tuple(sum(w for t, w in _ROLLS if t < k) for k in range(-4, 5))
+
+
+def _ways_all_beaten(result: int, defences: tuple[int, ...]) -> int:
+    """Ways out of 81^len(defences) that ``result`` beats every defence level + its own roll."""
+    ways = 1
+    for d in defences:
+        ways *= _ways_below(result - d)
+        if not ways:
+            break
+    return ways
+
+
+# ---------------------------------------------------------------------------------------------------
+# Hits and escapes
+# ---------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _hit_ways(offence: int, defences: tuple[int, ...], difficulty: int) -> int:
+    ways = 0
+    for roll, w in _ROLLS:
+        result = offence + roll
+        if result >= difficulty:
+            ways += w * _ways_all_beaten(result, defences)
+    return ways
+
+
+def hit_probability(offence: int, defences: Sequence[int], difficulty: int) -> Fraction:
+    """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; docs/rulings.md "A hit").
+
+    ``offence`` and each of ``defences`` are modified levels before the dice; the attacker and every
+    defender roll 4dF once each. A hit beats every defence result (the target's and those of everyone
+    else attacking the attacker in melee) and reaches ``difficulty``. No defences: an unopposed shot,
+    P(4dF >= difficulty - offence).
+    """
+    key = tuple(defences)
+    return Fraction(_hit_ways(offence, key, difficulty), _WAYS ** (len(key) + 1))
+
+
+def escape_probability(mover: int, stoppers: Sequence[int]) -> Fraction:
+    """The chance a figure escapes a zone of control (FTC 5.3): the mover's modified Agility + his roll
+    must beat every stopper's modified combat skill + that stopper's roll; a tie stops him.
+
+    The modifiers (mover -1 per stopper beyond the first, stopper -1 per other engaged enemy) are the
+    caller's. With no stoppers the mover is free.
+    """
+    key = tuple(stoppers)
+    if not key:
+        return Fraction(1)
+    return Fraction(_hit_ways(mover, key, _NO_DIFFICULTY), _WAYS ** (len(key) + 1))
+
+
+@lru_cache(maxsize=1024)
+def _exchange_ways(
+    a_offence: int, a_defence: int, b_offence: int, b_defence: int, difficulty_a: int, difficulty_b: int
+) -> tuple[int, int, int, int]:
+    both = only_a = only_b = neither = 0
+    for x, wx in _ROLLS:
+        for y, wy in _ROLLS:
+            a_hits = a_offence + x > b_defence + y and a_offence + x >= difficulty_a
+            b_hits = b_offence + y > a_defence + x and b_offence + y >= difficulty_b
+            w = wx * wy
+            if a_hits and b_hits:
+                both += w
+            elif a_hits:
+                only_a += w
+            elif b_hits:
+                only_b += w
+            else:
+                neither += w
+    return both, only_a, only_b, neither
+
+
+def exchange_distribution(
+    a_offence: int, a_defence: int, b_offence: int, b_defence: int, difficulty_a: int, difficulty_b: int
+) -> Mapping[tuple[bool, bool], Fraction]:
+    """Two figures attacking each other, one roll each for offence and defence (FTC 6.3, 6.4; *Fudge* 4.32).
+
+    Keys are (A hits B, B hits A): both, only A, only B, neither; the four chances sum to 1. A's offence
+    meets B's defence made with B's same roll, and the other way round, so the two hits are correlated.
+    """
+    both, only_a, only_b, neither = _exchange_ways(
+        a_offence, a_defence, b_offence, b_defence, difficulty_a, difficulty_b
+    )
+    den = _WAYS * _WAYS
+    return MappingProxyType(
+        {
+            (True, True): Fraction(both, den),
+            (True, False): Fraction(only_a, den),
+            (False, True): Fraction(only_b, den),
+            (False, False): Fraction(neither, den),
+        }
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# The outcome of one attack: hit, location, wound
+# ---------------------------------------------------------------------------------------------------
+
+MISS_LOCATION = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One outcome of an attack (FTC 6.4, 6.6, 7.3): whether it hit, the wound it dealt (None = none),
+    where it fell ("torso", "head", "arm", "leg", "hand", "foot"; ``MISS_LOCATION`` for a miss) and whether
+    it crippled the limb it fell on (FTC 6.6)."""
+
+    hit: bool
+    level: WoundLevel | None
+    location: str
+    crippled: bool = False
+
+    def __str__(self) -> str:
+        if not self.hit:
+            return "miss"
+        text = f"{self.location}: {self.level if self.level is not None else 'no wound'}"
+        return text + (", crippled" if self.crippled else "")
+
+
+MISS = Outcome(False, None, MISS_LOCATION)
+
+Aim = Literal["best", "torso", "head", "arm", "leg", "hand", "foot"]
+AIMS: tuple[str, ...] = ("best", *LOCATIONS)
+"""What an attacker may aim at (FTC 6.6): "best" (the worst wound for the target) or a location."""
+
+
+def _rank(level: WoundLevel | None) -> int:
+    return 0 if level is None else int(level)
+
+
+@lru_cache(maxsize=1024)
+def _wound(
+    damage: int, relative_degree: int, track: WoundTrack, fudge_graze_table: bool, scale_difference: int = 0
+) -> WoundLevel | None:
+    level = wound_for_damage(damage, track)
+    return graze_cap(
+        level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage, scale_difference=scale_difference
+    )
+
+
+def _rolls(fixed: int | None) -> tuple[tuple[int, int], ...]:
+    """The 4dF totals with their ways out of 81; a roll the GM set by hand is its total, all 81 ways."""
+    return _ROLLS if fixed is None else ((fixed, _WAYS),)
+
+
+@lru_cache(maxsize=256)
+def _health_spread(level: WoundLevel, health: int, fixed: int | None = None) -> tuple[tuple[WoundLevel, int], ...]:
+    spread: dict[WoundLevel, int] = {}
+    for roll, w in _rolls(fixed):
+        after = apply_health_roll(level, health + roll)
+        spread[after] = spread.get(after, 0) + w
+    return tuple(spread.items())
+
+
+def _sort_key(outcome: Outcome) -> tuple[int, int, int, str]:
+    return (int(outcome.hit), _rank(outcome.level), int(outcome.crippled), outcome.location)
+
+
+@lru_cache(maxsize=256)
+def _limb_spread(
+    level: WoundLevel, health: int, fixed: int | None = None
+) -> tuple[tuple[tuple[WoundLevel, bool], int], ...]:
+    # FTC 7.4 then 6.6: the Health roll lowers the wound, and the same roll decides a would-be Very Hurt limb
+    spread: dict[tuple[WoundLevel, bool], int] = {}
+    for roll, w in _rolls(fixed):
+        after = limb_wound(apply_health_roll(level, health + roll), health + roll)
+        spread[after] = spread.get(after, 0) + w
+    return tuple(spread.items())
+
+
+@lru_cache(maxsize=2048)
+def _outcome_ways(
+    offence: int,
+    target_defence: int | None,
+    other_defences: tuple[int, ...],
+    difficulty: int,
+    damage_base: int,
+    damage_base_head: int | None,
+    track: WoundTrack,
+    fudge_graze_table: bool,
+    aim: Aim,
+    health: int | None,
+    scale_difference: int = 0,
+    other_locations: tuple[tuple[str, int], ...] = (),
+    set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
+) -> Mapping[Outcome, Fraction]:
+    attack_roll, defence_roll, health_roll = set_rolls
+    others_total = _WAYS ** len(other_defences)
+    # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
+    target_rolls: tuple[tuple[int | None, int], ...] = (
+        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _rolls(defence_roll))
+    )
+    ways: dict[Outcome, int] = {}
+    for x, wx in _rolls(attack_roll):
+        result = offence + x
+        if result < difficulty:
+            ways[MISS] = ways.get(MISS, 0) + wx * others_total * (1 if target_defence is None else _WAYS)
+            continue
+        others_beaten = _ways_all_beaten(result, other_defences)
+        for defence, wy in target_rolls:
+            w = wx * wy
+            if defence is not None and result <= defence:
+                ways[MISS] = ways.get(MISS, 0) + w * others_total
+                continue
+            if others_beaten != others_total:
+                ways[MISS] = ways.get(MISS, 0) + w * (others_total - others_beaten)
+            if not others_beaten:
+                continue
+            rd = result - (difficulty if defence is None else max(defence, difficulty))
+            levels = {TORSO: _wound(rd + damage_base, rd, track, fudge_graze_table, scale_difference)}
+            if damage_base_head is not None:
+                levels[HEAD] = _wound(rd + damage_base_head, rd, track, fudge_graze_table, scale_difference)
+            for where, base in other_locations:
+                levels[where] = _wound(rd + base, rd, track, fudge_graze_table, scale_difference)
+            location = choose_location(aim, hit_locations(result, defence), levels)
+            # a limb keeps its uncapped wound here: the Health roll below decides the cap and the crippling
+            outcome = Outcome(True, levels[location], location)
+            ways[outcome] = ways.get(outcome, 0) + w * others_beaten
+    denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1))
+    after: dict[Outcome, int] = {}
+    for outcome, w in ways.items():
+        if outcome.level is None:
+            after[outcome] = after.get(outcome, 0) + w * (_WAYS if health is not None else 1)
+        elif health is None:
+            # no Health roll: a limb is capped, and a would-be Very Hurt limb is not saved by one
+            level, cripples = location_result(outcome.location, outcome.level)
+            assert level is not None
+            capped = Outcome(True, level, outcome.location, cripples)
+            after[capped] = after.get(capped, 0) + w
+        elif is_limb(outcome.location):
+            for (level, crippled), wh in _limb_spread(outcome.level, health, health_roll):
+                limb = Outcome(True, level, outcome.location, crippled)
+                after[limb] = after.get(limb, 0) + w * wh
+        else:
+            # FTC 7.4: the target's Health roll lowers each fresh wound; a further independent 4dF.
+            for level, wh in _health_spread(outcome.level, health, health_roll):
+                lowered = Outcome(True, level, outcome.location)
+                after[lowered] = after.get(lowered, 0) + w * wh
+    ways = after
+    if health is not None:
+        denominator *= _WAYS
+    ordered = sorted(ways.items(), key=lambda item: _sort_key(item[0]))
+    return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in ordered if w})
+
+
+def outcome_distribution(
+    offence: int,
+    target_defence: int | None,
+    other_defences: Sequence[int],
+    difficulty: int,
+    damage_base: int,
+    *,
+    damage_base_head: int | None = None,
+    track: WoundTrack = DEFAULT_TRACK,
+    fudge_graze_table: bool = False,
+    aim: Aim = "best",
+    health: int | None = None,
+    scale_difference: int = 0,
+    other_locations: Sequence[tuple[str, int]] = (),
+    set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
+) -> Mapping[Outcome, Fraction]:
+    """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
+
+    ``offence``: the attacker's modified level; ``target_defence``: the target's modified defence level,
+    or None when it rolls no defence (an undodged missile); ``other_defences``: the modified defences of
+    the other figures attacking the attacker in melee, who must be beaten too (FTC 6.4.1).
+    ``damage_base``: offensive factors − defensive factors for a torso hit; ``damage_base_head``: the same
+    for a head hit (head +2 and head armour included), None if the target has no head to aim at.
+
+    The relative degree is measured against the target's defence and the difficulty (FTC 6.4, 7); damage
+    = relative degree + damage base, read on ``track``, a graze (relative degree +1) capped (FTC 7.3).
+    ``other_locations``: (location, damage base) for the arms, legs, hands and feet the target has.
+    When the attacker may choose the location (FTC 6.6) he aims at a location by name (the head, arm or leg
+    on Superb, the hand or foot on Superb+1; otherwise the blow falls on the torso); with ``aim="best"`` he
+    takes the location that gives the worst wound after armour (``damage.choose_location``, the battle's own
+    rule; ties stay on the torso). A limb blow gives at most Hurt and may cripple (FTC 6.6, with the same
+    Health roll). ``health``: the target's Health level for the Health roll (FTC 7.4), None to
+    leave the wound unreduced. ``scale_difference``: the blow's Scale minus the target's Mass Scale, which
+    may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). ``set_rolls``: the 4dF totals
+    the GM set by hand (physical dice at the table) for the attacker's roll, the target's defence roll and
+    its Health roll, None for a roll still to be made. Outcomes with zero chance are left out; the chances
+    sum to exactly 1.
+    """
+    if aim not in AIMS:
+        raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
+    return _outcome_ways(
+        offence,
+        target_defence,
+        tuple(other_defences),
+        difficulty,
+        damage_base,
+        damage_base_head,
+        track,
+        fudge_graze_table,
+        aim,
+        health,
+        scale_difference,
+        tuple(other_locations),
+        set_rolls,
+    )
+
+
+def hit_chance(distribution: Mapping[Outcome, Fraction]) -> Fraction:
+    """The chance that the attack hits at all (FTC 6.4), read off an outcome distribution."""
+    return sum((p for o, p in distribution.items() if o.hit), Fraction(0))
+
+
+def chance_of_at_least(distribution: Mapping[Outcome, Fraction], level: WoundLevel) -> Fraction:
+    """The chance of a wound of ``level`` or worse (FTC 7.3), e.g. Incapacitated or worse: taken out."""
+    return sum((p for o, p in distribution.items() if o.level is not None and o.level >= level), Fraction(0))
+
+
+def expected_wound(distribution: Mapping[Outcome, Fraction]) -> Fraction:
+    """The expected wound level (Scratch 1 … Near Death 5; a miss or no wound 0), a score for the AI
+    (FTC 7.3)."""
+    return sum((p * _rank(o.level) for o, p in distribution.items()), Fraction(0))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Stances compared
+# ---------------------------------------------------------------------------------------------------
+
+ALL_STANCES: tuple[Stance, ...] = tuple(Stance)
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingAttack:
+    """An enemy's attack on the figure choosing a stance: his modified offence, his difficulty, and the
+    defences of others attacking him that he must also beat (FTC 6.4, 6.4.1)."""
+
+    offence: int
+    difficulty: int
+    other_defences: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StanceOdds:
+    """One column of the "stances compared" panel (table 4; FTC 6.1.1): the attack's outcome
+    distribution in that stance and the chance each incoming attack hits the figure."""
+
+    stance: Stance
+    offence: int
+    defence: int | None
+    attack: Mapping[Outcome, Fraction]
+    incoming: tuple[Fraction, ...]
+
+    @property
+    def hit_chance(self) -> Fraction:
+        """The chance that the figure's own attack hits."""
+        return hit_chance(self.attack)
+
+    @property
+    def expected_wound(self) -> Fraction:
+        """The expected wound level the figure's own attack deals."""
+        return expected_wound(self.attack)
+
+
+def stance_comparison(
+    offence: int,
+    target_defence: int | None,
+    other_defences: Sequence[int],
+    difficulty: int,
+    damage_base: int,
+    *,
+    own_defence: int | None = None,
+    incoming: Sequence[IncomingAttack] = (),
+    stances: Sequence[Stance] = ALL_STANCES,
+    damage_base_head: int | None = None,
+    track: WoundTrack = DEFAULT_TRACK,
+    fudge_graze_table: bool = False,
+    aim: Aim = "best",
+    health: int | None = None,
+) -> dict[Stance, StanceOdds]:
+    """The odds of one attack in each stance, side by side (table 4, FTC 6.1.1, *Fudge* 4.32).
+
+    ``offence`` and ``own_defence`` are the figure's modified levels *without* a stance; each stance adds
+    its attack and defence bonus (aggressive stances taken as the bonus, not an advance, FTC 6.2). Each
+    ``incoming`` attack is checked against ``own_defence`` plus the stance's defence bonus. The caller
+    leaves out stances that are not allowed (a very defensive stance with no hex to retreat to).
+    """
+    out: dict[Stance, StanceOdds] = {}
+    for stance in stances:
+        attack = outcome_distribution(
+            offence + stance.attack_bonus,
+            target_defence,
+            other_defences,
+            difficulty,
+            damage_base,
+            damage_base_head=damage_base_head,
+            track=track,
+            fudge_graze_table=fudge_graze_table,
+            aim=aim,
+            health=health,
+        )
+        defence = None if own_defence is None else own_defence + stance.defence_bonus
+        risks = tuple(
+            hit_probability(a.offence, (*([] if defence is None else [defence]), *a.other_defences), a.difficulty)
+            for a in incoming
+        )
+        out[stance] = StanceOdds(stance, offence + stance.attack_bonus, defence, attack, risks)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Misses along the line of fire
+# ---------------------------------------------------------------------------------------------------
+
+
+def miss_probabilities(friends: int, enemies: int) -> tuple[Fraction, Fraction]:
+    """After a missed shot, the chances that a friend / an enemy of the firer on the line is hit instead
+    (FTC 6.5.3, table 9): P(situational roll <= friend threshold), P(roll >= enemy threshold)."""
+    friend_at, enemy_at = miss_thresholds(friends, enemies)
+    friend = 0 if friend_at is None else sum(w for t, w in _ROLLS if t <= friend_at)
+    enemy = 0 if enemy_at is None else sum(w for t, w in _ROLLS if t >= enemy_at)
+    return Fraction(friend, _WAYS), Fraction(enemy, _WAYS)

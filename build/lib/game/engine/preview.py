@@ -1,0 +1,539 @@
+"""Exact odds shown before a decision is committed (FTC 5.3, 6.3–7.4, 8.1, 8.3; tables 4, 7 and 9).
+
+``preview(battle, action)`` gives the odds of a declaration the screen is about to send: an
+``AttackPreview`` for a weapon attack, a ``SpellPreview`` for a casting. It reads the battle's state and
+feeds ``game.engine.odds`` the same terms the battle's resolution will use (``Battle.attack_terms``,
+``Battle.melee_defence``, ``Battle.spell_terms``: skill, stance, advance, behind bonus, Very Hurt, missile
+dodges, shield and parry, range difficulty, firing modifiers, cover, damage factors, the target's Health
+roll). What cannot be known at declaration time — the target's secret stance, who else will attack the
+attacker — is named in ``assumptions`` so the player can judge. The screen and the computer players use
+these and nothing private of the battle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from game.engine import actions as act
+from game.engine import events as ev
+from game.engine import magic
+from game.engine.battle import Battle, Figure
+from game.engine.combat import (
+    Modifier,
+    Stance,
+    melee_difficulty,
+    offence_modifiers,
+    total,
+)
+from game.engine.damage import damage_bases, graze_scale_difference, offensive_factors
+from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
+from game.engine.equipment import Weapon
+from game.engine.hexgrid import Hex, direction_to, distance
+from game.engine.lof import LineOfFire
+from game.engine.movement import Reach
+from game.engine.odds import (
+    Aim,
+    Outcome,
+    escape_probability,
+    hit_chance,
+    hit_probability,
+    miss_probabilities,
+    outcome_distribution,
+)
+from game.engine.set_dice import set_total
+
+
+@dataclass(frozen=True)
+class StanceColumn:
+    """One stance in the side-by-side comparison (table 4, FTC 6.1.1)."""
+
+    stance: Stance
+    hit: Fraction
+    distribution: Mapping[Outcome, Fraction]
+    risk: Fraction | None
+    """Chance that the most dangerous incoming attacker hits this figure (None: nobody threatens it)."""
+
+
+@dataclass(frozen=True)
+class Bystander:
+    """A figure on the line of fire a miss may hit (FTC 6.5.3, table 9)."""
+
+    figure: str
+    friend: bool
+    chance: Fraction
+    """P(the shot misses) × P(the miss table picks this figure's group) ÷ the group's size."""
+
+
+@dataclass(frozen=True)
+class AttackPreview:
+    """Everything the declaration panel shows for one attack (FTC 6.4–7)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    ranged: bool
+    skill: int
+    offence_mods: tuple[Modifier, ...]
+    offence: int
+    defence: int | None
+    defence_mods: tuple[Modifier, ...]
+    difficulty: int
+    damage_base: int
+    distribution: Mapping[Outcome, Fraction]
+    hit: Fraction
+    stances: tuple[StanceColumn, ...] = ()
+    line: LineOfFire[str] | None = None
+    bystanders: tuple[Bystander, ...] = ()
+    assumptions: tuple[str, ...] = field(default_factory=tuple)
+
+
+def weapon_named(fig: Figure, name: str | None) -> Weapon:
+    """The figure's weapon of that name (its ready weapon when None)."""
+    if name is not None:
+        for w in fig.character.weapons:
+            if w.name.lower() == name.lower():
+                return w
+    return fig.character.ready_weapon
+
+
+def public_declarations(battle: Battle) -> dict[str, ev.Declared]:
+    """Declarations of this attack phase that every player has seen (never a hidden one)."""
+    out: dict[str, ev.Declared] = {}
+    for e in reversed(battle.events):
+        if isinstance(e, ev.PhaseBegan):
+            break
+        if isinstance(e, ev.Declared) and not e.hidden:
+            out.setdefault(e.figure, e)
+    return out
+
+
+def attack_preview(
+    battle: Battle,
+    fid: str,
+    weapon_name: str | None,
+    target_id: str,
+    stance: str = "neutral",
+    *,
+    dodge: Sequence[str] = (),
+    advance: Sequence[tuple[Hex, int]] = (),
+    compare: bool = True,
+    aim: Aim = "best",
+) -> AttackPreview:
+    """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9); ``aim``:
+    where the attacker means the blow to fall when the result lets him choose (FTC 6.6)."""
+    att = battle.figure(fid)
+    tgt = battle.figure(target_id)
+    weapon = weapon_named(att, weapon_name)
+    st = Stance(stance)
+    assumptions: list[str] = []
+    public = public_declarations(battle)
+    tdecl = public.get(target_id)
+    if tdecl is None:
+        assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
+    t_stance = tdecl.stance if tdecl is not None else "neutral"
+    t_defends = tdecl is None or not tdecl.second_move
+    skill = att.character.combat_skill(weapon)
+    positions = [(att.hex, att.facing), *advance]
+    end_hex = positions[-1][0]
+    dist = distance(end_hex, tgt.hex)
+    bystanders: list[Bystander] = []
+    defence: int | None
+    dmods: tuple[Modifier, ...] = ()
+    # the same terms the round's resolution will use (Battle.attack_terms); the stance is added below so
+    # the five stances can be compared
+    terms = battle.attack_terms(
+        att, tgt, weapon, Stance.NEUTRAL, dodges=len(dodge), positions=positions, phase_start=att.hex
+    )
+    base = list(terms.modifiers)
+    difficulty = terms.difficulty
+    line = terms.line
+    if weapon.ranged:
+        defence = None
+        assumptions.append(f"{tgt.name} is taken not to dodge this shot.")
+    elif t_defends and tgt.can_act:
+        defence, dmods = battle.melee_defence(tgt.id, att.id, weapon, t_stance)
+    else:
+        defence = None
+    adv = max(0, len(advance))
+    stance_mod = Modifier(f"{st.display_name} stance" + (f" ({adv} advanced)" if adv else ""), st.attack_bonus - adv)
+    omods = tuple(m for m in ([stance_mod] if stance_mod.value else []) + base)
+    offence_wo_stance = skill + total(base)
+    offence = offence_wo_stance + stance_mod.value
+    # FTC 6.6: every location the target has, so that "best" weighs the arms and legs as the battle does
+    bases = damage_bases(
+        att.character, tgt.character, weapon, two_handed=att.character.wields_two_handed(weapon), distance=dist
+    )
+    damage_base = bases["torso"]
+    head = bases.get("head")
+    limbs = tuple((where, base) for where, base in bases.items() if where not in ("torso", "head"))
+    track = tgt.character.wound_track
+    graze_table = battle.options.fudge_graze_table
+    health = tgt.character.health
+    scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
+    # FTC 6.1, 6.4.1: the blow (or shot) must also beat the defence of everyone attacking the attacker in
+    # melee (a touch caster included, FTC 8.3), as the round's resolution counts them — only declarations
+    # every player has seen (under secret stances nobody's is known before the reveal)
+    parried = battle.parrying_weapon(att.id) if weapon.ranged else weapon
+    others = tuple(
+        battle.melee_defence(o, att.id, parried, public[o].stance)[0]
+        for o in battle.melee_attackers_on(fid)
+        if o != target_id and o in public
+    )
+
+    # rolls the GM set by hand (physical dice at the table) are counted as the totals they will be
+    rolls = (
+        set_total(battle, "combat", att.id),
+        None if defence is None else set_total(battle, "combat", tgt.id),
+        set_total(battle, "health", tgt.id),
+    )
+    for who, roll, what in zip((att, tgt, tgt), rolls, ("roll", "defence roll", "Health roll"), strict=True):
+        if roll is not None:
+            assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
+
+    def spread(level: int) -> Mapping[Outcome, Fraction]:
+        return outcome_distribution(
+            level,
+            defence,
+            others,
+            difficulty,
+            damage_base,
+            damage_base_head=head,
+            other_locations=limbs,
+            aim=aim,
+            track=track,
+            fudge_graze_table=graze_table,
+            health=health,
+            scale_difference=scale_difference,
+            set_rolls=rolls,
+        )
+
+    distribution = spread(offence)
+    p_hit = hit_chance(distribution)
+    columns: list[StanceColumn] = []
+    if compare:
+        threats = [e for e in battle.threats_to(fid)] if not weapon.ranged else []
+        for s in Stance:
+            a = adv if s.max_advance >= adv else 0
+            dist_s = spread(offence_wo_stance + s.attack_bonus - a)
+            risk: Fraction | None = None
+            for e in threats:
+                ew = e.character.ready_weapon
+                e_off = e.character.combat_skill(ew) + total(
+                    offence_modifiers(stance=Stance.NEUTRAL, very_hurt_penalty=e.very_hurt_penalty(battle.round))
+                )
+                my_def, _ = battle.melee_defence(att.id, e.id, ew, s.value)
+                p = hit_probability(
+                    e_off, (my_def,), melee_difficulty(e.character.mass_scale, att.character.mass_scale)
+                )
+                risk = p if risk is None else max(risk, p)
+            columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
+    if line is not None:
+        at_risk = [b for b in line.bystanders_at_risk() if b not in (att.id, tgt.id)]
+        friends = [b for b in at_risk if battle.figures[b].side == att.side]
+        enemies = [b for b in at_risk if battle.figures[b].side != att.side]
+        if at_risk:
+            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
+            miss = 1 - p_hit
+            for b in friends:
+                bystanders.append(Bystander(b, True, miss * p_friend / len(friends)))
+            for b in enemies:
+                bystanders.append(Bystander(b, False, miss * p_enemy / len(enemies)))
+    return AttackPreview(
+        att.id,
+        tgt.id,
+        weapon.name,
+        weapon.ranged,
+        skill,
+        omods,
+        offence,
+        defence,
+        dmods,
+        difficulty,
+        damage_base,
+        distribution,
+        p_hit,
+        tuple(columns),
+        line,
+        tuple(bystanders),
+        tuple(assumptions),
+    )
+
+
+def escape_chance(battle: Battle, fid: str, reach: Reach, h: Hex) -> Fraction:
+    """The chance of getting through every escape contest on the preferred path to ``h`` (FTC 5.3)."""
+    mover = battle.figure(fid)
+    p = Fraction(1)
+    for _, ids in reach.escapes(h):
+        if not ids:
+            continue
+        # the battle's own levels (GM modifiers included), so the odds shown cannot drift from the contest
+        levels = battle.escape_levels(mover, [battle.figure(sid) for sid in sorted(ids)])
+        p *= escape_probability(levels.mover, levels.stoppers)
+    return p
+
+
+# ---------------------------------------------------------------------------------------------------
+# FTC 8: the odds of a casting
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpellPreview:
+    """Everything the declaration panel shows for one casting (FTC 8.1 casting roll, 8.3 bolts and touch).
+
+    ``cast`` is the chance that the casting roll reaches the spell's difficulty; ``effect`` the chance that
+    the spell then takes effect on a target that does not dodge (a touch spell's touch attack and a resisted
+    spell's resistance roll included, with the one roll they share); ``dodged`` the same against a target that
+    dodges the caster as it would a missile (bolts only, else None).
+    """
+
+    caster: str
+    spell: str
+    target: str | None
+    hex: Hex | None
+    skill: int
+    modifiers: tuple[Modifier, ...]
+    result: int
+    """Skill plus modifiers: the casting result with a roll of 0."""
+    difficulty: int
+    cast: Fraction
+    effect: Fraction
+    dodged: Fraction | None = None
+    dodge: int | None = None
+    """The target's dodge before its roll (Agility, stance, table 8's bonus on the spell's difficulty)."""
+    touch: int | None = None
+    """A touch spell's touch attack with a roll of 0 (Agility or melee skill plus its modifiers)."""
+    touch_defence: int | None = None
+    damage_base: int | None = None
+    distribution: Mapping[Outcome, Fraction] | None = None
+    """A damage bolt's outcomes against a target that does not dodge."""
+    line: LineOfFire[str] | None = None
+    bystanders: tuple[Bystander, ...] = ()
+    """Figures a damage bolt that misses may strike (FTC 8.3: misses as for missiles, 6.5.3)."""
+    assumptions: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _resists(battle: Battle, item: magic.Spell, target: Figure | None, result: int) -> Fraction:
+    """P(the target's resistance roll stays below the casting result) (FTC 8, resisted spells), from
+    ``Battle.resistance_terms`` like the resolution (the GM's modifiers on the target included)."""
+    if target is None:
+        return Fraction(1)
+    terms = battle.resistance_terms(target.id, item.name)
+    if terms is None:
+        return Fraction(1)
+    level, mods = terms
+    return prob_at_most(result - level - total(mods) - 1)
+
+
+def concentration_odds(battle: Battle, fid: str) -> dict[str, Fraction]:
+    """P(a concentrating caster keeps his spell) for each Will roll that may test it (FTC 8.1: "dodge" needs
+    Good, "damaged" Great), from ``Battle.concentration_terms`` like the resolution (the GM's modifiers
+    included)."""
+    will, mods = battle.concentration_terms(fid)
+    return {
+        reason: prob_at_least(magic.concentration_difficulty(reason) - will - total(mods))
+        for reason in ("dodge", "damaged")
+    }
+
+
+def spell_preview(
+    battle: Battle,
+    fid: str,
+    spell_name: str,
+    target: str | Hex | None = None,
+    stance: str = "neutral",
+    *,
+    dodge: Sequence[str] = (),
+) -> SpellPreview:
+    """The exact odds of ``fid`` casting ``spell_name`` (FTC 8.1, 8.3) from ``Battle.spell_terms``, the terms
+    the resolution uses: skill + 4dF + table 4 and table 7's modifiers against the spell's difficulty; a bolt
+    must also beat the dodge of a target that dodges; a touch spell needs its touch attack with the same roll;
+    a resisted spell must beat the target's Will or Health roll."""
+    caster = battle.figure(fid)
+    item = magic.spell(spell_name)
+    tgt = battle.figure(target) if isinstance(target, str) else None
+    spot = target if isinstance(target, Hex) else None
+    st = Stance(stance)
+    public = public_declarations(battle)
+    # table 7's -1 for a caster who defends (FTC 8.1), from the melee attacks on him declared in the open so far
+    attackers = [a for a in battle.melee_attackers_on(fid) if a in public]
+    # FTC 6.1, 6.4.1: a touch or a bolt must also beat the defence of everyone else attacking the caster in
+    # melee, each parrying with his own roll (the caster's melee weapon for a bolt, his hand for a touch); a
+    # 1-second spell is resolved before those attackers roll (FTC 8.1), so it meets none of them
+    in_attack_phase = magic.resolves_when(item) != "declaration"
+    parries = tuple(
+        (a, public[a].stance) for a in attackers if in_attack_phase and (not isinstance(target, str) or a != target)
+    )
+    terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
+    skill = caster.character.skill_level(item.skill)
+    result = skill + total(terms.modifiers)
+    assumptions: list[str] = []
+    later = magic.resolves_when(item) != "declaration" or battle.options.secret_stances
+    if not attackers and later and any(t.id not in public for t in battle.threats_to(fid)):
+        assumptions.append("attacked in melee while casting: table 7's −1 for a firer who defends is not counted.")
+    hostile = tgt is not None and tgt.side != caster.side and tgt.can_act
+    bolt = hostile and item.range in ("close", "short", "long")
+    tdecl = public.get(tgt.id) if tgt is not None else None
+    t_stance = tdecl.stance if tdecl is not None else "neutral"
+    if hostile and tdecl is None and tgt is not None and (bolt or item.is_touch):
+        assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
+    dodge_level: int | None = None
+    if bolt and tgt is not None:
+        dodge_level = tgt.character.agility + total(battle.spell_dodge_terms(tgt.id, item.name, Stance(t_stance)))
+    touch: int | None = None
+    touch_def: int | None = None
+    touch_diff = 0
+    touch_others: tuple[int, ...] = ()
+    if item.is_touch and hostile and tgt is not None:
+        hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
+        omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
+        touch = magic.touch_attack_skill(caster.character) + total(omods)
+        if tdecl is None or not tdecl.second_move:
+            touch_def, _ = battle.melee_defence(tgt.id, caster.id, hand, t_stance)
+        touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
+        touch_others = tuple(battle.melee_defence(a, fid, hand, st_a)[0] for a, st_a in parries)
+    cast = effect = Fraction(0)
+    dodged: Fraction | None = Fraction(0) if bolt else None
+    for r, p in FOUR_DF.items():
+        res = result + r
+        if res < item.difficulty:
+            continue
+        cast += p
+        lands = Fraction(1)
+        if touch is not None:
+            t_off = touch + r
+            lands = (
+                Fraction(0)
+                if t_off < touch_diff
+                else (Fraction(1) if touch_def is None else prob_at_most(t_off - touch_def - 1))
+            )
+            for level in touch_others:
+                lands *= prob_at_most(t_off - level - 1)
+        resist = _resists(battle, item, tgt, res)
+        effect += p * lands * resist
+        if dodged is not None and dodge_level is not None:
+            dodged += p * prob_at_most(res - dodge_level - 1) * resist
+    damage_base: int | None = None
+    distribution: Mapping[Outcome, Fraction] | None = None
+    if bolt and tgt is not None and item.effect == "damage":
+        weapon = magic.spell_weapon(item)
+        dist = distance(caster.hex, tgt.hex)
+
+        def base_at(location: str) -> int:
+            off = offensive_factors(
+                caster.character, weapon, two_handed=False, distance=dist, location=location, target=tgt.character
+            )
+            dfn = magic.spell_defensive_factors(item, tgt.character, location=location)
+            return sum(f.value for f in off) - sum(f.value for f in dfn)
+
+        damage_base = base_at("torso")
+        head = base_at("head") if tgt.character.has_head else None
+        offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
+        bolt_others = tuple(battle.melee_defence(a, fid, battle.parrying_weapon(fid), st_a)[0] for a, st_a in parries)
+        distribution = outcome_distribution(
+            offence,
+            None,
+            bolt_others,
+            item.difficulty,
+            damage_base,
+            damage_base_head=head,
+            track=tgt.character.wound_track,
+            fudge_graze_table=battle.options.fudge_graze_table,
+            health=tgt.character.health,
+            scale_difference=graze_scale_difference(caster.character, tgt.character, weapon),
+        )
+    bystanders: list[Bystander] = []
+    if distribution is not None and terms.line is not None and tgt is not None:
+        at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]
+        friends = [b for b in at_risk if battle.figures[b].side == caster.side]
+        enemies = [b for b in at_risk if battle.figures[b].side != caster.side]
+        if at_risk:
+            p_friend, p_enemy = miss_probabilities(len(friends), len(enemies))
+            miss = 1 - effect
+            bystanders += [Bystander(b, True, miss * p_friend / len(friends)) for b in friends]
+            bystanders += [Bystander(b, False, miss * p_enemy / len(enemies)) for b in enemies]
+    return SpellPreview(
+        caster.id,
+        item.name,
+        tgt.id if tgt is not None else None,
+        spot,
+        skill,
+        terms.modifiers,
+        result,
+        item.difficulty,
+        cast,
+        effect,
+        dodged,
+        dodge_level,
+        touch,
+        touch_def,
+        damage_base,
+        distribution,
+        terms.line,
+        tuple(bystanders),
+        tuple(assumptions),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# The one entry: the odds of an action
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MovePreview:
+    """The odds of a move (FTC 5.3): the chance of getting through every escape contest on the way to its
+    end hex, along the preferred path there (the one the board highlights)."""
+
+    figure: str
+    end: Hex
+    escape: Fraction
+
+
+Preview = AttackPreview | SpellPreview | MovePreview
+"""The odds of one action: an attack's, a casting's or a move's."""
+
+
+def advance_positions(start: Hex, facing: int, steps: Sequence[Hex], turn_to: int | None) -> list[tuple[Hex, int]]:
+    """The (hex, facing) after each step of a declared advance (FTC 6.2), as ``Declare.advance`` and
+    ``advance_facing`` give them: a step into another hex faces the way stepped, a step into the same hex
+    turns to ``turn_to``. Unchecked: ``apply`` and ``Battle.advance_positions`` check them."""
+    out: list[tuple[Hex, int]] = []
+    h, f = start, facing
+    for step in steps:
+        if step == h:
+            f = turn_to if turn_to is not None else f
+        else:
+            d = direction_to(h, step)
+            f = d if d is not None else f
+            h = step
+        out.append((h, f))
+    return out
+
+
+def preview(battle: Battle, action: act.Action) -> Preview | None:
+    """The odds of ``action`` before it is sent (FTC 6.3–7.4, 8.1, 8.3): for a ``Declare`` with a spell,
+    its ``SpellPreview``; with a weapon target, the ``AttackPreview`` of that attack (its stance, dodges and
+    advance counted); for a ``Move`` or ``SecondMove``, its ``MovePreview``. None for an action that rolls
+    nothing to show (staying put, a declaration of defence, a choice)."""
+    if isinstance(action, act.Move | act.SecondMove):
+        if not action.steps:
+            return None
+        end = action.steps[-1][0]
+        posture = action.posture if isinstance(action, act.Move) else None
+        reach = battle.reach_for(action.figure, posture=posture)
+        return MovePreview(action.figure, end, escape_chance(battle, action.figure, reach, end))
+    if not isinstance(action, act.Declare):
+        return None
+    fig = battle.figure(action.figure)
+    if action.spell is not None:
+        target: str | Hex | None = action.spell_hex if action.spell_hex is not None else action.spell_target
+        return spell_preview(battle, fig.id, action.spell, target, action.stance, dodge=action.dodge)
+    if not action.targets:
+        return None
+    advance = advance_positions(fig.hex, fig.facing, action.advance, action.advance_facing)
+    return attack_preview(
+        battle, fig.id, action.weapon, action.targets[0], action.stance, dodge=action.dodge, advance=advance
+    )

@@ -1,0 +1,1 @@
+"""Tiled (.tmx) battle maps: the only place that reads Tiled's formats."""

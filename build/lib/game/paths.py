@@ -1,0 +1,50 @@
+"""Where the game's files live: its own folder (shipped maps and rosters, never written while playing) and the
+user's data folder (autosave, saves, exported logs, campaign rosters).
+
+A campaign roster is the user's copy of a shipped roster: "Save wounds to roster" writes the wounds characters
+carry into the next battle (*Fudge* 4.8) there instead of into the game's own ``maps/``, and New battle offers
+the copy as the map's roster from then on.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_CHECKOUT = _PACKAGE.parent
+ROOT = _CHECKOUT if (_CHECKOUT / "main.py").is_file() and (_CHECKOUT / "maps").is_dir() else _PACKAGE / "shipped"
+"""The game's own folder (maps/, assets/): the project's folder when the game runs from it, else the folder an
+installed game carries them in (``pyproject.toml``: ``game/shipped``)."""
+MAPS_DIR = ROOT / "maps"
+ASSETS_DIR = ROOT / "assets"
+CAMPAIGNS = "campaigns"
+"""The data folder's sub-folder holding campaign rosters."""
+
+
+def data_dir() -> Path:
+    """Where saves and the autosave live (``FUDGE_TACTICS_HOME`` overrides, for tests)."""
+    env = os.environ.get("FUDGE_TACTICS_HOME")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "fudge-tactics"
+
+
+def in_game_folder(path: str | Path) -> bool:
+    """Whether a file belongs to the game's own folder (shipped with it: playing must not change it)."""
+    return Path(path).resolve().is_relative_to(ROOT)
+
+
+def campaign_copy_of(roster_path: str | Path) -> Path:
+    """The campaign copy of a roster: ``<data dir>/campaigns/<the roster's file name>``."""
+    return data_dir() / CAMPAIGNS / Path(roster_path).name
+
+
+def campaign_roster(roster_path: str | Path) -> Path | None:
+    """The campaign copy of a shipped roster if one has been written, else None (a roster outside the game's
+    folder is the GM's own and is used as it is)."""
+    if not in_game_folder(roster_path):
+        return None
+    copy = campaign_copy_of(roster_path)
+    return copy if copy.is_file() else None

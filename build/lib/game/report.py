@@ -1,0 +1,293 @@
+"""After the battle: a summary and a readable export of the log.
+
+* ``battle_summary(battle)``: plain data (JSON-ready) with each figure's wounds and boxes (*Fudge* 4.57),
+  who hit whom (from the attack events, FTC 6.4-7), and each side's luck: the sum of its 4dF rolls against
+  the expectation 0 (docs/rulings.md "Numbers": each 4dF has mean 0 and variance 4 x 2/3).
+* ``export_log_text(battle)``: every event's sentence under round and phase headings, then the summary.
+
+Luck counts the rolls a side makes for itself: combat rolls (FTC 6.3), initiative (FTC 4), both ends of an
+escape contest (FTC 5.3) and Health rolls against wounds (FTC 7.4). The situational roll of a stray shot
+(FTC 6.5.3) belongs to nobody and is left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from game.engine import events as ev
+from game.engine.battle import Battle
+from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.wounds import Wounds
+
+VARIANCE_PER_ROLL = 4 * 2 / 3
+"""Variance of one 4dF sum: four dice, each -1/0/+1 with variance 2/3 (docs/rulings.md "Numbers")."""
+
+MAX_EXACT_ROLLS = 5000
+"""Beyond this many rolls the luck percentile uses the normal approximation (it is then very close)."""
+
+
+# ------------------------------------------------------------------------------------ figures and sides
+
+
+def _side_of(battle: Battle, fid: str) -> str:
+    fig = battle.figures.get(fid)
+    if fig is not None:
+        return fig.side
+    for f in battle.setup.figures:
+        if f.id == fid:
+            return f.side
+    return "?"
+
+
+def _side_name(battle: Battle, side: str) -> str:
+    s = battle.sides.get(side)
+    return s.name if s is not None else side
+
+
+def wound_boxes(wounds: Wounds) -> list[dict[str, Any]]:
+    """A wound sheet column by column (*Fudge* 4.57): label, boxes, and the wound received in each box."""
+    out: list[dict[str, Any]] = []
+    for step, marks in zip(wounds.track.steps, wounds.marks, strict=True):
+        out.append(
+            {"level": str(step.level), "label": step.name, "boxes": step.boxes, "marks": [str(m) for m in marks]}
+        )
+    return out
+
+
+def boxes_text(wounds: Wounds) -> str:
+    """The sheet as text: ``Scratch [X][X][ ]  Hurt [ ]  ...  Incapacitated [H]`` (*Fudge* 4.57).
+
+    A box filled by a wound of its own level shows X; a wound that rolled over from a lower level shows its
+    initial (the sheet's "H" under Incapacitated). Wounds beyond the track follow as ``+N beyond``.
+    """
+    parts: list[str] = []
+    for step, marks in zip(wounds.track.steps, wounds.marks, strict=True):
+        cells = ["X" if m == step.level else str(m)[0] for m in marks]
+        cells += [" "] * (step.boxes - len(marks))
+        parts.append(step.name + " " + "".join(f"[{c}]" for c in cells))
+    text = "  ".join(parts)
+    if wounds.beyond:
+        text += f"  +{len(wounds.beyond)} beyond"
+    return text
+
+
+# ------------------------------------------------------------------------------------ who hit whom
+
+
+def hit_matrix(events: Iterable[ev.Event]) -> list[dict[str, Any]]:
+    """Who attacked whom (FTC 6.4-7): one row per (attacker, target) with attacks, hits, misses, damage.
+
+    Every attack event counts, free attacks (FTC 5.3) and stray shots that found a bystander (FTC 6.5.3)
+    included; rows come in the order of their first attack.
+    """
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for e in events:
+        if not isinstance(e, ev.AttackResolved):
+            continue
+        row = rows.setdefault(
+            (e.attacker, e.target),
+            {
+                "attacker": e.attacker,
+                "target": e.target,
+                "attacks": 0,
+                "hits": 0,
+                "misses": 0,
+                "wounds": 0,
+                "damage": 0,
+            },
+        )
+        row["attacks"] += 1
+        if e.hit:
+            row["hits"] += 1
+            row["damage"] += max(0, e.damage)
+            row["wounds"] += 1 if e.wound else 0
+        else:
+            row["misses"] += 1
+    return list(rows.values())
+
+
+# ------------------------------------------------------------------------------------ luck
+
+
+def side_rolls(battle: Battle) -> dict[str, list[tuple[int, ...]]]:
+    """Every 4dF roll each side made for itself, as faces, in log order (module doc lists which)."""
+    out: dict[str, list[tuple[int, ...]]] = {s: [] for s in battle.sides}
+
+    def add(fid: str, faces: Sequence[int]) -> None:
+        out.setdefault(_side_of(battle, fid), []).append(tuple(faces))
+
+    for e in battle.events:
+        if isinstance(e, ev.CombatRoll | ev.InitiativeRolled):
+            add(e.figure, e.faces)
+        elif isinstance(e, ev.EscapeContest):
+            add(e.mover, e.mover_faces)
+            for sid, faces in zip(e.stoppers, e.stopper_faces, strict=True):
+                add(sid, faces)
+        elif isinstance(e, ev.Wounded):
+            add(e.figure, e.health_faces)
+    return out
+
+
+def luck_percentile(total: int, rolls: int) -> float:
+    """How often ``rolls`` fair 4dF rolls sum below ``total``, counting ties as half (0.5 is average luck)."""
+    if rolls <= 0:
+        return 0.5
+    if rolls > MAX_EXACT_ROLLS:
+        sd = math.sqrt(VARIANCE_PER_ROLL * rolls)
+        return 0.5 * (1 + math.erf(total / (sd * math.sqrt(2))))
+    one = np.array([FOUR_DF_COUNTS[t] for t in range(-4, 5)], dtype=float) / 81
+    dist = np.array([1.0])
+    for _ in range(rolls):
+        dist = np.convolve(dist, one)
+    index = total + 4 * rolls  # dist[0] is the sum -4 * rolls
+    if index < 0:
+        return 0.0
+    if index >= len(dist):
+        return 1.0
+    return float(dist[:index].sum() + dist[index] / 2)
+
+
+def luck(battle: Battle) -> dict[str, dict[str, Any]]:
+    """Each side's luck: number of rolls, their sum, the expectation 0 and its standard deviation."""
+    out: dict[str, dict[str, Any]] = {}
+    for side, rolls in side_rolls(battle).items():
+        n = len(rolls)
+        total = sum(sum(r) for r in rolls)
+        sd = math.sqrt(VARIANCE_PER_ROLL * n)
+        name = _side_name(battle, side)
+        out[side] = {
+            "side": side,
+            "name": name,
+            "rolls": n,
+            "sum": total,
+            "expected": 0,
+            "sd": sd,
+            "percentile": luck_percentile(total, n),
+            "text": f"{name} rolled {total:+d} over {n} rolls (expected 0 ± {sd:.1f})",
+        }
+    return out
+
+
+# ------------------------------------------------------------------------------------ summary
+
+
+def battle_summary(battle: Battle) -> dict[str, Any]:
+    """The after-battle summary as plain data: outcome, figures' wounds, who hit whom, luck."""
+    names = battle.names()
+    figures: list[dict[str, Any]] = []
+    for f in battle.figures.values():
+        figures.append(
+            {
+                "id": f.id,
+                "name": f.name,
+                "side": f.side,
+                "condition": f.wounds.label,
+                "out": f.out or not f.wounds.can_act,
+                "wounds": f.wounds.to_data(),
+                "received": [str(w) for w in f.wounds.received()],
+                "boxes": wound_boxes(f.wounds),
+                "boxes_text": boxes_text(f.wounds),
+                "crippled": list(f.crippled),
+            }
+        )
+    winner = battle.winner
+    return {
+        "title": battle.setup.title,
+        "rounds": battle.round,
+        "over": battle.over,
+        "winner": winner,
+        "winner_name": _side_name(battle, winner) if winner else None,
+        "sides": {s.id: s.name for s in battle.sides.values()},
+        "figures": figures,
+        "hits": [
+            dict(
+                row,
+                attacker_name=names.get(row["attacker"], row["attacker"]),
+                target_name=names.get(row["target"], row["target"]),
+            )
+            for row in hit_matrix(battle.events)
+        ],
+        "luck": luck(battle),
+        "events": len(battle.events),
+    }
+
+
+# ------------------------------------------------------------------------------------ text export
+
+
+def _heading(text: str, underline: str) -> list[str]:
+    return [text, underline * len(text)]
+
+
+def _log_lines(battle: Battle) -> Iterator[str]:
+    names = battle.names()
+    for e in battle.events:
+        text = e.text(names)
+        if isinstance(e, ev.RoundBegan):
+            yield ""
+            yield from _heading(text, "=")
+        elif isinstance(e, ev.PhaseBegan):
+            yield ""
+            yield from _heading(text, "-")
+        else:
+            yield "  " + text
+
+
+def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
+    yield ""
+    yield from _heading("Summary", "=")
+    outcome = (
+        f"{summary['winner_name']} won" if summary["winner"] else ("no winner" if summary["over"] else "not finished")
+    )
+    yield f"After {summary['rounds']} round(s): {outcome}."
+    yield ""
+    yield from _heading("Wounds", "-")
+    width = max((len(f["name"]) for f in summary["figures"]), default=0)
+    for f in summary["figures"]:
+        extra = f"; crippled {', '.join(f['crippled'])}" if f["crippled"] else ""
+        yield f"  {f['name']:<{width}}  {f['condition']:<13} {f['boxes_text']}{extra}"
+    yield ""
+    yield from _heading("Who hit whom", "-")
+    if not summary["hits"]:
+        yield "  nobody attacked"
+    for row in summary["hits"]:
+        yield (
+            f"  {row['attacker_name']} → {row['target_name']}: {row['hits']} hit(s), {row['misses']} miss(es)"
+            f" of {row['attacks']}, {row['wounds']} wound(s)"
+        )
+    yield ""
+    yield from _heading("Luck (sum of each side's 4dF rolls)", "-")
+    for entry in summary["luck"].values():
+        yield f"  {entry['text']}; luckier than {100 * entry['percentile']:.0f}% of fair dice"
+
+
+def export_log_text(battle: Battle, *, summary: bool = True) -> str:
+    """The whole log as readable text: a header, every event's sentence under its round and phase
+    headings (FTC 3), then (with ``summary``) the after-battle summary."""
+    title = battle.setup.title or "Battle"
+    lines = _heading(f"{title} — Fudge Tactical Combat log", "#")
+    for side in battle.sides.values():
+        members = [f.name for f in battle.figures.values() if f.side == side.id]
+        lines.append(f"{side.name}: {', '.join(members) or 'nobody'}")
+    lines.append(f"Seed {battle.setup.seed}")
+    lines.extend(_log_lines(battle))
+    if summary:
+        lines.extend(_summary_lines(battle_summary(battle)))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "VARIANCE_PER_ROLL",
+    "battle_summary",
+    "boxes_text",
+    "export_log_text",
+    "hit_matrix",
+    "luck",
+    "luck_percentile",
+    "side_rolls",
+    "wound_boxes",
+]

@@ -1,0 +1,412 @@
+"""Rosters: the TOML files in which a GM writes the sides and characters of a battle.
+
+A roster has ``[sides.<id>]`` tables (``name``, ``colour``, optional ``controller``),
+``[characters.<key>]`` tables in the character format of ``game.engine.characters`` and, optionally,
+``[[figures]]`` entries (``character``, ``side``, optional ``name``, ``count``, ``mook``) for maps that do
+not place their figures themselves: those figures are set up in their side's deployment zone.
+Every problem raises ``RosterError`` naming the file, the entry and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from game.engine.battle import CONTROLLERS
+from game.engine.characters import Character, CharacterError
+from game.engine.limits import check_value, limit
+from game.engine.record import SaveError, write_atomic
+from game.engine.wounds import Wounds
+from game.roster_comments import with_comments_of
+
+MAX_ROSTER_BYTES = 2 * 1024 * 1024
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+DEFAULT_COLOURS = ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520", "#8e44ad", "#16a3a3")
+
+
+class RosterError(ValueError):
+    """A roster that cannot be used; the message names the file, the entry and the fix."""
+
+
+@dataclass(frozen=True)
+class RosterSide:
+    """A side as the roster names it."""
+
+    id: str
+    name: str
+    colour: str
+    controller: str = "human"
+
+
+@dataclass(frozen=True)
+class RosterFigure:
+    """A figure the roster asks for (placed in its side's deployment zone)."""
+
+    character: str
+    side: str
+    name: str
+    mook: bool = False
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A parsed roster: sides, characters by key, extra figures, and the raw data (kept in saves)."""
+
+    sides: tuple[RosterSide, ...]
+    characters: Mapping[str, Character]
+    figures: tuple[RosterFigure, ...]
+    data: Mapping[str, Any]
+    source: str = ""
+
+    def side(self, side_id: str) -> RosterSide | None:
+        """The side with this id, if the roster names it."""
+        return next((s for s in self.sides if s.id == side_id), None)
+
+
+def load_roster(path: str | Path) -> Roster:
+    """Read a roster file (TOML)."""
+    return parse_roster(read_roster_data(path), str(Path(path)))
+
+
+def read_roster_data(path: str | Path) -> dict[str, Any]:
+    """A roster file's plain TOML data, unchecked (the roster editor opens rosters it must still fix)."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_ROSTER_BYTES:
+            raise RosterError(f"{p}: too large for a roster ({p.stat().st_size} bytes); check the file")
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RosterError(f"{p}: no such roster file; check the name or pick another roster") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RosterError(f"{p}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RosterError(f"{p}: not valid TOML ({exc}); fix the line it names") from None
+    except RecursionError:
+        raise RosterError(
+            f"{p}: nested too deeply to be a roster (lists or tables inside one another); check the file"
+        ) from None
+    return data
+
+
+def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
+    """Check and read roster data (as from ``tomllib``); see the module docstring for the format."""
+    if not isinstance(data, Mapping):
+        raise RosterError(f"{source}: a roster is a TOML document with [sides] and [characters] tables")
+    unknown = set(data) - {"sides", "characters", "figures", "title", "description"}
+    if unknown:
+        raise RosterError(
+            f"{source}: unknown top-level entr{'y' if len(unknown) == 1 else 'ies'} "
+            f"{', '.join(sorted(unknown))}; use [sides.*], [characters.*] and [[figures]]"
+        )
+    sides_raw = data.get("sides", {})
+    if not isinstance(sides_raw, Mapping):
+        raise RosterError(f'{source}: [sides] must be a table of sides, e.g. [sides.blue] name = "Blue"')
+    for part in ("sides", "characters", "figures"):
+        problem = check_value(part, data.get(part, ()))
+        if problem is not None:
+            raise RosterError(f"{source}: [{part}] {problem}")
+    sides = []
+    for i, (sid, sd) in enumerate(sides_raw.items()):
+        if not isinstance(sd, Mapping):
+            raise RosterError(f"{source}: [sides.{sid}] must be a table with name and colour")
+        colour = str(sd.get("colour", DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)]))
+        if not _COLOUR.match(colour):
+            raise RosterError(f'{source}: [sides.{sid}] colour {colour!r} is not a colour; write it as "#rrggbb"')
+        controller = str(sd.get("controller", "human"))
+        if controller not in CONTROLLERS:
+            raise RosterError(f"{source}: [sides.{sid}] controller {controller!r}: use {', '.join(CONTROLLERS)}")
+        sides.append(RosterSide(str(sid), str(sd.get("name", sid)), colour, controller))
+    chars_raw = data.get("characters", {})
+    if not isinstance(chars_raw, Mapping) or not chars_raw:
+        raise RosterError(f"{source}: no characters; add at least one [characters.<key>] table")
+    characters: dict[str, Character] = {}
+    for key, cd in chars_raw.items():
+        if not isinstance(cd, Mapping):
+            raise RosterError(f"{source}: [characters.{key}] must be a table")
+        token = cd.get("token", "")
+        if not isinstance(token, str):
+            raise RosterError(
+                f'{source}: [characters.{key}] token must be a file name, e.g. token = "tokens/knight.png"'
+            )
+        try:
+            # ``token`` (a GM's own token picture, checked by the UI's token_images) is no part of the rules
+            characters[str(key)] = Character.from_dict({k: v for k, v in cd.items() if k != "token"}, key=str(key))
+        except CharacterError as exc:
+            raise RosterError(f"{source}: {exc}") from None
+        except ValueError as exc:  # unknown equipment and the like
+            raise RosterError(f"{source}: [characters.{key}]: {exc}") from None
+    figures = []
+    figs_raw = data.get("figures", [])
+    if not isinstance(figs_raw, list):
+        raise RosterError(f"{source}: figures must be written as [[figures]] entries")
+    side_ids = {s.id for s in sides}
+    for i, fd in enumerate(figs_raw):
+        where = f"{source}: [[figures]] entry {i + 1}"
+        if not isinstance(fd, Mapping):
+            raise RosterError(f"{where} must be a table")
+        ch = str(fd.get("character", ""))
+        if ch not in characters:
+            raise RosterError(
+                f"{where}: character {ch!r} is not in [characters]; known: {', '.join(sorted(characters))}"
+            )
+        side = str(fd.get("side", ""))
+        if side not in side_ids:
+            raise RosterError(f"{where}: side {side!r} is not in [sides]; known: {', '.join(sorted(side_ids))}")
+        count = fd.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or check_value("figures.count", count):
+            raise RosterError(f"{where}: count must be a whole number from {_describe('figures.count')}")
+        base = str(fd.get("name", characters[ch].name))
+        for n in range(count):
+            figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
+    return Roster(tuple(sides), characters, tuple(figures), data, source)
+
+
+def _describe(field: str) -> str:
+    lim = limit(field)
+    return lim.describe() if lim is not None else "any"
+
+
+# ------------------------------------------------------------------------------------------ saving
+
+_TABLE_KEYS = ("sides", "characters")
+
+
+def _toml_key(key: str) -> str:
+    """A key as TOML writes it (bare when it can be, quoted otherwise), escaped by tomli-w."""
+    line = tomli_w.dumps({key: 0})
+    return line[: -len(" = 0\n")]
+
+
+def _toml_value(value: Any) -> str:
+    """One value on one line: tables inline (``skills = { Sword = "Good" }``), as a GM writes them."""
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    line = tomli_w.dumps({"v": value})
+    return line[len("v = ") :].rstrip("\n")
+
+
+def _pairs(table: Mapping[str, Any]) -> list[str]:
+    return [f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in table.items()]
+
+
+def roster_to_toml(roster_or_data: Roster | Mapping[str, Any]) -> str:
+    """A roster as TOML text in the format of the module docstring (``load_roster`` reads it back equal).
+
+    Takes a ``Roster`` (its raw ``data`` is written, so keys this game does not know survive) or plain
+    roster data. ``[sides.*]`` and ``[characters.*]`` become one table each, ``figures`` an array of
+    tables, small tables inside a character (skills) stay inline. Anything of another shape is written
+    by tomli-w as it is.
+    """
+    data = roster_or_data.data if isinstance(roster_or_data, Roster) else roster_or_data
+    top: dict[str, Any] = {}
+    tables: list[str] = []
+    rest: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _TABLE_KEYS and isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values()):
+            for sub, table in value.items():
+                tables.append("\n".join([f"[{_toml_key(key)}.{_toml_key(str(sub))}]", *_pairs(table)]))
+        elif isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            for table in value:
+                tables.append("\n".join([f"[[{_toml_key(key)}]]", *_pairs(table)]))
+        elif isinstance(value, Mapping):
+            rest[key] = value
+        else:
+            top[key] = value
+    parts = []
+    if top:
+        parts.append("\n".join(_pairs(top)))
+    parts.extend(tables)
+    if rest:
+        parts.append(tomli_w.dumps(rest).rstrip("\n"))
+    return "\n\n".join(parts) + "\n"
+
+
+def _leading_comments(path: Path) -> str:
+    """The comment lines at the top of an existing roster (its description for GMs), kept on saving."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    head = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        head.append(line)
+    return "\n".join(head) + "\n\n" if head else ""
+
+
+def save_roster(path: str | Path, data: Roster | Mapping[str, Any]) -> None:
+    """Write a roster as TOML atomically (temp file, fsync, rename): the file is wholly new or wholly old.
+
+    The comments of the file it replaces are kept beside what they describe (``game.roster_comments``). A
+    full disk or an unwritable folder raises ``RosterError`` naming the file and the fix; the old file is
+    then untouched.
+    """
+    target = Path(path)
+    _write_roster(
+        target,
+        with_comments_of(target, roster_to_toml(data)),
+        "the roster could not be saved",
+        "the file as it was is unchanged — free some disk space, or use Save as to choose a folder you may write to",
+    )
+
+
+def _write_roster(target: Path, text: str, what: str, fix: str) -> None:
+    """Write a roster's text atomically; a refused write becomes a ``RosterError`` naming the file, why
+    (``what`` and the OS's reason) and ``fix``."""
+    try:
+        write_atomic(target, text)
+    except SaveError as err:
+        cause = err.__cause__
+        why = (cause.strerror or cause) if isinstance(cause, OSError) else err
+        raise RosterError(f"{target}: {what} ({why}); {fix}") from None
+
+
+def _table_path(line: str) -> tuple[str, ...] | None:
+    """The key path of a ``[table]`` header line (``[characters."sir bors"]`` -> characters, sir bors), None
+    for any other line; an ``[[array]]`` header gives ``("[[",)`` (it ends the table before it too)."""
+    stripped = line.strip()
+    if stripped.startswith("[["):
+        return ("[[",)
+    if not stripped.startswith("["):
+        return None
+    try:
+        parsed: Any = tomllib.loads(stripped + "\n")
+    except tomllib.TOMLDecodeError:
+        return None
+    keys: list[str] = []
+    while isinstance(parsed, dict) and len(parsed) == 1:
+        key, parsed = next(iter(parsed.items()))
+        keys.append(str(key))
+    return tuple(keys)
+
+
+_WOUNDS_LINE = re.compile(r"""^\s*(wounds|"wounds"|'wounds')\s*=""")
+
+
+def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
+    """The roster text with the ``wounds`` line of each ``[characters.KEY]`` in ``carried`` replaced, added
+    (after the table's last value) or removed (an empty sheet); None when a table is not found as a header."""
+    lines = text.splitlines()
+    starts = [(i, _table_path(line)) for i, line in enumerate(lines)]
+    headers = [(i, p) for i, p in starts if p is not None]
+    edits: dict[int, str | None] = {}  # line index -> new text (None: remove)
+    inserts: dict[int, str] = {}  # insert after this line index
+    for key, value in carried.items():
+        spans = [
+            (i, headers[n + 1][0] if n + 1 < len(headers) else len(lines))
+            for n, (i, p) in enumerate(headers)
+            if p == ("characters", key)
+        ]
+        if len(spans) != 1:
+            return None
+        start, end = spans[0]
+        new = f"wounds = {_toml_value(value)}" if value else None
+        found = [i for i in range(start + 1, end) if _WOUNDS_LINE.match(lines[i])]
+        if len(found) > 1:
+            return None
+        if found:
+            edits[found[0]] = new
+        elif new is not None:
+            last = max(
+                (i for i in range(start, end) if lines[i].strip() and not lines[i].lstrip().startswith("#")),
+                default=start,
+            )
+            inserts[last] = new
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i in edits:
+            if edits[i] is not None:
+                out.append(str(edits[i]))
+        else:
+            out.append(line)
+        if i in inserts:
+            out.append(inserts[i])
+    return "\n".join(out) + ("\n" if text.endswith("\n") or not text else "")
+
+
+def save_carried_wounds(
+    path: str | Path,
+    wounds: Mapping[str, Wounds],
+    notes: list[str] | None = None,
+    new_characters: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[str]:
+    """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
+
+    ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
+    No other value changes (fields this game does not know included). The file's text is kept as the GM
+    wrote it (comments, order, layout): only the ``wounds = ...`` line of each saved ``[characters.KEY]``
+    table is replaced, inserted or removed, and the edited text must read back as exactly the expected
+    data. A roster that cannot be edited that way (a character written inline, a ``wounds`` value over
+    several lines) is rewritten whole as ``save_roster`` writes it, keeping only the comment lines at the
+    top; ``notes`` (if given) then receives a sentence saying so. The roster as it would be is read first
+    and the file written atomically, so a roster that would not load, a full disk or an unwritable folder
+    raise ``RosterError`` and leave the file as it was. Returns the keys the file no longer has (their
+    wounds are not written).
+
+    ``new_characters`` are character tables to add first (appended as ``[characters.KEY]`` tables at the
+    end of the file), e.g. a figure's own entry made from a roster character several figures share; their
+    wounds are then written like the others'.
+    """
+    target = Path(path)
+    data = read_roster_data(target)
+    chars = data.get("characters")
+    if not isinstance(chars, dict):
+        raise RosterError(f"{target}: no [characters] tables to write wounds into; check the roster file")
+    added = {key: dict(table) for key, table in (new_characters or {}).items() if key not in chars}
+    chars.update(added)
+    missing = []
+    written: dict[str, Any] = {}
+    for key, sheet in wounds.items():
+        table = chars.get(key)
+        if not isinstance(table, dict):
+            missing.append(key)
+            continue
+        carried = sheet.to_roster()
+        written[key] = carried
+        if carried:
+            table["wounds"] = carried
+        else:
+            table.pop("wounds", None)
+    parse_roster(data, str(target))
+    try:
+        original = target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        original = ""
+    if original and added:
+        tables = [
+            "\n".join([f"[characters.{_toml_key(key)}]", *_pairs({k: v for k, v in table.items() if k != "wounds"})])
+            for key, table in added.items()
+        ]
+        original = original.rstrip("\n") + "\n\n" + "\n\n".join(tables) + "\n"
+    text = _edit_wounds_text(original, written) if original else None
+    if text is not None:
+        try:
+            if tomllib.loads(text) != data:
+                text = None
+        except tomllib.TOMLDecodeError:
+            text = None
+    if text is None:
+        text = _leading_comments(target) + roster_to_toml(data)
+        if notes is not None:
+            notes.append(
+                f"{target.name} was rewritten whole (its layout could not be edited line by line), so "
+                "only the comments at its top were kept"
+            )
+    _write_roster(
+        target,
+        text,
+        "the wounds could not be written",
+        "the roster is unchanged — free some disk space or make its folder writable, then save the wounds again",
+    )
+    return missing

@@ -1,0 +1,1 @@
+"""The pygame user interface: draws engine state and sends actions."""

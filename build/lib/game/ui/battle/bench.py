@@ -1,0 +1,72 @@
+"""The battle screen under load, for the frame benchmark (``main.py bench``): many figures, both sides
+human, the mouse over a reachable hex so every overlay is drawn."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import pygame
+
+from game.engine.battle import Battle, apply
+from game.ui.battle.screen import BattleScreen
+from game.ui.screen import Pop, UiContext
+
+
+def bench_screen(
+    ui: UiContext, map_path: str | Path, *, figures: int = 40, seed: int = 1, size: tuple[int, int] = (1280, 720)
+) -> BattleScreen:
+    """A battle screen for the frame benchmark: ``figures`` figures (the map roster's characters,
+    repeated) on ``map_path``, both sides human, laid out for ``size``, the mouse over a hex the moving
+    figure can reach (reachable bands, path preview and zones of control drawn). Call ``bench_frame``."""
+    from types import SimpleNamespace
+
+    from game.engine.battle import BattleSetup as EngineSetup
+    from game.engine.battle import FigureSetup, SideSetup
+    from game.session import new_session
+
+    base = new_session(map_path, seed=seed, autosave=False)
+    b0 = base.battle
+    chars = [f.character for f in b0.figures.values()]
+    sides = tuple(SideSetup(s.id, s.name, s.colour, "human") for s in b0.sides.values())
+    terrain = b0.terrain
+    free = [
+        terrain.hex_at(c, r)
+        for r in range(terrain.height)
+        for c in range(terrain.width)
+        if terrain.is_passable(terrain.hex_at(c, r))
+    ]
+    step = max(1, len(free) // (figures + 1))
+    placed = []
+    for i in range(figures):
+        side = sides[i % len(sides)]
+        placed.append(
+            FigureSetup(f"b{i}", f"Figure {i}", side.id, chars[i % len(chars)], free[(i + 1) * step], 3 * (i % 2))
+        )
+    battle = Battle(EngineSetup(terrain, sides, tuple(placed), seed=seed, title="bench"))
+    session = SimpleNamespace(
+        battle=battle,
+        setup_data={**base.setup_data, "title": "bench"},
+        loaded=base.loaded,
+        save_errors=[],
+        apply=partial(apply, battle),
+    )
+    screen = BattleScreen(ui, session, lambda: Pop())
+    screen.last_human_side = None
+    screen.on_enter(size)
+    d = battle.decision()
+    if d is not None and d.figure is not None:
+        screen.focus.fit(d)
+        reach = screen.reach(d.figure)
+        cam = screen.board.camera
+        visible = [h for h in reach.hexes() if cam.in_view(*cam.hex_to_screen(h))]
+        if visible:
+            screen.hover_hex = max(visible, key=reach.cost)
+        screen.selected_id = d.figure
+    screen.invalidate()
+    return screen
+
+
+def bench_frame(surface: pygame.Surface, battle_screen: BattleScreen) -> None:
+    """Draw one full battle frame (board, overlays, tracker, sheet, log, decision panel) into ``surface``."""
+    battle_screen.draw(surface)

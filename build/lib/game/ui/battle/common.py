@@ -1,0 +1,349 @@
+"""What the battle screen's parts share: the declaration being edited, the screen as the parts see it
+(``BattleHost``), the odds bar, a few constants.
+
+Every part of ``game.ui.battle`` holds the screen as a ``BattleHost`` and talks to the others only through
+it; the GM's panel and its dialogs (``game.ui.gm_panel``, ``game.ui.gm_dialog``) see the screen the same
+way. Nothing here imports a part or the screen, so the imports run one way.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Protocol
+
+import pygame
+
+from game.engine import actions as act
+from game.engine.battle import Battle, Decision, Figure, Seat, SideSetup
+from game.engine.hexgrid import Hex
+from game.engine.movement import Path as MovePath
+from game.engine.movement import Reach
+from game.engine.odds import Outcome
+from game.engine.wounds import WoundLevel
+from game.ui import theme
+from game.ui.board import Board
+from game.ui.mapdata import BoardData
+from game.ui.preview import AttackPreview, percent
+from game.ui.screen import Transition, UiContext
+from game.ui.tabletop import Tabletop
+from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
+from game.ui.widgets import Button
+
+RGB = tuple[int, int, int]
+Entry = tuple[str, tuple[str, ...], RGB | None]
+"""A log line: its text, the figures it names (highlighted when it is clicked), its colour."""
+HUMAN = "human"
+MOVE_REASONS = ("move", "held_end", "interrupt")
+"""The decisions the move panel takes (the stop / escape / follow questions are its too)."""
+ANSWER_REASONS = ("stop", "escape_failed", "follow")
+AI_DELAY = 0.45
+"""Seconds between two computer decisions at animation speed 1 (so a player can follow them)."""
+LOG_DELAY = 0.22
+"""Seconds between two new log entries at animation speed 1 (the round's resolution, entry by entry)."""
+TRAITS = ("strength", "agility", "speed", "health", "perception", "reasoning", "will", "charisma")
+
+
+def action_side(battle: Battle, action: act.Action) -> str | None:
+    """The side that made a decision (from its figure or its side field); None for the GM's, so no
+    player's undo takes back a GM decision."""
+    if action.kind.startswith("gm_"):
+        return None
+    side = getattr(action, "side", None)
+    if isinstance(side, str) and side:
+        return side
+    fid = getattr(action, "figure", None)
+    if isinstance(fid, str) and fid in battle.figures:
+        return battle.figures[fid].side
+    return None
+
+
+def follow_hex(battle: Battle) -> Hex | None:
+    """The hex a follower is offered to step into now (FTC 6.2's follow step), if any."""
+    d = battle.decision()
+    return d.follow_hex if d is not None else None
+
+
+@dataclass
+class DeclState:
+    """The declaration being put together in the panel (nothing is sent until Enter)."""
+
+    figure: str = ""
+    weapon: str | None = None
+    target: str | None = None
+    stance: str = "neutral"
+    dodge: set[str] = field(default_factory=set)
+    advance: list[tuple[Hex, int]] = field(default_factory=list)
+    retreat: Hex | None = None
+    second_move: bool = False
+    spell: str | None = None
+    """A spell to cast instead of attacking (FTC 8; the spell panel), with its target or centre hex."""
+    spell_target: str | None = None
+    spell_hex: Hex | None = None
+    aim: str = "best"
+    """Where the blow should fall when the result allows a choice (FTC 6.6): "best" or a location."""
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable summary (the panel and overlays are rebuilt when it changes)."""
+        return (
+            self.figure,
+            self.weapon,
+            self.target,
+            self.stance,
+            tuple(sorted(self.dodge)),
+            tuple(self.advance),
+            self.retreat,
+            self.second_move,
+            self.spell,
+            self.spell_target,
+            self.spell_hex,
+            self.aim,
+        )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The battle as the tracker and the sheet show it: the live battle, or — while the log is still playing
+    a decision's lines out — the battle as it stood before that decision, so no result shows early."""
+
+    round: int
+    phase: str
+    over: bool
+    winner: str | None
+    order: tuple[str, ...]
+    figures: Mapping[str, Figure]
+    sides: Mapping[str, SideSetup]
+    decision: Decision | None
+
+    @classmethod
+    def live(cls, battle: Battle) -> Shown:
+        """The battle as it is now (no copies)."""
+        return cls(
+            battle.round,
+            battle.phase,
+            battle.over,
+            battle.winner,
+            tuple(battle.order),
+            battle.figures,
+            battle.sides,
+            battle.decision(),
+        )
+
+    @classmethod
+    def frozen(cls, battle: Battle) -> Shown:
+        """The battle as it is now, kept while it goes on changing (each figure copied: the engine replaces a
+        figure's fields, never mutates them in place)."""
+        live = cls.live(battle)
+        return replace(live, figures={fid: copy.copy(f) for fid, f in battle.figures.items()})
+
+
+class BattleHost(Protocol):
+    """The battle screen as its parts (and the GM's panel) see it: the state they share and the questions
+    one part answers for another, asked through the screen."""
+
+    ui: UiContext
+    session: Any
+    to_title: Callable[[], Transition]
+    data: BoardData
+    board: Board
+    tabletop: Tabletop
+    version: int
+    """Bumped whenever the battle or what is shown of it changes (caches are keyed on it)."""
+    selected_id: str | None
+    selected_hex: Hex | None
+    hover_hex: Hex | None
+    mouse: tuple[int, int]
+    highlight: frozenset[str]
+    status: str
+    status_error: bool
+    buttons: list[Button]
+    decl: DeclState
+
+    @property
+    def battle(self) -> Battle:
+        """The battle being played."""
+        ...
+
+    def decision(self) -> Decision | None:
+        """Who must decide now."""
+        ...
+
+    def shown(self) -> Shown:
+        """The battle as the tracker and the sheet show it (no result before the log has played it out)."""
+        ...
+
+    def my_decision(self) -> Decision | None:
+        """The decision when a person at the screen makes it and the log has caught up."""
+        ...
+
+    def is_human(self, side: str) -> bool:
+        """Whether a person plays the side."""
+        ...
+
+    def is_computer(self, side: str) -> bool:
+        """Whether a computer player decides for the side (the top bar says so)."""
+        ...
+
+    def side_colour(self, side: str) -> RGB:
+        """The side's colour on screen."""
+        ...
+
+    @property
+    def seat(self) -> Seat:
+        """The seat at the screen: whose view the screen draws and from which its decisions are sent."""
+        ...
+
+    def rebind(self, battle: Battle) -> None:
+        """Show another state of the battle (after an undo)."""
+        ...
+
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool:
+        """Apply a decision taken from ``seat`` (default: the seat at the screen); False (and the sentence in
+        the status bar) when the door refuses it."""
+        ...
+
+    def set_status(self, text: str, error: bool = False) -> None:
+        """Show a message in the status bar."""
+        ...
+
+    def invalidate(self) -> None:
+        """Something the board shows changed: rebuild its view on the next frame."""
+        ...
+
+    def memo(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """A value computed once per battle state (forgotten after every decision)."""
+        ...
+
+    def tokens(self) -> list[TokenView]:
+        """Every figure's token."""
+        ...
+
+    def board_view(self) -> BoardView:
+        """What the board draws now."""
+        ...
+
+    def zoom(self, steps: int, pos: tuple[int, int] | None = None) -> bool:
+        """Zoom the board around a point."""
+        ...
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Paint the whole battle screen."""
+        ...
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """Lay the screen out for a window size."""
+        ...
+
+    size: tuple[int, int]
+
+    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
+        """Where the decision panel stands (at the top of the board, or the bottom)."""
+        ...
+
+    # --- answered by the move panel
+    def active_mover(self, d: Decision) -> str | None:
+        """The figure whose move is being planned."""
+        ...
+
+    def reach(self, fid: str) -> Reach:
+        """Where the figure can move now."""
+        ...
+
+    def escapes(self, fid: str) -> dict[Hex, Fraction]:
+        """The escape chance of every hex whose path leaves a zone of control."""
+        ...
+
+    def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:
+        """The path the figure would take to a hex."""
+        ...
+
+    # --- answered by the declaration panel
+    def ensure_decl(self, d: Decision) -> None:
+        """Start a fresh declaration when a new figure declares."""
+        ...
+
+    def declare_options(self) -> dict[str, Any]:
+        """What the declaring figure may choose."""
+        ...
+
+    def targets(self) -> list[str]:
+        """Enemies the declaring figure may attack."""
+        ...
+
+    def preview(self) -> AttackPreview | None:
+        """The odds of the attack being declared."""
+        ...
+
+    # --- answered by the board overlays
+    def lof_view(self, pv: Any) -> LineOfFireView:
+        """The line of fire of a preview, as the board draws it."""
+        ...
+
+    # --- answered by the spell panel
+    def spell_overlays(self) -> tuple[list[HexFill], LineOfFireView | None]:
+        """The board while a spell is chosen."""
+        ...
+
+
+def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pygame.Rect) -> int:
+    """A stacked bar of an attack's (or a bolt's) outcomes: miss, then each wound level (the share that falls
+    on the head, an arm, a leg, a hand or a foot noted, and the chance of crippling a limb, FTC 6.6), with
+    labels under it; the y under the labels."""
+    s, text = ui.s, ui.text
+    groups: dict[int, Fraction] = {}
+    places: dict[int, dict[str, Fraction]] = {}
+    crippling = Fraction(0)
+    for o, p in dist.items():
+        assert isinstance(o, Outcome)
+        k = -1 if not o.hit else (0 if o.level is None else int(o.level))
+        groups[k] = groups.get(k, Fraction(0)) + p
+        if o.hit and o.location != "torso":  # FTC 6.6: the head, an arm, a leg, a hand or a foot
+            spot = places.setdefault(k, {})
+            spot[o.location] = spot.get(o.location, Fraction(0)) + p
+        if o.crippled:
+            crippling += p
+    x = rect.x
+    labels = []
+    for k in sorted(groups):
+        p = groups[k]
+        wpx = round(float(p) * rect.width)
+        colour = (70, 74, 88) if k == -1 else ui.palette.wound_colour(k)
+        if wpx > 0:
+            pygame.draw.rect(surf, colour, (x, rect.y, wpx, rect.height))
+        name = "miss" if k == -1 else ("no wound" if k == 0 else str(WoundLevel(k)))
+        where = ", ".join(f"{loc} {percent(q)}" for loc, q in places.get(k, {}).items())
+        labels.append((f"{name} {percent(p)}" + (f" ({where})" if where else ""), colour))
+        x += wpx
+    if crippling:
+        labels.append((f"limb crippled {percent(crippling)}", theme.DANGER))
+    pygame.draw.rect(surf, theme.BORDER, rect, 1)
+    lx = rect.x
+    ly = rect.bottom + s(3)
+    lh = text.line_height(11)
+    for label, colour in labels:
+        lw = text.width(label, 11) + s(16)
+        if lx + lw > rect.right and lx > rect.x:
+            lx, ly = rect.x, ly + lh
+        pygame.draw.rect(surf, colour, (lx, ly + s(3), s(8), s(8)))
+        text.blit(surf, label, (lx + s(11), ly), 11, theme.TEXT)
+        lx += lw
+    return ly + lh
+
+
+__all__ = [
+    "AI_DELAY",
+    "ANSWER_REASONS",
+    "LOG_DELAY",
+    "MOVE_REASONS",
+    "TRAITS",
+    "AttackPreview",
+    "BattleHost",
+    "DeclState",
+    "Entry",
+    "Shown",
+    "action_side",
+    "follow_hex",
+    "paint_distribution",
+]

@@ -1,0 +1,52 @@
+"""The hotseat hand-off: a curtain that hides the battle until the next player (or the GM) sits down."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from game.ui import theme
+from game.ui.battle.common import RGB
+from game.ui.screen import Pop, Screen, Transition, UiContext
+
+
+class CurtainScreen(Screen):
+    """Hotseat hand-off: hides the board until the next player confirms."""
+
+    def __init__(
+        self, ui: UiContext, side_name: str, colour: RGB, then: Callable[[], Transition | None] | None = None
+    ) -> None:
+        super().__init__(ui)
+        self.side_name = side_name
+        self.colour = colour
+        self.then = then
+        """What follows the curtain (the GM's panel behind the GM's curtain), if anything."""
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """Enter, Space or a click lifts the curtain (F1 and Esc are left to the app and do nothing here)."""
+        keyed = event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+        clicked = event.type == pygame.MOUSEBUTTONUP and event.button == 1
+        if keyed or clicked:
+            return Pop(then=self.then() if self.then is not None else None)
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """A full-screen curtain in the next side's colour."""
+        surface.fill(theme.BACKGROUND)
+        w, h = surface.get_size()
+        s, text = self.ui.s, self.ui.text
+        pygame.draw.rect(surface, self.colour, (0, h // 2 - s(90), w, s(6)))
+        pygame.draw.rect(surface, self.colour, (0, h // 2 + s(84), w, s(6)))
+        text.blit(
+            surface,
+            f"Pass the computer to {self.side_name}",
+            (w // 2, h // 2 - s(30)),
+            34,
+            theme.TEXT,
+            bold=True,
+            anchor="center",
+        )
+        text.blit(
+            surface, "click or press Enter when ready", (w // 2, h // 2 + s(30)), 18, theme.TEXT_MUTED, anchor="center"
+        )

@@ -1,0 +1,549 @@
+"""The declaration panel of the battle screen (FTC 6.1, 6.2): weapon, stance, target, dodges, advance or
+retreat hexes, a second move — and the odds of the attack as edited, with the stances compared.
+
+The declaration is put together in a ``DeclState`` and sent only on Enter; the options and the odds come
+from the battle (``declare_options``, ``targets_for``) and ``game.ui.preview.attack_preview``. A spell
+chosen instead of an attack is the spell panel's (``game.ui.battle.spells``).
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from typing import Any, cast
+
+import pygame
+
+from game.engine import actions as act
+from game.engine.battle import Decision, Figure
+from game.engine.combat import Stance
+from game.engine.hexgrid import Hex, direction_to, front_hexes
+from game.engine.ladder import level_name
+from game.engine.odds import AIMS, Aim
+from game.ui import theme
+from game.ui.battle.common import BattleHost, DeclState, paint_distribution
+from game.ui.battle.spellbook import default_spell
+from game.ui.battle.words import counted, hex_name, signed
+from game.ui.preview import AttackPreview, attack_preview, percent, weapon_named
+from game.ui.widgets import Button
+
+LEFT = 440
+"""Width of the declaration panel's controls column (the odds fill the rest)."""
+HEIGHT = 232
+ODDS_MIN = 260
+"""The narrowest odds column beside the controls; a narrower panel puts the odds under them instead."""
+ODDS_BELOW = 170
+"""How much taller the panel is with the odds under the controls (unscaled pixels)."""
+COMPACT_CUT = 36
+"""How much higher the dodge row and the odds sit in a compact panel (the stance's text on one line)."""
+ODDS_COMPACT = 48
+"""The odds' room in a compact panel: the chance to hit and the key modifiers (unscaled pixels)."""
+SHORT_STANCES = ("V. aggr.", "Aggr.", "Neutral", "Def.", "V. def.")
+STANCE_COLUMNS = {
+    "very_aggressive": "Very aggr.",
+    "mildly_aggressive": "Mildly aggr.",
+    "neutral": "Neutral",
+    "mildly_defensive": "Mildly def.",
+    "very_defensive": "Very def.",
+}
+
+
+def bystander_notes(bystanders: list[tuple[str, bool, Fraction | float]]) -> list[str]:
+    """The figures on the line of fire that a miss may hit (FTC 6.5.3), as (name, friend?, chance): one note
+    for the friends and one for the enemies, each naming its figures with their chance, so a crowded line
+    reads "friends hit by a miss: Tam 12%, Will 12%" rather than repeating the words for every figure."""
+    notes = []
+    for friend, one, many in ((True, "friend", "friends"), (False, "enemy", "enemies")):
+        named = [f"{name} {percent(chance)}" for name, f, chance in bystanders if f == friend]
+        if named:
+            notes.append(f"{one if len(named) == 1 else many} hit by a miss: {', '.join(named)}")
+    return notes
+
+
+class DeclarationPanel:
+    """The declaration being edited (``state``), its buttons, keys, board clicks and the odds column."""
+
+    def __init__(self, screen: BattleHost) -> None:
+        self.screen = screen
+        self.state = DeclState()
+
+    def reset(self) -> None:
+        """A decision was sent: the next declaration starts fresh."""
+        self.state = DeclState()
+
+    # --- layout ---------------------------------------------------------------------------------
+    def columns(self, width: int) -> tuple[int, bool]:
+        """The controls column's width in a panel this wide, and whether the odds go under the controls (a
+        narrow board: a small window or a large UI scale) rather than beside them."""
+        s = self.screen.ui.s
+        left = min(s(LEFT), width - s(24))
+        return left, width - left - s(28) < s(ODDS_MIN)
+
+    def compact(self, width: int) -> bool:
+        """Whether the panel is compact at this width: the odds under the controls would make it taller than
+        three fifths of the board (a short window at a large UI scale), so the stance's text takes one line and
+        the odds shrink to the chance to hit and the key modifiers, leaving room for the figure and its target."""
+        s = self.screen.ui.s
+        if not self.columns(width)[1]:
+            return False
+        return s(HEIGHT + ODDS_BELOW) > self.screen.board.camera.view[3] * 3 // 5
+
+    def height(self, width: int) -> int:
+        """The panel's height at this width (before the spell row)."""
+        s = self.screen.ui.s
+        if self.compact(width):
+            return s(HEIGHT - COMPACT_CUT + ODDS_COMPACT)
+        return s(HEIGHT) + (s(ODDS_BELOW) if self.columns(width)[1] else 0)
+
+    def dodge_y(self, width: int) -> int:
+        """The dodge row's top in the panel (unscaled pixels)."""
+        return 156 - (COMPACT_CUT if self.compact(width) else 0)
+
+    # --- what the declaration would be ------------------------------------------------------------
+    def ensure(self, d: Decision) -> None:
+        """Start a fresh declaration when a new figure declares."""
+        if d.reason == "declare" and self.state.figure != d.figure:
+            fig = self.screen.battle.figure(d.figure or "")
+            self.state = DeclState(
+                figure=fig.id,
+                weapon=fig.character.ready_weapon.name,
+                spell=default_spell(self.screen.battle, fig.id),
+            )
+
+    def declare_options(self) -> dict[str, Any]:
+        """``battle.declare_options`` for the declaring figure (cached per state)."""
+        fid = self.state.figure
+        opts: dict[str, Any] = self.screen.memo(
+            ("opts", self.screen.version, fid), lambda: self.screen.battle.declare_options(fid)
+        )
+        return opts
+
+    def targets(self) -> list[str]:
+        """Enemies the declaring figure may attack with its weapon (from its position after any advance)."""
+        d = self.state
+        fig = self.screen.battle.figure(d.figure)
+        weapon = weapon_named(fig, d.weapon)
+        positions = [(fig.hex, fig.facing), *d.advance] if d.advance else None
+        return self.screen.battle.targets_for(d.figure, weapon, positions=positions)
+
+    def preview(self) -> AttackPreview | None:
+        """The odds of the declaration being edited (cached per state)."""
+        d = self.state
+        if d.target is None or d.second_move or d.spell is not None:
+            return None
+        battle, target = self.screen.battle, d.target
+
+        def compute() -> AttackPreview | None:
+            try:
+                return attack_preview(
+                    battle,
+                    d.figure,
+                    d.weapon,
+                    target,
+                    d.stance,
+                    dodge=tuple(sorted(d.dodge)),
+                    advance=tuple(d.advance),
+                    aim=cast(Aim, d.aim),
+                )
+            except (ValueError, KeyError):
+                return None
+
+        pv: AttackPreview | None = self.screen.memo((self.screen.version, d.key()), compute)
+        return pv
+
+    def attack_action(self) -> act.Declare:
+        """The attack (or defence) as edited, ready to send (FTC 6.1, 6.2)."""
+        s = self.state
+        advance = tuple(h for h, _ in s.advance)
+        start = self.screen.battle.figure(s.figure).hex
+        advance_facing = (
+            s.advance[-1][1]
+            if s.advance and s.advance[-1][0] == (s.advance[-2][0] if len(s.advance) > 1 else start)
+            else None
+        )
+        return act.Declare(
+            s.figure,
+            s.stance,
+            (s.target,) if s.target else (),
+            s.weapon,
+            dodge=tuple(sorted(s.dodge)),
+            advance=advance,
+            advance_facing=advance_facing,
+            retreat=s.retreat,
+            aim=s.aim,
+        )
+
+    # --- commands -------------------------------------------------------------------------------
+    def cmd_stance(self, stance: str) -> bool:
+        """1–5: choose a stance (table 4)."""
+        d = self.screen.my_decision()
+        if d is None or d.reason != "declare":
+            return False
+        self.ensure(d)
+        if stance not in self.declare_options()["stances"]:
+            self.screen.set_status(
+                "A very defensive stance must retreat, and no hex leads away from every attacker.", error=True
+            )
+            return False
+        st = Stance(stance)
+        self.state.stance = stance
+        if st.retreat == "none":
+            self.state.retreat = None
+        if len(self.state.advance) > st.max_advance:
+            self.state.advance = self.state.advance[: st.max_advance]
+        if st.retreat == "must" and self.state.retreat is None:
+            retreats = self.declare_options()["retreats"]
+            self.state.retreat = retreats[0] if retreats else None
+        if st.retreat != "none" or st.max_advance == 0:
+            self.state.advance = []
+        self.screen.invalidate()
+        return True
+
+    def cmd_weapon(self, name: str) -> bool:
+        """Choose the weapon to attack with."""
+        self.state.weapon, self.state.spell = name, None
+        if self.state.target not in self.targets():
+            self.state.target = None
+        self.screen.invalidate()
+        return True
+
+    def cmd_toggle_dodge(self, firer: str) -> bool:
+        """Watch (dodge) a missile firer: -1 to the attack each (FTC 6.1)."""
+        if firer in self.state.dodge:
+            self.state.dodge.discard(firer)
+        else:
+            self.state.dodge.add(firer)
+        return True
+
+    def aims(self) -> tuple[str, ...]:
+        """What the attacker may aim at (FTC 6.6): best, then the target's locations (no head for a creature
+        without one); the result decides at the roll whether the aim can be had."""
+        tgt = self.screen.battle.figure(self.state.target) if self.state.target else None
+        return tuple(a for a in AIMS if a != "head" or tgt is None or tgt.character.has_head)
+
+    def cmd_cycle_aim(self) -> bool:
+        """L: the next aim — best, torso, head, arm, leg, hand, foot (FTC 6.6)."""
+        aims = self.aims()
+        i = (aims.index(self.state.aim) + 1) % len(aims) if self.state.aim in aims else 0
+        self.state.aim = aims[i]
+        self.screen.invalidate()
+        return True
+
+    def cmd_second_move(self) -> bool:
+        """Neither attack nor defend: move again (FTC 6.2)."""
+        self.state.second_move = not self.state.second_move
+        self.state.target, self.state.spell = None, None
+        self.screen.invalidate()
+        return True
+
+    def cycle_target(self) -> bool:
+        """T: the next attackable enemy."""
+        ts = self.targets()
+        if not ts:
+            self.screen.set_status("No enemy is within reach of this weapon.", error=False)
+            return False
+        i = (ts.index(self.state.target) + 1) % len(ts) if self.state.target in ts else 0
+        self.state.target = ts[i]
+        self.screen.invalidate()
+        return True
+
+    def clear_moves(self) -> bool:
+        """Esc: drop the chosen advance and target, if any (True when there was something to drop)."""
+        if self.state.advance or self.state.target:
+            self.state.advance, self.state.target = [], None
+            self.screen.invalidate()
+            return True
+        return False
+
+    # --- input ----------------------------------------------------------------------------------
+    def buttons(self, rect: pygame.Rect) -> list[Button]:
+        """Weapons and Second move, the five stances, the dodge toggles (the declare buttons are the
+        screen's, after the spell row)."""
+        s, ui = self.screen.ui.s, self.screen.ui
+        st = self.state
+        out: list[Button] = []
+        opts = self.declare_options()
+        fig = self.screen.battle.figure(st.figure)
+        top = rect.y + s(34)
+        bx = rect.x + s(12)
+        for name in opts["weapons"]:
+            w = max(70, min(150, ui.text.width(name, 13) // max(1, ui.settings.ui_scale) + 24))
+            b = Button(name, functools.partial(self.cmd_weapon, name), pygame.Rect(bx, top, s(int(w)), s(26)), size=13)
+            b.focused = name == st.weapon and not st.second_move and st.spell is None
+            out.append(b)
+            bx += s(int(w)) + s(6)
+        b = Button("Second move", self.cmd_second_move, pygame.Rect(bx, top, s(110), s(26)), size=13)
+        b.focused = st.second_move
+        out.append(b)
+        top += s(32)
+        bw = (self.columns(rect.width)[0] - s(12) - 4 * s(5)) // 5
+        for i, stance in enumerate(Stance):
+            b = Button(
+                f"{i + 1} {SHORT_STANCES[i]}",
+                functools.partial(self.cmd_stance, stance.value),
+                pygame.Rect(rect.x + s(12) + i * (bw + s(5)), top, bw, s(26)),
+                size=12,
+                enabled=stance.value in opts["stances"] and not st.second_move,
+            )
+            b.focused = stance.value == st.stance and not st.second_move
+            out.append(b)
+        firers = [f for f in opts["firers"] if f != fig.id]
+        aiming = st.target is not None and not st.second_move and st.spell is None
+        if aiming:
+            # FTC 6.6: the aim chooser, at the end of the dodge row (L cycles it too)
+            aw = s(104)
+            b = Button(
+                f"Aim: {st.aim}",
+                self.cmd_cycle_aim,
+                pygame.Rect(rect.x + self.columns(rect.width)[0] - aw, rect.y + s(self.dodge_y(rect.width)), aw, s(26)),
+                size=12,
+            )
+            b.focused = st.aim != "best"
+            out.append(b)
+        if firers and not st.second_move:
+            fx = rect.x + s(64)
+            fy = rect.y + s(self.dodge_y(rect.width))
+            for fid in firers[: 3 if aiming else 4]:
+                name = self.screen.battle.figure(fid).name.split()[0]
+                b = Button(
+                    ("✓ " if fid in st.dodge else "") + name,
+                    functools.partial(self.cmd_toggle_dodge, fid),
+                    pygame.Rect(fx, fy, s(84), s(26)),
+                    size=12,
+                )
+                b.focused = fid in st.dodge
+                out.append(b)
+                fx += s(90)
+        return out
+
+    def on_key(self, key: int) -> bool:
+        """1–5 stance, Backspace drops the advance and retreat; True when the key was taken."""
+        digits = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5)
+        if key in digits:
+            self.cmd_stance(list(Stance)[digits.index(key)].value)
+            return True
+        if key == pygame.K_l and self.state.target is not None:
+            self.cmd_cycle_aim()
+            return True
+        if key == pygame.K_BACKSPACE:
+            self.state.advance, self.state.retreat = [], None
+            self.screen.invalidate()
+            return True
+        return False
+
+    def click(self, h: Hex, occupant: Figure | None) -> bool:
+        """A board click while declaring: the second move's hex, the target, the retreat or an advance
+        hex; True when the click was taken."""
+        s = self.state
+        battle = self.screen.battle
+        fig = battle.figure(s.figure)
+        if s.second_move:
+            if self.screen.reach(fig.id).can_reach(h):
+                path = self.screen.planned_path(fig.id, h)
+                if path is not None:
+                    self.screen.send(act.SecondMove(fig.id, path.steps))
+                    return True
+            return False
+        if occupant is not None and s.spell is None and occupant.id in self.targets():
+            s.target = None if s.target == occupant.id else occupant.id
+            return True
+        st = Stance(s.stance)
+        if st.retreat != "none" and h in self.declare_options()["retreats"]:
+            s.retreat = None if s.retreat == h and st.retreat == "may" else h
+            return True
+        last_hex, last_facing = s.advance[-1] if s.advance else (fig.hex, fig.facing)
+        if (
+            st.max_advance
+            and occupant is None
+            and len(s.advance) < st.max_advance
+            and h in front_hexes(last_hex, last_facing)
+            and battle.terrain.is_passable(h)
+        ):
+            facing = direction_to(last_hex, h)
+            s.advance.append((h, facing if facing is not None else last_facing))
+            if s.target not in self.targets():
+                s.target = None
+            return True
+        return False
+
+    # --- drawing --------------------------------------------------------------------------------
+    def stance_notes(self) -> str:
+        """What the stance lets the figure do with hexes (FTC 6.2): the advance chosen, the retreat hex named
+        the way the board shows it."""
+        st = self.state
+        stance = Stance(st.stance)
+        notes = []
+        if stance.max_advance:
+            notes.append(
+                f"advance: click up to {counted(stance.max_advance, 'hex', 'hexes')} ahead ({len(st.advance)} chosen)"
+            )
+        if stance.retreat != "none":
+            where = (
+                "click a green hex"
+                if st.retreat is None
+                else "to " + hex_name(self.screen.battle, self.screen.data.layout, st.retreat, st.figure)
+            )
+            notes.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
+        return " · ".join(notes)
+
+    def paint(self, surf: pygame.Surface, d: Decision, bottom: int) -> pygame.Rect | None:
+        """The controls column's text and the attack's odds (above ``bottom``, the spell row's top); the odds
+        area (where the spell panel paints a casting's odds), None for a second move (no odds)."""
+        s, text = self.screen.ui.s, self.screen.ui.text
+        w, h = surf.get_size()
+        self.ensure(d)
+        st = self.state
+        battle = self.screen.battle
+        fig = battle.figure(st.figure)
+        x = s(12)
+        left_w, below = self.columns(w)
+        text.blit(surf, f"{fig.name} declares", (x, s(8)), 16, theme.ACCENT, bold=True)
+        if battle.options.secret_stances:
+            text.blit(
+                surf, "secret until everyone has declared", (left_w, s(12)), 11, theme.TEXT_MUTED, anchor="topright"
+            )
+        y = s(98)
+        if st.second_move:
+            for part in text.wrap(
+                "Second move: neither attack nor defend, move again by the movement rules "
+                "(FTC 6.2). Click a coloured hex; click “Second move” again to cancel.",
+                12,
+                left_w - x,
+            ):
+                text.blit(surf, part, (x, y), 12, theme.TEXT)
+                y += text.line_height(12)
+            return None
+        stance = Stance(st.stance)
+        compact = self.compact(w)
+        parts = text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)
+        if compact and len(parts) > 1:  # one line, cut with "…" (F1 and the buttons' hints tell the rest)
+            parts = [text.fit(" ".join(parts), 12, left_w - x)]
+        for part in parts[:2]:
+            text.blit(surf, part, (x, y), 12, theme.TEXT)
+            y += text.line_height(12)
+        notes = self.stance_notes()
+        if notes and not compact:
+            for part in text.wrap(notes, 11, left_w - x)[:2]:
+                text.blit(surf, part, (x, y + s(2)), 11, theme.TEXT_MUTED)
+                y += text.line_height(11)
+        opts = self.declare_options()
+        if [f for f in opts["firers"] if f != fig.id]:
+            text.blit(surf, "Dodge:", (x, s(self.dodge_y(w) + 5)), 12, theme.TEXT_MUTED)
+        # the odds column
+        if below:
+            top = self.dodge_y(w) + 36
+            area = pygame.Rect(s(12), s(top), w - s(24), max(0, bottom - s(4) - s(top)))
+            pygame.draw.line(surf, theme.BORDER, (s(10), s(top - 6)), (w - s(10), s(top - 6)))
+        else:
+            ox = left_w + s(16)
+            area = pygame.Rect(ox, s(8), w - ox - s(12), h - s(8))
+            pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
+        if st.spell is None:
+            self._paint_odds(surf, area, compact)
+        return area
+
+    @staticmethod
+    def _odds_line(pv: AttackPreview) -> str:
+        mods = "".join(f" {signed(m.value)} {m.name}" for m in pv.offence_mods)
+        dfn = f"vs defence {level_name(pv.defence)}" if pv.defence is not None else "unopposed"
+        return (
+            f"{level_name(pv.skill)}{mods} = {level_name(pv.offence)} {dfn}; difficulty "
+            f"{level_name(pv.difficulty)}; damage {signed(pv.damage_base)} + degree"
+        )
+
+    def _odds_notes(self, pv: AttackPreview) -> list[str]:
+        battle = self.screen.battle
+        notes = []
+        if pv.line is not None:
+            if pv.line.blocked:
+                notes.append("line of fire BLOCKED")
+            elif pv.line.partial_cover:
+                notes.append("partial cover (−1)")
+        notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
+        notes.extend(pv.assumptions)
+        return notes
+
+    def odds_details(self) -> str:
+        """The odds a compact panel leaves out, for the hint over its odds: the whole modifier line, the
+        stances compared and the notes ("" with no target or no odds)."""
+        pv = self.preview()
+        if self.state.target is None or pv is None:
+            return ""
+        out = [self._odds_line(pv)]
+        if pv.stances:
+            cols = [
+                f"{STANCE_COLUMNS[c.stance.value]} {percent(c.hit)}"
+                + (f" · {percent(c.risk)}" if c.risk is not None else "")
+                for c in pv.stances
+            ]
+            out.append("Stances compared (your hit · their hit on you): " + "; ".join(cols))
+        notes = self._odds_notes(pv)
+        if notes:
+            out.append(" · ".join(notes))
+        return "\n".join(out)
+
+    def _paint_odds(self, surf: pygame.Surface, area: pygame.Rect, compact: bool = False) -> None:
+        s, text = self.screen.ui.s, self.screen.ui.text
+        ox, ow, h = area.x, area.width, area.bottom
+        st = self.state
+        battle = self.screen.battle
+        y = area.y
+        pv = self.preview()
+        if st.target is None:
+            for part in text.wrap(
+                "Target: click an enemy outlined in red, or press T. With no target the figure only defends.", 13, ow
+            ):
+                text.blit(surf, part, (ox, y), 13, theme.TEXT)
+                y += text.line_height(13)
+            return
+        if pv is None:
+            text.blit(surf, "No odds: that target cannot be attacked now.", (ox, y), 13, theme.DANGER)
+            return
+        tgt = battle.figure(st.target)
+        text.blit(
+            surf, f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", (ox, y), 15, theme.ACCENT, bold=True
+        )
+        y += s(22)
+        line = self._odds_line(pv)
+        parts = text.wrap(line, 11, ow)
+        if compact:  # the key lines only: the distribution and the stances compared need the full panel
+            if len(parts) > 1:
+                parts = [text.fit(" ".join(parts), 11, ow)]
+            text.blit(surf, parts[0], (ox, y), 11, theme.TEXT_MUTED)
+            return
+        for part in parts[:2]:
+            text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
+            y += text.line_height(11)
+        y += s(4)
+        y = paint_distribution(self.screen.ui, surf, pv.distribution, pygame.Rect(ox, y, ow, s(14)))
+        if pv.stances:
+            y += s(4)
+            text.blit(surf, "Stances compared (your hit · their hit on you)", (ox, y), 11, theme.TEXT_MUTED, bold=True)
+            y += s(15)
+            cw = ow // len(pv.stances)
+            for i, col in enumerate(pv.stances):
+                cx = ox + i * cw
+                sel = col.stance.value == st.stance
+                if sel:
+                    pygame.draw.rect(surf, theme.PANEL_LIGHT, (cx - s(2), y - s(1), cw - s(2), s(30)), border_radius=3)
+                short = STANCE_COLUMNS[col.stance.value]
+                text.blit(surf, short, (cx, y), 11, theme.ACCENT if sel else theme.TEXT_MUTED, bold=sel)
+                risk = f" · {percent(col.risk)}" if col.risk is not None else ""
+                text.blit(
+                    surf,
+                    f"{percent(col.hit)}{risk}",
+                    (cx, y + s(14)),
+                    12,
+                    theme.TEXT if sel else theme.TEXT_MUTED,
+                    bold=sel,
+                )
+            y += s(34)
+        notes = self._odds_notes(pv)
+        room = max(0, (h - y - s(4)) // text.line_height(11))
+        lines = text.wrap(" · ".join(notes), 11, ow)
+        if len(lines) > room > 0:  # what does not fit is cut with "…", never dropped unsaid
+            lines = lines[:room]
+            lines[-1] = text.fit(lines[-1] + "…", 11, ow)
+        for part in lines[:room]:
+            text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
+            y += text.line_height(11)

@@ -1,0 +1,68 @@
+"""The GM's seat at the battle screen: whether the GM sits at the screen now, the way into the GM's panel
+(G, or the panel's GM button), and the curtain that hands the seat back to the player who decides.
+
+The GM's panel itself is ``game.ui.gm_panel.GMPanel``; in hotseat the curtain first names the GM, so the
+players never see the GM's controls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from game.engine.battle import Decision
+from game.ui import theme
+from game.ui.battle.common import BattleHost
+from game.ui.battle.curtain import CurtainScreen
+from game.ui.gm_panel import GMPanel
+from game.ui.screen import Push, Transition
+from game.ui.widgets import Button
+
+
+class GMSeat:
+    """Who holds the GM's seat, and the panel's door."""
+
+    def __init__(self, screen: BattleHost) -> None:
+        self.screen = screen
+
+    def seated(self, last_human_side: str | None) -> bool:
+        """Whether the GM sits at the screen now: the GM plays a side, and that human side has the seat
+        (its decision, or the last one shown). A referee GM is never seated: the curtain calls the GM."""
+        battle = self.screen.battle
+        seat = battle.setup.gm
+        if seat is None or seat not in battle.sides or not self.screen.is_human(seat):
+            return False
+        humans = [s for s in battle.sides if self.screen.is_human(s)]
+        d = self.screen.decision()
+        current = d.side if d is not None and self.screen.is_human(d.side) else last_human_side
+        return current in (None, seat) and (len(humans) == 1 or current == seat)
+
+    def open(self, last_human_side: str | None, on_close: Callable[[], Transition | None]) -> Transition | None:
+        """G: the GM's panel, only in a battle with a GM seat; behind the curtain unless the GM sits here;
+        ``on_close`` hands the seat back when the panel closes."""
+        battle = self.screen.battle
+        if battle.setup.gm is None:
+            self.screen.set_status("This battle has no GM seat; mark a player as GM in the battle setup.", error=True)
+            return None
+        if battle.over:
+            self.screen.set_status("The battle is over.", error=True)
+            return None
+        panel = GMPanel(self.screen.ui, self.screen, on_close)
+        if self.seated(last_human_side):
+            return Push(panel)
+        return Push(CurtainScreen(self.screen.ui, "the GM", theme.ACCENT, then=lambda: Push(panel)))
+
+    def button(self, d: Decision, rect: pygame.Rect, open_panel: Callable[[], object]) -> list[Button]:
+        """The GM button in the decision panel's top right corner (not while declaring: the row is full)."""
+        if self.screen.battle.setup.gm is None or d.reason == "declare":
+            return []
+        s = self.screen.ui.s
+        return [
+            Button(
+                "GM (G)",
+                open_panel,
+                pygame.Rect(rect.right - s(92), rect.y + s(8), s(80), s(30)),
+                size=14,
+            )
+        ]

@@ -1,0 +1,376 @@
+"""The move panel of the battle screen (FTC 5): a human side's movement — the mover, its reachable hexes and
+escape chances, the planned path, the final facing and posture, hold, stay, pass, interrupt — and the
+questions of the movement and attack phases: stop the mover, run after a failed escape, follow a
+retreating target.
+
+What can be reached and at what cost is the battle's (``Battle.reach_for``); the panel keeps only the
+player's choices while they are being made (the figure chosen to interrupt with, the facing, the posture).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import pygame
+
+from game.engine import actions as act
+from game.engine.battle import Decision, Figure
+from game.engine.hexgrid import Hex
+from game.engine.movement import Path as MovePath
+from game.engine.movement import Reach
+from game.ui import theme
+from game.ui.battle.common import ANSWER_REASONS, MOVE_REASONS, BattleHost, follow_hex
+from game.ui.battle.words import counted
+from game.ui.preview import escape_chance, percent
+from game.ui.widgets import Button
+
+POSTURES = ("standing", "crawling", "prone")
+LEGEND = ("free attacks risk", "escape roll", "free")
+"""The movement bands' legend, right to left (FTC 5.3: free, an escape roll, free attacks likely)."""
+ORDERS = ("always", "never", "ask")
+
+
+class MovePanel:
+    """The movement decision being planned, its buttons, keys, board clicks and panel text."""
+
+    HEIGHT = 112
+
+    def __init__(self, screen: BattleHost) -> None:
+        self.screen = screen
+        self.actor: str | None = None
+        """The held figure chosen to interrupt with (or to use its held move)."""
+        self.facing_choice: int | None = None
+        self.posture_choice: str | None = None
+        """The posture the moving figure takes before it moves (C cycles it; FTC 5 "Crawling and Rolling")."""
+        self._reach_cache: dict[tuple[object, ...], Reach] = {}
+        self._escape_cache: dict[tuple[object, ...], dict[Hex, Fraction]] = {}
+
+    def height(self, width: int) -> int:
+        """The panel's height at this width: one row taller when the colour legend does not fit beside the
+        buttons."""
+        s = self.screen.ui.s
+        return s(self.HEIGHT) + (0 if self._legend_fits(width) else s(18))
+
+    def _legend_width(self) -> int:
+        s, text = self.screen.ui.s, self.screen.ui.text
+        return sum(text.width(label, 11) + s(22) for label in LEGEND)
+
+    def _legend_fits(self, width: int) -> bool:
+        s = self.screen.ui.s
+        return width - s(12) - self._legend_width() >= s(12) + s(238) + s(8)
+
+    def reset(self) -> None:
+        """A decision was sent: the choices start over."""
+        self.actor = None
+        self.facing_choice = None
+        self.posture_choice = None
+        self._reach_cache.clear()
+        self._escape_cache.clear()
+
+    # --- what the move would be -----------------------------------------------------------------
+    def active_mover(self, d: Decision) -> str | None:
+        """The figure whose move is being planned in a movement decision."""
+        if d.reason == "interrupt":
+            if self.actor in d.interrupters:
+                return self.actor
+            return d.interrupters[0] if d.interrupters else None
+        if d.reason == "move" and self.actor in d.interrupters:
+            return self.actor
+        return d.figure
+
+    def posture_of(self, fid: str) -> str:
+        """The posture the figure would move in: the chosen one for the mover, else its own."""
+        return self.posture_choice or self.screen.battle.figure(fid).posture
+
+    def move_action(self, fid: str, steps: tuple[tuple[Hex, int], ...]) -> act.Move:
+        """The Move to send, with the posture change when one was chosen."""
+        posture = self.posture_of(fid)
+        return act.Move(fid, steps, posture if posture != self.screen.battle.figure(fid).posture else None)
+
+    def reach(self, fid: str) -> Reach:
+        """The figure's reachable hexes now, in the posture it would move in (cached until a change)."""
+        posture = self.posture_of(fid)
+        key = (self.screen.version, fid, posture)
+        r = self._reach_cache.get(key)
+        if r is None:
+            r = self.screen.battle.reach_for(fid, posture=posture)
+            self._reach_cache[key] = r
+        return r
+
+    def escapes(self, fid: str) -> dict[Hex, Fraction]:
+        """Escape chance of every reachable hex whose path crosses a zone of control (FTC 5.3)."""
+        key = (self.screen.version, fid)
+        out = self._escape_cache.get(key)
+        if out is None:
+            r = self.reach(fid)
+            out = {h: escape_chance(self.screen.battle, fid, r, h) for h in r.hexes() if r.band(h) == "escape"}
+            self._escape_cache[key] = out
+        return out
+
+    def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:
+        """The path the figure would take to ``h`` with the chosen final facing."""
+        if h is None:
+            return None
+        r = self.reach(fid)
+        if not r.can_reach(h):
+            return None
+        if self.facing_choice is not None and r.can_reach(h, self.facing_choice):
+            return r.path(h, self.facing_choice)
+        return r.path(h)
+
+    def moving_figure(self, d: Decision) -> str | None:
+        """The figure a movement (or a declared second move, FTC 6.2) would move now."""
+        if d.reason in MOVE_REASONS:
+            return self.active_mover(d)
+        if d.reason == "declare" and self.screen.decl.second_move:
+            return self.screen.decl.figure
+        return None
+
+    def current_facing(self) -> int | None:
+        """The facing the moving figure would end in (the chosen one, else the path's or its own)."""
+        d = self.screen.my_decision()
+        fid = self.moving_figure(d) if d is not None else None
+        if fid is None:
+            return None
+        if self.facing_choice is not None:
+            return self.facing_choice
+        path = self.planned_path(fid, self.screen.hover_hex)
+        return path.end_facing if path is not None else self.screen.battle.figure(fid).facing
+
+    def turn(self, step: int) -> None:
+        """Turn the final facing one side (Q / E, the wheel over a reachable hex)."""
+        self.facing_choice = ((self.current_facing() or 0) + step) % 6
+        self.screen.invalidate()
+
+    def wheel_turns(self, in_board: bool) -> bool:
+        """The wheel turns the final facing while a path is previewed (else it zooms)."""
+        d = self.screen.my_decision()
+        h = self.screen.hover_hex
+        if d is None or h is None or not in_board:
+            return False
+        fid = self.moving_figure(d)
+        return fid is not None and self.reach(fid).can_reach(h)
+
+    # --- commands -------------------------------------------------------------------------------
+    def cmd_posture(self) -> None:
+        """C: cycle the mover's posture — standing, crawling, lying down (FTC 5 "Crawling and Rolling")."""
+        d = self.screen.my_decision()
+        fid = self.active_mover(d) if d is not None else None
+        if fid is None:
+            return
+        self.posture_choice = POSTURES[(POSTURES.index(self.posture_of(fid)) + 1) % 3]
+        self.screen.invalidate()
+        self.screen.set_status(
+            f"{self.screen.battle.figure(fid).name} will move {self.posture_choice}: "
+            f"{counted(self.reach(fid).allowance, 'hex', 'hexes')} this round."
+        )
+
+    def cmd_standing_order(self) -> bool:
+        """O: cycle the selected figure's standing order for stopping enemies (always / never / ask);
+        only for a figure of the side whose player is at the computer now."""
+        d = self.screen.my_decision()
+        fid = self.screen.selected_id
+        battle = self.screen.battle
+        if d is None or fid is None or battle.figure(fid).side != d.side:
+            return False
+        current = battle.figure(fid).standing_order
+        return self.screen.send(act.SetStandingOrder(fid, ORDERS[(ORDERS.index(current) + 1) % 3]))
+
+    def cmd_hold(self) -> bool:
+        """H: hold the figure whose turn it is (FTC 5)."""
+        d = self.screen.my_decision()
+        if d is None or d.reason != "move" or d.figure is None:
+            self.screen.set_status("Only the figure whose turn it is may hold now.", error=True)
+            return False
+        return self.screen.send(act.Hold(d.figure))
+
+    def cmd_stay(self) -> bool:
+        """Space: the moving figure stays where it is (a move with no steps)."""
+        d = self.screen.my_decision()
+        if d is None:
+            return False
+        if d.reason in MOVE_REASONS:
+            fid = self.active_mover(d)
+            if fid is None:
+                return False
+            fig = self.screen.battle.figure(fid)
+            if self.facing_choice is not None and self.facing_choice != fig.facing:
+                path = self.planned_path(fid, fig.hex)
+                if path is not None:
+                    return self.screen.send(self.move_action(fid, path.steps))
+            return self.screen.send(self.move_action(fid, ()))
+        if d.reason == "escape_failed":
+            return self.screen.send(act.EscapeFailedChoice(d.figure or "", False))
+        if d.reason == "follow":
+            return self.screen.send(act.FollowChoice(d.figure or "", None))
+        return False
+
+    def cmd_pass(self) -> bool:
+        """P: the side lets the next figure move without interrupting."""
+        d = self.screen.my_decision()
+        if d is None or d.reason != "interrupt":
+            return False
+        return self.screen.send(act.PassInterrupt(d.side))
+
+    def cmd_answer(self, yes: bool) -> bool:
+        """Y / N: stop the mover, run from a failed escape, follow the retreating target."""
+        d = self.screen.my_decision()
+        if d is None or d.figure is None:
+            return False
+        if d.reason == "stop":
+            return self.screen.send(act.StopChoice(d.figure, yes))
+        if d.reason == "escape_failed":
+            return self.screen.send(act.EscapeFailedChoice(d.figure, yes))
+        if d.reason == "follow":
+            return self.screen.send(act.FollowChoice(d.figure, follow_hex(self.screen.battle) if yes else None))
+        return False
+
+    # --- input ----------------------------------------------------------------------------------
+    def buttons(self, d: Decision, rect: pygame.Rect) -> list[Button]:
+        """The panel's buttons for a movement decision or a question, along its foot."""
+        s = self.screen.ui.s
+        out: list[Button] = []
+        x, y = rect.x + s(12), rect.bottom - s(40)
+
+        def add(label: str, fn: Callable[[], object], w: int = 110) -> None:
+            nonlocal x
+            out.append(Button(label, fn, pygame.Rect(x, y, s(w), s(30)), size=14))
+            x += s(w) + s(8)
+
+        if d.reason in ("move", "held_end"):
+            if d.reason == "move":
+                add("Hold (H)", self.cmd_hold)
+            add("Stay (Space)", self.cmd_stay, 120)
+        elif d.reason == "interrupt":
+            add("Pass (P)", self.cmd_pass)
+            add("Stay (Space)", self.cmd_stay, 120)
+        elif d.reason == "stop":
+            add("Stop (Y)", lambda: self.cmd_answer(True))
+            add("Let go (N)", lambda: self.cmd_answer(False))
+        elif d.reason == "escape_failed":
+            add("Stay (N)", lambda: self.cmd_answer(False))
+            add("Run (Y)", lambda: self.cmd_answer(True))
+        elif d.reason == "follow":
+            add("Follow (Y)", lambda: self.cmd_answer(True))
+            add("Stay (N)", lambda: self.cmd_answer(False))
+        return out
+
+    def on_key(self, key: int, d: Decision) -> bool:
+        """The movement keys (Q/E facing, C posture, O standing order, H hold, Space stay, Enter, P pass,
+        Y/N answers); True when the key was taken."""
+        if key in (pygame.K_q, pygame.K_e) and (d.reason in MOVE_REASONS or self.screen.decl.second_move):
+            self.turn(1 if key == pygame.K_q else -1)
+            return True
+        if key == pygame.K_c and d.reason in MOVE_REASONS:
+            self.cmd_posture()
+            return True
+        if key == pygame.K_o and self.cmd_standing_order():
+            return True
+        if key == pygame.K_h and d.reason == "move":
+            self.cmd_hold()
+            return True
+        if key == pygame.K_SPACE:
+            self.cmd_stay()
+            return True
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and d.reason != "declare":
+            if d.reason == "interrupt":
+                self.cmd_pass()
+            elif d.reason in ("move", "held_end"):
+                self.cmd_stay()
+            elif d.reason == "stop":
+                self.cmd_answer(True)
+            elif d.reason in ("escape_failed", "follow"):
+                self.cmd_answer(False)
+            return True
+        if key == pygame.K_p and d.reason == "interrupt":
+            self.cmd_pass()
+            return True
+        if key in (pygame.K_y, pygame.K_n) and d.reason in ANSWER_REASONS:
+            self.cmd_answer(key == pygame.K_y)
+            return True
+        return False
+
+    def click(self, h: Hex, occupant: Figure | None, d: Decision) -> bool:
+        """A board click in a movement decision: choose another held figure, or move along the shown path;
+        in a follow question, the offered hex follows. True when the click was taken."""
+        battle = self.screen.battle
+        if d.reason in MOVE_REASONS:
+            fid = self.active_mover(d)
+            if occupant is not None and occupant.id in d.interrupters and occupant.id != fid:
+                self.actor = occupant.id
+                self.facing_choice = None
+                self.screen.invalidate()
+                self.screen.selected_id, self.screen.selected_hex = occupant.id, occupant.hex
+                return True
+            own = fid is not None and battle.figure(fid).hex == h
+            turning = (
+                own
+                and self.facing_choice is not None
+                and fid is not None
+                and self.facing_choice != battle.figure(fid).facing
+            )
+            if fid is not None and (not own or turning) and self.reach(fid).can_reach(h):
+                path = self.planned_path(fid, h)
+                if path is not None and self.screen.send(self.move_action(fid, path.steps)):
+                    return True
+        if d.reason == "follow" and h == follow_hex(battle) and h is not None:
+            self.cmd_answer(True)
+            return True
+        return False
+
+    # --- drawing --------------------------------------------------------------------------------
+    def paint(self, surf: pygame.Surface, d: Decision) -> None:
+        """The panel's text: the mover and the cost of the path under the mouse, or the question asked."""
+        s, text = self.screen.ui.s, self.screen.ui.text
+        w, h = surf.get_size()
+        x, y = s(12), s(8)
+        room = w - 2 * x - (s(96) if self.screen.battle.setup.gm is not None else 0)  # clear of "GM (G)"
+        if d.reason in ANSWER_REASONS:
+            title = {"stop": "Stop the mover?", "escape_failed": "Escape failed", "follow": "Follow?"}[d.reason]
+            text.blit(surf, title, (x, y), 16, theme.ACCENT, bold=True)
+            y += s(24)
+            for part in text.wrap(d.prompt, 13, room)[:3]:
+                text.blit(surf, part, (x, y), 13, theme.TEXT)
+                y += text.line_height(13)
+            return
+        fid = self.active_mover(d)
+        name = self.screen.battle.figure(fid).name if fid else "—"
+        head = {
+            "move": f"{name} moves",
+            "held_end": f"{name}: use the held move now",
+            "interrupt": f"Interrupt with {name}?",
+        }[d.reason]
+        text.blit(surf, head, (x, y), 16, theme.ACCENT, bold=True)
+        y += s(24)
+        path = self.planned_path(fid, self.screen.hover_hex) if fid else None
+        if path is not None:
+            esc = self.escapes(fid or "")
+            extra = f" · escape roll: {percent(esc[path.end])} to get through" if path.end in esc else ""
+            line = move_cost_line(path, self.reach(fid or "").allowance) + extra
+        elif d.reason == "interrupt" and len(d.interrupters) > 1:
+            line = "Click another held figure to choose it; click a coloured hex to move."
+        else:
+            line = "Click a coloured hex to move there · wheel or Q/E: final facing"
+        line += f" · C: posture ({self.posture_of(fid)})" if fid else ""
+        for part in text.wrap(line, 13, room)[:2]:
+            text.blit(surf, part, (x, y), 13, theme.TEXT)
+            y += text.line_height(13)
+        pal = self.screen.ui.palette
+        legend_y = h - s(22) if self._legend_fits(w) else h - s(48)
+        lx = w - s(12)
+        for label, colour in zip(LEGEND, (pal.move_free_attacks, pal.move_escape, pal.move_free), strict=True):
+            r = text.blit(surf, label, (lx, legend_y), 11, theme.TEXT_MUTED, anchor="midright")
+            pygame.draw.rect(surf, colour, (r.x - s(14), legend_y - s(5), s(10), s(10)))
+            lx = r.x - s(22)
+
+
+def move_cost_line(path: MovePath, allowance: int) -> str:
+    """The cost of a planned move in words (FTC 5, 5.1.2, 5.2): hexes, terrain, one more hex for each figure
+    passed through (a friend, or an enemy who does not stop the mover or whose zone he breaks), facing."""
+    through = path.occupied_extra
+    parts = [f"{path.hexes_moved} hexes", f"terrain {path.terrain_penalty}"]
+    if through:
+        parts.append(f"passing through {through} figure{'s' if through != 1 else ''} +{through}")
+    parts.append(f"facing {path.facing_extra}")
+    return f"cost {path.cost} of {allowance}: " + " + ".join(parts)

@@ -1,0 +1,155 @@
+"""The character sheet of the battle screen's right column: the selected (or hovered, or deciding) figure's
+side, posture, standing order, traits on the ladder, skills, weapons, armour and wound track (FTC 2, 8, 9)."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.engine.battle import Figure
+from game.engine.ladder import level_name
+from game.ui import theme
+from game.ui.battle.common import TRAITS, BattleHost
+from game.ui.battle.words import facing_words, signed
+
+ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
+
+
+class Sheet:
+    """The sheet above the log (painted into the screen's cached chrome)."""
+
+    def __init__(self, screen: BattleHost) -> None:
+        self.screen = screen
+
+    def figure_shown(self, hovered: str | None) -> str | None:
+        """Whose sheet it is: the selected figure, else the hovered one, else the one deciding."""
+        sc = self.screen
+        fid = sc.selected_id or hovered
+        if fid is None:
+            shown = sc.shown()
+            d = shown.decision
+            fid = d.figure if d is not None and d.figure in shown.figures else None
+        return fid
+
+    def paint(self, surf: pygame.Surface, hovered: str | None) -> None:
+        """The sheet of ``figure_shown``, or how to get one."""
+        sc = self.screen
+        s, text = sc.ui.s, sc.ui.text
+        w, h = surf.get_size()
+        surf.fill(theme.BACKGROUND)
+        pygame.draw.line(surf, theme.BORDER, (0, 0), (0, h))
+        fid = self.figure_shown(hovered)
+        x, y = s(14), s(10)
+        if fid is None:
+            text.blit(surf, "Click a figure to see its sheet.", (x, y), 14, theme.TEXT_MUTED)
+            return
+        battle = sc.shown()
+        f = battle.figures.get(fid) or sc.battle.figures[fid]
+        c = f.character
+        pygame.draw.circle(surf, sc.side_colour(f.side), (x + s(7), y + s(11)), s(7))
+        text.blit(surf, f.name, (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)
+        y += s(28)
+        state = (
+            "out of the fight" if f.out else ("held" if f.held and not f.moved else ("moved" if f.moved else "ready"))
+        )
+        text.blit(
+            surf,
+            f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
+            (x, y),
+            12,
+            theme.TEXT_MUTED,
+        )
+        y += s(16)
+        text.blit(surf, f"Enemies leaving its zone: {ORDER_WORDS[f.standing_order]} (O)", (x, y), 12, theme.TEXT_MUTED)
+        y += s(20)
+        colw = (w - 2 * x) // 4
+        for i, t in enumerate(TRAITS):
+            cx = x + (i % 4) * colw
+            cy = y + (i // 4) * s(30)
+            text.blit(surf, t[:3].capitalize(), (cx, cy), 11, theme.TEXT_MUTED)
+            text.blit(surf, level_name(int(getattr(c, t))), (cx, cy + s(12)), 12, theme.TEXT, bold=True)
+        y += s(64)
+        lh = text.line_height(12)
+        skills = sorted(c.skills.items(), key=lambda kv: -kv[1])[:6]
+        skill_lines = (
+            text.wrap("Skills: " + " · ".join(f"{k} {level_name(v)}" for k, v in skills), 12, w - 2 * x)[:2]
+            if skills
+            else []
+        )
+        weapon_lines = [
+            f"⚔ {wpn.name}: damage {signed(wpn.damage)}, skill {level_name(c.combat_skill(wpn))}"
+            + (f", range {wpn.base_range}/{wpn.max_range}" if wpn.ranged else "")
+            for wpn in c.weapons[:3]
+        ]
+        gear = [f"{a.name} ({signed(a.defense)})" for a in c.armour]
+        if c.shield is not None:
+            gear.append(f"{c.shield.name} (+{c.shield.defense} defence)")
+        armour_lines = text.wrap("Armour: " + ", ".join(gear), 12, w - 2 * x)[:2] if gear else []
+        # a short column keeps the wound track: the caption, the last line, then skills, armour and weapons
+        # beyond the first give way, so nothing is drawn over anything else
+        footer, last_line = s(18), s(14)
+        wound_block = s(6) + s(20) + s(32)
+        room = h - y - wound_block
+        for drop in ("footer", "last", "skills", "armour", "weapons", "skills", "armour"):
+            need = lh * (len(skill_lines) + len(weapon_lines) + len(armour_lines)) + footer + last_line
+            if need <= room:
+                break
+            if drop == "footer":
+                footer = 0
+            elif drop == "last":
+                last_line = 0
+            elif drop == "skills" and skill_lines:
+                skill_lines = skill_lines[:-1]
+            elif drop == "armour" and armour_lines:
+                armour_lines = armour_lines[:-1]
+            elif drop == "weapons":
+                weapon_lines = weapon_lines[:1]
+        for line in (*skill_lines, *weapon_lines, *armour_lines):
+            text.blit(surf, line, (x, y), 12, theme.TEXT)
+            y += lh
+        y += s(6)
+        pal = sc.ui.palette
+        text.blit(
+            surf,
+            wounds_line(f),
+            (x, y),
+            13,
+            pal.wound_colour(0 if f.wounds.worst is None else int(f.wounds.worst)),
+            bold=True,
+        )
+        y += s(20)
+        bx = x
+        steps = c.wound_track.steps
+        names = [step.name for step in steps]  # in full when the row has room ("Out of the Battle")
+        if sum(max(s(13) * st.boxes, text.width(n, 10)) + s(8) for st, n in zip(steps, names, strict=True)) > w - x:
+            names = [n if len(n) < 11 else n[:9] + "." for n in names]
+        for step, name in zip(steps, names, strict=True):
+            text.blit(surf, name, (bx, y), 10, theme.TEXT_MUTED)
+            for k in range(step.boxes):
+                r = pygame.Rect(bx + k * s(13), y + s(14), s(11), s(11))
+                filled = k < f.wounds.filled(step.level)
+                pygame.draw.rect(surf, pal.wound_colour(int(step.level)) if filled else theme.PANEL, r)
+                pygame.draw.rect(surf, theme.BORDER, r, 1)
+            bx += max(s(13) * step.boxes, text.width(name, 10)) + s(8)
+        y += s(32)
+        if last_line:
+            text.blit(
+                surf,
+                f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
+                f"moved {f.hexes_moved}/{f.allowance} hexes",
+                (x, y),
+                11,
+                theme.TEXT_MUTED,
+            )
+        if footer:
+            text.blit(
+                surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED
+            )
+
+
+def wounds_line(fig: Figure) -> str:
+    """The sheet's wound line: the worst wound, and the limbs crippled for the rest of the battle (FTC 6.6;
+    what a crippled arm or leg cannot do: docs/rulings.md "Hit location")."""
+    line = f"Wounds: {fig.wounds.label}"
+    if fig.crippled:
+        line += " · crippled: " + ", ".join(fig.crippled)
+    return line

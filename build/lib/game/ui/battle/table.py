@@ -1,0 +1,183 @@
+"""A seat at a networked table on the battle screen: the board, log and panels of a local battle, drawn from
+this seat's copy of the host's battle (``game.net.remote.RemoteSession``).
+
+The screen is the hotseat battle screen with three differences: only this seat's decisions are taken here
+(the others are the table's, so there is no curtain and no computer player on this machine); every frame
+takes what the host sent (``poll``) and plays it into the log like a local decision; a decision is sent to
+the host, whose refusal shows as a local one would. Undo is not offered (the rolls were made at the host);
+the GM's panel opens only at the GM's seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+import pygame
+
+from game.engine.battle import Decision, Seat
+from game.net.remote import RemoteSession
+from game.session import shipped_maps
+from game.ui import theme
+from game.ui.battle.screen import BattleScreen
+from game.ui.board import HexMapSource, default_layout
+from game.ui.mapdata import BoardData, open_map
+from game.ui.screen import Push, Transition, UiContext
+from game.ui.widgets import draw_panel
+
+
+def table_board_data(session: RemoteSession, *, grid: bool = True) -> BoardData:
+    """The board for a table's map: the host's map art when this game ships the very same file (its name and
+    SHA-256 match), else the terrain the host sent, drawn as coloured hexes."""
+    hint = session.client.map_hint
+    for path in shipped_maps():
+        if path.name == hint.get("name") and hashlib.sha256(path.read_bytes()).hexdigest() == hint.get("sha256"):
+            try:
+                data = open_map(path, grid=grid)
+            except Exception:  # a damaged local copy: the terrain the host sent still draws the board
+                break
+            if data.terrain.width == session.battle.terrain.width:
+                return data
+    terrain = session.battle.terrain
+    layout = default_layout(terrain.stagger_axis, terrain.stagger_index)
+    return BoardData(
+        session.battle.setup.title or "A table", None, terrain, layout, HexMapSource(terrain, layout, grid)
+    )
+
+
+class TableScreen(BattleScreen):
+    """The battle screen at one seat of a networked table (see module docstring)."""
+
+    session: RemoteSession
+
+    def __init__(
+        self,
+        ui: UiContext,
+        session: RemoteSession,
+        to_title: Callable[[], Transition],
+        *,
+        on_leave: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(ui, session, to_title, table_board_data(session, grid=ui.settings.show_grid))
+        session.clear_rebuilt()
+        self._waiting_said: str | None = None
+        self._chat_seen = len(session.client.chat_lines)
+        self.join_hint = ""
+        """Said after "Waiting for …" at a table this game hosts: how the other players join."""
+        self.on_leave = on_leave
+        """What leaving does besides closing the connection (a table hosted by this game: stop serving it)."""
+
+    def _setup_players(self) -> None:
+        self.players = {}  # the other seats are played at their own machines (or by the host's computer)
+
+    def is_human(self, side: str) -> bool:
+        """Whether this screen takes the side's decisions: only this seat's own."""
+        return side == self.session.seat
+
+    def is_computer(self, side: str) -> bool:
+        """Whether the table says a computer sits at the side's seat (a person at another machine is not)."""
+        return any(s.get("seat") == side and s.get("computer") for s in self.session.seats())
+
+    @property
+    def seat(self) -> Seat:
+        """The seat this client took at the table (a side's, the GM's or a watcher's): the screen draws its
+        view and sends its decisions from it."""
+        label = self.session.seat
+        if label == "gm":
+            return Seat.game_master()
+        if label in self.battle.sides:
+            return Seat.of_side(label)
+        return Seat.watcher()
+
+    def update(self, dt: float) -> bool:
+        """Take what the host sent, then run the screen as the hotseat screen does for its own seat."""
+        new = self.session.poll()
+        changed = False
+        if self.session.rebuilt:
+            self.session.clear_rebuilt()
+            self._bind()
+            self.journal.rebuild()
+            self.after_change([])
+            changed = True
+        elif new:
+            self.after_change(new)
+            changed = True
+        if self.session.closed_reason is not None:
+            self.set_status(f"The table closed: {self.session.closed_reason}", error=True)
+        elif self.session.lost_at is not None:
+            self.set_status("The connection to the host is lost; rejoining with this seat's token…", error=True)
+        else:
+            d = self.decision()
+            waiting = d.side if d is not None and not self.is_human(d.side) else None
+            if waiting is not None and waiting != self._waiting_said:
+                name = self.battle.sides[waiting].name if waiting in self.battle.sides else waiting
+                self.set_status(f"Waiting for {name} (you sit at {self.session.seat}){self.join_hint}")
+                changed = True
+            elif waiting is None and self._waiting_said is not None and not self.status_error:
+                self.set_status("")
+            self._waiting_said = waiting
+        changed = self._chat_news() or changed
+        return super().update(dt) or changed
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """F2: say a line to the whole table; everything else as on the hotseat screen."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F2:
+            from game.ui.pickers import TextPrompt
+
+            def said(text: str) -> None:
+                if text.strip():
+                    self.session.chat(text.strip())
+
+            return Push(TextPrompt(self.ui, "Say to the table", "Every seat reads this line.", "", said))
+        return super().on_event(event)
+
+    def _chat_news(self) -> bool:
+        lines = self.session.client.chat_lines
+        if len(lines) <= self._chat_seen:
+            return False
+        name, text = lines[-1]
+        self._chat_seen = len(lines)
+        self.set_status(f"{name} says: {text}   (F2: answer)")
+        return True
+
+    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+        """Who the table waits for, and whether a person or the host's computer has that seat."""
+        s = self.ui.s
+        x, y, _, h = self.board.camera.view
+        name = self.battle.sides[d.side].name if d.side in self.battle.sides else d.side
+        seat = next((i for i in self.session.seats() if i.get("seat") == d.side), {})
+        if seat.get("computer"):
+            who = f"{name} (the host's computer) is deciding…"
+        elif seat.get("present"):
+            who = f"{name} ({seat.get('name') or 'a player'}) is deciding at their seat…"
+        else:
+            who = f"Waiting for someone to take {name}'s seat…"
+        rect = pygame.Rect(x + s(10), y + h - s(46), s(420), s(36))
+        draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
+        self.ui.text.blit(surface, who, (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft")
+
+    def computer_turn(self, d: Decision) -> None:
+        """Another seat decides at its own machine (the status bar says whom the table waits for)."""
+
+    def cmd_undo(self) -> bool:
+        """Ctrl+Z: not at a table — the host rolled and told every seat."""
+        self.set_status("A table's decisions stand: undo is a hotseat game's.", error=True)
+        return False
+
+    def open_gm_panel(self) -> Transition | None:
+        """G: the GM's panel, at the GM's seat only (no curtain: this machine is the GM's own)."""
+        battle = self.battle
+        gm_here = self.session.seat == "gm" or (battle.setup.gm is not None and battle.setup.gm == self.session.seat)
+        if not gm_here:
+            self.set_status("Only the GM's seat opens the GM's panel.", error=True)
+            return None
+        from game.ui.gm_panel import GMPanel
+
+        return Push(GMPanel(self.ui, self, self._after_gm_panel))
+
+    def leave_to_title(self) -> Transition:
+        """Back to the title: this client leaves the table (its seat waits for it at the host)."""
+        self.session.close()
+        if self.on_leave is not None:
+            self.on_leave()
+        return self.to_title()

@@ -1,0 +1,500 @@
+"""The New battle screen: choose a map, a roster, who plays each side and the rule options.
+
+It also reads what the screen shows of a map (its sides, title, thumbnail and campaign roster). The
+title screen opens it; ``game.ui.screens`` re-exports its names.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pygame
+
+from game.engine.players import LEVEL_NAMES
+from game.ui import theme
+from game.ui.battle_setup import BattleSetup
+from game.ui.dialogs import FileChooser, MessageDialog
+from game.ui.screen import Pop, Push, Screen, Transition, UiContext, transition_of
+from game.ui.widgets import Button, ScrollList, Tooltip
+
+
+@dataclass(frozen=True)
+class SideChoice:
+    """One side of the chosen map as the New battle screen shows it."""
+
+    id: str
+    name: str
+    colour: str
+
+
+def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice], str]:
+    """The sides a map and roster put on the field, and the roster's file name (or an error sentence)."""
+    from game.maps.loader import load_map
+    from game.roster import load_roster
+    from game.session import default_roster_for, place_figures
+
+    loaded = load_map(map_path)
+    rp = roster_path or default_roster_for(map_path, loaded)
+    roster = load_roster(rp)
+    sides: list[SideChoice] = []
+    for f in place_figures(loaded, roster):
+        if all(sc.id != f["side"] for sc in sides):
+            rs = roster.side(f["side"])
+            sides.append(
+                SideChoice(f["side"], rs.name if rs else str(f["side"]).capitalize(), rs.colour if rs else "#888888")
+            )
+    return sides, rp.name
+
+
+@functools.lru_cache(maxsize=64)
+def _map_title(path: Path, mtime: float) -> tuple[str, str]:
+    import xml.etree.ElementTree as ElementTree
+
+    title, description = path.stem.replace("_", " ").capitalize(), ""
+    try:
+        for _, elem in ElementTree.iterparse(path, events=("end",)):
+            if elem.tag == "property" and elem.get("name") in ("name", "description"):
+                value = (elem.get("value") or elem.text or "").strip()[:200]
+                if value and elem.get("name") == "name":
+                    title = value
+                elif value:
+                    description = value
+            if elem.tag == "properties":  # the map's own properties come first
+                break
+    except (OSError, ElementTree.ParseError):
+        pass
+    return title, description
+
+
+def map_title(path: Path) -> tuple[str, str]:
+    """A map's title and description (its Tiled properties ``name`` and ``description``) for the New battle
+    list; the file name as words when the map has no ``name`` (or cannot be read: loading it then says why)."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return _map_title(path, mtime)
+
+
+_THUMBS: dict[tuple[Path, float, tuple[int, int]], pygame.Surface | None] = {}
+
+
+def map_thumbnail(path: Path, size: tuple[int, int]) -> pygame.Surface | None:
+    """The map's tiles drawn as Tiled draws them (``game.maps.render``), scaled to fit ``size``; None when the
+    map cannot be drawn (New battle then shows the map's problem instead). Kept per file version and size."""
+    try:
+        key = (path, path.stat().st_mtime, size)
+    except OSError:
+        return None
+    if key not in _THUMBS:
+        from game.maps.loader import load_map
+        from game.maps.render import render_map
+
+        try:
+            full = render_map(load_map(path))
+            w, h = full.get_size()
+            scale = min(size[0] / max(1, w), size[1] / max(1, h))
+            _THUMBS[key] = pygame.transform.smoothscale(full, (max(1, int(w * scale)), max(1, int(h * scale))))
+        except Exception:  # a broken map is described by the screen's problem text, not here
+            _THUMBS[key] = None
+    return _THUMBS[key]
+
+
+def map_campaign_roster(map_path: Path) -> Path | None:
+    """The campaign copy of a map's own roster ("Save wounds to roster" made it), or None (also when the map
+    cannot be read: New battle then describes the map's problem)."""
+    from game.maps.loader import load_map
+    from game.paths import campaign_roster
+    from game.session import default_roster_for
+
+    try:
+        return campaign_roster(default_roster_for(map_path, load_map(map_path)))
+    except Exception:  # a broken map is described by map_sides, not here
+        return None
+
+
+class NewBattleScreen(Screen):
+    """Choose a map (shipped or any .tmx), a roster, who plays each side and the rule options.
+
+    The defaults (first map, its own roster, side one human and the others computer, the rules text's
+    options) start a skirmish in one click.
+    """
+
+    CONTROLLERS = ("human", "tactical", "veteran", "novice")
+    """Who may play a side: a human or a computer level ("random" is a testing tool, left to ``simulate``)."""
+    CONTROLLER_NAMES: ClassVar[dict[str, str]] = {"human": "Human", **LEVEL_NAMES}
+
+    def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
+        super().__init__(ui)
+        from game.engine.battle import RULE_OPTION_HELP
+        from game.session import shipped_maps
+
+        self.start_battle = start_battle
+        found = sorted(ui.maps_dir.glob("*.tmx")) if ui.maps_dir.is_dir() else []
+        self.maps: list[Path] = list(found) or shipped_maps()
+        self.roster: Path | None = None
+        self.campaign: Path | None = None
+        """The campaign copy of the chosen map's own roster (``game.paths.campaign_roster``), if one exists."""
+        self.use_campaign = True
+        """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
+        self.preview_rect = pygame.Rect(0, 0, 0, 0)
+        self.option_tip = Tooltip()
+        self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
+        self.list.selected = 0
+        self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
+        self.roster_button = Button("Roster…", self._choose_roster, size=15)
+        self.roster_reset = Button("Map's own", self._reset_roster, size=15)
+        self.roster_edit = Button(
+            "Edit roster",
+            self._edit_roster,
+            size=15,
+            hotkey=pygame.K_e,
+            tooltip="Edit this roster: characters, traits, skills, gear.",
+        )
+        self.start = Button("Start battle", self._start, size=18)
+        self.back = Button("Back", Pop, size=16)
+        self.hosting = _host_controls(ui, self.setup)
+        self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
+        self.option_help = dict(RULE_OPTION_HELP)
+        self.option_rects: dict[str, pygame.Rect] = {}
+        self.sides: list[SideChoice] = []
+        self.controllers: dict[str, str] = {}
+        self.side_buttons: list[Button] = []
+        self.roster_name = ""
+        self.problem = ""
+        self.problem_lines: list[str] = []
+        self.problem_rect = pygame.Rect(0, 0, 0, 0)
+        self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
+        self._campaigns: dict[Path, Path | None] = {}
+        self._refresh()
+
+    def _labels(self) -> list[str]:
+        return [map_title(p)[0] for p in self.maps]
+
+    @property
+    def map_path(self) -> Path | None:
+        """The map chosen now."""
+        if not self.maps:
+            return None
+        index = self.list.selected if self.list.selected is not None else 0
+        return self.maps[index]
+
+    def _refresh(self) -> None:
+        """Read the chosen map's sides (cached per map and roster)."""
+        mp = self.map_path
+        if mp is None:
+            self.sides, self.roster_name, self.problem = [], "", "No maps found: use Browse… to open a .tmx file."
+        else:
+            if mp not in self._campaigns:
+                self._campaigns[mp] = map_campaign_roster(mp)
+            self.campaign = self._campaigns[mp]
+            key = (mp, self.chosen_roster)
+            if key not in self._cache:
+                try:
+                    sides, name = map_sides(mp, self.chosen_roster)
+                    self._cache[key] = (sides, name, "")
+                except Exception as exc:  # a broken map or roster is described, not raised
+                    from game.ui.dialogs import describe_error
+
+                    self._cache[key] = ([], "", describe_error(exc, f"Reading {mp.name}"))
+            self.sides, self.roster_name, self.problem = self._cache[key]
+        self.roster_reset.text = "As shipped" if self.roster is None and self.campaign_in_use else "Map's own"
+        if self.roster is None and self.campaign is not None and not self.use_campaign:
+            self.roster_reset.text = "Campaign copy"
+        for i, sc in enumerate(self.sides):
+            self.controllers.setdefault(sc.id, "human" if i == 0 else "tactical")
+        self.side_buttons = [Button("", functools.partial(self._toggle, sc.id), size=15) for sc in self.sides]
+        self._refresh_side_labels()
+        if self.size != (0, 0):
+            self.on_resize(self.size)
+
+    @property
+    def campaign_in_use(self) -> bool:
+        """Whether the battle would use the campaign copy of the map's roster."""
+        return self.roster is None and self.campaign is not None and self.use_campaign
+
+    @property
+    def chosen_roster(self) -> Path | None:
+        """The roster the battle would use: one the player chose, else the map's campaign copy (wounds carried
+        from the last battle) unless the player asked for the roster as shipped, else None (the map's own)."""
+        return self.roster or (self.campaign if self.campaign_in_use else None)
+
+    def _chosen(self, index: int) -> None:
+        self._refresh()
+
+    def _refresh_side_labels(self) -> None:
+        for sc, b in zip(self.sides, self.side_buttons, strict=True):
+            b.text = f"{sc.name}: {self.CONTROLLER_NAMES[self.controllers[sc.id]]}"
+
+    def _toggle(self, side: str) -> bool:
+        chosen = self.controllers[side]
+        current = self.CONTROLLERS.index(chosen) if chosen in self.CONTROLLERS else -1
+        self.controllers[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
+        self._refresh_side_labels()
+        return True
+
+    def _browse(self) -> Transition:
+        def chosen(path: Path) -> Transition | None:
+            self.maps.append(path)
+            self.list.set_items(self._labels())
+            self.list.select(len(self.maps) - 1)
+            return None
+
+        return Push(
+            FileChooser(
+                self.ui,
+                "Choose a map",
+                self.ui.maps_dir if self.ui.maps_dir.is_dir() else Path.cwd(),
+                (".tmx",),
+                chosen,
+            )
+        )
+
+    def _choose_roster(self) -> Transition:
+        def chosen(path: Path) -> Transition | None:
+            self.roster = path
+            self._refresh()
+            return None
+
+        mp = self.map_path
+        folder = mp.parent if mp is not None else self.ui.maps_dir
+        return Push(FileChooser(self.ui, "Choose a roster", folder, (".toml",), chosen))
+
+    def _edit_roster(self) -> Transition | None:
+        from game.ui.roster_editor import edit_roster, roster_for_map
+
+        mp = self.map_path
+        if mp is None:
+            return None
+        try:
+            path = roster_for_map(mp, self.chosen_roster)
+        except Exception as exc:  # a broken map is described, not raised
+            from game.ui.dialogs import describe_error
+
+            return Push(
+                MessageDialog(self.ui, "Cannot edit the roster", describe_error(exc, f"Reading {mp.name}"), error=True)
+            )
+
+        def saved(new_path: Path) -> None:
+            if new_path != path or self.roster is not None:
+                self.roster = new_path
+            self._cache.clear()
+            self._refresh()
+
+        return edit_roster(self.ui, path, saved)
+
+    def _reset_roster(self) -> bool:
+        if self.roster is not None:
+            self.roster, self.use_campaign = None, True
+        elif self.campaign is not None:
+            self.use_campaign = not self.use_campaign
+        self._refresh()
+        return True
+
+    def setup(self) -> BattleSetup:
+        """The battle the screen would start now."""
+        from game.engine.battle import RuleOptions
+
+        return BattleSetup(
+            self.map_path,
+            self.chosen_roster,
+            tuple(self.controllers.get(sc.id, "human") for sc in self.sides[:2]),
+            options=RuleOptions(**self.options),
+            side_controllers=tuple((sc.id, self.controllers.get(sc.id, "human")) for sc in self.sides),
+        )
+
+    def _start(self) -> Transition | None:
+        return self.start_battle(self.setup())
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """Two columns: map and roster on the left; players and rule options on the right."""
+        super().on_resize(size)
+        s = self.ui.s
+        w, h = size
+        panel_w = min(w - s(40), s(1000))
+        left = (w - panel_w) // 2
+        top = s(100)
+        lw = panel_w * 2 // 5
+        roster_y = h - s(116)  # the roster line and its buttons close the left column
+        rows = self.ui.text.line_height(16) + s(6)
+        list_h = min(max(3, len(self.maps)) * rows + s(12), (roster_y - top) * 2 // 5)
+        self.list.rect = pygame.Rect(left, top, lw, list_h)
+        self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(8), s(120), s(34))
+        self.preview_rect = pygame.Rect(
+            left, self.browse.rect.bottom + s(10), lw, max(s(40), roster_y - s(34) - self.browse.rect.bottom - s(10))
+        )
+        bw3 = min(s(120), (lw - 2 * s(8)) // 3)  # three buttons always inside the left column
+        self.roster_button.rect = pygame.Rect(left, roster_y, bw3, s(34))
+        self.roster_reset.rect = pygame.Rect(left + bw3 + s(8), roster_y, bw3, s(34))
+        self.roster_edit.rect = pygame.Rect(left + 2 * (bw3 + s(8)), roster_y, bw3, s(34))
+        rx = left + lw + s(30)
+        bw = panel_w - lw - s(30)
+        y = top + s(4)
+        for b in self.side_buttons:
+            b.rect = pygame.Rect(rx, y, min(bw, s(420)), s(36))
+            y += s(42)
+        # A broken map or roster gets its own wrapped block, so the rule options start below it.
+        self.problem_lines, self.problem_rect = [], pygame.Rect(rx, y, 0, 0)
+        if self.problem:
+            text = self.ui.text
+            self.problem_lines = text.wrap(self.problem, 14, bw)[:8]
+            self.problem_rect = pygame.Rect(rx, y, bw, len(self.problem_lines) * text.line_height(14))
+            y = self.problem_rect.bottom + s(8)
+        y += s(30)
+        self.option_rects = {}
+        # the options keep clear of Back / Start: when two lines each do not fit, one line each (help on hover)
+        room = h - s(112) - y  # above Back / Start and the hosting choices beside them
+        n = max(1, len(self.options))
+        columns = 1 if n * s(26) <= room else 2  # very little room: the options in two columns
+        rows = -(-n // columns)
+        step = s(44) if rows * s(44) <= room else max(s(26), room // rows)
+        col_w = (bw - s(10) * (columns - 1)) // columns
+        for i, k in enumerate(self.options):
+            col, row = divmod(i, rows)
+            self.option_rects[k] = pygame.Rect(rx + col * (col_w + s(10)), y + row * step, col_w, step - s(4))
+        self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
+        # Start as wide as its label needs (up to 240), so Host a table and the network switch keep theirs
+        start_need = self.ui.text.width(self.start.text, self.start.size, True) + s(48)
+        start_w = min(s(240), start_need, bw - self.back.rect.width - s(12))
+        self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
+        self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(140) - start_w), s(80)))
+
+    def update(self, dt: float) -> bool:
+        """Time the rule options' hover help."""
+        return self.option_tip.update(dt)
+
+    def draw_preview(self, surface: pygame.Surface) -> None:
+        """The chosen map small (its tiles as Tiled draws them) beside its title and description."""
+        s, text = self.ui.s, self.ui.text
+        box = self.preview_rect
+        mp = self.map_path
+        if mp is None or box.width <= 0 or box.height <= 0:
+            return
+        title, description = map_title(mp)
+        tall = box.height >= s(220)  # room enough: the map above its words, else beside them
+        size = (box.width, box.height - s(90)) if tall else (min(box.width // 2, box.height * 3 // 2), box.height)
+        thumb = map_thumbnail(mp, size)
+        x, y = box.x, box.y
+        if thumb is not None:
+            surface.blit(thumb, (box.x, box.y))
+            pygame.draw.rect(surface, theme.BORDER, (box.x, box.y, *thumb.get_size()), 1)
+            if tall:
+                y = box.y + thumb.get_height() + s(8)
+            else:
+                x = box.x + thumb.get_width() + s(10)
+        width = box.right - x
+        for line in text.wrap(title, 15, width)[:2]:
+            text.blit(surface, line, (x, y), 15, theme.TEXT, bold=True)
+            y += text.line_height(15)
+        lines = text.wrap(description or mp.name, 13, width)
+        room = max(0, (box.bottom - y) // text.line_height(13))
+        if len(lines) > room:
+            lines = lines[:room]
+            if lines:
+                lines[-1] = lines[-1].rstrip(" .,;") + "…"
+        for line in lines:
+            text.blit(surface, line, (x, y), 13, theme.TEXT_MUTED)
+            y += text.line_height(13)
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                return Pop()
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return self._start()
+            if event.key in (pygame.K_UP, pygame.K_DOWN):
+                current = self.list.selected or 0
+                self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
+                return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for k, rect in self.option_rects.items():
+                if rect.collidepoint(event.pos):
+                    self.options[k] = not self.options[k]
+                    return None
+        if event.type == pygame.MOUSEMOTION:
+            tip = next((self.option_help[k] for k, r in self.option_rects.items() if r.collidepoint(event.pos)), "")
+            self.option_tip.hover(tip, event.pos)
+        if (hosted := self.hosting.handle(event)) is not None:
+            return hosted  # type: ignore[no-any-return]
+        self.list.handle(event)
+        for b in (
+            *self.side_buttons,
+            self.browse,
+            self.roster_button,
+            self.roster_reset,
+            self.roster_edit,
+            self.start,
+            self.back,
+        ):
+            b.handle(event)
+            if (to := transition_of(b.result)) is not None:
+                return to
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Map list, roster, players, rule options, start."""
+        surface.fill(theme.BACKGROUND)
+        s, text = self.ui.s, self.ui.text
+        text.blit(surface, "New battle", (self.list.rect.x, s(30)), 34, theme.ACCENT, bold=True)
+        text.blit(surface, "Map", (self.list.rect.x, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
+        self.list.draw(surface, text)
+        self.browse.draw(surface, text)
+        self.draw_preview(surface)
+        ry = self.roster_button.rect.y - s(24)
+        roster = f"Roster: {self.roster_name or '—'}"
+        if self.campaign_in_use:
+            roster += " (campaign copy: wounds carried over)"
+        elif self.roster is None:
+            roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
+        text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
+        self.roster_button.draw(surface, text)
+        self.roster_reset.draw(surface, text)
+        self.roster_edit.draw(surface, text)
+        rx = self.start.rect.x if not self.side_buttons else self.side_buttons[0].rect.x
+        rx = self.back.rect.x
+        text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
+        for sc, b in zip(self.sides, self.side_buttons, strict=True):
+            b.draw(surface, text)
+            colour = self.ui.side_colour(sc.colour, self.sides.index(sc))
+            pygame.draw.circle(surface, colour, (b.rect.x + s(16), b.rect.centery), s(7))
+        y = self.problem_rect.y
+        for line in self.problem_lines:
+            text.blit(surface, line, (rx, y), 14, theme.DANGER)
+            y += text.line_height(14)
+        if self.option_rects:
+            first = next(iter(self.option_rects.values()))
+            text.blit(surface, "Rule options", (rx, first.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
+        for k, rect in self.option_rects.items():
+            box = pygame.Rect(rect.x, rect.y + s(3), s(18), s(18))
+            pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=3)
+            pygame.draw.rect(surface, theme.ACCENT if self.options[k] else theme.BORDER, box, 2, border_radius=3)
+            if self.options[k]:
+                pygame.draw.lines(
+                    surface,
+                    theme.ACCENT,
+                    False,
+                    [(box.x + s(4), box.centery), (box.x + s(8), box.bottom - s(4)), (box.right - s(3), box.y + s(4))],
+                    3,
+                )
+            text.blit(
+                surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14, theme.TEXT, bold=True
+            )
+            if rect.height < s(36):
+                continue  # one line per option: its help shows under the mouse
+            help_text = text.fit(self.option_help[k], 12, rect.width - s(30))
+            text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
+        self.back.draw(surface, text)
+        self.start.draw(surface, text)
+        self.hosting.draw(surface, text)
+        self.option_tip.draw(surface, text)
+
+
+def _host_controls(ui: UiContext, setup: Callable[[], BattleSetup]) -> Any:
+    from game.ui.join_screen import HostControls  # the network is loaded only when New battle opens
+
+    return HostControls(ui, setup)

@@ -1,0 +1,190 @@
+"""Modal pickers over a screen: a typed answer (``TextPrompt``) and a list narrowed by typing (``PickDialog``).
+
+The roster editor and the GM's edits ask names and choices with them; each answers through a callback and
+pops itself, so the screen below gets the choice as a ``Pop(then=...)`` transition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import pygame
+
+from game.ui import theme
+from game.ui.dialogs import _dim
+from game.ui.screen import Pop, Screen, Transition, UiContext, press
+from game.ui.widgets import Button, ScrollList, TextField, Tooltip, draw_panel
+
+
+class TextPrompt(Screen):
+    """A modal question with a typed answer: Enter accepts, Esc cancels; ``on_done(text)`` gets it."""
+
+    opaque = False
+
+    def __init__(
+        self, ui: UiContext, title: str, prompt: str, value: str, on_done: Callable[[str], Transition | None]
+    ) -> None:
+        super().__init__(ui)
+        self.title, self.prompt, self.on_done = title, prompt, on_done
+        self.field = TextField(value)
+        self.ok = Button("OK", lambda: True, size=15)
+        self.cancel = Button("Cancel", lambda: True, size=15)
+        self.rect = pygame.Rect(0, 0, 0, 0)
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """Centre the box."""
+        super().on_resize(size)
+        s = self.ui.s
+        self.rect = pygame.Rect(0, 0, min(size[0] - 40, s(480)), s(190))
+        self.rect.center = (size[0] // 2, size[1] // 2)
+        self.field.rect = pygame.Rect(self.rect.x + s(20), self.rect.y + s(76), self.rect.width - s(40), s(36))
+        self.ok.rect = pygame.Rect(self.rect.right - s(120), self.rect.bottom - s(52), s(100), s(34))
+        self.cancel.rect = pygame.Rect(self.rect.right - s(230), self.rect.bottom - s(52), s(100), s(34))
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """Typing, Enter / OK, Esc / Cancel."""
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return Pop(then=self.on_done(self.field.value))
+            if event.key == pygame.K_ESCAPE:
+                return Pop()
+        self.field.handle(event)
+        b = press((self.ok, self.cancel), event)
+        if b is not None:
+            return Pop(then=self.on_done(self.field.value)) if b is self.ok else Pop()
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The box over the dimmed editor."""
+        _dim(surface)
+        s, text = self.ui.s, self.ui.text
+        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
+        text.blit(surface, self.title, (self.rect.x + s(20), self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
+        text.blit(surface, self.prompt, (self.rect.x + s(20), self.rect.y + s(48)), 14, theme.TEXT_MUTED)
+        self.field.draw(surface, text)
+        self.ok.draw(surface, text)
+        self.cancel.draw(surface, text)
+
+
+class PickDialog(Screen):
+    """Choose from a list, narrowed by typing; with ``free_text`` the typed name itself is offered first.
+
+    ``items`` are (label, value) pairs; ``on_pick(value)`` gets the choice (Enter, double-click or Choose).
+    ``details`` maps a value to one line about it (a spell's description), shown under the list for the
+    selected row and as a tooltip over a row.
+    """
+
+    opaque = False
+
+    def __init__(
+        self,
+        ui: UiContext,
+        title: str,
+        items: Sequence[tuple[str, str]],
+        on_pick: Callable[[str], Transition | None],
+        *,
+        free_text: bool = False,
+        hint: str = "",
+        details: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(ui)
+        self.title, self.items, self.on_pick, self.free_text = title, list(items), on_pick, free_text
+        self.hint = hint or ("Type to narrow the list" + (" or to name your own" if free_text else ""))
+        self.details: dict[str, str] = dict(details or {})
+        self.tooltip: Tooltip = Tooltip()
+        self.field = TextField("")
+        self.list = ScrollList(pygame.Rect(0, 0, 10, 10), size=15)
+        self.choose = Button("Choose", lambda: True, size=15)
+        self.cancel = Button("Cancel", lambda: True, size=15)
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.shown: list[str] = []
+        self._last_click: tuple[int | None, int] = (None, -10_000)
+        self._filter()
+
+    def _filter(self) -> None:
+        typed = self.field.value.strip()
+        rows = [(label, value) for label, value in self.items if typed.lower() in label.lower()]
+        if self.free_text and typed and all(value.lower() != typed.lower() for _, value in rows):
+            rows.append((f"“{typed}” (your own)", typed))
+        self.shown = [value for _, value in rows]
+        self.list.set_items([label for label, _ in rows])
+        self.list.scroll = 0
+        self.list.selected = 0 if rows else None
+
+    def on_resize(self, size: tuple[int, int]) -> None:
+        """Centre the box."""
+        super().on_resize(size)
+        s = self.ui.s
+        self.rect = pygame.Rect(0, 0, min(size[0] - 40, s(520)), min(size[1] - 40, s(480)))
+        self.rect.center = (size[0] // 2, size[1] // 2)
+        self.field.rect = pygame.Rect(self.rect.x + s(16), self.rect.y + s(70), self.rect.width - s(32), s(34))
+        detail_h = 3 * self.ui.text.line_height(13) + s(8) if self.details else 0
+        self.list.rect = pygame.Rect(
+            self.rect.x + s(16),
+            self.field.rect.bottom + s(8),
+            self.rect.width - s(32),
+            self.rect.bottom - s(66) - self.field.rect.bottom - s(8) - detail_h,
+        )
+        self.choose.rect = pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(50), s(110), s(34))
+        self.cancel.rect = pygame.Rect(self.rect.right - s(246), self.rect.bottom - s(50), s(110), s(34))
+
+    def _pick(self) -> Transition | None:
+        i = self.list.selected
+        if i is None or not 0 <= i < len(self.shown):
+            return None
+        return Pop(then=self.on_pick(self.shown[i]))
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """Typing narrows, arrows move, Enter or a double click chooses, Esc cancels."""
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                return self._pick()
+            if event.key == pygame.K_ESCAPE:
+                return Pop()
+            if event.key in (pygame.K_UP, pygame.K_DOWN) and self.shown:
+                current = self.list.selected if self.list.selected is not None else 0
+                self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
+                return None
+        if self.field.handle(event):
+            self._filter()
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            i = self.list.index_at(event.pos)
+            now = pygame.time.get_ticks()
+            double = i is not None and i == self._last_click[0] and now - self._last_click[1] < 400
+            self._last_click = (i, now)
+            if double:
+                return self._pick()
+        self.list.handle(event)
+        b = press((self.choose, self.cancel), event)
+        if b is not None:
+            return self._pick() if b is self.choose else Pop()
+        if event.type == pygame.MOUSEMOTION and self.details:
+            i = self.list.index_at(event.pos)
+            self.tooltip.hover(self.detail(i) if i is not None else "", event.pos)
+        return None
+
+    def detail(self, index: int | None) -> str:
+        """The line about the row at ``index`` of the narrowed list ('' for none)."""
+        if index is None or not 0 <= index < len(self.shown):
+            return ""
+        return self.details.get(self.shown[index], "")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The box over the dimmed editor."""
+        _dim(surface)
+        s, text = self.ui.s, self.ui.text
+        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
+        text.blit(surface, self.title, (self.rect.x + s(16), self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
+        text.blit(surface, self.hint, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.TEXT_MUTED)
+        self.field.draw(surface, text)
+        self.list.draw(surface, text)
+        if self.details:
+            y = self.list.rect.bottom + s(6)
+            for line in text.wrap(self.detail(self.list.selected), 13, self.list.rect.width)[:3]:
+                text.blit(surface, line, (self.list.rect.x, y), 13, theme.TEXT_MUTED)
+                y += text.line_height(13)
+        self.choose.enabled = self.list.selected is not None
+        self.choose.draw(surface, text)
+        self.cancel.draw(surface, text)
+        self.tooltip.draw(surface, text)

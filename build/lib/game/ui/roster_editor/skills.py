@@ -1,0 +1,175 @@
+"""The roster editor's skills (FTC 6.3, 9; any skill by name, on the ladder of FTC 2) and gifts and faults
+(Fudge 4.51; the ones the rules give an effect offered first)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pygame
+
+from game.engine.characters import HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE
+from game.engine.ladder import FAIR, level_name
+from game.ui import theme
+from game.ui.pickers import PickDialog
+from game.ui.roster_editor.catalogue import HIGHEST, LOWEST, level_of, skill_uses
+from game.ui.roster_editor.part import Part
+from game.ui.screen import Push, Transition
+
+
+class Skills(Part):
+    """The skills with their levels, Add skill…, and the gifts and faults of the selected character."""
+
+    SECTIONS = ("skills", "traits")
+
+    def _skills(self) -> dict[str, Any]:
+        table = self.host.current
+        assert table is not None
+        skills = table.get("skills")
+        if not isinstance(skills, dict):
+            skills = {}
+            table["skills"] = skills
+        return skills
+
+    def step_skill(self, name: str, step: int) -> bool:
+        """A skill one step up or down the ladder."""
+        skills = self._skills()
+        now = level_of(skills.get(name, FAIR))
+        skills[name] = level_name(FAIR if now is None else max(LOWEST, min(HIGHEST, now + step)))
+        return self.host.changed()
+
+    def remove_skill(self, name: str) -> bool:
+        """Drop a skill (untrained again: Poor by default)."""
+        skills = self._skills()
+        skills.pop(name, None)
+        if not skills and self.host.current is not None:
+            self.host.current.pop("skills", None)
+        return self.host.changed()
+
+    def add_skill(self) -> Transition:
+        """Pick a combat skill or type any skill's name; it starts at Fair."""
+        have = {k.lower() for k in self._skills()} if self.host.current is not None else set()
+
+        def picked(name: str) -> Transition | None:
+            name = name.strip()
+            skills = self._skills()
+            if name.lower() not in {k.lower() for k in skills}:
+                if self.host.refuses("skills", [*skills, name], list(skills)):
+                    return None
+                skills[name] = level_name(FAIR)
+            self.host.changed(f"Skill {name} added at Fair.")
+            return None
+
+        uses = skill_uses()
+        items = [(s, s) for s in uses if s.lower() not in have]
+        return Push(
+            PickDialog(
+                self.ui,
+                "Add a skill",
+                items,
+                picked,
+                free_text=True,
+                details=uses,
+                hint="Every skill the rules use (what it does shows below), or type any other",
+            )
+        )
+
+    def add_trait(self, field: str) -> Transition:
+        """Pick a gift or fault the rules give an effect, or type any other (kept as free text)."""
+        known = [HIGH_PAIN_THRESHOLD, TOUGH_HIDE] if field == "gifts" else [LOW_PAIN_THRESHOLD]
+
+        def picked(name: str) -> Transition | None:
+            values = self.host.names(field)
+            if name.strip() and name.strip() not in values:
+                self.host.set_names(field, [*values, name.strip()])
+            return None
+
+        items = [(k, k) for k in known if k not in self.host.names(field)]
+        return Push(
+            PickDialog(self.ui, "Add a gift" if field == "gifts" else "Add a fault", items, picked, free_text=True)
+        )
+
+    # --- layout -------------------------------------------------------------------------------------
+    def layout(self, table: dict[str, Any], x: int, top: int, width: int, bottom: int) -> int:
+        """The skills, gifts and faults from ``top``; the y below them. The skills scroll when the traits
+        below them would pass ``bottom``."""
+        self.clear()
+        s = self.ui.s
+        right = x + width
+        half = width // 2
+        y = top
+        self.header("skills", "Skills", x, y, right - s(110))
+        self.button(
+            "skill.add",
+            "Add skill…",
+            pygame.Rect(right - s(100), y - s(4), s(100), s(24)),
+            self.add_skill,
+            "Add a skill the rules use (combat, magic, healing) from the list, or type any skill's name.",
+        )
+        y += s(22)
+        skills = table.get("skills", {})
+        skills = skills if isinstance(skills, dict) else {}
+        traits = max(len(self.host.names("gifts")), len(self.host.names("faults")))
+        below = s(8) + s(48) + traits * s(24)
+        room = max(2, (bottom - below - y) // s(28))
+        items = list(skills.items())
+        rows = len(items) if len(items) <= room else room - 1
+        first = self.first_row("skills", len(items), rows)
+        self.scroll_areas["skills"] = pygame.Rect(x, y, width, rows * s(28))
+        for name, value in items[first : first + rows]:
+            lv = level_of(value)
+            self.text(self.fit(str(name), 14, width - s(206)), (x, y + s(4)), 14)
+            nx = self.stepper(
+                f"skill.{name}",
+                x + width - s(200),
+                y,
+                level_name(lv) if lv is not None else str(value),
+                partial(self.step_skill, name, -1),
+                partial(self.step_skill, name, 1),
+                str(name),
+                colour=theme.TEXT if lv is not None else theme.DANGER,
+            )
+            self.button(
+                f"skill.{name}.x",
+                "×",
+                pygame.Rect(nx + s(4), y, s(24), s(24)),
+                partial(self.remove_skill, name),
+                f"Remove {name} (untrained skills default to Poor).",
+            )
+            y += s(28)
+        if rows < len(items):
+            self.pager("skills", first, rows, len(items), x, y, x + width)
+            y += s(26)
+        if not items:
+            self.text("none (every skill Poor)", (x, y + s(2)), 13, theme.TEXT_MUTED)
+            y += s(24)
+        y += s(8)
+        self.header("traits", "Gifts and faults (Fudge 4.51)", x, y, right)
+        y += s(20)
+        end = y + s(28)
+        for col, field in enumerate(("gifts", "faults")):
+            cx = x + col * half
+            yy = y
+            self.button(
+                f"{field}.add",
+                "Add gift…" if field == "gifts" else "Add fault…",
+                pygame.Rect(cx, yy, s(96), s(24)),
+                partial(self.add_trait, field),
+                "High Pain Threshold, Tough Hide, or any gift by name."
+                if field == "gifts"
+                else "Low Pain Threshold, or any fault by name.",
+            )
+            yy += s(28)
+            for i, name in enumerate(self.host.names(field)):
+                self.text(str(name), (cx, yy + s(3)), 13)
+                self.button(
+                    f"{field}.{i}.x",
+                    "×",
+                    pygame.Rect(cx + half - s(34), yy, s(22), s(22)),
+                    partial(self.host.remove_at, field, i),
+                    f"Remove {name}.",
+                )
+                yy += s(24)
+            end = max(end, yy)
+        self.rect = pygame.Rect(x, top, width, end - top)
+        return end
