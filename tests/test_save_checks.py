@@ -144,3 +144,11 @@ def test_a_damaged_setup_is_refused(saved: dict[str, Any], tmp_path: Path) -> No
     data = json.loads(json.dumps(saved))
     data["setup"]["surprise"] = 1
     assert "the field 'setup' has no field 'surprise'" in _refused(_write(tmp_path, data))
+
+
+@pytest.mark.parametrize("version", ["[2]", '{"a": 1}', '"2"', "true", "2.0", "99"])
+def test_a_save_version_that_is_no_version_of_this_game_is_refused(tmp_path: Path, version: str) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text('{"format": "fudge-tactics-battle", "version": ' + version + ', "seed": 1, "setup": {}}')
+    with pytest.raises(record.SaveError, match="is not supported"):
+        record.load(path)
