@@ -14,6 +14,7 @@ import pytest
 
 from game.engine import actions as act
 from game.engine.ai import make_player
+from game.engine.generator import LEGACY_DICE
 from game.session import new_session
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
@@ -28,7 +29,7 @@ def _mags_shoots_along_the_edges(app: App) -> BattleScreen:
     """The village, seed 3, both sides at the screen: Mags (an archer) declares, aiming at Red Ulric along a row
     of hex edges past three friends and three enemies."""
     app.ui.settings = replace(app.ui.settings, animation_speed=0.0)
-    session = new_session(VILLAGE, seed=3, controllers={"blue": "human", "red": "human"})
+    session = new_session(VILLAGE, seed=3, controllers={"blue": "human", "red": "human"}, dice=LEGACY_DICE)
     screen = BattleScreen(app.ui, session, app.to_title)
     app.push(screen)
     player = make_player("tactical", 3)

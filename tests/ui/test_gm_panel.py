@@ -14,6 +14,7 @@ import pygame
 from game.engine import actions as act
 from game.engine import gm
 from game.engine.battle import Battle, Seat
+from game.engine.generator import LEGACY_DICE
 from game.session import build_setup, new_session
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
@@ -27,9 +28,10 @@ FIELD = ROOT / "maps" / "open_field.tmx"
 
 
 def gm_battle(app: App, seat: str | None, controllers: dict[str, str] | None = None) -> BattleScreen:
-    """The open field with the GM in ``seat`` (a side, "referee" or None); log animation off."""
+    """The open field with the GM in ``seat`` (a side, "referee" or None); log animation off; the legacy dice
+    its fixed seed's battles were found with (``game.engine.generator``)."""
     app.ui.settings = replace(app.ui.settings, animation_speed=0.0)
-    session = new_session(FIELD, seed=3, controllers=controllers or all_human())
+    session = new_session(FIELD, seed=3, controllers=controllers or all_human(), dice=LEGACY_DICE)
     if seat is not None:
         session.setup_data["gm"] = seat
         session.battle = Battle(build_setup(session.setup_data, session.loaded))
