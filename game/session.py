@@ -26,9 +26,10 @@ from game.engine.creatures import footprint
 from game.engine.events import Event
 from game.engine.generator import KEYED_DICE, LEGACY_DICE, new_seed, seed_problem
 from game.engine.hexgrid import Hex, facing_toward
+from game.engine.spelling import did_you_mean, near_miss, near_miss_pairs
 from game.engine.version import RULES_REVISION
 from game.maps.errors import MapLoadError
-from game.maps.loader import LoadedMap, load_map, near_miss_pairs
+from game.maps.loader import LoadedMap, load_map
 from game.paths import MAPS_DIR as MAPS_DIR
 from game.paths import ROOT as ROOT
 from game.paths import data_dir as data_dir
@@ -83,16 +84,13 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
     A figure plays the roster entry that stands in for its character under its name, if there is one
     (``Roster.character_for``: the wounds it carries from its last battle, *Fudge* 4.8)."""
     check_side_names(loaded, roster)
+    missing = character_problems(loaded, roster)
+    if missing:
+        raise SetupError(missing[0])
     figures: list[dict[str, Any]] = []
     used: set[Hex] = set()
     terrain = loaded.terrain
     for i, pf in enumerate(loaded.deployment.figures):
-        if pf.character not in roster.characters:
-            raise SetupError(
-                f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
-                f"roster {roster.source} does not have; add [characters.{pf.character}] or fix the "
-                "map object's 'character' property"
-            )
         character = roster.character_for(pf.character, pf.name)
         size = roster.characters[character].footprint
         cells = footprint(pf.hex, size, pf.facing % 6)
@@ -130,9 +128,33 @@ def deployment_figures(loaded: LoadedMap, roster: Roster) -> list[dict[str, Any]
     return figures
 
 
+def character_problems(loaded: LoadedMap, roster: Roster) -> list[str]:
+    """A sentence for each figure of the map whose character the roster does not have, naming the figure, the
+    roster and the fix (with the roster's nearest key when one is close)."""
+    out = []
+    for pf in loaded.deployment.figures:
+        if pf.character not in roster.characters:
+            hint = did_you_mean(pf.character, roster.characters)
+            out.append(
+                f"{loaded.path}: figure {pf.name!r} is the character {pf.character!r}, which the "
+                f"roster {roster.source} does not have; {hint + ' ' if hint else ''}add "
+                f"[characters.{pf.character}] to the roster or fix the map object's 'character' property"
+            )
+    return out
+
+
 def check_side_names(loaded: LoadedMap, roster: Roster) -> None:
-    """Refuse a side spelled two ways between the map and the roster ("Bandit" beside "Bandits"): the battle
-    would silently make a third army. Raises ``SetupError`` naming where each spelling is and the fix."""
+    """Refuse a side spelled two ways between the map and the roster ("Bandit" beside "Bandits", "bleu" beside
+    "blue"): the battle would silently make a third army. Raises ``SetupError`` naming where each spelling is
+    and the fix (the first of ``side_name_problems``)."""
+    problems = side_name_problems(loaded, roster)
+    if problems:
+        raise SetupError(problems[0])
+
+
+def side_name_problems(loaded: LoadedMap, roster: Roster) -> list[str]:
+    """A sentence for each side spelled two ways between the map and the roster, naming where each spelling
+    is and the fix."""
     where: dict[str, str] = {}
     for side in loaded.deployment.zones:
         where.setdefault(side, f"{loaded.path.name} (a deploy zone)")
@@ -142,11 +164,33 @@ def check_side_names(loaded: LoadedMap, roster: Roster) -> None:
         where.setdefault(rs.id, f"{roster.source} ([sides.{rs.id}])")
     for rf in roster.figures:
         where.setdefault(rf.side, f"{roster.source} (figure {rf.name!r})")
-    for first, second in near_miss_pairs(where):
-        raise SetupError(
-            f"the side {second!r} in {where[second]} is a near miss of the side {first!r} in {where[first]}; "
-            f"spell one side one way (change it to {first!r}), or rename one if they are two sides"
+    return [
+        f"the side {second!r} in {where[second]} is a near miss of the side {first!r} in {where[first]}; "
+        f"spell one side one way (change it to {first!r}), or rename one if they are two sides"
+        for first, second in near_miss_pairs(where)
+    ]
+
+
+def unnamed_side_warnings(loaded: LoadedMap, roster: Roster) -> list[str]:
+    """A sentence for each side of the map's figures that the roster's ``[sides]`` does not name while it
+    names sides: the battle makes it an army of its own, with a made-up name and colour. A side that is a near
+    miss of another is told by ``side_name_problems`` instead."""
+    named = [s.id for s in roster.sides]
+    if not named:
+        return []
+    out: list[str] = []
+    told: set[str] = set()
+    for pf in loaded.deployment.figures:
+        if pf.side in named or pf.side in told or any(near_miss(pf.side, s) for s in named):
+            continue
+        told.add(pf.side)
+        out.append(
+            f"{loaded.path.name}: figure {pf.name!r} is on the side {pf.side!r}, which the roster {roster.source} "
+            f"does not name (its sides: {', '.join(named)}), so the battle makes it an army of its own named "
+            f"{pf.side.capitalize()!r}; add [sides.{pf.side}] to the roster, or put the figure on one of "
+            f"{', '.join(named)}"
         )
+    return out
 
 
 def auto_place(loaded: LoadedMap, side: str, used: set[Hex], name: str = "a figure", size: int = 1) -> tuple[Hex, int]:

@@ -1,7 +1,10 @@
 """The GM's map commands: ``check-map MAP.tmx [--json]`` and ``render-map MAP.tmx OUT.png``.
 
-Exit codes: 0 success, 2 a map the game refuses (one line on stderr naming file, element and fix) or a map
-whose roster a battle would refuse (one line per problem), 1 a usage error. No traceback reaches the GM.
+``check-map`` reports every problem in one run: the map is checked on past each mistake that leaves
+something to check (``game.maps.loader.check_map``), and its roster is read and checked beside it. Exit
+codes: 0 the map plays (warnings, if any, on stderr), 2 a map or roster a battle would refuse (one line on
+stderr per problem, each naming the file, the place and the fix, then the warnings), 1 a usage error. No
+traceback reaches the GM.
 """
 
 from __future__ import annotations
@@ -15,15 +18,22 @@ from typing import Any
 
 from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
-from game.maps.loader import LoadedMap, load_map, map_project, project_types
+from game.maps.loader import LoadedMap, check_map, load_map, map_project, project_types
 from game.maps.token_files import token_warnings
 from game.roster import RosterError, load_roster, parse_roster, read_roster_data
-from game.session import SetupError, default_roster_for, place_figures
+from game.session import (
+    SetupError,
+    character_problems,
+    default_roster_for,
+    place_figures,
+    side_name_problems,
+    unnamed_side_warnings,
+)
 
 _USAGE_CHECK = (
     "usage: python main.py check-map MAP.tmx [--json]\n"
     "  load a Tiled map and its roster (the map's 'roster' property, else MAP.roster.toml beside it)\n"
-    "  exactly as a new battle would; print a summary and exit 0, or each problem and exit 2\n"
+    "  exactly as a new battle would; print a summary and exit 0, or every problem and exit 2\n"
     "  --json  print the summary (or the problems) as JSON"
 )
 _USAGE_RENDER = "usage: python main.py render-map MAP.tmx OUT.png"
@@ -95,15 +105,17 @@ def _text(info: dict[str, Any], seconds: float) -> str:
     return "\n".join(lines)
 
 
-def roster_problems(loaded: LoadedMap) -> tuple[str | None, list[str]]:
-    """The map's own roster file (None when it has none) and every problem a new battle would refuse it
-    for: the roster read and checked by ``game.roster.load_roster`` and the figures placed by
-    ``game.session.place_figures``, the functions New battle and ``simulate`` use. Each problem names the
-    file and the fix. A map with no ``roster`` property and no ``MAP.roster.toml`` is not a problem: the
-    GM picks a roster on the New battle screen."""
+def roster_problems(loaded: LoadedMap, map_ok: bool = True) -> tuple[str | None, list[str], list[str]]:
+    """The map's own roster file (None when it has none), every problem a new battle would refuse it for and
+    the warnings: the roster read and checked by ``game.roster.load_roster``, every figure's character and
+    side checked against it, and (when all that is right) the figures placed by ``game.session.place_figures``,
+    the functions New battle and ``simulate`` use. Each problem names the file and the fix. ``map_ok`` False
+    (the map itself has problems, so some of its figures or zones may be missing) leaves out the count of
+    sides, which a missing figure would falsify. A map with no ``roster`` property and no ``MAP.roster.toml``
+    is not a problem: the GM picks a roster on the New battle screen."""
     rp = default_roster_for(loaded.path, loaded)
     if not loaded.properties.get("roster") and not rp.exists():
-        return None, []
+        return None, [], []
     try:
         roster = load_roster(rp)
     except RosterError as exc:
@@ -119,32 +131,27 @@ def roster_problems(loaded: LoadedMap) -> tuple[str | None, list[str]]:
                 except RosterError as each:
                     if str(each) not in problems:
                         problems.append(str(each))
-        return str(rp), problems
-    problems = [
-        f"{loaded.path}: figure {f.name!r} is the character {f.character!r}, which the roster {rp} "
-        f"does not have; add [characters.{f.character}] to the roster or fix the map object's "
-        "'character' property"
-        for f in loaded.deployment.figures
-        if f.character not in roster.characters
-    ]
+        return str(rp), problems, []
+    problems = [*character_problems(loaded, roster), *side_name_problems(loaded, roster)]
+    warnings = unnamed_side_warnings(loaded, roster)
     if problems:
-        return str(rp), problems
+        return str(rp), problems, warnings
     try:
         placed = place_figures(loaded, roster)
     except SetupError as exc:
-        return str(rp), [str(exc)]
+        return str(rp), [str(exc)], warnings
     sides = {f["side"] for f in placed}
-    if len(sides) < 2:
+    if len(sides) < 2 and map_ok:
         problems.append(
             f"{loaded.path}: a battle needs figures of at least two sides; found only "
             f"{sorted(sides)}; add figures of another side to the map or to the roster {rp}"
         )
-    return str(rp), problems
+    return str(rp), problems, warnings
 
 
 def check_map_main(argv: list[str]) -> int:
     """``check-map MAP.tmx [--json]``: load a map and its roster as a new battle would and print its summary
-    (exit 0) or its problems (exit 2)."""
+    (exit 0), or every problem found in one run (exit 2); warnings either way."""
     if "--help" in argv or "-h" in argv:
         print(_USAGE_CHECK)
         return 0
@@ -154,31 +161,46 @@ def check_map_main(argv: list[str]) -> int:
         print(_USAGE_CHECK, file=sys.stderr)
         return 1
     start = time.perf_counter()
-    try:
-        loaded = load_map(args[0])
-    except MapLoadError as exc:
-        if as_json:
-            print(json.dumps({"ok": False, "error": str(exc)}))
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    roster_file, problems = roster_problems(loaded)
+    check = check_map(args[0])
+    problems = [str(err) for err in check.problems]
+    warnings = list(check.warnings)
+    roster_file: str | None = None
+    if check.loaded is not None:
+        roster_file, more, roster_warnings = roster_problems(check.loaded, map_ok=not problems)
+        problems.extend(p for p in more if p not in problems)
+        warnings.extend(roster_warnings)
+        warnings.extend(unknown_property_types(check.loaded))
+        warnings.extend(token_problems(check.loaded, roster_file))
     seconds = time.perf_counter() - start
     if problems:
         if as_json:
-            print(json.dumps({"ok": False, "error": problems[0], "problems": problems}))
+            print(json.dumps({"ok": False, "error": problems[0], "problems": problems, "warnings": warnings}))
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
+        for w in warnings:
+            print(f"warning: {w}", file=sys.stderr)
+        tally = f"{_count(problems, 'problem')}{_also(warnings)}"
+        print(f"{Path(args[0]).name}: refused, {tally}; fix the problems above and check again", file=sys.stderr)
         return 2
-    info = summary(loaded)
+    assert check.loaded is not None  # no problem: the map was built
+    info = summary(check.loaded)
     info["roster_file"] = roster_file
-    info["warnings"] = [*loaded.warnings, *unknown_property_types(loaded), *token_problems(loaded, roster_file)]
+    info["warnings"] = warnings
     if as_json:
         print(json.dumps({"ok": True, **info}, indent=2))
     else:
-        for w in info["warnings"]:
+        for w in warnings:
             print(f"warning: {w}", file=sys.stderr)
         print(_text(info, seconds))
     return 0
+
+
+def _count(items: list[str], word: str) -> str:
+    return f"{len(items)} {word}{'' if len(items) == 1 else 's'}"
+
+
+def _also(warnings: list[str]) -> str:
+    return f" and {_count(warnings, 'warning')}" if warnings else ""
 
 
 def token_problems(loaded: LoadedMap, roster_file: str | None) -> list[str]:

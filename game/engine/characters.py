@@ -33,7 +33,6 @@ Roster format of one character (every field optional except ``name``)::
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
 from game.engine.limits import check_value, check_wound_count
+from game.engine.spelling import close_matches
 from game.engine.wounds import DEFAULT_TRACK, WoundError, Wounds, WoundTrack, damage_data, named_track
 
 ATTRIBUTES: tuple[str, ...] = ("strength", "speed", "agility", "health", "reasoning", "perception", "will", "charisma")
@@ -399,7 +399,7 @@ class _Reader:
         unknown = [k for k in self.data if k not in _FIELDS]
         if unknown:
             bad = unknown[0]
-            close = difflib.get_close_matches(bad, _FIELDS, n=1)
+            close = close_matches(bad, _FIELDS, 1)
             fix = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(_FIELDS)}"
             raise self.fail(bad, "is not a field of a character", fix)
         name = self.data.get("name", self.key)

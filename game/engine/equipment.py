@@ -24,7 +24,6 @@ How this game reads the open points (also in the docstrings below):
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -32,6 +31,7 @@ from functools import cache
 from typing import Any
 
 from game.engine.datafiles import data_path, read_table
+from game.engine.spelling import close_matches
 
 DATA_FILE = data_path("equipment.toml")
 
@@ -288,14 +288,8 @@ def _data() -> _Catalogue:
 
 
 def _unknown(name: str, kind: str, names: list[str]) -> UnknownEquipment:
-    lowered = {n.lower(): n for n in names}
-    close = difflib.get_close_matches(name.lower(), list(lowered), n=4, cutoff=0.5)
-    close += [n for n in lowered if name.strip().lower() and name.strip().lower() in n and n not in close]
-    hint = (
-        f"did you mean {', '.join(repr(lowered[c]) for c in close[:4])}?"
-        if close
-        else f"known {kind}s: {', '.join(names)}"
-    )
+    close = close_matches(name, names, 4)
+    hint = f"did you mean {', '.join(repr(c) for c in close)}?" if close else f"known {kind}s: {', '.join(names)}"
     article = "an" if kind[0] in "aeiou" else "a"
     return UnknownEquipment(f"{name!r} is not {article} {kind} of the FTC 9 catalogue; {hint}")
 

@@ -7,7 +7,6 @@ that use them. Nothing here knows characters, damage or the battle.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Mapping
@@ -18,6 +17,7 @@ from typing import Any
 
 from game.engine.datafiles import data_path, read_table
 from game.engine.ladder import level_name, parse_level
+from game.engine.spelling import close_matches
 
 DATA_FILE = data_path("spells.toml")
 
@@ -132,7 +132,7 @@ def _read_spell(key: str, row: Mapping[str, Any], rounds_per_minute: int) -> Spe
     fields = {f for f in Spell.__slots__ if f != "key"}
     unknown = [k for k in row if k not in fields]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], sorted(fields), n=1)
+        close = close_matches(unknown[0], sorted(fields), 1)
         hint = f"did you mean {close[0]!r}?" if close else f"known fields: {', '.join(sorted(fields))}"
         raise MagicError(f"{where}: {unknown[0]!r} is not a field of a spell; {hint}")
     for needed in ("name", "casting_time", "range", "skill", "difficulty", "effect", "target"):
@@ -230,6 +230,6 @@ def spell(name: str) -> Spell:
         if candidate.key.lower() == wanted.replace(" ", "_"):
             return candidate
     names = [s.name for s in known.values()]
-    close = difflib.get_close_matches(name.strip().title(), names, n=3, cutoff=0.5)
+    close = close_matches(name, names, 3)
     hint = f"did you mean {', '.join(close)}?" if close else f"known spells: {', '.join(names)}"
     raise MagicError(f"there is no spell named {name!r}; {hint} (a GM adds spells to {DATA_FILE.name})")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -36,9 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from game.engine.hexgrid import Hex, offset_to_hex
+from game.engine.spelling import did_you_mean, near_miss, near_miss_pairs
 from game.engine.terrain import TerrainMap, TerrainType
 from game.maps.errors import MapLoadError
 from game.maps.geometry import HexLayout
+from game.maps.spellcheck import map_spelling_warnings
 from game.maps.tmx import GID_MASK, TmxMap, TmxObject, TmxTileLayer, TmxTileset, read_tmx
 from game.paths import MAPS_DIR
 
@@ -238,15 +240,27 @@ def project_types(project: Path | None) -> dict[str, tuple[str, ...]]:
 
 
 class _Builder:
-    def __init__(self, tmx: TmxMap, known_terrains: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, tmx: TmxMap, known_terrains: tuple[str, ...] = (), problems: list[MapLoadError] | None = None
+    ) -> None:
         self.tmx = tmx
         self.names: list[str] = ["open"]
         self.known = known_terrains
-        self.warnings: list[str] = []
+        self.problems = problems
+        """None when loading (the first problem raises); when checking, every problem found, the map built on
+        without what was wrong."""
+        self.warnings: list[str] = list(tmx.warnings)
         self.side_objects: dict[str, str] = {}
         """Each side the map names -> the first object naming it (for a near-miss spelling's message)."""
         self.repainted: dict[tuple[int, int], str] = {}
         """Cells whose pictured terrain an object changed -> the object's name (``LoadedMap.repainted``)."""
+
+    def soft(self, err: MapLoadError) -> None:
+        """A problem the building can go on after: raised when loading, kept when checking."""
+        if self.problems is None:
+            raise err
+        if all(str(err) != str(seen) for seen in self.problems):
+            self.problems.append(err)
 
     def name_index(self, name: str) -> int:
         if name not in self.names:
@@ -257,10 +271,13 @@ class _Builder:
         """The terrain keys a property set names, as ints (terrain as an index into ``names``)."""
         out: dict[str, int] = {}
         for key, raw in props.items():
-            if key == "terrain":
-                out[key] = self.name_index(_terrain_name(raw, where, self.tmx.path))
-            elif key in TERRAIN_PROPERTIES:
-                out[key] = _prop_value(raw, key, where, self.tmx.path)
+            try:
+                if key == "terrain":
+                    out[key] = self.name_index(_terrain_name(raw, where, self.tmx.path))
+                elif key in TERRAIN_PROPERTIES:
+                    out[key] = _prop_value(raw, key, where, self.tmx.path)
+            except MapLoadError as err:
+                self.soft(err)  # checking: the property is left out
         return out
 
     def tile_tables(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
@@ -304,7 +321,11 @@ class _Builder:
         values = self.stack()
         light = tmx.properties.get("light")
         if light is not None:
-            default_light = _prop_value(light, "light", "<map>", tmx.path)
+            try:
+                default_light = _prop_value(light, "light", "<map>", tmx.path)
+            except MapLoadError as err:
+                self.soft(err)
+                default_light = 0
             k = _KEYS.index("light")
             values[k][values[k] == _UNSET] = default_light
         layout = HexLayout.of(tmx)
@@ -377,7 +398,11 @@ class _Builder:
                 row = list(named.get(enc["terrain"], row))
             for key, value in enc.items():
                 row[_KEYS.index(key)] = value
-            cells = self.cells_of(obj, layout, where, allow_point=True)
+            try:
+                cells = self.cells_of(obj, layout, where, allow_point=True)
+            except MapLoadError as err:
+                self.soft(err)  # checking: the object changes no hex
+                continue
             for col, r in cells:
                 touched[(col, r)] = obj.name.strip()[:40] or f"terrain object {obj.id}"
                 for k, value in enumerate(row):
@@ -395,17 +420,21 @@ class _Builder:
         name = self.names[index]
         known = sorted({*self.known, *(self.names[i] for i in named)})
         if name not in known:
-            raise MapLoadError(
-                self.tmx.path,
-                f'{where} property "terrain"',
-                f'"{name[:30]}" is not a known terrain',
-                f"use one of {', '.join(known)} (a terrain a tile defines, or one of the Terrain type of the "
-                "Tiled project)",
+            hint = did_you_mean(name, known)
+            self.soft(
+                MapLoadError(
+                    self.tmx.path,
+                    f'{where} property "terrain"',
+                    f'"{name[:30]}" is not a known terrain',
+                    f"{hint + ' ' if hint else ''}use one of {', '.join(known)} (a terrain a tile defines, or one "
+                    "of the Terrain type of the Tiled project)",
+                )
             )
 
     def check_tile_sizes(self) -> None:
-        """A tileset whose tiles the tile layers use must have the map's tile size: Tiled and the game would
-        draw its tiles off the hexes."""
+        """Warn of a tileset whose tiles the tile layers use and whose tile size is not the map's: Tiled draws
+        such tiles on purpose (tall trees and walls standing on their hex, art overlapping the next hex), each
+        on its cell's bottom-left corner, and so does the game, but art made for another grid looks wrong."""
         tmx = self.tmx
         layers = [(layer.gids & GID_MASK).ravel().astype(np.int64) for layer in tmx.tile_layers]
         used = np.unique(np.concatenate(layers or [np.zeros(1, dtype=np.int64)]))
@@ -414,12 +443,12 @@ class _Builder:
                 continue
             if not ((used >= ts.firstgid) & (used < ts.firstgid + ts.tile_ids())).any():
                 continue
-            raise MapLoadError(
-                tmx.path,
-                f'<tileset "{ts.name[:40]}">',
-                f"its tiles are {ts.tile_width}x{ts.tile_height} pixels but the map's are "
-                f"{tmx.tile_width}x{tmx.tile_height}",
-                "give the tileset the map's tile size (or the map the tileset's, Map > Map Properties)",
+            self.warnings.append(
+                f'{tmx.path.name}: <tileset "{ts.name[:40]}">: its tiles are {ts.tile_width}x{ts.tile_height} '
+                f"pixels but the map's are {tmx.tile_width}x{tmx.tile_height}; they are drawn as Tiled draws "
+                "them, standing on each hex's bottom-left corner, so art larger than the grid overlaps the next "
+                "hexes; if that is not meant, give the tileset the map's tile size (or the map the tileset's, "
+                "Map > Map Properties)"
             )
 
     def cells_of(self, obj: TmxObject, layout: HexLayout, where: str, allow_point: bool) -> list[tuple[int, int]]:
@@ -465,20 +494,13 @@ class _Builder:
 
     def deployment(self, layout: HexLayout, terrain: TerrainMap) -> Deployment:
         tmx = self.tmx
-        path = tmx.path
         zones: dict[str, set[Hex]] = {}
         for obj in self.objects_of("deploy"):
-            where = _object_name(obj)
-            side = _side(obj, where, path)
-            self.side_objects.setdefault(side, where)
-            cells = self.cells_of(obj, layout, where, allow_point=False)
-            if not cells:
-                raise MapLoadError(
-                    path,
-                    where,
-                    "the zone covers no cell centre",
-                    "make the zone larger so it covers the centres of the hexes",
-                )
+            try:
+                side, cells = self.zone(obj, layout)
+            except MapLoadError as err:
+                self.soft(err)  # checking: the zone is left out
+                continue
             zones.setdefault(side, set()).update(
                 offset_to_hex(c, r, tmx.stagger_axis, tmx.stagger_index) for c, r in cells
             )
@@ -486,99 +508,100 @@ class _Builder:
         seen_names: set[str] = set()
         seen_hexes: dict[Hex, str] = {}
         for obj in self.objects_of("figure"):
-            where = _object_name(obj)
-            side = _side(obj, where, path)
-            self.side_objects.setdefault(side, where)
-            character = obj.properties.get("character")
-            if not isinstance(character, str) or not character.strip():
-                raise MapLoadError(
-                    path,
-                    where,
-                    'the figure has no "character"',
-                    'add a string property "character" naming a roster entry',
-                )
-            character = character.strip()
-            facing = _facing(obj.properties.get("facing", 0), tmx.stagger_axis, where, path)
-            if obj.kind not in ("point", "tile"):
-                raise MapLoadError(
-                    path,
-                    where,
-                    f"a figure must be a point or a tile object, not a {obj.kind}",
-                    "insert the figure as a point (Insert Point)",
-                )
-            (cell,) = self.cells_of(obj, layout, where, allow_point=True)
-            h = offset_to_hex(cell[0], cell[1], tmx.stagger_axis, tmx.stagger_index)
-            self.check_centred(obj, layout, cell)
-            name = obj.name.strip() or character
-            if name in seen_names:
-                raise MapLoadError(
-                    path, where, f'two figures are named "{name[:40]}"', "give every figure object its own name"
-                )
-            if h in seen_hexes:
-                raise MapLoadError(
-                    path,
-                    where,
-                    f'it stands in the same hex as "{seen_hexes[h][:40]}"',
-                    "move one of the two figures to another hex",
-                )
-            if not terrain.is_passable(h, "walk") and not terrain.is_passable(h, "fly"):
-                raise MapLoadError(
-                    path, where, f"it stands on impassable terrain at cell {cell}", "move the figure to open ground"
-                )
-            seen_names.add(name)
-            seen_hexes[h] = name
-            figures.append(PlacedFigure(name, side, character, h, facing))
+            try:
+                figure = self.figure(obj, layout, terrain, seen_names, seen_hexes)
+            except MapLoadError as err:
+                self.soft(err)  # checking: the figure is left out
+                continue
+            seen_names.add(figure.name)
+            seen_hexes[figure.hex] = figure.name
+            figures.append(figure)
         return Deployment(MappingProxyType({s: frozenset(z) for s, z in sorted(zones.items())}), tuple(figures))
 
+    def zone(self, obj: TmxObject, layout: HexLayout) -> tuple[str, list[tuple[int, int]]]:
+        """A ``deploy`` object's side and the cells whose centres it covers."""
+        where = _object_name(obj)
+        side = _side(obj, where, self.tmx.path)
+        self.side_objects.setdefault(side, where)
+        cells = self.cells_of(obj, layout, where, allow_point=False)
+        if not cells:
+            raise MapLoadError(
+                self.tmx.path,
+                where,
+                "the zone covers no cell centre",
+                "make the zone larger so it covers the centres of the hexes",
+            )
+        return side, cells
 
-def _edit_distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
+    def figure(
+        self,
+        obj: TmxObject,
+        layout: HexLayout,
+        terrain: TerrainMap,
+        seen_names: set[str],
+        seen_hexes: Mapping[Hex, str],
+    ) -> PlacedFigure:
+        """A ``figure`` object as the figure it places, checked against the figures before it."""
+        tmx = self.tmx
+        path = tmx.path
+        where = _object_name(obj)
+        side = _side(obj, where, path)
+        self.side_objects.setdefault(side, where)
+        character = obj.properties.get("character")
+        if not isinstance(character, str) or not character.strip():
+            raise MapLoadError(
+                path,
+                where,
+                'the figure has no "character"',
+                _misnamed(obj, "character") or 'add a string property "character" naming a roster entry',
+            )
+        character = character.strip()
+        try:
+            facing = _facing(obj.properties.get("facing", 0), tmx.stagger_axis, where, path)
+        except MapLoadError as err:
+            self.soft(err)  # checking: the figure is checked on, facing 0
+            facing = 0
+        if obj.kind not in ("point", "tile"):
+            raise MapLoadError(
+                path,
+                where,
+                f"a figure must be a point or a tile object, not a {obj.kind}",
+                "insert the figure as a point (Insert Point)",
+            )
+        (cell,) = self.cells_of(obj, layout, where, allow_point=True)
+        h = offset_to_hex(cell[0], cell[1], tmx.stagger_axis, tmx.stagger_index)
+        self.check_centred(obj, layout, cell)
+        name = obj.name.strip() or character
+        if name in seen_names:
+            raise MapLoadError(
+                path, where, f'two figures are named "{name[:40]}"', "give every figure object its own name"
+            )
+        if h in seen_hexes:
+            raise MapLoadError(
+                path,
+                where,
+                f'it stands in the same hex as "{seen_hexes[h][:40]}"',
+                "move one of the two figures to another hex",
+            )
+        if not terrain.is_passable(h, "walk") and not terrain.is_passable(h, "fly"):
+            raise MapLoadError(
+                path, where, f"it stands on impassable terrain at cell {cell}", "move the figure to open ground"
+            )
+        return PlacedFigure(name, side, character, h, facing)
 
 
-def near_miss(a: str, b: str) -> bool:
-    """Whether two side names look like one side spelled twice ("Bandit" / "Bandits", "Red" / "red",
-    "wyrm_hunters" / "wyrm-hunters"): equal but for case and punctuation, one with a plural s, or one letter
-    apart in names of four letters or more. Names that differ only in a number ("side1" / "side2") are
-    different sides."""
-    if a == b:
-        return False
-    na, nb = ("".join(ch for ch in x.lower() if ch.isalnum()) for x in (a, b))
-    if na == nb:
-        return True
-    if "".join(ch for ch in na if not ch.isdigit()) == "".join(ch for ch in nb if not ch.isdigit()):
-        return False
-    if na + "s" == nb or nb + "s" == na:
-        return True
-    return min(len(na), len(nb)) >= 4 and _edit_distance(na, nb) <= 1
-
-
-def near_miss_pairs(names: Iterable[str]) -> list[tuple[str, str]]:
-    """Every pair of distinct names that are near misses of each other (``near_miss``), in the given order."""
-    seen: list[str] = []
-    out: list[tuple[str, str]] = []
-    for name in names:
-        if name in seen:
-            continue
-        out.extend((other, name) for other in seen if near_miss(other, name))
-        seen.append(name)
-    return out
-
-
-def check_side_spellings(path: Path, builder: _Builder) -> None:
-    """Refuse a map naming one side two ways ("Bandit" beside "Bandits"): a battle would make two armies."""
-    for first, second in near_miss_pairs(builder.side_objects):
-        raise MapLoadError(
+def side_spelling_problems(path: Path, side_objects: Mapping[str, str]) -> list[MapLoadError]:
+    """Every side the map names two ways ("Bandit" beside "Bandits", "bleu" beside "blue"), each naming the
+    object of the later spelling and the fix: a battle would make two armies of one side."""
+    return [
+        MapLoadError(
             path,
-            f'{builder.side_objects[second]} property "side"',
-            f'"{second[:30]}" is a near miss of the side "{first[:30]}" of {builder.side_objects[first]}',
+            f'{side_objects[second]} property "side"',
+            f'"{second[:30]}" is a near miss of the side "{first[:30]}" of {side_objects[first]}',
             f'spell one side one way: change it to "{first[:30]}" (or rename the other if they are two sides)',
         )
+        for first, second in near_miss_pairs(side_objects)
+    ]
 
 
 def _off_centre(obj: TmxObject, layout: HexLayout, cell: tuple[int, int], side: int) -> float | None:
@@ -611,11 +634,20 @@ def _object_name(obj: TmxObject) -> str:
     return f'<object id="{obj.id}" "{label}">'
 
 
+def _misnamed(obj: TmxObject, key: str) -> str | None:
+    """The fix for a property the object lacks when it carries one of a near-miss name ("Side", "charcter")."""
+    other = next((k for k in obj.properties if near_miss(k, key)), None)
+    return None if other is None else f'rename its property "{other[:30]}" to "{key}"'
+
+
 def _side(obj: TmxObject, where: str, path: Path) -> str:
     side = obj.properties.get("side")
     if not isinstance(side, str) or not side.strip() or len(side) > 64:
         raise MapLoadError(
-            path, where, 'the object has no "side"', 'add the property "side" (the Side type of the project file)'
+            path,
+            where,
+            'the object has no "side"',
+            _misnamed(obj, "side") or 'add the property "side" (the Side type of the project file)',
         )
     return side.strip()
 
@@ -694,12 +726,48 @@ def _points_in_polygon(pts: npt.NDArray[np.float64], poly: npt.NDArray[np.float6
 def load_map(path: str | Path) -> LoadedMap:
     """Load a Tiled hexagonal battle map: terrain (FTC 5.1.2, 6.5.3, table 7) and deployment (FTC 5.2).
 
-    Raises ``MapLoadError`` — one line naming the file, the element and the fix — for anything wrong.
+    Raises ``MapLoadError`` — one line naming the file, the element and the fix — for the first thing wrong.
     """
+    return _load(Path(path), None)
+
+
+@dataclass(frozen=True)
+class MapCheck:
+    """What ``check_map`` found: the map as far as it could be built, every problem and every warning."""
+
+    path: Path
+    loaded: LoadedMap | None
+    """The map built without what was wrong; None when a problem left nothing to build (not a hex map…)."""
+    problems: tuple[MapLoadError, ...]
+    """Everything a battle would refuse the map for, in the order found, each naming the place and the fix."""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What a battle accepts but the GM may not mean (``LoadedMap.warnings``)."""
+        return self.loaded.warnings if self.loaded is not None else ()
+
+
+def check_map(path: str | Path) -> MapCheck:
+    """Check a map as ``load_map`` loads it, but go on after each problem that leaves something to check (a
+    property's value, a layer, a tileset, an object, a figure, a zone, a side's spelling), so one run names
+    every mistake; ``load_map`` raises the first of the same problems."""
     p = Path(path)
-    tmx = read_tmx(p)
+    problems: list[MapLoadError] = []
+    try:
+        loaded: LoadedMap | None = _load(p, problems)
+    except MapLoadError as err:
+        problems.append(err)
+        loaded = None
+    unique = list({str(err): err for err in problems}.values())
+    return MapCheck(p, loaded, tuple(unique))
+
+
+def _load(p: Path, problems: list[MapLoadError] | None) -> LoadedMap:
+    """``load_map`` (``problems`` None: the first problem raises) or ``check_map`` (each problem the building
+    can go on after is added to ``problems``)."""
+    tmx = read_tmx(p, problems)
     known = project_types(map_project(p)).get("Terrain", ())
-    builder = _Builder(tmx, known)
+    builder = _Builder(tmx, known, problems)
     try:
         terrain, deployment = builder.build()
     except MapLoadError:
@@ -712,32 +780,14 @@ def load_map(path: str | Path) -> LoadedMap:
             "check the terrain properties of the tiles and objects",
         ) from None
     props = dict(tmx.properties)
-    roster = props.get("roster")
-    if roster is not None:
-        if not isinstance(roster, str) or not roster.strip():
-            raise MapLoadError(
-                p,
-                '<map> property "roster"',
-                "the roster is not a file name",
-                "make roster a file property naming the roster next to the map",
-            )
-        folder = p.resolve().parent
-        target = (folder / roster).resolve()
-        if roster.startswith(("/", "\\")) or not target.is_relative_to(folder):
-            raise MapLoadError(
-                p,
-                '<map> property "roster"',
-                f'"{roster[:60]}" lies outside the map\'s folder',
-                "keep the roster file in the map's folder or a subfolder",
-            )
-        if not target.is_file():
-            raise MapLoadError(
-                p,
-                '<map> property "roster"',
-                f'the roster "{roster[:60]}" does not exist',
-                "create the roster file or correct the property",
-            )
-    check_side_spellings(p, builder)
+    try:
+        check_roster_property(p, props.get("roster"))
+    except MapLoadError as err:
+        builder.soft(err)
+        props.pop("roster", None)  # checking: the map is checked on as one without a roster of its own
+    for spelling in side_spelling_problems(p, builder.side_objects):
+        builder.soft(spelling)
+    builder.warnings.extend(map_spelling_warnings(tmx, _KEYS, known))
     return LoadedMap(
         p,
         tmx,
@@ -748,3 +798,32 @@ def load_map(path: str | Path) -> LoadedMap:
         tuple(builder.warnings),
         MappingProxyType(builder.repainted),
     )
+
+
+def check_roster_property(p: Path, roster: Any) -> None:
+    """The map property ``roster``, when set, names a file in the map's folder (or below) that exists."""
+    if roster is None:
+        return
+    if not isinstance(roster, str) or not roster.strip():
+        raise MapLoadError(
+            p,
+            '<map> property "roster"',
+            "the roster is not a file name",
+            "make roster a file property naming the roster next to the map",
+        )
+    folder = p.resolve().parent
+    target = (folder / roster).resolve()
+    if roster.startswith(("/", "\\")) or not target.is_relative_to(folder):
+        raise MapLoadError(
+            p,
+            '<map> property "roster"',
+            f'"{roster[:60]}" lies outside the map\'s folder',
+            "keep the roster file in the map's folder or a subfolder",
+        )
+    if not target.is_file():
+        raise MapLoadError(
+            p,
+            '<map> property "roster"',
+            f'the roster "{roster[:60]}" does not exist',
+            "create the roster file or correct the property",
+        )

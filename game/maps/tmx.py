@@ -3,8 +3,16 @@
 pytmx is not used for parsing because of its gaps (hex rotation bit kept in the tile id,
 bit 29 read as a diagonal flip, no zstd, layers ordered by type, no group offsets, unchecked data length,
 unbounded decompression, absolute and ``..`` paths accepted). This module reads the XML with ``defusedxml``
-(no DTD at all, hence no entity expansion and no external entities), checks every size *before* it
-allocates, keeps every referenced file inside the map's folder, and raises only ``MapLoadError``.
+(no entity declarations, hence no entity expansion, and no external entities; the only DTD allowed is the
+one Tiled's older files name in their first lines, ``<!DOCTYPE map SYSTEM "…/map.dtd">``, which is never
+read), checks every size *before* it allocates, keeps every referenced file inside the map's folder, and
+raises only ``MapLoadError``.
+
+A map can be read two ways. ``read_tmx`` stops at the first problem, as loading a map for a battle does.
+``read_tmx(path, problems)`` is how ``check-map`` reads it: a problem after which reading can go on (a
+property's value, a layer's data, an object, a tileset) is added to ``problems`` and the map is read on
+without it, so one run names every mistake; a problem that leaves nothing to read on (not XML, not a
+hexagonal map, a size past the limits) still ends the reading.
 
 Nothing here knows about terrain or the rules: it turns the file into plain dataclasses in document
 order (``TmxMap``), which ``game.maps.loader`` interprets.
@@ -24,12 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-from xml.etree.ElementTree import Element, ParseError
+from xml.etree.ElementTree import Element, ParseError, TreeBuilder
 
 import defusedxml
-import defusedxml.ElementTree as SafeET
 import numpy as np
 import numpy.typing as npt
+from defusedxml.common import DTDForbidden
+from defusedxml.ElementTree import DefusedXMLParser
 
 from game.colours import parse_hex_colour
 from game.maps.errors import MapLoadError
@@ -164,6 +173,9 @@ class TmxMap:
     """The total offset of every non-group layer (tile, object and image layers alike)."""
     property_types: tuple[str, ...] = ()
     """The custom property types (Tiled's ``propertytype``: enums and classes of a project) the map uses."""
+    warnings: tuple[str, ...] = ()
+    """What the file does that Tiled accepts but the GM may not mean (no hex side length), one sentence each
+    naming the element and the fix."""
 
 
 # --- helpers -------------------------------------------------------------------------------------------
@@ -179,17 +191,40 @@ def _describe(elem: Element) -> str:
     return f"<{elem.tag}>"
 
 
+class _TiledXMLParser(DefusedXMLParser):  # type: ignore[misc]  # defusedxml has no type hints
+    """defusedxml's parser, forbidding entities and external references, that lets through the one DTD a
+    Tiled file may carry: a name with no declarations of its own (Tiled's older files begin with
+    ``<!DOCTYPE map SYSTEM "http://mapeditor.org/dtd/1.0/map.dtd">``; the DTD is never fetched or read)."""
+
+    def defused_start_doctype_decl(
+        self, name: str, sysid: str | None, pubid: str | None, has_internal_subset: bool
+    ) -> None:
+        if has_internal_subset:
+            raise DTDForbidden(name, sysid, pubid)
+
+
 class _Reader:
     """Parses one map and the files it refers to, remembering the map for every error message."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, problems: list[MapLoadError] | None = None) -> None:
         self.path = path
         self.folder = path.resolve().parent
         self.total_cells = 0
         self.property_types: set[str] = set()
+        self.problems = problems
+        self.warnings: list[str] = []
+        self.failed_tilesets: list[int] = []
+        """The first gids of tilesets that could not be read (checking only): their tiles are not named again."""
 
     def fail(self, element: str, problem: str, fix: str, file: Path | None = None) -> MapLoadError:
         return MapLoadError(file or self.path, element, problem, fix)
+
+    def soft(self, err: MapLoadError) -> None:
+        """A problem the reading can go on after: raised when loading, kept when checking (the caller then
+        reads on without what was wrong)."""
+        if self.problems is None:
+            raise err
+        self.problems.append(err)
 
     # -- files ------------------------------------------------------------------------------------
     def read_bytes(self, path: Path, limit: int, element: str) -> bytes:
@@ -221,11 +256,13 @@ class _Reader:
 
     def parse_xml(self, data: bytes, file: Path, root_tag: str) -> Element:
         try:
-            root: Element = SafeET.fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+            parser = _TiledXMLParser(target=TreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True)
+            parser.feed(data)
+            root: Element = parser.close()
         except defusedxml.DefusedXmlException:
             raise self.fail(
                 "<!DOCTYPE>",
-                "the file declares a DTD or entities, which a map never needs",
+                "the file declares a DTD of its own or entities, which a map never needs",
                 "save the map again from Tiled",
                 file,
             ) from None
@@ -328,14 +365,17 @@ class _Reader:
         for block in elem.findall("properties"):
             for prop in block.findall("property"):
                 name = prop.get("name")
-                if not name:
-                    raise self.fail(
-                        _describe(elem),
-                        "a custom property has no name",
-                        "give every custom property a name in Tiled",
-                        file,
-                    )
-                props[name] = self.property_value(prop, elem, file)
+                try:
+                    if not name:
+                        raise self.fail(
+                            _describe(elem),
+                            "a custom property has no name",
+                            "give every custom property a name in Tiled",
+                            file,
+                        )
+                    props[name] = self.property_value(prop, elem, file)
+                except MapLoadError as err:
+                    self.soft(err)  # checking: the property is left out and the rest read
         return MappingProxyType(props)
 
     def property_value(self, prop: Element, owner: Element, file: Path) -> Any:
@@ -372,6 +412,12 @@ class _Reader:
     # -- the map -----------------------------------------------------------------------------------
     def read_map(self) -> TmxMap:
         path = self.path
+        if path.suffix.lower() == ".gz":
+            raise self.fail(
+                "file name",
+                f'"{path.name}" is compressed with gzip',
+                f"unpack it first (gunzip {path.name}, or any archive tool) and check the .tmx inside",
+            )
         if path.suffix.lower() != ".tmx":
             raise self.fail(
                 "file name",
@@ -401,10 +447,12 @@ class _Reader:
         tw = self.int_attr(root, "tilewidth", None, path, 2, MAX_TILE_SIDE)
         th = self.int_attr(root, "tileheight", None, path, 2, MAX_TILE_SIDE)
         if tw % 2 or th % 2:
-            raise self.fail(
-                "<map>",
-                f"the tile size {tw}x{th} is odd, which Tiled cannot draw consistently",
-                "set an even Tile Width and Tile Height in Map > Map Properties",
+            self.soft(
+                self.fail(
+                    "<map>",
+                    f"the tile size {tw}x{th} is odd, which Tiled cannot draw consistently",
+                    "set an even Tile Width and Tile Height in Map > Map Properties",
+                )
             )
         axis = root.get("staggeraxis", "y")
         index = root.get("staggerindex", "odd")
@@ -422,26 +470,34 @@ class _Reader:
             )
         along = tw if axis == "x" else th
         if root.get("hexsidelength") is None:
-            raise self.fail(
-                "<map>",
-                "the hex map has no hexsidelength, so the hexes' shape is unknown",
-                "set Hex Side Length in Map > Map Properties (about half the tile "
-                f"{'width' if axis == 'x' else 'height'}, an even number)",
+            self.warnings.append(
+                f"{path.name}: <map>: the hex map has no hexsidelength, so it is read as 0, as Tiled reads it "
+                "(the hexes become diamonds, their flat sides of no length); set Tile Side Length (Hex) in "
+                f"Map > Map Properties (about half the tile {'width' if axis == 'x' else 'height'}, an even "
+                "number)"
             )
         side = self.int_attr(root, "hexsidelength", 0, path, 0, along)
         if (along - side) % 2:
-            raise self.fail(
-                "<map>",
-                f"tile {'width' if axis == 'x' else 'height'} {along} minus hex side length "
-                f"{side} is odd, so the hexes cannot line up on whole pixels",
-                "make the Hex Side Length even when the tile size is even",
+            self.soft(
+                self.fail(
+                    "<map>",
+                    f"tile {'width' if axis == 'x' else 'height'} {along} minus hex side length "
+                    f"{side} is odd, so the hexes cannot line up on whole pixels",
+                    "make the Hex Side Length even when the tile size is even",
+                )
             )
         props = self.properties(root, path)
         tilesets: list[TmxTileset] = []
         for ts in root.findall("tileset"):
             if len(tilesets) >= MAX_TILESETS:
                 raise self.fail("<tileset>", f"more than {MAX_TILESETS} tilesets", "merge tilesets")
-            tilesets.append(self.read_tileset(ts))
+            try:
+                tilesets.append(self.read_tileset(ts))
+            except MapLoadError as err:
+                self.soft(err)  # checking: the tileset is left out, and its tiles in the layers say nothing more
+                first = ts.get("firstgid", "")
+                if _INT.match(first.strip()):
+                    self.failed_tilesets.append(int(first))
         tilesets.sort(key=lambda t: t.firstgid)
         self.tilesets = tilesets
         tile_layers: list[TmxTileLayer] = []
@@ -464,6 +520,7 @@ class _Reader:
             tuple(objects),
             tuple(offsets),
             tuple(sorted(self.property_types)),
+            tuple(self.warnings),
         )
 
     def walk_layers(
@@ -500,7 +557,10 @@ class _Reader:
                 for obj in elem.findall("object"):
                     if len(objects) >= MAX_OBJECTS:
                         raise self.fail(_describe(elem), f"more than {MAX_OBJECTS} objects", "remove objects")
-                    objects.append(self.read_object(obj, elem.get("name", ""), own, vis))
+                    try:
+                        objects.append(self.read_object(obj, elem.get("name", ""), own, vis))
+                    except MapLoadError as err:
+                        self.soft(err)  # checking: the object is left out
 
     # -- tilesets ----------------------------------------------------------------------------------
     def read_tileset(self, elem: Element) -> TmxTileset:
@@ -614,14 +674,6 @@ class _Reader:
         self, elem: Element, offset: tuple[float, float], opacity: float, visible: bool, width: int, height: int
     ) -> TmxTileLayer:
         where = _describe(elem)
-        lw = self.int_attr(elem, "width", width, self.path, 0, MAX_SIDE)
-        lh = self.int_attr(elem, "height", height, self.path, 0, MAX_SIDE)
-        if (lw, lh) != (width, height):
-            raise self.fail(
-                where,
-                f"the layer is {lw}x{lh} cells but the map is {width}x{height}",
-                "resize the map in Tiled (Map > Resize Map) so every layer has its size",
-            )
         self.total_cells += width * height
         if self.total_cells > MAX_TOTAL_CELLS:
             raise self.fail(
@@ -629,9 +681,21 @@ class _Reader:
             )
         data = elem.find("data")
         n = width * height
-        flat = np.zeros(n, dtype=np.uint32) if data is None else self.read_data(data, where, n)
-        gids = flat.reshape(height, width)
-        self.check_gids(gids, where)
+        flat = np.zeros(n, dtype=np.uint32)
+        try:
+            lw = self.int_attr(elem, "width", width, self.path, 0, MAX_SIDE)
+            lh = self.int_attr(elem, "height", height, self.path, 0, MAX_SIDE)
+            if (lw, lh) != (width, height):
+                raise self.fail(
+                    where,
+                    f"the layer is {lw}x{lh} cells but the map is {width}x{height}",
+                    "resize the map in Tiled (Map > Resize Map) so every layer has its size",
+                )
+            if data is not None:
+                flat = self.read_data(data, where, n)
+        except MapLoadError as err:
+            self.soft(err)  # checking: the layer is read as empty
+        gids = self.check_gids(flat.reshape(height, width), where)
         gids.setflags(write=False)
         return TmxTileLayer(elem.get("name", ""), gids, offset, opacity, visible, self.properties(elem, self.path))
 
@@ -727,35 +791,54 @@ class _Reader:
             raise self.fail(where, "a tile id is outside 0..4294967295", "save the map again from Tiled")
         return arr.astype(np.uint32)
 
-    def check_gids(self, gids: npt.NDArray[np.uint32], where: str) -> None:
+    def check_gids(self, gids: npt.NDArray[np.uint32], where: str) -> npt.NDArray[np.uint32]:
+        """The layer's gids, each one naming a tile of a tileset; when checking, the first unknown tile is a
+        problem and every unknown tile (and every tile of a tileset that could not be read) is left empty."""
         ids = np.unique(gids & GID_MASK)
         ids = ids[ids != 0]
         if ids.size == 0:
-            return
-        firsts = np.array([t.firstgid for t in self.tilesets], dtype=np.int64)
+            return gids
+        owners = sorted(
+            [(t.firstgid, k) for k, t in enumerate(self.tilesets)] + [(f, -1) for f in self.failed_tilesets]
+        )
+        firsts = np.array([f for f, _ in owners], dtype=np.int64)
+        bad: list[int] = []
+        problem: MapLoadError | None = None
         if firsts.size == 0:
-            raise self.fail(
+            problem = self.fail(
                 where,
                 f"the layer uses tile {int(ids[0])} but the map has no tileset",
                 "add the tileset back to the map in Tiled",
             )
         which = np.searchsorted(firsts, ids, side="right") - 1
-        for gid, k in zip(ids.tolist(), which.tolist(), strict=True):
-            if k < 0:
-                raise self.fail(
+        for gid, i in zip(ids.tolist(), which.tolist(), strict=True):
+            if i < 0 or not owners:
+                bad.append(gid)
+                problem = problem or self.fail(
                     where,
                     f"the layer uses tile {gid}, which no tileset defines",
                     "add the missing tileset back or erase those tiles in Tiled",
                 )
+                continue
+            k = owners[i][1]
+            if k < 0:  # a tileset that could not be read: its problem is already told
+                bad.append(gid)
+                continue
             ts = self.tilesets[k]
             local = gid - ts.firstgid
             known = local < ts.tile_count if ts.image is not None else local in ts.tiles
             if not known:
-                raise self.fail(
+                bad.append(gid)
+                problem = problem or self.fail(
                     where,
                     f'the layer uses tile {local} of tileset "{ts.name[:40]}", which it does not have',
                     "restore the tileset image or erase those tiles in Tiled",
                 )
+        if problem is not None:
+            self.soft(problem)
+        if not bad:
+            return gids
+        return np.where(np.isin(gids & GID_MASK, np.array(bad, dtype=np.uint32)), np.uint32(0), gids)
 
     # -- objects -----------------------------------------------------------------------------------
     def read_object(self, elem: Element, layer: str, offset: tuple[float, float], visible: bool) -> TmxObject:
@@ -826,11 +909,13 @@ def _image_size(path: Path) -> tuple[int | None, int | None]:
     return None, None
 
 
-def read_tmx(path: str | Path) -> TmxMap:
-    """Parse a hexagonal Tiled map safely; every problem raises ``MapLoadError``."""
+def read_tmx(path: str | Path, problems: list[MapLoadError] | None = None) -> TmxMap:
+    """Parse a hexagonal Tiled map safely. Without ``problems`` every problem raises ``MapLoadError``; with it
+    (checking a map), each problem the reading can go on after is added to it and the map read on without
+    what was wrong, and only a problem that leaves nothing to read raises."""
     p = Path(path)
     try:
-        return _Reader(p).read_map()
+        return _Reader(p, problems).read_map()
     except MapLoadError:
         raise
     except RecursionError:
