@@ -153,13 +153,14 @@ def check_side_names(loaded: LoadedMap, roster: Roster) -> None:
 
 
 def side_name_problems(loaded: LoadedMap, roster: Roster) -> list[str]:
-    """A sentence for each side spelled two ways between the map and the roster, naming where each spelling
-    is and the fix."""
+    """A sentence for each side spelled two ways between the map and the roster (or within the roster),
+    naming where each spelling is and the fix; two spellings within the map are the map loader's to refuse."""
     where: dict[str, str] = {}
     for side in loaded.deployment.zones:
         where.setdefault(side, f"{loaded.path.name} (a deploy zone)")
     for pf in loaded.deployment.figures:
         where.setdefault(pf.side, f"{loaded.path.name} (figure {pf.name!r})")
+    in_map = set(where)
     for rs in roster.sides:
         where.setdefault(rs.id, f"{roster.source} ([sides.{rs.id}])")
     for rf in roster.figures:
@@ -168,6 +169,7 @@ def side_name_problems(loaded: LoadedMap, roster: Roster) -> list[str]:
         f"the side {second!r} in {where[second]} is a near miss of the side {first!r} in {where[first]}; "
         f"spell one side one way (change it to {first!r}), or rename one if they are two sides"
         for first, second in near_miss_pairs(where)
+        if not {first, second} <= in_map
     ]
 
 

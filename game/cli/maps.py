@@ -179,8 +179,9 @@ def check_map_main(argv: list[str]) -> int:
             print(f"error: {p}", file=sys.stderr)
         for w in warnings:
             print(f"warning: {w}", file=sys.stderr)
-        tally = f"{_count(problems, 'problem')}{_also(warnings)}"
-        print(f"{Path(args[0]).name}: refused, {tally}; fix the problems above and check again", file=sys.stderr)
+        if len(problems) + len(warnings) > 1:  # one refusal stays one sentence
+            tally = f"{_count(problems, 'problem')}{_also(warnings)}"
+            print(f"{Path(args[0]).name}: refused, {tally}; fix the problems above and check again", file=sys.stderr)
         return 2
     assert check.loaded is not None  # no problem: the map was built
     info = summary(check.loaded)

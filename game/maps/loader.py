@@ -446,9 +446,9 @@ class _Builder:
             self.warnings.append(
                 f'{tmx.path.name}: <tileset "{ts.name[:40]}">: its tiles are {ts.tile_width}x{ts.tile_height} '
                 f"pixels but the map's are {tmx.tile_width}x{tmx.tile_height}; they are drawn as Tiled draws "
-                "them, standing on each hex's bottom-left corner, so art larger than the grid overlaps the next "
-                "hexes; if that is not meant, give the tileset the map's tile size (or the map the tileset's, "
-                "Map > Map Properties)"
+                "them, each standing on its hex's bottom-left corner (larger art overlaps the hexes beside and "
+                "above, smaller art leaves gaps); if that is not meant, give the tileset the map's tile size (or "
+                "the map the tileset's, Map > Map Properties)"
             )
 
     def cells_of(self, obj: TmxObject, layout: HexLayout, where: str, allow_point: bool) -> list[tuple[int, int]]:

@@ -74,7 +74,16 @@ def hex_tile(
     pygame.draw.circle(surf, (250, 250, 250), (x + 2 * w // 3, y + 2 * h // 3), 2)
 
 
-def make_tileset(name: str, axis: str, w: int, h: int, side: int, spacing: int = 0, margin: int = 0) -> None:
+def make_tileset(
+    name: str,
+    axis: str,
+    w: int,
+    h: int,
+    side: int,
+    spacing: int = 0,
+    margin: int = 0,
+    offset: tuple[int, int] | None = None,
+) -> None:
     cols = 3
     rows = 2
     img = pygame.Surface(
@@ -97,10 +106,12 @@ def make_tileset(name: str, axis: str, w: int, h: int, side: int, spacing: int =
             f' <tile id="{i}">\n  <properties>\n' + "\n".join(" " + x for x in lines) + "\n  </properties>\n </tile>"
         )
     sp = f' spacing="{spacing}" margin="{margin}"' if spacing or margin else ""
+    off = f' <tileoffset x="{offset[0]}" y="{offset[1]}"/>\n' if offset else ""
     (DATA / f"{name}.tsx").write_text(
         f'<?xml version="1.0" encoding="UTF-8"?>\n<tileset version="1.8" tiledversion="1.8.2" name="{name}" '
         f'tilewidth="{w}" tileheight="{h}"{sp} tilecount="6" columns="3">\n'
-        f' <image source="{name}.png" width="{img.get_width()}" height="{img.get_height()}"/>\n'
+        + off
+        + f' <image source="{name}.png" width="{img.get_width()}" height="{img.get_height()}"/>\n'
         + "\n".join(tiles)
         + "\n</tileset>\n"
     )
@@ -309,8 +320,20 @@ def main() -> None:
         tiled_export(src, DATA / f"{name}.tmx")
         src.unlink()
         rasterize(DATA / f"{name}.tmx", DATA / f"{name}.png")
-    # hex side length 0 and the stagger attributes left out (Tiled's defaults: y, odd); a missing
-    # hexsidelength is refused by the game, so it stays, written as 0
+    # tiles larger than the map's grid, as Tiled's own hexagonal-mini.tmx draws them (18x18 art on a 14x12
+    # grid): hex art for 32x36 tiles, raised by a tile offset, on the 24x28 grid of the pointy maps
+    make_tileset("pointy_big", "y", 32, 36, 18, offset=(-2, 3))
+    src = make_map("big_tiles_src", "y", "odd", 24, 28, 14, "pointy_big", seed=11, rotations=False)
+    tiled_export(src, DATA / "big_tiles.tmx")
+    src.unlink()
+    rasterize(DATA / "big_tiles.tmx", DATA / "big_tiles.png")
+    # a hex map with no hexsidelength at all, which Tiled reads as 0 (Tiled itself would write the 0 on
+    # saving, so this one is not round-tripped)
+    src = make_map("no_side_src", "y", "odd", 24, 28, 0, "pointy", seed=13, rotations=False)
+    (DATA / "no_side.tmx").write_text(src.read_text().replace(' hexsidelength="0"', ""))
+    src.unlink()
+    rasterize(DATA / "no_side.tmx", DATA / "no_side.png")
+    # hex side length 0 written out, and the stagger attributes left out (Tiled's defaults: y, odd)
     src = make_map("side0_src", "y", "odd", 24, 28, 0, "pointy", seed=7, rotations=False)
     text = src.read_text().replace(' staggeraxis="y"', "")
     text = text.replace(' staggerindex="odd"', "")

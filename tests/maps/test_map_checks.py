@@ -1,8 +1,10 @@
 """A GM's map is checked like a battle would use it: ``check-map`` and New battle's loading refuse, naming the
-object, the field and the fix, a side spelled two ways, an unknown terrain name, a tileset of another tile size
-and a hex map without a hex side length; a terrain object's ``terrain`` makes its hexes that terrain; a figure
-off its hex centre is a warning naming the figure and the hex. Fixtures are copies of the shipped maps (saved
-by Tiled) with one thing changed, written to a temporary folder."""
+object, the field and the fix, a side spelled two ways (a swapped pair of letters too) and an unknown terrain
+name; ``check-map`` names every problem of a map and its roster in one run; a tileset of another tile size and
+a hex map without a hex side length load with a warning, as Tiled draws them; a terrain object's ``terrain``
+makes its hexes that terrain; a figure off its hex centre, a figure on a side the roster does not name and a
+name one slip from one the game reads are warnings naming the place and the fix. Fixtures are copies of the
+shipped maps (saved by Tiled) with a few things changed, written to a temporary folder."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import pytest
 from game.cli.maps import check_map_main
 from game.engine.hexgrid import offset_to_hex
 from game.maps.errors import MapLoadError
-from game.maps.loader import load_map, near_miss
+from game.engine.spelling import near_miss
+from game.maps.loader import check_map, load_map
 from game.paths import MAPS_DIR
 from game.roster import load_roster
 from game.session import SetupError, new_session, place_figures
@@ -53,6 +56,7 @@ ALDO = '<object id="4" name="Aldo" type="figure" class="figure" x="256" y="532">
 def test_near_miss_spellings_of_a_side() -> None:
     assert near_miss("Bandit", "Bandits") and near_miss("red", "reds") and near_miss("Blue", "blue")
     assert near_miss("wyrm_hunters", "wyrm-hunters") and near_miss("goblins", "goblons")
+    assert near_miss("bleu", "blue") and near_miss("Bandti", "Bandit")  # a swap of two letters is one slip
     assert not near_miss("side1", "side2") and not near_miss("red", "rex") and not near_miss("blue", "blue")
 
 
@@ -119,18 +123,138 @@ def test_a_terrain_objects_terrain_applies_to_its_hexes(tmp_path: Path) -> None:
     assert m.terrain.light_at(h) == -2  # and what the object names itself still applies
 
 
-def test_a_tileset_of_another_tile_size_is_refused_saying_both(
+def test_a_tileset_of_another_tile_size_is_a_warning_saying_both(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Tiled draws tiles of another size than the grid on purpose (tall trees, overlapping art): the map loads,
+    and check-map warns with both sizes and the fix."""
     path = copy_map(tmp_path, "open_field", tsx={'tilewidth="64"': 'tilewidth="66"'})
-    line = refusal(path, capsys)
-    assert "66x74" in line and "64x74" in line and "tileset" in line
+    m = load_map(path)
+    assert [w for w in m.warnings if "tileset" in w] == [m.warnings[0]]
+    assert check_map_main([str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: ") and "66x74" in err and "64x74" in err and "Map > Map Properties" in err
 
 
-def test_a_hex_map_without_hexsidelength_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_hex_map_without_hexsidelength_loads_as_tiled_reads_it_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = copy_map(tmp_path, "open_field", {' hexsidelength="36"': ""})
-    line = refusal(path, capsys)
-    assert "no hexsidelength" in line and "Hex Side Length" in line
+    m = load_map(path)
+    assert m.tmx.hex_side_length == 0 and m.layout.hex_side_length == 0  # Tiled reads it as 0
+    assert check_map_main([str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "no hexsidelength" in err and "read as 0" in err and "Tile Side Length (Hex)" in err
+
+
+GARTH = '<property name="character" value="guard_spear"/>\n    <property name="facing" type="int" value="1"/>'
+ODO = '<property name="facing" type="int" value="2"/>\n    <property name="side" propertytype="Side" value="blue"/>'
+
+
+def test_check_map_names_every_mistake_of_a_map_and_its_roster_in_one_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three independent mistakes in the map (an unknown terrain, a facing out of range, a side spelled with two
+    letters swapped) and one in the roster (a character key) come out of one run, each naming the place and the
+    fix; loading the map for a battle still stops at the first."""
+    path = copy_map(
+        tmp_path,
+        "forest_road",
+        {
+            HOLLOW: HOLLOW + '\n    <property name="terrain" value="dense_wood"/>',
+            GARTH: GARTH.replace('value="1"', 'value="9"'),
+            ODO: ODO.replace('value="blue"', 'value="bleu"'),
+        },
+    )
+    roster = tmp_path / "forest_road.roster.toml"
+    roster.write_text(
+        roster.read_text(encoding="utf-8").replace("[characters.guard_sword]", "[characters.guard_swrod]")
+    )
+    with pytest.raises(MapLoadError, match="dense_wood"):
+        load_map(path)
+    assert [p.element for p in check_map(path).problems] == [
+        '<object id="1" "Dark hollow"> property "terrain"',
+        '<object id="6" "Garth"> property "facing"',
+        '<object id="7" "Odo"> property "side"',
+    ]
+    assert check_map_main([str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    errors = [line for line in err if line.startswith("error: ")]
+    assert len(errors) == 4, err
+    assert '"dense_wood" is not a known terrain' in errors[0] and "did you mean 'dense_woods'?" in errors[0]
+    assert "Garth" in errors[1] and '"9" is not a facing' in errors[1] and "use 0..5" in errors[1]
+    assert "Odo" in errors[2] and '"bleu" is a near miss of the side "blue"' in errors[2]
+    assert "'guard_sword'" in errors[3] and "roster" in errors[3] and "did you mean 'guard_swrod'?" in errors[3]
+    assert err[-1] == "forest_road.tmx: refused, 4 problems; fix the problems above and check again"
+
+
+def test_check_map_json_lists_every_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    path = copy_map(
+        tmp_path, "forest_road", {GARTH: GARTH.replace('value="1"', 'value="9"'), ODO: ODO.replace("blue", "bleu")}
+    )
+    assert check_map_main([str(path), "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] is False and len(out["problems"]) == 2 and out["error"] == out["problems"][0]
+    assert out["warnings"] == []
+
+
+def test_a_figure_on_a_side_the_roster_does_not_name_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A roster that names its sides and a map figure on another one (not a near miss of them): the battle
+    would make that figure an army of its own, so check-map says so, naming the figure, the sides and the fix."""
+    path = copy_map(tmp_path, "forest_road", {ODO: ODO.replace('value="blue"', 'value="green"')})
+    assert check_map_main([str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: ") == 1 and "figure 'Odo' is on the side 'green'" in err
+    assert "blue, red" in err and "[sides.green]" in err
+
+
+def test_a_side_with_two_letters_swapped_in_the_roster_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = copy_map(tmp_path, "open_field")
+    roster = tmp_path / "open_field.roster.toml"
+    roster.write_text(roster.read_text(encoding="utf-8").replace("[sides.blue]", "[sides.bleu]"), encoding="utf-8")
+    with pytest.raises(SetupError, match="the side 'bleu' .* near miss of the side 'blue'"):
+        place_figures(load_map(path), load_roster(roster))
+    assert "near miss of the side 'blue'" in refusal(path, capsys)
+
+
+def test_names_one_slip_from_those_the_game_reads_are_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A terrain object's "move_penatly", a map property "Roster" and a tile's "blocks_sigth" would be ignored
+    as written; an object of class "figures" too. Each is a warning naming the place and the name meant."""
+    path = copy_map(
+        tmp_path,
+        "forest_road",
+        {
+            HOLLOW: HOLLOW + '\n    <property name="move_penatly" type="int" value="2"/>',
+            '<property name="name"': '<property name="Descripton" value="x"/>\n  <property name="name"',
+            '<object id="2" name="Convoy" type="deploy" class="deploy"': (
+                '<object id="99" name="Stray" type="figures" x="10" y="10"><point/></object>\n  '
+                '<object id="2" name="Convoy" type="deploy" class="deploy"'
+            ),
+        },
+        tsx={'name="blocks_sight"': 'name="blocks_sigth"'},
+    )
+    assert check_map_main([str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert any('"Dark hollow"> property "move_penatly"' in w and 'rename it "move_penalty"' in w for w in err)
+    assert any('<map> property "Descripton"' in w and '"description"' in w for w in err)
+    assert any('property "blocks_sigth"' in w and 'tileset "terrain_pointy"' in w for w in err)
+    assert any('"Stray">: its class "figures"' in w and '"figure"' in w for w in err)
+    assert load_map(MAPS_DIR / "forest_road.tmx").warnings == ()
+
+
+def test_a_figure_whose_side_property_is_misnamed_is_told_to_rename_it(tmp_path: Path) -> None:
+    path = copy_map(tmp_path, "forest_road", {ODO: ODO.replace('name="side"', 'name="Side"')})
+    with pytest.raises(MapLoadError) as err:
+        load_map(path)
+    assert 'the object has no "side"' in str(err.value) and 'rename its property "Side" to "side"' in str(err.value)
 
 
 def test_a_figure_off_its_hex_centre_is_a_warning_naming_it_and_the_hex(
