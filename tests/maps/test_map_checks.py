@@ -15,8 +15,8 @@ import pytest
 
 from game.cli.maps import check_map_main
 from game.engine.hexgrid import offset_to_hex
-from game.maps.errors import MapLoadError
 from game.engine.spelling import near_miss
+from game.maps.errors import MapLoadError
 from game.maps.loader import check_map, load_map
 from game.paths import MAPS_DIR
 from game.roster import load_roster
@@ -218,7 +218,7 @@ def test_a_side_with_two_letters_swapped_in_the_roster_is_refused(
     path = copy_map(tmp_path, "open_field")
     roster = tmp_path / "open_field.roster.toml"
     roster.write_text(roster.read_text(encoding="utf-8").replace("[sides.blue]", "[sides.bleu]"), encoding="utf-8")
-    with pytest.raises(SetupError, match="the side 'bleu' .* near miss of the side 'blue'"):
+    with pytest.raises(SetupError, match=r"the side 'bleu' .* near miss of the side 'blue'"):
         place_figures(load_map(path), load_roster(roster))
     assert "near miss of the side 'blue'" in refusal(path, capsys)
 

@@ -31,6 +31,8 @@ MAPS = sorted((ROOT / "maps").glob("*.tmx")) + [
         "hex_y_even.tmx",
         "hex_x_odd.tmx",
         "hex_x_even.tmx",
+        "big_tiles.tmx",  # tiles larger than the grid, as Tiled's own hexagonal-mini.tmx
+        "no_side.tmx",  # a hex map with no hexsidelength
     )
 ]
 
@@ -61,3 +63,25 @@ def test_tiled_tile_data_agrees_with_pytmx(path: Path) -> None:
         assert gids.shape == other.shape, name
         assert np.array_equal(gids, other), f"{path.name}: layer {name!r} decodes differently from pytmx"
     assert set(ours_by_name) & set(theirs), "no layer in common with pytmx"
+
+
+@pytest.mark.parametrize("path", MAPS, ids=lambda p: p.name)
+def test_the_grid_and_the_tilesets_sizes_agree_with_pytmx(path: Path) -> None:
+    """The map's grid (a missing hexsidelength read as 0, as by Tiled) and each tileset's tile size and offset,
+    which the drawing of tiles of another size than the grid rests on."""
+    ours = load_map(path).tmx
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = pytmx.TiledMap(str(path), image_loader=lambda *a, **k: lambda *a2, **k2: None)
+    assert (ours.width, ours.height, ours.tile_width, ours.tile_height) == (
+        theirs.width,
+        theirs.height,
+        theirs.tilewidth,
+        theirs.tileheight,
+    )
+    assert ours.hex_side_length == int(theirs.hexsidelength)
+    assert (ours.stagger_axis, ours.stagger_index) == (theirs.staggeraxis, theirs.staggerindex)
+    sizes = {ts.firstgid: (ts.tile_width, ts.tile_height, ts.tile_offset) for ts in ours.tilesets}
+    assert sizes == {
+        ts.firstgid: (ts.tilewidth, ts.tileheight, tuple(int(v) for v in ts.offset)) for ts in theirs.tilesets
+    }
