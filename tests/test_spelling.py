@@ -40,7 +40,7 @@ def test_close_matches_suggest_known_names_nearest_first() -> None:
     assert close_matches("Fire Blot", ["Far Bolt", "Fire Bolt", "Heal Wound"]) == ["Fire Bolt"]
     assert close_matches("firebolt", ["Far Bolt", "Fire Bolt"]) == ["Fire Bolt", "Far Bolt"]  # 0 edits, then 2
     assert close_matches("spaer", ["Spear or Pike", "Rapier"]) == ["Spear or Pike"]  # one word of the name
-    assert close_matches("axe", ["Battle Axe", "Mace", "Hand Axe"]) == ["Battle Axe", "Hand Axe"]
+    assert close_matches("axe", ["Battle Axe", "Mace", "Hand Axe"]) == ["Hand Axe", "Battle Axe"]  # shorter first
     assert close_matches("lightsaber", ["Broadsword", "Mace"]) == []
     assert did_you_mean("guard_swrod", ["guard_sword", "guard_spear"]) == "did you mean 'guard_sword'?"
     assert did_you_mean("zzz", ["guard_sword"]) == ""
