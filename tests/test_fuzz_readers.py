@@ -25,9 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import main
+from game.cli.maps import check_map_main
 from game.engine import record
 from game.maps.errors import MapLoadError
-from game.maps.loader import LoadedMap, load_map
+from game.maps.loader import LoadedMap, check_map, load_map
 from game.roster import Roster, RosterError, load_roster
 from game.session import Session, load_session
 from game.ui.settings import ANIMATION_SPEEDS, MIN_WINDOW, SETTINGS_FILE, UI_SCALES, Settings, load_settings
@@ -348,6 +349,31 @@ def test_fuzz_tmx_reader(map_folder: Path, data: st.DataObject, name: str) -> No
         _one_sentence(str(exc), path)
     else:
         assert isinstance(result, LoadedMap) and result.terrain.width > 0
+
+
+@budget(100)
+@given(data=st.data(), name=st.sampled_from(MAP_NAMES))
+def test_fuzz_map_checker_names_every_problem_and_loading_stops_at_the_first(
+    map_folder: Path, data: st.DataObject, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check-map`` on a damaged map: every problem one sentence, the first the same as ``load_map``'s refusal
+    (or none when it loads), and the command itself (roster placement on what could be built) ends in exit 0
+    or 2 without a traceback."""
+    original = (Path("maps") / name).read_text(encoding="utf-8")
+    path = map_folder / f"checked_{name}"
+    path.write_text(data.draw(mutated_xml(original)), encoding="utf-8")
+    shutil.copyfile(Path("maps") / name.replace(".tmx", ".roster.toml"), path.with_suffix(".roster.toml"))
+    check = check_map(path)
+    for problem in check.problems:
+        _one_sentence(str(problem), path)
+    try:
+        load_map(path)
+    except MapLoadError as exc:
+        assert check.problems and str(check.problems[0]) == str(exc)
+    else:
+        assert not check.problems and check.loaded is not None
+    assert check_map_main([str(path)]) in (0, 2)
+    assert "Traceback" not in capsys.readouterr().err
 
 
 @budget(40)
