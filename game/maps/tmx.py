@@ -472,9 +472,9 @@ class _Reader:
         if root.get("hexsidelength") is None:
             self.warnings.append(
                 f"{path.name}: <map>: the hex map has no hexsidelength, so it is read as 0, as Tiled reads it "
-                "(the hexes become diamonds, their flat sides of no length); set Tile Side Length (Hex) in "
-                f"Map > Map Properties (about half the tile {'width' if axis == 'x' else 'height'}, an even "
-                "number)"
+                "(the hexes become diamonds, and objects drawn for another side length stand elsewhere); set "
+                "Tile Side Length (Hex) in Map > Map Properties (about half the tile "
+                f"{'width' if axis == 'x' else 'height'}, an even number)"
             )
         side = self.int_attr(root, "hexsidelength", 0, path, 0, along)
         if (along - side) % 2:
