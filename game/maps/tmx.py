@@ -14,19 +14,16 @@ property's value, a layer's data, an object, a tileset) is added to ``problems``
 without it, so one run names every mistake; a problem that leaves nothing to read on (not XML, not a
 hexagonal map, a size past the limits) still ends the reading.
 
-Nothing here knows about terrain or the rules: it turns the file into plain dataclasses in document
+A layer's tile data (CSV, base64, compressed) is decoded by ``game.maps.tmx_data``. Nothing here knows about
+terrain or the rules: it turns the file into plain dataclasses in document
 order (``TmxMap``), which ``game.maps.loader`` interprets.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import io
 import math
 import re
 import struct
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +39,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from game.colours import parse_hex_colour
 from game.maps.errors import MapLoadError
+from game.maps.tmx_data import read_layer_data
 
 # --- limits: generous for any real battle map, small enough to stay fast ---------
 MAX_MAP_BYTES = 16 * 1024 * 1024
@@ -692,104 +690,12 @@ class _Reader:
                     "resize the map in Tiled (Map > Resize Map) so every layer has its size",
                 )
             if data is not None:
-                flat = self.read_data(data, where, n)
+                flat = read_layer_data(data, where, n, self.path)
         except MapLoadError as err:
             self.soft(err)  # checking: the layer is read as empty
         gids = self.check_gids(flat.reshape(height, width), where)
         gids.setflags(write=False)
         return TmxTileLayer(elem.get("name", ""), gids, offset, opacity, visible, self.properties(elem, self.path))
-
-    def read_data(self, data: Element, where: str, n: int) -> npt.NDArray[np.uint32]:
-        encoding = data.get("encoding")
-        compression = data.get("compression")
-        expected = 4 * n
-        fix_len = f"the layer must hold exactly {n} tiles; resize the map in Tiled and save it again"
-        if data.find("chunk") is not None:
-            raise self.fail(
-                where,
-                "the layer is stored in chunks (an infinite map)",
-                "untick Infinite in Map > Map Properties and save again",
-            )
-        if encoding is None:
-            if compression is not None:
-                raise self.fail(where, "XML tile data cannot be compressed", "save the map again from Tiled")
-            tiles = data.findall("tile")
-            if len(tiles) != n:
-                raise self.fail(where, f"the data holds {len(tiles)} tiles, not {n}", fix_len)
-            values = [t.get("gid", "0") for t in tiles]
-            return self.numbers(values, where)
-        text = data.text or ""
-        if encoding == "csv":
-            if compression is not None:
-                raise self.fail(where, "CSV tile data cannot be compressed", "save the map again from Tiled")
-            if len(text) > n * 12 + 4096:
-                raise self.fail(where, "the CSV data is far longer than the layer", fix_len)
-            parts = text.replace("\n", "").replace("\r", "").replace(" ", "").replace("\t", "").split(",")
-            if len(parts) != n:
-                raise self.fail(where, f"the data holds {len(parts)} tiles, not {n}", fix_len)
-            return self.numbers(parts, where)
-        if encoding != "base64":
-            raise self.fail(
-                where,
-                f'the data encoding "{encoding[:12]}" is unknown',
-                "choose CSV or Base64 as Tile Layer Format in Map > Map Properties",
-            )
-        # base64 text is 4/3 of its bytes; compressed data is never much larger than the raw tiles
-        if len(text) > (expected * 4) // 3 + expected // 8 + 8192:
-            raise self.fail(where, "the encoded data is far longer than the layer", fix_len)
-        try:
-            raw = base64.b64decode("".join(text.split()), validate=True)
-        except (binascii.Error, ValueError):
-            raise self.fail(where, "the base64 data is damaged", "save the map again from Tiled") from None
-        payload = self.decompress(raw, compression, where, expected)
-        if len(payload) != expected:
-            count = len(payload) // 4 if len(payload) <= expected else f"more than {n}"
-            raise self.fail(where, f"the data holds {count} tiles, not {n}", fix_len)
-        return np.frombuffer(payload, dtype="<u4").astype(np.uint32)
-
-    def decompress(self, raw: bytes, compression: str | None, where: str, expected: int) -> bytes:
-        """Inflate at most ``expected + 1`` bytes, so a decompression bomb stops at once."""
-        limit = expected + 1
-        try:
-            if compression is None:
-                return raw
-            if compression in ("zlib", "gzip"):
-                wbits = zlib.MAX_WBITS if compression == "zlib" else 16 + zlib.MAX_WBITS
-                inflater = zlib.decompressobj(wbits)
-                out = inflater.decompress(raw, limit)
-                if len(out) <= expected and not inflater.eof:
-                    raise zlib.error("truncated stream")
-                return out
-            if compression == "zstd":
-                import zstandard
-
-                reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw))
-                return reader.read(limit)
-        except (zlib.error, OSError, ValueError, MemoryError, EOFError) as exc:
-            raise self.fail(
-                where, f"the {compression} data is damaged ({str(exc)[:60]})", "save the map again from Tiled"
-            ) from None
-        except Exception as exc:  # zstandard.ZstdError does not share a base with the above
-            if exc.__class__.__name__ == "ZstdError":
-                raise self.fail(
-                    where, f"the zstd data is damaged ({str(exc)[:60]})", "save the map again from Tiled"
-                ) from None
-            raise
-        raise self.fail(
-            where,
-            f'the compression "{compression[:12]}" is unknown',
-            "choose Base64 (zlib compressed) as Tile Layer Format in Map > Map Properties",
-        )
-
-    def numbers(self, values: list[str], where: str) -> npt.NDArray[np.uint32]:
-        try:
-            arr = np.array(values, dtype=np.int64)
-        except (ValueError, OverflowError):
-            bad = next((v for v in values if not re.fullmatch(r"\d{1,10}", v.strip())), "?")
-            raise self.fail(where, f'"{bad[:20]}" is not a tile id', "save the map again from Tiled") from None
-        if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 0xFFFFFFFF):
-            raise self.fail(where, "a tile id is outside 0..4294967295", "save the map again from Tiled")
-        return arr.astype(np.uint32)
 
     def check_gids(self, gids: npt.NDArray[np.uint32], where: str) -> npt.NDArray[np.uint32]:
         """The layer's gids, each one naming a tile of a tileset; when checking, the first unknown tile is a
