@@ -83,6 +83,24 @@ def set_roll_marks(battle: Battle, seat: Seat) -> dict[int, str]:
     }
 
 
+def sees_more(battle: Battle, seat: Seat, other: Seat) -> bool:
+    """Whether ``seat`` may see now something ``other`` may not (the question a hotseat hand-off asks before
+    it shows ``seat``'s view with ``other``'s player still at the screen): a declaration still secret
+    (*Fudge* 4.32, made since the last reveal) that ``seat`` sees whole and ``other`` does not, or — for the
+    GM's seat — the GM's hand (*Fudge* 4.1: faces set by hand for a coming roll, rolls marked as set by hand).
+    """
+    if seat == other or sees_everything(battle, other):
+        return False
+    if sees_everything(battle, seat) and (battle.set_rolls or any(ev.is_gm_only(e) for e in battle.events)):
+        return True
+    since = max((i for i, e in enumerate(battle.events) if isinstance(e, ev.Revealed)), default=-1)
+    return any(
+        event_for_seat(battle, e, seat) == e != event_for_seat(battle, e, other)
+        for e in battle.events[since + 1 :]
+        if isinstance(e, ev.Declared) and e.hidden
+    )
+
+
 def is_secret(events: Sequence[ev.Event]) -> bool:
     """Whether a decision's events hold a declaration still secret (*Fudge* 4.32): a hidden ``Declared``."""
     return any(isinstance(e, ev.Declared) and e.hidden for e in events)
@@ -159,6 +177,7 @@ __all__ = [
     "seat_taking",
     "seats_of",
     "sees_everything",
+    "sees_more",
     "side_of_figure",
     "stand_in",
     "view",

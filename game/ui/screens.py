@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pygame
 
@@ -25,7 +25,7 @@ from game.ui.new_battle import map_sides as map_sides
 from game.ui.new_battle import map_thumbnail as map_thumbnail
 from game.ui.new_battle import map_title as map_title
 from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, UiContext
-from game.ui.settings import ANIMATION_SPEEDS, UI_SCALES, Settings
+from game.ui.settings import ANIMATION_SPEEDS, HAND_OFFS, UI_SCALES, Settings
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 HELP_KEYS: tuple[tuple[str, str], ...] = (
@@ -361,7 +361,7 @@ class TitleScreen(Screen):
 class SettingsScreen(Screen):
     """UI scale, colour-blind-safe palette, animation speed, hex grid: changed with arrows or clicks."""
 
-    ROWS = ("ui_scale", "colour_blind", "animation_speed", "show_grid", "sound_volume", "sound_muted")
+    ROWS = ("ui_scale", "colour_blind", "animation_speed", "show_grid", "sound_volume", "sound_muted", "hand_off")
     NAMES: ClassVar[dict[str, str]] = {
         "ui_scale": "UI scale",
         "colour_blind": "Colour-blind-safe colours",
@@ -369,7 +369,13 @@ class SettingsScreen(Screen):
         "show_grid": "Hex grid",
         "sound_volume": "Sound volume",
         "sound_muted": "Sound",
+        "hand_off": "Hotseat curtain",
     }
+    SWATCHES = 7
+    """The palette's swatches: four sides' colours and the three movement bands."""
+    HAND_OFF_WORDS: ClassVar[dict[str, str]] = {"always": "always", "secrets": "for secrets", "never": "never"}
+    """The hotseat curtain's setting as it reads: at every change of seat, only when the next seat may see
+    something the last one may not (secret stances, the GM's hand), or never."""
 
     def __init__(self, ui: UiContext) -> None:
         super().__init__(ui)
@@ -377,7 +383,8 @@ class SettingsScreen(Screen):
         self.rects: list[tuple[pygame.Rect, pygame.Rect, pygame.Rect]] = []
         self.back = Button("Done", Pop, size=16)
         self.show_palette = True
-        """Whether the palette's swatches fit under the rows (not in the shortest windows)."""
+        """Whether the palette's swatches are shown (not in the shortest windows)."""
+        self.palette_rect: pygame.Rect | None = None
 
     def value_text(self, key: str) -> str:
         """How a setting's value reads on screen."""
@@ -390,6 +397,8 @@ class SettingsScreen(Screen):
             return f"{round(st.sound_volume * 100)} %"
         if key == "sound_muted":
             return "muted" if st.sound_muted else "on"
+        if key == "hand_off":
+            return self.HAND_OFF_WORDS.get(st.hand_off, st.hand_off)
         return "on" if getattr(st, key) else "off"
 
     def change(self, key: str, step: int) -> None:
@@ -403,28 +412,41 @@ class SettingsScreen(Screen):
             new = replace(st, animation_speed=ANIMATION_SPEEDS[max(0, min(len(ANIMATION_SPEEDS) - 1, i + step))])
         elif key == "sound_volume":
             new = replace(st, sound_volume=round(max(0.0, min(1.0, st.sound_volume + step / 10)), 1))
+        elif key == "hand_off":
+            i = HAND_OFFS.index(st.hand_off) if st.hand_off in HAND_OFFS else 1
+            new = replace(st, hand_off=HAND_OFFS[max(0, min(len(HAND_OFFS) - 1, i + step))])
         else:
-            new = replace(st, **{key: not getattr(st, key)})
+            flipped: dict[str, Any] = {key: not getattr(st, key)}
+            new = replace(st, **flipped)
         self.ui.update_settings(new)
         self.on_resize(self.size)
 
     def on_resize(self, size: tuple[int, int]) -> None:
-        """Rows in the middle of the screen."""
+        """Rows in the middle of the screen, the palette's swatches under them (beside the title when the
+        window is short), Done at the foot."""
         super().on_resize(size)
         s = self.ui.s
         width = min(size[0] - s(40), s(560))
         left = (size[0] - width) // 2
         n = len(self.ROWS)
+        swatches = self.SWATCHES * s(40) - s(8)
         below = s(160)  # the palette's swatches and Done under the rows
         top, step = s(130), s(56)
-        over = top + n * step + below - (size[1] - s(12))
-        if over > 0:  # a short window: the rows move up, then close up
-            top = max(s(100), top - over)
-            over = top + n * step + below - (size[1] - s(12))
-            if over > 0:
-                step = max(s(40), step - -(-over // n))
-        self.show_palette = top + n * step + below <= size[1] - s(12)
-        if not self.show_palette:  # still no room: Done goes right under the rows, the swatches give way
+
+        def over() -> int:
+            return top + n * step + below - (size[1] - s(12))
+
+        if over() > 0:  # a short window: the rows move up, then close up
+            top = max(s(100), top - over())
+            if over() > 0:
+                step = max(s(44), step - -(-over() // n))
+        beside_title = over() > 0 and width - s(180) >= swatches
+        if beside_title:  # the swatches go up beside the title, Done right under the rows
+            below, top, step = s(60), s(100), s(56)
+            if over() > 0:
+                step = max(s(36), step - -(-over() // n))
+        self.show_palette = over() <= 0 or beside_title
+        if over() > 0:  # still no room: Done goes right under the rows, the swatches give way
             below = s(60)
         self.rects = []
         for i in range(n):
@@ -433,6 +455,10 @@ class SettingsScreen(Screen):
             plus = pygame.Rect(row.right - s(44), row.y + s(5), s(34), row.height - s(10))
             self.rects.append((row, minus, plus))
         self.back.rect = pygame.Rect(left + width - s(120), top + n * step + below - s(50), s(120), s(42))
+        label_y = s(30) if beside_title else self.rects[-1][0].bottom + s(30)
+        x = left + width - swatches if beside_title else left
+        self.palette_rect = pygame.Rect(x, label_y, swatches, s(24) + s(32)) if self.show_palette else None
+        """Where the palette's name and swatches are drawn (None: not in this window)."""
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
         """Up/Down choose a row, Left/Right change it, Escape or Done returns."""
@@ -486,13 +512,13 @@ class SettingsScreen(Screen):
                 bold=True,
                 anchor="center",
             )
-        y = self.rects[-1][0].bottom + s(30)
         pal = self.ui.palette
-        if self.show_palette:
-            text.blit(surface, f"Palette: {pal.name}", (left, y), 14, theme.TEXT_MUTED)
+        if self.palette_rect is not None:
+            x, y = self.palette_rect.topleft
+            text.blit(surface, f"Palette: {pal.name}", (x, y), 14, theme.TEXT_MUTED)
             swatches = [*pal.sides[:4], pal.move_free, pal.move_escape, pal.move_free_attacks]
             for i, c in enumerate(swatches):
-                pygame.draw.rect(surface, c, (left + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
+                pygame.draw.rect(surface, c, (x + i * s(40), y + s(24), s(32), s(32)), border_radius=4)
         text.blit(
             surface,
             "←/→ change  ·  ↑/↓ choose  ·  Esc done",

@@ -1,4 +1,5 @@
-"""Player settings that outlive a session: window size, UI scale, palette, animation speed, sound.
+"""Player settings that outlive a session: window size, UI scale, palette, animation speed, sound, the
+hotseat curtain.
 
 The file is JSON under the user's config directory (``$FUDGE_TACTICS_CONFIG_DIR``,
 else ``$XDG_CONFIG_HOME/fudge-tactics``, else ``~/.config/fudge-tactics``). It is written atomically (a
@@ -27,6 +28,9 @@ ANIMATION_SPEEDS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 """0 switches animations off; 1 is normal speed."""
 SOUND_VOLUMES: tuple[float, ...] = tuple(round(v / 10, 1) for v in range(11))
 """Sound effect volume steps, 0 to 1."""
+HAND_OFFS: tuple[str, ...] = ("always", "secrets", "never")
+"""When the hotseat curtain comes between two players: at every change of seat, only when the next seat may
+see something the last one may not (secret stances, the GM's hand), or never."""
 MIN_WINDOW = (800, 500)
 MAX_SETTINGS_CHARS = 64 * 1024
 """A settings file is a few hundred bytes; anything much larger is not one."""
@@ -55,6 +59,8 @@ class Settings:
     show_grid: bool = True
     sound_volume: float = 0.7
     sound_muted: bool = False
+    hand_off: str = "secrets"
+    """When the hotseat curtain comes (one of ``HAND_OFFS``)."""
 
     @property
     def window_size(self) -> tuple[int, int]:
@@ -101,6 +107,7 @@ def _from_json(data: Any) -> Settings:
         show_grid=flag("show_grid", d.show_grid),
         sound_volume=_nearest(data.get("sound_volume"), SOUND_VOLUMES, d.sound_volume),
         sound_muted=flag("sound_muted", d.sound_muted),
+        hand_off=data["hand_off"] if data.get("hand_off") in HAND_OFFS else d.hand_off,
     )
 
 

@@ -289,6 +289,10 @@ def test_undo_takes_back_own_move_before_the_hand_off(app: App) -> None:
 
 
 def test_hand_off_curtain_hides_the_board_between_human_sides(app: App) -> None:
+    """With the curtain asked for at every hand-off (the player's setting), it hides the whole board."""
+    from dataclasses import replace
+
+    app.ui.settings = replace(app.ui.settings, hand_off="always")
     screen = open_battle(app, controllers=all_human())
     app.tick(0.0)
     assert isinstance(app.top, CurtainScreen)

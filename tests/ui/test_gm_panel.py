@@ -80,12 +80,20 @@ def test_no_gm_panel_without_a_gm_seat(app: App) -> None:
 
 
 def test_gm_curtain_names_the_gm_before_the_panel_opens(app: App) -> None:
-    """In hotseat the players pass the computer to the GM first; closing hands it back behind a curtain."""
+    """In hotseat the players pass the computer to the GM first (the panel is the GM's hand). Closing hands it
+    back to the player who decides, who sees less than the GM: behind a curtain only when the player's setting
+    asks for one at every hand-off."""
     screen, _ = open_as_referee(app)
     key(app, pygame.K_ESCAPE)
-    curtain = app.top
     d = screen.decision()
     assert d is not None
+    assert app.top is screen and screen.seat == Seat.of_side(d.side)
+    app.ui.settings = replace(app.ui.settings, hand_off="always")
+    key(app, pygame.K_g)
+    key(app, pygame.K_RETURN)
+    assert isinstance(app.top, GMPanel)
+    key(app, pygame.K_ESCAPE)
+    curtain = app.top
     assert isinstance(curtain, CurtainScreen) and curtain.side_name == screen.battle.sides[d.side].name
 
 

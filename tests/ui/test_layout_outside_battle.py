@@ -43,12 +43,19 @@ def test_settings_rows_palette_and_done_fit_the_window(tmp_path: Path, size: tup
     app = window(tmp_path, size, scale)
     screen = SettingsScreen(app.ui)
     app.push(screen)
-    s = app.ui.s
-    swatches_bottom = screen.rects[-1][0].bottom + (s(30) + s(24) + s(32) if screen.show_palette else 0)
-    assert swatches_bottom < screen.back.rect.top and screen.back.rect.bottom <= size[1]
-    assert screen.show_palette or size[1] / scale < 500  # the swatches give way only in the shortest windows
     rows = [r for r, _, _ in screen.rects]
+    assert screen.rects[-1][0].bottom < screen.back.rect.top and screen.back.rect.bottom <= size[1]
+    assert screen.show_palette or size[1] / scale < 500  # the swatches give way only in the shortest windows
+    swatches = screen.palette_rect
+    if swatches is not None:
+        assert swatches.bottom < screen.back.rect.top and swatches.right <= size[0]
+        assert not any(swatches.colliderect(r) for r in rows)
     assert all(not a.colliderect(b) for a, b in itertools.pairwise(rows))
+    # every value reads whole between its arrows, and the row's name clears the arrows
+    for key, (row, minus, plus) in zip(screen.ROWS, screen.rects, strict=True):
+        value = app.ui.text.width(screen.value_text(key), 17, True)
+        assert value <= plus.left - minus.right - app.ui.s(4), key
+        assert row.x + app.ui.s(16) + app.ui.text.width(screen.NAMES[key], 17) < minus.left, key
     app.close()
 
 

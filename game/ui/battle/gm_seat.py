@@ -39,8 +39,9 @@ class GMSeat:
         return current in (None, seat) and (len(humans) == 1 or current == seat)
 
     def open(self, last_human_side: str | None, on_close: Callable[[], Transition | None]) -> Transition | None:
-        """G: the GM's panel, only in a battle with a GM seat; behind the curtain unless the GM sits here;
-        ``on_close`` hands the seat back when the panel closes."""
+        """G: the GM's panel, only in a battle with a GM seat; behind the curtain unless the GM sits here (the
+        panel is the GM's hand) or the player's setting asks for no curtain; ``on_close`` hands the seat back
+        when the panel closes."""
         battle = self.screen.battle
         if battle.setup.gm is None:
             self.screen.set_status("This battle has no GM seat; mark a player as GM in the battle setup.", error=True)
@@ -49,7 +50,7 @@ class GMSeat:
             self.screen.set_status("The battle is over.", error=True)
             return None
         panel = GMPanel(self.screen.ui, self.screen, on_close)
-        if self.seated(last_human_side):
+        if self.seated(last_human_side) or self.screen.ui.settings.hand_off == "never":
             return Push(panel)
         return Push(CurtainScreen(self.screen.ui, "the GM", theme.ACCENT, then=lambda: Push(panel)))
 

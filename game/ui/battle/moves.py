@@ -263,7 +263,8 @@ class MovePanel:
 
     def on_key(self, key: int, d: Decision) -> bool:
         """The movement keys (Q/E facing, C posture, O standing order, H hold, Space stay, Enter, P pass,
-        Y/N answers); True when the key was taken."""
+        Y/N answers); True when the key was taken. Enter answers a question but never makes a mover stay: a
+        figure stays put only when asked (Space, or the Stay button)."""
         if key in (pygame.K_q, pygame.K_e) and (d.reason in MOVE_REASONS or self.screen.decl.second_move):
             self.turn(1 if key == pygame.K_q else -1)
             return True
@@ -281,8 +282,8 @@ class MovePanel:
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and d.reason != "declare":
             if d.reason == "interrupt":
                 self.cmd_pass()
-            elif d.reason in ("move", "held_end"):
-                self.cmd_stay()
+            elif d.reason in ("move", "held_end"):  # never a stay: an extra Enter (a curtain's, a pass's) lands here
+                self.screen.set_status("Enter does not move: click a coloured hex, or press Space to stay put.")
             elif d.reason == "stop":
                 self.cmd_answer(True)
             elif d.reason in ("escape_failed", "follow"):

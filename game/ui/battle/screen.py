@@ -4,8 +4,10 @@ The screen draws ``battle`` state and sends actions; it adds no rules (docs/arch
 ``legal_actions`` asks for decides the input mode: a human side's movement ("move", "held_end",
 "interrupt"), a zone owner's stop question, a failed escape, a declaration, a follow step; a computer
 side's decision is taken by ``game.engine.ai`` one per short delay so a player can follow it. Hotseat:
-when the decision passes to another human side a curtain hides everything until that player confirms, and
-nothing on screen (panels, log, odds, undo) shows another side's secret declaration before the reveal.
+when the decision passes to another human side the screen takes that side's seat, behind a curtain that
+hides everything until that player confirms when the next seat may see what the last may not (the player's
+setting: ``game.ui.battle.curtain``), and nothing on screen (panels, log, odds, undo) shows another side's
+secret declaration before the reveal.
 
 The parts (``game.ui.battle``: overlays, move panel, declaration panel, spell panel, tracker, sheet,
 inspector, log, GM seat) each own their layout, input and drawing; this class routes events to them, lays
@@ -31,7 +33,7 @@ import pygame
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine.ai import RandomPlayer, TacticalPlayer
-from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction, Seat
+from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction, Seat, seat_of_gm
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
@@ -39,7 +41,7 @@ from game.engine.players import LEVELS, make_player
 from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
 from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
-from game.ui.battle.curtain import CurtainScreen
+from game.ui.battle.curtain import CurtainScreen, curtain_needed
 from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
 from game.ui.battle.focus import Focus
@@ -405,7 +407,8 @@ class BattleScreen(ViewerScreen):
         return self.gm_seat.open(self.last_human_side, self._after_gm_panel)
 
     def _after_gm_panel(self) -> Transition | None:
-        """The panel closed: the seat goes back to the player who decides now (behind the curtain)."""
+        """The panel closed: the seat goes back to the player who decides now (behind the curtain when the
+        player's setting asks for one here: ``curtain_needed``)."""
         self._buttons_key = None
         self._view = None
         self.version += 1
@@ -413,7 +416,10 @@ class BattleScreen(ViewerScreen):
         if self.gm_seated() or d is None or not self.is_human(d.side):
             return None
         self.hand_over(d.side)
-        return Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
+        gm = seat_of_gm(self.battle) or Seat.game_master()
+        if not curtain_needed(self.ui.settings.hand_off, self.battle, gm, Seat.of_side(d.side), d):
+            return None
+        return self.curtain(d.side)
 
     # --- input ------------------------------------------------------------------------------------
     def _rebuild_buttons(self) -> None:
@@ -685,11 +691,17 @@ class BattleScreen(ViewerScreen):
             self._view = None
             changed = True
         if len(self.human_sides) > 1 and d.side != self.last_human_side:
+            last = Seat.of_side(self.last_human_side) if self.last_human_side else Seat.watcher()
             self.hand_over(d.side)
-            self.pending = Push(CurtainScreen(self.ui, self.battle.sides[d.side].name, self.side_colour(d.side)))
+            if curtain_needed(self.ui.settings.hand_off, self.battle, last, Seat.of_side(d.side), d):
+                self.pending = self.curtain(d.side)
             return True
         self.hand_over(d.side)
         return changed
+
+    def curtain(self, side: str) -> Transition:
+        """The hand-off curtain naming ``side``'s player."""
+        return Push(CurtainScreen(self.ui, self.battle.sides[side].name, self.side_colour(side)))
 
     def computer_turn(self, d: Decision) -> None:
         """One computer decision (a random legal one if the tactical player errs)."""
