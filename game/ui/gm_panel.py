@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 import pygame
 
@@ -50,7 +52,8 @@ class GMPanel(Screen):
         self.screen = screen
         self.on_close = on_close
         ids = list(screen.battle.figures)
-        self.figure = screen.selected_id if screen.selected_id in ids else (ids[0] if ids else "")
+        focus = screen.figure_in_focus()
+        self.figure = focus if focus in ids else (ids[0] if ids else "")
         self.on_side = False
         self.value = 1
         self.reason_field = TextField(
@@ -192,6 +195,14 @@ class GMPanel(Screen):
             return None
         editor: type[GearEditor | TraitsEditor] = GearEditor if which == "gear" else TraitsEditor
         return Push(editor(self.ui, self, self.figure))
+
+    def cmd_stop(self, which: str) -> None:
+        """The switch "Stop before each round" / "before each computer decision" (kept in the settings)."""
+        settings = self.ui.settings
+        flipped: dict[str, Any] = {which: not getattr(settings, which)}
+        self.ui.update_settings(replace(settings, **flipped))
+        self.screen.invalidate()
+        self.layout()
 
     def cmd_winner(self) -> None:
         """Cycle the winner named when the GM ends the battle (a side, or none)."""
@@ -379,6 +390,24 @@ class GMPanel(Screen):
         winner = b.sides[self.winner].name if self.winner else "no winner"
         add(f"Winner: {winner}", self.cmd_winner, 150)
         add("End battle", lambda: self.send(gm.EndBattle(self.winner, self.reason.strip())), 100)
+        if self.screen.pauses_for_gm:
+            next_row()
+            row("Stop")
+            add(
+                "Before each round",
+                functools.partial(self.cmd_stop, "gm_stop_rounds"),
+                150,
+                on=self.ui.settings.gm_stop_rounds,
+                tip="The battle stands still at the start of every round, while wounds and edits are open, "
+                "until Go on (Enter).",
+            )
+            add(
+                "Before each computer decision",
+                functools.partial(self.cmd_stop, "gm_stop_computer"),
+                220,
+                on=self.ui.settings.gm_stop_computer,
+                tip="The battle stands still before every decision of a computer player, until Go on (Enter).",
+            )
         self.close_button = Button(
             "Close (Esc)",
             lambda: True,

@@ -34,7 +34,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Wheel, + / −", "zoom around the cursor"),
     ("Home · Tab · Shift+Tab", "fit the map · next · previous figure"),
     ("Click · hover", "select a figure · inspect a hex (ground, light, footing) or figure"),
-    ("G", "the GM's panel (in a battle with a GM seat)"),
+    ("G", "the GM's panel (Enter goes on when the battle stops for the GM)"),
     ("Movement", ""),
     ("Click a coloured hex", "move there along the shown path"),
     ("Wheel / Q E over it", "choose the final facing"),

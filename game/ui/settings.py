@@ -1,5 +1,5 @@
 """Player settings that outlive a session: window size, UI scale, palette, animation speed, sound, the
-hotseat curtain.
+hotseat curtain, the GM's pauses.
 
 The file is JSON under the user's config directory (``$FUDGE_TACTICS_CONFIG_DIR``,
 else ``$XDG_CONFIG_HOME/fudge-tactics``, else ``~/.config/fudge-tactics``). It is written atomically (a
@@ -61,6 +61,10 @@ class Settings:
     sound_muted: bool = False
     hand_off: str = "secrets"
     """When the hotseat curtain comes (one of ``HAND_OFFS``)."""
+    gm_stop_rounds: bool = False
+    """In a battle with a GM seat: the battle stops for the GM before each round (the GM's panel's switch)."""
+    gm_stop_computer: bool = False
+    """In a battle with a GM seat: the battle stops for the GM before each computer decision."""
 
     @property
     def window_size(self) -> tuple[int, int]:
@@ -108,6 +112,8 @@ def _from_json(data: Any) -> Settings:
         sound_volume=_nearest(data.get("sound_volume"), SOUND_VOLUMES, d.sound_volume),
         sound_muted=flag("sound_muted", d.sound_muted),
         hand_off=data["hand_off"] if data.get("hand_off") in HAND_OFFS else d.hand_off,
+        gm_stop_rounds=flag("gm_stop_rounds", d.gm_stop_rounds),
+        gm_stop_computer=flag("gm_stop_computer", d.gm_stop_computer),
     )
 
 

@@ -40,14 +40,26 @@ def logged(screen: BattleScreen, start: str) -> list[str]:
     return [t for t, _, _ in screen.entries if t.startswith(start)]
 
 
+def to_first_figure(app: App, panel: GMPanel) -> None:
+    """◀ ▶ until the panel acts on the battle's first figure (it opens on the figure whose turn it is)."""
+    first = next(iter(panel.battle.figures))
+    for _ in range(len(panel.battle.figures)):
+        if panel.figure == first:
+            return
+        click(app, button(panel, "▶").rect.center)
+    assert panel.figure == first
+
+
 def open_panel_with_militia(app: App) -> tuple[BattleScreen, GMPanel]:
-    """The refereed open field whose roster also has a Militia character no figure uses yet."""
+    """The refereed open field whose roster also has a Militia character no figure uses yet; the panel on the
+    first figure."""
     screen, panel = open_as_referee(app)
     session = screen.session
     session.setup_data["roster"]["characters"]["militia"] = dict(MILITIA)
     session.battle = Battle(build_setup(session.setup_data, session.loaded))
     screen._bind()
     panel.layout()
+    to_first_figure(app, panel)
     return screen, panel
 
 
@@ -70,6 +82,7 @@ def free_hex_on_screen(place: PlaceFigure) -> tuple[Hex, tuple[int, int]]:
 def test_ftc_9_gear_ticked_in_the_editor_changes_the_figure_and_the_log(app: App) -> None:
     """Tick a Large Shield and Chain Mail: the encumbrance shown follows, Apply edits the character."""
     screen, panel = open_as_referee(app)
+    to_first_figure(app, panel)  # a swordsman without a shield
     fid = panel.figure
     click(app, button(panel, "Gear").rect.center)
     editor = app.top
@@ -287,6 +300,7 @@ def test_ftc_9_2_a_suits_coverage_is_chosen_in_the_gear_editor_and_kept_by_later
     """A ticked suit shows its coverage; clicks step it (full, torso, no arms); Apply sends it; a later edit
     that leaves the suit alone keeps it a partial suit."""
     screen, panel = open_as_referee(app)
+    to_first_figure(app, panel)
     fid = panel.figure
     click(app, button(panel, "Gear").rect.center)
     editor = app.top

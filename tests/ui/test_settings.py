@@ -12,7 +12,15 @@ from game.ui.settings import SETTINGS_FILE, Settings, config_dir, load_settings,
 
 def test_round_trip(tmp_path: Path) -> None:
     chosen = Settings(
-        window_width=1500, window_height=900, ui_scale=1.5, colour_blind=True, animation_speed=2.0, show_grid=False
+        window_width=1500,
+        window_height=900,
+        ui_scale=1.5,
+        colour_blind=True,
+        animation_speed=2.0,
+        show_grid=False,
+        hand_off="never",
+        gm_stop_rounds=True,
+        gm_stop_computer=True,
     )
     assert save_settings(chosen, tmp_path)
     assert load_settings(tmp_path) == chosen
@@ -38,6 +46,9 @@ def test_one_bad_field_falls_back_alone(tmp_path: Path) -> None:
         "colour_blind": "yes",
         "animation_speed": 100,
         "show_grid": False,
+        "hand_off": "sometimes",
+        "gm_stop_rounds": "yes",
+        "gm_stop_computer": True,
     }
     (tmp_path / SETTINGS_FILE).write_text(json.dumps(data), encoding="utf-8")
     s = load_settings(tmp_path)
@@ -47,6 +58,7 @@ def test_one_bad_field_falls_back_alone(tmp_path: Path) -> None:
     assert s.colour_blind is False
     assert s.animation_speed == 4.0
     assert s.show_grid is False
+    assert s.hand_off == "secrets" and s.gm_stop_rounds is False and s.gm_stop_computer is True
 
 
 def test_tiny_window_is_raised_to_the_minimum(tmp_path: Path) -> None:

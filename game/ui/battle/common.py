@@ -160,6 +160,8 @@ class BattleHost(Protocol):
     status_error: bool
     buttons: list[Button]
     decl: DeclState
+    pauses_for_gm: bool
+    """Whether the screen runs the battle itself, so that it may stop for the GM (not at a network table)."""
 
     @property
     def battle(self) -> Battle:
@@ -180,6 +182,11 @@ class BattleHost(Protocol):
 
     def is_human(self, side: str) -> bool:
         """Whether a person plays the side."""
+        ...
+
+    def figure_in_focus(self) -> str | None:
+        """The figure a panel about "a figure" opens on: one picked on the board since the last decision,
+        else the figure whose turn it is, else the selected one."""
         ...
 
     def is_computer(self, side: str) -> bool:

@@ -45,6 +45,7 @@ from game.ui.battle.curtain import CurtainScreen, curtain_needed
 from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
 from game.ui.battle.focus import Focus
+from game.ui.battle.gm_pause import GMPause
 from game.ui.battle.gm_seat import GMSeat
 from game.ui.battle.inspector import Inspector
 from game.ui.battle.log import BattleLog
@@ -81,6 +82,7 @@ class BattleScreen(ViewerScreen):
     SIDE = SIDE
     STATUS = STATUS
     help_keys = HELP_KEYS
+    pauses_for_gm = True
 
     def __init__(
         self, ui: UiContext, session: Any, to_title: Callable[[], Transition], data: BoardData | None = None
@@ -125,6 +127,9 @@ class BattleScreen(ViewerScreen):
         self.sheet = Sheet(self)
         self.inspector = Inspector(self)
         self.gm_seat = GMSeat(self)
+        self.gm_pause = GMPause(self)
+        self.picked: tuple[str, int] | None = None
+        """The figure last picked on the board (click, Tab) and the ``version`` it was picked at."""
         self.status_bar = StatusBar(self)
         self.focus = Focus(self)
         self.game_menu = GameMenu(self, open_battle_save)
@@ -179,11 +184,24 @@ class BattleScreen(ViewerScreen):
         return self._shown if self._shown is not None else Shown.live(self.battle)
 
     def my_decision(self) -> Decision | None:
-        """The decision when a human makes it and the log has caught up, else None."""
+        """The decision when a human makes it, the log has caught up and the battle does not stand still for
+        the GM, else None."""
         d = self.decision()
-        if d is None or not self.is_human(d.side) or self.journal.pending:
+        if d is None or not self.is_human(d.side) or self.journal.pending or self.gm_pause.paused:
             return None
         return d
+
+    def figure_in_focus(self) -> str | None:
+        """The figure the GM's panel opens on: one picked on the board since the last decision, else the
+        figure whose turn it is (the first held figure a side may interrupt with), else the selected one."""
+        if self.picked is not None and self.picked == (self.selected_id, self.version):
+            return self.selected_id
+        d = self.decision()
+        if d is not None and d.figure in self.battle.figures:
+            return d.figure
+        if d is not None and d.interrupters:
+            return d.interrupters[0]
+        return self.selected_id
 
     def side_colour(self, side: str) -> RGB:
         """The side's own colour (from the roster), or its colour-blind-safe stand-in."""
@@ -424,12 +442,14 @@ class BattleScreen(ViewerScreen):
     # --- input ------------------------------------------------------------------------------------
     def _rebuild_buttons(self) -> None:
         d = self.my_decision()
-        key = (self.version, d, self.decl.key(), self.size, self.moves.actor)
+        key = (self.version, d, self.decl.key(), self.size, self.moves.actor, self.gm_pause.paused)
         if key == self._buttons_key:
             return
         self._buttons_key = key
         self.buttons = []
         if d is None:
+            if self.gm_pause.paused and not self.journal.pending:
+                self.buttons = self.gm_pause.buttons(self.open_gm_panel)
             return
         rect = self.panel_rect(d)
         self.buttons.extend(self.gm_seat.button(d, rect, self.open_gm_panel))
@@ -503,6 +523,8 @@ class BattleScreen(ViewerScreen):
         d = self.my_decision()
         if d is not None:
             return self.panel_rect(d).collidepoint(pos)
+        if self.gm_pause.paused:
+            return self.gm_pause.rect().collidepoint(pos)
         d = self.decision()
         return d is not None and not self.is_human(d.side) and self._thinking_rect().collidepoint(pos)
 
@@ -584,6 +606,7 @@ class BattleScreen(ViewerScreen):
         else:
             self.selected_id = occupant.id if occupant is not None else None
             self.selected_hex = h
+            self.picked = (occupant.id, self.version) if occupant is not None else None
         self._view = None
 
     def _key_down(self, event: pygame.event.Event) -> Transition | None:
@@ -606,6 +629,8 @@ class BattleScreen(ViewerScreen):
             if self.declaration.clear_moves():
                 return None
             return self.menu()
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.gm_pause.go_on():
+            return None
         d = self.my_decision()
         if d is not None:
             if self.moves.on_key(key, d):
@@ -627,6 +652,7 @@ class BattleScreen(ViewerScreen):
                 step = -1 if event.mod & pygame.KMOD_SHIFT else 1
                 i = (ids.index(self.selected_id) + step) % len(ids) if self.selected_id in ids else 0
                 self.selected_id = ids[i]
+                self.picked = (ids[i], self.version)
                 self.selected_hex = self.battle.figures[ids[i]].hex
                 self.board.camera.center_on(*self.data.layout.hex_center(self.selected_hex))
                 self._view = None
@@ -642,7 +668,7 @@ class BattleScreen(ViewerScreen):
             bool(self.held)
             or bool(self.journal.pending)
             or self.tabletop.active
-            or (d is not None and not self.is_human(d.side))
+            or (d is not None and not self.is_human(d.side) and not self.gm_pause.paused)
         )
 
     def take_transition(self) -> Transition | None:
@@ -678,6 +704,8 @@ class BattleScreen(ViewerScreen):
                     )
                 )
                 return True
+            return changed
+        if self.gm_pause.paused:  # the GM asked to stop here: nothing moves until Go on
             return changed
         if not self.is_human(d.side) and not self.tabletop.active:  # a computer waits for the motion
             self.ai_timer += dt
@@ -773,11 +801,21 @@ class BattleScreen(ViewerScreen):
         self._rebuild_buttons()
         if self.mouse[0] >= 0:  # what is under the still pointer may have changed (a panel closed)
             self._hover_hint(self.mouse)
+        paused = self.gm_pause.paused and not self.journal.pending
         if mine is not None:
             self._draw_panel(surface, mine, state_key)
+        elif paused:
+            self.gm_pause.draw(surface)
+            for b in self.buttons:
+                b.draw(surface, self.ui.text)
         elif d is not None and not self.is_human(d.side):
             self._draw_thinking(surface, d)
-        panel = self.panel_rect(mine) if mine is not None else (self._thinking_rect() if d is not None else None)
+        if mine is not None:
+            panel: pygame.Rect | None = self.panel_rect(mine)
+        elif paused:
+            panel = self.gm_pause.rect()
+        else:
+            panel = self._thinking_rect() if d is not None else None
         self.inspector.draw(surface, state_key, self.focus.panel_top, panel)
         self.hint_tip.draw(surface, self.ui.text)
 

@@ -49,6 +49,7 @@ class TableScreen(BattleScreen):
     """The battle screen at one seat of a networked table (see module docstring)."""
 
     session: RemoteSession
+    pauses_for_gm = False  # the host runs the battle: this screen cannot stop it
 
     def __init__(
         self,
