@@ -75,6 +75,8 @@ class App:
         self.ui.open_table = self.open_table
         self.ui.host_table = self.host_table
         self.stack: list[Screen] = []
+        self._laid_out_at = settings.ui_scale
+        """The UI scale the screens were last laid out at (a new one lays the whole stack out again)."""
         self.running = True
         self.dirty = True
         self.frames_drawn = 0
@@ -86,6 +88,10 @@ class App:
     # --- settings ---------------------------------------------------------------------------------
     def _persist(self, settings: Settings) -> None:
         save_settings(settings, self.config)
+        if settings.ui_scale != self._laid_out_at:  # every screen on the stack, not only the top, lays out anew
+            self._laid_out_at = settings.ui_scale
+            for screen in self.stack:
+                screen.on_resize(self.size)
         self.dirty = True
 
     @property

@@ -38,6 +38,23 @@ STANDING_NONE = "none yet: the modifiers and conditions the GM gives stand here,
 WOUND_TICKS = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED)
 NEAR = 2
 """A condition "near the figure" covers the hexes within this distance of it."""
+ROW_TITLES = (
+    "Figure",
+    "Modifier",
+    "Reason",
+    "Standing",
+    "Condition",
+    "Next die",
+    "Escape",
+    "Wounds",
+    "Edit",
+    "Fight",
+    "Stop",
+)
+ROW_STEPS = (34, 31, 29, 28)
+"""From one row of buttons to the next (unscaled): closer when the window is short."""
+FOOTER = 46
+"""Under the last row: the message of the last decision and Close."""
 EDIT_WHEN = "Between rounds only: in the movement phase before any figure has moved or held (End round first)."
 
 
@@ -71,6 +88,10 @@ class GMPanel(Screen):
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.buttons: list[Button] = []
         self.rows: list[tuple[str, int]] = []
+        self.notes: list[tuple[str, tuple[int, int]]] = []
+        self.reason_y = 0
+        self.labels_right = 0
+        """Where the buttons start, right of the row titles."""
         self.tooltip: Tooltip = Tooltip()
 
     # --- state -------------------------------------------------------------------------------------
@@ -217,23 +238,41 @@ class GMPanel(Screen):
         self.layout()
 
     def layout(self) -> None:
-        """Build the buttons for the current figure, choices and battle state."""
+        """Build the buttons for the current figure, choices and battle state: rows of buttons under their
+        titles, a row's buttons going on to a second line where the panel is too narrow for them, the rows
+        closing up where the window is too short; the panel as tall as they need, in the window's middle."""
         s = self.ui.s
-        w, h = min(self.size[0] - s(20), s(860)), min(self.size[1] - s(20), s(480))
-        self.rect = pygame.Rect(0, 0, w, h)
-        self.rect.center = (self.size[0] // 2, self.size[1] // 2)
-        self.buttons, self.rows = [], []
-        self.notes: list[tuple[str, tuple[int, int]]] = []
+        for step in ROW_STEPS:
+            self._build(step)
+            if self.rect.height <= self.size[1] - s(20):
+                break
+        dy = (self.size[1] - self.rect.height) // 2 - self.rect.y
+        self.rect.move_ip(0, dy)
+        for btn in self.buttons:
+            btn.rect.move_ip(0, dy)
+        self.rows = [(title, y + dy) for title, y in self.rows]
+        self.notes = [(note, (x, y + dy)) for note, (x, y) in self.notes]
+        self.reason_y += dy
+        self.reason_field.rect.move_ip(0, dy)
+
+    def _build(self, step: int) -> None:
+        """The buttons, row titles and notes with rows ``step`` apart (unscaled), the panel's top at the
+        window's; ``rect`` as tall as they need."""
+        s, text = self.ui.s, self.ui.text
+        self.rect = pygame.Rect(0, s(10), min(self.size[0] - s(20), s(900)), 0)
+        self.rect.centerx = self.size[0] // 2
+        self.buttons, self.rows, self.notes = [], [], []
         b = self.battle
         fig = b.figures.get(self.figure)
         left = self.rect.x + s(16)
-        y = self.rect.y + s(44)
+        labels = self.labels_right = left + max(text.width(title, 14, True) for title in ROW_TITLES) + s(16)
+        y = self.rect.y + s(44 if step == ROW_STEPS[0] else 40)
         x = left
 
         def row(title: str) -> None:
             nonlocal x, y
             self.rows.append((title, y))
-            x = left + s(110)
+            x = labels
 
         def add(
             label: str,
@@ -244,23 +283,27 @@ class GMPanel(Screen):
             enabled: bool = True,
             hotkey: int | None = None,
             tip: str = "",
+            snug: bool = True,
         ) -> None:
-            nonlocal x
-            btn = Button(
-                label, fn, pygame.Rect(x, y, s(width), s(26)), size=13, enabled=enabled, hotkey=hotkey, tooltip=tip
-            )
+            nonlocal x, y
+            bw = s(width)
+            if snug:  # as wide as its words (a label that changes as it is clicked keeps its width)
+                bw = min(bw, max(s(30), text.width(label, 13, True) + s(18)))
+            if x > labels and x + bw > self.rect.right - s(12):  # no room left in the row: a line more
+                x, y = labels, y + s(min(step, 31))
+            btn = Button(label, fn, pygame.Rect(x, y, bw, s(26)), size=13, enabled=enabled, hotkey=hotkey, tooltip=tip)
             btn.focused = on
             self.buttons.append(btn)
-            x += s(width) + s(6)
+            x += bw + s(6)
 
-        def next_row(step: int = 34) -> None:
+        def next_row(gap: int = 0) -> None:
             nonlocal y
-            y += s(step)
+            y += s(gap or step)
 
         who = f"{fig.name} ({b.sides[fig.side].name})" if fig else "no figure"
         row("Figure")
         add("◀", functools.partial(self.cmd_cycle_figure, -1), 30)
-        add(who, lambda: None, 270)
+        add(who, lambda: None, 270, snug=False)
         add("▶", functools.partial(self.cmd_cycle_figure, 1), 30)
         add("Figure", functools.partial(self.cmd_set, "on_side", False), 70, on=not self.on_side)
         add("Its side", functools.partial(self.cmd_set, "on_side", True), 80, on=self.on_side)
@@ -274,8 +317,8 @@ class GMPanel(Screen):
         add("Give", self.cmd_modifier, 60, enabled=fig is not None)
         next_row()
         self.reason_y = y
-        self.reason_field.rect = pygame.Rect(self.rect.x + s(126), y, s(420), s(24))
-        next_row(30)
+        self.reason_field.rect = pygame.Rect(labels, y, min(s(420), self.rect.right - s(16) - labels), s(24))
+        next_row(min(30, step))
         row("Standing")
         mods = b.gm_modifiers_on(self.figure) if fig else ()
         for m in mods[:4]:
@@ -306,7 +349,7 @@ class GMPanel(Screen):
         add("Set", self.cmd_condition, 50)
         next_row()
         row("Next die")
-        add(self.purpose, self.cmd_purpose, 100)
+        add(self.purpose, self.cmd_purpose, 100, snug=False)
         for i, f in enumerate(self.faces):
             add(FACE_TEXT[f], functools.partial(self.cmd_face, i), 32)
         add(
@@ -388,7 +431,7 @@ class GMPanel(Screen):
             )
         add("End round", lambda: self.send(gm.EndRound(self.reason.strip())), 100)
         winner = b.sides[self.winner].name if self.winner else "no winner"
-        add(f"Winner: {winner}", self.cmd_winner, 150)
+        add(f"Winner: {winner}", self.cmd_winner, 150, snug=False)
         add("End battle", lambda: self.send(gm.EndBattle(self.winner, self.reason.strip())), 100)
         if self.screen.pauses_for_gm:
             next_row()
@@ -408,6 +451,7 @@ class GMPanel(Screen):
                 on=self.ui.settings.gm_stop_computer,
                 tip="The battle stands still before every decision of a computer player, until Go on (Enter).",
             )
+        self.rect.height = y + s(26) + s(FOOTER) - self.rect.y
         self.close_button = Button(
             "Close (Esc)",
             lambda: True,

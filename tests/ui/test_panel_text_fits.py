@@ -83,9 +83,10 @@ def test_declaration_notes_fit_the_panel_and_a_cut_ends_with_ellipsis(app: App) 
     pv = screen.declaration.preview()
     assert pv is not None and len(pv.bystanders) >= 3
     painted = _painted(app)
-    notes = [p for p in painted if "hit by a miss" in p[0] or p[0].endswith("…")]
-    assert notes, "the line-of-fire notes are painted"
-    panel_right = max(right for _, _, right in painted if right < 1024 * 0.6)
+    first = next((i for i, p in enumerate(painted) if "hit by a miss" in p[0]), None)
+    assert first is not None, "the line-of-fire notes are painted"
+    notes = [p for p in painted[first:] if p[1] == painted[first][1]]  # the notes' lines, wrapped in their column
+    panel_right = screen.panel_rect(screen.my_decision()).right
     for s, _, right in notes:
         assert right <= panel_right, s
     names = [app.top.battle.figure(b.figure).name for b in pv.bystanders]  # type: ignore[attr-defined]

@@ -59,15 +59,13 @@ class CurtainScreen(Screen):
         s, text = self.ui.s, self.ui.text
         pygame.draw.rect(surface, self.colour, (0, h // 2 - s(90), w, s(6)))
         pygame.draw.rect(surface, self.colour, (0, h // 2 + s(84), w, s(6)))
-        text.blit(
-            surface,
-            f"Pass the computer to {self.side_name}",
-            (w // 2, h // 2 - s(30)),
-            34,
-            theme.TEXT,
-            bold=True,
-            anchor="center",
-        )
+        lines = text.wrap(f"Pass the computer to {self.side_name}", 34, w - s(48), bold=True)
+        if len(lines) > 2:  # a very long side name: two lines, the second cut with "…"
+            lines = [lines[0], text.fit(" ".join(lines[1:]), 34, w - s(48), True)]
+        lh = text.line_height(34, True)
+        for i, line in enumerate(lines):
+            y = h // 2 - s(30) + (i - (len(lines) - 1) / 2) * lh
+            text.blit(surface, line, (w // 2, round(y)), 34, theme.TEXT, bold=True, anchor="center")
         text.blit(
             surface, "click or press Enter when ready", (w // 2, h // 2 + s(30)), 18, theme.TEXT_MUTED, anchor="center"
         )

@@ -29,9 +29,14 @@ from game.ui.widgets import Button
 
 LEFT = 440
 """Width of the declaration panel's controls column (the odds fill the rest)."""
+LEFT_MIN = 360
+"""The narrowest the controls column closes up to (five stance buttons and the two Declare buttons still
+read whole) to leave the odds room beside it."""
 HEIGHT = 232
 ODDS_MIN = 260
 """The narrowest odds column beside the controls; a narrower panel puts the odds under them instead."""
+DODGE_GAP = 6
+"""Between two buttons of the dodge row (unscaled pixels)."""
 ODDS_BELOW = 170
 """How much taller the panel is with the odds under the controls (unscaled pixels)."""
 COMPACT_CUT = 36
@@ -66,34 +71,38 @@ class DeclarationPanel:
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
         self.state = DeclState()
+        self.dodge_from = 0
+        """The first missile firer the dodge row shows (its "+N" button steps on when not all fit)."""
 
     def reset(self) -> None:
         """A decision was sent: the next declaration starts fresh."""
         self.state = DeclState()
+        self.dodge_from = 0
 
     # --- layout ---------------------------------------------------------------------------------
     def columns(self, width: int) -> tuple[int, bool]:
         """The controls column's width in a panel this wide, and whether the odds go under the controls (a
         narrow board: a small window or a large UI scale) rather than beside them."""
         s = self.screen.ui.s
-        left = min(s(LEFT), width - s(24))
+        left = min(s(LEFT), max(s(LEFT_MIN), width - s(28) - s(ODDS_MIN)), width - s(24))
         return left, width - left - s(28) < s(ODDS_MIN)
 
     def compact(self, width: int) -> bool:
-        """Whether the panel is compact at this width: the odds under the controls would make it taller than
-        three fifths of the board (a short window at a large UI scale), so the stance's text takes one line and
-        the odds shrink to the chance to hit and the key modifiers, leaving room for the figure and its target."""
+        """Whether the panel is compact at this width: at full height it would be taller than three fifths of
+        the board (a short window at a large UI scale), so the stance's text takes one line and its notes give
+        way — and odds under the controls shrink to the chance to hit and the key modifiers — leaving room for
+        the figure and its target."""
         s = self.screen.ui.s
-        if not self.columns(width)[1]:
-            return False
-        return s(HEIGHT + ODDS_BELOW) > self.screen.board.camera.view[3] * 3 // 5
+        full = s(HEIGHT) + (s(ODDS_BELOW) if self.columns(width)[1] else 0)
+        return full > self.screen.board.camera.view[3] * 3 // 5
 
     def height(self, width: int) -> int:
         """The panel's height at this width (before the spell row)."""
         s = self.screen.ui.s
+        below = self.columns(width)[1]
         if self.compact(width):
-            return s(HEIGHT - COMPACT_CUT + ODDS_COMPACT)
-        return s(HEIGHT) + (s(ODDS_BELOW) if self.columns(width)[1] else 0)
+            return s(HEIGHT - COMPACT_CUT) + (s(ODDS_COMPACT) if below else 0)
+        return s(HEIGHT) + (s(ODDS_BELOW) if below else 0)
 
     def dodge_y(self, width: int) -> int:
         """The dodge row's top in the panel (unscaled pixels)."""
@@ -265,7 +274,6 @@ class DeclarationPanel:
         st = self.state
         out: list[Button] = []
         opts = self.declare_options()
-        fig = self.screen.battle.figure(st.figure)
         top = rect.y + s(34)
         bx = rect.x + s(12)
         for name in opts["weapons"]:
@@ -289,34 +297,73 @@ class DeclarationPanel:
             )
             b.focused = stance.value == st.stance and not st.second_move
             out.append(b)
-        firers = [f for f in opts["firers"] if f != fig.id]
-        aiming = st.target is not None and not st.second_move and st.spell is None
-        if aiming:
-            # FTC 6.6: the aim chooser, at the end of the dodge row (L cycles it too)
-            aw = s(104)
-            b = Button(
-                f"Aim: {st.aim}",
-                self.cmd_cycle_aim,
-                pygame.Rect(rect.x + self.columns(rect.width)[0] - aw, rect.y + s(self.dodge_y(rect.width)), aw, s(26)),
-                size=12,
-            )
+        out.extend(self._dodge_row(rect))
+        return out
+
+    def _dodge_row(self, rect: pygame.Rect) -> list[Button]:
+        """FTC 6.1's dodges (one toggle per missile firer, as wide as its name) and FTC 6.6's aim chooser at
+        the row's end, all inside the controls column: the firers that do not fit give way to a "+N" button
+        that shows the next ones."""
+        s, text = self.screen.ui.s, self.screen.ui.text
+        st = self.state
+        fig = self.screen.battle.figure(st.figure)
+        out: list[Button] = []
+        right = rect.x + self.columns(rect.width)[0]
+        y = rect.y + s(self.dodge_y(rect.width))
+        if st.target is not None and not st.second_move and st.spell is None:
+            label = f"Aim: {st.aim}"  # L cycles it too
+            aw = max(s(80), text.width("Aim: torso", 12) + s(20))
+            b = Button(label, self.cmd_cycle_aim, pygame.Rect(right - aw, y, aw, s(26)), size=12)
             b.focused = st.aim != "best"
             out.append(b)
-        if firers and not st.second_move:
-            fx = rect.x + s(64)
-            fy = rect.y + s(self.dodge_y(rect.width))
-            for fid in firers[: 3 if aiming else 4]:
-                name = self.screen.battle.figure(fid).name.split()[0]
-                b = Button(
-                    ("✓ " if fid in st.dodge else "") + name,
-                    functools.partial(self.cmd_toggle_dodge, fid),
-                    pygame.Rect(fx, fy, s(84), s(26)),
+            right -= aw + s(DODGE_GAP)
+        firers = [f for f in self.declare_options()["firers"] if f != fig.id]
+        if not firers or st.second_move:
+            return out
+        start = self.dodge_from % len(firers)
+        ring = firers[start:] + firers[:start]
+        x = rect.x + s(64)
+        widths = [text.width(("✓ " if f in st.dodge else "") + self._short(f), 12) + s(20) for f in ring]
+        more = text.width(f"+{len(ring)}", 12) + s(20)
+        shown = 0
+        for i, w in enumerate(widths):
+            rest = len(ring) - i - 1
+            if x + w + (more + s(DODGE_GAP) if rest else 0) > right:
+                break
+            fid = ring[i]
+            b = Button(
+                ("✓ " if fid in st.dodge else "") + self._short(fid),
+                functools.partial(self.cmd_toggle_dodge, fid),
+                pygame.Rect(x, y, w, s(26)),
+                size=12,
+                tooltip=f"Dodge {self.screen.battle.figure(fid).name}'s missiles: −1 to this figure's attack (FTC 6.1)",
+            )
+            b.focused = fid in st.dodge
+            out.append(b)
+            x += w + s(DODGE_GAP)
+            shown += 1
+        if shown < len(ring) and x + more <= right:
+            hidden = [self.screen.battle.figure(f).name for f in ring[shown:]]
+            out.append(
+                Button(
+                    f"+{len(ring) - shown}",
+                    functools.partial(self.cmd_more_dodges, max(1, shown)),
+                    pygame.Rect(x, y, more, s(26)),
                     size=12,
+                    tooltip="More firers to dodge: " + ", ".join(hidden),
                 )
-                b.focused = fid in st.dodge
-                out.append(b)
-                fx += s(90)
+            )
         return out
+
+    def _short(self, fid: str) -> str:
+        """A figure's first name, as the dodge row shows it."""
+        return self.screen.battle.figure(fid).name.split()[0]
+
+    def cmd_more_dodges(self, step: int) -> bool:
+        """The dodge row's "+N": show the next missile firers."""
+        self.dodge_from += step
+        self.screen.invalidate()
+        return True
 
     def on_key(self, key: int) -> bool:
         """1–5 stance, Backspace drops the advance and retreat; True when the key was taken."""
@@ -392,18 +439,20 @@ class DeclarationPanel:
         """The controls column's text and the attack's odds (above ``bottom``, the spell row's top); the odds
         area (where the spell panel paints a casting's odds), None for a second move (no odds)."""
         s, text = self.screen.ui.s, self.screen.ui.text
-        w, h = surf.get_size()
+        w = surf.get_width()
         self.ensure(d)
         st = self.state
         battle = self.screen.battle
         fig = battle.figure(st.figure)
         x = s(12)
         left_w, below = self.columns(w)
-        text.blit(surf, f"{fig.name} declares", (x, s(8)), 16, theme.ACCENT, bold=True)
+        title = text.blit(
+            surf, text.fit(f"{fig.name} declares", 16, left_w - x, True), (x, s(8)), 16, theme.ACCENT, bold=True
+        )
         if battle.options.secret_stances:
-            text.blit(
-                surf, "secret until everyone has declared", (left_w, s(12)), 11, theme.TEXT_MUTED, anchor="topright"
-            )
+            room = left_w - title.right - s(12)
+            note = next((n for n in ("secret until everyone has declared", "secret") if text.width(n, 11) <= room), "")
+            text.blit(surf, note, (left_w, s(12)), 11, theme.TEXT_MUTED, anchor="topright")
         y = s(98)
         if st.second_move:
             for part in text.wrap(
@@ -437,11 +486,11 @@ class DeclarationPanel:
             area = pygame.Rect(s(12), s(top), w - s(24), max(0, bottom - s(4) - s(top)))
             pygame.draw.line(surf, theme.BORDER, (s(10), s(top - 6)), (w - s(10), s(top - 6)))
         else:
-            ox = left_w + s(16)
-            area = pygame.Rect(ox, s(8), w - ox - s(12), h - s(8))
-            pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), h - s(10)))
+            ox = left_w + s(16)  # beside the controls, down to the spell row (which runs the panel's width)
+            area = pygame.Rect(ox, s(8), w - ox - s(12), bottom + s(24))
+            pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), area.bottom - s(2)))
         if st.spell is None:
-            self._paint_odds(surf, area, compact)
+            self._paint_odds(surf, area, compact and below)
         return area
 
     @staticmethod
@@ -529,11 +578,13 @@ class DeclarationPanel:
             return
         tgt = battle.figure(st.target)
         if pv.reachable:
-            head, colour, line = f"→ {tgt.name} with {pv.weapon}: P(hit) {percent(pv.hit)}", theme.ACCENT, None
+            head, colour, line = f"→ {tgt.name} with {pv.weapon}: P(hit)\u00a0{percent(pv.hit)}", theme.ACCENT, None
         else:  # no odds for an attack the door would refuse (FTC 6.2, 6.5)
             head, colour, line = f"→ {tgt.name} with {pv.weapon}: out of reach", theme.DANGER, self.out_of_reach(pv)
-        text.blit(surf, head, (ox, y), 15, colour, bold=True)
-        y += s(22)
+        heads = [head] if compact else text.wrap(head, 15, ow, bold=True)[:2]  # a narrow column: two lines
+        for part in heads:  # (the chance stays with its name: a no-break space)
+            text.blit(surf, text.fit(part, 15, ow, True), (ox, y), 15, colour, bold=True)
+            y += text.line_height(15, True) if len(heads) > 1 else s(22)
         line = line or self._odds_line(pv)
         parts = text.wrap(line, 11, ow)
         if compact:  # the key lines only: the distribution and the stances compared need the full panel
@@ -541,7 +592,9 @@ class DeclarationPanel:
                 parts = [text.fit(" ".join(parts), 11, ow)]
             text.blit(surf, parts[0], (ox, y), 11, theme.TEXT_MUTED)
             return
-        for part in parts[:2]:
+        if len(parts) > 3:  # never dropped unsaid: the third line ends with "…" (the hint shows it whole)
+            parts = [*parts[:2], text.fit(" ".join(parts[2:]), 11, ow)]
+        for part in parts:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
         y += s(4)
@@ -552,22 +605,32 @@ class DeclarationPanel:
             text.blit(surf, "Stances compared (your hit · their hit on you)", (ox, y), 11, theme.TEXT_MUTED, bold=True)
             y += s(15)
             cw = ow // len(pv.stances)
-            for i, col in enumerate(pv.stances):
+            # a narrow column: the short stance names, and each side's chance on a line of its own
+            cells = [(col, self._column_odds(col)) for col in pv.stances]
+            names = STANCE_COLUMNS
+            if any(text.width(names[c.stance.value], 11, True) > cw - s(4) for c, _ in cells):
+                names = {stance.value: SHORT_STANCES[i] for i, stance in enumerate(Stance)}
+            stacked = any(text.width(odds, 12, True) > cw - s(4) for _, odds in cells)
+            row_h = s(44) if stacked else s(30)
+            for i, (col, odds) in enumerate(cells):
                 cx = ox + i * cw
                 sel = col.stance.value == st.stance
                 if sel:
-                    pygame.draw.rect(surf, theme.PANEL_LIGHT, (cx - s(2), y - s(1), cw - s(2), s(30)), border_radius=3)
-                short = STANCE_COLUMNS[col.stance.value]
+                    pygame.draw.rect(surf, theme.PANEL_LIGHT, (cx - s(2), y - s(1), cw - s(2), row_h), border_radius=3)
+                short = text.fit(names[col.stance.value], 11, cw - s(4), sel)
                 text.blit(surf, short, (cx, y), 11, theme.ACCENT if sel else theme.TEXT_MUTED, bold=sel)
-                text.blit(
-                    surf,
-                    self._column_odds(col),
-                    (cx, y + s(14)),
-                    12,
-                    theme.TEXT if sel else theme.TEXT_MUTED,
-                    bold=sel,
-                )
-            y += s(34)
+                if stacked:  # the two chances one under the other, or "out of reach" on two lines
+                    halves = odds.split(" · ")
+                    lines = [halves[0], *(f"· {h}" for h in halves[1:])]
+                    if len(halves) == 1:
+                        lines = text.wrap(odds, 12, cw - s(4), bold=sel)[:2]
+                else:
+                    lines = [odds]
+                for k, part in enumerate(lines):
+                    text.blit(
+                        surf, part, (cx, y + s(14) + k * s(13)), 12, theme.TEXT if sel else theme.TEXT_MUTED, bold=sel
+                    )
+            y += row_h + s(4)
         notes = self._odds_notes(pv) if pv.reachable else []
         room = max(0, (h - y - s(4)) // text.line_height(11))
         lines = text.wrap(" · ".join(notes), 11, ow)

@@ -98,7 +98,7 @@ class GMPause:
 
     def _lines(self, width: int) -> list[str]:
         s, text = self.screen.ui.s, self.screen.ui.text
-        return text.wrap(self.words(), 14, width - s(24))[:3]
+        return text.wrap(self.words(), 14, width - s(24), bold=True)[:3]
 
     def buttons(self, open_panel: Callable[[], object]) -> list[Button]:
         """The GM's panel and Go on, along the box's foot."""

@@ -51,7 +51,9 @@ class WrappedLog(ScrollList):
         self.rewrap()
 
     def rewrap(self) -> None:
-        """Wrap the entries again (the column's width or the text scale changed)."""
+        """Wrap the entries again (the column's width or the text scale changed). The rows' height is taken at
+        the text's scale now, so that "scrolled to the end" shows the last row whole, not under the box."""
+        self._line_height = self.text.line_height(self.size) + 2
         width = max(40, self.rect.width - 16 - round(INDENT * self.text.scale))
         rows: list[str] = []
         colours: list[RGB | None] = []

@@ -26,6 +26,8 @@ from game.ui.preview import escape_chance, percent
 from game.ui.widgets import Button
 
 POSTURES = ("standing", "crawling", "prone")
+HINT = "Click a coloured hex to move there · wheel or Q/E: final facing"
+"""The move panel's words before a path is shown."""
 LEGEND = ("free attacks risk", "escape roll", "free")
 """The movement bands' legend, right to left (FTC 5.3: free, an escape roll, free attacks likely)."""
 ORDERS = ("always", "never", "ask")
@@ -48,9 +50,20 @@ class MovePanel:
 
     def height(self, width: int) -> int:
         """The panel's height at this width: one row taller when the colour legend does not fit beside the
-        buttons."""
+        buttons, and a line taller when its words take three lines (a narrow panel)."""
         s = self.screen.ui.s
-        return s(self.HEIGHT) + (0 if self._legend_fits(width) else s(18))
+        extra = (self.text_lines(width) - 2) * self.screen.ui.text.line_height(13)
+        return s(self.HEIGHT) + (0 if self._legend_fits(width) else s(18)) + extra
+
+    def text_room(self, width: int) -> int:
+        """The width the panel's words have: clear of the "GM (G)" button in a battle with a GM seat."""
+        s = self.screen.ui.s
+        return width - 2 * s(12) - (s(96) if self.screen.battle.setup.gm is not None else 0)
+
+    def text_lines(self, width: int) -> int:
+        """How many lines the panel keeps for its words (2, or 3 when the longest of them needs them)."""
+        longest = f"{HINT} · C: posture (crawling)"
+        return min(3, max(2, len(self.screen.ui.text.wrap(longest, 13, self.text_room(width)))))
 
     def _legend_width(self) -> int:
         s, text = self.screen.ui.s, self.screen.ui.text
@@ -331,12 +344,16 @@ class MovePanel:
         s, text = self.screen.ui.s, self.screen.ui.text
         w, h = surf.get_size()
         x, y = s(12), s(8)
-        room = w - 2 * x - (s(96) if self.screen.battle.setup.gm is not None else 0)  # clear of "GM (G)"
+        room = self.text_room(w)  # clear of "GM (G)"
         if d.reason in ANSWER_REASONS:
             title = {"stop": "Stop the mover?", "escape_failed": "Escape failed", "follow": "Follow?"}[d.reason]
             text.blit(surf, title, (x, y), 16, theme.ACCENT, bold=True)
             y += s(24)
-            for part in text.wrap(d.prompt, 13, room)[:3]:
+            parts = text.wrap(d.prompt, 13, room)
+            keep = self.text_lines(w)
+            if len(parts) > keep:  # the question is in the top bar whole too; here the last line ends with "…"
+                parts = [*parts[: keep - 1], text.fit(" ".join(parts[keep - 1 :]), 13, room)]
+            for part in parts:
                 text.blit(surf, part, (x, y), 13, theme.TEXT)
                 y += text.line_height(13)
             return
@@ -357,9 +374,13 @@ class MovePanel:
         elif d.reason == "interrupt" and len(d.interrupters) > 1:
             line = "Click another held figure to choose it; click a coloured hex to move."
         else:
-            line = "Click a coloured hex to move there · wheel or Q/E: final facing"
+            line = HINT
         line += f" · C: posture ({self.posture_of(fid)})" if fid else ""
-        for part in text.wrap(line, 13, room)[:2]:
+        parts = text.wrap(line, 13, room)
+        keep = self.text_lines(w)
+        if len(parts) > keep:  # never dropped unsaid: the last line kept ends with "…"
+            parts = [*parts[: keep - 1], text.fit(" ".join(parts[keep - 1 :]), 13, room)]
+        for part in parts:
             text.blit(surf, part, (x, y), 13, theme.TEXT)
             y += text.line_height(13)
         pal = self.screen.ui.palette

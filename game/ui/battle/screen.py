@@ -42,7 +42,6 @@ from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
 from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
 from game.ui.battle.curtain import CurtainScreen, curtain_needed
-from game.ui.battle.declaration import HEIGHT as DECL_HEIGHT
 from game.ui.battle.declaration import DeclarationPanel
 from game.ui.battle.focus import Focus
 from game.ui.battle.gm_pause import GMPause
@@ -70,7 +69,9 @@ from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
 SIDE = 350
-"""Width of the right column (sheet and log)."""
+"""Width of the right column (sheet and log), unscaled; a narrow window gives it less (``side_width``)."""
+SIDE_SHARE = 0.4
+"""The most of a narrow window's width the right column takes, so the board keeps three fifths."""
 STATUS = 24
 """Height of the status bar."""
 
@@ -442,7 +443,15 @@ class BattleScreen(ViewerScreen):
     # --- input ------------------------------------------------------------------------------------
     def _rebuild_buttons(self) -> None:
         d = self.my_decision()
-        key = (self.version, d, self.decl.key(), self.size, self.moves.actor, self.gm_pause.paused)
+        key = (
+            self.version,
+            d,
+            self.decl.key(),
+            self.size,
+            self.moves.actor,
+            self.gm_pause.paused,
+            self.declaration.dodge_from,
+        )
         if key == self._buttons_key:
             return
         self._buttons_key = key
@@ -475,9 +484,14 @@ class BattleScreen(ViewerScreen):
         x, y, w, h = self.board.camera.view
         if d is not None and d.reason == "declare":
             pw = min(w - s(20), s(900))
+            wide = min(self.size[0] - s(20), s(900))
+            panel = self.declaration
+            if panel.columns(pw)[1] and panel.compact(pw) and not panel.columns(wide)[1]:
+                # a narrow board in a short window: rather than squeeze the odds under the controls, the panel
+                # reaches over the right column (the log) and keeps the odds whole beside them
+                pw = wide
             extra = self.spells.extra_height(d.figure)
-            # the odds under the controls (a narrow board) give way first when the board is short too
-            ph = max(s(DECL_HEIGHT) + extra, min(self.declaration.height(pw) + extra, h - s(20)))
+            ph = min(self.declaration.height(pw) + extra, h - s(20))
         else:
             pw = min(w - s(20), s(520))
             ph = self.moves.height(pw)
@@ -705,7 +719,10 @@ class BattleScreen(ViewerScreen):
                 )
                 return True
             return changed
-        if self.gm_pause.paused:  # the GM asked to stop here: nothing moves until Go on
+        if self.gm_pause.paused:  # the GM asked to stop here: nothing moves until Go on (the board looks at it)
+            if not self.tabletop.active and self.focus.follow(d):
+                self._view = None
+                changed = True
             return changed
         if not self.is_human(d.side) and not self.tabletop.active:  # a computer waits for the motion
             self.ai_timer += dt
@@ -755,7 +772,7 @@ class BattleScreen(ViewerScreen):
         Screen.on_resize(self, size)
         s = self.ui.s
         top = self.tracker.height()
-        side = s(self.SIDE)
+        side = self.side_width()
         self.board.camera.set_view((0, top, max(100, size[0] - side), max(100, size[1] - top - s(self.STATUS))))
         if not self._fitted:
             cam = self.board.camera
@@ -773,6 +790,11 @@ class BattleScreen(ViewerScreen):
         )
         self.board.set_palette(self.ui.palette)
         self._forget_drawn()
+
+    def side_width(self) -> int:
+        """The right column's width: ``SIDE`` at the UI scale, but never more than ``SIDE_SHARE`` of the
+        window, so that a small window or a large scale leaves the board (and the panels over it) room."""
+        return min(self.ui.s(self.SIDE), int(self.size[0] * SIDE_SHARE))
 
     def on_enter(self, size: tuple[int, int]) -> None:
         """Back on top (from a menu, the curtain, settings): pick up setting changes; what was under the pointer
@@ -841,7 +863,9 @@ class BattleScreen(ViewerScreen):
             b.draw(surface, self.ui.text)
 
     def _paint_panel(self, surf: pygame.Surface, d: Decision) -> None:
-        pygame.draw.rect(surf, (*theme.PANEL, 240), surf.get_rect(), border_radius=8)
+        over_column = self.panel_rect(d).right > self.board.camera.view[0] + self.board.camera.view[2]
+        alpha = 255 if over_column else 240  # over the log the panel is opaque: no text shows through it
+        pygame.draw.rect(surf, (*theme.PANEL, alpha), surf.get_rect(), border_radius=8)
         pygame.draw.rect(surf, self.side_colour(d.side), surf.get_rect(), 2, border_radius=8)
         if d.reason != "declare":
             self.moves.paint(surf, d)
@@ -860,7 +884,7 @@ class BattleScreen(ViewerScreen):
         w, h = surface.get_size()
         s = self.ui.s
         top_h = self.tracker.height()
-        side = s(self.SIDE)
+        side = self.side_width()
         status_h = s(self.STATUS)
         top_rect = pygame.Rect(0, 0, w, top_h)
         side_rect = pygame.Rect(w - side, top_h, side, max(0, h - top_h - status_h))

@@ -48,21 +48,25 @@ class Sheet:
         battle = sc.shown()
         f = battle.figures.get(fid) or sc.battle.figures[fid]
         c = f.character
+        line_room = w - 2 * x  # a narrow column: every line is cut with "…" rather than run off its edge
         pygame.draw.circle(surf, sc.side_colour(f.side), (x + s(7), y + s(11)), s(7))
-        text.blit(surf, f.name, (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)
+        text.blit(surf, text.fit(f.name, 18, line_room - s(22), True), (x + s(22), y + s(2)), 18, theme.TEXT, bold=True)
         y += s(28)
         state = (
             "out of the fight" if f.out else ("held" if f.held and not f.moved else ("moved" if f.moved else "ready"))
         )
         text.blit(
             surf,
-            f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}",
+            text.fit(f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}", 12, line_room),
             (x, y),
             12,
             theme.TEXT_MUTED,
         )
         y += s(16)
-        text.blit(surf, f"Enemies leaving its zone: {ORDER_WORDS[f.standing_order]} (O)", (x, y), 12, theme.TEXT_MUTED)
+        order = f"Enemies leaving its zone: {ORDER_WORDS[f.standing_order]} (O)"
+        if text.width(order, 12) > line_room:
+            order = f"Leaving its zone: {ORDER_WORDS[f.standing_order]} (O)"
+        text.blit(surf, text.fit(order, 12, line_room), (x, y), 12, theme.TEXT_MUTED)
         y += s(20)
         colw = (w - 2 * x) // 4
         for i, t in enumerate(TRAITS):
@@ -107,7 +111,7 @@ class Sheet:
             elif drop == "weapons":
                 weapon_lines = weapon_lines[:1]
         for line in (*skill_lines, *weapon_lines, *armour_lines):
-            text.blit(surf, line, (x, y), 12, theme.TEXT)
+            text.blit(surf, text.fit(line, 12, line_room), (x, y), 12, theme.TEXT)
             y += lh
         y += s(6)
         pal = sc.ui.palette
@@ -137,16 +141,21 @@ class Sheet:
         if last_line:
             text.blit(
                 surf,
-                f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
-                + moved_words(sc.battle.events, f, battle.round),
+                text.fit(
+                    f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
+                    + moved_words(sc.battle.events, f, battle.round),
+                    11,
+                    line_room,
+                ),
                 (x, y),
                 11,
                 theme.TEXT_MUTED,
             )
         if footer:
-            text.blit(
-                surf, "Combat log — click an entry to highlight its figures", (x, h - s(16)), 11, theme.TEXT_MUTED
-            )
+            caption = "Combat log — click an entry to highlight its figures"
+            if text.width(caption, 11) > line_room:
+                caption = "Combat log — click a line to highlight"
+            text.blit(surf, text.fit(caption, 11, line_room), (x, h - s(16)), 11, theme.TEXT_MUTED)
 
 
 def wounds_line(fig: Figure) -> str:

@@ -61,7 +61,9 @@ class Tracker:
         return "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
 
     def paint(self, surf: pygame.Surface, d: Decision | None) -> None:
-        """Title, round and phase, the prompt of the side deciding (or the winner), then the tracker."""
+        """Title, round and phase, the prompt of the side deciding (or the winner), then the tracker. When the
+        prompt would be cut, the keys ("Esc menu · F1 help", also in the status bar) give way, then the map's
+        title."""
         sc = self.screen
         s, text = sc.ui.s, sc.ui.text
         w = surf.get_width()
@@ -70,22 +72,87 @@ class Tracker:
         pygame.draw.line(surf, theme.BORDER, (0, top - 1), (w, top - 1))
         b = sc.shown()
         title = str(sc.session.setup_data.get("title", sc.data.name))
-        r = text.blit(surf, title, (s(12), top // 2), 17, theme.ACCENT, bold=True, anchor="midleft")
         phase = self.phase_line()
-        r = text.blit(surf, phase, (r.right + s(18), top // 2), 15, theme.TEXT, bold=True, anchor="midleft")
+        keys = "Esc menu · F1 help"
+        whole = self.prompt_line(d) if d is not None else (victory_line(b) if b.winner is not None else "")
+        size = 14 if d is not None else 15
+        show_title = show_keys = True
+        for show_title, show_keys in ((True, True), (True, False), (False, False)):
+            used = s(12) + (text.width(title, 17, True) + s(18) if show_title else 0) + text.width(phase, 15, True)
+            room = w - used - s(34) - (text.width(keys, 13) + s(24) if show_keys else s(10))
+            if text.width(whole, size, d is None) <= room:
+                break
+        x = s(12)
+        if show_title:
+            x = text.blit(surf, title, (x, top // 2), 17, theme.ACCENT, bold=True, anchor="midleft").right + s(18)
+        r = text.blit(surf, phase, (x, top // 2), 15, theme.TEXT, bold=True, anchor="midleft")
+        self.cut_prompt = ""
         if d is not None:
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
-            whole = self.prompt_line(d)
-            keys_w = text.width("Esc menu · F1 help", 13) + s(24)
-            prompt = text.fit(whole, 14, w - (r.right + s(34)) - keys_w)
+            prompt = text.fit(whole, 14, room)
             self.cut_prompt = whole if prompt != whole else ""
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
-        else:
-            self.cut_prompt = ""
-        if d is None and b.winner is not None:
-            text.blit(surf, victory_line(b), (r.right + s(18), top // 2), 15, theme.ACCENT, bold=True, anchor="midleft")
-        text.blit(surf, "Esc menu · F1 help", (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
+        elif whole:
+            line = text.fit(whole, 15, room + s(16), True)
+            text.blit(surf, line, (r.right + s(18), top // 2), 15, theme.ACCENT, bold=True, anchor="midleft")
+        if show_keys:
+            text.blit(surf, keys, (w - s(10), top // 2), 13, theme.TEXT_MUTED, anchor="midright")
         self._paint_order(surf, top, d)
+
+    def chips(self, width: int, d: Decision | None) -> tuple[bool, list[tuple[str, str, int]], int, int]:
+        """How the initiative strip fits a bar this wide: whether the "Initiative" label is shown, the chips
+        drawn as (figure id, text, width), and how many figures of the order are left out before and after
+        them. Names are never cut to a letter: equal chips with whole names when they fit, else chips as wide
+        as each first name, else a run of them around the figure whose turn it is, with the count left out
+        at each end."""
+        sc = self.screen
+        s, text = sc.ui.s, sc.ui.text
+        b = sc.shown()
+        order = [fid for fid in b.order if fid in b.figures]
+        order += [fid for fid in b.figures if fid not in order]
+        current = d.figure if d is not None else None
+        if not order:
+            return True, [], 0, 0
+
+        def shown(fid: str, first: bool) -> str:
+            f = b.figures[fid]
+            badge = "H " if f.held and not f.moved else ""
+            return badge + (f.name.split()[0] if first else f.name)
+
+        def need(fid: str, label: str) -> int:
+            return text.width(label, 12, fid == current) + s(22)
+
+        label_w = text.width("Initiative", 12, True) + s(16)
+        gap = s(3)
+        for with_label in (True, False):
+            avail = width - s(8) - (label_w if with_label else 0) - s(8)
+            chip_w = min(s(104), avail // len(order) - gap)
+            for first in sorted({chip_w < s(80), True}):
+                labels = [shown(fid, first) for fid in order]
+                if chip_w >= s(40) and all(need(f, n) <= chip_w + s(4) for f, n in zip(order, labels, strict=True)):
+                    return with_label, [(f, n, chip_w) for f, n in zip(order, labels, strict=True)], 0, 0
+        avail = width - s(16)
+        sized = [(fid, shown(fid, True), max(s(40), need(fid, shown(fid, True)))) for fid in order]
+        if sum(w + gap for _, _, w in sized) <= avail:
+            return False, sized, 0, 0
+        # a run around the figure whose turn it is, the counts left out at the ends
+        marker = text.width("+99", 11, True) + s(8)
+        at = order.index(current) if current in order else 0
+        lo = hi = at
+        room = avail - 2 * marker - sized[at][2] - gap
+        while True:
+            grew = False
+            if hi + 1 < len(sized) and sized[hi + 1][2] + gap <= room:
+                hi += 1
+                room -= sized[hi][2] + gap
+                grew = True
+            if lo > 0 and (hi - at >= 2 * (at - lo) or hi + 1 >= len(sized)) and sized[lo - 1][2] + gap <= room:
+                lo -= 1
+                room -= sized[lo][2] + gap
+                grew = True
+            if not grew:
+                break
+        return False, sized[lo : hi + 1], lo, len(sized) - 1 - hi
 
     def _paint_order(self, surf: pygame.Surface, y0: int, d: Decision | None) -> None:
         """The initiative tracker: order, whose turn, held, done, out."""
@@ -96,15 +163,16 @@ class Tracker:
         th = s(TRACK)
         pygame.draw.rect(surf, theme.BACKGROUND, (0, y0, w, th))
         pygame.draw.line(surf, theme.BORDER, (0, y0 + th - 1), (w, y0 + th - 1))
-        order = [fid for fid in b.order if fid in b.figures]
-        order += [fid for fid in b.figures if fid not in order]
+        with_label, chips, before, after = self.chips(w, d)
         x = s(8)
-        label = text.blit(surf, "Initiative", (x, y0 + th // 2), 12, theme.TEXT_MUTED, bold=True, anchor="midleft")
-        x = label.right + s(8)
-        avail = w - x - s(8)
-        chip_w = max(s(22), min(s(104), avail // max(1, len(order)) - s(3)))
+        if with_label:
+            label = text.blit(surf, "Initiative", (x, y0 + th // 2), 12, theme.TEXT_MUTED, bold=True, anchor="midleft")
+            x = label.right + s(8)
+        if before:
+            r = text.blit(surf, f"+{before}", (x, y0 + th // 2), 11, theme.TEXT_MUTED, bold=True, anchor="midleft")
+            x = r.right + s(6)
         current = d.figure if d is not None else None
-        for fid in order:
+        for fid, shown, chip_w in chips:
             f = b.figures[fid]
             rect = pygame.Rect(x, y0 + s(4), chip_w, th - s(8))
             done = f.moved if b.phase == "movement" else False
@@ -114,15 +182,15 @@ class Tracker:
             pygame.draw.rect(surf, border, rect, 2 if fid == current else 1, border_radius=4)
             colour = sc.side_colour(f.side) if not f.out else (100, 100, 104)
             pygame.draw.circle(surf, colour, (rect.x + s(8), rect.centery), s(5))
-            name = f.name.split()[0] if chip_w < s(80) else f.name
             fg = theme.TEXT_DISABLED if (f.out or done) else theme.TEXT
-            badge = "H " if f.held and not f.moved else ""
             room = chip_w - s(18)
-            shown = text.fit(badge + name, 12, room, fid == current)
+            fitted = text.fit(shown, 12, room, fid == current)
             if room > s(8):
                 r2 = text.blit(
-                    surf, shown, (rect.x + s(16), rect.centery), 12, fg, bold=fid == current, anchor="midleft"
+                    surf, fitted, (rect.x + s(16), rect.centery), 12, fg, bold=fid == current, anchor="midleft"
                 )
                 if f.out:
                     pygame.draw.line(surf, theme.DANGER, (r2.x, r2.centery), (r2.right, r2.centery), 1)
             x += chip_w + s(3)
+        if after:
+            text.blit(surf, f"+{after}", (x + s(3), y0 + th // 2), 11, theme.TEXT_MUTED, bold=True, anchor="midleft")
