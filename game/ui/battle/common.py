@@ -30,7 +30,7 @@ from game.ui.preview import AttackPreview, percent
 from game.ui.screen import Transition, UiContext
 from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
-from game.ui.widgets import Button
+from game.ui.widgets import Button, TextCache
 
 RGB = tuple[int, int, int]
 Entry = tuple[str, tuple[str, ...], RGB | None]
@@ -343,6 +343,20 @@ def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pyg
     return ly + lh
 
 
+def fit_words(text: TextCache, line: str, size: int, room: int) -> str:
+    """``line`` cut with "…" after its last whole word that fits (a word cut to a letter reads as nothing),
+    or cut anywhere when not even its first word fits."""
+    if text.width(line, size) <= room:
+        return line
+    words = line.split(" ")
+    while len(words) > 1:
+        words.pop()
+        cut = " ".join(words).rstrip(",;:· ") + "…"
+        if text.width(cut, size) <= room:
+            return cut
+    return text.fit(line, size, room)
+
+
 __all__ = [
     "AI_DELAY",
     "ANSWER_REASONS",
@@ -355,6 +369,7 @@ __all__ = [
     "Entry",
     "Shown",
     "action_side",
+    "fit_words",
     "follow_hex",
     "paint_distribution",
 ]

@@ -11,7 +11,7 @@ from game.engine import events as ev
 from game.engine.battle import Figure
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import TRAITS, BattleHost
+from game.ui.battle.common import TRAITS, BattleHost, fit_words
 from game.ui.battle.words import facing_words, signed
 
 ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
@@ -57,7 +57,7 @@ class Sheet:
         )
         text.blit(
             surf,
-            text.fit(f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}", 12, line_room),
+            fit_words(text, f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}", 12, line_room),
             (x, y),
             12,
             theme.TEXT_MUTED,

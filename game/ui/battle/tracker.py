@@ -8,7 +8,7 @@ import pygame
 
 from game.engine.battle import Decision
 from game.ui import theme
-from game.ui.battle.common import MOVE_REASONS, BattleHost
+from game.ui.battle.common import MOVE_REASONS, BattleHost, fit_words
 from game.ui.battle.victory import victory_line
 from game.ui.battle.words import decision_line
 
@@ -89,7 +89,7 @@ class Tracker:
         self.cut_prompt = ""
         if d is not None:
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
-            prompt = text.fit(whole, 14, room)
+            prompt = fit_words(text, whole, 14, room)
             self.cut_prompt = whole if prompt != whole else ""
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
         elif whole:
