@@ -21,7 +21,7 @@ from game.engine.ai import make_player
 from game.engine.battle import Battle
 from game.session import build_setup, new_session
 from game.ui.app import App
-from game.ui.battle_screen import BattleScreen, CurtainScreen
+from game.ui.battle_screen import BattleScreen, CurtainScreen, VictoryScreen
 from game.ui.gm_panel import GMPanel
 from game.ui.screens import EscapeMenu, SettingsScreen
 from tests.ui.conftest import click, key, move
@@ -258,3 +258,23 @@ def test_a_change_of_ui_scale_lays_out_the_battle_under_the_menu_at_once(app: Ap
     ui_scale(-1)
     assert app.ui.settings.ui_scale == 1.0
     assert (tuple(screen.board.camera.view), tuple(screen.log.rect)) == laid_out
+
+
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_the_victory_table_stays_above_its_buttons(app: App, size: tuple[int, int], scale: float) -> None:
+    """The village's twelve figures: rows close up, and where they still do not fit above the buttons the
+    table says how many it leaves out rather than run under them."""
+    window(app, size, scale)
+    battle = new_session(VILLAGE, seed=3, controllers={"blue": "human", "red": "human"}).battle
+    victory = VictoryScreen(app.ui, battle, app.to_title)
+    app.push(victory)
+    strings = painted(app)
+    assert_reads([(s, r) for s, r in strings if not s.startswith("…")], size)
+    buttons = [victory.title_button, victory.look_button, victory.summary_button]
+    top = min(b.rect.top for b in buttons)
+    assert all(r.bottom <= top for row in victory.cell_rects for r in row)
+    assert_inside(buttons, pygame.Rect((0, 0), size))
+    if victory.rows_shown < len(battle.figures):
+        more = next(s for s, r in strings if s.startswith("… and "))
+        assert f"{len(battle.figures) - victory.rows_shown} more" in more
+    assert victory.rows_shown >= 6

@@ -127,10 +127,10 @@ class Tracker:
         for with_label in (True, False):
             avail = width - s(8) - (label_w if with_label else 0) - s(8)
             chip_w = min(s(104), avail // len(order) - gap)
-            for first in sorted({chip_w < s(80), True}):
-                labels = [shown(fid, first) for fid in order]
-                if chip_w >= s(40) and all(need(f, n) <= chip_w + s(4) for f, n in zip(order, labels, strict=True)):
-                    return with_label, [(f, n, chip_w) for f, n in zip(order, labels, strict=True)], 0, 0
+            # each chip its whole name where it fits, else its first name
+            labels = [shown(f, True) if need(f, shown(f, False)) > chip_w + s(4) else shown(f, False) for f in order]
+            if chip_w >= s(40) and all(need(f, n) <= chip_w + s(4) for f, n in zip(order, labels, strict=True)):
+                return with_label, [(f, n, chip_w) for f, n in zip(order, labels, strict=True)], 0, 0
         avail = width - s(16)
         sized = [(fid, shown(fid, True), max(s(40), need(fid, shown(fid, True)))) for fid in order]
         if sum(w + gap for _, _, w in sized) <= avail:

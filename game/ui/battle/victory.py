@@ -70,6 +70,8 @@ class VictoryScreen(Screen):
             hotkey=pygame.K_a,
         )
         self.cell_rects: list[list[pygame.Rect]] = []  # the table as drawn last: heading row, then figures
+        self.rows_shown = 0
+        """How many figures' rows the table showed when drawn last (all, unless the window is short)."""
 
     def on_resize(self, size: tuple[int, int]) -> None:
         """Buttons at the bottom."""
@@ -92,16 +94,16 @@ class VictoryScreen(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         """Winner, rounds, table."""
         surface.fill(theme.BACKGROUND)
-        w, h = surface.get_size()
+        w = surface.get_width()
         s, text = self.ui.s, self.ui.text
         b = self.battle
         ended = next((e for e in reversed(b.events) if isinstance(e, ev.BattleEnded)), None)
-        head = victory_line(b)
+        head = text.fit(victory_line(b), 38, w - s(40), True)
         text.blit(surface, head, (w // 2, s(40)), 38, theme.ACCENT, bold=True, anchor="midtop")
         sub = f"after {b.round} round{'s' if b.round != 1 else ''}" + (
             f" — {ended.reason}" if ended and not (b.winner and ended.reason.endswith(" wins")) else ""
         )
-        text.blit(surface, sub, (w // 2, s(92)), 17, theme.TEXT_MUTED, anchor="midtop")
+        text.blit(surface, text.fit(sub, 17, w - s(40)), (w // 2, s(92)), 17, theme.TEXT_MUTED, anchor="midtop")
         heads = ("Figure", "Side", "Wounds", "Attacks", "Hits", "Wounds dealt")
         rows = [
             (
@@ -126,8 +128,13 @@ class VictoryScreen(Screen):
             ]
         ]
         y += s(24)
-        lh = max(s(18), min(s(24), (h - s(240) - y) // max(1, len(self.stats))))
-        for row, vals in zip(self.stats, rows, strict=True):
+        # the table stops above the buttons: a short window closes its rows up, then says how many it leaves
+        # out (the after-battle screen lists every figure)
+        room = min(btn.rect.top for btn in (self.title_button, self.look_button, self.summary_button)) - s(8) - y
+        lh = max(text.line_height(14), min(s(24), room // max(1, len(self.stats))))
+        shown = len(self.stats) if len(self.stats) * lh <= room else max(0, room // lh - 1)
+        self.rows_shown = shown
+        for row, vals in list(zip(self.stats, rows, strict=True))[:shown]:
             colour = self._colour(row["side"])
             self.cell_rects.append(
                 [
@@ -136,6 +143,9 @@ class VictoryScreen(Screen):
                 ]
             )
             y += lh
+        if shown < len(self.stats):
+            more = f"… and {len(self.stats) - shown} more: After the battle… (A) lists every figure"
+            text.blit(surface, text.fit(more, 14, w - s(80)), (xs[0], y), 14, theme.TEXT_MUTED)
         self.title_button.draw(surface, text)
         self.look_button.draw(surface, text)
         self.summary_button.draw(surface, text)
