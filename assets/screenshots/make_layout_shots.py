@@ -1,13 +1,17 @@
-"""Make the deployment, declaration and GM panel shots at one window size (README, "Screenshots").
+"""Make the deployment, movement, declaration, GM panel and GM's pause shots at one window size and UI scale
+(docs/playing.md, "The screens").
 
-Run from the project folder under a display of that size, e.g.
-``Xvfb :61 -screen 0 1024x640x24 & DISPLAY=:61 python assets/screenshots/make_layout_shots.py 1024 640 1.25``
-(and ``1920 1080 1.0``). The UI scale is written to a settings file in a temporary config folder before the
-window opens, as the Settings screen would. Village map, seed 3, both sides at the screen:
+Run from the project folder under a display at least that size, e.g.
+``Xvfb :61 -screen 0 1920x1080x24 & DISPLAY=:61 python assets/screenshots/make_layout_shots.py 1024 640 1.25``
+— the set is 1024×640 at 1.25 and 1.5, 1280×720 at 1.0 and 1.25, and 1920×1080 at 1.0. The UI scale is
+written to a settings file in a temporary config folder before the window opens, as the Settings screen
+would. Village map, seed 3, both sides at the screen:
 
 - ``deploy-WxH[-S].png``: the deployment screen, blue on the map, red still in the tray;
+- ``move-WxH[-S].png``: a refereed battle's first move, a path shown to the farthest reachable hex;
 - ``declare-WxH[-S].png``: the first attack phase, a figure's declaration panel open on an enemy target;
-- ``gm-panel-WxH[-S].png``: the GM's panel of a refereed battle.
+- ``gm-panel-WxH[-S].png``: the GM's panel of a refereed battle;
+- ``gm-pause-WxH[-S].png``: the same battle stopped for the GM before its first round.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import json
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +35,13 @@ def main() -> int:
     config = Path(tempfile.mkdtemp(prefix="ft-shots-"))
     os.environ["FUDGE_TACTICS_CONFIG_DIR"] = str(config)
     os.environ.setdefault("FUDGE_TACTICS_HOME", str(config / "home"))
-    settings = {"window_width": width, "window_height": height, "ui_scale": scale, "animation_speed": 0.0}
+    settings = {
+        "window_width": width,
+        "window_height": height,
+        "ui_scale": scale,
+        "animation_speed": 0.0,
+        "gm_stop_rounds": False,
+    }
     (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     sys.path.insert(0, str(ROOT))
 
@@ -105,16 +116,39 @@ def main() -> int:
     save(app, "declare")
     app.apply(app.to_title())
 
-    # the GM's panel of a refereed battle
-    session = new_session(VILLAGE, seed=3, controllers=dict(humans))
-    session.setup_data["gm"] = "referee"
-    session.battle = Battle(build_setup(session.setup_data, session.loaded))
-    screen = BattleScreen(app.ui, session, app.to_title)
-    app.apply(Push(screen))
-    lift_curtains(app)
+    def refereed() -> BattleScreen:
+        session = new_session(VILLAGE, seed=3, controllers=dict(humans))
+        session.setup_data["gm"] = "referee"
+        session.battle = Battle(build_setup(session.setup_data, session.loaded))
+        screen = BattleScreen(app.ui, session, app.to_title)
+        app.apply(Push(screen))
+        lift_curtains(app)
+        return screen
+
+    # a refereed battle's first move, the path to the farthest hex the mover reaches
+    screen = refereed()
+    d = screen.decision()
+    mover = screen.active_mover(d) if d is not None else None
+    if mover is not None:
+        start = screen.battle.figure(mover).hex
+        far = max(screen.reach(mover).hexes(), key=lambda h: (h.q - start.q) ** 2 + (h.r - start.r) ** 2)
+        x, y = screen.board.camera.hex_to_screen(far)
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEMOTION, pos=(round(x), round(y)), rel=(0, 0), buttons=(0, 0, 0))
+        )
+    save(app, "move")
+
+    # its GM's panel
     key(app, pygame.K_g)
     lift_curtains(app)
     save(app, "gm-panel")
+    app.apply(app.to_title())
+
+    # the battle stopped for the GM before its first round
+    app.ui.update_settings(replace(app.ui.settings, gm_stop_rounds=True))
+    refereed()
+    save(app, "gm-pause")
+    app.ui.update_settings(replace(app.ui.settings, gm_stop_rounds=False))
     return 0
 
 

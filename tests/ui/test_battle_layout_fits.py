@@ -223,12 +223,31 @@ def last_line_whole(app: App, screen: BattleScreen) -> bool:
 
 
 @pytest.mark.parametrize(("size", "scale"), SIZES)
-def test_a_battle_opened_at_a_ui_scale_shows_the_logs_last_line_whole(
+def test_a_battle_opened_at_a_ui_scale_shows_the_logs_last_line_whole_and_no_entrys_tail_on_top(
     app: App, size: tuple[int, int], scale: float
 ) -> None:
     window(app, size, scale)
     screen = village(app)
     assert last_line_whole(app, screen)
+    to_declaration(app, screen)  # the declarations' lines, long enough to wrap
+    assert last_line_whole(app, screen)
+    # nor does it start with an entry's tail whose first row is scrolled away (drawn alone: a wide panel may
+    # cover it now)
+    rows: list[tuple[int, int]] = []
+    text, original = app.ui.text, app.ui.text.blit
+
+    def spy(surf: pygame.Surface, s: str, *args: Any, **kw: Any) -> pygame.Rect:
+        rect = original(surf, s, *args, **kw)
+        rows.append((rect.y, rect.x))
+        return rect
+
+    text.blit = spy  # type: ignore[method-assign,assignment]
+    try:
+        screen.log.draw(pygame.Surface(size), text)
+    finally:
+        text.blit = original  # type: ignore[method-assign,assignment]
+    rows.sort()
+    assert rows and rows[0][1] == min(x for _, x in rows), "the top row is an entry's first"
 
 
 def test_a_change_of_ui_scale_lays_out_the_battle_under_the_menu_at_once(app: App) -> None:

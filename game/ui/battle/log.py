@@ -110,7 +110,13 @@ class WrappedLog(ScrollList):
         indent = round(INDENT * text.scale)
         y = self.rect.y + 4
         self._drawn_width = self.rect.width - 16
+        first = self.scroll  # an entry's tail at the top, its first row scrolled away, is left out (blank)
+        while 0 < first < len(self.items) - 1 and self.indented[first]:
+            first += 1
         for i in range(self.scroll, min(len(self.items), self.scroll + self.visible_rows + 1)):
+            if i < first:
+                y += self._line_height
+                continue
             row = pygame.Rect(self.rect.x + 2, y, self.rect.width - 4, self._line_height)
             if owner[i] == chosen:
                 pygame.draw.rect(surface, theme.BUTTON_PRESSED, row)

@@ -484,7 +484,7 @@ class BattleScreen(ViewerScreen):
         x, y, w, h = self.board.camera.view
         if d is not None and d.reason == "declare":
             pw = min(w - s(20), s(900))
-            wide = min(self.size[0] - s(20), s(900))
+            wide = min(self.size[0] - s(16), s(900))  # over the log's frame too (it ends s(8) from the edge)
             panel = self.declaration
             if panel.columns(pw)[1] and panel.compact(pw) and not panel.columns(wide)[1]:
                 # a narrow board in a short window: rather than squeeze the odds under the controls, the panel
@@ -891,8 +891,11 @@ class BattleScreen(ViewerScreen):
         bar = pygame.Rect(0, h - status_h, w, status_h)
         log = self.log
         hovered = self.overlays.hover_figure() if self.selected_id is None else None
+        mine = self.my_decision()
+        cam_right = self.board.camera.view[0] + self.board.camera.view[2]
+        log_hidden = mine is not None and self.panel_rect(mine).right > cam_right  # a wide panel covers the log
         side_key = (
-            (state_key, self.selected_id, hovered),
+            (state_key, self.selected_id, hovered, log_hidden),
             (w, h),
             len(log.items),
             log.items[-1] if log.items else None,
@@ -915,7 +918,8 @@ class BattleScreen(ViewerScreen):
             pygame.draw.rect(
                 frame, theme.BACKGROUND, (w - side, log.rect.y - s(4), side, h - log.rect.y - status_h + s(4))
             )
-            self.journal.draw(frame, self.ui.text)
+            if not log_hidden:  # under a panel reaching over it, not even the log's frame peeks out
+                self.journal.draw(frame, self.ui.text)
             frame.set_clip(clip)
 
         self.chrome.draw(
