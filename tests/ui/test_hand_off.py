@@ -128,6 +128,7 @@ def test_a_held_enemy_adds_no_curtain_and_an_extra_enter_never_makes_the_mover_s
     assert "Space" in screen.status
     key(app, pygame.K_SPACE)  # asked: it stays
     assert screen.battle.figure(d.figure).moved
+    assert "Enter" not in screen.status, "the hint goes with the decision it answered"
 
 
 def test_fudge_4_1_the_gms_hand_curtains_the_hand_off_to_the_gms_side(app: App) -> None:

@@ -296,7 +296,9 @@ class MovePanel:
             if d.reason == "interrupt":
                 self.cmd_pass()
             elif d.reason in ("move", "held_end"):  # never a stay: an extra Enter (a curtain's, a pass's) lands here
-                self.screen.set_status("Enter does not move: click a coloured hex, or press Space to stay put.")
+                self.screen.set_status(
+                    "Enter does not move: click a coloured hex, or press Space to stay put.", error=True
+                )  # a refused key: the next decision clears it
             elif d.reason == "stop":
                 self.cmd_answer(True)
             elif d.reason in ("escape_failed", "follow"):
