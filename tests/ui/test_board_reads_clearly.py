@@ -160,7 +160,9 @@ def test_a_clicked_bare_hex_is_outlined_until_the_next_decision(app: App) -> Non
 
 def test_the_hover_box_goes_when_the_pointer_left_the_board_behind_the_curtain(app: App) -> None:
     """The pointer rests on a hex, the decision passes to the other side and the curtain comes up; the pointer
-    leaves the board while the curtain is up: when the board comes back, no hex is hovered and no box is drawn."""
+    leaves the board while the curtain is up: when the board comes back, no hex is hovered and no box is drawn.
+    (The curtain at every hand-off: the player's setting.)"""
+    app.ui.settings = replace(app.ui.settings, hand_off="always")
     screen = open_battle(app, controllers=all_human())
     lift_curtain(app)
     d = screen.my_decision()
