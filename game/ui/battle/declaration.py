@@ -21,7 +21,7 @@ from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.ladder import level_name
 from game.engine.odds import AIMS, Aim
 from game.ui import theme
-from game.ui.battle.common import BattleHost, DeclState, paint_distribution
+from game.ui.battle.common import BattleHost, DeclState, fit_words, paint_distribution
 from game.ui.battle.spellbook import default_spell
 from game.ui.battle.words import counted, hex_name, signed
 from game.ui.preview import AttackPreview, StanceColumn, attack_preview, percent, weapon_named
@@ -468,7 +468,7 @@ class DeclarationPanel:
         compact = self.compact(w)
         parts = text.wrap(f"{stance.display_name}: {stance.effect}", 12, left_w - x)
         if compact and len(parts) > 1:  # one line, cut with "…" (F1 and the buttons' hints tell the rest)
-            parts = [text.fit(" ".join(parts), 12, left_w - x)]
+            parts = [fit_words(text, " ".join(parts), 12, left_w - x)]
         for part in parts[:2]:
             text.blit(surf, part, (x, y), 12, theme.TEXT)
             y += text.line_height(12)
@@ -589,11 +589,11 @@ class DeclarationPanel:
         parts = text.wrap(line, 11, ow)
         if compact:  # the key lines only: the distribution and the stances compared need the full panel
             if len(parts) > 1:
-                parts = [text.fit(" ".join(parts), 11, ow)]
+                parts = [fit_words(text, " ".join(parts), 11, ow)]
             text.blit(surf, parts[0], (ox, y), 11, theme.TEXT_MUTED)
             return
         if len(parts) > 3:  # never dropped unsaid: the third line ends with "…" (the hint shows it whole)
-            parts = [*parts[:2], text.fit(" ".join(parts[2:]), 11, ow)]
+            parts = [*parts[:2], fit_words(text, " ".join(parts[2:]), 11, ow)]
         for part in parts:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
@@ -634,9 +634,8 @@ class DeclarationPanel:
         notes = self._odds_notes(pv) if pv.reachable else []
         room = max(0, (h - y - s(4)) // text.line_height(11))
         lines = text.wrap(" · ".join(notes), 11, ow)
-        if len(lines) > room > 0:  # what does not fit is cut with "…", never dropped unsaid
-            lines = lines[:room]
-            lines[-1] = text.fit(lines[-1] + "…", 11, ow)
+        if len(lines) > room > 0:  # what does not fit is cut with "…" after a whole word, never dropped unsaid
+            lines = [*lines[: room - 1], fit_words(text, " ".join(lines[room - 1 :]), 11, ow)]
         for part in lines[:room]:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
