@@ -428,7 +428,6 @@ class Bench:
 
     def battle(self) -> None:
         """``ai_decision_s`` and ``sim_rounds_per_s``: tactical players, 10 a side, on the generated map."""
-        from game.engine.ai import make_player
         from game.engine.battle import (
             Battle,
             BattleSetup,
@@ -439,6 +438,7 @@ class Bench:
             apply,
             legal_actions,
         )
+        from game.engine.players import make_player
 
         t = self.big
         chars = _characters()

@@ -383,7 +383,7 @@ def test_fuzz_a_roster_that_loads_starts_and_plays_a_battle(
 ) -> None:
     """Values inside every range play: a mutated village roster that loads starts a battle (or is refused by
     the game's own setup error) and a round of it plays without an exception."""
-    from game.engine.ai import make_player
+    from game.engine.players import make_player
     from game.session import SetupError, new_session
     from game.simulate import play_out
 

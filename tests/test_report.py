@@ -11,10 +11,10 @@ from functools import cache
 import pytest
 
 from game.engine import events as ev
-from game.engine.ai import make_player
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup, legal_actions
 from game.engine.characters import Character
 from game.engine.dice import FOUR_DF
+from game.engine.players import make_player
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds
 from game.report import (

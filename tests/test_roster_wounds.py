@@ -124,7 +124,7 @@ def test_fudge_4_8_a_saved_battle_with_carried_wounds_loads_and_replays(roster: 
     """The save keeps the roster as it was: it replays, digests checked, even after the file changes."""
     carry(roster, sergeant=["Very Hurt"], militia_bow=["Hurt"])
     session = battle_on(roster, seed=11)
-    from game.engine.ai import make_player
+    from game.engine.players import make_player
 
     players = {sid: make_player("tactical", i) for i, sid in enumerate(session.battle.sides)}
     for _ in range(40):

@@ -10,8 +10,8 @@ import pytest
 
 from game.engine import actions as act
 from game.engine import record
-from game.engine.ai import make_player
 from game.engine.battle import Seat, legal_actions, seat_taking
+from game.engine.players import make_player
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
 from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 

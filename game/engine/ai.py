@@ -377,13 +377,4 @@ class TacticalPlayer:
         return Fraction(1, 4)
 
 
-def make_player(kind: str, seed: int = 0) -> Player:
-    """A computer player by name: "random" or "tactical"."""
-    if kind == "random":
-        return RandomPlayer(seed)
-    if kind == "tactical":
-        return TacticalPlayer(seed)
-    raise ValueError(f"unknown computer player {kind!r}; choose 'random' or 'tactical'")
-
-
-__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "make_player"]
+__all__ = ["Player", "RandomPlayer", "TacticalPlayer"]

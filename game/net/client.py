@@ -19,8 +19,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from game.engine import actions as act
 from game.engine import codec, gm
-from game.engine.ai import Player, make_player
+from game.engine.ai import Player
 from game.engine.events import Event
+from game.engine.players import LEVELS, make_player
 from game.net.mirror import DesyncError, Mirror
 from game.net.protocol import (
     DEFAULT_PORT,
@@ -286,7 +287,7 @@ def join_main(argv: list[str], open_window: WindowOpener | None = None) -> int:
     p.add_argument("address", help=f"the host, as HOST or HOST:PORT (default port {DEFAULT_PORT})")
     p.add_argument("--seat", default="", help="a side's id, 'gm' or 'watch' (default: the first free seat)")
     p.add_argument("--name", default="a player", help="your name at the table")
-    p.add_argument("--players", choices=("tactical", "random"), help="a computer plays this seat, without a window")
+    p.add_argument("--players", choices=LEVELS, help="a computer plays this seat, without a window")
     p.add_argument("--password", default="", help="the table's password")
     p.add_argument("--token", help="the seat's token from an earlier join: take your seat back")
     p.add_argument("--retry", type=float, default=30.0, help="seconds to keep rejoining after a lost connection")

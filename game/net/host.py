@@ -22,8 +22,8 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from game.engine import record
-from game.engine.ai import make_player
 from game.engine.battle import RuleOptions
+from game.engine.players import LEVELS, make_player
 from game.maps.errors import MapLoadError
 from game.net.protocol import (
     BURST,
@@ -234,7 +234,11 @@ def host_main(argv: list[str]) -> int:
     p.add_argument("--resume", help="resume the table from a log written by --save")
     p.add_argument("--gm", help="the GM's seat: 'referee' (a GM who plays no side) or a side's id")
     p.add_argument(
-        "--computer", action="append", default=[], metavar="SIDE[:KIND]", help="the host's computer plays this side"
+        "--computer",
+        action="append",
+        default=[],
+        metavar="SIDE[:LEVEL]",
+        help=f"the host's computer plays this side (LEVEL: {', '.join(LEVELS)}; default tactical)",
     )
     p.add_argument(
         "--hand-over", type=float, metavar="SECONDS", help="hand a seat empty this long to the host's computer"
@@ -256,6 +260,9 @@ def host_main(argv: list[str]) -> int:
         for side, kind in _computer_seats(args.computer).items():
             if side not in table.battle.sides:
                 raise SetupError(f"--computer {side}: no such side; the sides are {', '.join(table.battle.sides)}")
+            if kind not in LEVELS:
+                levels = ", ".join(LEVELS)
+                raise SetupError(f"--computer {side}:{kind}: no such computer player; choose one of {levels}")
             table.computers[side] = make_player(kind, len(table.computers) + 1)
         table.save(strict=True)
     except (MapLoadError, RosterError, SetupError, record.SaveError, ValueError) as exc:

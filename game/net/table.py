@@ -23,8 +23,9 @@ from typing import Any
 from game.engine import actions as act
 from game.engine import codec, gm, record
 from game.engine import events as ev
-from game.engine.ai import Player, make_player
+from game.engine.ai import Player
 from game.engine.battle import IllegalAction, apply, seat_taking
+from game.engine.players import make_player
 from game.engine.seats import (
     Seat,
     check_seat,

@@ -242,7 +242,7 @@ class App:
     def _hosted_screen(self, setup: BattleSetup, public: bool) -> Screen:
         import time
 
-        from game.engine.ai import make_player
+        from game.engine.players import make_player
         from game.net.host import HostThread, lan_address
         from game.net.remote import RemoteSession
         from game.net.table import Table

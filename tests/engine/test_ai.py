@@ -8,9 +8,10 @@ import time
 import pytest
 
 from game.engine import actions as act
-from game.engine.ai import RandomPlayer, TacticalPlayer, make_player
+from game.engine.ai import RandomPlayer, TacticalPlayer
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, legal_actions
 from game.engine.hexgrid import Hex
+from game.engine.players import make_player
 from game.engine.terrain import TerrainMap
 from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, skirmish
 
@@ -42,7 +43,7 @@ def test_make_player_names() -> None:
     """ "random" and "tactical" are the computer players; anything else is a clear error."""
     assert isinstance(make_player("random"), RandomPlayer)
     assert isinstance(make_player("tactical"), TacticalPlayer)
-    with pytest.raises(ValueError, match="choose 'random' or 'tactical'"):
+    with pytest.raises(ValueError, match="choose one of random, novice, tactical, veteran"):
         make_player("genius")
 
 

@@ -10,9 +10,9 @@ import pytest
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, record
-from game.engine.ai import make_player
 from game.engine.battle import Battle, IllegalAction, RuleOptions, apply, legal_actions, seat_taking
 from game.engine.hexgrid import Hex
+from game.engine.players import make_player
 from game.engine.seats import (
     Seat,
     apply_as,

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from game.engine.ai import make_player
 from game.engine.battle import RuleOptions
+from game.engine.players import make_player
 from game.net.client import Client, play_seat
 from game.net.host import run_host
 from game.net.protocol import encode, parse_client

@@ -129,3 +129,55 @@ def test_the_host_refuses_a_side_it_does_not_have() -> None:
     host = Proc("host", str(MAP), "--port", "0", "--computer", "purple")
     assert host.finish(30) == 2
     assert any("--computer purple: no such side" in line for line in host.lines)
+
+
+def test_a_veteran_on_each_side_plays_a_table_over_loopback_to_the_end_and_the_save_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every computer level (``game.engine.players.LEVELS``) sits at a table: two clients whose veterans
+    play their seats, a novice and a veteran of the host's own."""
+    log = tmp_path / "veterans.json"
+    host = Proc("host", str(MAP), "--port", "0", "--seed", "7", "--save", str(log))
+    try:
+        port = _port(host)
+        blue = Proc("join", f"127.0.0.1:{port}", "--seat", "blue", "--players", "veteran", "--seed", "0")
+        red = Proc("join", f"127.0.0.1:{port}", "--seat", "red", "--players", "veteran", "--seed", "1")
+        assert [p.finish(120) for p in (blue, red)] == [0, 0], blue.lines[-3:] + red.lines[-3:]
+        assert host.finish(30) == 0
+    finally:
+        host.finish(1)
+    assert any(line.startswith("The battle is over. Winner: ") for line in host.lines)
+    _verified(log, capsys)
+
+
+def test_the_hosts_own_computer_plays_every_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "levels.json"
+    host = Proc(
+        "host",
+        str(MAP),
+        "--port",
+        "0",
+        "--seed",
+        "3",
+        "--save",
+        str(log),
+        "--computer",
+        "blue:veteran",
+        "--computer",
+        "red:novice",
+    )
+    try:
+        assert host.finish(120) == 0, host.lines[-5:]
+    finally:
+        host.finish(1)
+    assert any(line.startswith("The battle is over. Winner: ") for line in host.lines)
+    _verified(log, capsys)
+
+
+def test_the_host_names_the_computer_levels_when_one_is_unknown() -> None:
+    host = Proc("host", str(MAP), "--port", "0", "--computer", "red:genius")
+    assert host.finish(30) == 2
+    assert any(
+        "red:genius: no such computer player; choose one of random, novice, tactical, veteran" in line
+        for line in host.lines
+    ), host.lines

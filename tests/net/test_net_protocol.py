@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from game.engine import actions as act
-from game.engine.ai import make_player
 from game.engine.events import events_digest
 from game.engine.gm import EndRound
+from game.engine.players import make_player
 from game.engine.seats import Seat, stand_in
 from game.net.client import address_uri
 from game.net.mirror import DesyncError, Mirror, ScriptedRandom

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from game.engine import actions as act
-from game.engine.ai import make_player
 from game.engine.battle import IllegalAction
+from game.engine.players import make_player
 from game.engine.record import SaveError
 from game.net.remote import RemoteSession
 from tests.net.nethelp import client, hosted, play_in_thread, table

@@ -8,8 +8,8 @@ from typing import Any
 
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.ai import make_player
 from game.engine.events import events_digest
+from game.engine.players import make_player
 from game.engine.seats import Seat
 from game.net.client import Client
 from game.net.mirror import WITHHELD_SET_DIE, draws_rolling

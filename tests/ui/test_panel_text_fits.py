@@ -13,8 +13,8 @@ from typing import Any
 
 import pygame
 
-from game.engine.ai import make_player
 from game.engine.generator import LEGACY_DICE
+from game.engine.players import make_player
 from game.session import new_session
 from game.ui.app import App
 from game.ui.battle.declaration import bystander_notes

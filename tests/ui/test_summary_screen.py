@@ -15,10 +15,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.engine.ai import make_player
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, Seat, SideSetup, legal_actions
 from game.engine.characters import Character
 from game.engine.healing import care_after_battle, rest, treat
+from game.engine.players import make_player
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds
 from game.report import export_log_text, hit_matrix, wound_boxes

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from game.engine import actions as act
-from game.engine.ai import make_player
+from game.engine.players import make_player
 from game.net.client import Client, TableClosed
 from game.session import load_session
 from game.ui.app import App
@@ -149,6 +149,38 @@ def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Pa
         assert again.battle.digests[: len(played)] == played and 0 <= again.battle.setup.seed < 2**63
     finally:
         a.close()
+
+
+def test_host_a_table_whose_computer_side_is_a_veteran(tmp_path: Path) -> None:
+    """New battle → Host a table with a side the veteran plays: the host's computer plays it at the table."""
+    from game.ui.battle_setup import BattleSetup
+
+    maps = Path(__file__).resolve().parents[2] / "maps"
+    a = App(config=tmp_path / "config", maps_dir=maps)
+    try:
+        a.pump()
+        a.apply(a.host_table(BattleSetup(maps / "forest_road.tmx", controllers=("human", "veteran"), deploy=False)))
+        screen = a.top
+        assert isinstance(screen, TableScreen), screen
+        human, veteran = list(screen.battle.sides)
+        assert screen.session.seat == human and screen.is_computer(veteran)
+        end = time.monotonic() + 90  # a bound, not a speed target
+        while not any(a_.kind != "gm_end_round" and _side(screen, a_) == veteran for a_ in screen.battle.log):
+            assert time.monotonic() < end, "the veteran never decided"
+            a.pump()
+            d = screen.my_decision()
+            if d is not None:
+                assert screen.send(make_player("tactical", 0)(screen.battle, d))
+            else:
+                time.sleep(0.005)
+        screen.leave_to_title()
+    finally:
+        a.close()
+
+
+def _side(screen: TableScreen, action: act.Action) -> str:
+    fid = getattr(action, "figure", None) or ""
+    return screen.battle.figures[fid].side if fid in screen.battle.figures else getattr(action, "side", "")
 
 
 def test_f2_says_a_line_to_the_whole_table(app: App) -> None:
