@@ -13,25 +13,45 @@ import argparse
 import asyncio
 import contextlib
 import socket
+import ssl
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from game.engine import record
 from game.engine.battle import RuleOptions
 from game.engine.players import LEVELS, make_player
 from game.maps.errors import MapLoadError
+from game.net.guard import (
+    BEHIND_BYTES,
+    BEHIND_MESSAGES,
+    SEND_BUFFER,
+    SLOW_READER,
+    Admission,
+    ConsoleHandler,
+    CostLimit,
+    Outbox,
+    clip,
+    console_logger,
+    peer,
+    sync_cost,
+)
 from game.net.protocol import (
     BURST,
     DEFAULT_PORT,
     MAX_CLIENT_FRAME,
     RATE,
+    Hello,
+    Message,
     ProtocolError,
-    RateLimit,
+    Sync,
     encode,
     parse_client,
 )
@@ -41,16 +61,17 @@ from game.session import SetupError, load_session, new_session, seed_argument
 
 LOCAL = "127.0.0.1"
 PUBLIC = "0.0.0.0"
-MAX_CONNECTIONS = 64
-"""Connections open at once (seats, watchers and those still saying hello)."""
 HELLO_WITHIN = 10.0
 """Seconds a new connection has to take a seat before the host closes it."""
+CLOSE_WITHIN = 2.0
+"""Seconds a closing handshake may take before the host cuts the connection."""
 LINGER = 2.0
 """Seconds the host stays up after the battle ends, so every client receives the last step."""
 
 
 class Host:
-    """The table's server: connections, their queues, the hand-over of empty seats to the computer."""
+    """The table's server: connections, their outboxes and guards (``game.net.guard``), the hand-over of empty
+    seats to the computer."""
 
     def __init__(
         self,
@@ -59,34 +80,77 @@ class Host:
         hand_over: float | None = None,
         hand_over_kind: str = "tactical",
         computer_pause: float = 0.0,
+        admission: Admission | None = None,
     ) -> None:
         self.table = table
         self.computer_pause = computer_pause
-        self.queues: dict[Hashable, asyncio.Queue[Out | None]] = {}
+        self.outboxes: dict[Hashable, Outbox[Out]] = {}
+        self.behind = (BEHIND_MESSAGES, BEHIND_BYTES)
+        """How far a reader may fall behind (messages, bytes) before it is closed (``guard.Outbox``)."""
+        self.admission = admission or Admission()
+        self.dropped: weakref.WeakSet[ServerConnection] = weakref.WeakSet()
+        """Connections the host closed itself (``guard.Admission``), already said on the console."""
+        self.console = ConsoleHandler(table.say, skip=lambda conn: conn in self.dropped)
         self.hand_over = hand_over
         self.hand_over_kind = hand_over_kind
         self.empty_since: dict[str, float] = {}
         self.done = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ connections
+    def arrived(self, conn: ServerConnection, address: Any) -> None:
+        """A connection accepted (before its handshake): the unseated connections it makes room by closing
+        (``guard.Admission``) are closed, with one line each on the console."""
+        host = str(address[0]) if isinstance(address, tuple) and address else "?"
+        for old in self.admission.arrive(conn, host):
+            self._drop(old, "closed: it had not taken a seat, and a newer connection needed its room")
+
+    def _drop(self, conn: Hashable, why: str) -> None:
+        if not isinstance(conn, ServerConnection):
+            return
+        self.dropped.add(conn)  # its handshake, cut short, is not reported again
+        self.console.line(f"network: {peer(conn.transport.get_extra_info('peername'))}: {why}")
+        conn.transport.abort()
 
     def deliver(self, outs: list[Out]) -> None:
-        """Queue frames for their connections (a connection gone meanwhile gets nothing)."""
+        """Queue frames for their connections (a connection gone meanwhile gets nothing; one that fell too far
+        behind is closed)."""
         for o in outs:
-            q = self.queues.get(o.conn)
-            if q is not None:
-                q.put_nowait(o)
+            box = self.outboxes.get(o.conn)
+            if box is not None and not box.closed and not box.put(o, len(o.text)):
+                self._fell_behind(o.conn)
         if self.table.battle.over:
             self.done.set()
 
-    def _hello_due(self, ws: ServerConnection) -> None:
-        q = self.queues.get(ws)
-        if q is not None and ws not in self.table.conns:
-            q.put_nowait(Out(ws, encode("error", reason=f"Say hello within {HELLO_WITHIN:g} seconds."), close=True))
+    def _fell_behind(self, conn: Hashable) -> None:
+        messages, size = self.behind
+        reason = f"Your client fell behind: more than {messages} messages or {size // 1024} KB waited for it."
+        where = peer(getattr(conn, "remote_address", None))
+        self.console.line(f"network: closed the connection from {where}: it read too slowly")
+        if isinstance(conn, ServerConnection):
+            task = asyncio.get_running_loop().create_task(self._shut(conn, SLOW_READER, reason))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
-    async def _writer(self, ws: ServerConnection, q: asyncio.Queue[Out | None]) -> None:
-        while True:
-            o = await q.get()
-            if o is None:
-                return
+    async def _shut(self, ws: ServerConnection, code: int, reason: str) -> None:
+        """Close ``ws`` with ``code`` and ``reason``; a peer that reads nothing more is cut off after
+        ``CLOSE_WITHIN`` seconds (the library's own close waits for its last frames to be read)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code, reason), CLOSE_WITHIN)
+        ws.transport.abort()
+
+    def _hello_due(self, ws: ServerConnection) -> None:
+        """``HELLO_WITHIN`` seconds after a connection was accepted: one without a seat is closed (one still in
+        its handshake with a line on the console, one that said nothing with a sentence)."""
+        if ws in self.table.conns or ws.protocol.state is State.CLOSED:
+            return
+        if ws in self.outboxes:
+            self.deliver([Out(ws, encode("error", reason=f"Say hello within {HELLO_WITHIN:g} seconds."), close=True)])
+        elif ws not in self.dropped:
+            self._drop(ws, f"closed: its WebSocket handshake took more than {HELLO_WITHIN:g} seconds")
+
+    async def _writer(self, ws: ServerConnection, box: Outbox[Out]) -> None:
+        while (o := await box.get()) is not None:
             try:
                 await ws.send(o.text)
                 if o.close:
@@ -95,46 +159,73 @@ class Host:
             except ConnectionClosed:
                 return
 
+    def _dispatch(self, ws: ServerConnection, msg: Message, limit: CostLimit) -> list[Out]:
+        outs = self.table.receive(ws, msg)
+        if isinstance(msg, Hello):
+            self.admission.seated(ws)
+        elif isinstance(msg, Sync):
+            limit.charge(sum(sync_cost(o.text) for o in outs) - 1)  # the answer counts by its size
+        return outs
+
+    def _refuse(self, ws: ServerConnection, reason: str) -> None:
+        self.deliver([Out(ws, encode("error", reason=clip(reason)), close=True)])
+        self.deliver(self.table.leave(ws))
+
     async def handle(self, ws: ServerConnection) -> None:
         """One client's connection, from its hello to its close."""
-        if len(self.queues) >= MAX_CONNECTIONS:
-            await ws.send(encode("error", reason="This table has no room for another connection now."))
-            await ws.close(1013, "no room")
-            return
-        q: asyncio.Queue[Out | None] = asyncio.Queue()
-        self.queues[ws] = q
-        asyncio.get_running_loop().call_later(HELLO_WITHIN, self._hello_due, ws)
-        writer = asyncio.create_task(self._writer(ws, q))
-        limit = RateLimit()
+        box: Outbox[Out] = Outbox(*self.behind)
+        self.outboxes[ws] = box
+        writer = asyncio.create_task(self._writer(ws, box))
+        limit = CostLimit()
         refused = False
         try:
             async for raw in ws:
-                if refused:
+                if refused or box.closed:
                     continue  # read on, unanswered, so the closing handshake gets through a flood
                 try:
                     if not limit.allow(now()):
                         raise ProtocolError(
                             f"Too many messages: a client sends at most {RATE:g} a second (after {BURST} at once)."
                         )
-                    self.deliver(self.table.receive(ws, parse_client(raw)))
+                    self.deliver(self._dispatch(ws, parse_client(raw), limit))
                 except ProtocolError as exc:
-                    q.put_nowait(Out(ws, encode("error", reason=str(exc)), close=True))
-                    self.deliver(self.table.leave(ws))
+                    self._refuse(ws, str(exc))
                     refused = True
                 except Exception as exc:  # a fault of the host itself: said on its console, never to a player
-                    self.table.say(f"error: the host failed on a message ({type(exc).__name__}: {exc})")
-                    q.put_nowait(Out(ws, encode("error", reason="The host could not handle that message."), True))
-                    self.deliver(self.table.leave(ws))
+                    self.table.say(f"error: the host failed on a message ({type(exc).__name__}: {clip(str(exc))})")
+                    self._refuse(ws, "The host could not handle that message.")
                     refused = True
         except ConnectionClosed:
             pass
         finally:
             self.deliver(self.table.leave(ws))
-            q.put_nowait(None)
+            box.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
-            self.queues.pop(ws, None)
+            self.outboxes.pop(ws, None)
+            self.admission.gone(ws)
 
+    def connection_class(self) -> type[ServerConnection]:
+        """The WebSocket library's connection, counted by this host from the moment it is accepted."""
+        host = self
+
+        class Guarded(ServerConnection):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                sock = transport.get_extra_info("socket")
+                if sock is not None:
+                    with contextlib.suppress(OSError):
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                host.arrived(self, transport.get_extra_info("peername"))
+                self.loop.call_later(HELLO_WITHIN, host._hello_due, self)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                host.admission.gone(self)
+                super().connection_lost(exc)
+
+        return Guarded
+
+    # ------------------------------------------------------------------ the host's computer
     async def play_computers(self) -> None:
         """The host's computer takes its seats' decisions, one at a time between the clients' messages."""
         while not self.table.battle.over:
@@ -167,10 +258,14 @@ async def run_host(
     stop: asyncio.Event | None = None,
     linger: float = LINGER,
     computer_pause: float = 0.0,
+    tls: ssl.SSLContext | None = None,
+    host: Host | None = None,
 ) -> None:
     """Serve ``table`` until its battle is over (then until every client has gone, ``linger`` seconds at
-    most) or ``stop`` is set."""
-    host = Host(table, hand_over=hand_over, computer_pause=computer_pause)
+    most) or ``stop`` is set; ``tls``: serve ``wss://`` with that context; ``host``: this ``Host`` (else one
+    is made)."""
+    host = host or Host(table, hand_over=hand_over, computer_pause=computer_pause)
+    tls_options: dict[str, Any] = {} if tls is None else {"ssl": tls, "ssl_handshake_timeout": HELLO_WITHIN}
     # origins=[None]: only clients that send no Origin header (the game's own), so a web page open in a
     # browser on a player's computer cannot connect to the table behind the player's back
     async with serve(
@@ -181,7 +276,11 @@ async def run_host(
         max_size=MAX_CLIENT_FRAME,
         max_queue=16,
         compression=None,
-        close_timeout=2,
+        close_timeout=CLOSE_WITHIN,
+        open_timeout=None,  # the host's own deadline (``Host._hello_due``) says so on the console
+        logger=console_logger(host.console),
+        create_connection=host.connection_class(),
+        **tls_options,
     ) as server:
         bound = _port_of(server)
         if on_ready is not None:
@@ -194,7 +293,7 @@ async def run_host(
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         if table.battle.over:
             end = now() + linger
-            while host.queues and now() < end:
+            while host.outboxes and now() < end:
                 await asyncio.sleep(0.02)
         watcher.cancel()
         computer.cancel()

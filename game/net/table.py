@@ -85,6 +85,30 @@ class Step:
     public: list[int | float]
 
 
+@dataclass
+class SeatView:
+    """The log as one seat may know it, kept as JSON text and grown one step at a time (so a ``state`` or a
+    ``step`` costs the host a join of strings, not the whole log encoded again): each step's action, its
+    draws and its events, as that seat is sent them. A reveal (*Fudge* 4.32) opens earlier steps,
+    so the views are then built again (``Table.views`` is emptied)."""
+
+    actions: list[str] = field(default_factory=list)
+    draws: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    """Per step: its events as this seat sees them, as the inside of a JSON list (maybe empty)."""
+    opening: str = ""
+    """The events before the first decision (the opening initiative), as the inside of a JSON list."""
+
+
+def _json(value: Any) -> str:
+    return codec.encode(value).decode()
+
+
+def _with_raw(text: str, **raw: str) -> str:
+    """A message's text (one JSON object) with more fields whose values are JSON text already."""
+    return text[:-1] + "".join(f',"{key}":{value}' for key, value in raw.items()) + "}"
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -114,6 +138,10 @@ class Table:
     conns: dict[Hashable, Seat] = field(default_factory=dict)
     secret: dict[int, str] = field(default_factory=dict)
     """Log positions of declarations still secret (*Fudge* 4.32), with the side that made them."""
+    views: dict[str, SeatView] = field(default_factory=dict)
+    """Each seat's view of the log as JSON text, by seat label (``SeatView``)."""
+    setup_text: str = ""
+    """The setup as sent (``setup_to_wire``), encoded once: the battle's setup never changes."""
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -149,6 +177,7 @@ class Table:
         self.steps.append(step)
         if any(isinstance(e, ev.Revealed) for e in step.events):
             self.secret.clear()  # the last declaration and the reveal came together: all are open now
+            self.views.clear()  # the steps standing in for declarations are open now: every view anew
         elif is_secret(step.events):
             side = self.battle.figures[getattr(step.action, "figure", "")].side
             self.secret[index] = side
@@ -193,23 +222,40 @@ class Table:
         b = self.battle
         return {"decision": decision_to_json(b.decision()), "over": b.over, "winner": b.winner, "round": b.round}
 
+    def view(self, seat: Seat) -> SeatView:
+        """``seat``'s view of the log, brought up to the last step (``SeatView``)."""
+        view = self.views.get(seat.label)
+        if view is None:
+            view = self.views[seat.label] = SeatView()
+            opening = len(self.battle.events) - sum(len(step.events) for step in self.steps)
+            view.opening = self._events_text(self.battle.events[:opening], seat)
+        for i in range(len(view.actions), len(self.steps)):
+            view.actions.append(_json(self._safe_action(i, seat)))
+            view.draws.append(_json(self._safe_draws(i, seat)))
+            view.events.append(self._events_text(self.steps[i].events, seat))
+        return view
+
+    def _events_text(self, events: list[ev.Event], seat: Seat) -> str:
+        return ",".join(_json(e.to_json()) for e in events_for_seat(self.battle, events, seat))
+
     def state_for(self, seat: Seat) -> str:
         """The battle as it stands for ``seat``: the setup (no seed), the log as this seat may know it with
         the dice drawn, and every event as this seat may see it."""
-        steps = [[self._safe_action(i, seat), self._safe_draws(i, seat)] for i in range(len(self.steps))]
-        events = [e.to_json() for e in events_for_seat(self.battle, self.battle.events, seat)]
+        view = self.view(seat)
+        if not self.setup_text:
+            self.setup_text = _json(setup_to_wire(self.battle.setup))
         map_file = str(self.session.setup_data.get("map", ""))
-        return encode(
+        text = encode(
             "state",
             seat=seat.label,
-            setup=setup_to_wire(self.battle.setup),
             map={"name": Path(map_file).name, "sha256": str(self.session.setup_data.get("map_sha256", ""))},
             opening=tape_to_wire(self.opening),
-            steps=steps,
-            events=events,
             seats=self.seats_info(),
             **self._progress(),
         )
+        events = ",".join(part for part in (view.opening, *view.events) if part)
+        steps = ",".join(f"[{a},{d}]" for a, d in zip(view.actions, view.draws, strict=True))
+        return _with_raw(text, setup=self.setup_text, steps=f"[{steps}]", events=f"[{events}]")
 
     def _broadcast_seats(self) -> list[Out]:
         text = encode("seats", seats=self.seats_info(), **self._progress())
@@ -349,16 +395,18 @@ class Table:
         if any(isinstance(e, ev.Revealed) for e in step.events):
             # the reveal: every declaration is open now, so each copy is rebuilt from the open log
             return [Out(c, self.state_for(seat)) for c, seat in self.conns.items()]
+        texts: dict[str, str] = {}
         out = []
         for c, seat in self.conns.items():
-            text = encode(
-                "step",
-                index=index,
-                action=self._safe_action(index, seat),
-                draws=self._safe_draws(index, seat),
-                events=[e.to_json() for e in events_for_seat(self.battle, step.events, seat)],
-                **self._progress(),
-            )
+            text = texts.get(seat.label)
+            if text is None:
+                view = self.view(seat)
+                text = texts[seat.label] = _with_raw(
+                    encode("step", index=index, **self._progress()),
+                    action=view.actions[index],
+                    draws=view.draws[index],
+                    events=f"[{view.events[index]}]",
+                )
             out.append(Out(c, text))
         return out
 

@@ -4,6 +4,7 @@ and clients playing in threads; every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import threading
@@ -12,10 +13,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from websockets.client import ClientProtocol
+from websockets.protocol import CONNECTING, OPEN
+from websockets.uri import parse_uri
+
 from game.engine.battle import RuleOptions
 from game.engine.players import make_player
 from game.net.client import Client, play_seat
-from game.net.host import run_host
+from game.net.host import Host, run_host
 from game.net.protocol import encode, parse_client
 from game.net.table import Out, Table
 from game.session import new_session
@@ -46,8 +51,9 @@ def table(
 
 
 @contextmanager
-def hosted(t: Table, *, hand_over: float | None = None) -> Iterator[int]:
-    """Serve ``t`` on 127.0.0.1 in a thread; yields the port; stops the server on leaving."""
+def hosted(t: Table, *, hand_over: float | None = None, host: Host | None = None) -> Iterator[int]:
+    """Serve ``t`` on 127.0.0.1 in a thread (by ``host``, when given); yields the port; stops the server on
+    leaving."""
     ready = threading.Event()
     box: dict[str, object] = {}
 
@@ -59,7 +65,7 @@ def hosted(t: Table, *, hand_over: float | None = None) -> Iterator[int]:
             box["port"] = port
             ready.set()
 
-        await run_host(t, "127.0.0.1", 0, hand_over=hand_over, on_ready=on_ready, stop=stop, linger=0.05)
+        await run_host(t, "127.0.0.1", 0, hand_over=hand_over, on_ready=on_ready, stop=stop, linger=0.05, host=host)
 
     thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
     thread.start()
@@ -138,3 +144,60 @@ class Proc:
         """End the process at once, as a crash would (no clean close)."""
         self.popen.kill()
         self.popen.wait(5)
+
+
+class RawClient:
+    """A WebSocket client on a bare socket that sends what a test says and reads only when told (the
+    WebSocket library's own clients read in the background): a reader that stalls, or a client that stops
+    half-way."""
+
+    def __init__(self, port: int, *, rcvbuf: int | None = None) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(5)
+        self.sock.connect(("127.0.0.1", port))
+        self.protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}"))
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+        while self.protocol.handshake_exc is None and not self.protocol.events_received() and self._pump():
+            if self.protocol.state is not CONNECTING:
+                break
+        assert self.protocol.state is OPEN, self.protocol.handshake_exc
+
+    def _pump(self) -> bool:
+        data = self.sock.recv(65536)
+        if data:
+            self.protocol.receive_data(data)
+        else:
+            self.protocol.receive_eof()
+        return bool(data)
+
+    def _flush(self) -> None:
+        for chunk in self.protocol.data_to_send():
+            if chunk:
+                self.sock.sendall(chunk)
+
+    def send(self, kind: str, **fields: object) -> None:
+        """Send one message of the table's protocol (``socket.timeout`` when the host stops reading)."""
+        self.protocol.send_text(encode(kind, **fields).encode())
+        self._flush()
+
+    def closed_by_host(self, timeout: float = 10) -> bool:
+        """Read (and drop) what comes until the host closes the connection; whether it did within ``timeout``."""
+        end = time.monotonic() + timeout
+        try:
+            while time.monotonic() < end:
+                self.sock.settimeout(max(0.01, end - time.monotonic()))
+                if not self._pump():
+                    return True
+                self.protocol.events_received()
+        except ConnectionResetError:
+            return True  # cut off after its closing handshake timed out
+        except OSError:
+            pass
+        return False
+
+    def close(self) -> None:
+        """Drop the socket (no closing handshake)."""
+        self.sock.close()
