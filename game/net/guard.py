@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from game.net.protocol import BURST, RateLimit
+from game.net.protocol import BURST, RATE
 
 UNSEATED_PER_ADDRESS = 8
 """Connections from one address that have not taken a seat yet."""
@@ -198,12 +198,31 @@ def describe_failure(exc: BaseException | None) -> str:
     return f"its handshake failed ({echo(chain)[1:-1]})"
 
 
-class CostLimit(RateLimit):
-    """The message-rate limit (``RateLimit``), which an answer may also ``charge`` by what it cost."""
+@dataclass
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, then ``rate`` a second (a flood closes the connection); an
+    answer may also ``charge`` what it cost, in messages."""
+
+    rate: float = RATE
+    burst: float = BURST
+    tokens: float | None = None
+    """Messages the client may send now (below nothing after a costly answer: it then waits longer)."""
+    last: float = 0.0
+
+    def allow(self, now: float) -> bool:
+        """Count one message at time ``now`` (seconds); False when the sender is over the limit."""
+        tokens = self.burst if self.tokens is None else min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if tokens < 1:
+            self.tokens = tokens
+            return False
+        self.tokens = tokens - 1
+        return True
 
     def charge(self, cost: float) -> None:
-        """Count ``cost`` more messages (the balance may go below nothing: the client then waits longer)."""
-        self.tokens -= max(0.0, cost)
+        """Count ``cost`` more messages for the last one (what its answer cost)."""
+        if self.tokens is not None:
+            self.tokens -= max(0.0, cost)
 
 
 class ConsoleHandler(logging.Handler):

@@ -36,8 +36,8 @@ from game.net.guard import (
     SLOW_READER,
     Admission,
     ConsoleHandler,
-    CostLimit,
     Outbox,
+    RateLimit,
     clip,
     console_logger,
     peer,
@@ -159,7 +159,7 @@ class Host:
             except ConnectionClosed:
                 return
 
-    def _dispatch(self, ws: ServerConnection, msg: Message, limit: CostLimit) -> list[Out]:
+    def _dispatch(self, ws: ServerConnection, msg: Message, limit: RateLimit) -> list[Out]:
         outs = self.table.receive(ws, msg)
         if isinstance(msg, Hello):
             self.admission.seated(ws)
@@ -176,7 +176,7 @@ class Host:
         box: Outbox[Out] = Outbox(*self.behind)
         self.outboxes[ws] = box
         writer = asyncio.create_task(self._writer(ws, box))
-        limit = CostLimit()
+        limit = RateLimit()
         refused = False
         try:
             async for raw in ws:

@@ -11,12 +11,11 @@ fails closes the client's connection with the same sentence. ``docs/network.md``
 directions.
 
 Limits: a client frame is at most ``MAX_CLIENT_FRAME`` bytes (the WebSocket library closes the connection
-on a bigger one), and at most ``RATE`` messages a second after a burst of ``BURST`` (``RateLimit``).
+on a bigger one), and at most ``RATE`` messages a second after a burst of ``BURST`` (``game.net.guard.RateLimit``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 import msgspec
@@ -319,24 +318,3 @@ def decision_to_json(d: Decision | None) -> dict[str, Any] | None:
         return None
     data: dict[str, Any] = codec.to_data(d)
     return data
-
-
-@dataclass
-class RateLimit:
-    """A token bucket: ``burst`` messages at once, then ``rate`` a second (a flood closes the connection)."""
-
-    rate: float = RATE
-    burst: float = BURST
-    tokens: float = field(default=-1.0)
-    last: float = 0.0
-
-    def allow(self, now: float) -> bool:
-        """Count one message at time ``now`` (seconds); False when the sender is over the limit."""
-        if self.tokens < 0:
-            self.tokens, self.last = self.burst, now
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True

@@ -36,6 +36,7 @@ from game.engine.seats import (
     sees_everything,
     stand_in,
 )
+from game.net.guard import clip, echo
 from game.net.mirror import WITHHELD_SET_DIE, TapedBattle
 from game.net.protocol import (
     GM,
@@ -301,7 +302,8 @@ class Table:
                     raise ProtocolError("Every seat at this table is taken; join with --seat watch to watch.")
                 wanted = free[0]
             if wanted not in labels:
-                raise ProtocolError(f"This table has no seat {wanted!r}; its seats are {', '.join(labels)} and watch.")
+                seats = ", ".join(labels)
+                raise ProtocolError(f"This table has no seat {echo(wanted)}; its seats are {seats} and watch.")
             holder = self.holders.get(wanted)
             if holder is not None:
                 if not isinstance(token, str) or not hmac.compare_digest(_hash(token), holder.token_hash):
@@ -348,7 +350,7 @@ class Table:
         ``refused``, the battle unchanged)."""
         seat = self._seat(conn)
         if msg.seat != seat.label:
-            raise ProtocolError(f"This connection sits at {seat.label!r}; it cannot decide for {msg.seat!r}.")
+            raise ProtocolError(f"This connection sits at {seat.label!r}; it cannot decide for {echo(msg.seat)}.")
         action = msg.action
         try:
             check_seat(self.battle, action, seat)
@@ -357,7 +359,7 @@ class Table:
         try:
             return self._apply(action, seat)
         except IllegalAction as exc:
-            return [Out(conn, encode("refused", seq=msg.seq, reason=str(exc)))]
+            return [Out(conn, encode("refused", seq=msg.seq, reason=clip(str(exc))))]
 
     def chat(self, conn: Hashable, msg: ChatLine) -> list[Out]:
         """A chat line, said to the whole table with who said it."""

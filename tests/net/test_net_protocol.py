@@ -17,8 +17,9 @@ from game.engine.gm import EndRound
 from game.engine.players import make_player
 from game.engine.seats import Seat, stand_in
 from game.net.client import address_uri
+from game.net.guard import RateLimit
 from game.net.mirror import DesyncError, Mirror, ScriptedRandom
-from game.net.protocol import MAX_CLIENT_FRAME, PROTOCOL_VERSION, Decide, Hello, ProtocolError, RateLimit, parse_client
+from game.net.protocol import MAX_CLIENT_FRAME, PROTOCOL_VERSION, Decide, Hello, ProtocolError, parse_client
 from game.net.table import Out, Table
 from game.net.wire import RANDOM_GRAIN, WireError, setup_from_wire, setup_to_wire, tape_to_wire, terrain_to_wire
 from tests.net.nethelp import SEED, say, table
@@ -70,6 +71,8 @@ def test_the_rate_limit_lets_a_burst_through_then_the_rate() -> None:
     assert [limit.allow(0.0) for _ in range(6)] == [True] * 5 + [False]
     assert limit.allow(0.1) and not limit.allow(0.1)
     assert sum(limit.allow(1.0 + i / 10000) for i in range(10000)) < 20
+    limit.charge(30)  # a costly answer: three seconds of the rate
+    assert not limit.allow(3.0) and not limit.allow(4.0) and limit.allow(5.2)
 
 
 def test_addresses_default_to_the_port_7777() -> None:
