@@ -1,9 +1,13 @@
-"""The networked table's figures for ``python main.py bench``: ``net_rtt_ms`` and the load behind
-``net_eight_clients_frame_ms``.
+"""The networked table's figures for ``python main.py bench``: ``net_rtt_ms``, ``net_rtt_under_flood_ms`` and
+the load behind ``net_eight_clients_frame_ms``.
 
 - ``net_rtt_ms``: a decision sent by a client to a host on the loopback address and its events back (the
   host checks the seat and the rules, applies it, writes nothing, and sends the step to every seat), the
   median over many decisions of a battle whose two seats are two clients of this process.
+- ``net_rtt_under_flood_ms``: the same, while three more clients (watchers, in a child process) each ask
+  for the whole battle (``sync``) as often as the host's rate limit lets them, just under it: each reads
+  its answer and waits what that answer cost (``game.net.guard.sync_cost``) at ``RATE`` messages a second,
+  plus a twentieth.
 - ``busy_table``: a host serving eight connected clients (in a child process, as they would be on other
   machines) while its computer plays both sides without end, a step every ``pause`` seconds broadcast to
   all eight — the network work a host's window shares its process with.
@@ -22,7 +26,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from game.engine import actions as act
-from game.engine.battle import Battle, Decision
+from game.engine.battle import Battle, Decision, Seat
 from game.net.client import Client
 from game.net.host import run_host
 from game.net.table import Table
@@ -87,41 +91,119 @@ def rtt_ms(decisions: int) -> tuple[float, str]:
     """``net_rtt_ms``: the median milliseconds from sending a decision to receiving its step (see the
     module docstring), and what was measured."""
     table = _quiet_table()
-    times: list[float] = []
     with _hosted(table) as port:
-        clients = {
-            side: Client(f"ws://127.0.0.1:{port}", f"bench {side}", side, say=lambda _: None)
-            for side in table.battle.sides
-        }
-        for c in clients.values():
-            c.connect()
-        end = time.monotonic() + 60
-        while len(times) < decisions and time.monotonic() < end:
-            d = table.battle.decision()
-            if d is None:
-                break
-            c = clients[d.side]
-            mirror = c.mirror
-            assert mirror is not None
-            md = mirror.battle.decision()
-            if md is None or md != d:
-                for other in clients.values():  # let every copy catch up with the last step
-                    other.receive(0.01)
-                continue
-            t0 = time.perf_counter()
-            c.decide(idle_player(mirror.battle, md))
-            while c.awaiting and time.monotonic() < end:
-                c.receive(1.0)
-            times.append(time.perf_counter() - t0)
-        for c in clients.values():
-            c.close()
-    if not times:
-        raise RuntimeError("no decision made it to the bench's host and back")
+        times = _decision_times(table, port, decisions)
     what = (
         f"{len(times)} decisions of two clients seated on {MAP.name}, each sent to a host on 127.0.0.1 and its "
         "step (action, dice, events) received back; the host checks seat and rules and tells both seats"
     )
     return statistics.median(times) * 1000, what
+
+
+_FLOOD = """
+import sys, threading, time
+from websockets.sync.client import connect
+from game.net.guard import sync_cost
+from game.net.protocol import RATE, encode
+port, count = int(sys.argv[1]), int(sys.argv[2])
+counts = [0] * count
+stop = threading.Event()
+def flood(i):
+    ws = connect(f"ws://127.0.0.1:{port}", proxy=None, max_size=None, compression=None)
+    ws.send(encode("hello", name=f"flood {i}", seat="watch"))
+    while '"kind":"state"' not in ws.recv(timeout=10)[:40]:
+        pass
+    print("seated", flush=True)
+    while not stop.is_set():
+        t0 = time.monotonic()
+        ws.send(encode("sync"))
+        while '"kind":"state"' not in (text := ws.recv(timeout=10))[:40]:
+            if '"kind":"error"' in text[:40]:
+                print("refused", text, flush=True)
+                return
+        counts[i] += 1
+        time.sleep(max(0.0, sync_cost(text) / RATE * 1.05 - (time.monotonic() - t0)))
+    ws.close()
+threads = [threading.Thread(target=flood, args=(i,), daemon=True) for i in range(count)]
+for t in threads:
+    t.start()
+sys.stdin.read()
+stop.set()
+for t in threads:
+    t.join(10)
+print("syncs", sum(counts), flush=True)
+"""
+
+
+def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
+    """``net_rtt_under_flood_ms``: the median milliseconds of a decision's round trip while ``flooders``
+    clients ask for the whole battle just under the rate limit (see the module docstring)."""
+    table = _quiet_table()
+    with _hosted(table) as port:
+        child = subprocess.Popen(
+            [sys.executable, "-c", _FLOOD, str(port), str(flooders)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert child.stdout is not None
+            for _ in range(flooders):
+                if child.stdout.readline().strip() != "seated":
+                    raise RuntimeError("the bench's flooding clients did not connect")
+            start = time.monotonic()
+            times = _decision_times(table, port, decisions)
+            took = time.monotonic() - start
+        finally:
+            try:
+                out, _ = child.communicate("", timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                out, _ = child.communicate(timeout=10)
+    syncs = next((int(line.split()[1]) for line in out.splitlines() if line.startswith("syncs ")), 0)
+    refused = [line for line in out.splitlines() if line.startswith("refused")]
+    if refused:
+        raise RuntimeError(f"a flooding client was refused, so it was not under the limit: {refused[0][:200]}")
+    what = (
+        f"{len(times)} decisions as for net_rtt_ms, in {took:.1f} s, while {flooders} watchers asked for the "
+        f"whole battle ({len(table.state_for(Seat.watcher())) // 1024} KB at the end) as often as the rate limit "
+        f"allows, less a twentieth: {syncs} answers, {syncs / max(took, 0.001):.0f} a second"
+    )
+    return statistics.median(times) * 1000, what
+
+
+def _decision_times(table: Table, port: int, decisions: int) -> list[float]:
+    """Seconds from sending each decision to receiving its step, for two clients seated at ``table``."""
+    times: list[float] = []
+    clients = {
+        side: Client(f"ws://127.0.0.1:{port}", f"bench {side}", side, say=lambda _: None) for side in table.battle.sides
+    }
+    for c in clients.values():
+        c.connect()
+    end = time.monotonic() + 60
+    while len(times) < decisions and time.monotonic() < end:
+        d = table.battle.decision()
+        if d is None:
+            break
+        c = clients[d.side]
+        mirror = c.mirror
+        assert mirror is not None
+        md = mirror.battle.decision()
+        if md is None or md != d:
+            for other in clients.values():  # let every copy catch up with the last step
+                other.receive(0.01)
+            continue
+        t0 = time.perf_counter()
+        c.decide(idle_player(mirror.battle, md))
+        while c.awaiting and time.monotonic() < end:
+            c.receive(1.0)
+        times.append(time.perf_counter() - t0)
+    for c in clients.values():
+        c.close()
+    if not times:
+        raise RuntimeError("no decision made it to the bench's host and back")
+    return times
 
 
 _WATCHERS = """
