@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 USAGE = """Fudge Tactics — hex-grid tactical combat for *Fudge* (Fudge Tactical Combat), hotseat, with Tiled maps.
 
@@ -87,7 +88,7 @@ def _ai_match(argv: list[str]) -> int:
 
 
 def _host(argv: list[str]) -> int:
-    from game.net.host import host_main
+    from game.net.host_command import host_main
 
     return host_main(argv)
 
@@ -98,13 +99,14 @@ def _join(argv: list[str]) -> int:
     return join_main(argv, open_window=_table_window)
 
 
-def _table_window(uri: str, name: str, seat: str, password: str, token: str | None) -> int:
-    """The game window at a table's seat (``join`` without ``--players``)."""
+def _table_window(client: Any) -> int:
+    """The game window at a table's seat (``join`` without ``--players``; ``client`` a ``game.net.client.Client``
+    not yet connected)."""
     from game.net.client import TableClosed
     from game.net.remote import RemoteSession
 
     try:
-        session = RemoteSession.join(uri, name, seat, password, token)
+        session = RemoteSession.connect(client)
     except TableClosed as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

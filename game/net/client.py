@@ -9,6 +9,7 @@ checks them. A lost connection is retried with the seat's token, so the client t
 from __future__ import annotations
 
 import argparse
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from game.engine.ai import Player
 from game.engine.events import Event
 from game.engine.players import LEVELS, make_player
 from game.net.mirror import DesyncError, Mirror
+from game.net.password import ASK_HELP, PASSWORD_HELP, table_password
 from game.net.protocol import (
     DEFAULT_PORT,
     MAX_HOST_FRAME,
@@ -40,6 +42,7 @@ from game.net.protocol import (
     encode,
     parse_host,
 )
+from game.net.tls import TLSSetupError, check_pin, client_context
 from game.net.wire import WireError, setup_from_wire
 
 
@@ -47,14 +50,15 @@ class TableClosed(RuntimeError):
     """The host closed this client's connection with a sentence (a refusal), or cannot be reached."""
 
 
-def address_uri(address: str) -> str:
-    """``HOST[:PORT]`` (or a ``ws://`` address) as a WebSocket address; the default port is 7777."""
+def address_uri(address: str, *, tls: bool = False) -> str:
+    """``HOST[:PORT]`` (or a ``ws://`` / ``wss://`` address) as a WebSocket address; the default port is 7777,
+    the default scheme ``ws://`` (``wss://`` with ``tls``)."""
     if address.startswith(("ws://", "wss://")):
         return address
     host, sep, port = address.rpartition(":")
     if not sep or not port.isdigit() or (":" in host and not host.endswith("]")):
         host, port = address, str(DEFAULT_PORT)
-    return f"ws://{host}:{port}"
+    return f"{'wss' if tls else 'ws'}://{host}:{port}"
 
 
 @dataclass
@@ -85,14 +89,15 @@ class Client:
     chat_lines: list[tuple[str, str]] = field(default_factory=list)
     map_hint: dict[str, str] = field(default_factory=dict)
     """The host's map file name and its SHA-256: a client with the same shipped map draws its art."""
+    fingerprint: str | None = None
+    """A ``wss://`` table's certificate must have this SHA-256 fingerprint (``game.net.tls``)."""
+    cafile: str | None = None
+    """A ``wss://`` table's certificate is checked against the authorities in this PEM file."""
 
     # ------------------------------------------------------------------ connection
     def connect(self, timeout: float = 10.0) -> None:
         """Open the connection and take the seat (``TableClosed`` with the host's sentence when refused)."""
-        try:
-            self.ws = connect(self.uri, max_size=MAX_HOST_FRAME, open_timeout=timeout, compression=None, proxy=None)
-        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
-            raise TableClosed(f"cannot reach the table at {self.uri} ({exc})") from None
+        self.ws = self._open(timeout)
         self.progress["_fresh"] = False  # until the host's state arrives (a copy from before is stale)
         hello: dict[str, Any] = {"name": self.name, "password": self.password, "token": self.token}
         if self.seat:
@@ -104,6 +109,42 @@ class Client:
             if time.monotonic() > deadline:
                 raise TableClosed(f"the table at {self.uri} did not answer in time")
         self.awaiting = False
+
+    def _open(self, timeout: float) -> ClientConnection:
+        """The connection, its certificate checked first on a ``wss://`` table (``game.net.tls``)."""
+        secure = self.uri.startswith("wss://")
+        if not secure and (self.fingerprint or self.cafile):
+            raise TableClosed(f"{self.uri}: a certificate's fingerprint or CA file is for a wss:// table")
+        try:
+            context = client_context(fingerprint=self.fingerprint, cafile=self.cafile) if secure else None
+            ws = connect(
+                self.uri,
+                max_size=MAX_HOST_FRAME,
+                open_timeout=timeout,
+                compression=None,
+                proxy=None,
+                ssl=context,
+            )
+        except TLSSetupError as exc:
+            raise TableClosed(str(exc)) from None
+        except ssl.SSLCertVerificationError as exc:
+            raise TableClosed(
+                f"the table at {self.uri} showed a certificate this computer does not trust ({exc.verify_message}); "
+                "join with --fingerprint (the one the host printed) or --cafile"
+            ) from None
+        except ssl.SSLError as exc:
+            raise TableClosed(f"no secure connection to the table at {self.uri} ({exc.reason or exc})") from None
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
+            raise TableClosed(f"cannot reach the table at {self.uri} ({exc})") from None
+        if self.fingerprint:
+            sock = ws.socket
+            der = sock.getpeercert(binary_form=True) if isinstance(sock, ssl.SSLSocket) else None
+            try:
+                check_pin(der, self.fingerprint)
+            except TLSSetupError as exc:
+                ws.close()
+                raise TableClosed(str(exc)) from None
+        return ws
 
     def close(self) -> None:
         """Leave the table."""
@@ -275,8 +316,9 @@ def play_seat(client: Client, player: Player | None, *, retry: float = 30.0, thi
             client.say("rejoining with the seat's token")
 
 
-WindowOpener = Callable[[str, str, str, str, "str | None"], int]
-"""Opens the game window at a table's seat: (address, name, seat, password, token) -> exit status."""
+WindowOpener = Callable[["Client"], int]
+"""Opens the game window at a table's seat, given the client that is to take it (not yet connected) -> exit
+status."""
 
 
 def join_main(argv: list[str], open_window: WindowOpener | None = None) -> int:
@@ -284,24 +326,34 @@ def join_main(argv: list[str], open_window: WindowOpener | None = None) -> int:
     a computer plays the seat without a window; else ``open_window`` opens the game at the seat (the command
     layer passes it; ``--no-window`` prints the battle as text instead)."""
     p = argparse.ArgumentParser(prog="main.py join", description="Take a seat at a table hosted on another computer.")
-    p.add_argument("address", help=f"the host, as HOST or HOST:PORT (default port {DEFAULT_PORT})")
+    p.add_argument(
+        "address", help=f"the host, as HOST, HOST:PORT (default port {DEFAULT_PORT}) or wss://HOST:PORT (encrypted)"
+    )
     p.add_argument("--seat", default="", help="a side's id, 'gm' or 'watch' (default: the first free seat)")
     p.add_argument("--name", default="a player", help="your name at the table")
     p.add_argument("--players", choices=LEVELS, help="a computer plays this seat, without a window")
-    p.add_argument("--password", default="", help="the table's password")
+    p.add_argument("--password", help=PASSWORD_HELP)
+    p.add_argument("--ask-password", action="store_true", help=ASK_HELP)
     p.add_argument("--token", help="the seat's token from an earlier join: take your seat back")
+    p.add_argument(
+        "--fingerprint", help="a wss:// table's certificate must have this SHA-256 fingerprint (the host prints it)"
+    )
+    p.add_argument("--cafile", help="check a wss:// table's certificate against the authorities in this PEM file")
     p.add_argument("--retry", type=float, default=30.0, help="seconds to keep rejoining after a lost connection")
     p.add_argument("--seed", type=int, default=1, help="the computer player's own seed (its choices, not the dice)")
     p.add_argument("--no-window", action="store_true", help="no game window: print the battle as text")
     p.add_argument("--think", type=float, default=0.0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    if not args.players and not args.no_window and open_window is not None:
-        return open_window(address_uri(args.address), args.name, args.seat, args.password, args.token)
 
     def say(text: str) -> None:
         print(text, flush=True)
 
-    client = Client(address_uri(args.address), args.name, args.seat, args.password, args.token, say=say)
+    uri = address_uri(args.address, tls=bool(args.fingerprint or args.cafile))
+    password = table_password(args.password, ask=args.ask_password)
+    client = Client(uri, args.name, args.seat, password, args.token, say=say)
+    client.fingerprint, client.cafile = args.fingerprint, args.cafile
+    if not args.players and not args.no_window and open_window is not None:
+        return open_window(client)
     player = make_player(args.players, args.seed) if args.players else None
     client.show_events = player is None
     if player is None and args.seat != "watch":

@@ -15,7 +15,9 @@
   ``MAX_REASON`` characters in all (``clip``).
 - **The console** (``console_logger``): the WebSocket library's own reports of failed handshakes, port scans,
   TLS hellos on a plain port or browsers refused by their ``Origin`` become one line each, never a
-  traceback, and a burst of them is summed up rather than printed line by line.
+  traceback, and a burst of them is summed up rather than printed line by line. (On a ``wss://`` table a
+  connection whose TLS handshake fails never reaches the WebSocket library: the system closes it, and the
+  console says nothing.)
 """
 
 from __future__ import annotations
@@ -171,6 +173,12 @@ def peer(address: Any) -> str:
     return "an unknown address"
 
 
+def where(conn: object) -> str:
+    """Where a connection comes from, as the console says it (noted when the host accepted it)."""
+    noted = getattr(conn, "peer", None)
+    return noted if isinstance(noted, str) else "an unknown address"
+
+
 def describe_failure(exc: BaseException | None) -> str:
     """Why a connection failed before it could speak the table's protocol, in a few words (whatever text
     of the client's it quotes cut short)."""
@@ -260,13 +268,11 @@ class ConsoleHandler(logging.Handler):
             if conn is not None and self.skip(conn):
                 return  # the host refused it itself and said so
             exc = record.exc_info[1] if record.exc_info else None
-            transport = getattr(conn, "transport", None)
-            where = peer(transport.get_extra_info("peername") if transport is not None else None)
             if record.getMessage() == "opening handshake failed":
-                self.line(f"network: refused a connection from {where}: {describe_failure(exc)}")
+                self.line(f"network: refused a connection from {where(conn)}: {describe_failure(exc)}")
             else:
                 detail = f" ({describe_failure(exc)})" if exc is not None else ""
-                self.line(f"network: {clip(record.getMessage())[:80]} with {where}{detail}")
+                self.line(f"network: {clip(record.getMessage())[:80]} with {where(conn)}{detail}")
         except Exception:  # the console must never take the host down
             self.handleError(record)
 

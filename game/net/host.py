@@ -1,4 +1,4 @@
-"""``python main.py host``: a table on the network, without a window.
+"""The table's server (``python main.py host`` runs it without a window: ``game.net.host_command``).
 
 The WebSocket server around a ``Table``: each connection's frames are checked (``parse_client``), rate
 limited and handed to the table in the order they arrive; what the table answers goes out through one
@@ -9,26 +9,19 @@ written anywhere but into the battle's own log (the ``--save`` file, whose name 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import socket
 import ssl
-import sys
 import threading
 import weakref
 from collections.abc import Callable, Hashable
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from game.engine import record
-from game.engine.battle import RuleOptions
-from game.engine.players import LEVELS, make_player
-from game.maps.errors import MapLoadError
 from game.net.guard import (
     BEHIND_BYTES,
     BEHIND_MESSAGES,
@@ -42,6 +35,7 @@ from game.net.guard import (
     console_logger,
     peer,
     sync_cost,
+    where,
 )
 from game.net.protocol import (
     BURST,
@@ -55,9 +49,7 @@ from game.net.protocol import (
     encode,
     parse_client,
 )
-from game.net.table import Out, Table, now, token_hashes_of
-from game.roster import RosterError
-from game.session import SetupError, load_session, new_session, seed_argument
+from game.net.table import Out, Table, now
 
 LOCAL = "127.0.0.1"
 PUBLIC = "0.0.0.0"
@@ -109,7 +101,7 @@ class Host:
         if not isinstance(conn, ServerConnection):
             return
         self.dropped.add(conn)  # its handshake, cut short, is not reported again
-        self.console.line(f"network: {peer(conn.transport.get_extra_info('peername'))}: {why}")
+        self.console.line(f"network: {where(conn)}: {why}")
         conn.transport.abort()
 
     def deliver(self, outs: list[Out]) -> None:
@@ -125,8 +117,7 @@ class Host:
     def _fell_behind(self, conn: Hashable) -> None:
         messages, size = self.behind
         reason = f"Your client fell behind: more than {messages} messages or {size // 1024} KB waited for it."
-        where = peer(getattr(conn, "remote_address", None))
-        self.console.line(f"network: closed the connection from {where}: it read too slowly")
+        self.console.line(f"network: closed the connection from {where(conn)}: it read too slowly")
         if isinstance(conn, ServerConnection):
             task = asyncio.get_running_loop().create_task(self._shut(conn, SLOW_READER, reason))
             self._tasks.add(task)
@@ -211,6 +202,7 @@ class Host:
 
         class Guarded(ServerConnection):
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                self.peer = peer(transport.get_extra_info("peername"))
                 super().connection_made(transport)
                 sock = transport.get_extra_info("socket")
                 if sock is not None:
@@ -305,89 +297,6 @@ def _port_of(server: Server) -> int:
     for sock in server.sockets:
         return int(sock.getsockname()[1])
     raise RuntimeError("the server listens on no socket")
-
-
-def _computer_seats(specs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for spec in specs:
-        side, _, kind = spec.partition(":")
-        out[side] = kind or "tactical"
-    return out
-
-
-def _say(text: str) -> None:
-    print(text, flush=True)
-
-
-def host_main(argv: list[str]) -> int:
-    """``python main.py host MAP.tmx [options]`` (``docs/network.md``)."""
-    p = argparse.ArgumentParser(prog="main.py host", description="Host a battle for players at other computers.")
-    p.add_argument("map", nargs="?", help="a .tmx battle map (not needed with --resume)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any)")
-    p.add_argument("--roster", help="roster TOML file (default: the map's own)")
-    p.add_argument("--seed", type=seed_argument, help="dice seed (default: random; it never leaves this computer)")
-    p.add_argument("--save", help="write the battle's log here after every decision (the game's save format)")
-    p.add_argument("--secret-stances", action="store_true", help="stances are declared in secret (Fudge 4.32)")
-    p.add_argument("--password", default="", help="a table password the players must give")
-    p.add_argument("--public", action="store_true", help="listen on every network interface, not only this computer")
-    p.add_argument("--resume", help="resume the table from a log written by --save")
-    p.add_argument("--gm", help="the GM's seat: 'referee' (a GM who plays no side) or a side's id")
-    p.add_argument(
-        "--computer",
-        action="append",
-        default=[],
-        metavar="SIDE[:LEVEL]",
-        help=f"the host's computer plays this side (LEVEL: {', '.join(LEVELS)}; default tactical)",
-    )
-    p.add_argument(
-        "--hand-over", type=float, metavar="SECONDS", help="hand a seat empty this long to the host's computer"
-    )
-    args = p.parse_args(argv)
-    save_path = Path(args.save) if args.save else (Path(args.resume) if args.resume else None)
-    try:
-        if args.resume:
-            session = load_session(args.resume, autosave=False)
-            tokens = token_hashes_of(session.setup_data)
-        else:
-            if not args.map:
-                p.error("give a map (or --resume LOG.json)")
-            options = RuleOptions(secret_stances=args.secret_stances)
-            # the game's keyed dice (game.engine.generator): no roll seen tells the seed or the rolls to come
-            session = new_session(args.map, args.roster, seed=args.seed, options=options, autosave=False, gm=args.gm)
-            tokens = {}
-        table = Table.start(session, password=args.password, save_path=save_path, token_hashes=tokens, say=_say)
-        for side, kind in _computer_seats(args.computer).items():
-            if side not in table.battle.sides:
-                raise SetupError(f"--computer {side}: no such side; the sides are {', '.join(table.battle.sides)}")
-            if kind not in LEVELS:
-                levels = ", ".join(LEVELS)
-                raise SetupError(f"--computer {side}:{kind}: no such computer player; choose one of {levels}")
-            table.computers[side] = make_player(kind, len(table.computers) + 1)
-        table.save(strict=True)
-    except (MapLoadError, RosterError, SetupError, record.SaveError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    address = PUBLIC if args.public else LOCAL
-    b = table.battle
-
-    def ready(port: int) -> None:
-        seats = ", ".join(table.seat_labels())
-        print(f"{b.setup.title or 'A battle'}: seats {seats}; listening on ws://{address}:{port}", flush=True)
-        if args.public:
-            print("open to the network: anyone who can reach this computer and knows the password may join", flush=True)
-
-    try:
-        asyncio.run(run_host(table, address, args.port, hand_over=args.hand_over, on_ready=ready))
-    except OSError as exc:
-        print(
-            f"error: cannot listen on {address}:{args.port} ({exc.strerror or exc}); choose another --port",
-            file=sys.stderr,
-        )
-        return 2
-    except record.SaveError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
 
 
 class HostThread:

@@ -45,7 +45,13 @@ class RemoteSession:
         cls, uri: str, name: str, seat: str = "", password: str = "", token: str | None = None, timeout: float = 5.0
     ) -> RemoteSession:
         """Take a seat at the table at ``uri`` (``TableClosed`` with the host's sentence when refused)."""
-        client = Client(uri, name, seat, password, token, say=lambda _: None)
+        return cls.connect(Client(uri, name, seat, password, token), timeout)
+
+    @classmethod
+    def connect(cls, client: Client, timeout: float = 5.0) -> RemoteSession:
+        """Take the seat ``client`` asks for (its address, name, seat, password, token and certificate check);
+        ``TableClosed`` with the host's sentence when refused."""
+        client.say = lambda _: None
         client.connect(timeout)
         session = cls(client)
         session._after_connect()

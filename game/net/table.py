@@ -423,6 +423,30 @@ class Table:
         self.say(f"the host's computer ({kind}) plays the seat {label}")
         return self._broadcast_seats()
 
+    def free_seat(self, label: str) -> list[Out]:
+        """The GM frees a held seat (its holder's game crashed for good, or a player left the table): the
+        holder's token no longer takes it back, a connection still at it is closed with a sentence, and anyone
+        may take it (the host's computer stops standing in for the holder); ``ValueError`` with a sentence
+        when ``label`` is no seat or nobody holds it."""
+        if label not in self.seat_labels():
+            raise ValueError(f"there is no seat {label!r} at this table; its seats are {', '.join(self.seat_labels())}")
+        holder = self.holders.pop(label, None)
+        if holder is None:
+            raise ValueError(f"nobody holds the seat {label}: it is free already")
+        out = []
+        if holder.conn is not None:
+            reason = "The host freed your seat: join the table again to take a free seat."
+            out.append(Out(holder.conn, encode("error", reason=reason), close=True))
+            self.conns.pop(holder.conn, None)
+        self.computers.pop(label, None)
+        self.say(f"the seat {label} is free (it was {holder.name}'s; that token no longer takes it back)")
+        self.save()
+        return out + self._broadcast_seats()
+
+    def held_seats(self) -> list[tuple[str, str, bool]]:
+        """The seats someone holds: (seat, holder's name, whether connected now)."""
+        return [(label, h.name, h.conn is not None) for label, h in self.holders.items()]
+
     def play_computers(self, limit: int = 1) -> list[Out]:
         """Let the host's computer take up to ``limit`` decisions in a row that are computer-played sides'
         (the host calls this between messages, so the table keeps answering while its computer thinks)."""

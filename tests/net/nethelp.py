@@ -4,7 +4,9 @@ and clients playing in threads; every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -27,6 +29,9 @@ from game.session import new_session
 
 ROOT = Path(__file__).resolve().parents[2]
 MAP = ROOT / "maps" / "forest_road.tmx"
+TLS_CERT = ROOT / "tests" / "net" / "tls" / "test-only.crt"
+TLS_KEY = ROOT / "tests" / "net" / "tls" / "test-only.key"
+"""A self-signed certificate for 127.0.0.1, ::1 and localhost, for tests only (``tests/net/tls/README.md``)."""
 SEED = 918273645
 """A seed long enough to be recognised in a message stream (it must never appear there)."""
 
@@ -51,9 +56,11 @@ def table(
 
 
 @contextmanager
-def hosted(t: Table, *, hand_over: float | None = None, host: Host | None = None) -> Iterator[int]:
-    """Serve ``t`` on 127.0.0.1 in a thread (by ``host``, when given); yields the port; stops the server on
-    leaving."""
+def hosted(
+    t: Table, *, hand_over: float | None = None, host: Host | None = None, tls: ssl.SSLContext | None = None
+) -> Iterator[int]:
+    """Serve ``t`` on 127.0.0.1 in a thread (by ``host``, when given; ``wss://`` with ``tls``); yields the port;
+    stops the server on leaving."""
     ready = threading.Event()
     box: dict[str, object] = {}
 
@@ -65,7 +72,9 @@ def hosted(t: Table, *, hand_over: float | None = None, host: Host | None = None
             box["port"] = port
             ready.set()
 
-        await run_host(t, "127.0.0.1", 0, hand_over=hand_over, on_ready=on_ready, stop=stop, linger=0.05, host=host)
+        await run_host(
+            t, "127.0.0.1", 0, hand_over=hand_over, on_ready=on_ready, stop=stop, linger=0.05, host=host, tls=tls
+        )
 
     thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
     thread.start()
@@ -101,13 +110,15 @@ def play_in_thread(c: Client, kind: str | None, seed: int = 1) -> tuple[threadin
 class Proc:
     """``python main.py ARGS`` in the background; a thread reads its output (both streams) into ``lines``."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.popen = subprocess.Popen(
             [sys.executable, "-u", str(ROOT / "main.py"), *args],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
             cwd=ROOT,
+            env=None if env is None else {**os.environ, **env},
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._pump, daemon=True)
@@ -117,6 +128,12 @@ class Proc:
         assert self.popen.stdout is not None
         for line in self.popen.stdout:
             self.lines.append(line.rstrip("\n"))
+
+    def type(self, line: str) -> None:
+        """Type a line at the process's standard input."""
+        assert self.popen.stdin is not None
+        self.popen.stdin.write(line + "\n")
+        self.popen.stdin.flush()
 
     def wait_for(self, needle: str, timeout: float = 20) -> str:
         """The first line holding ``needle`` (AssertionError naming the last lines after ``timeout`` s)."""
@@ -132,6 +149,9 @@ class Proc:
 
     def finish(self, timeout: float = 30) -> int:
         """Wait for the process to end (killed after ``timeout`` s); its exit code."""
+        if self.popen.stdin is not None and not self.popen.stdin.closed:
+            with suppress(OSError):
+                self.popen.stdin.close()
         try:
             return self.popen.wait(timeout)
         finally:

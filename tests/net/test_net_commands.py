@@ -181,3 +181,29 @@ def test_the_host_names_the_computer_levels_when_one_is_unknown() -> None:
         "red:genius: no such computer player; choose one of random, novice, tactical, veteran" in line
         for line in host.lines
     ), host.lines
+
+
+def test_the_gm_frees_a_seat_at_the_hosts_console_and_another_player_takes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "freed.json"
+    host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--save", str(log))
+    try:
+        port = _port(host)
+        blue, red = _seat("blue", port, "--think", "0.02"), _seat("red", port, "--think", "0.02")
+        host.wait_for("#6 ")
+        host.type("seats")
+        host.wait_for("  blue: blue (connected)")
+        host.type("free green")
+        host.wait_for("error: there is no seat 'green' at this table")
+        host.type("free blue")
+        host.wait_for("the seat blue is free (it was blue's; that token no longer takes it back)")
+        assert blue.finish(20) == 1
+        assert any("The host freed your seat" in line for line in blue.lines), blue.lines[-3:]
+        again = _seat("blue", port)
+        assert again.finish(60) == 0 and red.finish(60) == 0
+        assert host.finish(30) == 0
+    finally:
+        host.finish(1)
+    assert sum("takes the seat blue" in line for line in host.lines) == 2, "blue's seat was taken twice"
+    _verified(log, capsys)
