@@ -106,7 +106,7 @@ def _table_window(client: Any) -> int:
     from game.net.remote import RemoteSession
 
     try:
-        session = RemoteSession.connect(client)
+        session = RemoteSession.connect(client, remember=True)
     except TableClosed as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -38,6 +38,7 @@ from game.net.protocol import (
     Seats,
     State,
     Step,
+    TableInfo,
     Welcome,
     encode,
     parse_host,
@@ -145,6 +146,33 @@ class Client:
                 ws.close()
                 raise TableClosed(str(exc)) from None
         return ws
+
+    def look(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Who sits where at the table, before taking a seat: the host's ``table`` message (``title``,
+        ``seats`` each with ``seat``, ``side``, ``name``, ``held``, ``present``, ``computer``, and ``watch``:
+        the watchers' places left); ``TableClosed`` with the host's sentence when refused. The connection is
+        closed again: ``connect`` opens its own."""
+        self.ws = self._open(timeout)
+        try:
+            self.send("look", password=self.password)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                try:
+                    msg = parse_host(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+                except TimeoutError:
+                    break
+                except ProtocolError as exc:
+                    raise TableClosed(f"the host sent something this client cannot use ({exc})") from None
+                except ConnectionClosed:
+                    raise TableClosed("the host closed the connection") from None
+                if isinstance(msg, Error):
+                    raise TableClosed(msg.reason or "the host closed the connection")
+                if isinstance(msg, TableInfo):
+                    info: dict[str, Any] = codec.to_data(msg)
+                    return info
+            raise TableClosed(f"the table at {self.uri} did not answer in time")
+        finally:
+            self.close()
 
     def close(self) -> None:
         """Leave the table."""

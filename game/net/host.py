@@ -16,7 +16,7 @@ import ssl
 import threading
 import weakref
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -50,6 +50,8 @@ from game.net.protocol import (
     parse_client,
 )
 from game.net.table import Out, Table, now
+
+T = TypeVar("T")
 
 LOCAL = "127.0.0.1"
 PUBLIC = "0.0.0.0"
@@ -312,6 +314,7 @@ class HostThread:
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
+        self._host: Host | None = None
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
@@ -323,8 +326,11 @@ class HostThread:
                 self._ready.set()
 
             for port in (self.port, 0):
+                self._host = Host(self.table)
                 try:
-                    await run_host(self.table, self.address, port, on_ready=ready, stop=self._stop, linger=0.5)
+                    await run_host(
+                        self.table, self.address, port, on_ready=ready, stop=self._stop, linger=0.5, host=self._host
+                    )
                     return
                 except OSError as exc:
                     self.error = f"port {port}: {exc.strerror or exc}"
@@ -338,6 +344,33 @@ class HostThread:
         if not self._ready.wait(timeout) or not self.listening:
             raise OSError(f"the table could not listen on {self.address} ({self.error or 'no answer'})")
         return self.port
+
+    def _on_loop(self, call: Callable[[Host], T]) -> T:
+        """``call(host)`` run on the table's own thread (the table is changed only there); its result."""
+        loop, host = self._loop, self._host
+        if loop is None or host is None or not self._thread.is_alive():
+            raise ValueError("the table is closed")
+
+        async def run() -> T:
+            return call(host)
+
+        return asyncio.run_coroutine_threadsafe(run(), loop).result(5)
+
+    def held_seats(self) -> list[tuple[str, str, bool]]:
+        """The seats someone holds (``Table.held_seats``)."""
+        return self._on_loop(lambda host: host.table.held_seats())
+
+    def free_seat(self, label: str) -> str:
+        """The GM frees the seat ``label`` (``Table.free_seat``); what happened, as a sentence."""
+
+        def free(host: Host) -> str:
+            try:
+                host.deliver(host.table.free_seat(label))
+            except ValueError as exc:
+                return str(exc)[:1].upper() + str(exc)[1:] + "."
+            return f"The seat {label} is free: its holder's token no longer takes it; anyone may."
+
+        return self._on_loop(free)
 
     def stop(self) -> None:
         """Close the table (its save stays)."""

@@ -114,7 +114,15 @@ class Sync(Message, frozen=True, tag="sync"):
     kind: ClassVar[str] = "sync"
 
 
-CLIENT_MESSAGES: tuple[type[Message], ...] = (Hello, Decide, ChatLine, Ping, Sync)
+class Look(Message, frozen=True, tag="look"):
+    """Before its hello, a client asks who sits where (with the table's password); the host answers ``table``
+    and the connection stays unseated."""
+
+    kind: ClassVar[str] = "look"
+    password: Secret = ""
+
+
+CLIENT_MESSAGES: tuple[type[Message], ...] = (Hello, Decide, ChatLine, Ping, Sync, Look)
 ClientMessage: Any = Union[CLIENT_MESSAGES]  # noqa: UP007 (a union built from the table)
 CLIENT_KINDS: tuple[str, ...] = tuple(cls.kind for cls in CLIENT_MESSAGES)
 """Every message a client may send."""
@@ -220,7 +228,28 @@ class Error(Message, frozen=True, tag="error"):
     reason: Text
 
 
-HOST_MESSAGES: tuple[type[Message], ...] = (Welcome, State, Step, Refused, Seats, Said, Pong, Error)
+class TableSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A seat as the answer to ``look`` names it: the side's name, its holder's name, whether someone holds it
+    (and is connected now), whether the host's computer plays it."""
+
+    seat: SeatLabel
+    side: Name
+    name: Name
+    held: bool
+    present: bool
+    computer: bool
+
+
+class TableInfo(Message, frozen=True, tag="table"):
+    """Who sits where, before a seat is taken (the answer to ``look``); ``watch``: the watchers' places left."""
+
+    kind: ClassVar[str] = "table"
+    title: Text
+    seats: Annotated[list[TableSeat], Meta(max_length=MAX_ITEMS)]
+    watch: Int
+
+
+HOST_MESSAGES: tuple[type[Message], ...] = (Welcome, State, Step, Refused, Seats, Said, Pong, Error, TableInfo)
 HostMessage: Any = Union[HOST_MESSAGES]  # noqa: UP007 (a union built from the table)
 HOST_KINDS: tuple[str, ...] = tuple(cls.kind for cls in HOST_MESSAGES)
 """Every message the host sends (``docs/network.md``, "The protocol")."""

@@ -23,6 +23,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import record
 from game.engine.battle import Battle, IllegalAction, Seat
+from game.net import remembered
 from game.net.client import Client, TableClosed
 
 _CLOSED = object()
@@ -48,11 +49,30 @@ class RemoteSession:
         return cls.connect(Client(uri, name, seat, password, token), timeout)
 
     @classmethod
-    def connect(cls, client: Client, timeout: float = 5.0) -> RemoteSession:
+    def connect(
+        cls, client: Client, timeout: float = 5.0, *, remember: bool = False, address: str = ""
+    ) -> RemoteSession:
         """Take the seat ``client`` asks for (its address, name, seat, password, token and certificate check);
-        ``TableClosed`` with the host's sentence when refused."""
+        ``TableClosed`` with the host's sentence when refused. With ``remember`` (a window's own seat), a
+        seat this computer holds at that table is taken back with its remembered token, and the table, the
+        seat and its token are remembered for next time (``game.net.remembered``; ``address`` as typed)."""
         client.say = lambda _: None
-        client.connect(timeout)
+        known = remembered.find(client.uri) if remember else None
+        from_memory = False
+        if known is not None and client.token is None:
+            if not client.seat and known.seat in known.tokens:
+                client.seat = known.seat
+            client.token = known.tokens.get(client.seat)
+            from_memory = client.token is not None
+        try:
+            client.connect(timeout)
+        except TableClosed as exc:
+            if from_memory and "is taken" in str(exc):
+                remembered.forget_token(client.uri, client.seat)  # someone else holds it now
+            raise
+        if remember:
+            token = client.token if client.seat != "watch" else None
+            remembered.remember(client.uri, address or client.uri, client.name, client.seat, token, client.fingerprint)
         session = cls(client)
         session._after_connect()
         return session

@@ -44,6 +44,7 @@ from game.net.protocol import (
     ChatLine,
     Decide,
     Hello,
+    Look,
     Message,
     Ping,
     ProtocolError,
@@ -275,14 +276,13 @@ class Table:
             return self.decide(conn, msg)
         if isinstance(msg, ChatLine):
             return self.chat(conn, msg)
+        if isinstance(msg, Look):
+            return self.look(conn, msg)
         return self.sync(conn)
 
     def hello(self, conn: Hashable, msg: Hello) -> list[Out]:
         """A client asks for a seat; raises ``ProtocolError`` (a wrong password, a taken or unknown seat)."""
-        if conn in self.conns:
-            raise ProtocolError("This connection has a seat already.")
-        if not hmac.compare_digest(msg.password.encode(), self.password.encode()):
-            raise ProtocolError("Wrong table password: ask the host for it.")
+        self._check_password(conn, msg.password)
         name = msg.name.strip() or "someone"
         wanted = msg.seat
         token = msg.token
@@ -328,6 +328,34 @@ class Table:
         out.append(Out(conn, self.state_for(self.conns[conn])))
         out.extend(o for o in self._broadcast_seats() if o.conn != conn)
         return out
+
+    def _check_password(self, conn: Hashable, password: str) -> None:
+        if conn in self.conns:
+            raise ProtocolError("This connection has a seat already.")
+        if not hmac.compare_digest(password.encode(), self.password.encode()):
+            raise ProtocolError("Wrong table password: ask the host for it.")
+
+    def look(self, conn: Hashable, msg: Look) -> list[Out]:
+        """A client not yet seated asks who sits where (with the table's password, as for ``hello``): the
+        battle's title and each seat by name, whether someone holds it (and is connected) or the host's
+        computer plays it; raises ``ProtocolError`` for a wrong password."""
+        self._check_password(conn, msg.password)
+        sides = self.battle.sides
+        seats = []
+        for label in self.seat_labels():
+            h = self.holders.get(label)
+            seats.append(
+                {
+                    "seat": label,
+                    "side": sides[label].name if label in sides else "The GM",
+                    "name": h.name if h else "",
+                    "held": h is not None,
+                    "present": bool(h and h.conn is not None),
+                    "computer": label in self.computers,
+                }
+            )
+        title = self.battle.setup.title or "A battle"
+        return [Out(conn, encode("table", title=title, seats=seats, watch=MAX_WATCHERS - len(self.watchers)))]
 
     def leave(self, conn: Hashable) -> list[Out]:
         """A connection closed: its seat waits for its holder (or the host's computer)."""

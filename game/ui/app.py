@@ -266,7 +266,7 @@ class App:
             server.stop()
             raise
         where = f"{lan_address() if public else '127.0.0.1'}:{port}"
-        screen = TableScreen(self.ui, remote, self.to_title, on_leave=server.stop)
+        screen = TableScreen(self.ui, remote, self.to_title, on_leave=server.stop, hosting=server)
         screen.join_hint = f" · others join with: python main.py join {where}"
         screen.set_status(f"Hosting at {where}, saved to {save.name}{screen.join_hint}", lasting=True)
         return screen

@@ -28,20 +28,34 @@ def _type(app: App, text: str) -> None:
     app.pump()
 
 
-def _join_from_title(app: App, address: str, seat: str, password: str = "") -> JoinScreen:
+@pytest.fixture(autouse=True)
+def _own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables this window remembers are this test's own."""
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "data"))
+
+
+def _fill_form(app: App, address: str, password: str = "") -> JoinScreen:
+    """Title → Join a table; the address and password typed into their fields (a click, Ctrl+A, typing)."""
     title = app.top
     assert isinstance(title, TitleScreen)
     button = next(b for b in title.column.buttons if b.text == "Join a table")
     click(app, button.rect.center)
     form = app.top
     assert isinstance(form, JoinScreen)
-    form.fields["address"].value = ""
-    _type(app, address)
-    key(app, pygame.K_TAB)
-    key(app, pygame.K_TAB)
-    _type(app, password)
-    key(app, pygame.K_TAB)
-    _type(app, seat)
+    for name, value in (("address", address), ("password", password)):
+        click(app, form.fields[name].rect.center)
+        key(app, pygame.K_a, pygame.KMOD_CTRL)
+        key(app, pygame.K_BACKSPACE)
+        _type(app, value)
+    return form
+
+
+def _join_from_title(app: App, address: str, seat: str, password: str = "") -> JoinScreen:
+    """The form filled, Enter (the seats by name), then a click on ``seat``'s button."""
+    form = _fill_form(app, address, password)
+    key(app, pygame.K_RETURN)
+    assert form.info is not None, form.error
+    click(app, form.seat_button(seat).rect.center)
     return form
 
 
@@ -51,8 +65,7 @@ def test_join_a_table_from_the_title_and_play_the_seat_to_the_end(app: App) -> N
     with hosted(t) as port:
         other, _ = play_in_thread(client(port, red), "tactical", 1)
         form = _join_from_title(app, f"127.0.0.1:{port}", blue)
-        assert (form.fields["seat"].value, form.fields["address"].value) == (blue, f"127.0.0.1:{port}")
-        key(app, pygame.K_RETURN)
+        assert form.fields["address"].value == f"127.0.0.1:{port}"
         screen = app.top
         assert isinstance(screen, TableScreen) and screen.session.seat == blue
         player = make_player("tactical", 0)
@@ -78,9 +91,9 @@ def test_join_a_table_from_the_title_and_play_the_seat_to_the_end(app: App) -> N
 def test_a_refusal_stays_on_the_form_as_a_sentence(app: App) -> None:
     t = table(password="pw")
     with hosted(t) as port:
-        form = _join_from_title(app, f"127.0.0.1:{port}", "blue", "wrong")
+        form = _fill_form(app, f"127.0.0.1:{port}", "wrong")
         key(app, pygame.K_RETURN)
-        assert app.top is form
+        assert app.top is form and form.info is None
         assert "Wrong table password" in form.error
     assert t.conns == {}
 
@@ -91,7 +104,6 @@ def test_undo_is_refused_at_a_table_and_the_gm_panel_only_at_the_gms_seat(app: A
     assert d is not None
     with hosted(t) as port:
         _join_from_title(app, f"127.0.0.1:{port}", d.side)
-        key(app, pygame.K_RETURN)
         screen = app.top
         assert isinstance(screen, TableScreen)
         assert screen.send(act.Move(d.figure or ""))
@@ -189,7 +201,6 @@ def test_f2_says_a_line_to_the_whole_table(app: App) -> None:
         other = client(port, "watch")
         other.connect()
         _join_from_title(app, f"127.0.0.1:{port}", "blue")
-        key(app, pygame.K_RETURN)
         screen = app.top
         assert isinstance(screen, TableScreen)
         key(app, pygame.K_F2)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -21,9 +22,14 @@ from game.session import shipped_maps
 from game.ui import theme
 from game.ui.battle.screen import BattleScreen
 from game.ui.board import HexMapSource, default_layout
+from game.ui.dialogs import MessageDialog
 from game.ui.mapdata import BoardData, open_map
+from game.ui.pickers import PickDialog
 from game.ui.screen import Push, Transition, UiContext
 from game.ui.widgets import draw_panel
+
+if TYPE_CHECKING:
+    from game.net.host import HostThread
 
 
 def table_board_data(session: RemoteSession, *, grid: bool = True) -> BoardData:
@@ -58,6 +64,7 @@ class TableScreen(BattleScreen):
         to_title: Callable[[], Transition],
         *,
         on_leave: Callable[[], None] | None = None,
+        hosting: HostThread | None = None,
     ) -> None:
         super().__init__(ui, session, to_title, table_board_data(session, grid=ui.settings.show_grid))
         session.clear_rebuilt()
@@ -67,6 +74,8 @@ class TableScreen(BattleScreen):
         """Said after "Waiting for …" at a table this game hosts: how the other players join."""
         self.on_leave = on_leave
         """What leaving does besides closing the connection (a table hosted by this game: stop serving it)."""
+        self.hosting = hosting
+        """The table this game hosts (its GM frees seats here: F4), or None at another computer's table."""
 
     def _setup_players(self) -> None:
         self.players = {}  # the other seats are played at their own machines (or by the host's computer)
@@ -112,7 +121,9 @@ class TableScreen(BattleScreen):
             waiting = d.side if d is not None and not self.is_human(d.side) else None
             if waiting is not None and waiting != self._waiting_said:
                 name = self.battle.sides[waiting].name if waiting in self.battle.sides else waiting
-                self.set_status(f"Waiting for {name} (you sit at {self.session.seat}){self.join_hint}", lasting=True)
+                token = "; F3: your seat's token" if self.session.seat != "watch" else ""
+                where = f"you sit at {self.session.seat}{token}"
+                self.set_status(f"Waiting for {name} ({where}){self.join_hint}", lasting=True)
                 changed = True
             elif waiting is None and self._waiting_said is not None and not self.status_error:
                 self.set_status("")
@@ -121,7 +132,12 @@ class TableScreen(BattleScreen):
         return super().update(dt) or changed
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """F2: say a line to the whole table; everything else as on the hotseat screen."""
+        """F2: say a line to the whole table; F3: this seat's token; F4: free a seat (at a table this game
+        hosts); everything else as on the hotseat screen."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F3:
+            return Push(MessageDialog(self.ui, "Your seat's token", self.token_text()))
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F4:
+            return self.free_a_seat()
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F2:
             from game.ui.pickers import TextPrompt
 
@@ -131,6 +147,40 @@ class TableScreen(BattleScreen):
 
             return Push(TextPrompt(self.ui, "Say to the table", "Every seat reads this line.", "", said))
         return super().on_event(event)
+
+    def token_text(self) -> str:
+        """What F3 says: this seat's token and what it is for."""
+        token = self.session.client.token
+        if self.session.seat == "watch" or not token:
+            return "A watcher holds no seat, so there is no token to keep."
+        return (
+            f"{token}\n\nThis token takes your seat ({self.session.seat}) back if the connection or the game is "
+            "lost: this game keeps it (tables.json in its data folder) and rejoins with it by itself. On another "
+            'computer, type it under "Seat token" in Join a table. Keep it to yourself: it is your seat.'
+        )
+
+    def free_a_seat(self) -> Transition | None:
+        """F4 at a table this game hosts: choose a held seat to free (its player will not come back)."""
+        if self.hosting is None:
+            self.set_status("Only the table's host frees a seat (F4 where this game hosts the table).", error=True)
+            return None
+        hosting = self.hosting
+        try:
+            held = [(label, name, here) for label, name, here in hosting.held_seats() if label != self.session.seat]
+        except ValueError as exc:
+            self.set_status(str(exc), error=True)
+            return None
+        if not held:
+            self.set_status("Nobody else holds a seat at this table: there is none to free.")
+            return None
+
+        def free(label: str) -> Transition | None:
+            self.set_status(hosting.free_seat(label), lasting=True)
+            return None
+
+        items = [(f"{label}: {name} ({'connected' if here else 'away'})", label) for label, name, here in held]
+        hint = "Free a seat whose player will not come back: anyone may take it then."
+        return Push(PickDialog(self.ui, "Free a seat", items, free, hint=hint))
 
     def _chat_news(self) -> bool:
         lines = self.session.client.chat_lines
