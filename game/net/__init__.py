@@ -7,6 +7,8 @@ and receive only what their seat may see; the dice seed never leaves the host. T
 
 Modules: ``protocol`` (messages, their schemas and limits), ``wire`` (a battle's setup and dice as data),
 ``mirror`` (a client's copy of the battle), ``table`` (the host's seats and decisions, without sockets),
-``host`` and ``client`` (the sockets and the ``host`` / ``join`` commands). The engine never imports this
-package.
+``host`` (the server) and ``guard`` (what one connection may cost it), ``host_command`` (the ``host``
+command), ``client`` (a seat's connection and the ``join`` command), ``remote`` (a seat shaped like a
+session, for the window), ``tls`` (``wss://``), ``password`` (the password off the command line),
+``remembered`` (the tables a window joined). The engine never imports this package.
 """

@@ -31,6 +31,11 @@ def _untouched(t: Table) -> tuple[int, str]:
     return len(t.battle.log), events_digest(t.battle.events)
 
 
+def _save_loads(save: Path, t: Table) -> None:
+    """The host's save loads, and holds the battle as the host has it."""
+    assert load_session(save, autosave=False).battle.digests == t.battle.digests
+
+
 def _a_legitimate_client_is_answered(port: int) -> None:
     c = client(port, "watch", name="Legit")
     c.connect(timeout=10)
@@ -103,8 +108,9 @@ def test_each_failed_handshake_is_one_line_on_the_hosts_console_and_never_a_trac
     assert load_session(save, autosave=False).battle.log == []
 
 
-def test_a_reader_that_stalls_is_closed_and_the_hosts_memory_stays_bounded() -> None:
-    t = table()
+def test_a_reader_that_stalls_is_closed_and_the_hosts_memory_stays_bounded(tmp_path: Path) -> None:
+    t = table(save=tmp_path / "table.json")
+    t.save()
     before = _untouched(t)
     host = Host(t)
     host.behind = (guard.BEHIND_MESSAGES, 256 * 1024)
@@ -137,6 +143,7 @@ def test_a_reader_that_stalls_is_closed_and_the_hosts_memory_stays_bounded() -> 
         assert sent * 23_000 > 2 * (256 * 1024 + 2 * guard.SEND_BUFFER), "it asked for more than the bound holds"
         _a_legitimate_client_is_answered(port)
     assert _untouched(t) == before
+    _save_loads(tmp_path / "table.json", t)
 
 
 def test_the_stalled_reader_is_told_why_in_its_close_frame() -> None:
@@ -168,8 +175,9 @@ def _idle(port: int) -> RawClient:
 
 
 @pytest.mark.parametrize(("per_address", "total"), [(guard.UNSEATED_PER_ADDRESS, guard.UNSEATED_TOTAL), (100, 16)])
-def test_idle_connections_cannot_lock_a_seat_holder_out(per_address: int, total: int) -> None:
-    t = table()
+def test_idle_connections_cannot_lock_a_seat_holder_out(per_address: int, total: int, tmp_path: Path) -> None:
+    t = table(save=tmp_path / "table.json")
+    before = _untouched(t)
     seat = next(iter(t.battle.sides))
     lines: list[str] = []
     t.say = lines.append
@@ -189,6 +197,8 @@ def test_idle_connections_cannot_lock_a_seat_holder_out(per_address: int, total:
             c.close()
     assert any("rejoins the seat" in line for line in lines)
     assert any("a newer connection needed its room" in line for line in lines)
+    assert _untouched(t) == before
+    _save_loads(tmp_path / "table.json", t)
 
 
 def test_a_handshake_left_half_way_is_closed_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -207,8 +217,10 @@ def test_a_handshake_left_half_way_is_closed_with_one_line(monkeypatch: pytest.M
     assert [line for line in lines if line.startswith("network:")] == [lines[0]], lines
 
 
-def test_a_refusal_repeats_at_most_a_short_prefix_of_what_was_sent() -> None:
-    t = table()
+def test_a_refusal_repeats_at_most_a_short_prefix_of_what_was_sent(tmp_path: Path) -> None:
+    t = table(save=tmp_path / "table.json")
+    t.save()
+    before = _untouched(t)
     with hosted(t) as port:
         for frame in (
             {"v": PROTOCOL_VERSION, "kind": "k" * 60_000},
@@ -221,6 +233,8 @@ def test_a_refusal_repeats_at_most_a_short_prefix_of_what_was_sent() -> None:
             assert len(reason) <= guard.MAX_REASON and "k" * 200 not in reason and "f" * 200 not in reason, reason
             c.close()
         _a_legitimate_client_is_answered(port)
+    assert _untouched(t) == before
+    _save_loads(tmp_path / "table.json", t)
 
 
 def test_echo_and_clip_keep_a_clients_text_short_and_printable() -> None:

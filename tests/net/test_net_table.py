@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -218,3 +219,44 @@ def test_a_web_page_in_a_browser_cannot_connect_to_the_table() -> None:
             connect(f"ws://127.0.0.1:{port}", origin="http://evil.example", proxy=None, open_timeout=5)
         assert refused.value.response.status_code == 403
         _seated(port, "watch").close()  # the game's own client still gets in
+
+
+def test_a_look_before_hello_names_the_seats_and_needs_the_password() -> None:
+    from game.net.client import Client, TableClosed
+
+    t = table(password="pw")
+    with hosted(t) as port:
+        uri = f"ws://127.0.0.1:{port}"
+        with pytest.raises(TableClosed, match="Wrong table password"):
+            Client(uri, "x", password="guess", say=lambda _: None).look()
+        info = Client(uri, "x", password="pw", say=lambda _: None).look()
+        assert [s["seat"] for s in info["seats"]] == t.seat_labels()
+        assert [s["side"] for s in info["seats"]] == [side.name for side in t.battle.sides.values()]
+        assert info["title"] == t.battle.setup.title and info["watch"] == 16
+        assert t.conns == {}, "looking takes no seat"
+        ws = _raw(port)  # a look, then a hello on the same connection
+        ws.send(_msg("look", password="pw"))
+        assert json.loads(ws.recv(timeout=5))["kind"] == "table"
+        ws.send(_msg("hello", name="Ann", seat="watch", password="pw"))
+        assert json.loads(ws.recv(timeout=5))["kind"] == "welcome"
+        ws.close()
+
+
+def test_the_remembered_tables_survive_a_damaged_file_and_keep_the_newest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.net import remembered
+
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path))
+    remembered.path().write_text("{not json")
+    assert remembered.known_tables() == []
+    remembered.path().write_text(json.dumps({"tables": [{"uri": 5}, {"uri": "ws://a:1", "tokens": {"blue": 7}}]}))
+    assert [(t.uri, t.tokens) for t in remembered.known_tables()] == [("ws://a:1", {})]
+    for i in range(remembered.MAX_TABLES + 3):
+        remembered.remember(f"ws://h{i}:1", f"h{i}", "Ann", "blue", f"token {i}")
+    remembered.remember("ws://h3:1", "h3", "Ann", "red", "red token")
+    kept = remembered.known_tables()
+    assert len(kept) == remembered.MAX_TABLES and kept[0].uri == "ws://h3:1"
+    assert kept[0].tokens == {"blue": "token 3", "red": "red token"} and kept[0].seat == "red"
+    remembered.forget_token("ws://h3:1", "blue")
+    assert remembered.find("ws://h3:1").tokens == {"red": "red token"}  # type: ignore[union-attr]
