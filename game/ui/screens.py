@@ -50,8 +50,6 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Backspace · L", "forget the advance and retreat · aim at head, arm, leg…"),
     ("Spells row · click purple", "cast a spell at a figure or an area"),
     ("Enter", "declare"),
-    ("At a table", ""),
-    ("F2 · F3 · F4", "say a line to the table · your seat's token · free a seat (the table you host)"),
     ("Anywhere", ""),
     ("Ctrl+S · Ctrl+O · Ctrl+Z", "save · load · undo your last decision"),
     ("F1 · Esc", "this help · clear the selection, then the menu"),

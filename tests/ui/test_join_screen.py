@@ -210,3 +210,29 @@ def test_f4_at_another_computers_table_says_only_the_host_frees_seats(app: App) 
         key(app, pygame.K_F3)
         assert isinstance(app.top, MessageDialog) and "no token" in app.top.message
         screen.session.close()
+
+
+def test_f1_at_a_table_lists_its_own_keys_and_every_one_fits(app: App) -> None:
+    from dataclasses import replace
+
+    from game.ui.screens import HelpOverlay
+
+    t = table()
+    with hosted(t) as port:
+        _join_from_title(app, f"127.0.0.1:{port}", "watch")
+        screen = app.top
+        assert isinstance(screen, TableScreen)
+        for size, scale in (((1280, 720), 1.0), ((1024, 640), 1.25)):
+            app.ui.settings = replace(app.ui.settings, ui_scale=scale)
+            app.ui.text.set_scale(scale)
+            app.window = pygame.display.set_mode(size)
+            screen.on_resize(size)
+            key(app, pygame.K_F1)
+            overlay = app.top
+            assert isinstance(overlay, HelpOverlay)
+            keys = dict(overlay.keys)
+            assert "your seat's token" in keys["F2 · F3 · F4"] and not any(k.startswith("Ctrl+S") for k in keys)
+            app.draw()
+            assert overlay.keys_shown == len(overlay.keys), "every key, none dropped for want of room"
+            key(app, pygame.K_ESCAPE)
+        screen.session.close()

@@ -26,10 +26,19 @@ from game.ui.dialogs import MessageDialog
 from game.ui.mapdata import BoardData, open_map
 from game.ui.pickers import PickDialog
 from game.ui.screen import Push, Transition, UiContext
+from game.ui.screens import HELP_KEYS
 from game.ui.widgets import draw_panel
 
 if TYPE_CHECKING:
     from game.net.host import HostThread
+
+
+TABLE_HELP_KEYS: tuple[tuple[str, str], ...] = tuple(
+    ("F2 · F3 · F4", "chat · your seat's token · free a seat") if keys.startswith("Ctrl+S") else (keys, meaning)
+    for keys, meaning in HELP_KEYS
+)
+"""The battle screen's keys at a table: there is no save, load or undo there (the host keeps the log), but
+chat, the seat's token and, for the host, freeing a seat."""
 
 
 def table_board_data(session: RemoteSession, *, grid: bool = True) -> BoardData:
@@ -56,6 +65,7 @@ class TableScreen(BattleScreen):
 
     session: RemoteSession
     pauses_for_gm = False  # the host runs the battle: this screen cannot stop it
+    help_keys = TABLE_HELP_KEYS
 
     def __init__(
         self,
