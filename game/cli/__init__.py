@@ -23,10 +23,11 @@ Commands (``python main.py --help``; ``--version`` prints the game's version):
   bench [--quick] [--json]                   measure speed and memory against the targets
   ai-match [--players veteran,tactical] [--seeds 10]
                                              mirrored matches of two computer players on every map
-  host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--password P] [--public] [--resume LOG.json]
+  host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--ask-password] [--public]
+       [--tls CERT KEY] [--computer SIDE:LEVEL] [--resume LOG.json]
                                              host a table for players at other computers (no window)
-  join HOST[:PORT] [--seat SIDE|gm|watch] [--name N] [--players tactical|random] [--password P]
-                                             take a seat at a hosted table (the game window, or a
+  join HOST[:PORT]|wss://HOST:PORT [--seat SIDE|gm|watch] [--name N] [--players LEVEL] [--ask-password]
+       [--fingerprint SHA256] [--token T]    take a seat at a hosted table (the game window, or a
                                              computer player with --players, or text with --no-window)
 """
 """What ``python main.py --help`` prints."""
