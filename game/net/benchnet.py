@@ -139,30 +139,12 @@ def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
     """``net_rtt_under_flood_ms``: the median milliseconds of a decision's round trip while ``flooders``
     clients ask for the whole battle just under the rate limit (see the module docstring)."""
     table = _quiet_table()
-    with _hosted(table) as port:
-        child = subprocess.Popen(
-            [sys.executable, "-c", _FLOOD, str(port), str(flooders)],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert child.stdout is not None
-            for _ in range(flooders):
-                if child.stdout.readline().strip() != "seated":
-                    raise RuntimeError("the bench's flooding clients did not connect")
-            start = time.monotonic()
-            times = _decision_times(table, port, decisions)
-            took = time.monotonic() - start
-        finally:
-            try:
-                out, _ = child.communicate("", timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                out, _ = child.communicate(timeout=10)
-    syncs = next((int(line.split()[1]) for line in out.splitlines() if line.startswith("syncs ")), 0)
-    refused = [line for line in out.splitlines() if line.startswith("refused")]
+    with _hosted(table) as port, _child_clients(_FLOOD, port, flooders, "seated", flooders) as out:
+        start = time.monotonic()
+        times = _decision_times(table, port, decisions)
+        took = time.monotonic() - start
+    syncs = next((int(line.split()[1]) for line in out if line.startswith("syncs ")), 0)
+    refused = [line for line in out if line.startswith("refused")]
     if refused:
         raise RuntimeError(f"a flooding client was refused, so it was not under the limit: {refused[0][:200]}")
     what = (
@@ -171,6 +153,34 @@ def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
         f"allows, less a twentieth: {syncs} answers, {syncs / max(took, 0.001):.0f} a second"
     )
     return statistics.median(times) * 1000, what
+
+
+@contextmanager
+def _child_clients(script: str, port: int, count: int, ready: str, lines: int) -> Iterator[list[str]]:
+    """Clients in a child process running ``script`` (given the port and ``count``), ready once it has printed
+    ``ready`` ``lines`` times; the list gets the rest of what it printed when the block ends (closing its
+    standard input ends it)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(port), str(count)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    out: list[str] = []
+    try:
+        assert child.stdout is not None
+        for _ in range(lines):
+            if child.stdout.readline().strip() != ready:
+                raise RuntimeError("the bench's clients did not connect")
+        yield out
+    finally:
+        try:
+            rest, _ = child.communicate("", timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            rest, _ = child.communicate(timeout=10)
+        out.extend(rest.splitlines())
 
 
 def _decision_times(table: Table, port: int, decisions: int) -> list[float]:
@@ -236,27 +246,8 @@ def busy_table(clients: int = 8, pause: float = 0.02) -> Iterator[dict[str, floa
     for side in table.battle.sides:
         table.computers[side] = idle_player
     info: dict[str, float] = {"clients": clients}
-    with _hosted(table, pause) as port:
-        child = subprocess.Popen(
-            [sys.executable, "-c", _WATCHERS, str(port), str(clients)],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert child.stdout is not None
-            if child.stdout.readline().strip() != "connected":
-                raise RuntimeError("the bench's clients did not connect")
-            before, start = len(table.battle.log), time.monotonic()
-            yield info
-            info["steps"] = len(table.battle.log) - before
-            info["seconds"] = time.monotonic() - start
-        finally:
-            if child.stdin is not None:
-                child.stdin.close()
-            try:
-                child.wait(5)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait(5)
+    with _hosted(table, pause) as port, _child_clients(_WATCHERS, port, clients, "connected", 1):
+        before, start = len(table.battle.log), time.monotonic()
+        yield info
+        info["steps"] = len(table.battle.log) - before
+        info["seconds"] = time.monotonic() - start
