@@ -68,14 +68,16 @@ def run_command(host: Host, line: str) -> None:
 
 def read_commands(host: Host, loop: asyncio.AbstractEventLoop, stream: TextIO) -> threading.Thread:
     """A thread handing each line of ``stream`` to ``run_command`` on the host's loop (it ends with the
-    stream)."""
+    stream, or at once when there is nothing to read)."""
 
     def pump() -> None:
-        for line in stream:
-            try:
+        try:
+            for line in stream:
                 loop.call_soon_threadsafe(run_command, host, line)
-            except RuntimeError:  # the loop is closed: the table is over
-                return
+        except RuntimeError:  # the loop is closed: the table is over
+            return
+        except (OSError, ValueError):  # no standard input to read (closed, or not a stream): no commands
+            return
 
     thread = threading.Thread(target=pump, daemon=True)
     thread.start()

@@ -207,3 +207,31 @@ def test_the_gm_frees_a_seat_at_the_hosts_console_and_another_player_takes_it(
         host.finish(1)
     assert sum("takes the seat blue" in line for line in host.lines) == 2, "blue's seat was taken twice"
     _verified(log, capsys)
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_host_without_a_readable_standard_input_takes_no_commands_quietly() -> None:
+    import asyncio
+    import threading
+
+    from game.net.host import Host
+    from game.net.host_command import read_commands
+    from tests.net.nethelp import table
+
+    class Unreadable:
+        def __iter__(self) -> Unreadable:
+            return self
+
+        def __next__(self) -> str:
+            raise OSError("reading from stdin while output is captured")
+
+    failures: list[object] = []
+    hook, threading.excepthook = threading.excepthook, failures.append
+    loop = asyncio.new_event_loop()
+    try:
+        thread = read_commands(Host(table()), loop, Unreadable())  # type: ignore[arg-type]
+        thread.join(5)
+    finally:
+        threading.excepthook = hook
+        loop.close()
+    assert not thread.is_alive() and failures == []
