@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.ai import make_player
 from game.engine.battle import Battle, RuleOptions, legal_actions
+from game.engine.players import make_player
 from game.engine.seats import Seat, apply_as, sees_more
 from tests.golden.scenarios import skirmish
 
