@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -15,3 +17,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The player's data folder (autosave, saves, logs, campaign rosters) inside the test's temporary folder;
+    a module that writes there uses it for every test (``pytestmark = pytest.mark.usefixtures("home")``)."""
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"

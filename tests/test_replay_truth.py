@@ -22,10 +22,7 @@ from game.simulate import replay_main, simulate_main
 FIELD = ROOT / "maps" / "open_field.tmx"
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("home")
 
 
 def _line_of(out: str, name: str) -> str:

@@ -15,12 +15,7 @@ from game.engine.players import make_player
 from game.session import ROOT, Session, _sha256, autosave_path, load_session, new_session, shipped_maps
 from tests.golden.make_golden import MAP_GOLDEN, event_lines, read_lines
 
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep the autosave inside the test's temporary folder."""
-    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("home")
 
 
 def _step(s: Session, players: dict[str, object]) -> list[object]:

@@ -14,10 +14,7 @@ from game.session import shipped_maps
 MAPS = shipped_maps()
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("home")
 
 
 @pytest.mark.slow

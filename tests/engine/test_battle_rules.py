@@ -31,24 +31,9 @@ from game.engine.hexgrid import Hex, direction_to, distance, neighbor
 from game.engine.movement import movement_allowance
 from game.engine.wounds import WoundLevel, Wounds
 from tests.golden.scenarios import axial
+from tests.helpers import do_little
 
 C = Hex(4, 4)  # a hex near the middle of the 12 × 10 test field
-
-
-def default(b: Battle, d: Decision) -> act.Action:
-    """A player that does as little as possible: stays, passes, stops enemies, declares no attack."""
-    fid = d.figure or ""
-    if d.reason in ("move", "held_end"):
-        return act.Move(fid, ())
-    if d.reason == "interrupt":
-        return act.PassInterrupt(d.side)
-    if d.reason == "stop":
-        return act.StopChoice(fid, True)
-    if d.reason == "escape_failed":
-        return act.EscapeFailedChoice(fid, False)
-    if d.reason == "follow":
-        return act.FollowChoice(fid, None)
-    return act.Declare(fid, "neutral")
 
 
 Policy = Callable[[Battle, Decision], act.Action | None]
@@ -65,7 +50,7 @@ def drive(
         d = legal_actions(b)
         assert d is not None
         a = policy(b, d) if policy else None
-        out.extend(b.apply(a if a is not None else default(b, d)))
+        out.extend(b.apply(a if a is not None else do_little(d)))
     if until is not None:
         raise AssertionError("the battle never reached the wanted state")
     return out
@@ -812,7 +797,7 @@ def test_ftc_5_standing_nobody_acts_once_incapacitated() -> None:
         d = legal_actions(b)
         assert d is not None
         asked.append(d.figure)
-        b.apply(default(b, d))
+        b.apply(do_little(d))
     assert "z" not in asked
     with pytest.raises(IllegalAction):
         b.apply(act.Move("z", ()))

@@ -48,12 +48,12 @@ def with_wounds(base: Battle | None = None, **carried: list[str]) -> Battle:
 
 def play_out(b: Battle, rounds: int = 3) -> None:
     """The computer players' stand-in: stay, pass, stop, attack the first enemy in reach."""
-    from tests.engine.test_gm_battle import default
+    from tests.engine.test_gm_battle import strike_first
 
     while not b.over and b.round <= rounds:
         d = legal_actions(b)
         assert d is not None
-        b.apply(default(b, d))
+        b.apply(strike_first(b, d))
 
 
 # ------------------------------------------------------------------------------------------ the sheet

@@ -27,11 +27,7 @@ from tests.engine.test_battle import check_events, check_state
 from tests.engine.test_large_battle import WALL
 from tests.engine.test_magic_battle import play_round
 from tests.golden.scenarios import CHARACTERS, SIDES, axial, character, setup, spell_duel, spell_far
-
-
-def refereed(setup: BattleSetup) -> Battle:
-    """A battle whose GM plays no side."""
-    return Battle(replace(setup, gm="referee"))
+from tests.helpers import refereed
 
 
 def thunder(b: Battle, fid: str) -> act.Action:
@@ -47,7 +43,7 @@ def test_ftc_8_1_removing_a_concentrating_caster_ends_his_concentration() -> Non
     assert b.casting_of("w") is not None
     events = b.apply(gm.RemoveFigure("w"))
     assert any(isinstance(e, ev.ConcentrationBroken) and e.caster == "w" for e in events)
-    assert "w" not in b._casting
+    assert b.casting_of("w") is None
     assert "w" not in b.declare_options("b").get("casting_at", {})  # type: ignore[operator]
     # the battle goes on (it is over: only red is left), and a later round does not look for the caster
     assert b.over

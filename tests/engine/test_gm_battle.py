@@ -13,20 +13,16 @@ import pytest
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm, record
-from game.engine.battle import Battle, BattleSetup, Decision, IllegalAction, legal_actions
+from game.engine.battle import Battle, Decision, IllegalAction, legal_actions
 from game.engine.combat import Modifier, Stance
 from game.engine.hexgrid import Hex
 from game.engine.terrain import TerrainMap, TerrainType
 from game.engine.wounds import WoundLevel, Wounds
 from tests.golden.scenarios import CENTRE, SCENARIOS, east, skirmish
 from tests.golden.scenarios import duel as duel_setup
+from tests.helpers import do_little, refereed
 
 AWAY = ((east(CENTRE, 2), 0), (east(CENTRE, 3), 0))
-
-
-def refereed(setup: BattleSetup) -> Battle:
-    """A battle whose GM plays no side."""
-    return Battle(replace(setup, gm="referee"))
 
 
 def duel(seed: int = 0) -> Battle:
@@ -61,20 +57,12 @@ def refused(b: Battle, action: act.Action, words: str) -> None:
     assert snapshot(b) == before
 
 
-def default(b: Battle, d: Decision) -> act.Action:
-    """Stay, pass, stop, declare an attack on an enemy in reach (or none)."""
-    fid = d.figure or ""
-    if d.reason in ("move", "held_end"):
-        return act.Move(fid, ())
-    if d.reason == "interrupt":
-        return act.PassInterrupt(d.side)
-    if d.reason == "stop":
-        return act.StopChoice(fid, True)
-    if d.reason == "escape_failed":
-        return act.EscapeFailedChoice(fid, False)
-    if d.reason == "follow":
-        return act.FollowChoice(fid, None)
-    return act.Declare(fid, "neutral", tuple(b.targets_for(fid)[:1]))
+def strike_first(b: Battle, d: Decision) -> act.Action:
+    """Do as little as the rules allow (``do_little``), but declare an attack on an enemy in reach."""
+    if d.reason == "declare":
+        fid = d.figure or ""
+        return act.Declare(fid, "neutral", tuple(b.targets_for(fid)[:1]))
+    return do_little(d)
 
 
 def play_round(b: Battle) -> list[ev.Event]:
@@ -83,7 +71,7 @@ def play_round(b: Battle) -> list[ev.Event]:
     while not b.over and b.round == start:
         d = legal_actions(b)
         assert d is not None
-        out.extend(b.apply(default(b, d)))
+        out.extend(b.apply(strike_first(b, d)))
     return out
 
 
@@ -94,7 +82,7 @@ def until_move_of(b: Battle, fid: str) -> None:
         assert d is not None
         if d.reason == "move" and d.figure == fid:
             return
-        b.apply(default(b, d))
+        b.apply(strike_first(b, d))
 
 
 def gm_texts(events: list[ev.Event], b: Battle) -> list[str]:
@@ -125,7 +113,7 @@ def test_gm_seat_changes_no_decision_and_no_roll() -> None:
     for _ in range(12):
         d = legal_actions(plain)
         assert d == legal_actions(seated) and d is not None
-        assert plain.apply(default(plain, d)) == seated.apply(default(seated, d))
+        assert plain.apply(strike_first(plain, d)) == seated.apply(strike_first(seated, d))
 
 
 # ------------------------------------------------------------------------------------------ modifiers

@@ -28,17 +28,13 @@ from game.engine.hexgrid import Hex
 from game.engine.preview import public_declarations, spell_preview
 from game.engine.terrain import TerrainMap
 from tests.golden.scenarios import CENTRE, SIDES, axial, character, east
+from tests.helpers import do_little, refereed
 
 UP = (1, 1, 1, 1)
 DOWN = (-1, -1, -1, -1)
 EVEN = (0, 0, 0, 0)
 
 Chooser = Callable[[Battle, Decision], act.Action | None]
-
-
-def refereed(setup: BattleSetup) -> Battle:
-    """A battle whose GM plays no side, so that dice can be set by hand."""
-    return Battle(replace(setup, gm="referee"))
 
 
 def start(setup: BattleSetup, **initiative: tuple[int, int, int, int]) -> Battle:
@@ -52,29 +48,13 @@ def start(setup: BattleSetup, **initiative: tuple[int, int, int, int]) -> Battle
     return b
 
 
-def default(d: Decision) -> act.Action:
-    """Stay, pass, stop, stay after a failed escape, do not follow, defend only."""
-    fid = d.figure or ""
-    if d.reason in ("move", "held_end"):
-        return act.Move(fid, ())
-    if d.reason == "interrupt":
-        return act.PassInterrupt(d.side)
-    if d.reason == "stop":
-        return act.StopChoice(fid, True)
-    if d.reason == "escape_failed":
-        return act.EscapeFailedChoice(fid, False)
-    if d.reason == "follow":
-        return act.FollowChoice(fid, None)
-    return act.Declare(fid)
-
-
 def play(b: Battle, choose: Chooser, *, phase: str | None = None) -> list[ev.Event]:
     """Play the current round (or until ``phase`` begins) with ``choose``, falling back on ``default``."""
     start, out = b.round, []
     while not b.over and b.round == start and (phase is None or b.phase != phase):
         d = legal_actions(b)
         assert d is not None
-        out.extend(b.apply(choose(b, d) or default(d)))
+        out.extend(b.apply(choose(b, d) or do_little(d)))
     return out
 
 
@@ -152,7 +132,7 @@ def test_ftc_5_held_figures_wanting_the_same_moment_go_by_initiative() -> None:
         assert d is not None
         if d.reason in ("interrupt", "move") and b.figures["a"].held and b.figures["y"].held:
             break
-        b.apply(choose(b, d) or default(d))
+        b.apply(choose(b, d) or do_little(d))
     assert d.side == "blue" and "a" in d.interrupters, d
 
 
@@ -176,7 +156,7 @@ def _move_a(b: Battle, steps: act.States) -> list[ev.Event]:
         assert d is not None
         if d.reason == "move" and d.figure == "a":
             return b.apply(act.Move("a", steps))
-        b.apply(default(d))
+        b.apply(do_little(d))
 
 
 def test_ftc_5_2_moving_through_a_friends_hex_costs_one_more_hex() -> None:

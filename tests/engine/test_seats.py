@@ -26,14 +26,15 @@ from game.engine.seats import (
     view,
 )
 from tests.golden.scenarios import skirmish
+from tests.helpers import refereed
 
 BLUE, RED = Seat.of_side("blue"), Seat.of_side("red")
 GM_SEAT, WATCHER = Seat.game_master(), Seat.watcher()
 
 
-def refereed(seed: int = 3, secret: bool = False) -> Battle:
+def refereed_skirmish(seed: int = 3, secret: bool = False) -> Battle:
     """The three-against-three skirmish with a GM who plays no side."""
-    return Battle(replace(skirmish(seed, RuleOptions(secret_stances=secret)), gm="referee"))
+    return refereed(skirmish(seed, RuleOptions(secret_stances=secret)))
 
 
 def blue_actions() -> list[act.Action]:
@@ -90,7 +91,7 @@ def test_every_kind_of_decision_has_a_sample_here() -> None:
 
 @pytest.mark.parametrize("action", blue_actions(), ids=lambda a: a.kind)
 def test_a_sides_decision_is_refused_from_every_other_seat(action: act.Action) -> None:
-    b = refereed()
+    b = refereed_skirmish()
     before = state(b)
     for seat, words in ((RED, "Blue's"), (GM_SEAT, "GM's seat takes GM decisions"), (WATCHER, "watcher")):
         with pytest.raises(IllegalAction, match=words):
@@ -103,7 +104,7 @@ def test_a_sides_decision_is_refused_from_every_other_seat(action: act.Action) -
 
 @pytest.mark.parametrize("action", gm_actions(), ids=lambda a: a.kind)
 def test_a_gm_decision_is_refused_from_every_seat_but_the_gms(action: gm.GMAction) -> None:
-    b = refereed()
+    b = refereed_skirmish()
     before = state(b)
     for seat in (BLUE, RED, WATCHER):
         with pytest.raises(IllegalAction, match=r"GM's seat|watcher"):
@@ -121,11 +122,11 @@ def test_the_gm_who_plays_a_side_takes_gm_decisions_from_that_sides_seat() -> No
     with pytest.raises(IllegalAction, match="GM's seat"):
         check_seat(b, gm.EndRound(), GM_SEAT)
     assert seats_of(b) == (BLUE, RED)
-    assert seats_of(refereed()) == (BLUE, RED, GM_SEAT)
+    assert seats_of(refereed_skirmish()) == (BLUE, RED, GM_SEAT)
 
 
 def test_the_door_takes_a_decision_from_its_own_seat() -> None:
-    b = refereed()
+    b = refereed_skirmish()
     d = legal_actions(b)
     assert d is not None and d.figure is not None
     wrong = RED if d.side == "blue" else BLUE
@@ -138,7 +139,7 @@ def test_the_door_takes_a_decision_from_its_own_seat() -> None:
 
 
 def test_replay_sends_each_recorded_decision_from_the_seat_that_took_it() -> None:
-    b = refereed()
+    b = refereed_skirmish()
     d = legal_actions(b)
     assert d is not None and d.figure is not None
     apply(b, gm.SetDie(d.figure, "combat", (1, 1, 1, 1)), GM_SEAT)
@@ -158,7 +159,7 @@ def test_a_battle_without_a_gm_has_no_gm_seat() -> None:
 
 def test_a_decision_for_an_unknown_figure_is_refused_with_a_sentence() -> None:
     with pytest.raises(IllegalAction, match="no figure 'nobody'"):
-        check_seat(refereed(), act.Move("nobody"), BLUE)
+        check_seat(refereed_skirmish(), act.Move("nobody"), BLUE)
 
 
 def test_a_seat_is_a_side_the_gm_or_a_watcher() -> None:
@@ -172,7 +173,7 @@ def test_a_seat_is_a_side_the_gm_or_a_watcher() -> None:
 def play_secret(seed: int = 5) -> tuple[Battle, list[list[ev.Event]]]:
     """A whole refereed skirmish under secret stances, every decision from its own seat; the events of
     each decision as the battle produced them."""
-    b = refereed(seed, secret=True)
+    b = refereed_skirmish(seed, secret=True)
     players = {"blue": make_player("random", 1), "red": make_player("random", 2)}
     steps: list[list[ev.Event]] = [list(b.events)]
     while not b.over and b.round <= 40:
@@ -208,7 +209,7 @@ def test_the_gm_and_the_log_keep_every_declaration() -> None:
 
 
 def test_view_shows_the_seat_its_events_and_whom_the_table_waits_for() -> None:
-    b = refereed(3, secret=True)
+    b = refereed_skirmish(3, secret=True)
     players = {"blue": make_player("random", 1), "red": make_player("random", 2)}
     while b.phase != "attack":
         d = legal_actions(b)
@@ -230,7 +231,7 @@ def test_view_shows_the_seat_its_events_and_whom_the_table_waits_for() -> None:
 
 
 def test_events_other_than_a_secret_declaration_pass_unchanged() -> None:
-    b = refereed()
+    b = refereed_skirmish()
     e = ev.Declared("b0", "neutral", (), (), "Broadsword")
     assert event_for_seat(b, e, RED) is e
     roll = ev.CombatRoll("b0", (1, 0, -1, 0))
@@ -240,8 +241,8 @@ def test_events_other_than_a_secret_declaration_pass_unchanged() -> None:
 def test_fudge_4_32_a_stand_in_leaves_a_copy_of_the_battle_as_the_secret_declaration_did() -> None:
     """A copy of the battle that gets the other side's secret declarations only as stand-ins (a neutral
     stance, nothing else) is the same battle up to each reveal: same turn, same figures where they stand."""
-    b = refereed(7, secret=True)
-    copy = refereed(7, secret=True)
+    b = refereed_skirmish(7, secret=True)
+    copy = refereed_skirmish(7, secret=True)
     players = {"blue": make_player("random", 1), "red": make_player("random", 2)}
     compared = stood_in = 0
     while not b.over and b.round <= 6:
@@ -250,7 +251,7 @@ def test_fudge_4_32_a_stand_in_leaves_a_copy_of_the_battle_as_the_secret_declara
         action = players[d.side](b, d)
         events = apply_as(b, action, Seat.of_side(d.side))
         if any(isinstance(e, ev.Revealed) for e in events):
-            copy = refereed(7, secret=True)
+            copy = refereed_skirmish(7, secret=True)
             for a in b.log:
                 copy.apply(a)
             continue

@@ -30,10 +30,7 @@ from tests.golden.scenarios import CENTRE, axial, character, east
 MAPS = {m.stem: m for m in shipped_maps()}
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
+pytestmark = pytest.mark.usefixtures("home")
 
 
 def test_every_level_is_a_player_and_an_unknown_one_is_a_clear_error() -> None:

@@ -36,6 +36,7 @@ from game.engine.battle import Battle, BattleSetup, Decision, Seat, legal_action
 from game.engine.generator import KEYED_DICE, LEGACY_DICE  # noqa: E402
 from game.engine.hexgrid import Hex  # noqa: E402
 from tests.golden.scenarios import CENTRE, SCENARIOS, east  # noqa: E402
+from tests.helpers import do_little  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 Policy = Callable[[Battle, Decision], act.Action]
@@ -81,15 +82,7 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
 
 
 def _default(b: Battle, d: Decision) -> act.Action:
-    fid = d.figure or ""
-    return {
-        "move": act.Move(fid, ()),
-        "held_end": act.Move(fid, ()),
-        "interrupt": act.PassInterrupt(d.side),
-        "stop": act.StopChoice(fid, True),
-        "escape_failed": act.EscapeFailedChoice(fid, False),
-        "follow": act.FollowChoice(fid, None),
-    }.get(d.reason, act.Declare(fid, "neutral"))
+    return do_little(d)
 
 
 def _hold(b: Battle, d: Decision) -> act.Action:
@@ -127,7 +120,7 @@ def _retreat(b: Battle, d: Decision) -> act.Action:
         back = b.retreat_hexes("z")
         return act.Declare("z", "mildly_defensive", retreat=back[0] if back else None)
     if d.reason == "follow":
-        return act.FollowChoice(d.figure or "", b._follow_queue[0][1])
+        return act.FollowChoice(d.figure or "", d.follow_hex)
     return _default(b, d)
 
 

@@ -45,12 +45,6 @@ class Failing(Screen):
             raise self.exc
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def _battle(app: App) -> BattleScreen:
     session = new_session("maps/village.tmx", seed=5)
     screen = BattleScreen(app.ui, session, app.to_title)

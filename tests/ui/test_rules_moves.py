@@ -6,9 +6,10 @@ from __future__ import annotations
 from game.engine.battle import legal_actions
 from game.ui.battle.moves import move_cost_line
 from game.ui.battle.sheet import wounds_line
-from tests.engine.test_rules_as_written import UP, default, start
+from tests.engine.test_rules_as_written import UP, start
 from tests.engine.test_rules_hit_location import _aimed_blow
 from tests.golden.scenarios import CENTRE, axial, east
+from tests.helpers import do_little
 
 
 def test_ftc_5_2_the_move_preview_shows_the_extra_hex_for_passing_through_an_enemy() -> None:
@@ -21,7 +22,7 @@ def test_ftc_5_2_the_move_preview_shows_the_extra_hex_for_passing_through_an_ene
         assert d is not None
         if d.reason == "move" and d.figure == "a":
             break
-        b.apply(default(d))
+        b.apply(do_little(d))
     reach = b.reach_for("a")
     path = reach.path(east(CENTRE, 2))
     assert path is not None and path.occupied_extra == 1

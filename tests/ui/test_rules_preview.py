@@ -9,8 +9,9 @@ from game.engine.hexgrid import Hex
 from game.engine.odds import hit_probability
 from game.engine.wounds import WoundLevel
 from game.ui.preview import attack_preview
-from tests.engine.test_rules_as_written import DOWN, UP, default, start
+from tests.engine.test_rules_as_written import DOWN, UP, start
 from tests.golden.scenarios import CENTRE, axial, east
+from tests.helpers import do_little
 
 
 def test_ftc_6_1_the_preview_of_a_shot_counts_the_firers_melee_attacker() -> None:
@@ -34,7 +35,7 @@ def test_ftc_6_1_the_preview_of_a_shot_counts_the_firers_melee_attacker() -> Non
         if d.reason == "declare" and d.figure == "g":
             b.apply(act.Declare("g", targets=("a",)))
         else:
-            b.apply(default(d))
+            b.apply(do_little(d))
     preview = attack_preview(b, "a", None, "t", compare=False)
     alone = hit_probability(preview.offence, (), preview.difficulty)
     assert preview.hit < alone
@@ -49,7 +50,7 @@ def test_ftc_6_6_the_preview_follows_the_aim() -> None:
         assert d is not None
         if d.reason == "declare" and d.figure == "a":
             break
-        b.apply(default(d))
+        b.apply(do_little(d))
     pv = attack_preview(b, "a", None, "z", compare=False, aim="arm")
     hits = [o for o in pv.distribution if o.hit]
     assert {o.location for o in hits} == {"torso", "arm"}
