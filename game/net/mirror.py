@@ -23,7 +23,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle import Battle, BattleSetup, CountingRandom, IllegalAction
-from game.engine.dice import FACES, DiceRoll
+from game.engine.dice import FACES
 
 WITHHELD_SET_DIE = gm.SetDie("", "", ())
 """The GM's set die as a seat other than the GM's receives it: that a GM decision was taken, nothing more."""
@@ -74,6 +74,11 @@ class TapedBattle(Battle):
 
     _taped: TapingRandom
 
+    def __init__(self, setup: BattleSetup) -> None:
+        super().__init__(setup)
+        # a roll made with faces the GM set by hand goes on the public tape as the draws that roll them
+        self.watch_set_rolls(lambda faces: self._taped.public.extend(draws_rolling(faces)))
+
     @property
     def rng(self) -> TapingRandom:
         """The battle's generator (a ``TapingRandom`` in the seeded state the engine gave it)."""
@@ -93,12 +98,6 @@ class TapedBattle(Battle):
         """``tape`` with each roll the GM set by hand in its place, as the draws that roll its faces (the
         copy of a seat that never learns the faces rolls them from there)."""
         return self._taped.public
-
-    def _set_die(self, purpose: str, fid: str) -> DiceRoll | None:
-        roll = super()._set_die(purpose, fid)
-        if roll is not None:
-            self._taped.public.extend(draws_rolling(roll.faces))
-        return roll
 
 
 class DesyncError(RuntimeError):

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from game.engine import actions as act
 from game.engine import events as ev
+from game.engine import gm
 from game.engine.ai import RandomPlayer
-from game.engine.battle import PHASES, Battle, IllegalAction, RuleOptions, legal_actions
+from game.engine.battle import ALWAYS_ALLOWED, HANDLERS, PHASES, Battle, IllegalAction, RuleOptions, legal_actions
 from game.engine.hexgrid import Hex
 from tests.golden.scenarios import skirmish
 
@@ -49,11 +50,7 @@ def snapshot(b: Battle) -> dict[str, Any]:
         "draws": b.rng.draws,
         "phase": b.phase,
         "round": b.round,
-        "declarations": dict(b._declarations),
-        "follow": list(b._follow_queue),
-        "pending": None
-        if b._pending is None
-        else (b._pending.figure, b._pending.index, tuple(b._pending.to_ask), b._pending.failed_at),
+        "state": b.snapshot(),
     }
 
 
@@ -140,7 +137,7 @@ def check_state(b: Battle, wounds_before: dict[str, list[Any]]) -> None:
         assert d is None and b.phase == "over"
         return
     assert d is not None
-    assert set(d.kinds) <= set(PHASES[b.phase])
+    assert set(d.kinds) <= set(PHASES[b.phase].actions)
     if d.figure is not None:
         assert b.figures[d.figure].can_act, f"{d.figure} is asked to act while unable to"
     for fid in d.interrupters:
@@ -279,13 +276,32 @@ def test_design_rule_2_illegal_declarations_change_nothing() -> None:
         assert snapshot(b) == before, f"{action} changed the battle"
 
 
+def test_design_rule_4_every_decision_a_phase_allows_has_its_handler() -> None:
+    """docs/architecture.md "Phases are a table": the handler table holds a handler for every decision a phase
+    (or every phase) allows, and for every GM decision; nothing else is dispatched."""
+    kinds = {kind for phase in PHASES.values() for kind in phase.actions} | set(ALWAYS_ALLOWED)
+    handled = {t.kind for t in HANDLERS}
+    assert kinds <= handled
+    assert set(gm.GM_ACTION_TYPES) <= handled
+    assert handled - kinds - set(gm.GM_ACTION_TYPES) == set()
+    # a decision the battle never takes is refused with a sentence, and changes nothing
+    b = Battle(skirmish(1))
+    before = snapshot(b)
+    with pytest.raises(IllegalAction, match="cannot be done"):
+        b.apply(act.RevealStances("blue"))
+    assert snapshot(b) == before
+
+
 def test_design_rule_4_phases_table_names_each_phases_actions() -> None:
     """docs/architecture.md "Phases are a table": the phase table lists what each phase allows; nothing is allowed once
     it is over."""
-    assert set(PHASES) == {"movement", "attack", "over"}
-    assert "move" in PHASES["movement"] and "hold" in PHASES["movement"]
-    assert "declare" in PHASES["attack"] and "second_move" in PHASES["attack"]
-    assert PHASES["over"] == ()
+    assert list(PHASES) == ["initiative", "movement", "attack", "over"]
+    assert "move" in PHASES["movement"].actions and "hold" in PHASES["movement"].actions
+    assert "declare" in PHASES["attack"].actions and "second_move" in PHASES["attack"].actions
+    assert PHASES["over"].actions == () and PHASES["initiative"].actions == ()
+    # FTC 3: a round runs initiative -> movement -> attack -> the next round's initiative
+    assert [PHASES[p].next for p in ("initiative", "movement", "attack")] == ["movement", "attack", "initiative"]
+    assert PHASES["over"].next is None
     b = Battle(skirmish(1))
     b.apply(act.Yield("red"))
     assert b.over and b.winner == "blue" and legal_actions(b) is None

@@ -4,6 +4,7 @@ bolts (8.3), lasting effects, and random play with casters keeping the battle's 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import magic
+from game.engine import gm, magic
 from game.engine.ai import RandomPlayer
 from game.engine.battle import Battle, BattleSetup, FigureSetup, IllegalAction, RuleOptions, legal_actions
 from game.engine.characters import Character, CharacterError
@@ -366,9 +367,14 @@ def test_ftc_8_3_dodge_accepts_an_enemy_caster() -> None:
 
 
 def test_ftc_8_area_spell_gives_bad_light_and_blocks_sight() -> None:
-    b = Battle(axial([("w", "blue", "wizard", CENTRE, 0), ("a", "red", "archer", east(CENTRE, 5), 3)], seed=0))
+    setup = axial([("w", "blue", "wizard", CENTRE, 0), ("a", "red", "archer", east(CENTRE, 5), 3)], seed=0)
+    b = Battle(replace(setup, gm="referee"))
     centre = east(CENTRE, 2)
-    b._effects.append(magic.ActiveEffect(magic.spell("Blinding Cloud"), "w", None, centre, 0))
+    # the wizard casts the cloud (1 round: it counts from the next round), his casting roll set by the GM
+    assert b.spell_targets("w", "Fire Bolt") == ["a"]
+    b.apply(gm.SetDie("w", "combat", (1, 1, 1, 1)))
+    play_round(b, {"w": act.Declare("w", spell="Blinding Cloud", spell_hex=centre)})
+    assert [e.hex for e in b.effects()] == [centre]
     # sight across the cloud is blocked: no bolt, no arrow
     assert b.spell_targets("w", "Fire Bolt") == []
     assert b.targets_for("a", weapon("Shortbow")) == []
@@ -473,8 +479,9 @@ def test_ftc_8_random_play_with_casters_keeps_every_invariant(seed: int, secret:
         events = b.apply(action)
         check_events(b, events, able)
         _check_healing_aware_state(b, wounds, events)
-        for fid, conc in b._casting.items():
-            assert b.figures[fid].can_act and conc.rounds_left >= 1
+        for fid in b.figures:
+            conc = b.casting_of(fid)
+            assert conc is None or (b.figures[fid].can_act and conc.rounds_left >= 1)
         for e in b.effects():
             assert e.active(b.round)
 

@@ -85,7 +85,7 @@ def _dart_past_a_bystander(bystander_first: bool) -> Callable[[int], Battle | No
         )
         while (d := legal_actions(b)) is not None and d.reason != "declare":
             b.apply(act.Move(d.figure or "", ()))
-        order = list(b._declare_queue)
+        order = list(b.declaring_order())
         w = order.index("w")
         return b if order.index("t") < w and (order.index("y") < w) == bystander_first else None
 
@@ -329,7 +329,7 @@ def _secret_dart(seed: int) -> Battle | None:
     )
     while (d := legal_actions(b)) is not None and d.reason != "declare":
         b.apply(act.Move(d.figure or "", ()))
-    return b if b._declare_queue[0] == "w" else None
+    return b if b.declaring_order()[0] == "w" else None
 
 
 def _dart_cast(b: Battle | None) -> bool:

@@ -15,8 +15,9 @@ from game.engine import gm
 from game.engine.battle import Battle, IllegalAction, RuleOptions, legal_actions
 from game.engine.combat import Stance
 from game.engine.preview import attack_preview, escape_chance
-from tests.engine.test_rules_as_written import DOWN, EVEN, UP, default, dice, start
+from tests.engine.test_rules_as_written import DOWN, EVEN, UP, dice, start
 from tests.golden.scenarios import CENTRE, axial, east
+from tests.helpers import do_little
 
 
 def to_declaration(b: Battle, fid: str, others: Mapping[str, act.Action] | None = None) -> None:
@@ -27,7 +28,7 @@ def to_declaration(b: Battle, fid: str, others: Mapping[str, act.Action] | None 
         if d.reason == "declare" and d.figure == fid:
             return
         chosen = (others or {}).get(d.figure or "") if d.reason == "declare" else None
-        b.apply(chosen or default(d))
+        b.apply(chosen or do_little(d))
 
 
 def resolved(events: list[ev.Event], attacker: str) -> ev.AttackResolved:

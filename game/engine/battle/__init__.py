@@ -6,44 +6,48 @@ do; ``apply(battle, action, seat)`` checks that the seat may take the decision (
 it caused. These two are the only door in; beside them ``game.engine.choices.choices`` spells out the
 options of the open decision and ``game.engine.preview.preview`` the odds of an action before it is sent.
 
-The package is the battle in rooms, one per part of the round:
+The package is the battle in parts, each a module of functions over the piece of state it owns
+(``state.PIECES``), layered so that a part imports only the parts below it:
 
-- ``state``: the spine — the setup and figure types, the phase table (``PHASES``), the state itself
-  (``BattleState``), the queries every part shares, the dice, and ``apply``'s dispatch;
-- ``initiative``: the start of a round and its initiative order (FTC 3, 4);
+- ``state``: the spine — the setup and figure types, the battle's state (``BattleState``) with each part's
+  piece, and the queries every part shares;
+- ``flow``: the round's course through the phase table (a phase's begin, step and end), and its end;
+- ``dice``: every roll, the dice the GM set by hand, each figure's one combat roll of the round;
+- ``gm_seat``: what the GM has laid on the battle — modifiers, conditions, escapes decided (*Fudge* 4.1);
+- ``effects``: lasting spell effects and what they change (FTC 8.1);
+- ``reach``: melee reach, a missile's aim and range, the weapon in use (FTC 6.2, 6.5, 9.1);
+- ``blows``: one attack, from its terms to its wound (FTC 6.3, 6.4, 6.6, 7);
+- ``declarations``: the attack phase's declarations, advances, retreats and follows (FTC 6.1, 6.2);
+- ``ranged``: stray shots (FTC 6.5.3);
+- ``spell_reach``, ``spells``: where spells reach and what their rolls are made of; casting,
+  concentration and recognition (FTC 8);
 - ``movement_phase``: the movement phase, zone-of-control escapes and free attacks (FTC 5, 5.2, 5.3);
-- ``declarations``: the attack phase's declarations, steps, advances, retreats and follows (FTC 6.1, 6.2);
 - ``resolution``: the round's attacks resolved, the multiple-attackers rule, damage (FTC 6.3, 6.4, 7);
-- ``ranged``: aiming missiles and stray shots (FTC 6.5, 6.5.3);
-- ``spells``: magic in the battle (FTC 8);
-- ``seats``: who may take which decision, checked at the door (*Fudge* 4.1);
-- ``gm_seat``: the GM's decisions, conditions, set dice and reinforcements (*Fudge* 4.1).
+- ``attack_phase``: the attack phase's decisions and course (FTC 6);
+- ``initiative``: the start of a round and its initiative order (FTC 3, 4);
+- ``gm_decisions``: the GM's decisions (*Fudge* 4.1);
+- ``phases``: the phase table (``PHASES``: each phase's actions and hooks) and the handler table
+  (``HANDLERS``: each kind of decision and its handler);
+- ``front``: ``Battle``, the thin front with the battle's public questions;
+- ``seats``: who may take which decision, checked at the door (*Fudge* 4.1).
 
-``Battle`` is the state with every part mixed in. Phases are a table (``PHASES``): each names the
-actions it allows. Checks run in one fixed order: is the battle over? is the action allowed in this
-phase? is it this side's / figure's turn? then the rule itself. All dice come from the battle's own
-``random.Random`` seeded from the setup's seed, so setup + seed + actions reproduce the whole battle
-(``game.engine.record``).
+Checks run in one fixed order: is the battle over? is the action allowed in this phase? is it this
+side's / figure's turn? then the rule itself. All dice come from the battle's own generator seeded from
+the setup's seed, so setup + seed + actions reproduce the whole battle (``game.engine.record``).
 """
 
 from __future__ import annotations
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine.battle.declarations import Declarations
-from game.engine.battle.gm_seat import GMSeat
-from game.engine.battle.initiative import Initiative
-from game.engine.battle.movement_phase import MovementPhase
-from game.engine.battle.ranged import RangedFire
-from game.engine.battle.resolution import Resolution
+from game.engine.battle.front import Battle
+from game.engine.battle.phases import HANDLERS, PHASES
 from game.engine.battle.seats import Seat, check_seat, seat_of_gm, seat_taking
-from game.engine.battle.spells import SpellsInBattle
 from game.engine.battle.state import (
     ALWAYS_ALLOWED,
     CONTROLLERS,
     GM_REFEREE,
     OUT_OF_RANGE,
-    PHASES,
     RULE_OPTION_HELP,
     STANDING_ORDERS,
     AttackTerms,
@@ -55,6 +59,7 @@ from game.engine.battle.state import (
     Figure,
     FigureSetup,
     IllegalAction,
+    Phase,
     Reason,
     RuleOptions,
     SideSetup,
@@ -62,10 +67,6 @@ from game.engine.battle.state import (
     front_arc_2,
 )
 from game.engine.generator import CountingRandom
-
-
-class Battle(Initiative, MovementPhase, Declarations, Resolution, RangedFire, SpellsInBattle, GMSeat):
-    """The whole state of one battle. Create it with ``Battle(setup)``; play it with ``apply``."""
 
 
 def legal_actions(battle: Battle) -> Decision | None:
@@ -85,6 +86,7 @@ __all__ = [
     "ALWAYS_ALLOWED",
     "CONTROLLERS",
     "GM_REFEREE",
+    "HANDLERS",
     "OUT_OF_RANGE",
     "PHASES",
     "RULE_OPTION_HELP",
@@ -100,6 +102,7 @@ __all__ = [
     "Figure",
     "FigureSetup",
     "IllegalAction",
+    "Phase",
     "Reason",
     "RuleOptions",
     "Seat",

@@ -1,15 +1,17 @@
-"""The spine of the battle: its types, the phase table, the state and the queries every part shares.
+"""The spine of the battle: its types, the state and the queries every part shares.
 
 ``BattleState`` holds the whole state of one battle (FTC 3: rounds of initiative, movement and attack
-phases), answers the shared questions (who stands where, whose zone of control covers a hex, how far a
-figure may move), makes every die roll, and dispatches a decision to the part of the round that rules
-it. The parts (``initiative``, ``movement_phase``, ``declarations``, ``resolution``, ``ranged``,
-``spells``, ``gm_seat``) subclass it; the stubs at its end name what each part provides.
+phases): the spine every part reads (the setup, the figures, the round, the phase, the initiative order,
+the log and its events, the one generator) and one *piece* per part of the round, which only the part
+that owns it reads or changes (``PIECES``: the piece's name -> its part; docs/architecture.md "A part
+owns its state"). It answers the questions every part shares: who stands where, whose zone of control
+covers a hex, the distance between two figures. The parts are modules of functions over this state; the
+phase table (``Phase``) and the table of handlers that join them are made in ``phases``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -19,15 +21,9 @@ from game.engine import gm, magic
 from game.engine.characters import Character
 from game.engine.combat import (
     Modifier,
-    Stance,
     obscured_vision_perception,
 )
 from game.engine.creatures import footprint, front_zone, large_distance
-from game.engine.damage import (
-    Factor,
-    crippled_posture,
-)
-from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
 from game.engine.generator import LEGACY_DICE, make_generator
 from game.engine.hexgrid import (
@@ -37,11 +33,9 @@ from game.engine.hexgrid import (
     neighbor,
 )
 from game.engine.lof import LineOfFire
-from game.engine.movement import Ground, Reach, movement_allowance
 from game.engine.ranges import RangeBand
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import Wounds
-from game.engine.zoc import EscapeLevels
 
 act.register_gm_actions()  # saved logs carry the GM's decisions
 
@@ -293,7 +287,10 @@ class Decision:
 
 
 @dataclass
-class _PendingMove:
+class PendingMove:
+    """A move under way, walked step by step: paused for a stop question or after a failed escape (FTC 5.2,
+    5.3)."""
+
     figure: str
     path: tuple[tuple[Hex, int], ...]
     """The states (hex, facing) from the start, as in ``movement.Path``."""
@@ -310,21 +307,116 @@ class _PendingMove:
     again for the same step)."""
 
 
-PHASES: Mapping[str, tuple[str, ...]] = {
-    # phase -> the action kinds it allows (docs/architecture.md "Phases are a table"); "standing_order" and "yield" are
-    # always allowed
-    "movement": ("move", "hold", "pass_interrupt", "stop_choice", "escape_failed_choice"),
-    "attack": ("declare", "second_move", "follow_choice", "stop_choice", "escape_failed_choice"),
-    "over": (),
+@dataclass
+class MovementState:
+    """The movement phase's own state (FTC 5, 5.2, 5.3), owned by ``movement_phase``."""
+
+    due: int = 0
+    """The place in the initiative order of the next figure to move."""
+    end_queue: list[str] | None = None
+    """At the end of the phase: the held figures still to use or forfeit their move, in reverse order."""
+    passed: set[str] = field(default_factory=set)
+    """The sides that let the due figure move without interrupting."""
+    pending: PendingMove | None = None
+    """The move under way, paused for a stop question or a failed escape."""
+
+
+@dataclass
+class AttackState:
+    """The attack phase's declarations (FTC 6.1, 6.2), owned by ``declarations``."""
+
+    declare_queue: list[str] = field(default_factory=list)
+    declarations: dict[str, Declaration] = field(default_factory=dict)
+    follow_queue: list[tuple[str, Hex]] = field(default_factory=list)
+    revealed: bool = False
+
+
+@dataclass
+class MagicState:
+    """Spells being cast (FTC 8.1) and spells recognised (FTC 8.2), owned by ``spells``."""
+
+    casting: dict[str, magic.Concentration] = field(default_factory=dict)
+    recognised: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+@dataclass
+class EffectsState:
+    """The lasting spell effects (FTC 8.1), owned by ``effects``."""
+
+    effects: list[magic.ActiveEffect] = field(default_factory=list)
+    spell_weapons: dict[str, tuple[Weapon, magic.Spell]] = field(default_factory=dict)
+    """A damage spell's weapon, made once per spell, so that a blow can tell it is the spell's."""
+
+
+@dataclass
+class GMSeatState:
+    """The GM's standing modifiers and conditions, and escapes decided by hand (*Fudge* 4.1), owned by
+    ``gm_seat``."""
+
+    conditions: gm.GMState = field(default_factory=gm.GMState)
+    escape: dict[str, bool] = field(default_factory=dict)
+
+
+@dataclass
+class DiceState:
+    """The dice the GM set by hand and the round's combat rolls (FTC 6.3, 8.1), owned by ``dice``."""
+
+    set_queue: list[gm.SetDie] = field(default_factory=list)
+    used: list[gm.SetDie] = field(default_factory=list)
+    """The set dice used by the decision being applied."""
+    set_rolls: dict[int, gm.SetDie] = field(default_factory=dict)
+    """The rolls made with faces the GM set by hand: index in ``events`` -> the GM's ``SetDie`` (the GM's
+    own view marks them; the log shows them as any roll)."""
+    round_rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Each figure's one combat roll of the round, once made (made early for a 1-second spell, FTC 8.1)."""
+    watchers: list[Callable[[tuple[int, ...]], None]] = field(default_factory=list, repr=False)
+    """Called with the faces of each roll made with set faces, as it is made (``dice.watch_set_rolls``)."""
+
+
+PIECES: Mapping[str, str] = {
+    "movement_state": "movement_phase",
+    "attack_state": "declarations",
+    "magic_state": "spells",
+    "effects_state": "effects",
+    "gm_seat_state": "gm_seat",
+    "dice_state": "dice",
 }
+"""Each piece of the battle's state (an attribute of ``BattleState``) and the one part (a module of
+``game.engine.battle``) that owns it: only that part reads or changes it; the others call its functions
+(a house test holds it)."""
+
 ALWAYS_ALLOWED = ("standing_order", "yield")
+"""The decisions allowed in every phase but the end (a standing order, a yield)."""
+
+Hook = Callable[["BattleState"], list[ev.Event]]
+"""A phase's hook: a function of the battle returning the events it caused."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of the round in the phase table (docs/architecture.md "Phases are a table"; FTC 3).
+
+    ``actions``: the kinds of decision it allows (besides ``ALWAYS_ALLOWED``); ``decide``: who decides now
+    (``legal_actions``); ``on_begin``: what happens as it begins; ``step``: what happens after each
+    decision taken in it (the next figure, or the phase's end); ``on_end``: what happens as it ends;
+    ``next``: the phase that follows (None: the battle is over).
+    """
+
+    name: str
+    actions: tuple[str, ...] = ()
+    decide: Callable[[BattleState], Decision] | None = None
+    on_begin: Hook | None = None
+    step: Hook | None = None
+    on_end: Hook | None = None
+    next: str | None = None
 
 
 class BattleState:
-    """The whole state of one battle and the queries every part of the round shares (the parts
-    mix into ``game.engine.battle.Battle``)."""
+    """The whole state of one battle: the spine every part reads, the pieces each part owns (``PIECES``),
+    the phase table that joins the parts (``phases``), and the queries every part shares. The battle
+    itself is ``game.engine.battle.Battle``, the front over this state."""
 
-    def __init__(self, setup: BattleSetup) -> None:
+    def __init__(self, setup: BattleSetup, phases: Mapping[str, Phase]) -> None:
         ids = [f.id for f in setup.figures]
         if len(set(ids)) != len(ids):
             raise ValueError("two figures share an id")
@@ -369,37 +461,43 @@ class BattleState:
         self.rolled_at: list[bool] = []  # per logged action: did it roll dice?
         self.winner: str | None = None
         self.over = False
-        # movement phase
-        self._due = 0
-        self._end_queue: list[str] | None = None
-        self._passed: set[str] = set()
-        self._pending: _PendingMove | None = None
-        # attack phase
-        self._declare_queue: list[str] = []
-        self._declarations: dict[str, Declaration] = {}
-        self._follow_queue: list[tuple[str, Hex]] = []
-        self._revealed = False
-        # magic (FTC 8): concentrations, lasting effects, the round's rolls (made early for a 1-second
-        # spell, FTC 8.1), recognitions
-        self._casting: dict[str, magic.Concentration] = {}
-        self._effects: list[magic.ActiveEffect] = []
-        self._roll_faces: dict[str, tuple[int, ...]] = {}
-        self._recognised: dict[tuple[str, str], str] = {}
-        self._spell_weapons: dict[str, tuple[Weapon, magic.Spell]] = {}
-        # the GM's seat: standing modifiers and conditions, dice set by hand, escape overrides
-        self.gm_state = gm.GMState()
-        self.gm_dice: list[gm.SetDie] = []
-        self._set_used: list[gm.SetDie] = []
-        self.set_rolls: dict[int, gm.SetDie] = {}
-        """The rolls made with faces the GM set by hand: index in ``events`` -> the GM's ``SetDie`` (the GM's
-        own view marks them; the log shows them as any roll)."""
-        self.gm_escape: dict[str, bool] = {}
+        # each part's own piece of the state (``PIECES`` names the part that owns it)
+        self.movement_state = MovementState()
+        self.attack_state = AttackState()
+        self.magic_state = MagicState()
+        self.effects_state = EffectsState()
+        self.gm_seat_state = GMSeatState()
+        self.dice_state = DiceState()
         self.removed: dict[str, Figure] = {}
-        for fig in self.figures.values():
-            self.events.extend(self._carried_wounds(fig))
-        self.events.extend(self._begin_round())
+        self.phases = phases
+        """The phase table (``phases.PHASES``): each phase's actions and hooks."""
         self.digests: list[str] = []
-        self.initial_digest = ev.events_digest(self.events)
+        self.initial_digest = ""
+
+    def snapshot(self) -> str:
+        """The battle's whole state as text: the spine, every figure and every part's piece (``PIECES``). Two
+        equal snapshots are the same battle in the same moment; a refused decision leaves it as it was
+        (docs/architecture.md "The door")."""
+        return repr(
+            (
+                self.round,
+                self.phase,
+                self.order,
+                self.over,
+                self.winner,
+                len(self.events),
+                len(self.log),
+                self.rng.draws,
+                self.figures,
+                self.removed,
+                self.movement_state,
+                self.attack_state,
+                self.magic_state,
+                self.effects_state,
+                self.gm_seat_state,
+                self.dice_state,
+            )
+        )
 
     # ------------------------------------------------------------------ queries
     def figure(self, fid: str) -> Figure:
@@ -454,70 +552,21 @@ class BattleState:
                 zones.setdefault(h, set()).add(e.id)
         return {h: frozenset(s) for h, s in zones.items()}
 
-    def movement_allowance_of(self, fig: Figure, posture: str | None = None) -> int:
-        """FTC 5, 5.1.1: hexes this round before terrain (posture — the figure's own, or the one it is
-        about to take — and encumbrance included)."""
-        c = fig.character
-        allowance = movement_allowance(
-            c.speed,
-            speed_scale=c.speed_scale,
-            # FTC 6.6: a crippled leg or foot hobbles as if crawling (docs/rulings.md "Hit location")
-            posture=crippled_posture(posture or fig.posture, fig.crippled),
-            strength=c.strength,
-            strength_scale=c.strength_scale,
-            load_kg=c.carried_mass_kg(),
-        )
-        return self._magic_allowance(fig, allowance)
-
-    def reach_for(self, fid: str, *, allowance: int | None = None, posture: str | None = None) -> Reach:
-        """Reachable hexes and cheapest paths for a figure now (one source of legality, docs/architecture.md "One source
-        of legality");
-        ``posture``: as if it first dropped to crawling / prone or stood up (FTC 5 "Crawling and Rolling")."""
-        fig = self.figure(fid)
-        if allowance is None:
-            allowance = self.movement_allowance_of(fig, posture)
-        return self.ground_for(fig).reach(fig.hex, fig.facing, allowance)
-
-    def ground_for(self, fig: Figure) -> Ground:
-        """What ``fig``'s move is searched and priced over now (FTC 5-5.3): every other figure's hexes are
-        occupied (passable at +1, FTC 5.2: an enemy's hex too, when he does not stop the mover or the mover
-        breaks his zone of control), and the zones of the enemies who would stop it; one ground for the
-        highlights, the AI and the move's validation alike."""
-        return Ground(
-            self.terrain,
-            fig.character.movement_modes[0],
-            occupied=_covered(f for f in self.figures.values() if f.id != fig.id),
-            zones=self.stopper_zones(fig),
-            per_hex_terrain=self.options.per_hex_terrain,
-            size=fig.size,
-        )
-
     # ------------------------------------------------------------------ large figures (FTC 5; creatures.py)
     def cells_of(self, fid: str) -> frozenset[Hex]:
         """The hexes a figure covers (FTC 5): its hex, or its 3- or 7-hex footprint (for the screen)."""
         return self.figure(fid).cells
 
-    def _body(self, fig: Figure, h: Hex, facing: int) -> frozenset[Hex]:
-        """The hexes ``fig`` would cover standing on ``h`` with ``facing``."""
-        return footprint(h, fig.character.footprint, facing)
-
-    def _fits(self, fig: Figure, h: Hex, facing: int) -> bool:
+    def fits(self, fig: Figure, h: Hex, facing: int) -> bool:
         """FTC 5.2: every hex ``fig`` would cover there is passable for it and nobody else's."""
         mode = fig.character.movement_modes[0]
-        for c in self._body(fig, h, facing):
+        for c in body(fig, h, facing):
             occ = self.occupant(c)
             if not self.terrain.is_passable(c, mode) or (occ is not None and occ is not fig):
                 return False
         return True
 
-    def _distance(self, a: Figure, b: Figure) -> int:
-        """Hexes between two figures: between their nearest hexes (docs/rulings.md "Distances";
-        creatures.large_distance)."""
-        if a.size == 1 and b.size == 1:
-            return distance(a.hex, b.hex)
-        return large_distance(a.cells, b.cells)
-
-    def _carried_wounds(self, fig: Figure) -> list[ev.Event]:
+    def carried_wounds(self, fig: Figure) -> list[ev.Event]:
         """*Fudge* 4.8: said in the log when a figure starts with wounds from an earlier battle (only then, so
         a battle without carried wounds opens, and digests, exactly as before); one too hurt to act is out."""
         if fig.character.wounds is None:
@@ -528,409 +577,8 @@ class BattleState:
             out.append(ev.TakenOut(fig.id, fig.wounds.label))
         return out
 
-    # ------------------------------------------------------------------ decisions
-    def decision(self) -> Decision | None:
-        """Who must decide now (None when the battle is over)."""
-        if self.over:
-            return None
-        if self._pending is not None:
-            p = self._pending
-            if p.to_ask:
-                stopper = self.figures[p.to_ask[0]]
-                mover = self.figures[p.figure]
-                return Decision(
-                    stopper.side,
-                    stopper.id,
-                    Reason.STOP,
-                    ("stop_choice",),
-                    f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
-                    mover=mover.id,
-                )
-            if p.failed_at is not None:
-                mover = self.figures[p.figure]
-                return Decision(
-                    mover.side,
-                    mover.id,
-                    Reason.ESCAPE_FAILED,
-                    ("escape_failed_choice",),
-                    f"{mover.name} failed to escape: stay here, or turn tail and run "
-                    "(each stopper gets a free attack)?",
-                )
-        if self.phase == "movement":
-            return self._movement_decision()
-        return self._attack_decision()
 
-    # ------------------------------------------------------------------ apply
-    def apply(self, action: act.Action) -> list[ev.Event]:
-        """Validate and carry out one decision; returns the events it caused (see module docstring)."""
-        if self.over:
-            raise IllegalAction("The battle is over.")
-        kind = action.kind
-        is_gm = isinstance(action, gm.GMAction)  # the GM may act in any phase
-        if not is_gm and kind not in PHASES[self.phase] and kind not in ALWAYS_ALLOWED:
-            raise IllegalAction(f"That cannot be done in the {self.phase} phase.")
-        draws_before = self.rng.draws
-        self._set_used.clear()
-        new_events: list[ev.Event] = (
-            self._do_gm(action) if isinstance(action, gm.GMAction) else getattr(self, f"_do_{kind}")(action)
-        )
-        for used in self._set_used:
-            self.set_rolls[len(self.events) + ev.set_roll_at(new_events, used.figure, used.faces)] = used
-        self.events.extend(new_events)
-        self.log.append(action)
-        self.rolled_at.append(self.rng.draws != draws_before)
-        self.digests.append(ev.events_digest(new_events))
-        return new_events
-
-    # ---- always allowed
-    def _do_standing_order(self, a: act.SetStandingOrder) -> list[ev.Event]:
-        fig = self.figure(a.figure)
-        if a.order not in STANDING_ORDERS:
-            raise IllegalAction(f"A standing order is one of {', '.join(STANDING_ORDERS)}.")
-        fig.standing_order = a.order
-        return [ev.StandingOrderSet(fig.id, a.order)]
-
-    def _do_yield(self, a: act.Yield) -> list[ev.Event]:
-        if a.side not in self.sides:
-            raise IllegalAction(f"There is no side {a.side!r}.")
-        others = [s for s in self.sides if s != a.side and self.able(s)]
-        self.over = True
-        self.phase = "over"
-        self.winner = others[0] if len(others) == 1 else None
-        return [ev.BattleEnded(self.winner, f"{self.sides[a.side].name} yields")]
-
-    def _check_over(self, out: list[ev.Event]) -> bool:
-        """The battle ends when at most one side has figures able to fight."""
-        if self.over:
-            return True
-        standing = [s for s in self.sides if self.able(s)]
-        if len(standing) <= 1:
-            self.over = True
-            self.phase = "over"
-            self.winner = standing[0] if standing else None
-            reason = f"{self.sides[self.winner].name} wins" if self.winner else "no side is left standing"
-            out.append(ev.BattleEnded(self.winner, reason))
-            return True
-        return False
-
-    def _set_die(self, purpose: str, fid: str) -> DiceRoll | None:
-        """The first roll of ``purpose`` the GM set by hand for a figure, taken from the queue (SetDie)."""
-        for i, s in enumerate(self.gm_dice):
-            if s.purpose == purpose and s.figure == fid:
-                del self.gm_dice[i]
-                self._set_used.append(s)
-                return DiceRoll(s.faces)
-        return None
-
-    def _roll(self, purpose: str, *fids: str) -> DiceRoll:
-        """Every 4dF roll of the battle (FTC 4, 5.3, 6.3, 7.4): the faces the GM set for one of ``fids``,
-        else the battle's generator, drawn exactly as without a GM."""
-        for fid in fids:
-            roll = self._set_die(purpose, fid)
-            if roll is not None:
-                return roll
-        return roll_4df(self.rng)
-
-    # ------------------------------------------------------------------ the parts of the round
-    # Each part of the round (its own module) provides these; the spine calls them. The stubs let the
-    # parts call each other through ``self`` with their types checked.
-
-    def _begin_round(self) -> list[ev.Event]:
-        """Provided by ``initiative``."""
-        raise NotImplementedError
-
-    def _movement_decision(self) -> Decision:
-        """Provided by ``movement_phase``."""
-        raise NotImplementedError
-
-    def _start_move(self, fig: Figure, steps: act.States, reason: str, *, posture: str | None = None) -> list[ev.Event]:
-        """Provided by ``movement_phase``."""
-        raise NotImplementedError
-
-    def _continue_move(self) -> list[ev.Event]:
-        """Provided by ``movement_phase``."""
-        raise NotImplementedError
-
-    def _advance_movement(self) -> list[ev.Event]:
-        """Provided by ``movement_phase``."""
-        raise NotImplementedError
-
-    def _attack_decision(self) -> Decision:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _begin_attack_phase(self) -> list[ev.Event]:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _advance_attack(self) -> list[ev.Event]:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _reach_along(
-        self,
-        att: Figure,
-        mine: Sequence[tuple[Hex, int]],
-        tgt: Figure,
-        theirs: Sequence[tuple[Hex, int]],
-        weapon: Weapon,
-    ) -> bool:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _moves_of(self, fig: Figure) -> list[tuple[Hex, int]]:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _reach_ok(
-        self,
-        att_hex: Hex,
-        att_facing: int,
-        target_hex: Hex,
-        weapon: Weapon,
-        *,
-        size: int = 1,
-        target: tuple[int, int] = (1, 0),
-    ) -> bool:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def melee_attackers_on(self, fid: str) -> list[str]:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _weapon_of(self, fig: Figure, name: str | None) -> Weapon:
-        """Provided by ``declarations``."""
-        raise NotImplementedError
-
-    def _combat_skill(self, fig: Figure, weapon: Weapon | None = None) -> int:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _melee_weapon(self, fig: Figure) -> Weapon:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _defence_vs(
-        self,
-        defender: Figure,
-        attacker: Figure,
-        weapon: Weapon,
-        roll: int,
-        decl: Declaration | None,
-        *,
-        shield_ok: bool,
-        run: bool = False,
-    ) -> tuple[int, tuple[Modifier, ...], bool]:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _strike(
-        self,
-        att: Figure,
-        tgt: Figure,
-        weapon: Weapon,
-        roll: int,
-        omods: Sequence[Modifier],
-        defence: int | None,
-        dmods: Sequence[Modifier],
-        others: Sequence[tuple[str, int]],
-        difficulty: int,
-        dist: int,
-        aim: str,
-        *,
-        free: bool = False,
-        stray: bool = False,
-        skill: int | None = None,
-    ) -> tuple[ev.AttackResolved, tuple[Figure, int, str, int] | None]:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _apply_wounds(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _resolve_round(self) -> list[ev.Event]:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def attack_terms(
-        self,
-        att: Figure,
-        tgt: Figure,
-        weapon: Weapon,
-        stance: Stance,
-        *,
-        advance_used: int = 0,
-        dodges: int = 0,
-        positions: Sequence[tuple[Hex, int]] | None = None,
-        phase_start: Hex | None = None,
-        firer_defending: bool = False,
-    ) -> AttackTerms:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def dodge_terms(self, fid: str, stance: Stance, bonus: Modifier | None = None) -> tuple[Modifier, ...]:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _aim(self, firer: Figure, target: Figure) -> tuple[Hex, int]:
-        """Provided by ``ranged``."""
-        raise NotImplementedError
-
-    def _ranged_ok(self, firer: Figure, target: Figure, weapon: Weapon) -> bool:
-        """Provided by ``ranged``."""
-        raise NotImplementedError
-
-    def _best_range(self, firer: Figure, target: Figure) -> int:
-        """Provided by ``ranged``."""
-        raise NotImplementedError
-
-    def _disarms(self, events: Sequence[ev.Event]) -> list[ev.Event]:
-        """Provided by ``resolution``."""
-        raise NotImplementedError
-
-    def _stray(
-        self,
-        att: Figure,
-        tgt: Figure,
-        weapon: Weapon,
-        roll: int,
-        omods: Sequence[Modifier],
-        lof: LineOfFire[str],
-        rolls: Mapping[str, int],
-        wounds: list[tuple[Figure, int, str, int]],
-    ) -> list[ev.Event]:
-        """Provided by ``ranged``."""
-        raise NotImplementedError
-
-    def _magic_mods(self, fig: Figure, channel: str) -> tuple[Modifier, ...]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _speed_of(self, fig: Figure) -> int:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_allowance(self, fig: Figure, allowance: int) -> int:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_sight_blocked(self, a: Hex, b: Hex) -> bool:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_attack_mods(self, att: Figure, target_hex: Hex) -> list[Modifier]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_factors(
-        self,
-        att: Figure,
-        tgt: Figure,
-        weapon: Weapon,
-        location: str,
-        off: tuple[Factor, ...],
-        dfn: tuple[Factor, ...],
-    ) -> tuple[tuple[Factor, ...], tuple[Factor, ...]]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _casts_bolts(self, fig: Figure) -> bool:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    @staticmethod
-    def _touch_on(decl: Declaration, fid: str) -> bool:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_declare_options(self, fig: Figure) -> dict[str, object]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _early_roll(self, fid: str, out: list[ev.Event]) -> int:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_round_began(self) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_held_fast(self, phase: str) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_attack_phase_began(self) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_moved(self, fig: Figure, hexes: int) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _check_spell_declaration(
-        self, fig: Figure, a: act.Declare
-    ) -> tuple[magic.Spell, str | None, Hex | None, bool] | None:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_declared(
-        self, fig: Figure, decl: Declaration, plan: tuple[magic.Spell, str | None, Hex | None, bool] | None
-    ) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _cast_at_once(self, fig: Figure, decl: Declaration) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_resolve(
-        self,
-        rollers: Sequence[str],
-        rolls: Mapping[str, int],
-        attacks: Sequence[tuple[str, str]],
-        melee_on: Mapping[str, list[str]],
-        wounds: list[tuple[Figure, int, str, int]],
-    ) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_figure_removed(self, fid: str) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def _magic_damaged(self, wounds: Sequence[tuple[Figure, int, str, int]]) -> list[ev.Event]:
-        """Provided by ``spells``."""
-        raise NotImplementedError
-
-    def gm_terms(self, fig: Figure) -> tuple[Modifier, ...]:
-        """Provided by ``gm_seat``."""
-        raise NotImplementedError
-
-    def light_at(self, h: Hex) -> int:
-        """Provided by ``gm_seat``."""
-        raise NotImplementedError
-
-    def footing_at(self, h: Hex) -> int:
-        """Provided by ``gm_seat``."""
-        raise NotImplementedError
-
-    def _gm_new_round(self) -> None:
-        # FTC 3: a new round begins; the GM's "this round" modifiers and escape overrides lapse
-        """Provided by ``gm_seat``."""
-        raise NotImplementedError
-
-    def _gm_escape_levels(self, levels: EscapeLevels, fig: Figure, stoppers: Sequence[Figure]) -> EscapeLevels:
-        """Provided by ``gm_seat``."""
-        raise NotImplementedError
-
-    def _do_gm(self, a: gm.GMAction) -> list[ev.Event]:
-        """Provided by ``gm_seat``."""
-        raise NotImplementedError
-
-
-def _covered(figures: Iterable[Figure]) -> frozenset[Hex]:
+def covered(figures: Iterable[Figure]) -> frozenset[Hex]:
     """Every hex the figures cover (FTC 5: a large figure's whole footprint)."""
     out: set[Hex] = set()
     for f in figures:
@@ -941,12 +589,25 @@ def _covered(figures: Iterable[Figure]) -> frozenset[Hex]:
     return frozenset(out)
 
 
-def _sentence(text: str) -> str:
+def sentence(text: str) -> str:
     """A movement error as a sentence for the player (capital first letter, full stop)."""
     text = text.strip()
     if not text:
         return "That move is not allowed."
     return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def body(fig: Figure, h: Hex, facing: int) -> frozenset[Hex]:
+    """The hexes ``fig`` would cover standing on ``h`` with ``facing`` (FTC 5)."""
+    return footprint(h, fig.character.footprint, facing)
+
+
+def figure_distance(a: Figure, b: Figure) -> int:
+    """Hexes between two figures: between their nearest hexes (docs/rulings.md "Distances";
+    creatures.large_distance)."""
+    if a.size == 1 and b.size == 1:
+        return distance(a.hex, b.hex)
+    return large_distance(a.cells, b.cells)
 
 
 def effective_perception(character: Character) -> int:

@@ -1,0 +1,70 @@
+"""The two tables that join the battle's parts: the phases of the round with their hooks, and every kind of
+decision with its handler (FTC 3; docs/architecture.md "Phases are a table").
+
+A part never calls the part of a later phase: when its phase has run its course it asks ``flow``, which
+reads ``PHASES``; ``apply`` hands each decision to its handler in ``HANDLERS``. This module imports every
+part and is imported by none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from game.engine import actions as act
+from game.engine import events as ev
+from game.engine.battle import (
+    attack_phase,
+    declarations,
+    flow,
+    gm_decisions,
+    initiative,
+    movement_phase,
+    resolution,
+)
+from game.engine.battle.state import BattleState, Phase
+
+PHASES: Mapping[str, Phase] = {
+    # FTC 4: a new round, its initiative; nobody decides in it, so the movement phase follows at once
+    "initiative": Phase("initiative", on_begin=initiative.begin_round, next="movement"),
+    # FTC 5: figures move in initiative order, holding, interrupting, stopping each other
+    "movement": Phase(
+        "movement",
+        ("move", "hold", "pass_interrupt", "stop_choice", "escape_failed_choice"),
+        decide=movement_phase.decision,
+        on_begin=movement_phase.begin,
+        step=movement_phase.advance,
+        next="attack",
+    ),
+    # FTC 6: declarations in reverse initiative order (a second move among them), then every attack at once
+    "attack": Phase(
+        "attack",
+        ("declare", "second_move", "follow_choice", "stop_choice", "escape_failed_choice"),
+        decide=attack_phase.decision,
+        on_begin=attack_phase.begin,
+        step=attack_phase.advance,
+        on_end=resolution.resolve_round,
+        next="initiative",
+    ),
+    "over": Phase("over"),
+}
+"""The phases of a round, in order (``next``), each with the decisions it allows and its hooks."""
+
+Handler = Callable[[BattleState, Any], list[ev.Event]]
+"""A decision's handler: it checks the rule, carries the decision out and returns its events."""
+
+HANDLERS: Mapping[type[act.Action], Handler] = {
+    act.Move: movement_phase.move,
+    act.Hold: movement_phase.hold,
+    act.PassInterrupt: movement_phase.pass_interrupt,
+    act.StopChoice: movement_phase.stop_choice,
+    act.EscapeFailedChoice: movement_phase.escape_failed_choice,
+    act.Declare: attack_phase.declare,
+    act.SecondMove: attack_phase.second_move,
+    act.FollowChoice: declarations.follow,
+    act.SetStandingOrder: movement_phase.set_standing_order,
+    act.Yield: flow.yield_battle,
+    # the GM's decisions share the GM seat's checks, which hand each to its own handler
+    **dict.fromkeys(gm_decisions.HANDLERS, gm_decisions.act_as_gm),
+}
+"""Every kind of decision a battle takes, by its type, and the part's function that handles it."""
