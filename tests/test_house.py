@@ -2,8 +2,14 @@
 
 - No module of the engine, the maps or the top-level ``game/*.py`` is longer than 1,000 lines.
 - The computer players and the screen use only the battle's public door (``BATTLE_PRIVATE_FREE``).
-- No part of the screen (``game/ui``) reaches into another object's private attributes: ``self._x`` and
-  ``super()._x`` are a class's own business, ``screen._view``, ``self.screen._x`` or ``part._x`` are not.
+- No part of the screen (``game/ui``, the battle screen's parts included) reaches into another object's
+  private attributes: ``self._x`` and ``super()._x`` are a class's own business, ``screen._view``,
+  ``self.screen._x`` or ``part._x`` are not.
+- The battle's parts own their state (docs/architecture.md "A part owns its state"): a piece of the battle's
+  state (``state.PIECES``) is read or changed only by the part that owns it; no part module of
+  ``game/engine/battle`` reads another object's private attribute; no placeholder method stands in for
+  another part's (``raise NotImplementedError``), and no name is built from a string to find a method
+  (``getattr`` with an f-string or a concatenation). The tests use the battle's public door only.
 - No import cycle among ``game``'s modules, counting imports made inside functions as well as at module
   level (a function-level import is a door that goes both ways just the same). The graph covers all of
   ``game``; ``CYCLE_FREE`` names the packages whose modules may not sit on any cycle.
@@ -259,3 +265,149 @@ def test_nothing_below_the_command_layer_imports_it() -> None:
         n for n, deps in graph.items() if not n.startswith("game.cli") and any(m.startswith("game.cli") for m in deps)
     )
     assert users == []
+
+
+# ------------------------------------------------------------------------------------------ the battle's parts
+BATTLE = GAME / "engine" / "battle"
+
+
+def battle_pieces() -> dict[str, str]:
+    """Each piece of the battle's state and the module that owns it (``state.PIECES``)."""
+    from game.engine.battle.state import PIECES
+
+    return dict(PIECES)
+
+
+def piece_uses(source: str) -> list[tuple[str, int]]:
+    """Every ``<x>.<piece>`` attribute in ``source``: (the piece, the line), in order of lines."""
+    pieces = battle_pieces()
+    return sorted(
+        (
+            (node.attr, node.lineno)
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr in pieces
+        ),
+        key=lambda use: use[1],
+    )
+
+
+def test_piece_finder_sees_a_piece_read_through_any_name() -> None:
+    source = "x = b.movement_state.pending\ny = battle.attack_state\nz = b.figures\n"
+    assert piece_uses(source) == [("movement_state", 1), ("attack_state", 2)]
+
+
+def test_each_piece_of_the_battle_is_read_only_by_the_part_that_owns_it() -> None:
+    pieces = battle_pieces()
+    assert set(pieces.values()) <= {p.stem for p in BATTLE.glob("*.py")}, "PIECES names a module that does not exist"
+    bad = {}
+    for path in sorted(BATTLE.glob("*.py")):
+        if path.stem == "state":  # the state makes the pieces (and its snapshot shows them)
+            continue
+        foreign = [
+            f"{piece} (line {line})" for piece, line in piece_uses(path.read_text()) if pieces[piece] != path.stem
+        ]
+        if foreign:
+            bad[path.name] = foreign
+    assert not bad, f"ask the owning part (state.PIECES) through its functions instead: {bad}"
+    # and nothing outside the battle reads a piece
+    outside = {
+        p.relative_to(ROOT).as_posix(): uses
+        for p in sorted(GAME.rglob("*.py"))
+        if BATTLE not in p.parents and (uses := piece_uses(p.read_text(encoding="utf-8")))
+    }
+    assert not outside, f"use the battle's public questions instead: {outside}"
+
+
+def test_no_part_of_the_battle_reaches_into_another_objects_private_attributes() -> None:
+    bad = {p.name: uses for p in sorted(BATTLE.glob("*.py")) if (uses := foreign_private_uses(p.read_text()))}
+    assert not bad, f"offer a public function of the part instead: {bad}"
+
+
+def placeholders_and_built_names(source: str) -> list[str]:
+    """``raise NotImplementedError`` (a placeholder standing in for another part's method) and ``getattr``
+    with a name built from a string (an f-string or a concatenation) in ``source``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                out.append(f"raise NotImplementedError (line {node.lineno})")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.JoinedStr | ast.BinOp)
+        ):
+            out.append(f"{node.func.id} with a built name (line {node.lineno})")
+    return out
+
+
+def test_placeholder_finder_sees_placeholders_and_built_names_only() -> None:
+    source = (
+        "def f(self):\n    raise NotImplementedError\n"
+        "def g(self):\n    raise NotImplementedError('provided by x')\n"
+        "h = getattr(self, f'_do_{kind}')\n"
+        "i = getattr(self, '_gm_' + kind)\n"
+        "j = getattr(settings, key)\n"
+        "try:\n    pass\nexcept NotImplementedError:\n    pass\n"
+    )
+    assert placeholders_and_built_names(source) == [
+        "raise NotImplementedError (line 2)",
+        "raise NotImplementedError (line 4)",
+        "getattr with a built name (line 5)",
+        "getattr with a built name (line 6)",
+    ]
+
+
+def test_no_placeholder_methods_and_no_method_names_built_from_strings_in_game() -> None:
+    bad = {
+        p.relative_to(ROOT).as_posix(): uses
+        for p in sorted(GAME.rglob("*.py"))
+        if (uses := placeholders_and_built_names(p.read_text(encoding="utf-8")))
+    }
+    assert not bad, f"call the part's function (or look it up in a table) instead: {bad}"
+
+
+def battle_private_names() -> set[str]:
+    """The private names of the battle's modules (functions, classes, attributes, ``self._x``) and the names
+    of its pieces of state: what only the battle itself may read."""
+    names = set(battle_pieces())
+    for path in BATTLE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.FunctionDef | ast.ClassDef)
+                and node.name.startswith("_")
+                and not node.name.startswith("__")
+            ):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                names.add(node.attr)
+    return names
+
+
+def test_tests_read_no_private_state_of_the_battle() -> None:
+    private = battle_private_names()
+    assert {"movement_state", "attack_state", "dice_state", "_other_occupant"} <= private
+    bad = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if path.name == "test_house.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        uses = [
+            f"{ast.unparse(node)} (line {node.lineno})"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr in private
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ]
+        uses += [
+            f"import {alias.name} (line {node.lineno})"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("game.engine.battle")
+            for alias in node.names
+            if alias.name.startswith("_")
+        ]
+        if uses:
+            bad[path.relative_to(ROOT).as_posix()] = uses
+    assert not bad, f"test through legal_actions / apply and the battle's public questions: {bad}"
