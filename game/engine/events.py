@@ -376,6 +376,24 @@ class AttackResolved(Event):
 
 
 @dataclass(frozen=True)
+class AttackLapsed(Event):
+    """FTC 6.2: a declared melee attack that is not made: the target was never in reach at any point along
+    the two figures' movement (under secret stances, an advance blocked at the reveal; *Fudge* 4.32)."""
+
+    kind: ClassVar[str] = "attack_lapsed"
+    attacker: str
+    target: str
+    reason: str
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        return (self.attacker, self.target)
+
+    def text(self, names: dict[str, str] | None = None) -> str:
+        return f"{_n(names, self.attacker)} cannot strike {_n(names, self.target)}: {self.reason}"
+
+
+@dataclass(frozen=True)
 class StrayShot(Event):
     """FTC 6.5.3: after a miss, a situational roll decides whether someone on the line is hit."""
 

@@ -264,7 +264,7 @@ class LineOfFire(NamedTuple, Generic[T]):
         return partial_cover_modifier() if self.partial_cover else 0
 
     def bystanders_at_risk(self, occupants: Mapping[Hex, T] | None = None) -> tuple[T, ...]:
-        """Figures that a miss may hit (FTC 6.5.3, table 9), ordered from the firer outwards.
+        """Figures that a miss may hit (FTC 6.5.3, table 9), each once, ordered from the firer outwards.
 
         Without ``occupants``: those given when the line was drawn. With them: figures standing on the
         line extended past the target, other than firer and target, no farther from the firer than twice the
@@ -292,13 +292,13 @@ def _bystanders(firer: Hex, target: Hex, occupants: Mapping[Hex, T], cutoff: int
         return ()
     ext = _extended(target.q - firer.q, target.r - firer.r)
     fq, fr = firer.q, firer.r
-    found: list[T] = []
+    found: dict[T, None] = {}  # FTC 6.5.3, table 9: a figure covering several hexes on the line is one combatant
     for cell, risk, rank in zip(ext.cells, ext.at_risk_place, ext.rank, strict=True):
         if not risk or (cutoff is not None and rank > cutoff):
             continue
         who = occupants.get(Hex(cell.q + fq, cell.r + fr))
         if who is not None:
-            found.append(who)
+            found[who] = None
     return tuple(found)
 
 

@@ -280,11 +280,12 @@ def _outcome_ways(
             if not others_beaten:
                 continue
             rd = result - (difficulty if defence is None else max(defence, difficulty))
-            levels = {TORSO: _wound(rd + damage_base, rd, track, fudge_graze_table, scale_difference)}
+            degree = rd * track.degree_multiplier  # Fudge 4.55: a track made for a doubled relative degree
+            levels = {TORSO: _wound(degree + damage_base, rd, track, fudge_graze_table, scale_difference)}
             if damage_base_head is not None:
-                levels[HEAD] = _wound(rd + damage_base_head, rd, track, fudge_graze_table, scale_difference)
+                levels[HEAD] = _wound(degree + damage_base_head, rd, track, fudge_graze_table, scale_difference)
             for where, base in other_locations:
-                levels[where] = _wound(rd + base, rd, track, fudge_graze_table, scale_difference)
+                levels[where] = _wound(degree + base, rd, track, fudge_graze_table, scale_difference)
             location = choose_location(aim, hit_locations(result, defence), levels)
             # a limb keeps its uncapped wound here: the Health roll below decides the cap and the crippling
             outcome = Outcome(True, levels[location], location)
@@ -341,7 +342,8 @@ def outcome_distribution(
     for a head hit (head +2 and head armour included), None if the target has no head to aim at.
 
     The relative degree is measured against the target's defence and the difficulty (FTC 6.4, 7); damage
-    = relative degree + damage base, read on ``track``, a graze (relative degree +1) capped (FTC 7.3).
+    = relative degree (times the track's ``degree_multiplier``, *Fudge* 4.55) + damage base, read on
+    ``track``, a graze (relative degree +1) capped (FTC 7.3).
     ``other_locations``: (location, damage base) for the arms, legs, hands and feet the target has.
     When the attacker may choose the location (FTC 6.6) he aims at a location by name (the head, arm or leg
     on Superb, the hand or foot on Superb+1; otherwise the blow falls on the torso); with ``aim="best"`` he

@@ -99,11 +99,14 @@ class WoundTrack:
 
     ``scratch_ceiling`` is *Fudge* 4.57's option that Scratches never raise the level beyond it (usually Very
     Hurt): a Scratch with no open box at or below the ceiling is then not recorded at all.
+    ``degree_multiplier`` is *Fudge* 4.55's "double it before adding it to the damage factor": a blow on a
+    figure on this track multiplies its relative degree by it (2 for the track made for a doubled degree).
     """
 
     steps: tuple[TrackStep, ...]
     name: str = "custom"
     scratch_ceiling: WoundLevel | None = None
+    degree_multiplier: int = 1
 
     def __post_init__(self) -> None:
         if not self.steps:
@@ -124,7 +127,8 @@ class WoundTrack:
     @classmethod
     def from_data(cls, data: Mapping[str, Any], *, name: str = "custom") -> WoundTrack:
         """Build a track from plain data: ``levels`` (names), ``damage`` (least damage of each level),
-        ``boxes`` and optional ``labels`` and ``scratch_ceiling`` (*Fudge* 4.57)."""
+        ``boxes`` and optional ``labels``, ``scratch_ceiling`` (*Fudge* 4.57) and ``degree_multiplier``
+        (*Fudge* 4.55)."""
         try:
             levels = [WoundLevel.parse(x) for x in data["levels"]]
             damage = [int(x) for x in data["damage"]]
@@ -137,10 +141,17 @@ class WoundTrack:
         if not len(levels) == len(damage) == len(boxes) == len(labels):
             raise WoundError(f"wound track {name!r}: levels, damage, boxes (and labels) must have one entry per level")
         ceiling = data.get("scratch_ceiling")
+        multiplier = data.get("degree_multiplier", 1)
+        if not isinstance(multiplier, int) or isinstance(multiplier, bool) or not 1 <= multiplier <= 3:
+            raise WoundError(
+                f"wound track {name!r}: degree_multiplier is a whole number from 1 to 3 (Fudge 4.55 doubles: 2), "
+                f"not {multiplier!r}"
+            )
         return cls(
             tuple(TrackStep(lv, dm, bx, lb) for lv, dm, bx, lb in zip(levels, damage, boxes, labels, strict=True)),
             name=name,
             scratch_ceiling=None if ceiling is None else WoundLevel.parse(ceiling),
+            degree_multiplier=multiplier,
         )
 
     def to_data(self) -> dict[str, Any]:
@@ -154,6 +165,8 @@ class WoundTrack:
             out["labels"] = [s.label for s in self.steps]
         if self.scratch_ceiling is not None:
             out["scratch_ceiling"] = str(self.scratch_ceiling)
+        if self.degree_multiplier != 1:
+            out["degree_multiplier"] = self.degree_multiplier
         return out
 
     @property

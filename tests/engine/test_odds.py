@@ -27,7 +27,7 @@ from game.engine.odds import (
     outcome_distribution,
     stance_comparison,
 )
-from game.engine.wounds import WoundLevel, apply_health_roll, graze_cap, wound_for_damage
+from game.engine.wounds import WoundLevel, apply_health_roll, graze_cap, named_track, wound_for_damage
 
 # Every one of the 81 face combinations of 4dF, listed one by one (no counting shortcuts).
 ALL_FACES: tuple[int, ...] = tuple(sum(faces) for faces in itertools.product(FACES, repeat=4))
@@ -269,3 +269,12 @@ def test_ftc_table_4_stances_compared() -> None:
 def test_ftc_table_9_miss_probabilities(friends: int, enemies: int, expected: tuple[Fraction, Fraction]) -> None:
     assert miss_probabilities(friends, enemies) == expected
     assert sum(expected) <= 1
+
+
+def test_fudge_4_55_the_odds_double_the_relative_degree_on_a_doubled_degree_track() -> None:
+    """Fudge 4.55: the relative degree is doubled "before adding it to the damage factor", read on 1-3, 4-6,
+    7-9, 10-12, 13+: a sure blow of degree +4 and no damage factor is 8, Very Hurt (4, read on the same
+    track without the doubling, would only be Hurt)."""
+    doubled = named_track("doubled_degree")
+    dist = odds.outcome_distribution(4, None, (), 0, 0, track=doubled, aim="torso", set_rolls=(0, None, None))
+    assert dist == {odds.Outcome(True, WoundLevel.VERY_HURT, "torso"): Fraction(1)}

@@ -55,6 +55,15 @@ def test_fudge_4_55_doubled_degree_track() -> None:
     track = named_track("doubled_degree")
     damages = (3, 4, 6, 7, 9, 10, 12, 13)
     assert [wound_for_damage(d, track) for d in damages] == [S, H, H, VH, VH, INC, INC, ND]
+    assert track.degree_multiplier == 2 and named_track("default").degree_multiplier == 1
+    assert WoundTrack.from_data(track.to_data(), name="doubled_degree") == track
+
+
+@pytest.mark.parametrize("bad", [0, 4, "2", 1.5, True])
+def test_fudge_4_55_a_track_degree_multiplier_is_a_small_whole_number(bad: object) -> None:
+    data = {**named_track("default").to_data(), "degree_multiplier": bad}
+    with pytest.raises(WoundError, match="degree_multiplier is a whole number from 1 to 3"):
+        WoundTrack.from_data(data, name="mine")
 
 
 def test_fudge_4_63_epic_track() -> None:

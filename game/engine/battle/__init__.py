@@ -16,6 +16,7 @@ The package is the battle in parts, each a module of functions over the piece of
 - ``gm_seat``: what the GM has laid on the battle — modifiers, conditions, escapes decided (*Fudge* 4.1);
 - ``effects``: lasting spell effects and what they change (FTC 8.1);
 - ``reach``: melee reach, a missile's aim and range, the weapon in use (FTC 6.2, 6.5, 9.1);
+- ``zones``: zones of control, the hexes from which a figure may stop a mover (FTC 5.2, 5.3);
 - ``blows``: one attack, from its terms to its wound (FTC 6.3, 6.4, 6.6, 7);
 - ``declarations``: the attack phase's declarations, advances, retreats and follows (FTC 6.1, 6.2);
 - ``ranged``: stray shots (FTC 6.5.3);

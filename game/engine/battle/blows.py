@@ -56,7 +56,7 @@ from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.hexgrid import Hex, neighbors
 from game.engine.lof import LineOfFire, line_of_fire
 from game.engine.ranges import firing_angle_modifier, range_band
-from game.engine.wounds import WoundLevel, apply_health_roll, graze_cap
+from game.engine.wounds import WoundLevel, Wounds, apply_health_roll, graze_cap
 
 Wound = tuple[Figure, int, str, int]
 """A wound a blow dealt, before the Health roll: (the figure, the damage, the location, the wound level)."""
@@ -68,6 +68,22 @@ def parrying_weapon(b: BattleState, fid: str) -> Weapon:
     return reach.melee_weapon(b.figure(fid))
 
 
+def shield_uses_left(fig: Figure) -> int:
+    """How many more attacks this round the figure's shield may be used against (FTC 9.2, table 9.2: a small
+    shield against 1 attack a round, a medium 2, a large 3; the free attacks of FTC 5.3 count too)."""
+    shield = fig.character.shield
+    per_round = shield.shield_attacks_per_round if shield is not None else 0
+    return max(0, per_round - fig.shield_uses)
+
+
+def shield_against(fig: Figure, attackers: Sequence[str]) -> set[str]:
+    """FTC 9.2: the attackers (in the order given) the figure's shield is used against this round, as many
+    as it has uses left; those uses are spent (docs/rulings.md "Shields")."""
+    shielded = list(attackers[: shield_uses_left(fig)])
+    fig.shield_uses += len(shielded)
+    return set(shielded)
+
+
 def melee_defence(
     b: BattleState, defender: str, attacker: str, weapon: Weapon, stance: str = "neutral"
 ) -> tuple[int, tuple[Modifier, ...]]:
@@ -76,7 +92,7 @@ def melee_defence(
     computed as the round's resolution computes them (for the odds shown before declaring)."""
     fig = b.figure(defender)
     decl = Declaration(fig.id, stance, (), fig.character.ready_weapon.name)
-    level, mods, _ = defence_vs(b, fig, b.figure(attacker), weapon, 0, decl, shield_ok=True)
+    level, mods, _ = defence_vs(b, fig, b.figure(attacker), weapon, 0, decl, shield_ok=shield_uses_left(fig) > 0)
     return level, tuple(mods)
 
 
@@ -182,6 +198,10 @@ def strike(
         off, dfn = effects.damage_factors(b, att, tgt, weapon, where, off, dfn)
         if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
             dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
+        multiplier = tgt.character.wound_track.degree_multiplier
+        if multiplier != 1 and rd:
+            # Fudge 4.55: on a track made for a doubled relative degree the degree counts twice (said as a factor)
+            off = (*off, Factor(f"relative degree x{multiplier} (Fudge 4.55)", rd * (multiplier - 1)))
         dmg = damage_total(rd, off, dfn)
         level = tgt.character.wound_track.level_for_damage(dmg)
         # Fudge 4.56's graze table reads the damage number and the Scale difference: pass both
@@ -366,6 +386,16 @@ def _crowding(b: BattleState, fig: Figure, target: Figure) -> int:
 def _other_occupant(b: BattleState, h: Hex, *figs: Figure) -> bool:
     occ = b.occupant(h)
     return occ is not None and all(occ is not f for f in figs)
+
+
+def healed(fig: Figure, wounds: Wounds) -> None:
+    """A figure's wounds healed in battle (the Heal Wound spell, FTC 8; *Fudge* 4.8): below Very Hurt, the
+    round it first became Very Hurt is forgotten, so a Very Hurt wound taken again counts from the round
+    after that one (FTC 6.4), as after the GM's wound edit."""
+    fig.wounds = wounds
+    worst = wounds.worst
+    if worst is None or worst < WoundLevel.VERY_HURT:
+        fig.very_hurt_from_round = None
 
 
 def taken_out(b: BattleState, figures: Iterable[Figure]) -> list[ev.Event]:

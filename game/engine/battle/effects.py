@@ -63,10 +63,13 @@ def held_by(b: BattleState, fig: Figure) -> magic.Spell | None:
 
 def modifiers(b: BattleState, fig: Figure, channel: str) -> tuple[Modifier, ...]:
     """Modifiers of the effects on a figure in one channel (offence, defence, speed, movement, strength)
-    that count this round (FTC 8.1: not those cast with this round's attacks)."""
+    that count this round (FTC 8.1: not those cast with this round's attacks). A spell does not add to itself
+    (docs/rulings.md "Durations"): cast twice on a figure, it counts once, until the later casting ends."""
     out: list[Modifier] = []
+    counted: set[str] = set()
     for e in b.effects_state.effects:
-        if e.target == fig.id and e.counts_in(b.round):
+        if e.target == fig.id and e.spell.name not in counted and e.counts_in(b.round):
+            counted.add(e.spell.name)
             out.extend(m for ch, m in magic.effect_modifiers(e.spell) if ch == channel)
     return tuple(out)
 

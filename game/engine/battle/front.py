@@ -26,6 +26,7 @@ from game.engine.battle import (
     movement_phase,
     spell_reach,
     spells,
+    zones,
 )
 from game.engine.battle.phases import HANDLERS, PHASES
 from game.engine.battle.state import (
@@ -151,6 +152,19 @@ class Battle(BattleState):
         return gm_decisions.free_for(self, character, h, facing)
 
     # ------------------------------------------------------------------ movement (FTC 5)
+    def zone(self, fig: Figure) -> frozenset[Hex]:
+        """FTC 5.2: the hexes in front of a figure that can act (none for one that cannot, or is held by a
+        spell; docs/rulings.md "Zone of control")."""
+        return zones.zone(self, fig)
+
+    def holding_area(self, fig: Figure) -> frozenset[Hex]:
+        """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone and its own hexes."""
+        return zones.holding_area(self, fig)
+
+    def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
+        """Each hex -> ids of the enemies who would (or might) stop ``mover`` there (FTC 5.2)."""
+        return zones.stopper_zones(self, mover)
+
     def movement_allowance_of(self, fig: Figure, posture: str | None = None) -> int:
         """FTC 5, 5.1.1: hexes this round before terrain (posture — the figure's own, or the one it is
         about to take — and encumbrance included)."""

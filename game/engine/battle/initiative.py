@@ -27,6 +27,7 @@ def begin_round(b: BattleState) -> list[ev.Event]:
         f.moved = False
         f.held = False
         f.hexes_moved = 0
+        f.shield_uses = 0
         f.allowance = movement_phase.allowance_of(b, f)
     out.extend(spells.held_fast(b, "move"))
     if b.round == 1 or not b.options.initiative_once:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine.battle import blows, dice, effects, flow, gm_seat, reach, spells
+from game.engine.battle import blows, dice, effects, flow, gm_seat, reach, spells, zones
 from game.engine.battle.state import (
     STANDING_ORDERS,
     BattleState,
@@ -187,8 +187,8 @@ def walk(b: BattleState) -> list[ev.Event]:
                 e
                 for e in b.enemies_of(fig)
                 if e.standing_order != "never"
-                and not b.holding_area(e).isdisjoint(was)
-                and b.holding_area(e).isdisjoint(now)
+                and not zones.holding_area(b, e).isdisjoint(was)
+                and zones.holding_area(b, e).isdisjoint(now)
             ]
             if leaving:
                 p.stopping = [e.id for e in leaving if e.standing_order == "always"]
@@ -242,7 +242,7 @@ def escape_levels(b: BattleState, fig: Figure, stoppers: Sequence[Figure]) -> Es
     and the odds shown on screen both come from here)."""
     pairs = []
     for s in stoppers:
-        engaged = sum(1 for e in b.enemies_of(s) if e.id != fig.id and not b.zone(e).isdisjoint(s.cells))
+        engaged = sum(1 for e in b.enemies_of(s) if e.id != fig.id and not zones.zone(b, e).isdisjoint(s.cells))
         pairs.append((reach.combat_skill(s), engaged))
     return gm_seat.escape_levels(b, escape_breakdown(fig.character.agility, pairs), fig, stoppers)
 
@@ -404,11 +404,15 @@ def free_attacks(b: BattleState, mover: Figure, stoppers: list[Figure]) -> list[
     mover_roll = dice.roll(b, "combat", mover.id)
     out.append(ev.CombatRoll(mover.id, mover_roll.faces))
     wounds: list[blows.Wound] = []
+    # FTC 9.2: the runner's shield counts against as many of the free attacks as it has uses left this round
+    shielded = blows.shield_against(mover, [s.id for s in stoppers])
     for s in stoppers:
         r = dice.roll(b, "combat", s.id)
         out.append(ev.CombatRoll(s.id, r.faces))
         weapon = reach.melee_weapon(s)
-        defence, dmods, _ = blows.defence_vs(b, mover, s, weapon, mover_roll.total, None, shield_ok=True, run=True)
+        defence, dmods, _ = blows.defence_vs(
+            b, mover, s, weapon, mover_roll.total, None, shield_ok=s.id in shielded, run=True
+        )
         behind = behind_bonus(s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex, moved_this_attack_phase=False)
         omods = (
             *offence_modifiers(stance=Stance.NEUTRAL, behind=behind, very_hurt_penalty=s.very_hurt_penalty(b.round)),
@@ -474,7 +478,7 @@ def ground_for(b: BattleState, fig: Figure) -> Ground:
         b.terrain,
         fig.character.movement_modes[0],
         occupied=covered(f for f in b.figures.values() if f.id != fig.id),
-        zones=b.stopper_zones(fig),
+        zones=zones.stopper_zones(b, fig),
         per_hex_terrain=b.options.per_hex_terrain,
         size=fig.size,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from game.engine import events as ev
 from game.engine.battle import blows, declarations, dice, flow, ranged, reach, spells
-from game.engine.battle.state import BattleState, figure_distance
+from game.engine.battle.state import BattleState, Figure, figure_distance
 from game.engine.combat import Modifier, Stance, total
 
 
@@ -27,6 +27,10 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
         rolls[fid] = sum(faces)
         out.append(ev.CombatRoll(fid, faces))
     attacks = [(fid, t) for fid in rollers for t in decls[fid].targets if b.figures[t].can_act]
+    lapsed = [(a, t) for a, t in attacks if not _in_reach(b, b.figures[a], b.figures[t], decls[a].weapon)]
+    for a, t in lapsed:
+        out.append(ev.AttackLapsed(a, t, "never in reach along the attack phase's movement (FTC 6.2)"))
+        attacks.remove((a, t))
     melee_on: dict[str, list[str]] = {}
     for a, t in attacks:
         if not reach.weapon_of(b.figures[a], decls[a].weapon).ranged:
@@ -43,12 +47,9 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
             and fid not in melee_on.get(touched, [])
         ):
             melee_on.setdefault(touched, []).append(fid)
-    # shields cover as many melee attackers as the table allows, in the attackers' initiative order
-    shield_vs: dict[str, set[str]] = {}
-    for t, atts in melee_on.items():
-        sh = b.figures[t].character.shield
-        n = sh.shield_attacks_per_round if sh is not None else 0
-        shield_vs[t] = set(atts[:n])
+    # shields cover as many melee attackers as the table allows this round (free attacks in the movement
+    # phase included), in the attackers' initiative order (FTC 9.2)
+    shield_vs = {t: blows.shield_against(b.figures[t], atts) for t, atts in melee_on.items()}
     wounds: list[blows.Wound] = []
     for a_id, t_id in attacks:
         att, tgt = b.figures[a_id], b.figures[t_id]
@@ -117,3 +118,12 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
     out.extend(blows.taken_out(b, b.figures.values()))
     flow.check_over(b, out)
     return out
+
+
+def _in_reach(b: BattleState, att: Figure, tgt: Figure, weapon_name: str | None) -> bool:
+    """FTC 6.2: whether a melee attack can be made: the target in reach at any point along the two figures'
+    attack-phase movement (a missile's range is taken at its most favourable point, ``reach.best_range``).
+    Checked at the declaration too, so only an advance blocked at the reveal of secret stances (*Fudge* 4.32)
+    leaves a declared attack out of reach."""
+    weapon = reach.weapon_of(att, weapon_name)
+    return weapon.ranged or reach.reach_along(b, att, reach.moves_of(b, att), tgt, reach.moves_of(b, tgt), weapon)

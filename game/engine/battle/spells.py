@@ -484,7 +484,7 @@ def cast(
     if item.effect == "heal":
         if tgt is not None:
             before = tgt.wounds.label
-            tgt.wounds = magic.heal_wounds(tgt.wounds, item.heal_levels)
+            blows.healed(tgt, magic.heal_wounds(tgt.wounds, item.heal_levels))
             out.append(ev.Healed(tgt.id, fig.id, item.name, item.heal_levels, before, tgt.wounds.label))
         return out
     if item.effect == "damage":
@@ -551,6 +551,10 @@ def resolve(
         if when == "last_round":
             running = b.magic_state.casting.get(fid)
             if running is None or not running.takes_effect_this_round:
+                continue
+            # FTC 8.1: "If the caster takes damage, a Great Willpower roll is necessary": a caster wounded in
+            # the round his spell is due holds his concentration through each wound before it goes off
+            if not all(concentration_roll(b, fid, "damaged", out) for w in wounds if w[0].id == fid):
                 continue
             del b.magic_state.casting[fid]
         out.extend(cast(b, b.figures[fid], d, item, d.spell_target, d.spell_hex, rolls, melee_on, wounds))

@@ -23,13 +23,12 @@ from game.engine.combat import (
     Modifier,
     obscured_vision_perception,
 )
-from game.engine.creatures import footprint, front_zone, large_distance
+from game.engine.creatures import footprint, large_distance
 from game.engine.equipment import Weapon
 from game.engine.generator import LEGACY_DICE, make_generator
 from game.engine.hexgrid import (
     Hex,
     distance,
-    front_hexes,
     neighbor,
 )
 from game.engine.lof import LineOfFire
@@ -159,6 +158,8 @@ class Figure:
     allowance: int = 0
     phase_start_hex: Hex = Hex(0, 0)  # noqa: RUF009 (a Hex is an immutable tuple)
     positions: list[tuple[Hex, int]] = field(default_factory=list)
+    shield_uses: int = 0
+    """Attacks this round the figure's shield was brought against (FTC 9.2: "use against 1 attack/round")."""
 
     @property
     def can_act(self) -> bool:
@@ -525,32 +526,6 @@ class BattleState:
     def enemies_of(self, fig: Figure) -> list[Figure]:
         """Able figures of other sides."""
         return [f for f in self.figures.values() if f.side != fig.side and f.can_act]
-
-    def zone(self, fig: Figure) -> frozenset[Hex]:
-        """FTC 5.2: the three front hexes of a figure that can act (none otherwise)."""
-        if not fig.can_act:
-            return frozenset()
-        if fig.size != 1:
-            return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
-        return frozenset(front_hexes(fig.hex, fig.facing))
-
-    def holding_area(self, fig: Figure) -> frozenset[Hex]:
-        """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone of control and its own hexes,
-        since a mover passing through its hex must break its zone of control to go on (none if it cannot
-        act)."""
-        zone = self.zone(fig)
-        return zone | fig.cells if zone else zone
-
-    def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
-        """For the path search: each hex -> ids of enemies who would (or might) stop the mover there (their
-        zones of control and their own hexes, FTC 5.2)."""
-        zones: dict[Hex, set[str]] = {}
-        for e in self.enemies_of(mover):
-            if e.standing_order == "never":
-                continue
-            for h in self.holding_area(e):
-                zones.setdefault(h, set()).add(e.id)
-        return {h: frozenset(s) for h, s in zones.items()}
 
     # ------------------------------------------------------------------ large figures (FTC 5; creatures.py)
     def cells_of(self, fid: str) -> frozenset[Hex]:

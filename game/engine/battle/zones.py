@@ -1,0 +1,44 @@
+"""Zones of control (FTC 5.2, 5.3; docs/rulings.md "Zone of control"): the hexes from which a figure may stop
+a mover.
+
+A figure's zone is the three hexes in front of it (a large figure's front, ``creatures.front_zone``). A
+figure that cannot act — Incapacitated or worse, or held by a spell that stops it acting (a paralysing
+touch, FTC 8) — projects no zone: it stops nobody, wins no escape contest and strikes no free attack. This
+part owns no state.
+"""
+
+from __future__ import annotations
+
+from game.engine.battle import effects
+from game.engine.battle.state import BattleState, Figure
+from game.engine.creatures import front_zone
+from game.engine.hexgrid import Hex, front_hexes
+
+
+def zone(b: BattleState, fig: Figure) -> frozenset[Hex]:
+    """FTC 5.2: the three front hexes of a figure that can act (none otherwise, held by a spell included)."""
+    if not fig.can_act or effects.held_by(b, fig) is not None:
+        return frozenset()
+    if fig.size != 1:
+        return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
+    return frozenset(front_hexes(fig.hex, fig.facing))
+
+
+def holding_area(b: BattleState, fig: Figure) -> frozenset[Hex]:
+    """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone of control and its own hexes,
+    since a mover passing through its hex must break its zone of control to go on (none if it projects no
+    zone)."""
+    front = zone(b, fig)
+    return front | fig.cells if front else front
+
+
+def stopper_zones(b: BattleState, mover: Figure) -> dict[Hex, frozenset[str]]:
+    """For the path search: each hex -> ids of enemies who would (or might) stop the mover there (their
+    zones of control and their own hexes, FTC 5.2)."""
+    zones: dict[Hex, set[str]] = {}
+    for e in b.enemies_of(mover):
+        if e.standing_order == "never":
+            continue
+        for h in holding_area(b, e):
+            zones.setdefault(h, set()).add(e.id)
+    return {h: frozenset(s) for h, s in zones.items()}
