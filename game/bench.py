@@ -37,6 +37,9 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
   of a fresh interpreter that imports the UI, opens the largest map and draws one board frame).
 - ``ai_decision_s`` / ``sim_rounds_per_s``: headless battles of 10 against 10 tactical computer players on
   the generated map; the slowest single decision, and completed rounds per second of whole battles.
+- ``sim_rounds_per_s_50v50``: the same for battles of 50 against 50 tactical players on the generated map
+  (the two armies a few hexes apart, as the veteran's 50 against 50): completed rounds per second, every
+  decision and its application counted.
 - ``net_rtt_ms``: a decision sent by a client to a host on 127.0.0.1 and its step back, the median over a
   battle's decisions (``game.net.benchnet.rtt_ms``).
 - ``net_rtt_under_flood_ms``: the same while three more clients ask for the whole battle (``sync``) just
@@ -93,6 +96,7 @@ KEYS: tuple[str, ...] = (
     "startup_s",
     "ai_decision_s",
     "sim_rounds_per_s",
+    "sim_rounds_per_s_50v50",
     "ai_veteran_decision_ms_median",
     "ai_veteran_decision_ms_p99",
     "ai_veteran_decision_ms_median_50v50",
@@ -117,6 +121,7 @@ TARGETS: dict[str, tuple[str, float]] = {
     "startup_s": ("<=", 1.5),
     "ai_decision_s": ("<=", 1),
     "sim_rounds_per_s": (">=", 20),
+    "sim_rounds_per_s_50v50": (">=", 10),
     "ai_veteran_decision_ms_median": ("<=", 100),
     "ai_veteran_decision_ms_p99": ("<=", 1000),
     "ai_veteran_decision_ms_median_50v50": ("<=", 100),
@@ -145,6 +150,11 @@ class Plan:
     load_side: int
     veteran_decisions: int = 400
     """Decisions timed per veteran battle (the largest shipped battle, and 50 against 50)."""
+    big_side: int = 50
+    big_battles: int = 2
+    big_seconds: float = 8.0
+    """The battles of a hundred (``sim_rounds_per_s_50v50``): figures a side, and at least this many battles
+    and seconds of them."""
 
 
 FULL = Plan(
@@ -169,6 +179,9 @@ QUICK = Plan(
     battle_seconds=0.5,
     load_side=60,
     veteran_decisions=12,
+    big_side=6,
+    big_battles=1,
+    big_seconds=0.5,
 )
 """``--quick`` only checks that every figure runs: its battle is 3 against 3 and its map-load map 60 x 60."""
 
@@ -431,7 +444,32 @@ class Bench:
         self.notes["odds_ms"] = "offence Good vs defence Fair, two more defences, head or torso, Health roll"
 
     def battle(self) -> None:
-        """``ai_decision_s`` and ``sim_rounds_per_s``: tactical players, 10 a side, on the generated map."""
+        """``ai_decision_s`` and ``sim_rounds_per_s`` (10 a side), ``sim_rounds_per_s_50v50`` (50 a side):
+        tactical players on the generated map."""
+        n = self.plan.battle_side
+        slowest, rounds, total, battles, decisions = self._tactical_battles(
+            n, (96, 106), self.plan.battle_seeds, self.plan.battle_seconds, most=50
+        )
+        self.results["ai_decision_s"] = slowest
+        self.results["sim_rounds_per_s"] = rounds / total if total > 0 else None
+        self.notes["ai_decision_s"] = f"slowest of {decisions} decisions, {battles} battles of {n} against {n}"
+        self.notes["sim_rounds_per_s"] = f"{rounds} rounds in {total:.2f} s"
+        big = self.plan.big_side
+        _, rounds, total, battles, decisions = self._tactical_battles(
+            big, (92, 108), self.plan.big_battles, self.plan.big_seconds, most=6
+        )
+        self.results["sim_rounds_per_s_50v50"] = rounds / total if total > 0 else None
+        self.notes["sim_rounds_per_s_50v50"] = (
+            f"{rounds} rounds in {total:.2f} s, {battles} battles of {big} against {big}, {decisions} decisions"
+        )
+
+    def _tactical_battles(
+        self, n: int, columns: tuple[int, int], battles_min: int, seconds: float, *, most: int
+    ) -> tuple[float, int, float, int, int]:
+        """Whole battles of ``n`` against ``n`` tactical players on the generated map, blue around column
+        ``columns[0]`` and red around ``columns[1]`` of row 100, until at least ``battles_min`` battles and
+        ``seconds`` of play (at most ``most`` battles, each at most 40 rounds): the slowest decision, the
+        rounds completed, the seconds they took, the battles and the decisions."""
         from game.engine.battle import (
             Battle,
             BattleSetup,
@@ -446,16 +484,15 @@ class Bench:
 
         t = self.big
         chars = _characters()
-        n = self.plan.battle_side
         slowest = 0.0
         rounds = 0
         total = 0.0
         battles = 0
         decisions = 0
         seed = 0
-        while battles < self.plan.battle_seeds or total < self.plan.battle_seconds:
-            blue = _free_hexes_near(t, t.hex_at(96, 100), n, 2, seed=10 + seed)
-            red = _free_hexes_near(t, t.hex_at(106, 100), n + len(blue), 2, seed=20 + seed)
+        while battles < battles_min or total < seconds:
+            blue = _free_hexes_near(t, t.hex_at(columns[0], 100), n, 2, seed=10 + seed)
+            red = _free_hexes_near(t, t.hex_at(columns[1], 100), n + len(blue), 2, seed=20 + seed)
             red = [h for h in red if h not in blue][:n]
             figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
             figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
@@ -478,12 +515,9 @@ class Bench:
             rounds += b.round if b.over else b.round - 1
             battles += 1
             seed += 1
-            if battles >= 50:
+            if battles >= most:
                 break
-        self.results["ai_decision_s"] = slowest
-        self.results["sim_rounds_per_s"] = rounds / total if total > 0 else None
-        self.notes["ai_decision_s"] = f"slowest of {decisions} decisions, {battles} battles of {n} against {n}"
-        self.notes["sim_rounds_per_s"] = f"{rounds} rounds in {total:.2f} s"
+        return slowest, rounds, total, battles, decisions
 
     def veteran(self) -> None:
         """``ai_veteran_decision_ms_*``: every decision of two veteran players, timed, in the shipped battle

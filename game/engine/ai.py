@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
@@ -19,7 +20,7 @@ from game.engine.battle import Battle, Decision, Figure
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.creatures import default_stance
-from game.engine.hexgrid import Hex, distance, facing_toward, neighbors
+from game.engine.hexgrid import Hex, distance, facing_toward, within
 from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
 from game.engine.ranges import range_band
 
@@ -129,7 +130,7 @@ class TacticalPlayer:
         self.rng = random.Random(seed)
         self.time_limit = time_limit
         self._field_key: object = None
-        self._field: dict[Hex, int] = {}
+        self._field: dict[tuple[int, int], int] = {}
         self._frontier: list[Hex] = []
 
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
@@ -195,8 +196,16 @@ class TacticalPlayer:
             return _stay(fid)
         ranged = fig.character.ready_weapon.ranged
         best: tuple[float, Hex, int] | None = None
-        friends = [f.hex for f in battle.able(fig.side) if f.id != fid]
         candidates = [*reach.hexes(), fig.hex]
+        # how many friends stand within two hexes of each candidate hex (the bonus for keeping together):
+        # only friends within two hexes of the farthest candidate can count
+        spread = max(distance(fig.hex, h) for h in candidates) + 2
+        friends_near: Counter[tuple[int, int]] = Counter(
+            (f.hex.q + dq, f.hex.r + dr)
+            for f in battle.able(fig.side)
+            if f.id != fid and distance(f.hex, fig.hex) <= spread
+            for dq, dr in _WITHIN_2
+        )
         field = self._approach_field(battle, fig, candidates)
         for h in candidates:
             if time.perf_counter() - start > self.time_limit:
@@ -209,7 +218,7 @@ class TacticalPlayer:
                 score = -steps * 1.0
                 if steps == 1:
                     score += 3.0
-            score += 0.2 * sum(1 for f in friends if distance(f, h) <= 2)
+            score += 0.2 * friends_near[h]
             if h != fig.hex and reach.band(h) == "escape":
                 mover = fig.character.agility
                 esc = escape_probability(
@@ -236,7 +245,7 @@ class TacticalPlayer:
             facing = reach.facings(h)[0]
         return act.Move(fid, reach.path(h, facing).steps)
 
-    def _approach_field(self, battle: Battle, fig: Figure, wanted: Iterable[Hex]) -> dict[Hex, int]:
+    def _approach_field(self, battle: Battle, fig: Figure, wanted: Iterable[Hex]) -> dict[tuple[int, int], int]:
         """Walking distance (in hexes, ignoring figures) to the nearest enemy of ``fig``'s side, by a
         breadth-first search over passable terrain from the enemies. It runs only until every hex in
         ``wanted`` is labelled and resumes from where it stopped for the next figure, while the enemies
@@ -248,15 +257,15 @@ class TacticalPlayer:
             self._field_key = key
             self._field = dict.fromkeys(sources, 0)
             self._frontier = list(sources)
-        field, terrain = self._field, battle.terrain
-        missing = {h for h in wanted if h not in field}
+        field, around = self._field, battle.terrain.passable_neighbours
+        missing: set[tuple[int, int]] = {h for h in wanted if h not in field}
         frontier = self._frontier
         while missing and frontier:
             nxt: list[Hex] = []
             for h in frontier:
                 d = field[h] + 1
-                for n in neighbors(h):
-                    if n not in field and terrain.is_passable(n, mode):
+                for n in around(h, mode):
+                    if n not in field:
                         field[n] = d
                         nxt.append(n)
                         missing.discard(n)
@@ -282,7 +291,7 @@ class TacticalPlayer:
             return spell[1]
         if best is None:
             # nobody in reach: close in (an advance), or step back when hurt (a retreat), as ``choices`` offers
-            dc = declare_choices(battle, fid)
+            dc = declare_choices(battle, fid, opts)
             advance = None if hurt else self._best_advance(battle, fig, dc)
             if advance is not None:
                 return advance
@@ -375,6 +384,10 @@ class TacticalPlayer:
         if item.effect == "movement":
             return Fraction(1, 3) if (item.movement_bonus < 0) == (tgt.side != fig.side) else Fraction(0)
         return Fraction(1, 4)
+
+
+_WITHIN_2: tuple[tuple[int, int], ...] = tuple((h.q, h.r) for h in within(Hex(0, 0), 2))
+"""The 19 steps to every hex within two of a hex (``hexgrid.within``), as plain pairs."""
 
 
 __all__ = ["Player", "RandomPlayer", "TacticalPlayer"]

@@ -16,7 +16,7 @@ from typing import cast, get_args
 
 from game.engine.battle import Battle, Decision, IllegalAction, Reason, legal_actions
 from game.engine.combat import Stance
-from game.engine.hexgrid import Hex, direction_to, front_hexes
+from game.engine.hexgrid import Hex, direction_to, distance, front_hexes
 from game.engine.movement import Reach
 from game.engine.odds import Aim
 from game.engine.seats import SIDE, Seat
@@ -118,6 +118,17 @@ def advances(battle: Battle, fid: str, most: int) -> tuple[Advance, ...]:
     fig = battle.figure(fid)
     weapons = fig.character.weapons or (fig.character.ready_weapon,)
     start = (fig.hex, fig.facing)
+    # a missile's targets do not depend on the advance (FTC 6.5: it is shot from where the firer stands)
+    shots = {w.name: tuple(battle.targets_for(fid, w)) for w in weapons if w.ranged}
+    # a blow reaches at most four hexes between centres (a large figure's footprint on each side, a spear's
+    # two hexes): an enemy farther than that from every hex the advance and the enemy's own steps may take
+    # cannot be brought into reach, and with none near and nothing to shoot there is no advance to offer
+    near = any(
+        e.positions and distance(e.positions[0][0], fig.hex) <= most + 4 + len(e.positions)
+        for e in battle.enemies_of(fig)
+    )
+    if not near and not any(shots.values()):
+        return ()
     seen: set[tuple[tuple[Hex, int], ...]] = set()
     out: list[Advance] = []
     for steps, turn in _advance_candidates(battle, fid, most):
@@ -128,16 +139,22 @@ def advances(battle: Battle, fid: str, most: int) -> tuple[Advance, ...]:
         if positions in seen:
             continue
         seen.add(positions)
-        targets = {w.name: tuple(battle.targets_for(fid, w, positions=[start, *positions])) for w in weapons}
+        targets = {
+            w.name: shots[w.name]
+            if w.ranged
+            else (tuple(battle.targets_for(fid, w, positions=[start, *positions])) if near else ())
+            for w in weapons
+        }
         if any(targets.values()):
             out.append(Advance(steps, turn, positions, targets))
     return tuple(out)
 
 
-def declare_choices(battle: Battle, fid: str) -> DeclareChoices:
-    """Everything figure ``fid`` may declare now (FTC 6.1, 6.2, 6.6, 8.3); see ``DeclareChoices``."""
+def declare_choices(battle: Battle, fid: str, options: Mapping[str, object] | None = None) -> DeclareChoices:
+    """Everything figure ``fid`` may declare now (FTC 6.1, 6.2, 6.6, 8.3); see ``DeclareChoices``.
+    ``options``: ``battle.declare_options(fid)`` when the caller has it already."""
     fig = battle.figure(fid)
-    opts = battle.declare_options(fid)
+    opts = battle.declare_options(fid) if options is None else options
     weapons = {w: tuple(ts) for w, ts in cast(dict[str, list[str]], opts["weapons"]).items()}
     retreats = tuple(battle.retreat_hexes(fid))
     names = cast(list[str], opts["stances"])

@@ -41,7 +41,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -307,8 +307,18 @@ def line_of_fire(
 ) -> LineOfFire[T]:
     """Draw the line of fire from ``firer`` to ``target`` on a map (FTC 6.5.3; docs/rulings.md "Line of fire").
 
-    ``occupants`` maps hexes to the figures standing there; they give ``bystanders_at_risk()``.
+    ``occupants`` maps hexes to the figures standing there; they give ``bystanders_at_risk()``. The terrain
+    of a map never changes, so the line over it is drawn once per pair of hexes and kept.
     """
+    bare: LineOfFire[T] = _line_over(terrain, firer, target)
+    if not occupants:
+        return bare
+    return bare._replace(at_risk=_bystanders(firer, target, occupants, bare.wall_cutoff))
+
+
+@lru_cache(maxsize=1 << 17)
+def _line_over(terrain: TerrainMap, firer: Hex, target: Hex) -> LineOfFire[Any]:
+    """``line_of_fire`` without bystanders: the line over the map's terrain alone."""
     ext = _extended(target.q - firer.q, target.r - firer.r)
     fq, fr = firer.q, firer.r
     blocked_at: Hex | None = None
@@ -327,8 +337,7 @@ def line_of_fire(
                 cutoff = rank
         elif seg:
             partial = True
-    bystanders = _bystanders(firer, target, occupants, cutoff) if occupants else ()
-    return LineOfFire(firer, target, blocked_at, partial, bystanders, cutoff)
+    return LineOfFire(firer, target, blocked_at, partial, (), cutoff)
 
 
 # --- every pair at once --------------------------------------------------------------------------

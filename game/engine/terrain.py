@@ -22,7 +22,7 @@ from types import MappingProxyType
 import numpy as np
 import numpy.typing as npt
 
-from game.engine.hexgrid import Hex, hex_to_offset, offset_to_hex
+from game.engine.hexgrid import Hex, hex_to_offset, neighbors, offset_to_hex
 
 MOVE_MODES: tuple[str, ...] = ("walk", "fly")
 """Movement modes with their own terrain penalties (FTC 5.1.2: a flyer ignores footing)."""
@@ -78,6 +78,11 @@ class TerrainMap:
     elevation: IntArray
     light: IntArray
     footing: IntArray
+    _hex_sets: dict[str, frozenset[Hex]] = field(default_factory=dict, repr=False, compare=False)
+    """The hexes where a flag layer is set, made once on first use (the map never changes): a battle asks
+    "passable?" and "blocks sight?" hundreds of thousands of times."""
+    _graphs: dict[str, dict[Hex, tuple[Hex, ...]]] = field(default_factory=dict, repr=False, compare=False)
+    """``passable_neighbours`` by movement mode and hex, each made on first use."""
 
     @classmethod
     def build(
@@ -190,13 +195,38 @@ class TerrainMap:
 
     def is_passable(self, h: Hex, mode: str = "walk") -> bool:
         """Whether a figure may enter the hex (on the map, and not a wall for this mode)."""
-        col, row = self.cell(h)
-        return 0 <= col < self.width and 0 <= row < self.height and bool(self.passable[mode][row, col])
+        found = self._hex_sets.get(mode)
+        return h in (found if found is not None else self.passable_hexes(mode))
+
+    def passable_hexes(self, mode: str = "walk") -> frozenset[Hex]:
+        """Every hex a figure moving by ``mode`` may enter (``is_passable``), for searches over the map."""
+        return self._hexes_where(mode, self.passable[mode])
+
+    def passable_neighbours(self, h: Hex, mode: str = "walk") -> tuple[Hex, ...]:
+        """The neighbours of ``h`` a figure moving by ``mode`` may enter, in direction order
+        (``hexgrid.neighbors``): the graph a search over the map walks, kept once asked."""
+        graph = self._graphs.get(mode)
+        if graph is None:
+            graph = self._graphs[mode] = {}
+        found = graph.get(h)
+        if found is None:
+            passable = self.passable_hexes(mode)
+            found = graph[h] = tuple(n for n in neighbors(h) if n in passable)
+        return found
 
     def sight_blocked(self, h: Hex) -> bool:
         """Whether the hex's interior stops sight and missiles (off-map hexes do not block)."""
-        col, row = self.cell(h)
-        return 0 <= col < self.width and 0 <= row < self.height and bool(self.blocks_sight[row, col])
+        found = self._hex_sets.get(" blocks sight")
+        return h in (found if found is not None else self._hexes_where(" blocks sight", self.blocks_sight))
+
+    def _hexes_where(self, key: str, flags: BoolArray) -> frozenset[Hex]:
+        """The hexes of the map whose cell is set in ``flags`` (kept under ``key``)."""
+        found = self._hex_sets.get(key)
+        if found is None:
+            rows, cols = np.nonzero(flags)
+            found = frozenset(self.hex_at(int(c), int(r)) for r, c in zip(rows, cols, strict=True))
+            self._hex_sets[key] = found
+        return found
 
     def cover_at(self, h: Hex) -> int:
         """Cover modifier to shots at a figure in this hex (0 or negative)."""

@@ -247,15 +247,26 @@ class Wounds:
     marks: tuple[tuple[WoundLevel, ...], ...] = field(default=())
 
     beyond: tuple[WoundLevel, ...] = ()
+    _worst: WoundLevel | None = field(default=None, init=False, repr=False, compare=False)
+    """``worst``, worked out once (a record never changes; every battle query asks it)."""
+    can_act: bool = field(default=True, init=False, repr=False, compare=False)
+    """False at Incapacitated or worse (FTC 7.3; docs/rulings.md "Zone of control": it then projects no zone of
+    control); worked out once with ``worst``."""
 
     def __post_init__(self) -> None:
         if not self.marks:
             object.__setattr__(self, "marks", tuple(() for _ in self.track.steps))
         if len(self.marks) != len(self.track.steps):
             raise WoundError("wound marks must have one entry per level of the track")
+        worst: WoundLevel | None = None
         for s, m in zip(self.track.steps, self.marks, strict=True):
             if len(m) > s.boxes:
                 raise WoundError(f"{s.name} has {s.boxes} box(es) but {len(m)} wounds are recorded there")
+            if m:
+                worst = s.level
+        worst = self.track.steps[-1].level if self.beyond else worst
+        object.__setattr__(self, "_worst", worst)
+        object.__setattr__(self, "can_act", worst is None or worst < WoundLevel.INCAPACITATED)
 
     def record(self, level: WoundLevel) -> tuple[Wounds, WoundLevel]:
         """Mark a box for a wound (*Fudge* 4.57); returns the new record and the level whose box was marked.
@@ -310,26 +321,13 @@ class Wounds:
     @property
     def worst(self) -> WoundLevel | None:
         """The highest level with a marked box (its penalty is the one that counts); None if unhurt."""
-        if self.beyond:
-            return self.track.steps[-1].level
-        worst: WoundLevel | None = None
-        for s, m in zip(self.track.steps, self.marks, strict=True):
-            if m:
-                worst = s.level
-        return worst
+        return self._worst
 
     @property
     def label(self) -> str:
         """The sheet's name of the worst level ("Very Hurt", a creature track's label), or "Unhurt"."""
         worst = self.worst
         return "Unhurt" if worst is None else self.track.step(worst).name
-
-    @property
-    def can_act(self) -> bool:
-        """False at Incapacitated or worse (FTC 7.3; docs/rulings.md "Zone of control": it then projects no zone of
-        control)."""
-        worst = self.worst
-        return worst is None or worst < WoundLevel.INCAPACITATED
 
     @property
     def overflowed(self) -> bool:

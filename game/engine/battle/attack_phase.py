@@ -139,9 +139,8 @@ def declare(b: BattleState, a: act.Declare) -> list[ev.Event]:
         if not a.targets:
             raise IllegalAction("An advance must bring the figure to the enemy it attacks.")
         positions.extend(declarations.advance_positions(b, fig.id, a.advance, a.advance_facing))
-    allowed = declarations.targets_for(b, fig.id, weapon, positions=positions)
-    for t in a.targets:
-        if t not in allowed:
+    for t in a.targets:  # each an enemy able to fight (checked above)
+        if not declarations.can_strike(b, fig, b.figures[t], weapon, positions):
             raise IllegalAction(f"{b.figures[t].name} is out of reach of {fig.name}'s {weapon.name}.")
     # retreat (defensive stances, FTC 6.2)
     retreat_ok = declarations.retreat_hexes(b, fig.id)

@@ -22,6 +22,7 @@ from game.engine.battle.state import (
     Figure,
     IllegalAction,
     body,
+    covered,
     figure_distance,
 )
 from game.engine.combat import Stance
@@ -132,7 +133,21 @@ def targets_for(
     fig = b.figure(fid)
     weapon = weapon or fig.character.ready_weapon
     mine = list(positions) if positions is not None else fig.positions
-    return [e.id for e in b.enemies_of(fig) if can_strike(b, fig, e, weapon, mine)]
+    if weapon.ranged:
+        return [e.id for e in b.enemies_of(fig) if reach.ranged_ok(b, fig, e, weapon)]
+    if not mine:
+        return []
+    # a blow reaches at most four hexes between centres, and each step of either figure's movement this
+    # phase moves it one hex: an enemy whose movement began farther than that from where this figure's
+    # began is out of reach (a quick no before the exact test)
+    start, steps = mine[0][0], len(mine)
+    return [
+        e.id
+        for e in b.enemies_of(fig)
+        if e.positions
+        and distance(start, e.positions[0][0]) <= 4 + steps + len(e.positions)
+        and reach.reach_along(b, fig, mine, e, e.positions, weapon)
+    ]
 
 
 def can_attack(
@@ -192,6 +207,7 @@ def threats_to(b: BattleState, fid: str, *, known: Collection[str] | None = None
         d = b.attack_state.declarations.get(e.id) if known is None or e.id in known else None
         if (d and (fid in d.targets or touch_on(d, fid))) or (
             d is None
+            and distance(e.hex, fig.hex) <= 2 + (e.size != 1) + (fig.size != 1)  # no blow reaches farther
             and reach.reach_ok(
                 b, e.hex, e.facing, fig.hex, e.character.ready_weapon, size=e.size, target=(fig.size, fig.facing)
             )
@@ -213,8 +229,9 @@ def retreat_hexes(b: BattleState, fid: str) -> list[Hex]:
             if b.fits(fig, h, fig.facing)
             and all(large_distance(body(fig, h, fig.facing), t.cells) > figure_distance(fig, t) for t in threats)
         ]
+    taken = covered(b.figures.values())
     for h in neighbors(fig.hex):
-        if not b.terrain.is_passable(h, fig.character.movement_modes[0]) or b.occupant(h):
+        if not b.terrain.is_passable(h, fig.character.movement_modes[0]) or h in taken:
             continue
         if all(distance(h, t.hex) > distance(fig.hex, t.hex) for t in threats):
             out.append(h)

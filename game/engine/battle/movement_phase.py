@@ -177,19 +177,19 @@ def walk(b: BattleState) -> list[ev.Event]:
     assert p is not None
     fig = b.figures[p.figure]
     out: list[ev.Event] = []
+    holders: dict[Hex, frozenset[str]] | None = None  # the enemies' zones, worked out once they are asked
     while p.index < len(p.path) - 1:
         here, nxt = p.path[p.index][0], p.path[p.index + 1][0]
         # a large figure's turn moves its hexes too (FTC 5), so it may leave a zone by turning
         was, now = ({here}, {nxt}) if fig.size == 1 else (body(fig, *p.path[p.index]), body(fig, *p.path[p.index + 1]))
         if was != now and not p.to_ask and not p.stopping and p.failed_at is None and p.decided_at != p.index:
             p.decided_at = p.index
-            leaving = [
-                e
-                for e in b.enemies_of(fig)
-                if e.standing_order != "never"
-                and not zones.holding_area(b, e).isdisjoint(was)
-                and zones.holding_area(b, e).isdisjoint(now)
-            ]
+            if holders is None:
+                holders = zones.stopper_zones(b, fig)
+            # the enemies (who stop movers) holding a hex the figure leaves and none it enters (FTC 5.2)
+            held_before = {e for h in was for e in holders.get(h, ())}
+            held_after = {e for h in now for e in holders.get(h, ())} if held_before else set()
+            leaving = [e for e in b.enemies_of(fig) if e.id in held_before and e.id not in held_after]
             if leaving:
                 p.stopping = [e.id for e in leaving if e.standing_order == "always"]
                 p.to_ask = [e.id for e in leaving if e.standing_order == "ask"]

@@ -59,8 +59,14 @@ def reach_along(
     """FTC 6.2: whether ``tgt`` was in ``att``'s melee reach with ``weapon`` at any point along the two
     figures' attack-phase movement (``mine``, ``theirs``: the positions each took). Weapons and touch
     spells (FTC 8.3) both ask here."""
+    # no hex of a footprint is more than one from its centre, and no weapon reaches farther than two hexes
+    # from the attacker's front: pairs of positions farther apart than that are out of reach (a quick no)
+    farthest = 2 + (att.size != 1) + (tgt.size != 1)
     return any(
-        reach_ok(b, h, f, th, weapon, size=att.size, target=(tgt.size, tf)) for h, f in mine for th, tf in theirs
+        reach_ok(b, h, f, th, weapon, size=att.size, target=(tgt.size, tf))
+        for h, f in mine
+        for th, tf in theirs
+        if distance(h, th) <= farthest
     )
 
 

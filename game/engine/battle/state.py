@@ -525,7 +525,8 @@ class BattleState:
 
     def enemies_of(self, fig: Figure) -> list[Figure]:
         """Able figures of other sides."""
-        return [f for f in self.figures.values() if f.side != fig.side and f.can_act]
+        side = fig.side
+        return [f for f in self.figures.values() if f.side != side and not f.out and f.wounds.can_act]
 
     # ------------------------------------------------------------------ large figures (FTC 5; creatures.py)
     def cells_of(self, fid: str) -> frozenset[Hex]:

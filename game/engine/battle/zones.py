@@ -9,6 +9,8 @@ part owns no state.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from game.engine.battle import effects
 from game.engine.battle.state import BattleState, Figure
 from game.engine.creatures import front_zone
@@ -21,15 +23,31 @@ def zone(b: BattleState, fig: Figure) -> frozenset[Hex]:
         return frozenset()
     if fig.size != 1:
         return front_zone(fig.cells, fig.facing)  # a large figure's front (creatures.front_zone)
-    return frozenset(front_hexes(fig.hex, fig.facing))
+    return _front(fig.hex, fig.facing)
 
 
 def holding_area(b: BattleState, fig: Figure) -> frozenset[Hex]:
     """The hexes a figure may stop a mover from leaving (FTC 5.2): its zone of control and its own hexes,
     since a mover passing through its hex must break its zone of control to go on (none if it projects no
     zone)."""
+    if fig.size == 1:
+        if not fig.can_act or effects.held_by(b, fig) is not None:
+            return frozenset()
+        return _front_and_own(fig.hex, fig.facing)
     front = zone(b, fig)
     return front | fig.cells if front else front
+
+
+@lru_cache(maxsize=1 << 16)
+def _front(h: Hex, facing: int) -> frozenset[Hex]:
+    """The three front hexes of a one-hex figure (asked for every enemy of every mover: made once)."""
+    return frozenset(front_hexes(h, facing))
+
+
+@lru_cache(maxsize=1 << 16)
+def _front_and_own(h: Hex, facing: int) -> frozenset[Hex]:
+    """A one-hex figure's front hexes and its own."""
+    return _front(h, facing) | {h}
 
 
 def stopper_zones(b: BattleState, mover: Figure) -> dict[Hex, frozenset[str]]:
