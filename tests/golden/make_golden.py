@@ -77,6 +77,13 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
         and any(isinstance(e, ev.Moved) and e.figure == "d" and len(e.path) > 2 for e in es)
     ),
     "scale_both_sides": lambda es: {e.attacker for e in es if isinstance(e, ev.AttackResolved) and e.hit} == {"g", "p"},
+    # FTC 9.2: the small shield meets the first of the two free attacks on the runner, not the second
+    "shield_against_one_free_attack": lambda es: [
+        any(name == "Shield" for name, _ in e.defence_mods)
+        for e in es
+        if isinstance(e, ev.AttackResolved) and e.free_attack and e.target == "m"
+    ]
+    == [True, False],
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 
@@ -166,6 +173,15 @@ def _trade_blows(b: Battle, d: Decision) -> act.Action:
     return _default(b, d)
 
 
+def _runner(b: Battle, d: Decision) -> act.Action:
+    """The shield fighter leaves both zones westwards and runs when his escape fails (FTC 5.3)."""
+    if d.figure == "m" and d.reason == "move":
+        return act.Move("m", ((Hex(CENTRE.q - 1, CENTRE.r), 3),))
+    if d.reason == "escape_failed":
+        return act.EscapeFailedChoice("m", True)
+    return _default(b, d)
+
+
 def _random(seed: int) -> Policy:
     players = {"blue": RandomPlayer(seed), "red": RandomPlayer(seed + 1)}
     return lambda b, d: players[d.side](b, d)
@@ -214,6 +230,8 @@ def _refereed(seed: int) -> Policy:
     return policy
 
 
+SHIELD_SEED = 0
+
 GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int, int]] = {
     # name: (scenario, policy for a seed, rounds to play, seed)
     "hold_and_interrupt": ("hold", lambda s: _hold, 1, 1),
@@ -231,6 +249,7 @@ GOLDEN: dict[str, tuple[str, Callable[[int], Policy], int, int]] = {
     "gm_refereed": ("skirmish_gm", _refereed, 3, 0),
     "large_through_zoc": ("large_zoc", lambda s: _large_leaves, 1, 6),
     "scale_both_sides": ("scale_both", lambda s: _trade_blows, 3, 151),
+    "shield_against_one_free_attack": ("shield_runner", lambda s: _runner, 1, SHIELD_SEED),
 }
 
 

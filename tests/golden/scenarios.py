@@ -13,7 +13,7 @@ from typing import Any
 
 from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, SideSetup
 from game.engine.characters import Character
-from game.engine.hexgrid import Hex
+from game.engine.hexgrid import Hex, neighbor
 from game.engine.terrain import TerrainMap
 
 SIDES = (SideSetup("blue", "Blue"), SideSetup("red", "Red"))
@@ -115,6 +115,12 @@ CHARACTERS: Mapping[str, Mapping[str, Any]] = {
         "weapons": ["Stiletto"],
     },
     "goblin": {"name": "Goblin", "skills": {"Axe": "Fair"}, "weapons": ["Hand Axe"], "wound_track": "mook"},
+    "shieldman": {
+        "name": "Shieldman",
+        "skills": {"Axe": "Poor", "Shield": "Superb"},
+        "weapons": ["Hand Axe"],
+        "shield": "Small Shield",
+    },
 }
 
 
@@ -238,6 +244,19 @@ def zoc_setup(mover: str, stopper: str, order: str = "always") -> Callable[[int]
     return make
 
 
+def shield_runner(seed: int) -> BattleSetup:
+    """FTC 9.2, 5.3: a red shield fighter (small shield: "use against 1 attack/round") in the zones of two
+    blue brigands, one east of him and one north-east, both facing him; he faces west, away from them."""
+    return axial(
+        [
+            ("m", "red", "shieldman", CENTRE, 3),
+            ("s1", "blue", "brigand", east(CENTRE), 3),
+            ("s2", "blue", "brigand", neighbor(CENTRE, 1), 4),
+        ],
+        seed=seed,
+    )
+
+
 def duel(a: str = "brigand", z: str = "brigand", gap: int = 1) -> Callable[[int], BattleSetup]:
     """Two figures facing each other ``gap`` hexes apart (blue west, red east)."""
 
@@ -347,6 +366,7 @@ SCENARIOS: dict[str, Callable[[int], BattleSetup]] = {
     "skirmish_gm": refereed,
     "large_zoc": large_zoc_setup,
     "scale_both": scale_both_setup,
+    "shield_runner": shield_runner,
 }
 """Scenario name -> setup for a seed; a golden log's ``setup`` holds ``{"scenario": name}``."""
 
