@@ -258,13 +258,15 @@ class TacticalPlayer:
             self._field = dict.fromkeys(sources, 0)
             self._frontier = list(sources)
         field, around = self._field, battle.terrain.passable_neighbours
+        known = battle.terrain.neighbours_known(mode)
         missing: set[tuple[int, int]] = {h for h in wanted if h not in field}
         frontier = self._frontier
         while missing and frontier:
             nxt: list[Hex] = []
             for h in frontier:
                 d = field[h] + 1
-                for n in around(h, mode):
+                step = known.get(h)
+                for n in step if step is not None else around(h, mode):
                     if n not in field:
                         field[n] = d
                         nxt.append(n)

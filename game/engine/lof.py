@@ -302,6 +302,22 @@ def _bystanders(firer: Hex, target: Hex, occupants: Mapping[Hex, T], cutoff: int
     return tuple(found)
 
 
+@lru_cache(maxsize=1 << 17)
+def line_blocked(terrain: TerrainMap, firer: Hex, target: Hex) -> bool:
+    """Whether sight-blocking terrain stops a shot from ``firer`` at ``target``: ``line_of_fire(...).blocked``
+    (FTC 6.5.3; docs/rulings.md "Line of fire"), worked out from the segment alone (a hex whose interior the
+    segment crosses blocks; the two end hexes never do) and kept per pair of hexes."""
+    dq, dr = target.q - firer.q, target.r - firer.r
+    fq, fr = firer.q, firer.r
+    return any(
+        c.interior
+        and (c.q, c.r) != (dq, dr)
+        and (c.q, c.r) != (0, 0)
+        and terrain.sight_blocked(Hex(c.q + fq, c.r + fr))
+        for c in _pattern(dq, dr).cells
+    )
+
+
 def line_of_fire(
     terrain: TerrainMap, firer: Hex, target: Hex, *, occupants: Mapping[Hex, T] | None = None
 ) -> LineOfFire[T]:

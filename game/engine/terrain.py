@@ -205,14 +205,19 @@ class TerrainMap:
     def passable_neighbours(self, h: Hex, mode: str = "walk") -> tuple[Hex, ...]:
         """The neighbours of ``h`` a figure moving by ``mode`` may enter, in direction order
         (``hexgrid.neighbors``): the graph a search over the map walks, kept once asked."""
+        found = self.neighbours_known(mode).get(h)
+        if found is None:
+            passable = self.passable_hexes(mode)
+            found = self._graphs[mode][h] = tuple(n for n in neighbors(h) if n in passable)
+        return found
+
+    def neighbours_known(self, mode: str = "walk") -> Mapping[Hex, tuple[Hex, ...]]:
+        """The ``passable_neighbours`` worked out so far for ``mode`` (a search reads them without a call per
+        hex, asking ``passable_neighbours`` for a hex not yet there)."""
         graph = self._graphs.get(mode)
         if graph is None:
             graph = self._graphs[mode] = {}
-        found = graph.get(h)
-        if found is None:
-            passable = self.passable_hexes(mode)
-            found = graph[h] = tuple(n for n in neighbors(h) if n in passable)
-        return found
+        return graph
 
     def sight_blocked(self, h: Hex) -> bool:
         """Whether the hex's interior stops sight and missiles (off-map hexes do not block)."""

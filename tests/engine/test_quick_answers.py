@@ -12,7 +12,7 @@ from game.engine.ai import RandomPlayer
 from game.engine.battle import Battle, RuleOptions, legal_actions
 from game.engine.battle import declarations as battle_declarations
 from game.engine.hexgrid import Hex, hex_to_offset, neighbors
-from game.engine.lof import line_of_fire
+from game.engine.lof import line_blocked, line_of_fire
 from game.engine.terrain import OPEN_GROUND, TerrainMap, TerrainType
 from tests.golden.scenarios import large_skirmish, magic_skirmish
 
@@ -55,6 +55,15 @@ def test_a_kept_line_of_fire_is_the_line_drawn_anew(seed: int, c1: int, r1: int,
     with_figures = line_of_fire(t, a, b, occupants=occupants)
     assert with_figures._replace(at_risk=()) == first
     assert with_figures.bystanders_at_risk() in ((), ("big",))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 8), st.integers(0, 6), st.integers(0, 8), st.integers(0, 6))
+def test_the_quick_blocked_test_is_the_line_of_fires(seed: int, c1: int, r1: int, c2: int, r2: int) -> None:
+    """FTC 6.5.3: ``line_blocked`` (the segment alone) says what ``line_of_fire(...).blocked`` says."""
+    t = patchy(seed)
+    a, b = t.hex_at(c1, r1), t.hex_at(c2, r2)
+    assert line_blocked(t, a, b) == line_of_fire(t, a, b).blocked
 
 
 @settings(max_examples=6, deadline=None)

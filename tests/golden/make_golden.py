@@ -78,12 +78,14 @@ EXPECT: dict[str, Callable[[list[ev.Event]], bool]] = {
     ),
     "scale_both_sides": lambda es: {e.attacker for e in es if isinstance(e, ev.AttackResolved) and e.hit} == {"g", "p"},
     # FTC 9.2: the small shield meets the first of the two free attacks on the runner, not the second
-    "shield_against_one_free_attack": lambda es: [
-        any(name == "Shield" for name, _ in e.defence_mods)
-        for e in es
-        if isinstance(e, ev.AttackResolved) and e.free_attack and e.target == "m"
-    ]
-    == [True, False],
+    "shield_against_one_free_attack": lambda es: (
+        [
+            any(name == "Shield" for name, _ in e.defence_mods)
+            for e in es
+            if isinstance(e, ev.AttackResolved) and e.free_attack and e.target == "m"
+        ]
+        == [True, False]
+    ),
 }
 """Golden log name -> the rule its events must show (checked by the tests on replay)."""
 

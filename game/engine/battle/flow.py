@@ -46,7 +46,7 @@ def check_over(b: BattleState, out: list[ev.Event]) -> bool:
     is added to ``out``. True when the battle is over."""
     if b.over:
         return True
-    standing = [s for s in b.sides if b.able(s)]
+    standing = [s for s in b.sides if any(f.side == s and f.can_act for f in b.figures.values())]
     if len(standing) <= 1:
         finish(b, standing[0] if standing else None)
         reason = f"{b.sides[b.winner].name} wins" if b.winner else "no side is left standing"

@@ -163,7 +163,7 @@ class Battle(BattleState):
 
     def stopper_zones(self, mover: Figure) -> dict[Hex, frozenset[str]]:
         """Each hex -> ids of the enemies who would (or might) stop ``mover`` there (FTC 5.2)."""
-        return zones.stopper_zones(self, mover)
+        return dict(zones.stopper_zones(self, mover))
 
     def movement_allowance_of(self, fig: Figure, posture: str | None = None) -> int:
         """FTC 5, 5.1.1: hexes this round before terrain (posture — the figure's own, or the one it is

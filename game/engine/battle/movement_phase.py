@@ -10,7 +10,7 @@ pass, and the move under way (also a second move in the attack phase, FTC 6.1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -177,7 +177,7 @@ def walk(b: BattleState) -> list[ev.Event]:
     assert p is not None
     fig = b.figures[p.figure]
     out: list[ev.Event] = []
-    holders: dict[Hex, frozenset[str]] | None = None  # the enemies' zones, worked out once they are asked
+    holders: Mapping[Hex, frozenset[str]] | None = None  # the enemies' zones, worked out once they are asked
     while p.index < len(p.path) - 1:
         here, nxt = p.path[p.index][0], p.path[p.index + 1][0]
         # a large figure's turn moves its hexes too (FTC 5), so it may leave a zone by turning

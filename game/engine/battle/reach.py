@@ -17,7 +17,7 @@ from game.engine.creatures import footprint, front_zone, large_distance
 from game.engine.equipment import Weapon
 from game.engine.equipment import weapon as equipment_weapon
 from game.engine.hexgrid import Hex, distance, front_hexes, neighbors
-from game.engine.lof import line_of_fire
+from game.engine.lof import line_blocked
 from game.engine.ranges import range_band
 
 
@@ -117,7 +117,7 @@ def aim(b: BattleState, firer: Figure, target: Figure) -> tuple[Hex, int]:
     if firer.size == 1 and target.size == 1:
         return target.hex, distance(firer.hex, target.hex)
     cells = sorted(target.cells, key=lambda c: (distance(firer.hex, c), c))
-    at = next((c for c in cells if not line_of_fire(b.terrain, firer.hex, c).blocked), cells[0])
+    at = next((c for c in cells if not line_blocked(b.terrain, firer.hex, c)), cells[0])
     return at, large_distance(firer.cells, target.cells)
 
 
@@ -140,4 +140,4 @@ def ranged_ok(b: BattleState, firer: Figure, target: Figure, weapon: Weapon) -> 
     band = range_band(weapon, dist, target.character.mass_scale)
     if band is None:
         return False
-    return not line_of_fire(b.terrain, firer.hex, at).blocked and not effects.sight_blocked(b, firer.hex, at)
+    return not line_blocked(b.terrain, firer.hex, at) and not effects.sight_blocked(b, firer.hex, at)

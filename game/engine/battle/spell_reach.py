@@ -16,7 +16,7 @@ from game.engine.battle.state import AttackTerms, BattleState, Figure, figure_di
 from game.engine.combat import Modifier, MovedFraction, Stance, obscured_vision_perception, offence_modifiers, total
 from game.engine.hexgrid import Hex, distance
 from game.engine.hexgrid import within as within_hexes
-from game.engine.lof import LineOfFire, line_of_fire
+from game.engine.lof import LineOfFire, line_blocked, line_of_fire
 from game.engine.ranges import firing_angle_modifier
 
 
@@ -164,7 +164,7 @@ def spell_reaches(b: BattleState, fig: Figure, item: magic.Spell, target_hex: He
         dist = min(dist, reach.best_range(b, fig, tgt))
     if not magic.in_spell_range(item, dist):
         return False
-    return not line_of_fire(b.terrain, fig.hex, aim).blocked and not effects.sight_blocked(b, fig.hex, aim)
+    return not line_blocked(b.terrain, fig.hex, aim) and not effects.sight_blocked(b, fig.hex, aim)
 
 
 def recognition_terms(b: BattleState, fid: str) -> tuple[Modifier, ...]:

@@ -359,6 +359,14 @@ class GMSeatState:
 
 
 @dataclass
+class ZonesState:
+    """The zones of control a mover of each side meets (FTC 5.2), kept while the figures holding them stand
+    as they were, owned by ``zones``."""
+
+    kept: dict[str, tuple[object, Mapping[Hex, frozenset[str]]]] = field(default_factory=dict, repr=False)
+
+
+@dataclass
 class DiceState:
     """The dice the GM set by hand and the round's combat rolls (FTC 6.3, 8.1), owned by ``dice``."""
 
@@ -381,6 +389,7 @@ PIECES: Mapping[str, str] = {
     "effects_state": "effects",
     "gm_seat_state": "gm_seat",
     "dice_state": "dice",
+    "zones_state": "zones",
 }
 """Each piece of the battle's state (an attribute of ``BattleState``) and the one part (a module of
 ``game.engine.battle``) that owns it: only that part reads or changes it; the others call its functions
@@ -469,6 +478,7 @@ class BattleState:
         self.effects_state = EffectsState()
         self.gm_seat_state = GMSeatState()
         self.dice_state = DiceState()
+        self.zones_state = ZonesState()
         self.removed: dict[str, Figure] = {}
         self.phases = phases
         """The phase table (``phases.PHASES``): each phase's actions and hooks."""
