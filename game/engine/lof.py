@@ -302,7 +302,7 @@ def _bystanders(firer: Hex, target: Hex, occupants: Mapping[Hex, T], cutoff: int
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 15)
 def line_blocked(terrain: TerrainMap, firer: Hex, target: Hex) -> bool:
     """Whether sight-blocking terrain stops a shot from ``firer`` at ``target``: ``line_of_fire(...).blocked``
     (FTC 6.5.3; docs/rulings.md "Line of fire"), worked out from the segment alone (a hex whose interior the
@@ -332,7 +332,7 @@ def line_of_fire(
     return bare._replace(at_risk=_bystanders(firer, target, occupants, bare.wall_cutoff))
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 13)  # the lines of a decision's questions; a line is far dearer to keep than its bool
 def _line_over(terrain: TerrainMap, firer: Hex, target: Hex) -> LineOfFire[Any]:
     """``line_of_fire`` without bystanders: the line over the map's terrain alone."""
     ext = _extended(target.q - firer.q, target.r - firer.r)
