@@ -48,6 +48,12 @@ def to_declare(b: BattleState) -> tuple[str, ...]:
     return tuple(b.attack_state.declare_queue)
 
 
+def declaring_order(b: BattleState) -> tuple[str, ...]:
+    """The figures still to declare in this attack phase, in the order they declare (FTC 6.1: lowest
+    initiative first); empty outside the declarations."""
+    return to_declare(b) if b.phase == "attack" else ()
+
+
 def next_to_follow(b: BattleState) -> tuple[str, Hex] | None:
     """The attacker now offered the follow step, and the hex its target left (FTC 6.2), if any."""
     return b.attack_state.follow_queue[0] if b.attack_state.follow_queue else None
