@@ -1,5 +1,5 @@
 """Where the game's files live: its own folder (shipped maps and rosters, never written while playing) and the
-user's data folder (autosave, saves, exported logs, campaign rosters).
+user's data folder (autosave, saves, exported logs, campaign rosters, the GM's rules files).
 
 A campaign roster is the user's copy of a shipped roster: "Save wounds to roster" writes the wounds characters
 carry into the next battle (*Fudge* 4.8) there instead of into the game's own ``maps/``, and so does the roster
@@ -21,6 +21,8 @@ MAPS_DIR = ROOT / "maps"
 ASSETS_DIR = ROOT / "assets"
 CAMPAIGNS = "campaigns"
 """The data folder's sub-folder holding campaign rosters."""
+RULES = "rules"
+"""The data folder's sub-folder holding the GM's rules files (``game.rules_file``)."""
 
 
 def data_dir() -> Path:
@@ -30,6 +32,11 @@ def data_dir() -> Path:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "fudge-tactics"
+
+
+def rules_dir() -> Path:
+    """Where New battle's Save as puts a GM's rules files and lists them from: ``<data dir>/rules``."""
+    return data_dir() / RULES
 
 
 def in_game_folder(path: str | Path) -> bool:

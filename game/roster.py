@@ -1,10 +1,14 @@
 """Rosters: the TOML files in which a GM writes the sides and characters of a battle.
 
-A roster has ``[sides.<id>]`` tables (``name``, ``colour``, optional ``controller``),
+A roster has ``[sides.<id>]`` tables (``name``, ``colour``, optional ``controller`` and ``role``),
 ``[characters.<key>]`` tables in the character format of ``game.engine.characters`` and, optionally,
 ``[[figures]]`` entries (``character``, ``side``, optional ``name``, ``count``, ``mook``) for maps that do
 not place their figures themselves: those figures are set up in their side's deployment zone.
 Every problem raises ``RosterError`` naming the file, the entry and the fix.
+
+A character entry or a side may give a ``role`` (``"pc"``, ``"major_npc"`` or ``"npc"``; docs/rosters.md
+"Roles"): who is a hero and who a pawn to the rule options that tell them apart (*Fudge* 4.33, 4.64). It is no
+part of the character's traits; ``game.session`` decides each figure's role from it when the battle is set up.
 
 A character entry may stand in for another one for a single figure: ``stands_in_for = "brigand"`` in
 ``[characters.snipe]`` (whose ``name`` is "Snipe") makes the figure named Snipe that the map or the roster
@@ -35,6 +39,8 @@ from game.roster_comments import with_comments_of
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 STANDS_IN_FOR = "stands_in_for"
 """The field of a character entry that stands in for another character for the figure of its name."""
+ROLE = "role"
+"""The field of a character entry or a side giving its role (module doc)."""
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_COLOURS = ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520", "#8e44ad", "#16a3a3")
 
@@ -51,6 +57,8 @@ class RosterSide:
     name: str
     colour: str
     controller: str = "human"
+    role: str | None = None
+    """The role of the side's figures whose character gives none (module doc); None: the roster does not say."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,8 @@ class Roster:
     source: str = ""
     stand_ins: Mapping[tuple[str, str], str] = field(default_factory=dict)
     """(character key, figure name) -> the key of the entry standing in for that character for that figure."""
+    roles: Mapping[str, str] = field(default_factory=dict)
+    """Character key -> the role its entry gives (module doc); characters that give none are not listed."""
 
     def side(self, side_id: str) -> RosterSide | None:
         """The side with this id, if the roster names it."""
@@ -137,12 +147,14 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         controller = str(sd.get("controller", "human"))
         if controller not in CONTROLLERS:
             raise RosterError(f"{source}: [sides.{sid}] controller {controller!r}: use {', '.join(CONTROLLERS)}")
-        sides.append(RosterSide(str(sid), str(sd.get("name", sid)), colour, controller))
+        role = _role(sd, f"{source}: [sides.{sid}]")
+        sides.append(RosterSide(str(sid), str(sd.get("name", sid)), colour, controller, role))
     chars_raw = data.get("characters", {})
     if not isinstance(chars_raw, Mapping) or not chars_raw:
         raise RosterError(f"{source}: no characters; add at least one [characters.<key>] table")
     characters: dict[str, Character] = {}
     stands_in: dict[str, str] = {}
+    roles: dict[str, str] = {}
     for key, cd in chars_raw.items():
         if not isinstance(cd, Mapping):
             raise RosterError(f"{source}: [characters.{key}] must be a table")
@@ -159,10 +171,13 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
                     f'{STANDS_IN_FOR} = "brigand"; or remove the line'
                 )
             stands_in[str(key)] = target
+        role = _role(cd, f"{source}: [characters.{key}]")
+        if role is not None:
+            roles[str(key)] = role
         try:
-            # ``token`` (a GM's own token picture, checked by the UI's token_images) and ``stands_in_for`` (which
-            # figure plays the entry, module doc) are no part of the rules
-            rules = {k: v for k, v in cd.items() if k not in ("token", STANDS_IN_FOR)}
+            # ``token`` (a GM's own token picture, checked by the UI's token_images), ``stands_in_for`` (which
+            # figure plays the entry) and ``role`` (module doc) are no part of the character's traits
+            rules = {k: v for k, v in cd.items() if k not in ("token", STANDS_IN_FOR, ROLE)}
             characters[str(key)] = Character.from_dict(rules, key=str(key))
         except CharacterError as exc:
             raise RosterError(f"{source}: {exc}") from None
@@ -192,7 +207,22 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         base = str(fd.get("name", characters[ch].name))
         for n in range(count):
             figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
-    return Roster(tuple(sides), characters, tuple(figures), data, source, stand_ins)
+    return Roster(tuple(sides), characters, tuple(figures), data, source, stand_ins, roles)
+
+
+def _role(table: Mapping[str, Any], where: str) -> str | None:
+    """The ``role`` a side or character table gives (None when it gives none), checked against
+    ``data/limits.toml`` (``RosterError`` naming the entry, the field and the three roles)."""
+    if ROLE not in table:
+        return None
+    value = table[ROLE]
+    problem = check_value(ROLE, value)
+    if problem is not None:
+        raise RosterError(
+            f"{where} role: {problem} (pc: a player character, major_npc: a major NPC, npc: an NPC pawn; "
+            'docs/rosters.md "Roles")'
+        )
+    return str(value)
 
 
 def _stand_ins(

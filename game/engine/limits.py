@@ -21,12 +21,14 @@ from game.engine.quantities import kg_text, number_text
 
 @dataclass(frozen=True)
 class Limit:
-    """One field's range: ``kind`` is "level", "number", "mass" or "length"; ``low`` .. ``high`` inclusive."""
+    """One field's range: ``kind`` is "level", "number", "mass", "length" or "words"; ``low`` .. ``high``
+    inclusive, or the ``words`` the field may hold."""
 
     field: str
     kind: str
     low: float
     high: float
+    words: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The range as a person reads it: "Terrible-3 to Legendary+3", "-10 to 20", "at most 20 entries"."""
@@ -35,6 +37,8 @@ class Limit:
         if self.kind == "length":
             unit = "characters" if self.field == "name" else "entries"
             return f"at most {int(self.high)} {unit}"
+        if self.kind == "words":
+            return ", ".join(f'"{w}"' for w in self.words[:-1]) + f' or "{self.words[-1]}"'
         if self.kind == "mass":
             return f"{number_text(self.low)} to {kg_text(self.high)}"
         return f"{int(self.low)} to {int(self.high)}"
@@ -53,6 +57,8 @@ def limits() -> Mapping[str, Limit]:
             out[str(name)] = Limit(str(name), kind, float(rng["min"]), float(rng["max"]))
     for name, most in data["lengths"].items():
         out[str(name)] = Limit(str(name), "length", 0, int(most))
+    for name, words in data.get("words", {}).items():
+        out[str(name)] = Limit(str(name), "words", 0, 0, tuple(str(w) for w in words))
     return out
 
 
@@ -79,12 +85,16 @@ def check_value(field: str, value: object) -> str | None:
     Terrible-3 to Legendary+3; write a level within it"``.
 
     Levels may be given as ladder names or numbers (FTC 2.1); lengths are checked on a list, a table or a
-    text (its entries or characters). A value of the wrong type for the field is left to the reader's own
-    type checks (None here), except a number that is not finite (nan, inf), which is refused.
+    text (its entries or characters); a field of words takes exactly one of them. A value of the wrong type
+    for the field is left to the reader's own type checks (None here), except a number that is not finite (nan, inf), which is refused.
     """
     lim = limit(field)
     if lim is None:
         return None
+    if lim.kind == "words":
+        if isinstance(value, str) and value in lim.words:
+            return None
+        return f"{_shown(value)} is not one of {lim.describe()}; write one of them"
     if lim.kind == "length":
         if not isinstance(value, Sized) or isinstance(value, bytes):
             return None

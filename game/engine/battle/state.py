@@ -33,6 +33,8 @@ from game.engine.hexgrid import (
 )
 from game.engine.lof import LineOfFire
 from game.engine.ranges import RangeBand
+from game.engine.rule_options import RULE_OPTION_HELP as RULE_OPTION_HELP
+from game.engine.rule_options import RuleOptions as RuleOptions
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import Wounds
 
@@ -48,47 +50,6 @@ GM_REFEREE = "referee"
 """The GM's seat when the GM plays no side."""
 CONTROLLERS = ("human", "random", "novice", "tactical", "veteran")
 """Who may play a side: a human, or a computer player by level (``game.engine.players.LEVELS``)."""
-
-
-@dataclass(frozen=True)
-class RuleOptions:
-    """The battle's rule options (docs/rulings.md "Rule options"); each default is the rules text's default."""
-
-    initiative_once: bool = False
-    """FTC 4: roll initiative once for the whole battle instead of every round."""
-    mook_group_initiative: bool = False
-    """FTC 4: all figures marked as mooks on a side roll initiative once, as a group."""
-    secret_stances: bool = False
-    """Fudge 4.32: stances are chosen unseen and revealed together."""
-    per_hex_terrain: bool = False
-    """docs/rulings.md "Terrain": entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
-    attack_any_adjacent: bool = False
-    """docs/rulings.md "Melee reach": melee may reach any adjacent hex, not only the front hexes."""
-    fudge_graze_table: bool = False
-    """Fudge 4.56: read grazes by Fudge's table instead of FTC 7.3's "at most a Scratch"."""
-
-    def to_json(self) -> dict[str, bool]:
-        """The options as plain data."""
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> RuleOptions:
-        """Options from plain data; unknown names raise ``ValueError``."""
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
-        return cls(**{k: bool(v) for k, v in data.items()})
-
-
-RULE_OPTION_HELP: Mapping[str, str] = {
-    "initiative_once": "Roll initiative once for the whole battle, not every round (FTC 4).",
-    "mook_group_initiative": "Mooks of a side roll initiative once as a group (FTC 4).",
-    "secret_stances": "Stances are chosen in secret and revealed together (Fudge 4.32).",
-    "per_hex_terrain": "Each hex entered costs 1 + its terrain penalty (instead of FTC 5.1.2's round penalty).",
-    "attack_any_adjacent": "Melee reaches any adjacent hex, not only the three front hexes.",
-    "fudge_graze_table": "Grazes follow Fudge 4.56 instead of FTC 7.3's 'at most a Scratch'.",
-}
 
 
 @dataclass(frozen=True)
@@ -122,7 +83,7 @@ class BattleSetup:
     terrain: TerrainMap
     sides: tuple[SideSetup, ...]
     figures: tuple[FigureSetup, ...]
-    options: RuleOptions = RuleOptions()
+    options: RuleOptions = RuleOptions()  # noqa: RUF009 (frozen, immutable)
     seed: int = 0
     title: str = ""
     gm: str | None = None

@@ -1,0 +1,572 @@
+"""The GM's rulebook: every rule option of a battle, described once (docs/rulings.md "Rule options").
+
+*Fudge* is a toolkit: its combat chapters (4.3–4.6) offer a GM options, and FTC offers a few of its own. Each
+option is one ``OptionSpec`` in ``OPTIONS`` — its kind, values, default, group, rules section, help and the
+options it makes sense only with — and everything else reads that registry: ``RuleOptions`` (the battle's
+typed set, strictly decoded through ``game.engine.codec``), the rules file (``game.rules_file``), the presets
+(``data/presets.toml``), New battle's grouped rows, the after-battle report and ``docs/rulings.md``'s table.
+
+Every default is FTC as written: a battle with every option at its default plays exactly as FTC (no extra
+die, no extra event). An option whose rules are still being built is declared (``OptionSpec.ready`` False):
+it is listed, saved and read, but New battle shows it greyed as "coming", the rules file and the command
+line refuse to switch it on, and the battle does not read it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from game.engine.datafiles import read_table
+
+GROUPS: tuple[str, ...] = ("Round", "Who rolls", "Skills", "Blows", "Damage", "Wounds", "Heroes", "Scale")
+"""The groups of options, in the order New battle and the rules file show them."""
+
+Value = bool | int | str
+"""An option's value: true / false, a whole number, or one of its words."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option as the GM sees it: ``kind`` "bool", "enum" or "int"; an enum's ``values`` (its words,
+    the default first), an int's ``low`` .. ``high``; ``value_help`` says what a value means (an enum's words,
+    an int's notable numbers). ``depends_on``: (option, values) pairs of which at least one must hold for the
+    option to matter (display only: a greyed option keeps its value and has no effect; nothing is refused)."""
+
+    name: str
+    title: str
+    kind: Literal["bool", "enum", "int"]
+    default: Value
+    group: str
+    section: str
+    help: str
+    values: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    value_help: Mapping[Value, str] = field(default_factory=dict)
+    depends_on: tuple[tuple[str, tuple[Value, ...]], ...] = ()
+    needs: str = ""
+    """The greyed row's tooltip: what the option needs ("needs Stun blows")."""
+    ready: bool = False
+    """Whether the battle plays the option yet (module doc); an option being built is declared but not played."""
+
+    @property
+    def choices(self) -> tuple[Value, ...]:
+        """Every value the option may take, in order (a bool: false, true)."""
+        if self.kind == "bool":
+            return (False, True)
+        if self.kind == "enum":
+            return self.values
+        return tuple(range(self.low, self.high + 1))
+
+    def value_text(self, value: Value) -> str:
+        """A value as New battle shows it: "on" / "off", an enum's word with spaces, a number."""
+        if self.kind == "bool":
+            return "on" if value else "off"
+        return str(value).replace("_", " ") if self.kind == "enum" else str(value)
+
+
+_NUMERIC_ROLLS = ("one_die", "even_roll", "situational")
+_LEVEL_ROLLS = ("one_die_level", "even_roll_level")
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "initiative_once", "Initiative once", "bool", False, "Round", "FTC 4",
+        "Roll initiative once for the whole battle, not every round.", ready=True,
+    ),
+    OptionSpec(
+        "mook_group_initiative", "Mooks' group initiative", "bool", False, "Round", "FTC 4",
+        "Mooks of a side roll initiative once as a group.", ready=True,
+    ),
+    OptionSpec(
+        "secret_stances", "Secret stances", "bool", False, "Round", "Fudge 4.32, FTC 6.1.1",
+        "Stances are chosen in secret and revealed together.", ready=True,
+    ),
+    OptionSpec(
+        "per_hex_terrain", "Per-hex terrain", "bool", False, "Round", "FTC 5.1.2",
+        "Each hex entered costs 1 + its terrain penalty.", ready=True,
+    ),
+    OptionSpec(
+        "attack_any_adjacent", "Attack any adjacent hex", "bool", False, "Round", "FTC 5.2, 6.2",
+        "Melee reaches any adjacent hex, not only the three front hexes.", ready=True,
+    ),
+    OptionSpec(
+        "npc_rolls", "NPC rolls", "enum", "own", "Who rolls", "Fudge 4.33, 4.34",
+        "NPC pawns roll their own dice, roll nothing (their level), or share one roll per side.",
+        values=("own", "zero", "group", "group_4df"),
+        value_help={
+            "own": "every figure rolls its own 4dF (FTC 6.3)",
+            "zero": "NPC pawns roll nothing: their result is their level (Fudge 4.33)",
+            "group": "the NPC pawns of a side share one 2dF roll each round (Fudge 4.34)",
+            "group_4df": "the NPC pawns of a side share one 4dF roll each round",
+        },
+    ),
+    OptionSpec(
+        "speed_contest", "Speed contest", "bool", False, "Skills", "Fudge 4.36",
+        "Fighters who attack each other roll Speed; the winner adds the difference to his skill.",
+    ),
+    OptionSpec(
+        "stun_blows", "Stun blows", "bool", False, "Blows", "Fudge 4.62",
+        "A blow may go for stun: Hurt stuns, Very Hurt very stuns, worse knocks out.",
+    ),
+    OptionSpec(
+        "stun_head_knockout", "Head knockout", "bool", False, "Blows", "Fudge 4.62",
+        "A stunning blow that lands on the head knocks out.",
+        depends_on=(("stun_blows", (True,)),), needs="needs Stun blows",
+    ),
+    OptionSpec(
+        "pulled_blows", "Pulled blows", "bool", False, "Blows", "Fudge 4.62",
+        "A blow may name the most wound it will do (pulling a punch).",
+    ),
+    OptionSpec(
+        "sweeping_blow", "Sweeping blow", "int", 0, "Blows", "Fudge 4.34",
+        "A slash may strike up to three foes, each after the first doing this much less damage.",
+        low=0, high=2,
+        value_help={0: "off", 1: "1 damage less per foe cut through", 2: "2 damage less per foe cut through"},
+    ),
+    OptionSpec(
+        "ignore_attackers", "Ignoring attackers", "bool", False, "Blows", "Fudge 4.34",
+        "A fighter may leave attackers undefended to strike his foe without beating their defence.",
+    ),
+    OptionSpec(
+        "damage_roll", "Damage roll", "enum", "off", "Damage", "Fudge 4.61, 4.63",
+        "A die roll on each blow's damage (or Min-Mid-Max's 3d6 wounds).",
+        values=("off", "one_die", "one_die_level", "even_roll", "even_roll_level", "situational", "min_mid_max"),
+        value_help={
+            "off": "no damage roll (FTC 7)",
+            "one_die": "one Fudge die (-1..+1) added to the damage number",
+            "one_die_level": "one Fudge die moves the wound level one step up or down",
+            "even_roll": "no extra roll: an even combat roll adds 1 to the winner's offence factor, to the "
+            "loser's defence factor",
+            "even_roll_level": "the same, on the wound level",
+            "situational": "a 4dF situational roll (-4..+4) added to the damage number",
+            "min_mid_max": "Fudge 4.63's 3d6 wound roll replaces the damage number",
+        },
+    ),
+    OptionSpec(
+        "damage_roll_wild", "Damage roll without limits", "bool", False, "Damage", "Fudge 4.61",
+        "Ignore the damage roll's three limits.",
+        depends_on=(("damage_roll", (*_NUMERIC_ROLLS, *_LEVEL_ROLLS)), ("scale_damage_roll", (True,))),
+        needs="needs a Damage roll on the number or level, or a Damage roll through Scale",
+    ),
+    OptionSpec(
+        "graze_damage_roll", "Damage roll on a graze", "bool", False, "Damage", "Fudge 4.56",
+        "The damage roll also counts on a graze, at most one level either way.",
+        depends_on=(("damage_roll", (*_NUMERIC_ROLLS, *_LEVEL_ROLLS)),),
+        needs="needs a Damage roll other than Min-Mid-Max",
+    ),
+    OptionSpec(
+        "min_mid_max_low_penalty", "Min-Mid-Max low-factor penalty", "bool", False, "Damage", "Fudge 4.63",
+        "Min-Mid-Max: a damage factor of -5 or worse is a -2 bonus.",
+        depends_on=(("damage_roll", ("min_mid_max",)),), needs="needs the Damage roll Min-Mid-Max",
+    ),
+    OptionSpec(
+        "wound_situational_roll", "Situational roll on wounds", "enum", "off", "Damage", "Fudge 4.55",
+        "A situational roll on each wound: +3/+4 one/two levels worse.",
+        values=("off", "worse", "both"),
+        value_help={
+            "off": "no roll on the wound",
+            "worse": "+3 makes a wound one level worse, +4 two levels",
+            "both": "also -3 one level lighter, -4 two levels",
+        },
+    ),
+    OptionSpec(
+        "fudge_graze_table", "Fudge's graze table", "bool", False, "Damage", "FTC 7.3, Fudge 4.56",
+        "Grazes follow Fudge's table instead of \"at most a Scratch\".", ready=True,
+    ),
+    OptionSpec(
+        "willpower_vs_wounds", "Willpower against wounds", "enum", "off", "Wounds", "Fudge 4.51",
+        "A Will roll when wounds start to hurt lowers or wipes out the penalty.",
+        values=("off", "very_hurt", "incapacitated"),
+        value_help={
+            "off": "no Will roll against wound penalties",
+            "very_hurt": "Great lowers a wound's penalty, Superb wipes it out",
+            "incapacitated": "the same, and a Superb Will keeps an Incapacitated fighter on his feet",
+        },
+    ),
+    OptionSpec(
+        "damage_capacity", "Damage Capacity", "enum", "factor", "Wounds", "Fudge 4.52",
+        "Damage Capacity as a defence factor, or a roll on each wound (replacing the Health roll).",
+        values=("factor", "roll", "will_roll"),
+        value_help={
+            "factor": "the roster's Damage Capacity is a defensive factor; FTC's Health roll",
+            "roll": "a Damage Capacity (or Health) roll on each wound of Hurt or worse replaces the Health roll",
+            "will_roll": "the same roll on Will",
+        },
+    ),
+    OptionSpec(
+        "damage_capacity_step", "Damage Capacity step", "enum", "level", "Wounds", "Fudge 4.52",
+        "Damage Capacity rolls and Damage Resistant/Fragile move a wound by a level or a point.",
+        values=("level", "point"),
+        value_help={"level": "by one wound level", "point": "by one damage point"},
+    ),
+    OptionSpec(
+        "pc_death_max_three_levels", "At most three levels", "bool", False, "Heroes", "Fudge 4.64",
+        "Heroes take at most three wound levels from one blow.",
+    ),
+    OptionSpec(
+        "pc_death_near_death_if_incapacitated", "Near Death only from Incapacitated", "bool", False, "Heroes",
+        "Fudge 4.64", "Heroes reach Near Death only if the round began with them Incapacitated.",
+    ),
+    OptionSpec(
+        "pc_death_fudge_point", "Fudge Point against death", "bool", False, "Heroes", "Fudge 4.64",
+        "A hero may spend a Fudge Point to make a deadly wound merely Incapacitated.",
+    ),
+    OptionSpec(
+        "fudge_points_default", "Fudge Points per hero", "int", 0, "Heroes", "Fudge 4.64",
+        "Fudge Points for each hero whose roster entry gives none.",
+        low=0, high=10, value_help={0: "none"},
+        depends_on=(("pc_death_fudge_point", (True,)),), needs="needs Fudge Point against death",
+    ),
+    OptionSpec(
+        "critical_penetration", "Critical penetration", "int", 0, "Scale", "Fudge 4.58",
+        "A smaller fighter's roll of +4 always gets this many points through.",
+        low=0, high=2, value_help={0: "off", 1: "1 point gets through", 2: "2 points get through"},
+    ),
+    OptionSpec(
+        "scale_damage_roll", "Damage roll through Scale", "bool", False, "Scale", "Fudge 4.58",
+        "A damage roll when Scale alone stops a hit from scratching.",
+    ),
+    OptionSpec(
+        "tech_level_scale", "Tech levels as Scale", "int", 0, "Scale", "Fudge 4.65",
+        "Each tech level between weapon and armour counts as this much Scale.",
+        low=0, high=5, value_help={0: "off"},
+    ),
+)  # fmt: skip
+"""Every rule option, in the order of docs/rulings.md's table, the rules file and ``RuleOptions``."""
+
+SPECS: Mapping[str, OptionSpec] = MappingProxyType({spec.name: spec for spec in OPTIONS})
+"""The options by name."""
+
+
+class RuleOptionError(ValueError):
+    """A rule option that cannot be: ``key`` names it, ``problem`` says what is wrong (with the value as
+    written), ``fix`` what to write instead."""
+
+    def __init__(self, key: str, problem: str, fix: str) -> None:
+        self.key = key
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem}; {fix}")
+
+
+def toml_text(value: object) -> str:
+    """A value as a rules file writes it: ``true``, ``2``, ``"situational"`` (others as Python shows them)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)[:40]
+
+
+def _int_fix(spec: OptionSpec) -> str:
+    named = [f"{v}: {spec.value_help[v]}" for v in spec.choices if v in spec.value_help]
+    if spec.high - spec.low <= 2:
+        words = [f"{v} ({spec.value_help[v]})" if v in spec.value_help else str(v) for v in spec.choices]
+        listed = ", ".join(words[:-1]) + " or " + words[-1]
+        return f"write {listed} ({spec.section})"
+    extra = f" ({', '.join(named)})" if named else ""
+    return f"write a whole number from {spec.low} to {spec.high}{extra}, {spec.section}"
+
+
+def check_option(key: str, value: object) -> Value:
+    """The value of option ``key`` checked against the registry; ``RuleOptionError`` for an unknown option, a
+    value of the wrong type, off its list or outside its range (``NaN`` and floats are never an option's)."""
+    spec = SPECS.get(key)
+    if spec is None:
+        close = difflib.get_close_matches(key, SPECS, n=1)
+        fix = (
+            f"did you mean `{close[0]}`?"
+            if close
+            else 'the options are listed in docs/rulings.md "Rule options"; remove the line or correct the name'
+        )
+        return _raise(key, f"`{key}` is not a rule option", fix)
+    shown = f"{key} = {toml_text(value)}"
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            return _raise(key, f"{shown} is not true or false", "write true or false")
+        return value
+    if spec.kind == "enum":
+        if not isinstance(value, str) or value not in spec.values:
+            return _raise(
+                key,
+                f"{shown} is not one of {', '.join(spec.values)} ({spec.section})",
+                f'write one of them in quotes, e.g. {key} = "{spec.default}" for FTC as written',
+            )
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        return _raise(key, f"{shown} is not a whole number", _int_fix(spec))
+    if not spec.low <= value <= spec.high:
+        return _raise(key, f"{shown} is outside {spec.low}–{spec.high}", _int_fix(spec))
+    return value
+
+
+def _raise(key: str, problem: str, fix: str) -> Value:
+    raise RuleOptionError(key, problem, fix)
+
+
+class RuleOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, kw_only=True):
+    """The battle's rule options (docs/rulings.md "Rule options"), one field per ``OPTIONS`` entry in its order;
+    every default is FTC as written. Decoded strictly (``from_json``, ``game.engine.codec``); built in code, a
+    value the registry refuses raises ``RuleOptionError``. Hashable: the odds cache by it."""
+
+    initiative_once: bool = False
+    """FTC 4: roll initiative once for the whole battle instead of every round."""
+    mook_group_initiative: bool = False
+    """FTC 4: all figures marked as mooks on a side roll initiative once, as a group."""
+    secret_stances: bool = False
+    """Fudge 4.32: stances are chosen unseen and revealed together."""
+    per_hex_terrain: bool = False
+    """docs/rulings.md "Terrain": entering a hex costs 1 + its penalty instead of the largest-penalty rule."""
+    attack_any_adjacent: bool = False
+    """docs/rulings.md "Melee reach": melee may reach any adjacent hex, not only the front hexes."""
+    npc_rolls: Literal["own", "zero", "group", "group_4df"] = "own"
+    """Fudge 4.33, 4.34: who rolls the NPC pawns' combat dice."""
+    speed_contest: bool = False
+    """Fudge 4.36: a Speed contest between two fighters attacking each other."""
+    stun_blows: bool = False
+    """Fudge 4.62: a declaration may go for stun."""
+    stun_head_knockout: bool = False
+    """Fudge 4.62: a stunning blow on the head knocks out."""
+    pulled_blows: bool = False
+    """Fudge 4.62: a declaration may name the most wound it will do."""
+    sweeping_blow: Annotated[int, Meta(ge=0, le=2)] = 0
+    """Fudge 4.34: damage less per foe cut through by a sweeping blow (0: no sweeping blows)."""
+    ignore_attackers: bool = False
+    """Fudge 4.34: a fighter may leave attackers undefended."""
+    damage_roll: Literal[
+        "off", "one_die", "one_die_level", "even_roll", "even_roll_level", "situational", "min_mid_max"
+    ] = "off"
+    """Fudge 4.61, 4.63: the damage roll."""
+    damage_roll_wild: bool = False
+    """Fudge 4.61: the damage roll without its three limits."""
+    graze_damage_roll: bool = False
+    """Fudge 4.56: the damage roll on a graze, one level at most."""
+    min_mid_max_low_penalty: bool = False
+    """Fudge 4.63: a damage factor of -5 or worse is a -2 bonus."""
+    wound_situational_roll: Literal["off", "worse", "both"] = "off"
+    """Fudge 4.55: a situational roll on each wound."""
+    fudge_graze_table: bool = False
+    """Fudge 4.56: read grazes by Fudge's table instead of FTC 7.3's "at most a Scratch"."""
+    willpower_vs_wounds: Literal["off", "very_hurt", "incapacitated"] = "off"
+    """Fudge 4.51: a Will roll against wound penalties."""
+    damage_capacity: Literal["factor", "roll", "will_roll"] = "factor"
+    """Fudge 4.52: how Damage Capacity works."""
+    damage_capacity_step: Literal["level", "point"] = "level"
+    """Fudge 4.52: a Damage Capacity roll's or trait's step."""
+    pc_death_max_three_levels: bool = False
+    """Fudge 4.64: heroes take at most three wound levels from one blow."""
+    pc_death_near_death_if_incapacitated: bool = False
+    """Fudge 4.64: heroes reach Near Death only from Incapacitated."""
+    pc_death_fudge_point: bool = False
+    """Fudge 4.64: a Fudge Point makes a deadly wound Incapacitated."""
+    fudge_points_default: Annotated[int, Meta(ge=0, le=10)] = 0
+    """Fudge 4.64: Fudge Points of a hero the roster gives none."""
+    critical_penetration: Annotated[int, Meta(ge=0, le=2)] = 0
+    """Fudge 4.58: points a smaller fighter's +4 gets through."""
+    scale_damage_roll: bool = False
+    """Fudge 4.58: a damage roll when Scale alone stops a Scratch."""
+    tech_level_scale: Annotated[int, Meta(ge=0, le=5)] = 0
+    """Fudge 4.65: Scale per tech level between weapon and armour."""
+
+    def __post_init__(self) -> None:
+        for spec in OPTIONS:
+            check_option(spec.name, getattr(self, spec.name))
+
+    def value(self, name: str) -> Value:
+        """The value of the option ``name`` (``KeyError`` for a name that is not an option)."""
+        if name not in SPECS:
+            raise KeyError(name)
+        result: Value = getattr(self, name)
+        return result
+
+    def to_json(self) -> dict[str, Value]:
+        """The options as plain data: only those off their default (a battle under FTC as written saves ``{}``,
+        as it did before these options; a missing option reads as its default)."""
+        return {spec.name: self.value(spec.name) for spec in OPTIONS if self.value(spec.name) != spec.default}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> RuleOptions:
+        """Options from plain data (a save, a message); a missing option takes its default, anything else the
+        registry refuses raises ``RuleOptionError`` (a ``ValueError``)."""
+        return options_from_mapping(data)
+
+    def replaced(self, **changes: Value) -> RuleOptions:
+        """These options with some changed (each checked as ``check_option`` does)."""
+        return options_from_mapping({**self.to_json(), **changes})
+
+
+def options_from_mapping(mapping: Mapping[str, object]) -> RuleOptions:
+    """``RuleOptions`` from a table of option -> value (a rules file, a preset, a save's options); a missing
+    option takes its default; ``RuleOptionError`` for the first unknown option or value it cannot take."""
+    checked = {str(key): check_option(str(key), value) for key, value in mapping.items()}
+    return RuleOptions(**checked)  # type: ignore[arg-type]
+
+
+def changed(options: RuleOptions) -> dict[str, Value]:
+    """The options off their default, in the registry's order."""
+    return options.to_json()
+
+
+def is_active(spec: OptionSpec, options: RuleOptions) -> bool:
+    """Whether an option matters with these others (``depends_on``); a greyed option has no effect."""
+    return not spec.depends_on or any(options.value(other) in values for other, values in spec.depends_on)
+
+
+def unready(options: RuleOptions) -> tuple[str, ...]:
+    """The options switched on (off their default) that the battle does not play yet (``OptionSpec.ready``)."""
+    return tuple(name for name in changed(options) if not SPECS[name].ready)
+
+
+def unready_sentence(options: RuleOptions) -> str | None:
+    """The sentence refusing options the battle does not play yet, None when there are none."""
+    names = unready(options)
+    if not names:
+        return None
+    titles = ", ".join(f"{SPECS[n].title} ({n})" for n in names)
+    return (
+        f"this version of the game does not play {'this rule option' if len(names) == 1 else 'these rule options'} "
+        f"yet: {titles}; set {'it' if len(names) == 1 else 'them'} back to the default (FTC as written) "
+        'or use a newer version (docs/rulings.md "Rule options" says which options are played)'
+    )
+
+
+def describe(options: RuleOptions) -> str:
+    """The options off their default in a few words, for the report's rules line: "Damage roll: situational,
+    Damage roll on a graze, Willpower against wounds: very hurt" ("" when every option is at its default)."""
+    parts = []
+    for name, value in changed(options).items():
+        spec = SPECS[name]
+        parts.append(spec.title if spec.kind == "bool" else f"{spec.title}: {spec.value_text(value)}")
+    return ", ".join(parts)
+
+
+def option_help(spec: OptionSpec) -> str:
+    """An option's one-line help with its section: "Roll initiative once … (FTC 4)."."""
+    return f"{spec.help.rstrip('.')} ({spec.section})."
+
+
+RULE_OPTION_HELP: Mapping[str, str] = MappingProxyType({s.name: option_help(s) for s in OPTIONS if s.ready})
+"""The options the battle plays, each with its one-line help and section (the F1 help lists them)."""
+
+
+# ------------------------------------------------------------------------------------------ roles
+
+ROLES: tuple[str, ...] = ("pc", "major_npc", "npc")
+"""Who a figure is to the options that tell heroes from pawns (Fudge 4.33, 4.34, 4.64; docs/rosters.md
+"Roles"): a player character, a major NPC, an NPC pawn."""
+ROLE_NAMES: Mapping[str, str] = MappingProxyType({"pc": "Hero", "major_npc": "Major NPC", "npc": "NPC"})
+"""A role as the sheet shows it."""
+HEROES: frozenset[str] = frozenset({"pc", "major_npc"})
+"""The roles Fudge 4.64's protections and Fudge Points are for ("could be used for major [NPCs]")."""
+ROLE_OPTIONS: tuple[str, ...] = (
+    "npc_rolls",
+    "pc_death_max_three_levels",
+    "pc_death_near_death_if_incapacitated",
+    "pc_death_fudge_point",
+)
+"""The options that read roles (the sheet and the report show roles only when one is on)."""
+
+
+def resolve_role(character_role: str | None, mook: bool, side_role: str | None) -> str:
+    """A figure's role, decided once when the battle is set up: its character's ``role`` if the roster gives
+    one, else "npc" for a mook, else its side's ``role``, else "pc" (docs/rosters.md "Roles")."""
+    if character_role is not None:
+        return character_role
+    if mook:
+        return "npc"
+    return side_role if side_role is not None else "pc"
+
+
+def reads_roles(options: RuleOptions) -> bool:
+    """Whether any option that tells heroes from pawns is on."""
+    return any(options.value(name) != SPECS[name].default for name in ROLE_OPTIONS)
+
+
+# ------------------------------------------------------------------------------------------ presets
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of every option (docs/rulings.md "Rule options"): ``key`` (``--rules heroic``), the name
+    New battle and the report show, a one-line description, and the options."""
+
+    key: str
+    name: str
+    description: str
+    options: RuleOptions
+
+    @property
+    def ready(self) -> bool:
+        """Whether the battle plays every option the preset switches on."""
+        return not unready(self.options)
+
+
+class PresetError(ValueError):
+    """The presets data file is broken; the message names the preset and the fix."""
+
+
+@cache
+def presets() -> tuple[Preset, ...]:
+    """The presets of ``data/presets.toml``, in its order ("FTC as written" first), each read with the same
+    checks as a rules file (``options_from_mapping``)."""
+    out = []
+    for key, table in read_table("presets.toml").items():
+        if not isinstance(table, Mapping):
+            raise PresetError(f"presets.toml: [{key}] must be a table of a name, a description and options")
+        rest = {k: v for k, v in table.items() if k not in ("name", "description")}
+        try:
+            options = options_from_mapping(rest)
+        except RuleOptionError as exc:
+            raise PresetError(f"presets.toml [{key}]: {exc}") from None
+        out.append(Preset(str(key), str(table.get("name", key)), str(table.get("description", "")), options))
+    return tuple(out)
+
+
+def preset(key: str) -> Preset | None:
+    """The preset with this key (``ftc``, ``heroic``, ``gritty``), or None."""
+    return next((p for p in presets() if p.key == key), None)
+
+
+def preset_named(options: RuleOptions) -> Preset | None:
+    """The first preset whose options are exactly these, or None."""
+    return next((p for p in presets() if p.options == options), None)
+
+
+__all__ = [
+    "GROUPS",
+    "HEROES",
+    "OPTIONS",
+    "ROLES",
+    "ROLE_NAMES",
+    "ROLE_OPTIONS",
+    "RULE_OPTION_HELP",
+    "SPECS",
+    "OptionSpec",
+    "Preset",
+    "PresetError",
+    "RuleOptionError",
+    "RuleOptions",
+    "Value",
+    "changed",
+    "check_option",
+    "describe",
+    "is_active",
+    "option_help",
+    "options_from_mapping",
+    "preset",
+    "preset_named",
+    "presets",
+    "reads_roles",
+    "resolve_role",
+    "toml_text",
+    "unready",
+    "unready_sentence",
+]
