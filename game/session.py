@@ -26,6 +26,7 @@ from game.engine.creatures import footprint
 from game.engine.events import Event
 from game.engine.generator import KEYED_DICE, LEGACY_DICE, new_seed, seed_problem
 from game.engine.hexgrid import Hex, facing_toward
+from game.engine.rule_options import resolve_role, unready_sentence
 from game.engine.spelling import did_you_mean, near_miss, near_miss_pairs
 from game.engine.version import RULES_REVISION
 from game.maps.errors import MapLoadError
@@ -369,13 +370,17 @@ class TableData(msgspec.Struct, forbid_unknown_fields=True):
 
 class SetupData(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """A save's ``"setup"`` as a session writes it (docs/architecture.md "One contract at every boundary"): the
-    map by path and checksum, the roster as a table, the sides, the placed figures, the rule options."""
+    map by path and checksum, the roster as a table, the sides, the placed figures, the rule options and the
+    name of their set."""
 
     map: Text
     roster: Table
     sides: Annotated[list[SideData], Meta(max_length=MAX_ITEMS)]
     figures: Annotated[list[FigureData], Meta(max_length=MAX_ITEMS)]
-    options: Annotated[dict[Name, bool], Meta(max_length=MAX_ITEMS)] = msgspec.field(default_factory=dict)
+    options: RuleOptions = msgspec.field(default_factory=RuleOptions)
+    """The rule options off their default (docs/rulings.md "Rule options"; a missing one is its default)."""
+    rules_name: Name = ""
+    """The name of the options' set ("Gritty", a GM's rules file); "" for FTC as written or a set of one's own."""
     map_sha256: Digest | None = None
     roster_file: Text | None = None
     seed: int | None = None
@@ -383,6 +388,15 @@ class SetupData(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     title: Text | None = None
     gm: Name | None = None
     table: TableData | None = None
+
+
+def figure_role(roster: Roster, character: str, side: str, mook: bool) -> str:
+    """A placed figure's role (docs/rosters.md "Roles"): its character entry's ``role``, else "npc" for a mook
+    (a ``[[figures]]`` mook or a character on the "mook" wound track), else its side's ``role``, else "pc".
+    Decided from the roster each time the battle is set up, so an older save gets roles too."""
+    rs = roster.side(side)
+    track = roster.characters[character].wound_track.name if character in roster.characters else ""
+    return resolve_role(roster.roles.get(character), mook or track == "mook", rs.role if rs else None)
 
 
 def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) -> BattleSetup:
@@ -404,10 +418,14 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
                 Hex(int(f["hex"][0]), int(f["hex"][1])),
                 int(f["facing"]) % 6,
                 mook=bool(f.get("mook")),
+                role=figure_role(roster, str(f["character"]), str(f["side"]), bool(f.get("mook"))),
             )
             for f in setup_data["figures"]
         )
         options = RuleOptions.from_json(setup_data.get("options", {}))
+        unplayed = unready_sentence(options)
+        if unplayed is not None:
+            raise SetupError(f"the battle's rule options: {unplayed}")
         gm_seat = setup_data.get("gm")  # A side id, "referee", or absent (no GM)
         if gm_seat is not None and gm_seat != "referee" and gm_seat not in {s.id for s in sides}:
             raise SetupError(f"the GM's seat {gm_seat!r} is not a side of this battle; choose a side or 'referee'")
@@ -420,6 +438,7 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
             str(setup_data.get("title", "")),
             None if gm_seat is None else str(gm_seat),
             str(setup_data.get("dice") or LEGACY_DICE),
+            str(setup_data.get("rules_name", "")),
         )
     except (KeyError, TypeError, IndexError, ValueError, OverflowError) as exc:
         if isinstance(exc, SetupError | RosterError):
@@ -491,6 +510,7 @@ def new_session(
     seed: int | None = None,
     controllers: Mapping[str, str] | None = None,
     options: RuleOptions | None = None,
+    rules_name: str = "",
     autosave: Path | bool | None = True,
     placements: Sequence[Mapping[str, Any]] | None = None,
     gm: str | None = None,
@@ -500,6 +520,7 @@ def new_session(
 
     ``placements``: the figures as the deployment screen placed them (id, name, side, character, hex [q, r],
     facing, mook; checked by ``check_placements``); None places them as ``place_figures`` does.
+    ``options``, ``rules_name``: the rule options and the name of their set (a preset's, a GM's rules file's).
     ``gm``: who holds the GM's seat: None, ``"referee"`` or the id of a side whose player is the GM;
     kept as ``setup_data["gm"]``. ``seed``: None makes a fresh 63-bit one (``generator.new_seed``); a given
     seed must be a 64-bit whole number, as every save holds. ``dice``: the generator's kind
@@ -545,6 +566,7 @@ def new_session(
         "sides": sides,
         "figures": placed,
         "options": (options or RuleOptions()).to_json(),
+        **({"rules_name": rules_name} if rules_name else {}),
         "seed": seed,
         "dice": dice,
         "title": str(loaded.properties.get("name", mp.stem.replace("_", " ").title())),

@@ -86,7 +86,8 @@ def check_value(field: str, value: object) -> str | None:
 
     Levels may be given as ladder names or numbers (FTC 2.1); lengths are checked on a list, a table or a
     text (its entries or characters); a field of words takes exactly one of them. A value of the wrong type
-    for the field is left to the reader's own type checks (None here), except a number that is not finite (nan, inf), which is refused.
+    for the field is left to the reader's own type checks (None here), except a number that is not finite
+    (nan, inf), which is refused.
     """
     lim = limit(field)
     if lim is None:

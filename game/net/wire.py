@@ -17,6 +17,7 @@ import numpy as np
 from game.engine.battle import BattleSetup, FigureSetup, RuleOptions, SideSetup
 from game.engine.characters import Character
 from game.engine.hexgrid import Hex
+from game.engine.rule_options import ROLES
 from game.engine.terrain import TerrainMap, TerrainType
 
 MAX_CELLS = 512 * 512
@@ -131,10 +132,12 @@ def setup_to_wire(setup: BattleSetup) -> dict[str, Any]:
                 "facing": f.facing,
                 "standing_order": f.standing_order,
                 "mook": f.mook,
+                "role": f.role,
             }
             for f in setup.figures
         ],
         "options": setup.options.to_json(),
+        "rules_name": setup.rules_name,
         "title": setup.title,
         "gm": setup.gm,
     }
@@ -162,6 +165,7 @@ def setup_from_wire(data: Mapping[str, Any]) -> BattleSetup:
                     int(f["facing"]),
                     str(f["standing_order"]),
                     bool(f["mook"]),
+                    _role(f.get("role")),
                 )
                 for f in figures
             ),
@@ -169,11 +173,21 @@ def setup_from_wire(data: Mapping[str, Any]) -> BattleSetup:
             0,
             str(data.get("title", "")),
             None if gm is None else str(gm),
+            rules_name=str(data.get("rules_name", ""))[:200],
         )
     except WireError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise WireError(f"the host's battle setup cannot be rebuilt ({exc})") from None
+
+
+def _role(value: object) -> str | None:
+    """A figure's role as the host sent it (docs/rosters.md "Roles"); None from a host that sends none."""
+    if value is None:
+        return None
+    if value not in ROLES:
+        raise WireError(f"the host's battle gives a figure the role {value!r}, which is not one of {', '.join(ROLES)}")
+    return str(value)
 
 
 RANDOM_GRAIN = 2**16

@@ -22,6 +22,7 @@ from game.engine.characters import Character
 from game.engine.creatures import footprint
 from game.engine.equipment import armour as equipment_armour
 from game.engine.hexgrid import Hex
+from game.engine.rule_options import resolve_role
 
 FIGURE_ACTIONS = (
     gm.GrantEscape,
@@ -315,6 +316,7 @@ def add_figure(b: BattleState, a: gm.AddFigure) -> list[ev.Event]:
         a.facing,
         "always",
         a.mook,
+        resolve_role(None, a.mook, None),
         wounds=character.starting_wounds,
     )  # FTC 7.3: a creature's own track; Fudge 4.8
     carried = b.carried_wounds(fig)

@@ -33,6 +33,7 @@ from game.engine.hexgrid import (
 )
 from game.engine.lof import LineOfFire
 from game.engine.ranges import RangeBand
+from game.engine.rule_options import HEROES, resolve_role
 from game.engine.rule_options import RULE_OPTION_HELP as RULE_OPTION_HELP
 from game.engine.rule_options import RuleOptions as RuleOptions
 from game.engine.terrain import TerrainMap
@@ -74,6 +75,10 @@ class FigureSetup:
     facing: int = 0
     standing_order: str = "always"
     mook: bool = False
+    role: str | None = None
+    """Who the figure is to the rule options that tell heroes from pawns (``rule_options.ROLES``); None: an NPC
+    pawn if a mook, else a player character (``rule_options.resolve_role``; the session decides it from the
+    roster, docs/rosters.md "Roles")."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,8 @@ class BattleSetup:
     dice: str = LEGACY_DICE
     """The kind of the battle's generator (``game.engine.generator``): a new battle's session names the game's
     keyed dice; a save that names none replays with the legacy ones."""
+    rules_name: str = ""
+    """The name of the rule options' set ("Gritty", a GM's file): shown by the report, never read by a rule."""
 
 
 @dataclass
@@ -106,6 +113,9 @@ class Figure:
     facing: int
     standing_order: str = "always"
     mook: bool = False
+    role: str = "pc"
+    """"pc", "major_npc" or "npc" (``FigureSetup.role``): read only by the rule options that tell heroes from
+    pawns (*Fudge* 4.33, 4.64)."""
     posture: str = "standing"
     wounds: Wounds = field(default_factory=Wounds)
     very_hurt_from_round: int | None = None
@@ -121,6 +131,11 @@ class Figure:
     positions: list[tuple[Hex, int]] = field(default_factory=list)
     shield_uses: int = 0
     """Attacks this round the figure's shield was brought against (FTC 9.2: "use against 1 attack/round")."""
+
+    @property
+    def is_hero(self) -> bool:
+        """A player character or a major NPC: whom *Fudge* 4.64's protections and Fudge Points are for."""
+        return self.role in HEROES
 
     @property
     def can_act(self) -> bool:
@@ -419,6 +434,7 @@ class BattleState:
                 f.facing % 6,
                 f.standing_order,
                 f.mook,
+                resolve_role(f.role, f.mook, None),
                 wounds=f.character.starting_wounds,
             )  # FTC 7.3: a creature's own track; Fudge 4.8
             for f in setup.figures
