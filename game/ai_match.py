@@ -17,7 +17,9 @@ from pathlib import Path
 
 from game.engine import record
 from game.engine.players import LEVELS, make_player
+from game.engine.rule_options import changed, describe
 from game.paths import MAPS_DIR
+from game.rules_file import Rules, RulesFileError, rules_argument
 from game.session import load_session, new_session, seed_argument
 from game.simulate import MAX_ROUNDS, play_out
 
@@ -61,6 +63,8 @@ class MatchResult:
     opponent: str
     maps: list[MapResult] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    rules: Rules | None = None
+    """The rule options every battle was played with (None: FTC as written)."""
 
     @property
     def overall(self) -> MapResult:
@@ -74,12 +78,26 @@ class MatchResult:
 
 
 def play_one(
-    map_path: Path, seed: int, kinds: dict[str, str], max_rounds: int = MAX_ROUNDS, *, verify: bool = False
+    map_path: Path,
+    seed: int,
+    kinds: dict[str, str],
+    max_rounds: int = MAX_ROUNDS,
+    *,
+    verify: bool = False,
+    rules: Rules | None = None,
 ) -> tuple[str | None, object]:
     """Play one battle on ``map_path`` with ``kinds`` (side id -> player level); returns the winning
     side's id (None: undecided) and the players (for their counts). ``verify``: the battle is saved and
-    loaded back as ``replay --verify`` does it, every roll and event checked (``ReplayMismatch`` if not)."""
-    session = new_session(str(map_path), None, seed=seed, autosave=False)
+    loaded back as ``replay --verify`` does it, every roll and event checked (``ReplayMismatch`` if not).
+    ``rules``: the rule options to play under (None: FTC as written)."""
+    session = new_session(
+        str(map_path),
+        None,
+        seed=seed,
+        autosave=False,
+        options=rules.options if rules else None,
+        rules_name=rules.name if rules else "",
+    )
     sides = list(session.battle.sides)
     players = {s: make_player(kinds[s], seed + i) for i, s in enumerate(sides)}
     play_out(session.battle, players, max_rounds)
@@ -105,10 +123,12 @@ def run_match(
     log: bool = False,
     *,
     verify: bool = False,
+    rules: Rules | None = None,
 ) -> MatchResult:
     """Mirrored battles of ``player`` against ``opponent``: each seed on each map twice, sides swapped;
-    ``verify``: each battle is also replayed from its save (``play_one``)."""
-    result = MatchResult(player, opponent, counts=dict.fromkeys(COUNTED, 0))
+    ``verify``: each battle is also replayed from its save (``play_one``); ``rules``: the rule options of every
+    battle (None: FTC as written)."""
+    result = MatchResult(player, opponent, counts=dict.fromkeys(COUNTED, 0), rules=rules)
     for map_path in maps:
         mr = MapResult(map_path.stem)
         for seed in seeds:
@@ -117,7 +137,7 @@ def run_match(
             for mine in sides[:2]:
                 other = next(s for s in sides if s != mine)
                 kinds = {mine: player, other: opponent}
-                winner, players = play_one(map_path, seed, kinds, max_rounds, verify=verify)
+                winner, players = play_one(map_path, seed, kinds, max_rounds, verify=verify, rules=rules)
                 if winner == mine:
                     mr.wins += 1
                 elif winner is None:
@@ -139,6 +159,7 @@ def run_match(
 def report(result: MatchResult) -> str:
     """The match as text: a line per map, the overall line, then the player's counts."""
     lines = [f"{result.player} against {result.opponent} (mirrored: each seed twice, sides swapped)"]
+    lines.append(f"  rules: {rules_line(result.rules)}")
     for m in [*result.maps, result.overall]:
         lines.append(
             f"  {m.name:<14} won {m.wins:>3}  lost {m.losses:>3}  undecided {m.draws:>2}  "
@@ -149,8 +170,16 @@ def report(result: MatchResult) -> str:
     return "\n".join(lines)
 
 
+def rules_line(rules: Rules | None) -> str:
+    """The rule options of a match in words: "FTC as written", or the set's name and what it changes."""
+    if rules is None or not changed(rules.options):
+        return rules.name if rules is not None and rules.name else "FTC as written"
+    return f"{rules.name or 'custom'} ({describe(rules.options)})"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python main.py ai-match [--players veteran,tactical] [--seeds 10] [--maps a.tmx,...] [--json F]``."""
+    """``python main.py ai-match [--players veteran,tactical] [--seeds 10] [--maps a.tmx,...] [--rules R]
+    [--json F]``."""
     p = argparse.ArgumentParser(prog="main.py ai-match", description="Mirrored matches between computer players.")
     p.add_argument(
         "--players", default="veteran,tactical", help="the player and its opponent (default veteran,tactical)"
@@ -162,7 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", help="also write the results here as JSON")
     p.add_argument("--verbose", action="store_true", help="print each battle as it ends")
     p.add_argument("--verify", action="store_true", help="replay every battle from its save, as replay --verify")
+    p.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
     args = p.parse_args(argv)
+    try:
+        rules = rules_argument(args.rules) if args.rules else None
+    except RulesFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     kinds = [k.strip() for k in args.players.split(",")]
     if len(kinds) != 2 or any(k not in LEVELS for k in kinds):
         print(f"error: --players names two of {', '.join(LEVELS)}, e.g. veteran,tactical", file=sys.stderr)
@@ -174,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     try:
-        result = run_match(kinds[0], kinds[1], seeds, maps, args.max_rounds, log=args.verbose, verify=args.verify)
+        result = run_match(
+            kinds[0], kinds[1], seeds, maps, args.max_rounds, log=args.verbose, verify=args.verify, rules=rules
+        )
     except record.ReplayMismatch as exc:
         print(f"error: a battle does not replay from its save: {exc}", file=sys.stderr)
         return 1
@@ -184,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             "player": result.player,
             "opponent": result.opponent,
             "seeds": seeds,
+            "rules": {"name": rules.name if rules else "", "changed": changed(rules.options) if rules else {}},
             "maps": {m.name: {"won": m.wins, "lost": m.losses, "undecided": m.draws} for m in result.maps},
             "overall": {"won": result.overall.wins, "lost": result.overall.losses, "undecided": result.overall.draws},
             "counts": result.counts,

@@ -1,4 +1,4 @@
-"""``python main.py bench [--quick] [--json]``: the figures players and GMs feel, against targets.
+"""``python main.py bench [--quick] [--json] [--rules R]``: the figures players and GMs feel, against targets.
 
 Every figure is measured repeatedly in this one process after a warm-up, with ``time.perf_counter``; the
 table reports medians (and the 99th percentile of the frame). The ground is a generated 200 x 200 hex map
@@ -50,6 +50,9 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
   (``game.net.benchnet.busy_table``): the network work a host's window shares its process with.
 - ``save_decode_ms``: reading and strictly decoding a 2,000-decision save before its replay
   (``game.bench_save``).
+- ``--rules R`` (a preset or a rules file, docs/playing.md "Rules files"): the battles (``ai_decision_s``,
+  ``sim_rounds_per_s``, the veteran's keys) and ``odds_ms`` are played and computed under those rule options,
+  so the targets can be checked with every option on.
 - ``peak_rss_mb``: ``getrusage(RUSAGE_SELF).ru_maxrss`` at the end, or the map-load child's if larger (a
   game holds its map in its one process); the startup child is reported apart.
 """
@@ -334,9 +337,13 @@ def _free_hexes_near(terrain: Any, centre: Any, count: int, spacing: int, seed: 
 class Bench:
     """One benchmark run: the maps it made and every figure it measured."""
 
-    def __init__(self, plan: Plan, folder: Path) -> None:
+    def __init__(self, plan: Plan, folder: Path, rules: Any = None) -> None:
+        from game.engine.rule_options import RuleOptions
+
         self.plan = plan
         self.folder = folder
+        self.options: Any = rules.options if rules is not None else RuleOptions()
+        """The rule options the battles are played under (``--rules``)."""
         self.results: dict[str, float | None] = dict.fromkeys(KEYS)
         self.child_rss_mb = 0.0
         self.notes: dict[str, str] = {}
@@ -474,7 +481,6 @@ class Bench:
             Battle,
             BattleSetup,
             FigureSetup,
-            RuleOptions,
             Seat,
             SideSetup,
             apply,
@@ -497,7 +503,7 @@ class Bench:
             figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
             figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
             b = Battle(
-                BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), RuleOptions(), seed)
+                BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), self.options, seed)
             )
             players = {"blue": make_player("tactical", seed), "red": make_player("tactical", seed + 1)}
             t0 = time.perf_counter()
@@ -526,7 +532,6 @@ class Bench:
             Battle,
             BattleSetup,
             FigureSetup,
-            RuleOptions,
             Seat,
             SideSetup,
             apply,
@@ -550,7 +555,10 @@ class Bench:
             return out
 
         largest = max(
-            (new_session(str(p), None, seed=1, autosave=False) for p in sorted(MAPS.glob("*.tmx"))),
+            (
+                new_session(str(p), None, seed=1, autosave=False, options=self.options)
+                for p in sorted(MAPS.glob("*.tmx"))
+            ),
             key=lambda s: len(s.battle.figures),
         )
         shipped = timed(largest.battle)
@@ -562,7 +570,7 @@ class Bench:
         figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
         figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
         big = timed(
-            Battle(BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), RuleOptions(), 1))
+            Battle(BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), self.options, 1))
         )
         for suffix, xs, what in (
             (
@@ -800,11 +808,12 @@ def table(results: dict[str, float | None], notes: dict[str, str] | None = None)
     return "\n".join(lines)
 
 
-def run(quick: bool = False) -> tuple[dict[str, float | None], dict[str, str]]:
-    """Run every measurement; returns (results by key, notes on what each measured)."""
+def run(quick: bool = False, rules: Any = None) -> tuple[dict[str, float | None], dict[str, str]]:
+    """Run every measurement (under ``rules``, a ``game.rules_file.Rules``, or FTC as written); returns
+    (results by key, notes on what each measured)."""
     plan = QUICK if quick else FULL
     with tempfile.TemporaryDirectory(prefix="ftc-bench-") as tmp:
-        bench = Bench(plan, Path(tmp))
+        bench = Bench(plan, Path(tmp), rules)
         results = bench.run()
     return results, bench.notes
 
@@ -818,10 +827,18 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller battle (for tests)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every key")
+    parser.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
     args = parser.parse_args(argv)
+    from game.rules_file import RulesFileError, rules_argument
+
+    try:
+        rules = rules_argument(args.rules) if args.rules else None
+    except RulesFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    results, notes = run(quick=args.quick)
+    results, notes = run(quick=args.quick, rules=rules)
     if args.json:
         print(json.dumps({k: (None if results[k] is None else round(float(results[k] or 0), 4)) for k in KEYS}))
     else:

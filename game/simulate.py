@@ -18,6 +18,7 @@ from game.engine.players import make_player
 from game.maps.errors import MapLoadError
 from game.report import boxes_text
 from game.roster import RosterError
+from game.rules_file import RulesFileError, rules_argument
 from game.session import SetupError, load_session, new_session, seed_argument
 
 MAX_ROUNDS = 200
@@ -89,7 +90,7 @@ def round_cap_note(battle: Battle, max_rounds: int) -> str | None:
 
 
 def simulate_main(argv: list[str]) -> int:
-    """``python main.py simulate MAP.tmx [--roster F] [--seed N] [--players a,b] [--out LOG.json]``."""
+    """``python main.py simulate MAP.tmx [--roster F] [--seed N] [--players a,b] [--rules R] [--out LOG.json]``."""
     p = argparse.ArgumentParser(prog="main.py simulate", description="Play a whole battle without a window.")
     p.add_argument("map", help="a .tmx battle map")
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
@@ -102,10 +103,19 @@ def simulate_main(argv: list[str]) -> int:
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     p.add_argument("--verbose", action="store_true", help="print every decision with the computer's reason")
+    p.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
     args = p.parse_args(argv)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()]
     try:
-        session = new_session(args.map, args.roster, seed=args.seed, autosave=False)
+        rules = rules_argument(args.rules) if args.rules else None
+        session = new_session(
+            args.map,
+            args.roster,
+            seed=args.seed,
+            autosave=False,
+            options=rules.options if rules else None,
+            rules_name=rules.name if rules else "",
+        )
         sides = list(session.battle.sides)
         if len(kinds) == 1:
             kinds = kinds * len(sides)
@@ -119,7 +129,7 @@ def simulate_main(argv: list[str]) -> int:
         players = {s: make_player(k, args.seed + i) for i, (s, k) in enumerate(zip(sides, kinds, strict=True))}
         for sd in session.setup_data["sides"]:
             sd["controller"] = kinds[sides.index(sd["id"])]
-    except (MapLoadError, RosterError, SetupError, ValueError) as exc:
+    except (MapLoadError, RosterError, RulesFileError, SetupError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()

@@ -140,7 +140,9 @@ def test_a_damaged_setup_is_refused(saved: dict[str, Any], tmp_path: Path) -> No
     assert "off the map" in _refused(_write(tmp_path, data))
     data = json.loads(json.dumps(saved))
     data["setup"]["options"] = {"secret_stances": "yes"}
-    assert "'setup.options[an entry]' must be true or false, not text" in _refused(_write(tmp_path, data))
+    assert "'setup.options.secret_stances' must be true or false, not text" in _refused(_write(tmp_path, data))
+    data["setup"]["options"] = {"damage_roll": "two_dice"}
+    assert "'setup.options.damage_roll' cannot be 'two_dice'" in _refused(_write(tmp_path, data))
     data = json.loads(json.dumps(saved))
     data["setup"]["surprise"] = 1
     assert "the field 'setup' has no field 'surprise'" in _refused(_write(tmp_path, data))

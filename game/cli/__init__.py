@@ -15,22 +15,24 @@ from typing import Any
 USAGE = """Fudge Tactics — hex-grid tactical combat for *Fudge* (Fudge Tactical Combat), hotseat, with Tiled maps.
 
 Commands (``python main.py --help``; ``--version`` prints the game's version):
-  play [MAP.tmx] [--roster F] [--seed N]     the game (the default: ``python main.py`` opens the title screen)
+  play [MAP.tmx] [--roster F] [--seed N] [--rules R]
+                                             the game (the default: ``python main.py`` opens the title screen)
   check-map MAP.tmx [--json]                 check a Tiled map for use as a battle map
   render-map MAP.tmx OUT.png                 draw a map's visible tile layers as Tiled does
-  simulate MAP.tmx [--roster F] [--seed N] [--players tactical,random] [--out LOG.json]
+  simulate MAP.tmx [--roster F] [--seed N] [--players tactical,random] [--rules R] [--out LOG.json]
   replay LOG.json [--verify]                 replay a saved battle; --verify checks every roll
-  bench [--quick] [--json]                   measure speed and memory against the targets
-  ai-match [--players veteran,tactical] [--seeds 10]
+  bench [--quick] [--json] [--rules R]       measure speed and memory against the targets
+  ai-match [--players veteran,tactical] [--seeds 10] [--rules R]
                                              mirrored matches of two computer players on every map
-  host MAP.tmx [--port 7777] [--save LOG.json] [--secret-stances] [--ask-password] [--public]
+  host MAP.tmx [--port 7777] [--save LOG.json] [--rules R] [--secret-stances] [--ask-password] [--public]
        [--tls CERT KEY] [--computer SIDE:LEVEL] [--resume LOG.json]
                                              host a table for players at other computers (no window)
   join HOST[:PORT]|wss://HOST:PORT [--seat SIDE|gm|watch] [--name N] [--players LEVEL] [--ask-password]
        [--fingerprint SHA256] [--token T]    take a seat at a hosted table (the game window, or a
                                              computer player with --players, or text with --no-window)
 """
-"""What ``python main.py --help`` prints."""
+"""What ``python main.py --help`` prints. ``--rules R``: a preset of rule options (``ftc``, ``heroic``, ``gritty``)
+or a GM's rules file (docs/playing.md "Rules files")."""
 
 COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "ai-match", "host", "join")
 
@@ -42,13 +44,29 @@ def _play(argv: list[str]) -> int:
     parser.add_argument("map", nargs="?", help="a .tmx battle map; without it the title screen opens")
     parser.add_argument("--roster", help="roster TOML file (default: the map's own roster)")
     parser.add_argument("--seed", type=seed_argument, help="dice seed (default: random)")
+    parser.add_argument(
+        "--rules",
+        help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml); New battle starts with them",
+    )
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--screenshot", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    from game.rules_file import RulesFileError, rules_argument
+
+    try:
+        rules = rules_argument(args.rules) if args.rules else None
+    except RulesFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     from game.ui.app import run
 
     return run(
-        map_path=args.map, roster_path=args.roster, seed=args.seed, screenshot=args.screenshot, frames=args.frames
+        map_path=args.map,
+        roster_path=args.roster,
+        seed=args.seed,
+        screenshot=args.screenshot,
+        frames=args.frames,
+        rules=rules,
     )
 
 

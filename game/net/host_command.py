@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from game.engine import record
-from game.engine.battle import RuleOptions
+from game.engine.rule_options import RuleOptions
 from game.engine.players import LEVELS, make_player
 from game.maps.errors import MapLoadError
 from game.net.host import LOCAL, PUBLIC, Host, run_host
@@ -26,6 +26,7 @@ from game.net.protocol import DEFAULT_PORT
 from game.net.table import Table, token_hashes_of
 from game.net.tls import TLSSetupError, certificate_fingerprint, server_context
 from game.roster import RosterError
+from game.rules_file import Rules, rules_argument, with_secret_stances
 from game.session import SetupError, load_session, new_session, seed_argument
 
 COMMANDS_HELP = "commands: 'seats' (who sits where), 'free SEAT' (free a seat its player left for good), 'help'"
@@ -92,7 +93,10 @@ def host_main(argv: list[str]) -> int:
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
     p.add_argument("--seed", type=seed_argument, help="dice seed (default: random; it never leaves this computer)")
     p.add_argument("--save", help="write the battle's log here after every decision (the game's save format)")
-    p.add_argument("--secret-stances", action="store_true", help="stances are declared in secret (Fudge 4.32)")
+    p.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
+    p.add_argument(
+        "--secret-stances", action="store_true", help="stances are declared in secret (Fudge 4.32), over --rules"
+    )
     p.add_argument("--password", help=PASSWORD_HELP)
     p.add_argument("--ask-password", action="store_true", help=ASK_HELP)
     p.add_argument("--public", action="store_true", help="listen on every network interface, not only this computer")
@@ -123,9 +127,18 @@ def host_main(argv: list[str]) -> int:
         else:
             if not args.map:
                 p.error("give a map (or --resume LOG.json)")
-            options = RuleOptions(secret_stances=args.secret_stances)
+            rules = rules_argument(args.rules) if args.rules else Rules(RuleOptions())
+            rules = with_secret_stances(rules, args.secret_stances)
             # the game's keyed dice (game.engine.generator): no roll seen tells the seed or the rolls to come
-            session = new_session(args.map, args.roster, seed=args.seed, options=options, autosave=False, gm=args.gm)
+            session = new_session(
+                args.map,
+                args.roster,
+                seed=args.seed,
+                options=rules.options,
+                rules_name=rules.name if args.rules else "",
+                autosave=False,
+                gm=args.gm,
+            )
             tokens = {}
         table = Table.start(session, password=password, save_path=save_path, token_hashes=tokens, say=_say)
         for side, kind in _computer_seats(args.computer).items():

@@ -217,6 +217,7 @@ class App:
             seed=setup.seed if setup.seed is not None else self.seed,
             controllers=controllers,
             options=setup.options or RuleOptions(),
+            rules_name=setup.rules_name,
             placements=list(setup.placements) if setup.placements is not None else None,
             gm=setup.gm,
             autosave=autosave,
@@ -445,18 +446,28 @@ def run(
     seed: int | None = None,
     screenshot: str | None = None,
     frames: int | None = None,
+    rules: Any = None,
 ) -> int:
     """Play: open the window on the title screen (or straight on ``map_path``); returns the exit status.
 
     ``screenshot``: draw ``frames`` frames (default 3), save the window as this PNG and exit;
-    ``frames`` alone: draw that many frames and exit (a smoke test).
+    ``frames`` alone: draw that many frames and exit (a smoke test). ``rules``: the rule options the command
+    line gave (``game.rules_file.Rules``): the battle on ``map_path`` plays by them, New battle starts with them.
     """
     app = App(seed=seed, roster_path=roster_path)
+    app.ui.rules = rules
     try:
         if map_path is not None:
             app.apply(
                 app.start_battle(
-                    BattleSetup(Path(map_path), Path(roster_path) if roster_path else None, seed=seed, deploy=False)
+                    BattleSetup(
+                        Path(map_path),
+                        Path(roster_path) if roster_path else None,
+                        seed=seed,
+                        deploy=False,
+                        options=rules.options if rules is not None else None,
+                        rules_name=rules.name if rules is not None else "",
+                    )
                 )
             )
         if screenshot is not None and frames is None:

@@ -22,6 +22,8 @@ class BattleSetup:
     seed: int | None = None
     options: Any = None
     """``game.engine.battle.RuleOptions`` (None: the rules text's defaults)."""
+    rules_name: str = ""
+    """The name of the options' set (a preset's, a GM's rules file's; "" for FTC as written or one's own)."""
     side_controllers: tuple[tuple[str, str], ...] = ()
     """(side id, controller) pairs; these win over ``controllers``."""
     placements: tuple[dict[str, Any], ...] | None = None

@@ -19,7 +19,7 @@ from game.ui import theme
 from game.ui.battle_setup import BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, transition_of
-from game.ui.widgets import Button, ScrollList, Tooltip
+from game.ui.widgets import Button, ScrollList
 
 
 @dataclass(frozen=True)
@@ -157,8 +157,8 @@ class NewBattleScreen(Screen):
 
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:
         super().__init__(ui)
-        from game.engine.battle import RULE_OPTION_HELP
         from game.session import shipped_maps
+        from game.ui.rules_panel import panel_for
 
         self.start_battle = start_battle
         found = sorted(ui.maps_dir.glob("*.tmx")) if ui.maps_dir.is_dir() else []
@@ -169,7 +169,6 @@ class NewBattleScreen(Screen):
         self.use_campaign = True
         """Whether the map's roster is its campaign copy (when one exists) rather than the roster as shipped."""
         self.preview_rect = pygame.Rect(0, 0, 0, 0)
-        self.option_tip = Tooltip()
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), self._labels(), size=16, on_select=self._chosen)
         self.list.selected = 0
         self.browse = Button("Browse…", self._browse, size=15, hotkey=pygame.K_b)
@@ -185,9 +184,8 @@ class NewBattleScreen(Screen):
         self.start = Button("Start battle", self._start, size=18)
         self.back = Button("Back", Pop, size=16)
         self.hosting = _host_controls(ui, self.setup)
-        self.options: dict[str, bool] = {k: False for k in RULE_OPTION_HELP}
-        self.option_help = dict(RULE_OPTION_HELP)
-        self.option_rects: dict[str, pygame.Rect] = {}
+        self.rules = panel_for(ui)
+        """The rule options (``game.ui.rules_panel``): the set, Load… / Save as…, the grouped options."""
         self.sides: list[SideChoice] = []
         self.controllers: dict[str, str] = {}
         """Who plays each side: the player's choice, else the roster's ``controller``, else a human for the
@@ -204,6 +202,16 @@ class NewBattleScreen(Screen):
         self._cache: dict[tuple[Path, Path | None], tuple[list[SideChoice], str, str]] = {}
         self._campaigns: dict[Path, Path | None] = {}
         self._refresh()
+
+    @property
+    def options(self) -> Any:
+        """The rule options chosen now (``game.engine.rule_options.RuleOptions``)."""
+        return self.rules.options
+
+    @property
+    def option_rects(self) -> dict[str, pygame.Rect]:
+        """The visible rule options' rows by option name."""
+        return self.rules.option_rects
 
     def _labels(self) -> list[str]:
         return map_labels(self.maps)
@@ -343,13 +351,12 @@ class NewBattleScreen(Screen):
 
     def setup(self) -> BattleSetup:
         """The battle the screen would start now."""
-        from game.engine.battle import RuleOptions
-
         return BattleSetup(
             self.map_path,
             self.chosen_roster,
             tuple(self.controllers.get(sc.id, "human") for sc in self.sides[:2]),
-            options=RuleOptions(**self.options),
+            options=self.rules.options,
+            rules_name=self.rules.rules_name,
             side_controllers=tuple((sc.id, self.controllers.get(sc.id, "human")) for sc in self.sides),
         )
 
@@ -390,18 +397,9 @@ class NewBattleScreen(Screen):
             self.problem_lines = text.wrap(self.problem, 14, bw)[:8]
             self.problem_rect = pygame.Rect(rx, y, bw, len(self.problem_lines) * text.line_height(14))
             y = self.problem_rect.bottom + s(8)
-        y += s(30)
-        self.option_rects = {}
-        # the options keep clear of Back / Start: when two lines each do not fit, one line each (help on hover)
-        room = h - s(112) - y  # above Back / Start and the hosting choices beside them
-        n = max(1, len(self.options))
-        columns = 1 if n * s(26) <= room else 2  # very little room: the options in two columns
-        rows = -(-n // columns)
-        step = s(44) if rows * s(44) <= room else max(s(26), room // rows)
-        col_w = (bw - s(10) * (columns - 1)) // columns
-        for i, k in enumerate(self.options):
-            col, row = divmod(i, rows)
-            self.option_rects[k] = pygame.Rect(rx + col * (col_w + s(10)), y + row * step, col_w, step - s(4))
+        y += s(26)
+        # the rule options keep clear of Back / Start and the hosting choices beside them (the panel scrolls)
+        self.rules.layout(pygame.Rect(rx, y, bw, max(s(60), h - s(112) - y)))
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
         # Start as wide as its label needs (up to 240), so Host a table and the network switch keep theirs
         start_need = self.ui.text.width(self.start.text, self.start.size, True) + s(48)
@@ -411,7 +409,7 @@ class NewBattleScreen(Screen):
 
     def update(self, dt: float) -> bool:
         """Time the rule options' hover help."""
-        return self.option_tip.update(dt)
+        return self.rules.tooltip.update(dt)
 
     def draw_preview(self, surface: pygame.Surface) -> None:
         """The chosen map small (its tiles as Tiled draws them) beside its title and description."""
@@ -449,7 +447,13 @@ class NewBattleScreen(Screen):
             y += text.line_height(13)
 
     def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players."""
+        """Arrows choose the map, Enter starts, Escape goes back; clicks toggle options and players; Tab walks
+        the rule options (``game.ui.rules_panel``), which then take the arrows, Space and Enter."""
+        taken = self.rules.handle(event)
+        if (to := transition_of(taken)) is not None:
+            return to
+        if taken:
+            return None
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 return Pop()
@@ -459,14 +463,6 @@ class NewBattleScreen(Screen):
                 current = self.list.selected or 0
                 self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
                 return None
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            for k, rect in self.option_rects.items():
-                if rect.collidepoint(event.pos):
-                    self.options[k] = not self.options[k]
-                    return None
-        if event.type == pygame.MOUSEMOTION:
-            tip = next((self.option_help[k] for k, r in self.option_rects.items() if r.collidepoint(event.pos)), "")
-            self.option_tip.hover(tip, event.pos)
         if (hosted := self.hosting.handle(event)) is not None:
             return hosted  # type: ignore[no-any-return]
         self.list.handle(event)
@@ -514,32 +510,12 @@ class NewBattleScreen(Screen):
         for line in self.problem_lines:
             text.blit(surface, line, (rx, y), 14, theme.DANGER)
             y += text.line_height(14)
-        if self.option_rects:
-            first = next(iter(self.option_rects.values()))
-            text.blit(surface, "Rule options", (rx, first.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
-        for k, rect in self.option_rects.items():
-            box = pygame.Rect(rect.x, rect.y + s(3), s(18), s(18))
-            pygame.draw.rect(surface, theme.PANEL_LIGHT, box, border_radius=3)
-            pygame.draw.rect(surface, theme.ACCENT if self.options[k] else theme.BORDER, box, 2, border_radius=3)
-            if self.options[k]:
-                pygame.draw.lines(
-                    surface,
-                    theme.ACCENT,
-                    False,
-                    [(box.x + s(4), box.centery), (box.x + s(8), box.bottom - s(4)), (box.right - s(3), box.y + s(4))],
-                    3,
-                )
-            text.blit(
-                surface, k.replace("_", " ").capitalize(), (box.right + s(10), rect.y + s(2)), 14, theme.TEXT, bold=True
-            )
-            if rect.height < s(36):
-                continue  # one line per option: its help shows under the mouse
-            help_text = text.fit(self.option_help[k], 12, rect.width - s(30))
-            text.blit(surface, help_text, (box.right + s(10), rect.y + s(21)), 12, theme.TEXT_MUTED)
+        text.blit(surface, "Rule options", (rx, self.rules.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
+        self.rules.draw(surface, text)
         self.back.draw(surface, text)
         self.start.draw(surface, text)
         self.hosting.draw(surface, text)
-        self.option_tip.draw(surface, text)
+        self.rules.tooltip.draw(surface, text)
 
 
 def _host_controls(ui: UiContext, setup: Callable[[], BattleSetup]) -> Any:

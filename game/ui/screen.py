@@ -36,6 +36,9 @@ class UiContext:
     host_table: Callable[[Any, bool], Any] | None = None
     """Hook for New battle's "Host a table": (the battle setup, open to the network?) -> a transition."""
     """Hook for a networked table: a seat just taken (``game.net.remote.RemoteSession``) -> its battle screen."""
+    rules: Any = None
+    """The rule options the command line gave (``game.rules_file.Rules``, ``play --rules``): New battle starts
+    with them; None: FTC as written."""
 
     @property
     def palette(self) -> Palette:

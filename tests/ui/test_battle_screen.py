@@ -103,7 +103,7 @@ def test_new_battle_rule_option_checkbox_reaches_the_battle(app: App) -> None:
     nb = app.top
     assert isinstance(nb, NewBattleScreen)
     click(app, nb.option_rects["secret_stances"].center)
-    assert nb.options["secret_stances"]
+    assert nb.options.secret_stances
     click(app, nb.start.rect.center)
     key(app, pygame.K_RETURN)
     assert isinstance(app.top, BattleScreen)
