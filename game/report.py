@@ -4,6 +4,7 @@
   who hit whom (from the attack events, FTC 6.4-7), and each side's luck: the sum of its 4dF rolls against
   the expectation 0 (docs/rulings.md "Numbers": each 4dF has mean 0 and variance 4 x 2/3).
 * ``export_log_text(battle)``: every event's sentence under round and phase headings, then the summary.
+* ``rules_of(battle)``: the rule options it was played under (the summary's and the text's "Rules:" line).
 
 Luck counts the rolls a side makes for itself: combat rolls (FTC 6.3), initiative (FTC 4), both ends of an
 escape contest (FTC 5.3) and Health rolls against wounds (FTC 7.4). The situational roll of a stray shot
@@ -21,6 +22,7 @@ import numpy as np
 from game.engine import events as ev
 from game.engine.battle import Battle
 from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.rule_options import ROLE_NAMES, changed, describe, reads_roles
 from game.engine.wounds import Wounds
 
 VARIANCE_PER_ROLL = 4 * 2 / 3
@@ -175,9 +177,27 @@ def luck(battle: Battle) -> dict[str, dict[str, Any]]:
 # ------------------------------------------------------------------------------------ summary
 
 
+def rules_of(battle: Battle) -> dict[str, Any]:
+    """The battle's rule options as the report gives them (docs/rulings.md "Rule options"): the name of their
+    set ("FTC as written" when every option is at its default and the set has no name, "custom" for a set of
+    one's own) and every option off its default."""
+    off = changed(battle.options)
+    name = battle.setup.rules_name or ("custom" if off else "FTC as written")
+    return {"name": name, "changed": off}
+
+
+def rules_text_line(rules: dict[str, Any], options: Any) -> str:
+    """The report's rules line: "Rules: FTC as written", "Rules: Gritty (Damage roll: situational, …)"."""
+    if not rules["changed"]:
+        return f"Rules: {rules['name']}"
+    return f"Rules: {rules['name']} ({describe(options)})"
+
+
 def battle_summary(battle: Battle) -> dict[str, Any]:
-    """The after-battle summary as plain data: outcome, figures' wounds, who hit whom, luck."""
+    """The after-battle summary as plain data: the rules, outcome, figures' wounds, who hit whom, luck. A
+    figure's role is given when a rule option that reads roles is on (docs/rosters.md "Roles")."""
     names = battle.names()
+    roles = reads_roles(battle.options)
     figures: list[dict[str, Any]] = []
     for f in battle.figures.values():
         figures.append(
@@ -192,11 +212,15 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
                 "boxes": wound_boxes(f.wounds),
                 "boxes_text": boxes_text(f.wounds),
                 "crippled": list(f.crippled),
+                **({"role": ROLE_NAMES[f.role]} if roles else {}),
             }
         )
+    rules = rules_of(battle)
     winner = battle.winner
     return {
         "title": battle.setup.title,
+        "rules": rules,
+        "rules_line": rules_text_line(rules, battle.options),
         "rounds": battle.round,
         "over": battle.over,
         "winner": winner,
@@ -240,6 +264,7 @@ def _log_lines(battle: Battle) -> Iterator[str]:
 def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
     yield ""
     yield from _heading("Summary", "=")
+    yield summary["rules_line"] + "."
     outcome = (
         f"{summary['winner_name']} won" if summary["winner"] else ("no winner" if summary["over"] else "not finished")
     )
@@ -249,7 +274,8 @@ def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
     width = max((len(f["name"]) for f in summary["figures"]), default=0)
     for f in summary["figures"]:
         extra = f"; crippled {', '.join(f['crippled'])}" if f["crippled"] else ""
-        yield f"  {f['name']:<{width}}  {f['condition']:<13} {f['boxes_text']}{extra}"
+        role = f" ({f['role']})" if "role" in f else ""
+        yield f"  {f['name']:<{width}}  {f['condition']:<13} {f['boxes_text']}{extra}{role}"
     yield ""
     yield from _heading("Who hit whom", "-")
     if not summary["hits"]:
@@ -274,6 +300,7 @@ def export_log_text(battle: Battle, *, summary: bool = True) -> str:
         members = [f.name for f in battle.figures.values() if f.side == side.id]
         lines.append(f"{side.name}: {', '.join(members) or 'nobody'}")
     lines.append(f"Seed {battle.setup.seed}")
+    lines.append(rules_text_line(rules_of(battle), battle.options))
     lines.extend(_log_lines(battle))
     if summary:
         lines.extend(_summary_lines(battle_summary(battle)))
@@ -288,6 +315,8 @@ __all__ = [
     "hit_matrix",
     "luck",
     "luck_percentile",
+    "rules_of",
+    "rules_text_line",
     "side_rolls",
     "wound_boxes",
 ]

@@ -463,7 +463,11 @@ class SummaryScreen(Screen):
         text.blit(surface, f"After the battle — {sm['title'] or 'Battle'}", (s(20), s(18)), 28, theme.ACCENT, bold=True)
         text.blit(
             surface,
-            f"{outcome} after {sm['rounds']} round{'s' if sm['rounds'] != 1 else ''}",
+            text.fit(
+                f"{outcome} after {sm['rounds']} round{'s' if sm['rounds'] != 1 else ''} · {sm['rules_line']}",
+                16,
+                surface.get_width() - s(40),
+            ),
             (s(20), s(56)),
             16,
             theme.TEXT_MUTED,

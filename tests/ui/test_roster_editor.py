@@ -439,6 +439,7 @@ def test_defaults_chosen_again_are_left_out_of_the_file(app: App, wyrm_file: Pat
         key(app, pygame.K_MINUS, pygame.KMOD_CTRL)
     assert ed.current == {
         "name": "Young Wyrm",
+        "role": "major_npc",
         "strength": "Good",
         "health": "Great",
         "will": "Good",
@@ -1012,3 +1013,26 @@ def test_numbers_are_written_readably() -> None:
     assert number_text(1346730.4) == "1,346,730.4" and number_text(2.50) == "2.5" and number_text(0.1 + 0.2) == "0.3"
     assert number_text(100000) == "100,000" and number_text(-0.0001) == "0" and number_text(float("inf")) == "infinite"
     assert kg_text(1e20) == "100,000,000,000,000,000,000 kg"
+
+
+def test_a_characters_and_a_sides_role_go_round_and_reach_the_file(app: App, wyrm_file: Path) -> None:
+    """docs/rosters.md "Roles": the Role button of a character goes round the side's, Hero, Major NPC and NPC;
+    the Role button of a side round none given, heroes, major NPCs, NPC pawns; both are saved."""
+    ed = open_editor(app, wyrm_file, "goblin")
+    assert "role" not in (ed.current or {})
+    press(app, "name.role")
+    assert (ed.current or {})["role"] == "pc"
+    press(app, "name.role")
+    press(app, "name.role")
+    assert (ed.current or {})["role"] == "npc"
+    press(app, "name.role")
+    assert "role" not in (ed.current or {})
+    press(app, "name.role")  # a hero again
+    assert list(ed.sides)[0] == "blue" and ed.sides["blue"]["role"] == "pc"
+    press(app, "side.role")  # the first side: heroes -> major NPCs
+    assert ed.sides["blue"]["role"] == "major_npc"
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    roster = load_roster(wyrm_file)
+    assert roster.roles["goblin"] == "pc"
+    blue = roster.side("blue")
+    assert blue is not None and blue.role == "major_npc"

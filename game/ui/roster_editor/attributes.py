@@ -1,5 +1,5 @@
-"""The roster editor's attributes: the character's name, its attributes on the ladder (FTC 2.1) and its
-Scale (Fudge 4.6, 4.58)."""
+"""The roster editor's attributes: the character's name and role (docs/rosters.md "Roles"), its attributes on
+the ladder (FTC 2.1) and its Scale (Fudge 4.6, 4.58)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pygame
 
 from game.engine.characters import ATTRIBUTES
 from game.engine.ladder import FAIR, level_name
+from game.engine.rule_options import ROLE_NAMES, ROLES
 from game.ui import theme
 from game.ui.roster_editor.catalogue import (
     SCALE_FIELDS,
@@ -36,6 +37,16 @@ class Attributes(Part):
             self.host.set_status(refusal, error=True)
             return False
         return self.host.set_field(attr, level_name(new), level_name(FAIR))
+
+    def cycle_role(self, step: int = 1) -> bool:
+        """The character's role, round the side's (none given), Hero, Major NPC, NPC (docs/rosters.md "Roles")."""
+        table = self.host.current
+        if table is None:
+            return False
+        options: list[str | None] = [None, *ROLES]
+        now = table.get("role")
+        i = options.index(now) if now in options else 0
+        return self.host.set_field("role", options[(i + step) % len(options)])
 
     def scales(self) -> tuple[int, int, int]:
         """Strength, Mass and Speed Scale as the character's table gives them (Fudge 4.6)."""
@@ -100,7 +111,21 @@ class Attributes(Part):
         right = x + width
         y = top
         self.header("name", "Name", x, y, right - s(180))
-        self.text(str(table.get("name", "")), (x, y + s(18)), 20, theme.TEXT, True)
+        role_w = s(130)
+        role_x = right - s(100) - s(6) - role_w
+        name = self.ui.text.fit(str(table.get("name", "")), 20, role_x - s(8) - x, True)
+        self.text(name, (x, y + s(18)), 20, theme.TEXT, True)
+        role = table.get("role")
+        shown = "side's" if role is None else ROLE_NAMES.get(str(role), str(role))
+        self.button(
+            "name.role",
+            f"Role: {shown}",
+            pygame.Rect(role_x, y + s(16), role_w, s(26)),
+            self.cycle_role,
+            "Who the character is to the rule options that tell heroes from pawns (Fudge 4.33, 4.64): the "
+            "side's role, a Hero (pc), a Major NPC (a named villain) or an NPC pawn. Click for the next; "
+            'docs/rosters.md "Roles".',
+        )
         self.text(f"key {self.host.selected}", (right - s(110), y + s(2)), 12, theme.TEXT_MUTED, False, "topright")
         self.button(
             "name.rename",

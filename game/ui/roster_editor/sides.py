@@ -1,4 +1,4 @@
-"""The roster editor's sides and figures: the roster's ``[sides]`` (name, who plays them, colour) and the
+"""The roster editor's sides and figures: the roster's ``[sides]`` (name, who plays them, colour, role) and the
 ``[[figures]]`` it sets up in the map's deployment zones (character, side, how many)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 from game.colours import parse_hex_colour
+from game.engine.rule_options import ROLES
 from game.roster import DEFAULT_COLOURS
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
@@ -17,6 +18,9 @@ from game.ui.roster_editor.catalogue import CONTROLLER_NAMES, CONTROLLERS, Actio
 from game.ui.roster_editor.part import EditorHost, Part
 from game.ui.screen import Push, Transition
 from game.ui.widgets import ScrollList
+
+ROLE_PLURALS = {"pc": "heroes", "major_npc": "major NPCs", "npc": "NPC pawns"}
+"""A side's role as its row in the list says it (docs/rosters.md "Roles")."""
 
 
 class SidesAndFigures(Part):
@@ -69,6 +73,21 @@ class SidesAndFigures(Part):
         table = side[1]
         now = str(table.get("controller", "human"))
         table["controller"] = CONTROLLERS[(CONTROLLERS.index(now) + 1) % len(CONTROLLERS) if now in CONTROLLERS else 0]
+        return self.host.changed()
+
+    def cycle_role(self) -> bool:
+        """The side's role for its figures (docs/rosters.md "Roles"): none given (Hero), Hero, Major NPC, NPC."""
+        side = self._side()
+        if side is None:
+            return False
+        table = side[1]
+        options: list[str | None] = [None, *ROLES]
+        now = table.get("role")
+        new = options[(options.index(now) + 1) % len(options) if now in options else 0]
+        if new is None:
+            table.pop("role", None)
+        else:
+            table["role"] = new
         return self.host.changed()
 
     def cycle_colour(self) -> bool:
@@ -187,7 +206,8 @@ class SidesAndFigures(Part):
         for sid, sd in host.sides.items():
             sd = sd if isinstance(sd, dict) else {}
             controller = CONTROLLER_NAMES.get(str(sd.get("controller", "human")), str(sd.get("controller")))
-            side_rows.append(f"● {sd.get('name', sid)} ({sid}) · {controller}")
+            role = f" · {ROLE_PLURALS.get(str(sd['role']), str(sd['role']))}" if "role" in sd else ""
+            side_rows.append(f"● {sd.get('name', sid)} ({sid}) · {controller}{role}")
             colour = str(sd.get("colour", ""))
             rgb = parse_hex_colour(colour, short=False) if colour.startswith("#") else None
             if rgb is not None:
@@ -203,6 +223,13 @@ class SidesAndFigures(Part):
             ("side.rename", "Name", self.rename_side, "Rename the selected side."),
             ("side.player", "Player", self.cycle_controller, "Who plays it by default: human or computer."),
             ("side.colour", "Colour", self.cycle_colour, "The side's colour on the board."),
+            (
+                "side.role",
+                "Role",
+                self.cycle_role,
+                "Who the side's figures are to the rule options that tell heroes from pawns (Fudge 4.33, 4.64): "
+                'heroes, major NPCs or NPC pawns; a character may give its own (docs/rosters.md "Roles").',
+            ),
             ("side.add", "Add", self.add_side, "A new side."),
             ("side.delete", "Del", self.delete_side, "Delete the selected side (not while figures use it)."),
         ]
