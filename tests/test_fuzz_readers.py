@@ -27,9 +27,11 @@ from hypothesis import strategies as st
 import main
 from game.cli.maps import check_map_main
 from game.engine import record
+from game.engine.rule_options import OPTIONS, RuleOptions, presets
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, check_map, load_map
 from game.roster import Roster, RosterError, load_roster
+from game.rules_file import RulesFileError, read_rules, rules_text
 from game.session import Session, load_session
 from game.ui.settings import ANIMATION_SPEEDS, MIN_WINDOW, SETTINGS_FILE, UI_SCALES, Settings, load_settings
 
@@ -400,3 +402,58 @@ def test_fuzz_a_roster_that_loads_starts_and_plays_a_battle(
     players = {s: make_player("tactical", i) for i, s in enumerate(session.battle.sides)}
     battle = play_out(session.battle, players, max_rounds=1)
     assert battle.round >= 1
+
+
+# ------------------------------------------------------------------------------------------ rules files
+
+RULES_KEYS = [*(s.name for s in OPTIONS), "format", "version", "name", "description", "damage_rol", "", "x" * 90]
+"""What a line of a rules file may set: every option, the header, a near miss, nothing, a long word."""
+
+
+@st.composite
+def rules_lines(draw: st.DrawFn) -> str:
+    """A rules file written line by line: options with values of any type (TOML of every kind), comment
+    lines, blank lines, tables, keys twice, the written file itself now and then."""
+    if draw(st.booleans()):
+        base = rules_text(draw(st.sampled_from([p.options for p in presets()])), "A name")
+        lines = base.splitlines()
+    else:
+        lines = []
+    for _ in range(draw(st.integers(0, 8))):
+        op = draw(st.sampled_from(["set", "comment", "blank", "table", "raw"]))
+        if op == "set":
+            key = draw(st.sampled_from(RULES_KEYS))
+            value = draw(st.one_of(values, st.sampled_from([s.default for s in OPTIONS]), st.sampled_from(VALUES)))
+            try:
+                line = tomli_w.dumps({key: _toml_ready(value)}).strip().split("\n")[0]
+            except (TypeError, ValueError):
+                line = f"{key} = nan"
+        elif op == "comment":
+            line = "# " + draw(st.text(max_size=20)).replace("\n", " ")
+        elif op == "blank":
+            line = ""
+        elif op == "table":
+            line = f"[{draw(st.sampled_from(RULES_KEYS)) or 'x'}]"
+        else:
+            line = draw(st.text(max_size=30))
+        lines.insert(draw(st.integers(0, len(lines))), line)
+    return "\n".join(lines) + "\n"
+
+
+VALUES: list[Any] = sorted({str(v) for s in OPTIONS for v in s.choices}) + [3, 11, -1, 6, 1.5]
+
+
+@budget(400)
+@given(data=st.data())
+def test_fuzz_rules_file_reader(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+    """docs/playing.md "Rules files": our own error with a sentence naming the file (and the line where one is
+    to blame), or a valid set of rule options."""
+    text = data.draw(rules_lines())
+    path = tmp_path_factory.mktemp("rules") / "gritty.toml"
+    path.write_bytes(data.draw(text_edits(text)))
+    try:
+        result = read_rules(path, played_only=data.draw(st.booleans()))
+    except RulesFileError as exc:
+        _one_sentence(str(exc), path)
+    else:
+        assert isinstance(result.options, RuleOptions)

@@ -212,3 +212,26 @@ def test_summary_wounds_and_outcome_match_the_battle(index: int) -> None:
     wounded = Counter(e.figure for e in b.events if isinstance(e, ev.Wounded))
     for fid, n in wounded.items():
         assert sum(1 for _ in b.figures[fid].wounds.received()) <= n
+
+
+def test_the_report_names_the_rules_the_battle_was_played_under() -> None:
+    """docs/rulings.md "Rule options": the summary and the text export say which options were on."""
+    plain = battles()[0]
+    assert battle_summary(plain)["rules"] == {"name": "FTC as written", "changed": {}}
+    assert "Rules: FTC as written" in export_log_text(plain)
+    setup = BattleSetup(
+        plain.setup.terrain,
+        plain.setup.sides,
+        plain.setup.figures,
+        RuleOptions(secret_stances=True, fudge_graze_table=True),
+        1,
+        rules_name="Border patrol",
+    )
+    summary = battle_summary(Battle(setup))
+    assert summary["rules"] == {
+        "name": "Border patrol",
+        "changed": {"secret_stances": True, "fudge_graze_table": True},
+    }
+    text = export_log_text(Battle(setup))
+    assert "Rules: Border patrol (Secret stances, Fudge's graze table)" in text
+    assert "role" not in summary["figures"][0]  # no option that reads roles is on
