@@ -52,14 +52,40 @@ class Event:
         return self.to_json()
 
 
-def _json_without_empty(event: Event, name: str) -> dict[str, Any]:
-    """``Event.to_json`` leaving out the field ``name`` when it is empty, so an event that gained that field
+def _json_without_empty(event: Event, *names: str) -> dict[str, Any]:
+    """``Event.to_json`` leaving out each field of ``names`` when it is empty, so an event that gained that field
     keeps the digest of the battles saved before it (docs/architecture.md "A battle is its log": old saves replay
     unchanged)."""
     out = Event.to_json(event)
-    if not out[name]:
-        del out[name]
+    for name in names:
+        if not out[name]:
+            del out[name]
     return out
+
+
+@dataclass(frozen=True)
+class BlowStep:
+    """One step of a blow's way that changed its number or its level (``game.engine.blow``): the ``rule`` that
+    made it ("Fudge 4.61"), ``what`` it was in a few words ("damage roll, limited to +2"), the dice it rolled
+    (none for a step without dice), the value ``before`` and ``after`` it ("2" -> "4", "Near Death" ->
+    "Incapacitated")."""
+
+    rule: str
+    what: str
+    faces: tuple[int, ...]
+    before: str
+    after: str
+
+    def text(self) -> str:
+        """The step as the log says it: "damage roll [+ + 0 +] = +3, limited to +2 (Fudge 4.61): 2 → 4"."""
+        dice = f" {_faces(self.faces)} = {sum(self.faces):+d}" if self.faces and max(self.faces) <= 1 else ""
+        if self.faces and max(self.faces) > 1:
+            dice = " [" + " ".join(str(f) for f in self.faces) + "]"
+        return f"{self.what}{dice} ({self.rule}): {self.before} → {self.after}"
+
+
+def _steps(steps: tuple[BlowStep, ...]) -> str:
+    return "".join(f"; {step.text()}" for step in steps)
 
 
 def _n(names: dict[str, str] | None, fid: str) -> str:
@@ -305,11 +331,14 @@ class Stepped(Event):
 
 @dataclass(frozen=True)
 class CombatRoll(Event):
-    """FTC 6.3: the figure's one 4dF roll for the round."""
+    """FTC 6.3: the figure's one 4dF roll for the round. ``source``: where a roll that is not the figure's own
+    came from (``"npc_zero"``: an NPC pawn rolling nothing, *Fudge* 4.33; ``"npc_group"``: its side's shared
+    roll, *Fudge* 4.34); empty (and left out of the JSON) for the figure's own dice."""
 
     kind: ClassVar[str] = "combat_roll"
     figure: str
     faces: tuple[int, ...]
+    source: str = ""
 
     @property
     def figures(self) -> tuple[str, ...]:
@@ -317,6 +346,10 @@ class CombatRoll(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} rolls {_faces(self.faces)} = {sum(self.faces):+d}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The roll as data; an empty ``source`` is left out (every battle saved before it keeps its digest)."""
+        return _json_without_empty(self, "source")
 
 
 @dataclass(frozen=True)
@@ -344,10 +377,17 @@ class AttackResolved(Event):
     wound: str | None = None
     free_attack: bool = False
     stray: bool = False
+    steps: tuple[BlowStep, ...] = ()
+    """The attacker's side of the blow's way (``game.engine.blow`` S4–S7) where a rule option changed the
+    number or the level; ``damage`` and ``wound`` are the final ones."""
 
     @property
     def figures(self) -> tuple[str, ...]:
         return (self.attacker, self.target)
+
+    def to_json(self) -> dict[str, Any]:
+        """The attack as data; no ``steps`` when none was taken (the digests of older battles stand)."""
+        return _json_without_empty(self, "steps")
 
     def text(self, names: dict[str, str] | None = None) -> str:
         a, t = _n(names, self.attacker), _n(names, self.target)
@@ -369,7 +409,7 @@ class AttackResolved(Event):
         factors = _mods(self.offensive_factors) + "".join(
             f" -{v} {n}" if v >= 0 else f" +{-v} {n}" for n, v in self.defensive_factors if v
         )
-        line += f", damage {self.damage} ({self.relative_degree:+d}{factors})"
+        line += f", damage {self.damage} ({self.relative_degree:+d}{factors}){_steps(self.steps)}"
         if self.wound:
             line += f": {self.wound}"
         return line
@@ -471,10 +511,17 @@ class Wounded(Event):
     after_health: str
     box: str
     crippled: str | None = None
+    steps: tuple[BlowStep, ...] = ()
+    """The defender's side of the blow's way (``game.engine.blow`` S8–S13) where a rule option changed the
+    level or the mark."""
 
     @property
     def figures(self) -> tuple[str, ...]:
         return (self.figure,)
+
+    def to_json(self) -> dict[str, Any]:
+        """The wound as data; no ``steps`` when none was taken (the digests of older battles stand)."""
+        return _json_without_empty(self, "steps")
 
     def text(self, names: dict[str, str] | None = None) -> str:
         line = (
@@ -483,6 +530,7 @@ class Wounded(Event):
         )
         if self.after_health != self.level:
             line += f" → {self.after_health}"
+        line += _steps(self.steps)
         line += f"; box marked: {self.box}"
         if self.crippled:
             line += f"; {self.crippled} crippled"

@@ -15,17 +15,24 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
-from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
-from game.engine.damage import HEAD, LOCATIONS, TORSO, choose_location, is_limb, limb_wound, location_result
-from game.engine.dice import FOUR_DF_COUNTS
-from game.engine.wounds import (
-    DEFAULT_TRACK,
-    WoundLevel,
-    WoundTrack,
-    apply_health_roll,
-    graze_cap,
-    wound_for_damage,
+from game.engine.blow import (
+    FTC,
+    BlowRules,
+    Harm,
+    Spread,
+    Strike,
+    Target,
+    attacker_on,
+    attacker_spread,
+    attacker_ways,
+    defender_spread,
+    defender_ways,
+    read_level,
 )
+from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
+from game.engine.damage import HEAD, LOCATIONS, TORSO, choose_location
+from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.wounds import DEFAULT_TRACK, WoundLevel, Wounds, WoundTrack
 
 _ROLLS: tuple[tuple[int, int], ...] = tuple(FOUR_DF_COUNTS.items())
 """(sum, ways out of 81) for each 4dF total."""
@@ -174,20 +181,28 @@ MISS_LOCATION = "none"
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One outcome of an attack (FTC 6.4, 6.6, 7.3): whether it hit, the wound it dealt (None = none),
-    where it fell ("torso", "head", "arm", "leg", "hand", "foot"; ``MISS_LOCATION`` for a miss) and whether
-    it crippled the limb it fell on (FTC 6.6)."""
+    """One outcome of an attack (FTC 6.4, 6.6, 7.3): whether it hit, the wound it dealt (None = none) after the
+    defender's roll and the limb rule, where it fell ("torso", "head", "arm", "leg", "hand", "foot";
+    ``MISS_LOCATION`` for a miss) and whether it crippled the limb it fell on (FTC 6.6); its ``kind`` ("wound",
+    or "stun" for a stunning blow, *Fudge* 4.62), the box it would ``marked`` on the target's sheet as it is
+    (*Fudge* 4.57's roll-up included; ``game.engine.blow`` S11) and whether it takes the target ``out`` of the
+    fight (FTC 6.4: marked Incapacitated or worse)."""
 
     hit: bool
     level: WoundLevel | None
     location: str
     crippled: bool = False
+    kind: str = "wound"
+    marked: WoundLevel | None = None
+    out: bool = False
 
     def __str__(self) -> str:
         if not self.hit:
             return "miss"
         text = f"{self.location}: {self.level if self.level is not None else 'no wound'}"
-        return text + (", crippled" if self.crippled else "")
+        if self.marked is not None and self.marked != self.level:
+            text += f" (marks {self.marked})"
+        return text + (", crippled" if self.crippled else "") + (", out" if self.out else "")
 
 
 MISS = Outcome(False, None, MISS_LOCATION)
@@ -201,14 +216,8 @@ def _rank(level: WoundLevel | None) -> int:
     return 0 if level is None else int(level)
 
 
-@lru_cache(maxsize=1024)
-def _wound(
-    damage: int, relative_degree: int, track: WoundTrack, fudge_graze_table: bool, scale_difference: int = 0
-) -> WoundLevel | None:
-    level = wound_for_damage(damage, track)
-    return graze_cap(
-        level, relative_degree, fudge_graze_table=fudge_graze_table, damage=damage, scale_difference=scale_difference
-    )
+_wound = read_level
+"""S5, the wound a damage number reads (``blow.read_level``, cached)."""
 
 
 def _rolls(fixed: int | None) -> tuple[tuple[int, int], ...]:
@@ -216,29 +225,16 @@ def _rolls(fixed: int | None) -> tuple[tuple[int, int], ...]:
     return _ROLLS if fixed is None else ((fixed, _WAYS),)
 
 
-@lru_cache(maxsize=256)
-def _health_spread(level: WoundLevel, health: int, fixed: int | None = None) -> tuple[tuple[WoundLevel, int], ...]:
-    spread: dict[WoundLevel, int] = {}
-    for roll, w in _rolls(fixed):
-        after = apply_health_roll(level, health + roll)
-        spread[after] = spread.get(after, 0) + w
-    return tuple(spread.items())
-
-
-def _sort_key(outcome: Outcome) -> tuple[int, int, int, str]:
-    return (int(outcome.hit), _rank(outcome.level), int(outcome.crippled), outcome.location)
-
-
-@lru_cache(maxsize=256)
-def _limb_spread(
-    level: WoundLevel, health: int, fixed: int | None = None
-) -> tuple[tuple[tuple[WoundLevel, bool], int], ...]:
-    # FTC 7.4 then 6.6: the Health roll lowers the wound, and the same roll decides a would-be Very Hurt limb
-    spread: dict[tuple[WoundLevel, bool], int] = {}
-    for roll, w in _rolls(fixed):
-        after = limb_wound(apply_health_roll(level, health + roll), health + roll)
-        spread[after] = spread.get(after, 0) + w
-    return tuple(spread.items())
+def _sort_key(outcome: Outcome) -> tuple[int, int, int, str, str, int, int]:
+    return (
+        int(outcome.hit),
+        _rank(outcome.level),
+        int(outcome.crippled),
+        outcome.location,
+        outcome.kind,
+        _rank(outcome.marked),
+        int(outcome.out),
+    )
 
 
 @lru_cache(maxsize=2048)
@@ -256,65 +252,90 @@ def _outcome_ways(
     scale_difference: int = 0,
     other_locations: tuple[tuple[str, int], ...] = (),
     set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
+    rules: BlowRules = FTC,
+    sheet: Wounds | None = None,
 ) -> Mapping[Outcome, Fraction]:
     attack_roll, defence_roll, health_roll = set_rolls
     others_total = _WAYS ** len(other_defences)
     # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
-    target_rolls: tuple[tuple[int | None, int], ...] = (
-        ((None, 1),) if target_defence is None else tuple((target_defence + y, w) for y, w in _rolls(defence_roll))
+    target_rolls: tuple[tuple[int | None, int | None, int], ...] = (
+        ((None, None, 1),)
+        if target_defence is None
+        else tuple((target_defence + y, y, w) for y, w in _rolls(defence_roll))
     )
+    graze_table = fudge_graze_table or rules.fudge_graze_table
+    bases = {TORSO: damage_base, **({HEAD: damage_base_head} if damage_base_head is not None else {})}
+    bases.update(other_locations)
+    # the blow's way, S4-S7 (game.engine.blow): off under FTC as written, when the outcome is the level read
+    attacker = attacker_on(rules)
+    a_ways = attacker_ways(Strike(rules, 0, TORSO, track)) if attacker else 1
     ways: dict[Outcome, int] = {}
     for x, wx in _rolls(attack_roll):
         result = offence + x
         if result < difficulty:
-            ways[MISS] = ways.get(MISS, 0) + wx * others_total * (1 if target_defence is None else _WAYS)
+            ways[MISS] = ways.get(MISS, 0) + wx * others_total * (1 if target_defence is None else _WAYS) * a_ways
             continue
         others_beaten = _ways_all_beaten(result, other_defences)
-        for defence, wy in target_rolls:
+        for defence, y, wy in target_rolls:
             w = wx * wy
             if defence is not None and result <= defence:
-                ways[MISS] = ways.get(MISS, 0) + w * others_total
+                ways[MISS] = ways.get(MISS, 0) + w * others_total * a_ways
                 continue
             if others_beaten != others_total:
-                ways[MISS] = ways.get(MISS, 0) + w * (others_total - others_beaten)
+                ways[MISS] = ways.get(MISS, 0) + w * (others_total - others_beaten) * a_ways
             if not others_beaten:
                 continue
             rd = result - (difficulty if defence is None else max(defence, difficulty))
             degree = rd * track.degree_multiplier  # Fudge 4.55: a track made for a doubled relative degree
-            levels = {TORSO: _wound(degree + damage_base, rd, track, fudge_graze_table, scale_difference)}
-            if damage_base_head is not None:
-                levels[HEAD] = _wound(degree + damage_base_head, rd, track, fudge_graze_table, scale_difference)
-            for where, base in other_locations:
-                levels[where] = _wound(degree + base, rd, track, fudge_graze_table, scale_difference)
+            levels = {
+                where: _wound(degree + base, rd, track, graze_table, scale_difference) for where, base in bases.items()
+            }
             location = choose_location(aim, hit_locations(result, defence), levels)
-            # a limb keeps its uncapped wound here: the Health roll below decides the cap and the crippling
-            outcome = Outcome(True, levels[location], location)
-            ways[outcome] = ways.get(outcome, 0) + w * others_beaten
-    denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1))
+            # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
+            if not attacker:
+                outcome = Outcome(True, levels[location], location)
+                ways[outcome] = ways.get(outcome, 0) + w * others_beaten
+                continue
+            strike = Strike(rules, rd, location, track, scale_difference, x, y, fixed=_fixed_rolls(rules))
+            for harm, wa in attacker_spread(strike, Harm(degree + bases[location], levels[location])):
+                outcome = Outcome(True, harm.level, location, kind=harm.kind)
+                ways[outcome] = ways.get(outcome, 0) + w * others_beaten * wa
+    denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1)) * a_ways
+    # the defender's side, S8-S13: FTC 7.4's Health roll, the limb rule of FTC 6.6, the box marked
+    fresh = sheet if sheet is not None else _unhurt(track)
+    fixed = () if health_roll is None else (("health", health_roll),)
+    d_ways = _defender_ways(rules, fresh, health)
     after: dict[Outcome, int] = {}
+    spreads: dict[tuple[str, WoundLevel | None, str], Spread] = {}
     for outcome, w in ways.items():
-        if outcome.level is None:
-            after[outcome] = after.get(outcome, 0) + w * (_WAYS if health is not None else 1)
-        elif health is None:
-            # no Health roll: a limb is capped, and a would-be Very Hurt limb is not saved by one
-            level, cripples = location_result(outcome.location, outcome.level)
-            assert level is not None
-            capped = Outcome(True, level, outcome.location, cripples)
-            after[capped] = after.get(capped, 0) + w
-        elif is_limb(outcome.location):
-            for (level, crippled), wh in _limb_spread(outcome.level, health, health_roll):
-                limb = Outcome(True, level, outcome.location, crippled)
-                after[limb] = after.get(limb, 0) + w * wh
-        else:
-            # FTC 7.4: the target's Health roll lowers each fresh wound; a further independent 4dF.
-            for level, wh in _health_spread(outcome.level, health, health_roll):
-                lowered = Outcome(True, level, outcome.location)
-                after[lowered] = after.get(lowered, 0) + w * wh
-    ways = after
-    if health is not None:
-        denominator *= _WAYS
-    ordered = sorted(ways.items(), key=lambda item: _sort_key(item[0]))
+        if not outcome.hit:
+            after[outcome] = after.get(outcome, 0) + w * d_ways
+            continue
+        key = (outcome.location, outcome.level, outcome.kind)
+        if key not in spreads:
+            target = Target(rules, outcome.location, fresh, health, fixed=fixed)
+            spreads[key] = defender_spread(target, Harm(0, outcome.level, outcome.kind))
+        for harm, wd in spreads[key]:
+            done = Outcome(True, harm.level, outcome.location, harm.crippled, harm.kind, harm.marked, harm.out)
+            after[done] = after.get(done, 0) + w * wd
+    denominator *= d_ways
+    ordered = sorted(after.items(), key=lambda item: _sort_key(item[0]))
     return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in ordered if w})
+
+
+@lru_cache(maxsize=64)
+def _unhurt(track: WoundTrack) -> Wounds:
+    return Wounds(track)
+
+
+@lru_cache(maxsize=256)
+def _defender_ways(rules: BlowRules, sheet: Wounds, health: int | None) -> int:
+    return defender_ways(Target(rules, TORSO, sheet, health))
+
+
+def _fixed_rolls(rules: BlowRules) -> tuple[tuple[str, int], ...]:
+    """The totals the GM set for the attacker's side's rolls (none is counted yet: no step rolls)."""
+    return ()
 
 
 def outcome_distribution(
@@ -332,6 +353,8 @@ def outcome_distribution(
     scale_difference: int = 0,
     other_locations: Sequence[tuple[str, int]] = (),
     set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
+    rules: BlowRules = FTC,
+    sheet: Wounds | None = None,
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -353,8 +376,10 @@ def outcome_distribution(
     leave the wound unreduced. ``scale_difference``: the blow's Scale minus the target's Mass Scale, which
     may raise a graze's cap (*Fudge* 4.56; ``damage.graze_scale_difference``). ``set_rolls``: the 4dF totals
     the GM set by hand (physical dice at the table) for the attacker's roll, the target's defence roll and
-    its Health roll, None for a roll still to be made. Outcomes with zero chance are left out; the chances
-    sum to exactly 1.
+    its Health roll, None for a roll still to be made. ``rules``: the blow's rules (``game.engine.blow``): the
+    rule options' steps of the blow's way are counted exactly, each with its rolls (FTC as written: none).
+    ``sheet``: the target's wound sheet as it is (None: unhurt on ``track``), on which each outcome's box
+    ``marked`` and ``out`` are read. Outcomes with zero chance are left out; the chances sum to exactly 1.
     """
     if aim not in AIMS:
         raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
@@ -372,6 +397,8 @@ def outcome_distribution(
         scale_difference,
         tuple(other_locations),
         set_rolls,
+        rules,
+        sheet,
     )
 
 
@@ -383,6 +410,12 @@ def hit_chance(distribution: Mapping[Outcome, Fraction]) -> Fraction:
 def chance_of_at_least(distribution: Mapping[Outcome, Fraction], level: WoundLevel) -> Fraction:
     """The chance of a wound of ``level`` or worse (FTC 7.3), e.g. Incapacitated or worse: taken out."""
     return sum((p for o, p in distribution.items() if o.level is not None and o.level >= level), Fraction(0))
+
+
+def chance_out(distribution: Mapping[Outcome, Fraction]) -> Fraction:
+    """The chance the attack takes the target out of the fight (FTC 6.4: the box it marks is Incapacitated or
+    worse), read on the target's sheet as it is: a wounded target's roll-up counts (*Fudge* 4.57)."""
+    return sum((p for o, p in distribution.items() if o.out), Fraction(0))
 
 
 def expected_wound(distribution: Mapping[Outcome, Fraction]) -> Fraction:

@@ -21,6 +21,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import magic
 from game.engine.battle import AttackTerms, Battle, Figure
+from game.engine.blow import extra_factors, rules_of
 from game.engine.combat import (
     Modifier,
     Stance,
@@ -259,14 +260,17 @@ def attack_preview(
     offence_wo_stance = skill + total(base)
     offence = offence_wo_stance + stance_mod.value
     # FTC 6.6: every location the target has, so that "best" weighs the arms and legs as the battle does
+    rules = rules_of(battle.options)
     bases = damage_bases(
         att.character, tgt.character, weapon, two_handed=att.character.wields_two_handed(weapon), distance=dist
     )
+    for spot in bases:  # S3: the factors rule options add (game.engine.blow), as the resolution adds them
+        off_x, dfn_x = extra_factors(rules, att.character, tgt.character, weapon, spot)
+        bases[spot] += sum(f.value for f in off_x) - sum(f.value for f in dfn_x)
     damage_base = bases["torso"]
     head = bases.get("head")
     limbs = tuple((where, base) for where, base in bases.items() if where not in ("torso", "head"))
     track = tgt.character.wound_track
-    graze_table = battle.options.fudge_graze_table
     health = tgt.character.health
     scale_difference = graze_scale_difference(att.character, tgt.character, weapon)
     # FTC 6.1, 6.4.1: the blow (or shot) must also beat the defence of everyone attacking the attacker in
@@ -296,10 +300,11 @@ def attack_preview(
             other_locations=limbs,
             aim=aim,
             track=track,
-            fudge_graze_table=graze_table,
             health=health,
             scale_difference=scale_difference,
             set_rolls=rolls,
+            rules=rules,
+            sheet=tgt.wounds,
         )
 
     def reaches(where: Sequence[tuple[Hex, int]]) -> bool:
@@ -558,7 +563,8 @@ def spell_preview(
                 caster.character, weapon, two_handed=False, distance=dist, location=location, target=tgt.character
             )
             dfn = magic.spell_defensive_factors(item, tgt.character, location=location)
-            return sum(f.value for f in off) - sum(f.value for f in dfn)
+            off_x, dfn_x = extra_factors(rules_of(battle.options), caster.character, tgt.character, weapon, location)
+            return sum(f.value for f in (*off, *off_x)) - sum(f.value for f in (*dfn, *dfn_x))
 
         damage_base = base_at("torso")
         head = base_at("head") if tgt.character.has_head else None
@@ -574,10 +580,11 @@ def spell_preview(
             damage_base,
             damage_base_head=head,
             track=tgt.character.wound_track,
-            fudge_graze_table=battle.options.fudge_graze_table,
             health=tgt.character.health,
             scale_difference=graze_scale_difference(caster.character, tgt.character, weapon),
             set_rolls=(own_roll, t_roll if dodging else None, dice.peek("health", tgt.id)),
+            rules=rules_of(battle.options),
+            sheet=tgt.wounds,
         )
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:

@@ -107,8 +107,14 @@ class WoundTrack:
     name: str = "custom"
     scratch_ceiling: WoundLevel | None = None
     degree_multiplier: int = 1
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        """Computed once: a track keys the odds' caches on every roll they count."""
+        return self._hash
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.steps, self.name, self.scratch_ceiling, self.degree_multiplier)))
         if not self.steps:
             raise WoundError(f"wound track {self.name!r} has no levels; give at least one")
         for before, after in zip(self.steps, self.steps[1:], strict=False):

@@ -100,6 +100,13 @@ def test_ftc_6_3_exchange_distribution_matches_enumeration() -> None:
     assert sum(dist.values()) == 1
 
 
+def hit(level: WoundLevel | None, location: str = "torso") -> Outcome:
+    """A hit as the odds give it on an unhurt target of the default track: the wound marks its own box, and
+    Incapacitated or worse takes the target out (FTC 6.4, 7.3)."""
+    out = level is not None and level >= WoundLevel.INCAPACITATED
+    return Outcome(True, level, location, marked=level, out=out)
+
+
 def brute_outcomes(
     offence: int, target: int | None, others: Sequence[int], difficulty: int, base: int, head: int | None
 ) -> dict[Outcome, Fraction]:
@@ -119,11 +126,11 @@ def brute_outcomes(
                     continue
                 rd = relative_degree(result, defence, difficulty)
                 torso = graze_cap(wound_for_damage(rd + base), rd)
-                outcome = Outcome(True, torso, "torso")
+                outcome = hit(torso, "torso")
                 if head is not None and "head" in hit_locations(result, defence):
                     head_level = graze_cap(wound_for_damage(rd + head), rd)
                     if (head_level or 0) > (torso or 0):
-                        outcome = Outcome(True, head_level, "head")
+                        outcome = hit(head_level, "head")
                 counts[outcome] = counts.get(outcome, 0) + 1
     return {o: Fraction(c, n) for o, c in counts.items()}
 
@@ -192,15 +199,15 @@ def test_ftc_7_outcome_distribution_sums_to_one_and_agrees_with_hit_probability(
 def test_ftc_7_3_graze_does_at_most_a_scratch() -> None:
     # Unopposed, difficulty Fair, offence Fair: relative degree = the roll. Huge damage factors.
     dist = outcome_distribution(0, None, (), 0, 20)
-    assert dist[Outcome(True, WoundLevel.SCRATCH, "torso")] == Fraction(16, 81)  # rolled exactly +1
-    assert dist[Outcome(True, WoundLevel.NEAR_DEATH, "torso")] == Fraction(19 + 10 + 4 + 1, 81)
+    assert dist[hit(WoundLevel.SCRATCH, "torso")] == Fraction(16, 81)  # rolled exactly +1
+    assert dist[hit(WoundLevel.NEAR_DEATH, "torso")] == Fraction(19 + 10 + 4 + 1, 81)
 
 
 def test_fudge_4_56_graze_cap_rises_with_the_scale_difference_as_in_the_resolution() -> None:
     # rolled exactly +1: a graze; two steps of Scale lift its cap from Scratch to Very Hurt (graze_cap)
     dist = outcome_distribution(0, None, (), 0, 20, scale_difference=2)
-    assert dist[Outcome(True, WoundLevel.VERY_HURT, "torso")] == Fraction(16, 81)
-    assert Outcome(True, WoundLevel.SCRATCH, "torso") not in dist
+    assert dist[hit(WoundLevel.VERY_HURT, "torso")] == Fraction(16, 81)
+    assert hit(WoundLevel.SCRATCH, "torso") not in dist
     assert graze_cap(wound_for_damage(21), 1, scale_difference=2) is WoundLevel.VERY_HURT
 
 
@@ -209,7 +216,7 @@ def test_ftc_7_4_health_roll_lowers_the_wound() -> None:
     legendary = outcome_distribution(2, None, (), 0, 4, health=20)  # always Superb or better
     for outcome, p in without.items():
         if outcome.level is not None:
-            lowered = Outcome(True, apply_health_roll(outcome.level, 20), outcome.location)
+            lowered = hit(apply_health_roll(outcome.level, 20), outcome.location)
             assert legendary[lowered] >= p
     assert expected_wound(legendary) < expected_wound(without)
     assert sum(legendary.values()) == 1
@@ -235,8 +242,8 @@ def test_ftc_6_6_aiming_at_the_head() -> None:
 def test_ftc_7_3_expected_wound_and_level_chances() -> None:
     dist = {
         MISS: Fraction(1, 2),
-        Outcome(True, WoundLevel.HURT, "torso"): Fraction(1, 4),
-        Outcome(True, WoundLevel.INCAPACITATED, "head"): Fraction(1, 4),
+        hit(WoundLevel.HURT, "torso"): Fraction(1, 4),
+        hit(WoundLevel.INCAPACITATED, "head"): Fraction(1, 4),
     }
     assert expected_wound(dist) == Fraction(3, 2)
     assert chance_of_at_least(dist, WoundLevel.INCAPACITATED) == Fraction(1, 4)

@@ -72,7 +72,7 @@ def test_ftc_6_6_odds_best_prefers_the_torso_over_a_helmeted_head() -> None:
     dist = outcome_distribution(SUPERB, None, (), FAIR, 4, damage_base_head=2)
     hits = [o for o in dist if o.hit]
     assert hits and all(o.location == "torso" for o in hits)
-    assert Outcome(True, VH, "torso") in hits
+    assert Outcome(True, VH, "torso", marked=VH) in hits
 
 
 def test_ftc_6_6_odds_an_arm_blow_is_capped_and_the_health_roll_decides_the_crippling() -> None:

@@ -301,12 +301,16 @@ class BattleHost(Protocol):
 def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pygame.Rect) -> int:
     """A stacked bar of an attack's (or a bolt's) outcomes: miss, then each wound level (the share that falls
     on the head, an arm, a leg, a hand or a foot noted, and the chance of crippling a limb, FTC 6.6), with
-    labels under it; the y under the labels."""
+    labels under it, and the chance the blow takes the target out of the fight (FTC 6.4: the box it would mark
+    on the target's sheet as it is is Incapacitated or worse); the y under the labels."""
     s, text = ui.s, ui.text
     groups: dict[int, Fraction] = {}
     places: dict[int, dict[str, Fraction]] = {}
     crippling = Fraction(0)
+    out = Fraction(0)
     for o, p in dist.items():
+        if o.out:
+            out += p
         assert isinstance(o, Outcome)
         k = -1 if not o.hit else (0 if o.level is None else int(o.level))
         groups[k] = groups.get(k, Fraction(0)) + p
@@ -329,6 +333,8 @@ def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pyg
         x += wpx
     if crippling:
         labels.append((f"limb crippled {percent(crippling)}", theme.DANGER))
+    if out:  # the box each wound would mark on the target's sheet as it is (Fudge 4.57's roll-up included)
+        labels.append((f"out of the fight {percent(out)}", theme.DANGER))
     pygame.draw.rect(surf, theme.BORDER, rect, 1)
     lx = rect.x
     ly = rect.bottom + s(3)
