@@ -440,7 +440,7 @@ def rules_lines(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
-VALUES: list[Any] = sorted({str(v) for s in OPTIONS for v in s.choices}) + [3, 11, -1, 6, 1.5]
+VALUES: list[Any] = [*sorted({str(v) for s in OPTIONS for v in s.choices}), 3, 11, -1, 6, 1.5]
 
 
 @budget(400)

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from game.engine import record
-from game.engine.rule_options import RuleOptions
 from game.engine.players import LEVELS, make_player
+from game.engine.rule_options import RuleOptions
 from game.maps.errors import MapLoadError
 from game.net.host import LOCAL, PUBLIC, Host, run_host
 from game.net.password import ASK_HELP, PASSWORD_HELP, table_password

@@ -1028,7 +1028,7 @@ def test_a_characters_and_a_sides_role_go_round_and_reach_the_file(app: App, wyr
     press(app, "name.role")
     assert "role" not in (ed.current or {})
     press(app, "name.role")  # a hero again
-    assert list(ed.sides)[0] == "blue" and ed.sides["blue"]["role"] == "pc"
+    assert next(iter(ed.sides)) == "blue" and ed.sides["blue"]["role"] == "pc"
     press(app, "side.role")  # the first side: heroes -> major NPCs
     assert ed.sides["blue"]["role"] == "major_npc"
     key(app, pygame.K_s, pygame.KMOD_CTRL)
