@@ -49,7 +49,7 @@ def test_a_value_off_the_registry_is_refused_with_the_values_and_the_fix() -> No
         options_from_mapping({"stun_blows": "yes"})
     with pytest.raises(RuleOptionError, match=r"sweeping_blow = 5 is outside 0–2; write 0 \(off\), 1 .* or 2"):
         options_from_mapping({"sweeping_blow": 5})
-    with pytest.raises(RuleOptionError, match=r"did you mean `damage_roll`\?"):
+    with pytest.raises(RuleOptionError, match=r"did you mean 'damage_roll'\?"):
         options_from_mapping({"damage_rol": "situational"})
     with pytest.raises(RuleOptionError, match="not a whole number"):
         options_from_mapping({"tech_level_scale": float("nan")})

@@ -14,7 +14,6 @@ line refuse to switch it on, and the battle does not read it.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,6 +24,7 @@ import msgspec
 from msgspec import Meta
 
 from game.engine.datafiles import read_table
+from game.engine.spelling import did_you_mean
 
 GROUPS: tuple[str, ...] = ("Round", "Who rolls", "Skills", "Blows", "Damage", "Wounds", "Heroes", "Scale")
 """The groups of options, in the order New battle and the rules file show them."""
@@ -281,11 +281,9 @@ def check_option(key: str, value: object) -> Value:
     value of the wrong type, off its list or outside its range (``NaN`` and floats are never an option's)."""
     spec = SPECS.get(key)
     if spec is None:
-        close = difflib.get_close_matches(key, SPECS, n=1)
         fix = (
-            f"did you mean `{close[0]}`?"
-            if close
-            else 'the options are listed in docs/rulings.md "Rule options"; remove the line or correct the name'
+            did_you_mean(key, SPECS)
+            or 'the options are listed in docs/rulings.md "Rule options"; remove the line or correct the name'
         )
         return _raise(key, f"`{key}` is not a rule option", fix)
     shown = f"{key} = {toml_text(value)}"
