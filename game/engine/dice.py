@@ -27,16 +27,40 @@ def _convolve(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
     return out
 
 
-def _four_df_counts() -> dict[int, int]:
+def fudge_counts(dice: int) -> Mapping[int, int]:
+    """Ways of rolling each sum of ``dice`` Fudge dice, out of 3**dice."""
     one = {f: 1 for f in FACES}
     total: dict[int, int] = {0: 1}
-    for _ in range(4):
+    for _ in range(dice):
         total = _convolve(total, one)
-    return dict(sorted(total.items()))
+    return MappingProxyType(dict(sorted(total.items())))
 
 
-FOUR_DF_COUNTS: Mapping[int, int] = MappingProxyType(_four_df_counts())
+FOUR_DF_COUNTS: Mapping[int, int] = fudge_counts(4)
 """Ways of rolling each sum of 4dF out of 81: -4..+4 -> 1, 4, 10, 16, 19, 16, 10, 4, 1."""
+
+ONE_DF_COUNTS: Mapping[int, int] = fudge_counts(1)
+"""One Fudge die (*Fudge* 4.61's one-die damage roll): -1, 0, +1 -> 1, 1, 1 out of 3."""
+
+TWO_DF_COUNTS: Mapping[int, int] = fudge_counts(2)
+"""Two Fudge dice (*Fudge* 4.34's group roll for NPCs): -2..+2 -> 1, 2, 3, 2, 1 out of 9."""
+
+D6_FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+
+
+def _three_d6_sorted() -> dict[tuple[int, int, int], int]:
+    out: dict[tuple[int, int, int], int] = {}
+    for a in D6_FACES:
+        for b in D6_FACES:
+            for c in D6_FACES:
+                low, mid, high = sorted((a, b, c))
+                out[(low, mid, high)] = out.get((low, mid, high), 0) + 1
+    return dict(sorted(out.items()))
+
+
+THREE_D6_SORTED: Mapping[tuple[int, int, int], int] = MappingProxyType(_three_d6_sorted())
+"""Ways out of 216 of each 3d6 roll read low to high (lowest, median, highest: *Fudge* 4.63's Min, Mid and Max
+read from it); the median is the middle value, so (2, 4, 4) reads Mid 4."""
 
 FOUR_DF: Mapping[int, Fraction] = MappingProxyType(
     {total: Fraction(count, 81) for total, count in FOUR_DF_COUNTS.items()}
@@ -54,13 +78,14 @@ FOUR_DF_DIFFERENCE: Mapping[int, Fraction] = MappingProxyType(
 
 @dataclass(frozen=True, slots=True)
 class DiceRoll:
-    """Four Fudge dice as rolled: the faces (each -1, 0 or +1) and their sum."""
+    """Fudge dice as rolled (four, unless a rule option rolls fewer): the faces (each -1, 0 or +1) and their
+    sum."""
 
     faces: tuple[int, ...]
 
     @property
     def total(self) -> int:
-        """The sum of the faces, -4..+4."""
+        """The sum of the faces (-4..+4 for four dice)."""
         return sum(self.faces)
 
     def __str__(self) -> str:
@@ -71,6 +96,17 @@ class DiceRoll:
 def roll_4df(rng: random.Random) -> DiceRoll:
     """Roll four Fudge dice with the caller's generator (FTC 6.3: each combatant rolls 4dF once)."""
     return DiceRoll(tuple(rng.choice(FACES) for _ in range(4)))
+
+
+def roll_fudge(rng: random.Random, dice: int) -> DiceRoll:
+    """Roll ``dice`` Fudge dice (one for *Fudge* 4.61's one-die damage roll, two for 4.34's group roll);
+    four draw exactly what ``roll_4df`` draws."""
+    return DiceRoll(tuple(rng.choice(FACES) for _ in range(dice)))
+
+
+def roll_3d6(rng: random.Random) -> tuple[int, int, int]:
+    """Three six-sided dice as rolled (*Fudge* 4.63, Min-Mid-Max)."""
+    return (roll_d6(rng), roll_d6(rng), roll_d6(rng))
 
 
 def situational_roll(rng: random.Random) -> DiceRoll:

@@ -69,6 +69,14 @@ DIE_PURPOSES: Mapping[str, tuple[int, tuple[int, ...]]] = {
     "will": (4, (-1, 0, 1)),  # FTC 8.1: Willpower to keep concentrating
     "resistance": (4, (-1, 0, 1)),  # FTC 8: a target resisting a spell
     "scatter": (1, (1, 2, 3, 4, 5, 6)),  # FTC 6.5.3: the d6 direction of a lobbed miss
+    # the rule options' rolls (docs/rulings.md "Rule options"); a battle takes one only while its option is on
+    "damage_die": (1, (-1, 0, 1)),  # Fudge 4.61: the one-die damage roll, the attacker's
+    "damage": (4, (-1, 0, 1)),  # Fudge 4.61 situational damage roll, 4.58 a damage roll through Scale
+    "damage_3d6": (3, (1, 2, 3, 4, 5, 6)),  # Fudge 4.63: Min-Mid-Max, the attacker's
+    "wound_situational": (4, (-1, 0, 1)),  # Fudge 4.55: the situational roll on a wound, the target's
+    "npc_group": (2, (-1, 0, 1)),  # Fudge 4.34: one roll for a side's NPC pawns (4dF under group_4df)
+    "speed": (4, (-1, 0, 1)),  # Fudge 4.36: the Speed contest
+    "pain": (4, (-1, 0, 1)),  # Fudge 4.51: Will against a wound's penalty
 }
 """The rolls a GM may set by hand (SetDie) and the dice each takes."""
 
@@ -384,19 +392,32 @@ def validate_condition(condition: Any, value: Any) -> int:
     return int(value)
 
 
-def validate_faces(purpose: Any, faces: Any) -> tuple[int, ...]:
-    """The faces of a roll set by hand: four Fudge dice (-1, 0, +1), or one d6 for a scatter (FTC 6.5.3)."""
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def dice_words(count: int, allowed: tuple[int, ...]) -> str:
+    """The dice of a roll in words: "four Fudge dice, each -1, 0 or +1", "one six-sided die, 1 to 6"."""
+    n = _COUNT_WORDS.get(count, str(count))
+    if allowed == (-1, 0, 1):
+        return f"{n} Fudge {'die' if count == 1 else 'dice'}, {'' if count == 1 else 'each '}-1, 0 or +1"
+    return f"{n} six-sided {'die' if count == 1 else 'dice'}, {'' if count == 1 else 'each '}1 to 6"
+
+
+def validate_faces(purpose: Any, faces: Any, *, count: int | None = None) -> tuple[int, ...]:
+    """The faces of a roll the GM sets by hand (``SetDie``), checked against ``DIE_PURPOSES``; ``count``: the
+    dice a battle's rule options make the roll (*Fudge* 4.34's group roll is two dice, four under
+    ``group_4df``)."""
     if purpose not in DIE_PURPOSES:
         raise GMActionError(f"{purpose!r} is not a roll the GM can set; use one of {', '.join(DIE_PURPOSES)}")
-    count, allowed = DIE_PURPOSES[purpose]
+    dice, allowed = DIE_PURPOSES[purpose]
+    dice = dice if count is None else count
     if (
         not isinstance(faces, Sequence)
         or isinstance(faces, str)
-        or len(faces) != count
+        or len(faces) != dice
         or not all(_is_int(f) and f in allowed for f in faces)
     ):
-        dice = "four Fudge dice, each -1, 0 or +1" if count == 4 else "one six-sided die, 1 to 6"
-        raise GMActionError(f"a {purpose} roll is {dice}; got {faces!r}")
+        raise GMActionError(f"a {purpose} roll is {dice_words(dice, allowed)}; got {faces!r}")
     return tuple(int(f) for f in faces)
 
 

@@ -14,7 +14,7 @@ line refuse to switch it on, and the battle does not read it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
@@ -455,6 +455,28 @@ RULE_OPTION_HELP: Mapping[str, str] = MappingProxyType({s.name: option_help(s) f
 """The options the battle plays, each with its one-line help and section (the F1 help lists them)."""
 
 
+# ------------------------------------------------------------------------------------------ dice
+
+OPTION_ROLLS: Mapping[str, Callable[[RuleOptions], bool]] = MappingProxyType(
+    {
+        "damage_die": lambda o: o.damage_roll in ("one_die", "one_die_level"),
+        "damage": lambda o: o.damage_roll == "situational" or o.scale_damage_roll,
+        "damage_3d6": lambda o: o.damage_roll == "min_mid_max",
+        "wound_situational": lambda o: o.wound_situational_roll != "off",
+        "npc_group": lambda o: o.npc_rolls in ("group", "group_4df"),
+        "speed": lambda o: o.speed_contest,
+        "pain": lambda o: o.willpower_vs_wounds != "off",
+    }
+)
+"""The rolls of ``game.engine.gm.DIE_PURPOSES`` that only a rule option makes, each with when its option is on
+(*Fudge* 4.61, 4.63, 4.55, 4.34, 4.36, 4.51)."""
+
+
+def rolls_drawn(options: RuleOptions) -> tuple[str, ...]:
+    """The rule options' rolls a battle under ``options`` makes (the GM may set them by hand then, not before)."""
+    return tuple(purpose for purpose, on in OPTION_ROLLS.items() if on(options))
+
+
 # ------------------------------------------------------------------------------------------ roles
 
 ROLES: tuple[str, ...] = ("pc", "major_npc", "npc")
@@ -542,6 +564,7 @@ __all__ = [
     "GROUPS",
     "HEROES",
     "OPTIONS",
+    "OPTION_ROLLS",
     "ROLES",
     "ROLE_NAMES",
     "ROLE_OPTIONS",
@@ -564,6 +587,7 @@ __all__ = [
     "presets",
     "reads_roles",
     "resolve_role",
+    "rolls_drawn",
     "toml_text",
     "unready",
     "unready_sentence",
