@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
+from types import MappingProxyType
 
 from game.engine.characters import Character
 from game.engine.equipment import Armour, Weapon
@@ -71,9 +73,15 @@ class Factor:
     value: int
 
 
+@cache
+def _strength_table() -> Mapping[int, int]:
+    """FTC 7.1's Strength table of ``data/damage.toml`` by ladder level, read once."""
+    return MappingProxyType({parse_level(name): int(value) for name, value in damage_data()["strength"].items()})
+
+
 def strength_factor(strength: int) -> int:
     """The offensive factor of a Strength level for muscle-powered weapons (FTC 7.1 table, then +-1/step)."""
-    table = {parse_level(name): int(value) for name, value in damage_data()["strength"].items()}
+    table = _strength_table()
     if strength in table:
         return table[strength]
     if strength > SUPERB:

@@ -35,6 +35,7 @@ from game.engine.hexgrid import Hex, direction_to, distance
 from game.engine.lof import LineOfFire
 from game.engine.movement import Reach
 from game.engine.odds import (
+    AIMS,
     Aim,
     Outcome,
     escape_probability,
@@ -679,5 +680,12 @@ def preview(battle: Battle, action: act.Action) -> Preview | None:
         return None
     advance = advance_positions(fig.hex, fig.facing, action.advance, action.advance_facing)
     return attack_preview(
-        battle, fig.id, action.weapon, action.targets[0], action.stance, dodge=action.dodge, advance=advance
+        battle,
+        fig.id,
+        action.weapon,
+        action.targets[0],
+        action.stance,
+        dodge=action.dodge,
+        advance=advance,
+        aim=action.aim if action.aim in AIMS else "best",  # type: ignore[arg-type]
     )
