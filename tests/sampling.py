@@ -5,7 +5,7 @@ battles within sampling error).
 ``sample_attack`` builds a refereed battle (the GM plays no side) whose initiative is set by hand through the
 GM's seat, so the order, the declarations made before the one under test and therefore the preview's
 assumptions are the same for every sample; ``decide_before`` plays the decisions up to the declaration under
-test (None: stay, defend only). At that declaration the preview is taken once; each sample is the battle as it
+test (None: ``tests.helpers.do_little``). At that declaration the preview is taken once; each sample is the battle as it
 stands there, copied, with a fresh generator for its seed (legitimate for sampling, not a saved battle), the
 declaration made and the round played out by defaults; its outcome is read from the events into the odds'
 ``Outcome`` (hit, location, wound after the defender's roll and the limb rule, kind, box marked, out, crippled).
@@ -33,24 +33,9 @@ from game.engine.odds import MISS, MISS_LOCATION, Outcome
 from game.engine.preview import AttackPreview, preview
 from game.engine.rule_options import RuleOptions
 from game.engine.wounds import WoundLevel
+from tests.helpers import do_little, refereed
 
 Chooser = Callable[[Battle, Decision], act.Action | None]
-
-
-def default(d: Decision) -> act.Action:
-    """Stay, pass, stop, stay after a failed escape, do not follow, defend only."""
-    fid = d.figure or ""
-    if d.reason in ("move", "held_end"):
-        return act.Move(fid, ())
-    if d.reason == "interrupt":
-        return act.PassInterrupt(d.side)
-    if d.reason == "stop":
-        return act.StopChoice(fid, True)
-    if d.reason == "escape_failed":
-        return act.EscapeFailedChoice(fid, False)
-    if d.reason == "follow":
-        return act.FollowChoice(fid, None)
-    return act.Declare(fid)
 
 
 @dataclass(frozen=True)
@@ -68,7 +53,7 @@ def _to_declaration(b: Battle, fid: str, decide_before: Chooser) -> None:
         assert d is not None and not b.over, "the battle ended before the declaration under test"
         if d.reason == "declare" and d.figure == fid:
             return
-        b.apply(decide_before(b, d) or default(d))
+        b.apply(decide_before(b, d) or do_little(d))
 
 
 def _outcome(b: Battle, events: list[ev.Event], attacker: str, target: str) -> Outcome:
@@ -104,13 +89,13 @@ def sample_attack(
     """The preview of ``declaration`` and the outcomes of ``n`` battles resolving it (module doc). The battle is
     ``setup`` under ``options``, refereed, round 1 played standing still, the initiative of round 2 set by hand
     (``initiative``: figure -> faces); ``decide_before`` plays round 2 up to the declaration."""
-    b = Battle(replace(setup, options=options, seed=first_seed, gm="referee"))
+    b = refereed(replace(setup, options=options, seed=first_seed))
     for fid, faces in initiative.items():
         b.apply(gm.SetDie(fid, "initiative", faces))
     while b.round < 2:
         d = legal_actions(b)
         assert d is not None
-        b.apply(default(d))
+        b.apply(do_little(d))
     attacker, target = declaration.figure, declaration.targets[0]
     _to_declaration(b, attacker, decide_before)
     assert not b.gm_dice, "a roll set by hand would fix what is sampled"
@@ -131,7 +116,7 @@ def sample_attack(
         while not clone.over and clone.round == start and clone.phase == "attack":
             d = legal_actions(clone)
             assert d is not None
-            events += clone.apply(default(d))
+            events += clone.apply(do_little(d))
         counts[_outcome(clone, events, attacker, target)] += 1
     return Sample(shown, counts, n)
 
@@ -176,4 +161,4 @@ def assert_agrees(distribution: Mapping[Outcome, Fraction], counts: Counter[Outc
         assert chi2 < limit, f"χ² {chi2:.1f} over {len(classes)} classes, 0.999 quantile {limit:.1f}"
 
 
-__all__ = ["Sample", "assert_agrees", "chi2_quantile", "default", "sample_attack"]
+__all__ = ["Sample", "assert_agrees", "chi2_quantile", "sample_attack"]

@@ -36,11 +36,11 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Protocol
 
+from game.engine.blow_step import BlowStep
 from game.engine.characters import Character
 from game.engine.damage import Factor, is_limb, limb_wound, location_result
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.equipment import Weapon
-from game.engine.events import BlowStep
 from game.engine.rule_options import RuleOptions
 from game.engine.wounds import WoundLevel, Wounds, WoundTrack, apply_health_roll, graze_cap, wound_for_damage
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from game.engine import codec
+from game.engine.blow_step import BlowStep as BlowStep
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 
@@ -61,27 +62,6 @@ def _json_without_empty(event: Event, *names: str) -> dict[str, Any]:
         if not out[name]:
             del out[name]
     return out
-
-
-@dataclass(frozen=True)
-class BlowStep:
-    """One step of a blow's way that changed its number or its level (``game.engine.blow``): the ``rule`` that
-    made it ("Fudge 4.61"), ``what`` it was in a few words ("damage roll, limited to +2"), the dice it rolled
-    (none for a step without dice), the value ``before`` and ``after`` it ("2" -> "4", "Near Death" ->
-    "Incapacitated")."""
-
-    rule: str
-    what: str
-    faces: tuple[int, ...]
-    before: str
-    after: str
-
-    def text(self) -> str:
-        """The step as the log says it: "damage roll [+ + 0 +] = +3, limited to +2 (Fudge 4.61): 2 → 4"."""
-        dice = f" {_faces(self.faces)} = {sum(self.faces):+d}" if self.faces and max(self.faces) <= 1 else ""
-        if self.faces and max(self.faces) > 1:
-            dice = " [" + " ".join(str(f) for f in self.faces) + "]"
-        return f"{self.what}{dice} ({self.rule}): {self.before} → {self.after}"
 
 
 def _steps(steps: tuple[BlowStep, ...]) -> str:

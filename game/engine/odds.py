@@ -254,6 +254,7 @@ def _outcome_ways(
     set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
     rules: BlowRules = FTC,
     sheet: Wounds | None = None,
+    option_rolls: tuple[tuple[str, int], ...] = (),
 ) -> Mapping[Outcome, Fraction]:
     attack_roll, defence_roll, health_roll = set_rolls
     others_total = _WAYS ** len(other_defences)
@@ -296,14 +297,14 @@ def _outcome_ways(
                 outcome = Outcome(True, levels[location], location)
                 ways[outcome] = ways.get(outcome, 0) + w * others_beaten
                 continue
-            strike = Strike(rules, rd, location, track, scale_difference, x, y, fixed=_fixed_rolls(rules))
+            strike = Strike(rules, rd, location, track, scale_difference, x, y, fixed=option_rolls)
             for harm, wa in attacker_spread(strike, Harm(degree + bases[location], levels[location])):
                 outcome = Outcome(True, harm.level, location, kind=harm.kind)
                 ways[outcome] = ways.get(outcome, 0) + w * others_beaten * wa
     denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1)) * a_ways
     # the defender's side, S8-S13: FTC 7.4's Health roll, the limb rule of FTC 6.6, the box marked
     fresh = sheet if sheet is not None else _unhurt(track)
-    fixed = () if health_roll is None else (("health", health_roll),)
+    fixed = (*(() if health_roll is None else (("health", health_roll),)), *option_rolls)
     d_ways = _defender_ways(rules, fresh, health)
     after: dict[Outcome, int] = {}
     spreads: dict[tuple[str, WoundLevel | None, str], Spread] = {}
@@ -333,11 +334,6 @@ def _defender_ways(rules: BlowRules, sheet: Wounds, health: int | None) -> int:
     return defender_ways(Target(rules, TORSO, sheet, health))
 
 
-def _fixed_rolls(rules: BlowRules) -> tuple[tuple[str, int], ...]:
-    """The totals the GM set for the attacker's side's rolls (none is counted yet: no step rolls)."""
-    return ()
-
-
 def outcome_distribution(
     offence: int,
     target_defence: int | None,
@@ -355,6 +351,7 @@ def outcome_distribution(
     set_rolls: tuple[int | None, int | None, int | None] = (None, None, None),
     rules: BlowRules = FTC,
     sheet: Wounds | None = None,
+    option_rolls: Sequence[tuple[str, int]] = (),
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -379,7 +376,9 @@ def outcome_distribution(
     its Health roll, None for a roll still to be made. ``rules``: the blow's rules (``game.engine.blow``): the
     rule options' steps of the blow's way are counted exactly, each with its rolls (FTC as written: none).
     ``sheet``: the target's wound sheet as it is (None: unhurt on ``track``), on which each outcome's box
-    ``marked`` and ``out`` are read. Outcomes with zero chance are left out; the chances sum to exactly 1.
+    ``marked`` and ``out`` are read. ``option_rolls``: (purpose, total) of the rule options' rolls the GM set
+    by hand for this blow (``rule_options.ROLL_OWNERS`` says whose). Outcomes with zero chance are left out;
+    the chances sum to exactly 1.
     """
     if aim not in AIMS:
         raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
@@ -399,6 +398,7 @@ def outcome_distribution(
         set_rolls,
         rules,
         sheet,
+        tuple(option_rolls),
     )
 
 

@@ -44,6 +44,7 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
+from game.engine.rule_options import ROLL_OWNERS, rolls_drawn
 from game.engine.set_dice import set_total, set_totals
 
 
@@ -151,6 +152,22 @@ class _SetRolls:
         totals = set_totals(self.battle, purpose, fid)
         self.used[(purpose, fid)] = k + 1
         return totals[k] if k < len(totals) else None
+
+
+def _option_rolls(
+    battle: Battle, dice: _SetRolls, att: Figure, tgt: Figure, assumptions: list[str]
+) -> tuple[tuple[str, int], ...]:
+    """The rule options' rolls of a blow the GM set by hand (their owner's, ``rule_options.ROLL_OWNERS``), each
+    named among the assumptions as the Health roll is."""
+    out: list[tuple[str, int]] = []
+    for purpose in rolls_drawn(battle.options):
+        owner = {"attacker": att, "target": tgt}.get(ROLL_OWNERS[purpose])
+        total = dice.peek(purpose, owner.id) if owner is not None else None
+        if owner is not None and total is not None:
+            out.append((purpose, total))
+            what = purpose.replace("_", " ")
+            assumptions.append(f"The GM set {owner.name}'s {what} roll by hand to {total:+d}: these odds count it.")
+    return tuple(out)
 
 
 def _incoming_risk(
@@ -289,6 +306,7 @@ def attack_preview(
     for who, roll, what in zip((att, tgt, tgt), rolls, ("roll", "defence roll", "Health roll"), strict=True):
         if roll is not None:
             assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
+    option_rolls = _option_rolls(battle, dice, att, tgt, assumptions)
 
     def spread(level: int, difficulty: int = difficulty) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
@@ -306,6 +324,7 @@ def attack_preview(
             set_rolls=rolls,
             rules=rules,
             sheet=tgt.wounds,
+            option_rolls=option_rolls,
         )
 
     def reaches(where: Sequence[tuple[Hex, int]]) -> bool:
@@ -586,6 +605,7 @@ def spell_preview(
             set_rolls=(own_roll, t_roll if dodging else None, dice.peek("health", tgt.id)),
             rules=rules_of(battle.options),
             sheet=tgt.wounds,
+            option_rolls=_option_rolls(battle, dice, caster, tgt, assumptions),
         )
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:

@@ -472,6 +472,21 @@ OPTION_ROLLS: Mapping[str, Callable[[RuleOptions], bool]] = MappingProxyType(
 (*Fudge* 4.61, 4.63, 4.55, 4.34, 4.36, 4.51)."""
 
 
+ROLL_OWNERS: Mapping[str, str] = MappingProxyType(
+    {
+        "damage_die": "attacker",
+        "damage": "attacker",
+        "damage_3d6": "attacker",
+        "wound_situational": "target",
+        "pain": "target",
+        "npc_group": "figure",
+        "speed": "figure",
+    }
+)
+"""Whose roll each of ``OPTION_ROLLS`` is (the ``figure`` of its ``gm.SetDie``): a blow's attacker, its target,
+or the figure rolling for itself."""
+
+
 def rolls_drawn(options: RuleOptions) -> tuple[str, ...]:
     """The rule options' rolls a battle under ``options`` makes (the GM may set them by hand then, not before)."""
     return tuple(purpose for purpose, on in OPTION_ROLLS.items() if on(options))
@@ -568,6 +583,7 @@ __all__ = [
     "ROLES",
     "ROLE_NAMES",
     "ROLE_OPTIONS",
+    "ROLL_OWNERS",
     "RULE_OPTION_HELP",
     "SPECS",
     "OptionSpec",

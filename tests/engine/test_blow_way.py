@@ -7,13 +7,15 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
 from game.engine import actions as act
-from game.engine import blow, gm
+from game.engine import blow, gm, odds
 from game.engine import events as ev
-from game.engine.battle import BattleSetup
+from game.engine.battle import Battle, BattleSetup, IllegalAction
 from game.engine.blow import FTC, BlowRules, Harm, Strike, Target
 from game.engine.dice import (
     ONE_DF_COUNTS,
@@ -32,6 +34,7 @@ from game.engine.wounds import DEFAULT_TRACK, WoundLevel, Wounds
 from tests.engine.test_preview_truth import resolved, to_declaration
 from tests.engine.test_rules_as_written import DOWN, EVEN, dice, figure, play, start
 from tests.golden.scenarios import CENTRE, SIDES, east
+from tests.sampling import assert_agrees, sample_attack
 
 H, VH, INC = WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED
 
@@ -179,3 +182,106 @@ def test_an_event_without_steps_or_a_source_keeps_the_json_it_had() -> None:
     assert "damage roll, limited to +2 [+ + 0 +] = +3 (Fudge 4.61): 2 → 4" in stepped.text()
     three = ev.BlowStep("Fudge 4.63", "Min-Mid-Max: read Max", (1, 2, 3), "", "3")
     assert "[1 2 3]" in three.text()
+
+
+# ------------------------------------------------------------------------------------------ a step plugged in
+
+
+@dataclass(frozen=True)
+class OneDie:
+    """A step as a rule option's package writes one (here S4, Fudge 4.61's one die on the damage number): on
+    when its option is, one draw of its own purpose in a battle, the same roll spread exactly for the odds."""
+
+    label: str = "S4"
+
+    def on(self, rules: BlowRules) -> bool:
+        return rules.damage_roll == "one_die"
+
+    def ways(self, facts: blow.Facts) -> int:
+        return 3
+
+    def play(self, facts: blow.Facts, harm: Harm, dice: blow.Dice) -> tuple[Harm, tuple[ev.BlowStep, ...]]:
+        assert isinstance(facts, Strike)
+        faces = dice("damage_die", facts.attacker)
+        return self._rolled(facts, harm, sum(faces)), (
+            ev.BlowStep("Fudge 4.61", "damage die", faces, str(harm.number), str(harm.number + sum(faces))),
+        )
+
+    def spread(self, facts: blow.Facts, harm: Harm) -> blow.Spread:
+        assert isinstance(facts, Strike)
+        fixed = facts.set_total("damage_die")
+        rolls = ONE_DF_COUNTS.items() if fixed is None else ((fixed, 3),)
+        return tuple((self._rolled(facts, harm, r), w) for r, w in rolls)
+
+    @staticmethod
+    def _rolled(facts: Strike, harm: Harm, r: int) -> Harm:
+        number = harm.number + r
+        level = blow.read_level(number, facts.relative_degree, facts.track, facts.rules.fudge_graze_table)
+        return Harm(number, level)
+
+
+@pytest.fixture
+def one_die(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The S4 slot of the way holding ``OneDie`` (the way's caches cleared before and after)."""
+
+    def clear() -> None:
+        for cached in (blow.attacker_on, blow.attacker_spread, blow.defender_spread):
+            cached.cache_clear()
+        odds._outcome_ways.cache_clear()
+
+    monkeypatch.setattr(blow, "ATTACKER_WAY", (OneDie(), *blow.ATTACKER_WAY[1:]))
+    clear()
+    yield
+    clear()
+
+
+def _duel(options: RuleOptions) -> Battle:
+    guard = figure("g", "blue", "guard", CENTRE, 0)
+    peasant = figure("p", "red", "peasant", east(CENTRE), 3)
+    b = start(BattleSetup(TerrainMap.open(12, 10), SIDES, (guard, peasant), options, 0), g=DOWN, p=EVEN)
+    to_declaration(b, "g")
+    return b
+
+
+@pytest.mark.usefixtures("one_die")
+def test_a_step_in_the_way_acts_in_the_battle_and_in_the_odds_alike() -> None:
+    """With a step in S4 and its option on, the GM may set its die; the preview with every roll set is the one
+    outcome the battle then resolves, the step's line in the blow's log; without the option nothing changes."""
+    options = RuleOptions(damage_roll="one_die")
+    b = _duel(options)
+    assert set(rolls_drawn(options)) == {"damage_die"}
+    before = attack_preview(b, "g", "Broadsword", "p").distribution
+    assert sum(before.values()) == 1
+    # Great against Mediocre + 1: degree +2, damage 4 (Hurt); the die +1 makes it 5, Very Hurt
+    dice(b, g=("combat", (-1, 0, 0, 0)), p=("combat", (1, 0, 0, 0)))
+    b.apply(gm.SetDie("g", "damage_die", (1,)))
+    b.apply(gm.SetDie("p", "health", EVEN))
+    (certain,) = attack_preview(b, "g", "Broadsword", "p").distribution
+    assert (certain.level, certain.marked) == (VH, VH)
+    events = b.apply(act.Declare("g", "neutral", ("p",), "Broadsword"))
+    events += play(b, lambda b_, d: None, phase="movement")
+    blow_event = resolved(events, "g")
+    assert (blow_event.damage, blow_event.wound) == (5, "Very Hurt")
+    assert [s.text() for s in blow_event.steps] == ["damage die [+] = +1 (Fudge 4.61): 4 → 5"]
+    assert "damage die [+] = +1 (Fudge 4.61): 4 → 5" in blow_event.text()
+    plain = _duel(RuleOptions())
+    with pytest.raises(IllegalAction, match="A battle makes no damage_die roll"):
+        plain.apply(gm.SetDie("g", "damage_die", (1,)))
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("one_die")
+def test_a_step_in_the_way_is_sampled_as_the_odds_spread_it() -> None:
+    """The sampling harness (tests/sampling.py) on the same step: its dice drawn in the battle are the odds'."""
+    setup = BattleSetup(
+        TerrainMap.open(12, 10),
+        SIDES,
+        (figure("g", "blue", "guard", CENTRE, 0), figure("p", "red", "peasant", east(CENTRE), 3)),
+        RuleOptions(),
+        0,
+    )
+    declaration = act.Declare("g", "neutral", ("p",), "Broadsword")
+    sample = sample_attack(
+        setup, RuleOptions(damage_roll="one_die"), initiative={"g": DOWN, "p": EVEN}, declaration=declaration, n=4000
+    )
+    assert_agrees(sample.preview.distribution, sample.counts, 4000)

@@ -284,4 +284,4 @@ def test_fudge_4_55_the_odds_double_the_relative_degree_on_a_doubled_degree_trac
     track without the doubling, would only be Hurt)."""
     doubled = named_track("doubled_degree")
     dist = odds.outcome_distribution(4, None, (), 0, 0, track=doubled, aim="torso", set_rolls=(0, None, None))
-    assert dist == {odds.Outcome(True, WoundLevel.VERY_HURT, "torso"): Fraction(1)}
+    assert dist == {hit(WoundLevel.VERY_HURT, "torso"): Fraction(1)}

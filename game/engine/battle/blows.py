@@ -9,7 +9,7 @@ all make their blows here. This part owns no state: it changes the figures a blo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.engine import events as ev
 from game.engine.battle import dice, effects, gm_seat, reach
@@ -19,6 +19,18 @@ from game.engine.battle.state import (
     BattleState,
     Declaration,
     Figure,
+)
+from game.engine.blow import (
+    FTC,
+    BlowRules,
+    Harm,
+    Strike,
+    Target,
+    attacker_on,
+    attacker_side,
+    defender_side,
+    extra_factors,
+    rules_of,
 )
 from game.engine.combat import (
     Modifier,
@@ -47,8 +59,6 @@ from game.engine.damage import (
     defensive_factors,
     disarmed_character,
     graze_scale_difference,
-    is_limb,
-    limb_wound,
     location_name,
     offensive_factors,
 )
@@ -56,10 +66,18 @@ from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.hexgrid import Hex, neighbors
 from game.engine.lof import LineOfFire, line_of_fire
 from game.engine.ranges import firing_angle_modifier, range_band
-from game.engine.wounds import WoundLevel, Wounds, apply_health_roll, graze_cap
+from game.engine.wounds import WoundLevel, Wounds, graze_cap
 
-Wound = tuple[Figure, int, str, int]
-"""A wound a blow dealt, before the Health roll: (the figure, the damage, the location, the wound level)."""
+
+class Wound(NamedTuple):
+    """A wound a blow dealt, before the defender's side of the blow's way (``game.engine.blow`` S8–S13): the
+    figure, the damage, the location, the wound level, and the blow's rules."""
+
+    figure: Figure
+    damage: int
+    location: str
+    level: int
+    rules: BlowRules = FTC
 
 
 def parrying_weapon(b: BattleState, fid: str) -> Weapon:
@@ -158,9 +176,15 @@ def strike(
     free: bool = False,
     stray: bool = False,
     skill: int | None = None,
+    rules: BlowRules | None = None,
+    target_roll: int | None = None,
 ) -> tuple[ev.AttackResolved, Wound | None]:
     """One attack: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3); ``skill``: a touch
-    spell's touch skill (FTC 8.3) instead of the weapon's."""
+    spell's touch skill (FTC 8.3) instead of the weapon's. Once it hits and its location is chosen the blow
+    goes the attacker's side of its way (``game.engine.blow``: S3's factors, S4–S7) under ``rules`` (None: the
+    battle's options; a declaration's own rules add its ``stun``, ``max_wound``, place in a sweep);
+    ``target_roll``: the 4dF total of the target's roll of the round when it rolled a defence."""
+    rules = rules_of(b.options) if rules is None else rules
     skill = att.character.combat_skill(weapon) if skill is None else skill
     offence = skill + roll + total(omods)
     hit = (
@@ -196,6 +220,8 @@ def strike(
         )
         dfn = defensive_factors(tgt.character, weapon, location=where)
         off, dfn = effects.damage_factors(b, att, tgt, weapon, where, off, dfn)
+        off_x, dfn_x = extra_factors(rules, att.character, tgt.character, weapon, where)  # S3, the rule options'
+        off, dfn = (*off, *off_x), (*dfn, *dfn_x)
         if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
             dfn = pierce_defence(dfn, rd, "halve" if piercing == "halve" else "ignore")
         multiplier = tgt.character.wound_track.degree_multiplier
@@ -228,6 +254,12 @@ def strike(
     }
     location = choose_location(aim, allowed, {where: blown[3] for where, blown in by_location.items()})
     off, dfn, dmg, level = by_location[location]
+    steps: tuple[ev.BlowStep, ...] = ()
+    if attacker_on(rules):  # S4-S7: the rule options' steps (none under FTC as written: no draw, no line)
+        track = tgt.character.wound_track
+        strike_facts = Strike(rules, rd, location, track, scale_difference, roll, target_roll, att.id, tgt.id)
+        harm, steps = attacker_side(strike_facts, Harm(dmg, level), dice.blow_dice(b))
+        dmg, level = harm.number, harm.level
     event = ev.AttackResolved(
         **base,
         hit=True,
@@ -237,8 +269,9 @@ def strike(
         defensive_factors=tuple((f.name, f.value) for f in dfn),
         damage=dmg,
         wound=str(level) if level else None,
+        steps=steps,
     )
-    return event, ((tgt, dmg, location, int(level)) if level else None)
+    return event, (Wound(tgt, dmg, location, int(level), rules) if level else None)
 
 
 def disarms(b: BattleState, events: Sequence[ev.Event]) -> list[ev.Event]:
@@ -259,27 +292,30 @@ def disarms(b: BattleState, events: Sequence[ev.Event]) -> list[ev.Event]:
 
 
 def apply_wounds(b: BattleState, wounds: Sequence[Wound]) -> list[ev.Event]:
-    """FTC 7.3–7.4, 6.6: Health roll on each wound, limb cap, then the next open box."""
+    """FTC 7.3–7.4, 6.6: each wound goes the defender's side of the blow's way (``game.engine.blow`` S8–S13):
+    the Health roll, the limb cap and crippling, the next open box, and the rule options' steps."""
     out: list[ev.Event] = []
-    for fig, dmg, location, lv in wounds:
+    for fig, dmg, location, lv, rules in wounds:
         level = WoundLevel(lv)
-        roll = dice.roll(b, "health", fig.id)
-        health = fig.character.health + roll.total
-        after = apply_health_roll(level, health)
-        crippled = None
-        if is_limb(location):
-            after, is_crippled = limb_wound(after, health)
-            crippled = location if is_crippled else None
-            if crippled:
-                # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings.md "Hit location")
-                fig.crippled = (*fig.crippled, location)
-                fig.character = crippled_character(fig.character, location)
-        fig.wounds, box = fig.wounds.record(after)
+        target = Target(rules, location, fig.wounds, fig.character.health, fig.id)
+        harm, steps = defender_side(target, Harm(dmg, level), dice.blow_dice(b))
+        crippled = location if harm.crippled else None
+        if crippled:
+            # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings.md "Hit location")
+            fig.crippled = (*fig.crippled, location)
+            fig.character = crippled_character(fig.character, location)
+        assert harm.sheet is not None and harm.marked is not None and harm.level is not None
+        fig.wounds, box = harm.sheet, harm.marked
         # FTC 6.4: the round a figure first becomes Very Hurt it fights on unhindered; later wounds
         # do not postpone a penalty that already applies
         if box >= WoundLevel.VERY_HURT and fig.very_hurt_from_round is None:
             fig.very_hurt_from_round = b.round
-        out.append(ev.Wounded(fig.id, dmg, str(level), roll.faces, health, str(after), str(box), crippled))
+        result = harm.roll_result if harm.roll_result is not None else fig.character.health
+        out.append(
+            ev.Wounded(
+                fig.id, dmg, str(level), harm.roll_faces, result, str(harm.level), str(box), crippled, steps=steps
+            )
+        )
     return out
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle.state import BattleState
-from game.engine.dice import DiceRoll, roll_4df
+from game.engine.dice import DiceRoll, roll_4df, roll_d6, roll_fudge
 
 SetRollWatcher = Callable[[tuple[int, ...]], None]
 
@@ -27,6 +27,24 @@ def roll(b: BattleState, purpose: str, *fids: str) -> DiceRoll:
         if faces is not None:
             return faces
     return roll_4df(b.rng)
+
+
+def roll_faces(b: BattleState, purpose: str, fid: str) -> tuple[int, ...]:
+    """A roll of any purpose of ``gm.DIE_PURPOSES`` with its own dice (one or two Fudge dice, 3d6 for the rule
+    options' rolls): the faces the GM set for ``fid``, else drawn from the battle's generator (four Fudge dice
+    draw exactly what ``roll`` draws)."""
+    faces = set_roll(b, purpose, fid)
+    if faces is not None:
+        return faces.faces
+    count, allowed = gm.DIE_PURPOSES[purpose]
+    if allowed == (-1, 0, 1):
+        return roll_fudge(b.rng, count).faces
+    return tuple(roll_d6(b.rng) for _ in range(count))
+
+
+def blow_dice(b: BattleState) -> Callable[[str, str], tuple[int, ...]]:
+    """The dice of a blow's steps (``game.engine.blow.Dice``): ``roll_faces`` on this battle."""
+    return lambda purpose, fid: roll_faces(b, purpose, fid)
 
 
 def set_roll(b: BattleState, purpose: str, fid: str) -> DiceRoll | None:

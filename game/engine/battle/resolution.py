@@ -103,7 +103,19 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
                 )
                 others.append((o, res))
         event, wound = blows.strike(
-            b, att, tgt, weapon, rolls[a_id], omods, defence, dmods, others, difficulty, dist, d.aim
+            b,
+            att,
+            tgt,
+            weapon,
+            rolls[a_id],
+            omods,
+            defence,
+            dmods,
+            others,
+            difficulty,
+            dist,
+            d.aim,
+            target_roll=rolls.get(t_id) if defence is not None else None,
         )
         out.append(event)
         if wound:

@@ -602,7 +602,8 @@ def concentration_roll(b: BattleState, cid: str, reason: magic.ConcentrationEven
 def damaged(b: BattleState, wounds: Sequence[blows.Wound]) -> list[ev.Event]:
     """FTC 8.1: a concentrating caster who takes damage needs a Great Will roll to go on."""
     out: list[ev.Event] = []
-    for fig, _, _, _ in wounds:
+    for wound in wounds:
+        fig = wound.figure
         if fig.id in b.magic_state.casting:
             concentration_roll(b, fig.id, "damaged", out)
     return out
