@@ -439,13 +439,15 @@ class Bench:
     def odds(self) -> None:
         """``odds_ms``: one attack's full outcome distribution with two engaged opponents, cache cleared."""
         from game.engine import odds
+        from game.engine.blow import rules_of
 
         cached = getattr(odds, "_outcome_ways", None)
         clear: Callable[[], None] = getattr(cached, "cache_clear", lambda: None)
+        rules = rules_of(self.options)  # --rules: the blow's way under those options
 
         def one() -> None:
             clear()
-            odds.outcome_distribution(1, 0, (1, -1), -2, 2, damage_base_head=4, health=0)
+            odds.outcome_distribution(1, 0, (1, -1), -2, 2, damage_base_head=4, health=0, rules=rules)
 
         self.results["odds_ms"] = _median(_times(one, self.plan.odds_reps)) * 1000
         self.notes["odds_ms"] = "offence Good vs defence Fair, two more defences, head or torso, Health roll"
