@@ -240,11 +240,7 @@ class Chain:
 
     def ways(self, facts: Facts) -> int:
         """The product of theirs."""
-        out = 1
-        for s in self.steps:
-            if s.on(facts.rules):
-                out *= s.ways(facts)
-        return out
+        return _ways(self.steps, facts)
 
     def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
         """Each in turn."""
@@ -356,71 +352,67 @@ def _health_spread(harm: Harm, health: int, fixed: int | None) -> Spread:
     return tuple(out.items())
 
 
-@dataclass(frozen=True)
-class LimbRule:
-    """S10, FTC 6.6: a blow to an arm or leg (hand, foot) does at most Hurt; a would-be Very Hurt one cripples
-    the limb unless the Health result (S9's) is Good or better, a worse one always. Always on."""
+class FixedStep:
+    """A step of FTC's own with no roll: always on, the same function in a battle and in the odds (``after``;
+    ``in_battle`` False lets it leave out what would only split equal outcomes)."""
 
-    label: str = "S10"
+    label = ""
 
     def on(self, rules: BlowRules) -> bool:
-        """FTC's own rule: always."""
+        """FTC's own: always."""
         return True
 
     def ways(self, facts: Facts) -> int:
-        """No roll of its own (it reads S9's)."""
+        """No roll of its own."""
         return 1
 
     def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """The cap and the crippling, on S9's result."""
-        return self._after(facts, harm), ()
+        """The step in a battle."""
+        return self.after(facts, harm, in_battle=True), ()
 
     def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """The same, exact; S9's result is dropped afterwards (nothing later reads it)."""
-        return ((replace(self._after(facts, harm), roll_result=None), 1),)
+        """The step for the odds: one harm, all the ways."""
+        return ((self.after(facts, harm, in_battle=False), 1),)
 
-    @staticmethod
-    def _after(facts: Facts, harm: Harm) -> Harm:
-        if harm.level is None or not is_limb(facts.location):
-            return harm
-        if harm.roll_result is None:  # no Health roll counted: capped, and a would-be Very Hurt limb not saved
-            level, cripples = location_result(facts.location, harm.level)
-            return replace(harm, level=level, crippled=cripples)
-        level2, crippled = limb_wound(harm.level, harm.roll_result)
-        return replace(harm, level=level2, crippled=crippled)
+    def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
+        """The harm after the step."""
+        return harm
 
 
-@dataclass(frozen=True)
-class Record:
+class LimbRule(FixedStep):
+    """S10, FTC 6.6: a blow to an arm or leg (hand, foot) does at most Hurt; a would-be Very Hurt one cripples
+    the limb unless the Health result (S9's) is Good or better, a worse one always. For the odds S9's result is
+    dropped afterwards (nothing later reads it)."""
+
+    label = "S10"
+
+    def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
+        """The cap and the crippling, on S9's result."""
+        level = harm.level
+        if level is not None and is_limb(facts.location):
+            if harm.roll_result is None:  # no Health roll counted: capped, and a would-be Very Hurt limb not saved
+                capped, cripples = location_result(facts.location, level)
+                harm = replace(harm, level=capped, crippled=cripples)
+            else:
+                limb, crippled = limb_wound(level, harm.roll_result)
+                harm = replace(harm, level=limb, crippled=crippled)
+        return harm if in_battle else replace(harm, roll_result=None)
+
+
+class Record(FixedStep):
     """S11, *Fudge* 4.57: the wound marks a box of its level on the target's sheet, the next higher open box if
     that level has none (docs/rulings.md "Wound track"); the figure is out of the fight at Incapacitated or
-    worse (FTC 6.4, 7.3). Always on."""
+    worse (FTC 6.4, 7.3). In a battle the sheet after it is kept (the figure's new sheet)."""
 
-    label: str = "S11"
+    label = "S11"
 
-    def on(self, rules: BlowRules) -> bool:
-        """FTC's own recording: always."""
-        return True
-
-    def ways(self, facts: Facts) -> int:
-        """No roll."""
-        return 1
-
-    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """The box marked on the sheet, and the sheet after it."""
-        return self._after(facts, harm, keep_sheet=True), ()
-
-    def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """The box this blow would mark on the sheet as it is (the sheet itself left out)."""
-        return ((self._after(facts, harm, keep_sheet=False), 1),)
-
-    @staticmethod
-    def _after(facts: Facts, harm: Harm, *, keep_sheet: bool) -> Harm:
+    def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
+        """The box marked on the sheet (and, in a battle, the sheet after it)."""
         assert isinstance(facts, Target)
         if harm.level is None:
             return harm
         sheet, box = facts.sheet.record(harm.level)
-        return replace(harm, marked=box, out=not sheet.can_act, sheet=sheet if keep_sheet else None)
+        return replace(harm, marked=box, out=not sheet.can_act, sheet=sheet if in_battle else None)
 
 
 # ------------------------------------------------------------------------------------------ the way
@@ -462,22 +454,22 @@ def defender_side(target: Target, harm: Harm, dice: Dice) -> tuple[Harm, tuple[B
     return _play(DEFENDER_WAY, target, harm, dice)
 
 
+def _ways(steps: Sequence[Step], facts: Facts) -> int:
+    out = 1
+    for step in steps:
+        if step.on(facts.rules):
+            out *= step.ways(facts)
+    return out
+
+
 def attacker_ways(strike: Strike) -> int:
     """The ways the attacker's side adds to the odds' denominator (1 when no step acts)."""
-    out = 1
-    for step in ATTACKER_WAY:
-        if step.on(strike.rules):
-            out *= step.ways(strike)
-    return out
+    return _ways(ATTACKER_WAY, strike)
 
 
 def defender_ways(target: Target) -> int:
     """The ways the defender's side adds to the odds' denominator (81 with FTC's Health roll)."""
-    out = 1
-    for step in DEFENDER_WAY:
-        if step.on(target.rules):
-            out *= step.ways(target)
-    return out
+    return _ways(DEFENDER_WAY, target)
 
 
 @lru_cache(maxsize=8192)
@@ -500,6 +492,7 @@ __all__ = [
     "BlowRules",
     "Chain",
     "Dice",
+    "FixedStep",
     "Harm",
     "HealthRoll",
     "LimbRule",
