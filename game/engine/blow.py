@@ -26,254 +26,43 @@ dice through the battle's ``Dice``, giving the ``BlowStep`` lines the log shows)
 distribution for the odds preview (``game.engine.odds``), so the two cannot drift. A step that ``on`` says is
 off for the battle's ``BlowRules`` draws nothing and changes nothing: with every option at its default a blow
 goes exactly as FTC (S9–S11 are FTC's own Health roll, limb rule and box). A rule option's package replaces a
-``NoStep`` line of a table with its own step (or a ``Chain`` of several in one slot).
+``NoStep`` line of a table with its own step (or a ``Chain`` of several in one slot). The way's vocabulary
+(``BlowRules``, ``Strike``, ``Target``, ``Harm``, ``Step``…) and FTC's own steps are ``game.engine.blow_base``,
+which an option's module builds on (this module imports the options' modules; they never import it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Protocol
 
+from game.engine.blow_base import (
+    FTC,
+    BlowRules,
+    Chain,
+    Dice,
+    Facts,
+    FixedStep,
+    Harm,
+    HealthRoll,
+    LimbRule,
+    NoStep,
+    Record,
+    Spread,
+    Step,
+    Strike,
+    Target,
+    play_steps,
+    read_level,
+    rules_of,
+    spread_steps,
+    ways_of,
+)
 from game.engine.blow_step import BlowStep
 from game.engine.characters import Character
-from game.engine.damage import Factor, is_limb, limb_wound, location_result
-from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.damage import Factor
 from game.engine.equipment import Weapon
-from game.engine.rule_options import RuleOptions
-from game.engine.wounds import WoundLevel, Wounds, WoundTrack, apply_health_roll, graze_cap, wound_for_damage
 
-Dice = Callable[[str, str], tuple[int, ...]]
-"""The battle's dice for a step: (purpose of ``game.engine.gm.DIE_PURPOSES``, the figure that owns the roll)
--> the faces, a roll the GM set by hand first (``gm.SetDie``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class BlowRules:
-    """What of the battle's rule options and of the blow's declaration a blow's steps read; hashable (the
-    odds cache spreads by it). Every default is FTC as written. ``of`` takes the battle-wide part from the
-    ``RuleOptions`` (the fields of the same names); ``for_blow`` adds what the declaration says."""
-
-    damage_roll: str = "off"
-    damage_roll_wild: bool = False
-    graze_damage_roll: bool = False
-    min_mid_max_low_penalty: bool = False
-    wound_situational_roll: str = "off"
-    fudge_graze_table: bool = False
-    willpower_vs_wounds: str = "off"
-    damage_capacity: str = "factor"
-    damage_capacity_step: str = "level"
-    pc_death_max_three_levels: bool = False
-    pc_death_near_death_if_incapacitated: bool = False
-    pc_death_fudge_point: bool = False
-    stun_head_knockout: bool = False
-    sweeping_blow: int = 0
-    critical_penetration: int = 0
-    scale_damage_roll: bool = False
-    tech_level_scale: int = 0
-    # the blow's own (its declaration, its place in a sweep)
-    stun: bool = False
-    """*Fudge* 4.62: the declaration goes for stun."""
-    max_wound: WoundLevel | None = None
-    """*Fudge* 4.62: the most wound the declaration will do (a pulled punch)."""
-    sweep_place: int = 0
-    """*Fudge* 4.34: the foe's place in a sweeping blow after the first (0: the first, or no sweep)."""
-
-    @classmethod
-    def of(cls, options: RuleOptions) -> BlowRules:
-        """The battle-wide rules of a blow under these options."""
-        names = {f.name for f in fields(cls)} & set(RuleOptions.__struct_fields__)
-        return cls(**{name: getattr(options, name) for name in names})
-
-    def for_blow(self, *, stun: bool = False, max_wound: WoundLevel | None = None, sweep_place: int = 0) -> BlowRules:
-        """These rules for one blow of a declaration (``stun``, ``max_wound``, ``sweep_place``)."""
-        if (stun, max_wound, sweep_place) == (self.stun, self.max_wound, self.sweep_place):
-            return self
-        return replace(self, stun=stun, max_wound=max_wound, sweep_place=sweep_place)
-
-
-FTC = BlowRules()
-"""FTC as written: every step at its default."""
-
-
-@lru_cache(maxsize=64)
-def rules_of(options: RuleOptions) -> BlowRules:
-    """The battle-wide ``BlowRules`` of these options (``BlowRules.of``, cached: the odds ask on every move)."""
-    return BlowRules.of(options)
-
-
-@dataclass(frozen=True, slots=True)
-class Strike:
-    """What the attacker's side of a blow (S4–S7) may read: the blow once it has hit and its location is
-    chosen. ``attacker_roll`` / ``target_roll``: the 4dF totals of the round's rolls (None: no roll — a stray
-    has no attacker roll, an undodged shot or a figure making a second move no defence roll); ``fixed``: the
-    totals the GM set by hand for the coming rolls of each purpose (the odds count them as set). The figures'
-    ids own the dice in a battle; the odds leave them empty."""
-
-    rules: BlowRules
-    relative_degree: int
-    location: str
-    track: WoundTrack
-    scale_difference: int = 0
-    attacker_roll: int | None = None
-    target_roll: int | None = None
-    attacker: str = ""
-    target: str = ""
-    fixed: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def graze(self) -> bool:
-        """A hit by relative degree +1 (FTC 7.3)."""
-        return self.relative_degree == 1
-
-    def set_total(self, purpose: str) -> int | None:
-        """The total the GM set for the coming roll of ``purpose``, None when none is set."""
-        return next((t for p, t in self.fixed if p == purpose), None)
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """What the defender's side of a blow (S8–S13) may read: where it fell, the target's sheet before it (the
-    odds: the sheet as it is now), its Health for FTC 7.4's roll (None: no roll counted), the totals the GM set
-    for its coming rolls; its id owns the dice in a battle."""
-
-    rules: BlowRules
-    location: str
-    sheet: Wounds
-    health: int | None = None
-    figure: str = ""
-    fixed: tuple[tuple[str, int], ...] = ()
-
-    def set_total(self, purpose: str) -> int | None:
-        """The total the GM set for the coming roll of ``purpose``, None when none is set."""
-        return next((t for p, t in self.fixed if p == purpose), None)
-
-
-@dataclass(frozen=True, slots=True)
-class Harm:
-    """A blow's harm as it goes its way: the damage ``number`` and the ``level`` read from it (S3–S7), then
-    what the defender's side makes of it — ``kind`` ("wound", or "stun" for a stunning blow), whether a limb
-    is ``crippled``, the box ``marked`` and the ``sheet`` after it (S11), whether it takes the target ``out``
-    of the fight. ``roll_faces`` / ``roll_result``: the defender's roll against the wound as made (S9; a
-    battle's, and the limb rule's). The odds' spreads leave the sheet and the faces out (they would only split
-    equal outcomes)."""
-
-    number: int
-    level: WoundLevel | None
-    kind: str = "wound"
-    crippled: bool = False
-    marked: WoundLevel | None = None
-    sheet: Wounds | None = None
-    out: bool = False
-    roll_faces: tuple[int, ...] = ()
-    roll_result: int | None = None
-
-
-Spread = tuple[tuple[Harm, int], ...]
-"""A step's exact distribution: each harm with its number of ways; the ways sum to the step's ``ways``."""
-
-Facts = Strike | Target
-
-
-class Step(Protocol):
-    """One step of the blow's way (module doc). ``on(rules)``: whether it can act at all under these rules
-    (off: no draw, no change, ``ways`` 1). ``ways(facts)``: the ways its rolls add to the odds' denominator —
-    the same for every blow under the same rules, so a blow that rolls nothing puts them all on one harm."""
-
-    @property
-    def label(self) -> str:
-        """The step's place in the way ("S4")."""
-        ...
-
-    def on(self, rules: BlowRules) -> bool:
-        """Whether the step can act under these rules."""
-        ...
-
-    def ways(self, facts: Facts) -> int:
-        """The ways its rolls add (1: no roll)."""
-        ...
-
-    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """The step in a battle: the harm after it and the lines it adds to the blow's log."""
-        ...
-
-    def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """The step's exact distribution (ways summing to ``ways(facts)``)."""
-        ...
-
-
-@dataclass(frozen=True)
-class NoStep:
-    """A slot of the way no rule option fills yet: it changes nothing and draws nothing."""
-
-    label: str
-    what: str
-
-    def on(self, rules: BlowRules) -> bool:
-        """Never."""
-        return False
-
-    def ways(self, facts: Facts) -> int:
-        """No roll."""
-        return 1
-
-    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """Nothing happens."""
-        return harm, ()
-
-    def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """The harm as it came."""
-        return ((harm, 1),)
-
-
-@dataclass(frozen=True)
-class Chain:
-    """Several steps in one slot, in order (e.g. S4's damage roll, then its critical floor)."""
-
-    label: str
-    steps: tuple[Step, ...]
-
-    def on(self, rules: BlowRules) -> bool:
-        """When any of them is."""
-        return any(s.on(rules) for s in self.steps)
-
-    def ways(self, facts: Facts) -> int:
-        """The product of theirs."""
-        return _ways(self.steps, facts)
-
-    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """Each in turn."""
-        return _play(self.steps, facts, harm, dice)
-
-    def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """Each in turn, convolved."""
-        return _spread(self.steps, facts, harm)
-
-
-def _play(steps: Sequence[Step], facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-    lines: tuple[BlowStep, ...] = ()
-    for step in steps:
-        if step.on(facts.rules):
-            harm, said = step.play(facts, harm, dice)
-            lines += said
-    return harm, lines
-
-
-def _spread(steps: Sequence[Step], facts: Facts, harm: Harm) -> Spread:
-    ways: dict[Harm, int] = {harm: 1}
-    for step in steps:
-        if not step.on(facts.rules):
-            continue
-        after: dict[Harm, int] = {}
-        for h, w in ways.items():
-            for h2, w2 in step.spread(facts, h):
-                after[h2] = after.get(h2, 0) + w * w2
-        ways = after
-    return tuple(ways.items())
-
-
-# ------------------------------------------------------------------------------------------ S3 and S5
+# ------------------------------------------------------------------------------------------ S3
 
 
 def extra_factors(
@@ -283,136 +72,6 @@ def extra_factors(
     *Fudge* 4.34's sweep, 4.65's tech levels, 4.52's point step). None yet: FTC's own factors are
     ``damage.offensive_factors`` / ``defensive_factors``. The battle and the odds preview add these to those."""
     return (), ()
-
-
-@lru_cache(maxsize=4096)
-def read_level(
-    number: int, relative_degree: int, track: WoundTrack, fudge_graze_table: bool, scale_difference: int = 0
-) -> WoundLevel | None:
-    """S5: the wound a damage number reads on the target's track (FTC 7.3), a graze capped (FTC 7.3, *Fudge*
-    4.56 with ``fudge_graze_table``, the Scale difference raising the cap). The battle, the odds and every
-    step that changes the number read wounds with this."""
-    level = wound_for_damage(number, track)
-    return graze_cap(
-        level, relative_degree, fudge_graze_table=fudge_graze_table, damage=number, scale_difference=scale_difference
-    )
-
-
-# ------------------------------------------------------------------------------------------ S9 to S11
-
-
-def _rolls(fixed: int | None) -> tuple[tuple[int, int], ...]:
-    """4dF totals with their ways out of 81; a roll the GM set is its total, all 81 ways."""
-    return tuple(FOUR_DF_COUNTS.items()) if fixed is None else ((fixed, 81),)
-
-
-@dataclass(frozen=True)
-class HealthRoll:
-    """S9, FTC 7.4: the target's Health roll lowers each fresh wound (Superb or better two levels, Great one;
-    never below a Scratch). Always on; with no Health given (``Target.health`` None) it rolls nothing."""
-
-    label: str = "S9"
-
-    def on(self, rules: BlowRules) -> bool:
-        """FTC's own roll: always."""
-        return True
-
-    def ways(self, facts: Facts) -> int:
-        """81, or 1 with no Health roll counted."""
-        assert isinstance(facts, Target)
-        return 1 if facts.health is None else 81
-
-    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """The Health roll, made for a wound."""
-        assert isinstance(facts, Target) and facts.health is not None
-        if harm.level is None:
-            return harm, ()
-        faces = dice("health", facts.figure)
-        result = facts.health + sum(faces)
-        return replace(harm, level=apply_health_roll(harm.level, result), roll_faces=faces, roll_result=result), ()
-
-    def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """Each 4dF total (or the GM's) lowering the wound; the result kept for the limb rule."""
-        assert isinstance(facts, Target)
-        if facts.health is None:
-            return ((harm, 1),)
-        if harm.level is None:
-            return ((harm, 81),)
-        return _health_spread(harm, facts.health, facts.set_total("health"))
-
-
-@lru_cache(maxsize=1024)
-def _health_spread(harm: Harm, health: int, fixed: int | None) -> Spread:
-    out: dict[Harm, int] = {}
-    assert harm.level is not None
-    for roll, w in _rolls(fixed):
-        result = health + roll
-        after = replace(harm, level=apply_health_roll(harm.level, result), roll_result=result)
-        out[after] = out.get(after, 0) + w
-    return tuple(out.items())
-
-
-class FixedStep:
-    """A step of FTC's own with no roll: always on, the same function in a battle and in the odds (``after``;
-    ``in_battle`` False lets it leave out what would only split equal outcomes)."""
-
-    label = ""
-
-    def on(self, rules: BlowRules) -> bool:
-        """FTC's own: always."""
-        return True
-
-    def ways(self, facts: Facts) -> int:
-        """No roll of its own."""
-        return 1
-
-    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
-        """The step in a battle."""
-        return self.after(facts, harm, in_battle=True), ()
-
-    def spread(self, facts: Facts, harm: Harm) -> Spread:
-        """The step for the odds: one harm, all the ways."""
-        return ((self.after(facts, harm, in_battle=False), 1),)
-
-    def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
-        """The harm after the step."""
-        return harm
-
-
-class LimbRule(FixedStep):
-    """S10, FTC 6.6: a blow to an arm or leg (hand, foot) does at most Hurt; a would-be Very Hurt one cripples
-    the limb unless the Health result (S9's) is Good or better, a worse one always. For the odds S9's result is
-    dropped afterwards (nothing later reads it)."""
-
-    label = "S10"
-
-    def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
-        """The cap and the crippling, on S9's result."""
-        level = harm.level
-        if level is not None and is_limb(facts.location):
-            if harm.roll_result is None:  # no Health roll counted: capped, and a would-be Very Hurt limb not saved
-                capped, cripples = location_result(facts.location, level)
-                harm = replace(harm, level=capped, crippled=cripples)
-            else:
-                limb, crippled = limb_wound(level, harm.roll_result)
-                harm = replace(harm, level=limb, crippled=crippled)
-        return harm if in_battle else replace(harm, roll_result=None)
-
-
-class Record(FixedStep):
-    """S11, *Fudge* 4.57: the wound marks a box of its level on the target's sheet, the next higher open box if
-    that level has none (docs/rulings.md "Wound track"); the figure is out of the fight at Incapacitated or
-    worse (FTC 6.4, 7.3). In a battle the sheet after it is kept (the figure's new sheet)."""
-
-    label = "S11"
-
-    def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
-        """The box marked on the sheet (and, in a battle, the sheet after it)."""
-        assert isinstance(facts, Target)
-        if harm.level is None:
-            return harm
-        sheet, box = facts.sheet.record(harm.level)
-        return replace(harm, marked=box, out=not sheet.can_act, sheet=sheet if in_battle else None)
 
 
 # ------------------------------------------------------------------------------------------ the way
@@ -445,44 +104,36 @@ def attacker_on(rules: BlowRules) -> bool:
 def attacker_side(strike: Strike, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
     """S4–S7 in a battle: the harm the attacker's side leaves (``AttackResolved.damage`` and ``.wound`` are its
     number and level) and the lines it adds to the blow's log (``AttackResolved.steps``)."""
-    return _play(ATTACKER_WAY, strike, harm, dice)
+    return play_steps(ATTACKER_WAY, strike, harm, dice)
 
 
 def defender_side(target: Target, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
     """S8–S13 in a battle: the harm as recorded on the target's sheet (``Harm.sheet``, the box ``marked``) and
     the lines it adds to the wound's log (``Wounded.steps``)."""
-    return _play(DEFENDER_WAY, target, harm, dice)
-
-
-def _ways(steps: Sequence[Step], facts: Facts) -> int:
-    out = 1
-    for step in steps:
-        if step.on(facts.rules):
-            out *= step.ways(facts)
-    return out
+    return play_steps(DEFENDER_WAY, target, harm, dice)
 
 
 def attacker_ways(strike: Strike) -> int:
     """The ways the attacker's side adds to the odds' denominator (1 when no step acts)."""
-    return _ways(ATTACKER_WAY, strike)
+    return ways_of(ATTACKER_WAY, strike)
 
 
 def defender_ways(target: Target) -> int:
     """The ways the defender's side adds to the odds' denominator (81 with FTC's Health roll)."""
-    return _ways(DEFENDER_WAY, target)
+    return ways_of(DEFENDER_WAY, target)
 
 
 @lru_cache(maxsize=8192)
 def attacker_spread(strike: Strike, harm: Harm) -> Spread:
     """S4–S7 for the odds: the exact spread of the harm (ways summing to ``attacker_ways``)."""
-    return _spread(ATTACKER_WAY, strike, harm)
+    return spread_steps(ATTACKER_WAY, strike, harm)
 
 
 @lru_cache(maxsize=4096)
 def defender_spread(target: Target, harm: Harm) -> Spread:
     """S8–S13 for the odds: the exact spread of the harm (ways summing to ``defender_ways``), each with the box
     it would mark and whether it takes the target out."""
-    return _spread(DEFENDER_WAY, target, harm)
+    return spread_steps(DEFENDER_WAY, target, harm)
 
 
 __all__ = [
@@ -492,6 +143,7 @@ __all__ = [
     "BlowRules",
     "Chain",
     "Dice",
+    "Facts",
     "FixedStep",
     "Harm",
     "HealthRoll",
@@ -510,6 +162,9 @@ __all__ = [
     "defender_spread",
     "defender_ways",
     "extra_factors",
+    "play_steps",
     "read_level",
     "rules_of",
+    "spread_steps",
+    "ways_of",
 ]
