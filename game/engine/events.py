@@ -13,63 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from game.engine import codec
 from game.engine.blow_step import BlowStep as BlowStep
+from game.engine.event_base import Event as Event
+from game.engine.event_base import Mods as Mods
+from game.engine.event_base import faces_text as _faces
+from game.engine.event_base import json_without_empty as _json_without_empty
+from game.engine.event_base import mods_text as _mods
+from game.engine.event_base import name_of as _n
+from game.engine.event_base import steps_text as _steps
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
-
-Mods = tuple[tuple[str, int], ...]
-
-
-def _faces(faces: tuple[int, ...]) -> str:
-    return "[" + " ".join({-1: "-", 0: "0", 1: "+"}[f] for f in faces) + "]"
-
-
-def _mods(mods: Mods) -> str:
-    return "".join(f" {v:+d} {n}" for n, v in mods if v)
-
-
-@dataclass(frozen=True)
-class Event:
-    """Base class of all events."""
-
-    kind: ClassVar[str] = "event"
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        """Ids of the figures this event concerns."""
-        return ()
-
-    def text(self, names: dict[str, str] | None = None) -> str:
-        """A sentence for the combat log; ``names`` maps figure ids to display names."""
-        return self.kind
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as plain data (hexes as [q, r]), ``kind`` first."""
-        return {"kind": self.kind, **codec.to_data(self)}
-
-    def digest_json(self) -> dict[str, Any]:
-        """What of the event the decision's digest holds (``events_digest``): all of ``to_json``."""
-        return self.to_json()
-
-
-def _json_without_empty(event: Event, *names: str) -> dict[str, Any]:
-    """``Event.to_json`` leaving out each field of ``names`` when it is empty, so an event that gained that field
-    keeps the digest of the battles saved before it (docs/architecture.md "A battle is its log": old saves replay
-    unchanged)."""
-    out = Event.to_json(event)
-    for name in names:
-        if not out[name]:
-            del out[name]
-    return out
-
-
-def _steps(steps: tuple[BlowStep, ...]) -> str:
-    return "".join(f"; {step.text()}" for step in steps)
-
-
-def _n(names: dict[str, str] | None, fid: str) -> str:
-    return (names or {}).get(fid, fid)
 
 
 @dataclass(frozen=True)
