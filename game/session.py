@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 from msgspec import Meta
@@ -35,6 +35,9 @@ from game.paths import MAPS_DIR as MAPS_DIR
 from game.paths import ROOT as ROOT
 from game.paths import data_dir as data_dir
 from game.roster import Roster, RosterError, load_roster, parse_roster
+
+if TYPE_CHECKING:
+    from game.aftercare import Aftercare
 
 DEFAULT_MAP = MAPS_DIR / "open_field.tmx"
 
@@ -446,21 +449,65 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
         raise SetupError(f"the battle setup is incomplete or damaged ({exc!r})") from None
 
 
+@runtime_checkable
+class BattleSession(Protocol):
+    """A battle in play as the battle screen plays it: the local ``Session`` (hotseat, the GM's seat, the
+    computer players) and a seat at a networked table (``game.net.remote.RemoteSession``) both are one,
+    so that the screen's every call is checked the same way for both."""
+
+    setup_data: dict[str, Any]
+    """The setup as saved (its ``title``, ``roster``, ``roster_file``, ``gm`` ...)."""
+    save_errors: list[str]
+    """Autosave failures not yet shown (the screen shows the last and clears them)."""
+
+    @property
+    def battle(self) -> Battle:
+        """The battle as this screen may see it (replaced on undo, load or a table's rebuild)."""
+        ...
+
+    @property
+    def loaded(self) -> LoadedMap | None:
+        """The Tiled map the battle is played on (None at a table: the host has it)."""
+        ...
+
+    def apply(self, action: Action, seat: Seat) -> list[Event]:
+        """Take a decision from ``seat``: its events, or ``IllegalAction`` with a sentence (nothing changed)."""
+        ...
+
+    def rewind(self, battle: Battle) -> None:
+        """Go back to an earlier state of this battle (a player's undo); ``IllegalAction`` with a sentence where
+        decisions cannot be taken back."""
+        ...
+
+    def write_autosave(self) -> None:
+        """Bring the autosave up to the last decision (failures go to ``save_errors``)."""
+        ...
+
+    def save(self, path: str | Path) -> None:
+        """Save the battle's log to ``path`` (``record.SaveError`` with a sentence when it cannot)."""
+        ...
+
+    def aftercare(self) -> Aftercare:
+        """The healing between battles of this battle (*Fudge* 4.8)."""
+        ...
+
+
 @dataclass
 class Session:
-    """One battle being played: the engine battle plus what is needed to save and rebuild it."""
+    """One battle being played: the engine battle plus what is needed to save and rebuild it (a
+    ``BattleSession``)."""
 
     battle: Battle
     setup_data: dict[str, Any]
     loaded: LoadedMap
     autosave: Path | None = field(default_factory=autosave_path)
     save_errors: list[str] = field(default_factory=list)
-    kept_care: Any = field(default=None, repr=False)
+    kept_care: Aftercare | None = field(default=None, repr=False)
     """The after-battle healing (``game.aftercare.Aftercare``) once the summary has been opened."""
     notes: list[str] = field(default_factory=list)
     """What loading the save had to say (its map found elsewhere, where today's rules part from it)."""
 
-    def aftercare(self) -> Any:
+    def aftercare(self) -> Aftercare:
         """The healing between battles of this finished battle (*Fudge* 4.8), kept for the rest of the
         battle: reopening "After the battle…" shows the care, treatment and rest already done instead of
         letting the GM roll them again. A new battle object (undo, load) starts its own."""
@@ -495,6 +542,12 @@ class Session:
     def save(self, path: str | Path) -> None:
         """Save the battle's log (atomic)."""
         record.save(path, self.battle, {**self.setup_data, "seed": self.battle.setup.seed})
+
+    def rewind(self, battle: Battle) -> None:
+        """Go back to ``battle``, an earlier state of this one (the screen's undo, which may take back a
+        player's decision with the computers' since); the autosave follows, as after ``undo``."""
+        self.battle = battle
+        self.write_autosave()
 
     def undo(self) -> None:
         """Take back the last decision if it rolled no dice (raises ``IllegalAction`` otherwise); the

@@ -47,8 +47,8 @@ def main() -> int:
 
     import pygame
 
-    from game.engine.ai import make_player
     from game.engine.battle import Battle
+    from game.engine.players import make_player
     from game.session import build_setup, new_session
     from game.ui.app import App
     from game.ui.battle_screen import BattleScreen, CurtainScreen

@@ -1,9 +1,10 @@
 """A seat at a host's table, shaped like a local session, for a screen to play from.
 
-``RemoteSession`` offers what the battle screen uses of a ``game.session.Session``: ``battle`` (the
+``RemoteSession`` is a ``game.session.BattleSession``, as the local ``Session`` is: ``battle`` (the
 client's copy of the host's battle, as this seat may see it), ``apply(action)`` (sent to the host, which
 decides; a refusal raises ``IllegalAction`` with the host's sentence, so the screen shows it as it shows
-a local one), ``setup_data`` and the save calls (a client keeps no log: the host does). A thread receives
+a local one), ``setup_data`` and the save calls (a client keeps no log: the host does; nor the map file,
+so ``loaded`` is None; and no decision is taken back, so ``rewind`` refuses). A thread receives
 the host's frames; the screen takes them on its own thread with ``poll()`` each frame, so the copy is
 only ever changed on the screen's thread. ``rebuilt`` tells the screen that its battle object was
 replaced (at a reveal, or after a lost connection was rejoined with the seat's token).
@@ -15,7 +16,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.exceptions import ConnectionClosed
 
@@ -25,6 +26,10 @@ from game.engine import record
 from game.engine.battle import Battle, IllegalAction, Seat
 from game.net import remembered
 from game.net.client import Client, TableClosed
+
+if TYPE_CHECKING:
+    from game.aftercare import Aftercare
+    from game.maps.loader import LoadedMap
 
 _CLOSED = object()
 
@@ -98,6 +103,12 @@ class RemoteSession:
         """The copy of the host's battle this seat sees."""
         assert self.client.mirror is not None
         return self.client.mirror.battle
+
+    @property
+    def loaded(self) -> LoadedMap | None:
+        """None: the host has the map file (the screen draws the board from the terrain it sent, or from the
+        same map shipped here: ``game.ui.battle.table.table_board_data``)."""
+        return None
 
     @property
     def seat(self) -> str:
@@ -195,7 +206,11 @@ class RemoteSession:
         """A client keeps no log (it has no seed): say where the log is."""
         raise record.SaveError(f"{path}: a table's battle is saved by its host; ask the host for its --save file")
 
-    def aftercare(self) -> Any:
+    def rewind(self, battle: Battle) -> None:
+        """Refused: a table's decisions stand (the host rolled the dice and told every seat)."""
+        raise IllegalAction("A table's decisions stand: undo is a hotseat game's.")
+
+    def aftercare(self) -> Aftercare:
         """The healing between battles, for this copy of the battle (*Fudge* 4.8)."""
         from game.aftercare import Aftercare
 

@@ -16,7 +16,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -30,6 +30,9 @@ from game.ui.screen import Home, Pop, Push, Quit, Replace, Screen, Transition, U
 from game.ui.screens import MENU_HELP_KEYS, BattleSetup, HelpOverlay, TitleScreen
 from game.ui.settings import Settings, config_dir, load_settings, save_settings
 from game.ui.widgets import TextCache
+
+if TYPE_CHECKING:
+    from game.session import Session
 
 WINDOW_TITLE = "Fudge Tactics — hex-grid combat for Fudge"
 IDLE_WAIT_MS = 500
@@ -196,7 +199,7 @@ class App:
 
         return BattleScreen(self.ui, self.new_session(setup), self.to_title)
 
-    def new_session(self, setup: BattleSetup, *, autosave: bool = True) -> Any:
+    def new_session(self, setup: BattleSetup, *, autosave: bool = True) -> Session:
         """``game.session.new_session`` with the New battle screen's choices (raises on a bad map, roster or
         setup)."""
         from game.engine.battle import RuleOptions

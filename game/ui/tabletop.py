@@ -9,7 +9,7 @@ board's drawing, ``update`` every frame and ``on_event`` first of all events. It
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -22,15 +22,18 @@ from game.ui.token_art import look_for
 from game.ui.token_images import TokenImages, session_tokens
 from game.ui.view import BoardView, TokenView
 
+if TYPE_CHECKING:
+    from game.session import BattleSession
+
 
 class Tabletop:
     """Tokens, motion, dice and sound for one battle screen (see the module docstring)."""
 
-    def __init__(self, ui: Any, board: Any, session: Any) -> None:
+    def __init__(self, ui: Any, board: Any, session: BattleSession) -> None:
         self.ui = ui
         self.board = board
         try:
-            self.images = session_tokens(getattr(session, "setup_data", {}), getattr(session, "loaded", None))
+            self.images = session_tokens(session.setup_data, session.loaded)
         except (OSError, ValueError, TypeError):
             self.images = TokenImages()
         board.images = self.images.surface

@@ -3,12 +3,11 @@ human, the mouse over a reachable hex so every overlay is drawn."""
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 
 import pygame
 
-from game.engine.battle import Battle, apply
+from game.engine.battle import Battle
 from game.ui.battle.screen import BattleScreen
 from game.ui.screen import Pop, UiContext
 
@@ -19,11 +18,9 @@ def bench_screen(
     """A battle screen for the frame benchmark: ``figures`` figures (the map roster's characters,
     repeated) on ``map_path``, both sides human, laid out for ``size``, the mouse over a hex the moving
     figure can reach (reachable bands, path preview and zones of control drawn). Call ``bench_frame``."""
-    from types import SimpleNamespace
-
     from game.engine.battle import BattleSetup as EngineSetup
     from game.engine.battle import FigureSetup, SideSetup
-    from game.session import new_session
+    from game.session import Session, new_session
 
     base = new_session(map_path, seed=seed, autosave=False)
     b0 = base.battle
@@ -44,13 +41,7 @@ def bench_screen(
             FigureSetup(f"b{i}", f"Figure {i}", side.id, chars[i % len(chars)], free[(i + 1) * step], 3 * (i % 2))
         )
     battle = Battle(EngineSetup(terrain, sides, tuple(placed), seed=seed, title="bench"))
-    session = SimpleNamespace(
-        battle=battle,
-        setup_data={**base.setup_data, "title": "bench"},
-        loaded=base.loaded,
-        save_errors=[],
-        apply=partial(apply, battle),
-    )
+    session = Session(battle, {**base.setup_data, "title": "bench"}, base.loaded, autosave=None)
     screen = BattleScreen(ui, session, lambda: Pop())
     screen.last_human_side = None
     screen.on_enter(size)

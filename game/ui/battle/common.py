@@ -23,6 +23,7 @@ from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.engine.odds import Outcome
 from game.engine.wounds import WoundLevel
+from game.session import BattleSession
 from game.ui import theme
 from game.ui.board import Board
 from game.ui.mapdata import BoardData
@@ -144,7 +145,6 @@ class BattleHost(Protocol):
     one part answers for another, asked through the screen."""
 
     ui: UiContext
-    session: Any
     to_title: Callable[[], Transition]
     data: BoardData
     board: Board
@@ -162,6 +162,11 @@ class BattleHost(Protocol):
     decl: DeclState
     pauses_for_gm: bool
     """Whether the screen runs the battle itself, so that it may stop for the GM (not at a network table)."""
+
+    @property
+    def session(self) -> BattleSession:
+        """The battle in play (the local session or a seat at a table)."""
+        ...
 
     @property
     def battle(self) -> Battle:

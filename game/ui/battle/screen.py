@@ -38,6 +38,7 @@ from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.engine.players import LEVELS, make_player
+from game.session import BattleSession
 from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
 from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
@@ -86,9 +87,15 @@ class BattleScreen(ViewerScreen):
     pauses_for_gm = True
 
     def __init__(
-        self, ui: UiContext, session: Any, to_title: Callable[[], Transition], data: BoardData | None = None
+        self,
+        ui: UiContext,
+        session: BattleSession,
+        to_title: Callable[[], Transition],
+        data: BoardData | None = None,
     ) -> None:
         if data is None:
+            if session.loaded is None:
+                raise ValueError("This battle has no map file here: the screen needs the board drawn for it.")
             data = board_data_from_loaded(
                 session.loaded, str(session.setup_data.get("map", "map")), grid=ui.settings.show_grid
             )
@@ -144,7 +151,7 @@ class BattleScreen(ViewerScreen):
     @property
     def battle(self) -> Battle:
         """The battle being played (replaced on undo / load)."""
-        return self.session.battle  # type: ignore[no-any-return]
+        return self.session.battle
 
     def _setup_players(self) -> None:
         seed = int(self.battle.setup.seed)
@@ -287,7 +294,7 @@ class BattleScreen(ViewerScreen):
             self.selected_hex = None
         if not self.status_lasting:  # a message answers one moment: at the next decision the keys come back
             self.status, self.status_error = "", False
-        errors = getattr(self.session, "save_errors", [])
+        errors = self.session.save_errors
         if errors:
             self.set_status(f"Autosave failed: {errors[-1]}", error=True)
             errors.clear()
@@ -394,7 +401,7 @@ class BattleScreen(ViewerScreen):
 
     def rebind(self, battle: Battle) -> None:
         """Show another state of the battle (undo): the log rebuilt, the choices in progress dropped."""
-        self.session.battle = battle
+        self.session.rewind(battle)
         self._shown = None
         self._bind()
         self.journal.rebuild()
