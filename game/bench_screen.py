@@ -13,9 +13,12 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from game.ui.battle.screen import BattleScreen
 
 SCREEN = (1280, 720)
 """The window size every frame is measured at."""
@@ -64,7 +67,7 @@ def pygame_ready() -> Any:
     return pygame
 
 
-def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> None:
+def _advance(screen: BattleScreen, until: Callable[[Any], bool], limit: int = 2000) -> None:
     """Play the bench battle forward with plain choices (stay, pass, defend only, no) until ``until``."""
     from game.engine import actions as act
     from game.engine.battle import Seat
@@ -90,7 +93,7 @@ def _advance(screen: Any, until: Callable[[Any], bool], limit: int = 2000) -> No
         screen.update(1000.0)  # the log catches up at once
 
 
-def _archer_declares(screen: Any) -> Callable[[Any], bool]:
+def _archer_declares(screen: BattleScreen) -> Callable[[Any], bool]:
     """A stop test: the declaring figure has a missile weapon and an enemy to shoot at."""
 
     def test(d: Any) -> bool:
@@ -100,14 +103,14 @@ def _archer_declares(screen: Any) -> Callable[[Any], bool]:
         ranged = [w for w in fig.character.weapons if w.ranged]
         if not ranged:
             return False
-        screen.ensure_decl(d)
-        screen.decl.weapon = ranged[0].name
-        return bool(screen.targets())
+        screen.model.ensure_decl(d)
+        screen.model.decl.weapon = ranged[0].name
+        return bool(screen.model.targets())
 
     return test
 
 
-def _in_flight(screen: Any, shooter: str) -> Callable[[], None]:
+def _in_flight(screen: BattleScreen, shooter: str) -> Callable[[], None]:
     """For the animated case: a call that keeps a figure gliding (two hexes into the hex it stands on) and
     the shooter's missile flying at its target in every frame, fed to the screen's animation timeline as
     the battle's own events would be (the battle itself is not touched)."""
@@ -121,7 +124,7 @@ def _in_flight(screen: Any, shooter: str) -> Callable[[], None]:
         return lambda: None
     timeline = tabletop.timeline
     cam = screen.board.camera
-    target = (screen.targets() or [shooter])[0]
+    target = (screen.model.targets() or [shooter])[0]
     shown = [
         f
         for f in battle.figures.values()
@@ -191,7 +194,7 @@ def screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[list
     screen._view = None
     rng = random.Random(6)
     if phase == "move":
-        hexes = sorted(screen.reach(figure).hexes(), key=lambda h: (h.q, h.r))
+        hexes = sorted(screen.model.reach(figure).hexes(), key=lambda h: (h.q, h.r))
     else:
         t = battle.terrain
         hexes = [t.hex_at(rng.randrange(t.width), rng.randrange(t.height)) for _ in range(60)]
@@ -218,7 +221,7 @@ def screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[list
 
     seconds = times(one, count, warmup=20)
     changes = state["hex_changes"]
-    reach = screen.reach(figure) if phase == "move" else None
+    reach = screen.model.reach(figure) if phase == "move" else None
     view = screen.board_view()
     if phase == "move":
         what = (
@@ -234,7 +237,7 @@ def screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[list
     else:
         lof = view.line_of_fire
         what = (
-            f"declare: {battle.figure(figure).name}'s {screen.decl.weapon}, line of fire with "
+            f"declare: {battle.figure(figure).name}'s {screen.model.decl.weapon}, line of fire with "
             f"{len(lof.marks) if lof else 0} marks, {len(view.fills)} range and target fills, odds "
             f"recomputed every 40 frames, hovered hex changed in {changes} of {count + 20} frames"
         )

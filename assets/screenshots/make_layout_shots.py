@@ -105,12 +105,12 @@ def main() -> int:
         if d is None:
             break
         if d.reason == "declare" and d.side == "blue":
-            screen.declaration.ensure(d)
-            if screen.declaration.targets():
+            screen.model.ensure_decl(d)
+            if screen.model.targets():
                 break
         screen.send(player(b, d))
         lift_curtains(app)
-    if screen.decl.target is None:
+    if screen.model.decl.target is None:
         screen.declaration.cycle_target()
     app.dirty = True
     save(app, "declare")
@@ -128,10 +128,10 @@ def main() -> int:
     # a refereed battle's first move, the path to the farthest hex the mover reaches
     screen = refereed()
     d = screen.decision()
-    mover = screen.active_mover(d) if d is not None else None
+    mover = screen.model.active_mover(d) if d is not None else None
     if mover is not None:
         start = screen.battle.figure(mover).hex
-        far = max(screen.reach(mover).hexes(), key=lambda h: (h.q - start.q) ** 2 + (h.r - start.r) ** 2)
+        far = max(screen.model.reach(mover).hexes(), key=lambda h: (h.q - start.q) ** 2 + (h.r - start.r) ** 2)
         x, y = screen.board.camera.hex_to_screen(far)
         pygame.event.post(
             pygame.event.Event(pygame.MOUSEMOTION, pos=(round(x), round(y)), rel=(0, 0), buttons=(0, 0, 0))

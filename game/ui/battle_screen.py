@@ -2,8 +2,9 @@
 is ``game.ui.battle.screen``, its dialogs ``curtain`` and ``victory``, the benchmark ``bench``."""
 
 from game.ui.battle.bench import bench_frame, bench_screen
-from game.ui.battle.common import DeclState, action_side
+from game.ui.battle.common import action_side
 from game.ui.battle.curtain import CurtainScreen
+from game.ui.battle.model import DeclState
 from game.ui.battle.screen import BattleScreen, open_battle_save, rule_option_help
 from game.ui.battle.victory import VictoryScreen, battle_stats, summary_of, victory_line
 from game.ui.theme import hex_colour

@@ -69,7 +69,7 @@ class GMPanel(Screen):
         self.screen = screen
         self.on_close = on_close
         ids = list(screen.battle.figures)
-        focus = screen.figure_in_focus()
+        focus = screen.model.figure_in_focus()
         self.figure = focus if focus in ids else (ids[0] if ids else "")
         self.on_side = False
         self.value = 1
@@ -165,7 +165,7 @@ class GMPanel(Screen):
         if ids:
             i = ids.index(self.figure) if self.figure in ids else 0
             self.figure = ids[(i + step) % len(ids)]
-            self.screen.selected_id = self.figure
+            self.screen.model.selection.figure = self.figure
             self.screen.invalidate()
         self.layout()
 

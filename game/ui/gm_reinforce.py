@@ -236,7 +236,7 @@ class PlaceFigure(Screen):
     def legal(self) -> frozenset[Hex]:
         """Where the newcomer may stand facing ``facing`` (cached until the battle or facing changes)."""
         b = self.screen.battle
-        key = (self.screen.version, self.facing)
+        key = (self.screen.model.version, self.facing)
         if self._legal is None or self._legal[:2] != key:
             hexes = frozenset(h for h in b.terrain.hexes() if b.gm_free_for(self.character, h, self.facing))
             self._legal = (*key, hexes)
@@ -270,7 +270,7 @@ class PlaceFigure(Screen):
         """Send the AddFigure; back to the GM's panel when done, else the engine's sentence in the bar."""
         action = self.dialog.action(h, self.facing)
         if self.dialog.panel.send(action):
-            self.screen.selected_id, self.screen.selected_hex = action.figure, None
+            self.screen.model.selection.figure, self.screen.model.selection.hex = action.figure, None
             self.dialog.panel.figure = action.figure
             return Pop(then=Pop(then=self.dialog.panel.closing_transition()))
         self.message, self.error = self.dialog.panel.message, True
@@ -327,7 +327,7 @@ class PlaceFigure(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         """The battle's chrome (kept from one frame), the board with the legal hexes, the newcomer under the
         mouse, the bar."""
-        key = (surface.get_size(), self.screen.version)
+        key = (surface.get_size(), self.screen.model.version)
         if self._backdrop is None or self._backdrop[0] != key:
             self.screen.draw(surface)
             self._backdrop = (key, surface.copy())

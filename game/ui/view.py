@@ -14,6 +14,16 @@ from game.engine.hexgrid import Hex
 RGB = tuple[int, int, int]
 
 
+@dataclass
+class Selection:
+    """What the player picked on the board and what the pointer is over: a figure (and its hex), or a bare hex
+    to look at; the hovered hex. The viewer screen keeps one; the battle screen's model shares it."""
+
+    figure: str | None = None
+    hex: Hex | None = None
+    hover: Hex | None = None
+
+
 @dataclass(frozen=True)
 class TokenView:
     """One miniature on the board (side colour, name, facing notch, wound state)."""

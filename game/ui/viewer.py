@@ -19,7 +19,7 @@ from game.ui.camera import ZOOM_LEVELS
 from game.ui.mapdata import BoardData, FigureSpot
 from game.ui.screen import Push, Screen, Transition, UiContext
 from game.ui.screens import VIEWER_HELP_KEYS, EscapeMenu
-from game.ui.view import BoardView, HexFill, TokenView, ZocView
+from game.ui.view import BoardView, HexFill, Selection, TokenView, ZocView
 from game.ui.widgets import ScrollList, draw_panel
 
 PAN_KEYS = {
@@ -67,9 +67,8 @@ class ViewerScreen(Screen):
         )
         self.side_index = {side: i for i, side in enumerate(data.sides)}
         self.figures: dict[str, FigureSpot] = {f"{i}:{f.name}": f for i, f in enumerate(data.figures)}
-        self.selected_id: str | None = None
-        self.selected_hex: Hex | None = None
-        self.hover_hex: Hex | None = None
+        self.selection = Selection()
+        """The figure or hex picked and the hex hovered (``selected_id``, ``selected_hex``, ``hover_hex``)."""
         self.mouse = (-1, -1)
         self.drag_from: tuple[int, int] | None = None
         self.dragging = False
@@ -81,6 +80,33 @@ class ViewerScreen(Screen):
         )
         self._view: BoardView | None = None
         self._fitted = False
+
+    @property
+    def selected_id(self) -> str | None:
+        """The figure picked on the board (its sheet is shown), if any."""
+        return self.selection.figure
+
+    @selected_id.setter
+    def selected_id(self, fid: str | None) -> None:
+        self.selection.figure = fid
+
+    @property
+    def selected_hex(self) -> Hex | None:
+        """The hex picked on the board (a figure's, or a bare hex to look at), if any."""
+        return self.selection.hex
+
+    @selected_hex.setter
+    def selected_hex(self, h: Hex | None) -> None:
+        self.selection.hex = h
+
+    @property
+    def hover_hex(self) -> Hex | None:
+        """The hex under the pointer, if any."""
+        return self.selection.hover
+
+    @hover_hex.setter
+    def hover_hex(self, h: Hex | None) -> None:
+        self.selection.hover = h
 
     # --- layout -----------------------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:

@@ -118,13 +118,13 @@ def to_declaration(app: App, screen: BattleScreen) -> None:
         d = screen.battle.decision()
         assert d is not None
         if d.reason == "declare" and d.side == "blue":
-            screen.declaration.ensure(d)
-            if screen.declaration.targets() and screen.declare_options()["firers"]:
+            screen.model.ensure_decl(d)
+            if screen.model.targets() and screen.model.declare_options()["firers"]:
                 break
         screen.send(player(screen.battle, d))
-    if screen.decl.target is None:
+    if screen.model.decl.target is None:
         screen.declaration.cycle_target()
-    assert screen.decl.target is not None
+    assert screen.model.decl.target is not None
 
 
 @pytest.mark.parametrize(("size", "scale"), SIZES)
@@ -151,7 +151,7 @@ def test_the_declaration_panel_fits_and_its_odds_read_whole(app: App, size: tupl
         assert r.right <= panel.right - 4, s
     # the odds: the chance to hit, the whole modifier line (wrapped, not cut), the outcomes and the stances
     words = " ".join(s for s, _ in inside)
-    pv = screen.declaration.preview()
+    pv = screen.model.attack_preview()
     assert pv is not None and "P(hit)" in words
     line = screen.declaration._odds_line(pv)
     assert " ".join(line.split()) in " ".join(words.split()), "the modifiers read whole"
@@ -174,9 +174,9 @@ def test_the_move_panel_gm_panel_and_pause_box_fit(app: App, size: tuple[int, in
     screen = village(app, gm="referee")
     d = screen.my_decision()
     assert d is not None and d.reason == "move"
-    fid = screen.active_mover(d)
+    fid = screen.model.active_mover(d)
     assert fid is not None
-    far = max(screen.reach(fid).hexes(), key=lambda h: (h.q - screen.battle.figure(fid).hex.q) ** 2 + h.r**2)
+    far = max(screen.model.reach(fid).hexes(), key=lambda h: (h.q - screen.battle.figure(fid).hex.q) ** 2 + h.r**2)
     x, y = screen.board.camera.hex_to_screen(far)
     move(app, (round(x), round(y)))
     panel = screen.panel_rect(d)

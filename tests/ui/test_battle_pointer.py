@@ -53,7 +53,7 @@ def test_a_hint_goes_when_what_it_explains_goes_from_under_the_still_pointer(app
 def test_a_hint_goes_when_a_screen_opens_over_the_battle(app: App) -> None:
     screen = _hint_on_a_long_log_line(app)
     screen.selected_id, screen.selected_hex = None, None
-    screen.decl.advance, screen.decl.target = [], None
+    screen.model.decl.advance, screen.model.decl.target = [], None
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, EscapeMenu)
     assert not screen.hint_tip.shown
@@ -64,10 +64,10 @@ def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
     lift_curtain(app)
     d = screen.my_decision()
     assert d is not None and d.reason == "move"
-    fid = screen.active_mover(d)
+    fid = screen.model.active_mover(d)
     assert fid is not None
     cam = screen.board.camera
-    reach = screen.reach(fid)
+    reach = screen.model.reach(fid)
     spots = []
     for top in (False, True):  # a hex the figure could reach that lies under the panel, top or bottom
         screen.focus.panel_top = top
@@ -115,7 +115,7 @@ def test_a_long_log_entry_wraps_onto_rows_and_a_click_on_any_row_picks_it(app: A
     for r in rows:  # no row is cut: no hint needed to read it
         assert log.cut_line_at((log.rect.x + 20, log.rect.y + 4 + (r - log.scroll) * log._line_height + 3)) == ""
     click(app, (log.rect.x + 30, y))
-    assert screen.highlight == frozenset({fid})
+    assert screen.model.highlight == frozenset({fid})
 
 
 def _play_out(app: App, screen: BattleScreen) -> None:
@@ -153,7 +153,7 @@ def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played
     wounded = {fid for fid, f in b.figures.items() if f.wounds.label != before[fid][0]}
     assert wounded  # the fixed seed's dice wound at least one of the pair
     assert screen.tracker.phase_line() == f"Round {start_round} · Attack phase"
-    shown = screen.shown()
+    shown = screen.model.shown()
     assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in shown.figures.items()} == before
     assert shown.decision is not None and shown.decision.reason == "declare"
     screen.selected_id = next(iter(wounded))
@@ -163,7 +163,7 @@ def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played
     _play_out(app, screen)
     assert screen.tracker.phase_line() == f"Round {b.round} · Movement phase"
     live = {fid: (f.wounds.label, f.moved, f.out) for fid, f in b.figures.items()}
-    assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in screen.shown().figures.items()} == live
+    assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in screen.model.shown().figures.items()} == live
     assert all(t.wound_level > 0 for t in screen.tokens() if t.id in wounded)
 
 
@@ -205,7 +205,7 @@ def test_the_decision_panel_never_covers_the_figure_deciding_or_its_target(app: 
     screen._view = None
     assert not _clear_of_the_panel(screen, [me, enemy])
     key(app, pygame.K_t)
-    assert screen.decl.target == enemy
+    assert screen.model.decl.target == enemy
     app.tick(0.0)
     assert _clear_of_the_panel(screen, [me, enemy])
 
@@ -230,7 +230,7 @@ def test_the_decision_panel_never_covers_the_figure_or_its_target_on_a_short_boa
     screen._view = None
     assert not _clear_of_the_panel(screen, [me, enemy])
     key(app, pygame.K_t)
-    assert screen.decl.target == enemy
+    assert screen.model.decl.target == enemy
     app.tick(0.0)
     app.draw()
     assert _clear_of_the_panel(screen, [me, enemy])

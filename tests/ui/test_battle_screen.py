@@ -127,7 +127,7 @@ def test_move_a_figure_by_clicking_a_reachable_hex(app: App) -> None:
     d = screen.decision()
     assert d is not None and d.reason == "move" and d.figure
     fig = screen.battle.figure(d.figure)
-    reach = screen.reach(fig.id)
+    reach = screen.model.reach(fig.id)
     target = max(on_screen(screen, reach.hexes()), key=lambda h: (reach.band(h) == "free", -abs(reach.cost(h) - 2)))
     pos = screen.board.camera.hex_to_screen(target)
     move(app, (round(pos[0]), round(pos[1])))
@@ -156,7 +156,7 @@ def test_hold_then_interrupt_with_the_held_figure(app: App) -> None:
             break
         key(app, pygame.K_SPACE)
     assert d.reason == "interrupt" and d.side == held_side and held in d.interrupters
-    reach = screen.reach(held)
+    reach = screen.model.reach(held)
     target = next(iter(on_screen(screen, [h for h in reach.hexes() if h != screen.battle.figure(held).hex])))
     pos = screen.board.camera.hex_to_screen(target)
     click(app, (round(pos[0]), round(pos[1])))
@@ -206,10 +206,10 @@ def test_declare_an_attack_with_a_stance_shows_exact_odds_and_resolves_the_round
     me, enemy = (a, e) if d.figure == a else (e, a)
     pos = screen.board.camera.hex_to_screen(screen.battle.figure(enemy).hex)
     click(app, (round(pos[0]), round(pos[1])))
-    assert screen.decl.target == enemy
+    assert screen.model.decl.target == enemy
     key(app, pygame.K_1)  # very aggressive
-    assert screen.decl.stance == "very_aggressive"
-    pv = screen.preview()
+    assert screen.model.decl.stance == "very_aggressive"
+    pv = screen.model.attack_preview()
     assert pv is not None and 0 < pv.hit < 1
     assert sum(pv.distribution.values()) == 1
     assert pv.stances[0].stance.value == "very_aggressive"
@@ -237,8 +237,8 @@ def test_log_entry_click_highlights_its_figures(app: App) -> None:
     lift_curtain(app)
     index = next(i for i, (_, figs, _) in enumerate(screen.entries) if figs)
     screen.log.select(index)
-    assert screen.highlight == frozenset(screen.entries[index][1])
-    assert screen.board_view().highlighted >= screen.highlight
+    assert screen.model.highlight == frozenset(screen.entries[index][1])
+    assert screen.board_view().highlighted >= screen.model.highlight
 
 
 def test_save_load_and_undo(app: App, data_home: Path) -> None:
@@ -329,7 +329,7 @@ def test_secret_stances_are_kept_until_the_reveal(app: App) -> None:
             pos = screen.board.camera.hex_to_screen(screen.battle.figure(enemy).hex)
             click(app, (round(pos[0]), round(pos[1])))
             key(app, pygame.K_2)
-            assert screen.decl.target == enemy and screen.decl.stance == "mildly_aggressive"
+            assert screen.model.decl.target == enemy and screen.model.decl.stance == "mildly_aggressive"
             key(app, pygame.K_RETURN)
             secret_fig = d.figure
             assert not any("aggressive" in t for t, _, _ in screen.entries)
@@ -340,8 +340,8 @@ def test_secret_stances_are_kept_until_the_reveal(app: App) -> None:
             assert not any("aggressive" in t for t, _, _ in screen.entries)
             pos = screen.board.camera.hex_to_screen(screen.battle.figure(secret_fig).hex)
             click(app, (round(pos[0]), round(pos[1])))
-            assert screen.decl.target == secret_fig
-            pv = screen.preview()
+            assert screen.model.decl.target == secret_fig
+            pv = screen.model.attack_preview()
             assert pv is not None and any("not known" in x for x in pv.assumptions)
             key(app, pygame.K_z, pygame.KMOD_CTRL)  # cannot take back (and so peek at) the other's choice
             assert screen.status_error
@@ -474,12 +474,12 @@ def test_ftc_5_posture_key_cycles_crawling_and_the_move_is_sent_with_it(tmp_path
     screen = BattleScreen(app.ui, session, lambda: None)
     d = screen.my_decision()
     assert d is not None and d.reason == "move"
-    fid = screen.active_mover(d)
+    fid = screen.model.active_mover(d)
     assert fid is not None
-    standing = len(screen.reach(fid).hexes())
+    standing = len(screen.model.reach(fid).hexes())
     screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c"))
-    assert screen.posture_of(fid) == "crawling"
-    assert len(screen.reach(fid).hexes()) < standing
+    assert screen.model.posture_of(fid) == "crawling"
+    assert len(screen.model.reach(fid).hexes()) < standing
     sent: list[act.Action] = []
     monkeypatch.setattr(screen, "send", lambda a: sent.append(a) or True)
     screen.cmd_stay()

@@ -79,7 +79,7 @@ def test_hexes_are_named_by_their_ground_and_a_figure_not_by_coordinates(app: Ap
     screen = open_battle(app, controllers=all_human())
     _first_declaration(app, screen)
     key(app, pygame.K_5)  # very defensive: must retreat, a hex is chosen at once
-    st = screen.decl
+    st = screen.model.decl
     assert st.stance == "very_defensive" and st.retreat is not None
     notes = screen.declaration.stance_notes()
     me = screen.battle.figure(st.figure)

@@ -44,7 +44,7 @@ def _mags_shoots_along_the_edges(app: App) -> BattleScreen:
             break
         screen.send(player(screen.battle, d))
     ulric = next(f for f in screen.battle.figures.values() if f.name == "Red Ulric")
-    screen.decl.target = ulric.id
+    screen.model.decl.target = ulric.id
     screen.invalidate()
     return screen
 
@@ -86,9 +86,9 @@ def test_ftc_5_3_escape_chances_are_written_on_the_hovered_hex_only(app: App, mo
             break
         answer = {"follow": pygame.K_n, "declare": pygame.K_RETURN, "interrupt": pygame.K_p}
         key(app, answer.get(d.reason, pygame.K_SPACE))
-    fid = screen.active_mover(d)
+    fid = screen.model.active_mover(d)
     assert fid is not None
-    escapes = screen.escapes(fid)
+    escapes = screen.model.escapes(fid)
     assert len(escapes) >= 6
     labels: list[Any] = []
     draw = screen.board.draw
@@ -112,7 +112,7 @@ def test_a_message_answers_its_moment_and_goes_at_the_next_decision(app: App) ->
         if d.reason == "declare":
             break
         key(app, pygame.K_p if d.reason == "interrupt" else pygame.K_SPACE)
-    assert not screen.targets()
+    assert not screen.model.targets()
     key(app, pygame.K_t)
     assert screen.status == "No enemy is within reach of this weapon."
     key(app, pygame.K_RETURN)  # defends only: a decision
@@ -130,14 +130,14 @@ def test_the_top_bar_names_no_declaration_while_the_round_resolves(app: App) -> 
         lift_curtain(app)
         d = screen.my_decision()
         assert d is not None and d.reason == "declare"
-        screen.decl.target = enemy if d.figure == me else (me if d.figure == enemy else None)
+        screen.model.decl.target = enemy if d.figure == me else (me if d.figure == enemy else None)
         if d.figure == screen.battle.order[0]:  # the round's lines play out at the normal speed
             app.ui.settings = replace(app.ui.settings, animation_speed=1.0)
         key(app, pygame.K_RETURN)
         if screen.battle.round == 2:
             break
     assert screen.journal.pending, "the round's lines are still playing out"
-    shown = screen.shown().decision
+    shown = screen.model.shown().decision
     assert shown is not None and shown.reason == "declare"
     line = screen.tracker.prompt_line(shown)
     assert "declares" not in line and last not in line
@@ -150,7 +150,7 @@ def test_a_clicked_bare_hex_is_outlined_until_the_next_decision(app: App) -> Non
     d = screen.my_decision()
     assert d is not None and d.reason == "move"
     occupied = {f.hex for f in screen.battle.figures.values()}
-    reach = screen.reach(screen.active_mover(d) or "")
+    reach = screen.model.reach(screen.model.active_mover(d) or "")
     bare = next(h for h in on_screen(screen, set(screen.battle.terrain.hexes()) - occupied) if not reach.can_reach(h))
     click(app, _at(screen, bare))
     assert screen.board_view().selected == bare
@@ -197,8 +197,8 @@ def test_ftc_6_2_the_sheet_counts_a_second_move_as_its_own(app: App) -> None:
         assert d is not None
         if d.reason == "declare":
             break
-        if d.reason == "move" and screen.active_mover(d) == fid:
-            reach = screen.reach(fid)
+        if d.reason == "move" and screen.model.active_mover(d) == fid:
+            reach = screen.model.reach(fid)
             two = next(h for h in sorted(reach.hexes()) if len(reach.path(h).hexes) == 2 and reach.band(h) == "free")
             assert screen.send(act.Move(fid, reach.path(two).steps))
         else:

@@ -234,7 +234,7 @@ def test_ftc_5_the_path_preview_shows_the_whole_body_where_it_ends(app: App, mon
         lift_curtain(app)
     d = screen.my_decision()
     assert d is not None and d.reason == "move" and d.figure == dragon.id
-    reach = screen.reach(dragon.id)
+    reach = screen.model.reach(dragon.id)
     goal = min((h for h in reach.hexes() if h not in dragon.cells), key=lambda h: (distance(h, dragon.hex), h))
     show(screen, goal)
     move(app, spot(screen, goal))

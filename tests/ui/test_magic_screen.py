@@ -44,7 +44,7 @@ def _wizard_declares(app: App, screen: BattleScreen, wanted: str, rounds: int = 
         if d is None:
             continue
         if d.reason == "declare" and d.figure == wiz:
-            if screen.declare_options()["spells"][wanted]:
+            if screen.model.declare_options()["spells"][wanted]:
                 return wiz
             key(app, pygame.K_RETURN)
         elif d.reason == "declare":
@@ -79,11 +79,11 @@ def test_ftc_8_spell_chosen_and_target_clicked_then_declared_is_cast(app: App) -
     screen = open_battle(app, KEEP, controllers={"red": "human", "blue": "tactical"})
     wiz = _wizard_declares(app, screen, "Fire Bolt")
     click(app, _button(screen, "Fire Bolt").center)
-    assert screen.decl.spell == "Fire Bolt"
-    target = screen.declare_options()["spells"]["Fire Bolt"][0]
+    assert screen.model.decl.spell == "Fire Bolt"
+    target = screen.model.declare_options()["spells"]["Fire Bolt"][0]
     _click_hex(app, screen, screen.battle.figure(target).hex)
-    assert screen.decl.spell_target == target
-    assert screen.spells.preview() is not None
+    assert screen.model.decl.spell_target == target
+    assert screen.model.spell_preview() is not None
     key(app, pygame.K_RETURN)
     sent = [a for a in screen.battle.log if isinstance(a, act.Declare) and a.figure == wiz]
     assert sent[-1].spell == "Fire Bolt" and sent[-1].spell_target == target and sent[-1].targets == ()
@@ -100,7 +100,7 @@ def test_ftc_8_1_concentrating_caster_continues_by_default_with_progress_on_the_
     wiz = _wizard_declares(app, screen, "Thunderstrike")
     click(app, _button(screen, "Thunderstrike").center)
     key(app, pygame.K_t)
-    assert screen.decl.spell_target is not None
+    assert screen.model.decl.spell_target is not None
     key(app, pygame.K_RETURN)
     b = screen.battle
     conc = b.casting_of(wiz)
@@ -123,15 +123,15 @@ def test_ftc_8_1_concentrating_caster_continues_by_default_with_progress_on_the_
     conc = b.casting_of(wiz)
     assert conc is not None and conc.progress == (1, 5)
     assert {fid: p for fid, _, p, _ in spell_panel.token_marks(b)}[wiz] == (1, 5)
-    screen.ensure_decl(screen.my_decision())  # type: ignore[arg-type]
-    assert screen.decl.spell == "Thunderstrike"
+    screen.model.ensure_decl(screen.my_decision())  # type: ignore[arg-type]
+    assert screen.model.decl.spell == "Thunderstrike"
     labels = [bt.text for bt in (screen._rebuild_buttons() or screen.buttons)]
     assert "Continue Thunderstrike (2/5)" in labels and "Abandon" in labels
     assert ("Concentrating on Thunderstrike: round 2 of 5", spell_panel.MAGIC) in spell_panel.inspector_lines(
         b, b.figure(wiz)
     )
     click(app, _button(screen, "Abandon").center)
-    assert screen.decl.spell is None
+    assert screen.model.decl.spell is None
     key(app, pygame.K_RETURN)
     broken = [e for e in b.events if isinstance(e, ev.ConcentrationBroken)]
     assert broken and broken[-1].caster == wiz and b.casting_of(wiz) is None

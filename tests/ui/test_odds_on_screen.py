@@ -68,12 +68,12 @@ def test_ftc_6_2_a_target_the_stance_no_longer_reaches_shows_no_odds(app: App) -
     key(app, pygame.K_2)  # mildly aggressive: one hex of advance
     click(app, _at(screen, neighbor(fig.hex, fig.facing)))
     click(app, _at(screen, screen.battle.figure(enemy).hex))
-    assert screen.decl.target == enemy and screen.decl.advance
+    assert screen.model.decl.target == enemy and screen.model.decl.advance
     painted = _painted_now(app, screen)
     assert any("P(hit)" in s for s in painted)
     assert painted.count("out of reach") == 3  # neutral, mildly and very defensive cannot advance
     key(app, pygame.K_3)  # neutral: no advance
-    assert screen.decl.target == enemy and not screen.decl.advance
+    assert screen.model.decl.target == enemy and not screen.model.decl.advance
     painted = _painted_now(app, screen)
     assert not any("P(hit)" in s for s in painted)
     assert any(s.endswith("out of reach") and s.startswith("→") for s in painted)

@@ -74,13 +74,13 @@ def test_declaration_notes_fit_the_panel_and_a_cut_ends_with_ellipsis(app: App) 
         d = screen.battle.decision()
         assert d is not None
         if d.reason == "declare" and d.side == "blue":
-            screen.declaration.ensure(d)
-            if screen.declaration.targets():
+            screen.model.ensure_decl(d)
+            if screen.model.targets():
                 break
         screen.send(player(screen.battle, d))
-    if screen.decl.target is None:
+    if screen.model.decl.target is None:
         screen.declaration.cycle_target()
-    pv = screen.declaration.preview()
+    pv = screen.model.attack_preview()
     assert pv is not None and len(pv.bystanders) >= 3
     painted = _painted(app)
     first = next((i for i, p in enumerate(painted) if "hit by a miss" in p[0]), None)

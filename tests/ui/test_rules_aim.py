@@ -14,17 +14,17 @@ from tests.ui.test_battle_words import _first_declaration
 def test_ftc_6_6_the_aim_chooser_offers_arms_and_legs(app: App) -> None:
     screen = open_battle(app, controllers=all_human())
     _first_declaration(app, screen)
-    fig = screen.battle.figure(screen.decl.figure)
+    fig = screen.battle.figure(screen.model.decl.figure)
     enemy = next(f for f in screen.battle.figures.values() if f.side != fig.side and not f.out)
-    screen.decl.target = enemy.id  # the chooser reads the target chosen (T or a click) whatever its reach
-    assert screen.decl.aim == "best"
+    screen.model.decl.target = enemy.id  # the chooser reads the target chosen (T or a click) whatever its reach
+    assert screen.model.decl.aim == "best"
     assert screen.declaration.aims()[:5] == ("best", "torso", "head", "arm", "leg")
     for _ in range(3):
         key(app, pygame.K_l)
-    assert screen.decl.aim == "arm"
-    assert screen.declaration.attack_action().aim == "arm"
+    assert screen.model.decl.aim == "arm"
+    assert screen.model.attack_action().aim == "arm"
     labels = [b.text for b in screen.declaration.buttons(pygame.Rect(0, 400, 900, 232))]
     assert "Aim: arm" in labels
     for _ in range(4):
         key(app, pygame.K_l)  # leg, hand, foot, then back to best
-    assert screen.decl.aim == "best"
+    assert screen.model.decl.aim == "best"

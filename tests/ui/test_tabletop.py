@@ -66,7 +66,7 @@ def test_a_rosters_token_picture_shows_in_battle(app: App, tmp_path: Path) -> No
 def a_move(screen: BattleScreen) -> act.Move:
     d = screen.battle.decision()
     assert d is not None and d.figure is not None
-    reach = screen.reach(d.figure)
+    reach = screen.model.reach(d.figure)
     far = max(reach.hexes(), key=lambda h: (len(reach.path(h).steps), h.q, h.r))
     return act.Move(d.figure, reach.path(far).steps)
 

@@ -34,7 +34,7 @@ def test_the_thinking_panel_names_the_side_the_top_bar_names(app: App, monkeypat
     checked = 0
     for _ in range(400):
         app.tick(0.05)
-        shown, d = screen.shown().decision, screen.decision()
+        shown, d = screen.model.shown().decision, screen.decision()
         if shown is None or d is None or shown.side == d.side:
             continue
         assert thinking_line(d) == [f"{screen.battle.sides[shown.side].name} (computer) is deciding…"]

@@ -48,7 +48,7 @@ def bench_screen(
     d = battle.decision()
     if d is not None and d.figure is not None:
         screen.focus.fit(d)
-        reach = screen.reach(d.figure)
+        reach = screen.model.reach(d.figure)
         cam = screen.board.camera
         visible = [h for h in reach.hexes() if cam.in_view(*cam.hex_to_screen(h))]
         if visible:

@@ -8,23 +8,21 @@ way. Nothing here imports a part or the screen, so the imports run one way.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol
 
 import pygame
 
+from game.colours import RGB
 from game.engine import actions as act
-from game.engine.battle import Battle, Decision, Figure, Seat, SideSetup
-from game.engine.hexgrid import Hex
-from game.engine.movement import Path as MovePath
-from game.engine.movement import Reach
+from game.engine.battle import Battle, Decision, Seat
 from game.engine.odds import Outcome
 from game.engine.wounds import WoundLevel
 from game.session import BattleSession
 from game.ui import theme
+from game.ui.battle.model import BattleModel
+from game.ui.battle.words import Entry
 from game.ui.board import Board
 from game.ui.mapdata import BoardData
 from game.ui.preview import AttackPreview, percent
@@ -33,13 +31,7 @@ from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
 from game.ui.widgets import Button, TextCache
 
-RGB = tuple[int, int, int]
-Entry = tuple[str, tuple[str, ...], RGB | None]
-"""A log line: its text, the figures it names (highlighted when it is clicked), its colour."""
 HUMAN = "human"
-MOVE_REASONS = ("move", "held_end", "interrupt")
-"""The decisions the move panel takes (the stop / escape / follow questions are its too)."""
-ANSWER_REASONS = ("stop", "escape_failed", "follow")
 AI_DELAY = 0.45
 """Seconds between two computer decisions at animation speed 1 (so a player can follow them)."""
 LOG_DELAY = 0.22
@@ -61,85 +53,6 @@ def action_side(battle: Battle, action: act.Action) -> str | None:
     return None
 
 
-def follow_hex(battle: Battle) -> Hex | None:
-    """The hex a follower is offered to step into now (FTC 6.2's follow step), if any."""
-    d = battle.decision()
-    return d.follow_hex if d is not None else None
-
-
-@dataclass
-class DeclState:
-    """The declaration being put together in the panel (nothing is sent until Enter)."""
-
-    figure: str = ""
-    weapon: str | None = None
-    target: str | None = None
-    stance: str = "neutral"
-    dodge: set[str] = field(default_factory=set)
-    advance: list[tuple[Hex, int]] = field(default_factory=list)
-    retreat: Hex | None = None
-    second_move: bool = False
-    spell: str | None = None
-    """A spell to cast instead of attacking (FTC 8; the spell panel), with its target or centre hex."""
-    spell_target: str | None = None
-    spell_hex: Hex | None = None
-    aim: str = "best"
-    """Where the blow should fall when the result allows a choice (FTC 6.6): "best" or a location."""
-
-    def key(self) -> tuple[Any, ...]:
-        """A hashable summary (the panel and overlays are rebuilt when it changes)."""
-        return (
-            self.figure,
-            self.weapon,
-            self.target,
-            self.stance,
-            tuple(sorted(self.dodge)),
-            tuple(self.advance),
-            self.retreat,
-            self.second_move,
-            self.spell,
-            self.spell_target,
-            self.spell_hex,
-            self.aim,
-        )
-
-
-@dataclass(frozen=True)
-class Shown:
-    """The battle as the tracker and the sheet show it: the live battle, or — while the log is still playing
-    a decision's lines out — the battle as it stood before that decision, so no result shows early."""
-
-    round: int
-    phase: str
-    over: bool
-    winner: str | None
-    order: tuple[str, ...]
-    figures: Mapping[str, Figure]
-    sides: Mapping[str, SideSetup]
-    decision: Decision | None
-
-    @classmethod
-    def live(cls, battle: Battle) -> Shown:
-        """The battle as it is now (no copies)."""
-        return cls(
-            battle.round,
-            battle.phase,
-            battle.over,
-            battle.winner,
-            tuple(battle.order),
-            battle.figures,
-            battle.sides,
-            battle.decision(),
-        )
-
-    @classmethod
-    def frozen(cls, battle: Battle) -> Shown:
-        """The battle as it is now, kept while it goes on changing (each figure copied: the engine replaces a
-        figure's fields, never mutates them in place)."""
-        live = cls.live(battle)
-        return replace(live, figures={fid: copy.copy(f) for fid, f in battle.figures.items()})
-
-
 class BattleHost(Protocol):
     """The battle screen as its parts (and the GM's panel) see it: the state they share and the questions
     one part answers for another, asked through the screen."""
@@ -149,19 +62,17 @@ class BattleHost(Protocol):
     data: BoardData
     board: Board
     tabletop: Tabletop
-    version: int
-    """Bumped whenever the battle or what is shown of it changes (caches are keyed on it)."""
-    selected_id: str | None
-    selected_hex: Hex | None
-    hover_hex: Hex | None
     mouse: tuple[int, int]
-    highlight: frozenset[str]
     status: str
     status_error: bool
     buttons: list[Button]
-    decl: DeclState
     pauses_for_gm: bool
     """Whether the screen runs the battle itself, so that it may stop for the GM (not at a network table)."""
+
+    @property
+    def model(self) -> BattleModel:
+        """The selection, the decision being put together and the cached questions of the battle."""
+        ...
 
     @property
     def session(self) -> BattleSession:
@@ -177,21 +88,12 @@ class BattleHost(Protocol):
         """Who must decide now."""
         ...
 
-    def shown(self) -> Shown:
-        """The battle as the tracker and the sheet show it (no result before the log has played it out)."""
-        ...
-
     def my_decision(self) -> Decision | None:
         """The decision when a person at the screen makes it and the log has caught up."""
         ...
 
     def is_human(self, side: str) -> bool:
         """Whether a person plays the side."""
-        ...
-
-    def figure_in_focus(self) -> str | None:
-        """The figure a panel about "a figure" opens on: one picked on the board since the last decision,
-        else the figure whose turn it is, else the selected one."""
         ...
 
     def is_computer(self, side: str) -> bool:
@@ -228,10 +130,6 @@ class BattleHost(Protocol):
         """Something the board shows changed: rebuild its view on the next frame."""
         ...
 
-    def memo(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-        """A value computed once per battle state (forgotten after every decision)."""
-        ...
-
     def tokens(self) -> list[TokenView]:
         """Every figure's token."""
         ...
@@ -256,40 +154,6 @@ class BattleHost(Protocol):
 
     def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
         """Where the decision panel stands (at the top of the board, or the bottom)."""
-        ...
-
-    # --- answered by the move panel
-    def active_mover(self, d: Decision) -> str | None:
-        """The figure whose move is being planned."""
-        ...
-
-    def reach(self, fid: str) -> Reach:
-        """Where the figure can move now."""
-        ...
-
-    def escapes(self, fid: str) -> dict[Hex, Fraction]:
-        """The escape chance of every hex whose path leaves a zone of control."""
-        ...
-
-    def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:
-        """The path the figure would take to a hex."""
-        ...
-
-    # --- answered by the declaration panel
-    def ensure_decl(self, d: Decision) -> None:
-        """Start a fresh declaration when a new figure declares."""
-        ...
-
-    def declare_options(self) -> dict[str, Any]:
-        """What the declaring figure may choose."""
-        ...
-
-    def targets(self) -> list[str]:
-        """Enemies the declaring figure may attack."""
-        ...
-
-    def preview(self) -> AttackPreview | None:
-        """The odds of the attack being declared."""
         ...
 
     # --- answered by the board overlays
@@ -370,17 +234,13 @@ def fit_words(text: TextCache, line: str, size: int, room: int) -> str:
 
 __all__ = [
     "AI_DELAY",
-    "ANSWER_REASONS",
     "LOG_DELAY",
-    "MOVE_REASONS",
+    "RGB",
     "TRAITS",
     "AttackPreview",
     "BattleHost",
-    "DeclState",
     "Entry",
-    "Shown",
     "action_side",
     "fit_words",
-    "follow_hex",
     "paint_distribution",
 ]

@@ -1,8 +1,8 @@
 """The declaration panel of the battle screen (FTC 6.1, 6.2): weapon, stance, target, dodges, advance or
 retreat hexes, a second move — and the odds of the attack as edited, with the stances compared.
 
-The declaration is put together in a ``DeclState`` and sent only on Enter; the options and the odds come
-from the battle (``declare_options``, ``targets_for``) and ``game.ui.preview.attack_preview``. A spell
+The declaration is put together in the model's ``DeclState`` and sent only on Enter; the options and the odds
+come from the battle through the model (``declare_options``, ``targets``, ``attack_preview``). A spell
 chosen instead of an attack is the spell panel's (``game.ui.battle.spells``).
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from typing import Any, cast
 
 import pygame
 
@@ -19,12 +18,11 @@ from game.engine.battle import Decision, Figure
 from game.engine.combat import Stance
 from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.ladder import level_name
-from game.engine.odds import AIMS, Aim
+from game.engine.odds import AIMS
 from game.ui import theme
-from game.ui.battle.common import BattleHost, DeclState, fit_words, paint_distribution
-from game.ui.battle.spellbook import default_spell
+from game.ui.battle.common import BattleHost, fit_words, paint_distribution
 from game.ui.battle.words import counted, hex_name, signed
-from game.ui.preview import AttackPreview, StanceColumn, attack_preview, percent, weapon_named
+from game.ui.preview import AttackPreview, StanceColumn, percent
 from game.ui.widgets import Button
 
 LEFT = 440
@@ -70,13 +68,12 @@ class DeclarationPanel:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
-        self.state = DeclState()
+        self.model = screen.model
         self.dodge_from = 0
         """The first missile firer the dodge row shows (its "+N" button steps on when not all fit)."""
 
     def reset(self) -> None:
-        """A decision was sent: the next declaration starts fresh."""
-        self.state = DeclState()
+        """A decision was sent: the next declaration's dodge row starts at its first firer."""
         self.dodge_from = 0
 
     # --- layout ---------------------------------------------------------------------------------
@@ -108,160 +105,84 @@ class DeclarationPanel:
         """The dodge row's top in the panel (unscaled pixels)."""
         return 156 - (COMPACT_CUT if self.compact(width) else 0)
 
-    # --- what the declaration would be ------------------------------------------------------------
-    def ensure(self, d: Decision) -> None:
-        """Start a fresh declaration when a new figure declares."""
-        if d.reason == "declare" and self.state.figure != d.figure:
-            fig = self.screen.battle.figure(d.figure or "")
-            self.state = DeclState(
-                figure=fig.id,
-                weapon=fig.character.ready_weapon.name,
-                spell=default_spell(self.screen.battle, fig.id),
-            )
-
-    def declare_options(self) -> dict[str, Any]:
-        """``battle.declare_options`` for the declaring figure (cached per state)."""
-        fid = self.state.figure
-        opts: dict[str, Any] = self.screen.memo(
-            ("opts", self.screen.version, fid), lambda: self.screen.battle.declare_options(fid)
-        )
-        return opts
-
-    def targets(self) -> list[str]:
-        """Enemies the declaring figure may attack with its weapon (from its position after any advance)."""
-        d = self.state
-        fig = self.screen.battle.figure(d.figure)
-        weapon = weapon_named(fig, d.weapon)
-        positions = [(fig.hex, fig.facing), *d.advance] if d.advance else None
-        return self.screen.battle.targets_for(d.figure, weapon, positions=positions)
-
-    def preview(self) -> AttackPreview | None:
-        """The odds of the declaration being edited (cached per state)."""
-        d = self.state
-        if d.target is None or d.second_move or d.spell is not None:
-            return None
-        battle, target = self.screen.battle, d.target
-        known = self.screen.gm_seated()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
-
-        def compute() -> AttackPreview | None:
-            try:
-                return attack_preview(
-                    battle,
-                    d.figure,
-                    d.weapon,
-                    target,
-                    d.stance,
-                    dodge=tuple(sorted(d.dodge)),
-                    advance=tuple(d.advance),
-                    aim=cast(Aim, d.aim),
-                    gm_hand=known,
-                )
-            except (ValueError, KeyError):
-                return None
-
-        pv: AttackPreview | None = self.screen.memo((self.screen.version, d.key()), compute)
-        return pv
-
-    def attack_action(self) -> act.Declare:
-        """The attack (or defence) as edited, ready to send (FTC 6.1, 6.2)."""
-        s = self.state
-        advance = tuple(h for h, _ in s.advance)
-        start = self.screen.battle.figure(s.figure).hex
-        advance_facing = (
-            s.advance[-1][1]
-            if s.advance and s.advance[-1][0] == (s.advance[-2][0] if len(s.advance) > 1 else start)
-            else None
-        )
-        return act.Declare(
-            s.figure,
-            s.stance,
-            (s.target,) if s.target else (),
-            s.weapon,
-            dodge=tuple(sorted(s.dodge)),
-            advance=advance,
-            advance_facing=advance_facing,
-            retreat=s.retreat,
-            aim=s.aim,
-        )
-
     # --- commands -------------------------------------------------------------------------------
     def cmd_stance(self, stance: str) -> bool:
         """1–5: choose a stance (table 4)."""
         d = self.screen.my_decision()
         if d is None or d.reason != "declare":
             return False
-        self.ensure(d)
-        if stance not in self.declare_options()["stances"]:
+        self.model.ensure_decl(d)
+        if stance not in self.model.declare_options()["stances"]:
             self.screen.set_status(
                 "A very defensive stance must retreat, and no hex leads away from every attacker.", error=True
             )
             return False
         st = Stance(stance)
-        self.state.stance = stance
+        self.model.decl.stance = stance
         if st.retreat == "none":
-            self.state.retreat = None
-        if len(self.state.advance) > st.max_advance:
-            self.state.advance = self.state.advance[: st.max_advance]
-        if st.retreat == "must" and self.state.retreat is None:
-            retreats = self.declare_options()["retreats"]
-            self.state.retreat = retreats[0] if retreats else None
+            self.model.decl.retreat = None
+        if len(self.model.decl.advance) > st.max_advance:
+            self.model.decl.advance = self.model.decl.advance[: st.max_advance]
+        if st.retreat == "must" and self.model.decl.retreat is None:
+            retreats = self.model.declare_options()["retreats"]
+            self.model.decl.retreat = retreats[0] if retreats else None
         if st.retreat != "none" or st.max_advance == 0:
-            self.state.advance = []
+            self.model.decl.advance = []
         self.screen.invalidate()
         return True
 
     def cmd_weapon(self, name: str) -> bool:
         """Choose the weapon to attack with."""
-        self.state.weapon, self.state.spell = name, None
-        if self.state.target not in self.targets():
-            self.state.target = None
+        self.model.decl.weapon, self.model.decl.spell = name, None
+        if self.model.decl.target not in self.model.targets():
+            self.model.decl.target = None
         self.screen.invalidate()
         return True
 
     def cmd_toggle_dodge(self, firer: str) -> bool:
         """Watch (dodge) a missile firer: -1 to the attack each (FTC 6.1)."""
-        if firer in self.state.dodge:
-            self.state.dodge.discard(firer)
+        if firer in self.model.decl.dodge:
+            self.model.decl.dodge.discard(firer)
         else:
-            self.state.dodge.add(firer)
+            self.model.decl.dodge.add(firer)
         return True
 
     def aims(self) -> tuple[str, ...]:
         """What the attacker may aim at (FTC 6.6): best, then the target's locations (no head for a creature
         without one); the result decides at the roll whether the aim can be had."""
-        tgt = self.screen.battle.figure(self.state.target) if self.state.target else None
+        tgt = self.model.battle.figure(self.model.decl.target) if self.model.decl.target else None
         return tuple(a for a in AIMS if a != "head" or tgt is None or tgt.character.has_head)
 
     def cmd_cycle_aim(self) -> bool:
         """L: the next aim — best, torso, head, arm, leg, hand, foot (FTC 6.6)."""
         aims = self.aims()
-        i = (aims.index(self.state.aim) + 1) % len(aims) if self.state.aim in aims else 0
-        self.state.aim = aims[i]
+        i = (aims.index(self.model.decl.aim) + 1) % len(aims) if self.model.decl.aim in aims else 0
+        self.model.decl.aim = aims[i]
         self.screen.invalidate()
         return True
 
     def cmd_second_move(self) -> bool:
         """Neither attack nor defend: move again (FTC 6.2)."""
-        self.state.second_move = not self.state.second_move
-        self.state.target, self.state.spell = None, None
+        self.model.decl.second_move = not self.model.decl.second_move
+        self.model.decl.target, self.model.decl.spell = None, None
         self.screen.invalidate()
         return True
 
     def cycle_target(self) -> bool:
         """T: the next attackable enemy."""
-        ts = self.targets()
+        ts = self.model.targets()
         if not ts:
             self.screen.set_status("No enemy is within reach of this weapon.", error=False)
             return False
-        i = (ts.index(self.state.target) + 1) % len(ts) if self.state.target in ts else 0
-        self.state.target = ts[i]
+        i = (ts.index(self.model.decl.target) + 1) % len(ts) if self.model.decl.target in ts else 0
+        self.model.decl.target = ts[i]
         self.screen.invalidate()
         return True
 
     def clear_moves(self) -> bool:
         """Esc: drop the chosen advance and target, if any (True when there was something to drop)."""
-        if self.state.advance or self.state.target:
-            self.state.advance, self.state.target = [], None
+        if self.model.decl.advance or self.model.decl.target:
+            self.model.decl.advance, self.model.decl.target = [], None
             self.screen.invalidate()
             return True
         return False
@@ -271,9 +192,9 @@ class DeclarationPanel:
         """Weapons and Second move, the five stances, the dodge toggles (the declare buttons are the
         screen's, after the spell row)."""
         s, ui = self.screen.ui.s, self.screen.ui
-        st = self.state
+        st = self.model.decl
         out: list[Button] = []
-        opts = self.declare_options()
+        opts = self.model.declare_options()
         top = rect.y + s(34)
         bx = rect.x + s(12)
         for name in opts["weapons"]:
@@ -305,8 +226,8 @@ class DeclarationPanel:
         the row's end, all inside the controls column: the firers that do not fit give way to a "+N" button
         that shows the next ones."""
         s, text = self.screen.ui.s, self.screen.ui.text
-        st = self.state
-        fig = self.screen.battle.figure(st.figure)
+        st = self.model.decl
+        fig = self.model.battle.figure(st.figure)
         out: list[Button] = []
         right = rect.x + self.columns(rect.width)[0]
         y = rect.y + s(self.dodge_y(rect.width))
@@ -317,7 +238,7 @@ class DeclarationPanel:
             b.focused = st.aim != "best"
             out.append(b)
             right -= aw + s(DODGE_GAP)
-        firers = [f for f in self.declare_options()["firers"] if f != fig.id]
+        firers = [f for f in self.model.declare_options()["firers"] if f != fig.id]
         if not firers or st.second_move:
             return out
         start = self.dodge_from % len(firers)
@@ -336,14 +257,14 @@ class DeclarationPanel:
                 functools.partial(self.cmd_toggle_dodge, fid),
                 pygame.Rect(x, y, w, s(26)),
                 size=12,
-                tooltip=f"Dodge {self.screen.battle.figure(fid).name}'s missiles: −1 to this figure's attack (FTC 6.1)",
+                tooltip=f"Dodge {self.model.battle.figure(fid).name}'s missiles: −1 to this figure's attack (FTC 6.1)",
             )
             b.focused = fid in st.dodge
             out.append(b)
             x += w + s(DODGE_GAP)
             shown += 1
         if shown < len(ring) and x + more <= right:
-            hidden = [self.screen.battle.figure(f).name for f in ring[shown:]]
+            hidden = [self.model.battle.figure(f).name for f in ring[shown:]]
             out.append(
                 Button(
                     f"+{len(ring) - shown}",
@@ -357,7 +278,7 @@ class DeclarationPanel:
 
     def _short(self, fid: str) -> str:
         """A figure's first name, as the dodge row shows it."""
-        return self.screen.battle.figure(fid).name.split()[0]
+        return self.model.battle.figure(fid).name.split()[0]
 
     def cmd_more_dodges(self, step: int) -> bool:
         """The dodge row's "+N": show the next missile firers."""
@@ -371,11 +292,11 @@ class DeclarationPanel:
         if key in digits:
             self.cmd_stance(list(Stance)[digits.index(key)].value)
             return True
-        if key == pygame.K_l and self.state.target is not None:
+        if key == pygame.K_l and self.model.decl.target is not None:
             self.cmd_cycle_aim()
             return True
         if key == pygame.K_BACKSPACE:
-            self.state.advance, self.state.retreat = [], None
+            self.model.decl.advance, self.model.decl.retreat = [], None
             self.screen.invalidate()
             return True
         return False
@@ -383,21 +304,21 @@ class DeclarationPanel:
     def click(self, h: Hex, occupant: Figure | None) -> bool:
         """A board click while declaring: the second move's hex, the target, the retreat or an advance
         hex; True when the click was taken."""
-        s = self.state
-        battle = self.screen.battle
+        s = self.model.decl
+        battle = self.model.battle
         fig = battle.figure(s.figure)
         if s.second_move:
-            if self.screen.reach(fig.id).can_reach(h):
-                path = self.screen.planned_path(fig.id, h)
+            if self.model.reach(fig.id).can_reach(h):
+                path = self.model.planned_path(fig.id, h)
                 if path is not None:
                     self.screen.send(act.SecondMove(fig.id, path.steps))
                     return True
             return False
-        if occupant is not None and s.spell is None and occupant.id in self.targets():
+        if occupant is not None and s.spell is None and occupant.id in self.model.targets():
             s.target = None if s.target == occupant.id else occupant.id
             return True
         st = Stance(s.stance)
-        if st.retreat != "none" and h in self.declare_options()["retreats"]:
+        if st.retreat != "none" and h in self.model.declare_options()["retreats"]:
             s.retreat = None if s.retreat == h and st.retreat == "may" else h
             return True
         last_hex, last_facing = s.advance[-1] if s.advance else (fig.hex, fig.facing)
@@ -410,7 +331,7 @@ class DeclarationPanel:
         ):
             facing = direction_to(last_hex, h)
             s.advance.append((h, facing if facing is not None else last_facing))
-            if s.target not in self.targets():
+            if s.target not in self.model.targets():
                 s.target = None
             return True
         return False
@@ -419,7 +340,7 @@ class DeclarationPanel:
     def stance_notes(self) -> str:
         """What the stance lets the figure do with hexes (FTC 6.2): the advance chosen, the retreat hex named
         the way the board shows it."""
-        st = self.state
+        st = self.model.decl
         stance = Stance(st.stance)
         notes = []
         if stance.max_advance:
@@ -430,7 +351,7 @@ class DeclarationPanel:
             where = (
                 "click a green hex"
                 if st.retreat is None
-                else "to " + hex_name(self.screen.battle, self.screen.data.layout, st.retreat, st.figure)
+                else "to " + hex_name(self.model.battle, self.screen.data.layout, st.retreat, st.figure)
             )
             notes.append(f"retreat: {where}" + (" (required)" if stance.retreat == "must" else ""))
         return " · ".join(notes)
@@ -440,9 +361,9 @@ class DeclarationPanel:
         area (where the spell panel paints a casting's odds), None for a second move (no odds)."""
         s, text = self.screen.ui.s, self.screen.ui.text
         w = surf.get_width()
-        self.ensure(d)
-        st = self.state
-        battle = self.screen.battle
+        self.model.ensure_decl(d)
+        st = self.model.decl
+        battle = self.model.battle
         fig = battle.figure(st.figure)
         x = s(12)
         left_w, below = self.columns(w)
@@ -477,7 +398,7 @@ class DeclarationPanel:
             for part in text.wrap(notes, 11, left_w - x)[:2]:
                 text.blit(surf, part, (x, y + s(2)), 11, theme.TEXT_MUTED)
                 y += text.line_height(11)
-        opts = self.declare_options()
+        opts = self.model.declare_options()
         if [f for f in opts["firers"] if f != fig.id]:
             text.blit(surf, "Dodge:", (x, s(self.dodge_y(w) + 5)), 12, theme.TEXT_MUTED)
         # the odds column
@@ -507,7 +428,7 @@ class DeclarationPanel:
         )
 
     def _odds_notes(self, pv: AttackPreview) -> list[str]:
-        battle = self.screen.battle
+        battle = self.model.battle
         notes = []
         if pv.line is not None:
             if pv.line.blocked:
@@ -524,17 +445,18 @@ class DeclarationPanel:
     def out_of_reach(self, pv: AttackPreview) -> str:
         """Why a target shows no odds (FTC 6.2, 6.5): the sentence the door would refuse the declaration with,
         and which stances would reach it."""
-        battle = self.screen.battle
+        battle = self.model.battle
         fig, tgt = battle.figure(pv.attacker), battle.figure(pv.target)
         if pv.ranged:
             return f"{tgt.name} cannot be shot from here: out of range or behind something that blocks the line."
-        stance = Stance(self.state.stance).display_name.lower()
-        where = f"after the {counted(len(self.state.advance), 'hex', 'hexes')} of advance" if self.state.advance else ""
+        stance = Stance(self.model.decl.stance).display_name.lower()
+        advance = self.model.decl.advance
+        where = f"after the {counted(len(advance), 'hex', 'hexes')} of advance" if advance else ""
         line = f"{tgt.name} is out of reach of {fig.name}'s {pv.weapon} in a {stance} stance {where}".rstrip() + "."
         reach = [STANCE_COLUMNS[c.stance.value].lower() for c in pv.stances if c.hit is not None]
         if reach:
             line += f" In reach: {', '.join(reach)}."
-        elif not self.state.advance:
+        elif not self.model.decl.advance:
             line += " An aggressive stance may advance to it: choose one and click the hexes ahead."
         return line
 
@@ -547,8 +469,8 @@ class DeclarationPanel:
     def odds_details(self) -> str:
         """The odds a compact panel leaves out, for the hint over its odds: the whole modifier line, the
         stances compared and the notes ("" with no target or no odds)."""
-        pv = self.preview()
-        if self.state.target is None or pv is None:
+        pv = self.model.attack_preview()
+        if self.model.decl.target is None or pv is None:
             return ""
         out = [self._odds_line(pv) if pv.reachable else self.out_of_reach(pv)]
         if pv.stances:
@@ -562,10 +484,10 @@ class DeclarationPanel:
     def _paint_odds(self, surf: pygame.Surface, area: pygame.Rect, compact: bool = False) -> None:
         s, text = self.screen.ui.s, self.screen.ui.text
         ox, ow, h = area.x, area.width, area.bottom
-        st = self.state
-        battle = self.screen.battle
+        st = self.model.decl
+        battle = self.model.battle
         y = area.y
-        pv = self.preview()
+        pv = self.model.attack_preview()
         if st.target is None:
             for part in text.wrap(
                 "Target: click an enemy outlined in red, or press T. With no target the figure only defends.", 13, ow

@@ -9,7 +9,8 @@ import pygame
 
 from game.engine.battle import Decision
 from game.engine.hexgrid import Hex
-from game.ui.battle.common import MOVE_REASONS, BattleHost, follow_hex
+from game.ui.battle.common import BattleHost
+from game.ui.battle.model import MOVE_REASONS, follow_hex
 from game.ui.camera import ZOOM_LEVELS
 
 
@@ -18,6 +19,7 @@ class Focus:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self.panel_top = False
         """Whether the decision panel stands at the top of the board (else at the bottom)."""
         self._key: tuple[object, ...] | None = None
@@ -25,12 +27,11 @@ class Focus:
     def hexes(self, d: Decision) -> list[Hex]:
         """What must stay in sight for this decision: the deciding (or moving) figure and what it decides
         about — its target, the mover it may stop, the hex it may follow into."""
-        sc = self.screen
-        battle = sc.battle
+        battle = self.model.battle
         figures: list[str] = []
         extra: list[Hex] = []
         if d.reason in MOVE_REASONS:
-            mover = sc.active_mover(d)
+            mover = self.model.active_mover(d)
             figures.append(mover or "")
         else:
             figures.append(d.figure or "")
@@ -38,17 +39,17 @@ class Focus:
             figures.append(d.mover)
         if d.reason == "follow" and (spot := follow_hex(battle)) is not None:
             extra.append(spot)
-        if d.reason == "declare" and sc.decl.figure == d.figure:
-            figures.extend(t for t in (sc.decl.target, sc.decl.spell_target) if t)
-            if sc.decl.spell_hex is not None:
-                extra.append(sc.decl.spell_hex)
+        if d.reason == "declare" and self.model.decl.figure == d.figure:
+            figures.extend(t for t in (self.model.decl.target, self.model.decl.spell_target) if t)
+            if self.model.decl.spell_hex is not None:
+                extra.append(self.model.decl.spell_hex)
         out = [h for fid in figures if fid in battle.figures for h in battle.cells_of(fid)]
         return out + extra
 
     def key(self, d: Decision) -> tuple[object, ...]:
         """What the focus depends on (a change asks for a new look)."""
         sc = self.screen
-        return (sc.version, d, tuple(self.hexes(d)), sc.size, tuple(sc.board.camera.view))
+        return (self.model.version, d, tuple(self.hexes(d)), sc.size, tuple(sc.board.camera.view))
 
     def follow(self, d: Decision) -> bool:
         """Look again if the decision, its target or the window changed; True when the camera or the panel

@@ -27,6 +27,7 @@ class GMPause:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self.released: Point | None = None
         """The last point someone let the battle go on from (it stops there once)."""
         self._counted: tuple[int, int] = (0, 0)
@@ -34,11 +35,11 @@ class GMPause:
     def available(self) -> bool:
         """Whether this screen may stop for the GM: a battle with a GM seat, run here, not over."""
         sc = self.screen
-        return sc.pauses_for_gm and sc.battle.setup.gm is not None and not sc.battle.over
+        return sc.pauses_for_gm and self.model.battle.setup.gm is not None and not self.model.battle.over
 
     def _decisions(self) -> int:
         """The players' decisions taken so far (the GM's own do not move the battle on)."""
-        log = self.screen.battle.log
+        log = self.model.battle.log
         if self._counted[0] != len(log):
             self._counted = (len(log), sum(1 for a in log if not a.kind.startswith("gm_")))
         return self._counted[1]
@@ -49,7 +50,7 @@ class GMPause:
         if not self.available():
             return None
         settings = self.screen.ui.settings
-        battle = self.screen.battle
+        battle = self.model.battle
         d = battle.decision()
         if d is None:
             return None
@@ -70,14 +71,14 @@ class GMPause:
         if not self.paused:
             return False
         self.released = self.point()
-        self.screen.version += 1
+        self.model.version += 1
         self.screen.invalidate()
         return True
 
     def words(self) -> str:
         """Why the battle stands still, as the box says it."""
         p = self.point()
-        battle = self.screen.battle
+        battle = self.model.battle
         if p is None:
             return ""
         if p[0] == "round":

@@ -25,11 +25,12 @@ class GMSeat:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
 
     def seated(self, last_human_side: str | None) -> bool:
         """Whether the GM sits at the screen now: the GM plays a side, and that human side has the seat
         (its decision, or the last one shown). A referee GM is never seated: the curtain calls the GM."""
-        battle = self.screen.battle
+        battle = self.model.battle
         seat = battle.setup.gm
         if seat is None or seat not in battle.sides or not self.screen.is_human(seat):
             return False
@@ -42,7 +43,7 @@ class GMSeat:
         """G: the GM's panel, only in a battle with a GM seat; behind the curtain unless the GM sits here (the
         panel is the GM's hand) or the player's setting asks for no curtain; ``on_close`` hands the seat back
         when the panel closes."""
-        battle = self.screen.battle
+        battle = self.model.battle
         if battle.setup.gm is None:
             self.screen.set_status("This battle has no GM seat; mark a player as GM in the battle setup.", error=True)
             return None
@@ -56,7 +57,7 @@ class GMSeat:
 
     def button(self, d: Decision, rect: pygame.Rect, open_panel: Callable[[], object]) -> list[Button]:
         """The GM button in the decision panel's top right corner (not while declaring: the row is full)."""
-        if self.screen.battle.setup.gm is None or d.reason == "declare":
+        if self.model.battle.setup.gm is None or d.reason == "declare":
             return []
         s = self.screen.ui.s
         return [

@@ -21,6 +21,7 @@ class Inspector:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self._cache: tuple[Any, tuple[int, int], pygame.Surface] | None = None
         self.drawn: pygame.Rect | None = None
         """Where the box was drawn last (None: not drawn)."""
@@ -32,7 +33,7 @@ class Inspector:
     def lines(self) -> list[tuple[str, RGB]]:
         """What the box says about the hovered hex and its occupant."""
         sc = self.screen
-        hx = sc.hover_hex
+        hx = self.model.selection.hover
         assert hx is not None
         t = sc.data.terrain
         kind = terrain_words(t.type_at(hx).name)
@@ -48,7 +49,7 @@ class Inspector:
         over = sc.data.repainted.get(hx)
         if over is not None:  # the map's art shows other ground here: the board draws this one plain
             lines.append((f"set by the map's terrain object “{over}”: drawn plain, ringed", theme.ACCENT))
-        battle = sc.battle
+        battle = self.model.battle
         # FTC table 7: the light and footing the rolls use — the map's or the GM's condition, the worse
         lines.append((f"{light_words(battle.light_at(hx))} · {footing_words(battle.footing_at(hx))}", theme.TEXT_MUTED))
         for cond in battle.gm_state.conditions:
@@ -58,7 +59,7 @@ class Inspector:
         occ = battle.occupant(hx)
         if occ is not None:
             c = occ.character
-            wounds = sc.shown().figures.get(occ.id, occ).wounds  # no wound shows before the log tells it
+            wounds = self.model.shown().figures.get(occ.id, occ).wounds  # no wound shows before the log tells it
             lines.append((f"{occ.name} ({battle.sides[occ.side].name}) — {wounds.label}", sc.side_colour(occ.side)))
             lines.append(
                 (
@@ -84,7 +85,7 @@ class Inspector:
         """The box in a corner of the board: top right (bottom right when the decision panel is at the top),
         else the first corner that neither the panel (``avoid``) nor the pointer is in."""
         sc = self.screen
-        hx = sc.hover_hex
+        hx = self.model.selection.hover
         self.drawn = None
         if hx is None or not sc.data.terrain.contains(hx):
             return

@@ -140,6 +140,7 @@ class BattleLog:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self.list = WrappedLog(screen.ui.text, self._selected)
         self.entries: list[Entry] = []
         self.pending: list[Entry] = []
@@ -159,7 +160,7 @@ class BattleLog:
         elif isinstance(e, ev.BattleEnded):
             colour = theme.ACCENT
         colour = log_colour(e) or colour
-        battle = self.screen.battle
+        battle = self.model.battle
         text = name_hexes(e.text(battle.names()), battle, self.screen.data.layout, e.figures[0] if e.figures else None)
         return text, tuple(e.figures), colour
 
@@ -168,12 +169,12 @@ class BattleLog:
         spell, FTC 8); the faces the GM set for a coming roll are the GM's alone (*Fudge* 4.1) and stay out of
         this shared log."""
         events = [e for e in events if not ev.is_gm_only(e)]
-        return cast_lines(self.screen.battle, events, [self.entry(e) for e in events])
+        return cast_lines(self.model.battle, events, [self.entry(e) for e in events])
 
     def rebuild(self) -> None:
         """Every line of the battle as the seat at the screen sees it, shown at once (after a start, undo or
         load, and when hotseat hands the screen to another seat)."""
-        self.events = list(view(self.screen.battle, self.screen.seat).events)
+        self.events = list(view(self.model.battle, self.screen.seat).events)
         self.entries = self.entries_for(self.events)
         self.pending = []
         self.sync()
@@ -186,7 +187,7 @@ class BattleLog:
     def add(self, events: list[ev.Event], speed: float) -> None:
         """A decision's new lines, as the seat at the screen sees them: shown at once with animations off, else
         queued to play out."""
-        seen = events_for_seat(self.screen.battle, events, self.screen.seat)
+        seen = events_for_seat(self.model.battle, events, self.screen.seat)
         self.events.extend(seen)
         entries = self.entries_for(seen)
         if speed <= 0:
@@ -204,7 +205,7 @@ class BattleLog:
             self.timer -= step
             entry = self.pending.pop(0)
             self.entries.append(entry)
-            self.screen.highlight = frozenset(entry[1])
+            self.model.highlight = frozenset(entry[1])
             self.screen.invalidate()
         self.sync()
         if not self.pending:
@@ -214,7 +215,7 @@ class BattleLog:
 
     def _selected(self, index: int) -> None:
         if 0 <= index < len(self.entries):
-            self.screen.highlight = frozenset(self.entries[index][1])
+            self.model.highlight = frozenset(self.entries[index][1])
             self.screen.invalidate()
 
     def layout(self, rect: pygame.Rect) -> None:

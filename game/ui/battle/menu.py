@@ -27,6 +27,7 @@ class GameMenu:
 
     def __init__(self, screen: BattleHost, open_save: OpenSave) -> None:
         self.screen = screen
+        self.model = screen.model
         self.open_save = open_save
 
     def undo(self) -> bool:
@@ -34,7 +35,7 @@ class GameMenu:
         decisions since that player's last one go with it (``record.undo``)."""
         sc = self.screen
         d = sc.decision()
-        battle = sc.battle
+        battle = self.model.battle
         if not battle.log:
             sc.set_status("There is nothing to undo yet.", error=True)
             return False
@@ -100,14 +101,14 @@ class GameMenu:
             Button("Save (Ctrl+S)", lambda: Pop(then=None) if self.save() else Pop()),
             Button("Load (Ctrl+O)", lambda: Pop(then=self.load_chooser())),
         ]
-        if self.screen.battle.over:
+        if self.model.battle.over:
             extra.append(
                 Button(
                     "After the battle…",
                     lambda: Pop(
                         then=summary_of(
                             self.screen.ui,
-                            self.screen.battle,
+                            self.model.battle,
                             self.screen.to_title,
                             roster_path=self.screen.session.setup_data.get("roster_file"),
                             care=self.screen.session.aftercare(),
@@ -131,7 +132,7 @@ class GameMenu:
             self.screen.send(act.Yield(side))
             return None
 
-        battle = self.screen.battle
+        battle = self.model.battle
         name = battle.sides[side].name
         others = [battle.sides[s].name for s in battle.sides if s != side and battle.able(s)]
         # as the engine rules it: one side left standing wins, more end the battle with no winner

@@ -3,14 +3,14 @@ escape chances, the planned path, the final facing and posture, hold, stay, pass
 questions of the movement and attack phases: stop the mover, run after a failed escape, follow a
 retreating target.
 
-What can be reached and at what cost is the battle's (``Battle.reach_for``); the panel keeps only the
-player's choices while they are being made (the figure chosen to interrupt with, the facing, the posture).
+What can be reached and at what cost is the battle's (``Battle.reach_for``, asked through the model); the
+player's choices while they are being made (the figure chosen to interrupt with, the facing, the posture) are
+the model's ``MovePlan``: the panel edits them and keeps no state of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 
 import pygame
 
@@ -18,11 +18,11 @@ from game.engine import actions as act
 from game.engine.battle import Decision, Figure
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
-from game.engine.movement import Reach
 from game.ui import theme
-from game.ui.battle.common import ANSWER_REASONS, MOVE_REASONS, BattleHost, follow_hex
+from game.ui.battle.common import BattleHost
+from game.ui.battle.model import ANSWER_REASONS, MOVE_REASONS, follow_hex
 from game.ui.battle.words import counted
-from game.ui.preview import escape_chance, percent
+from game.ui.preview import percent
 from game.ui.widgets import Button
 
 POSTURES = ("standing", "crawling", "prone")
@@ -40,13 +40,7 @@ class MovePanel:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
-        self.actor: str | None = None
-        """The held figure chosen to interrupt with (or to use its held move)."""
-        self.facing_choice: int | None = None
-        self.posture_choice: str | None = None
-        """The posture the moving figure takes before it moves (C cycles it; FTC 5 "Crawling and Rolling")."""
-        self._reach_cache: dict[tuple[object, ...], Reach] = {}
-        self._escape_cache: dict[tuple[object, ...], dict[Hex, Fraction]] = {}
+        self.model = screen.model
 
     def height(self, width: int) -> int:
         """The panel's height at this width: one row taller when the colour legend does not fit beside the
@@ -58,7 +52,7 @@ class MovePanel:
     def text_room(self, width: int) -> int:
         """The width the panel's words have: clear of the "GM (G)" button in a battle with a GM seat."""
         s = self.screen.ui.s
-        return width - 2 * s(12) - (s(96) if self.screen.battle.setup.gm is not None else 0)
+        return width - 2 * s(12) - (s(96) if self.model.battle.setup.gm is not None else 0)
 
     def text_lines(self, width: int) -> int:
         """How many lines the panel keeps for its words (2, or 3 when the longest of them needs them)."""
@@ -73,123 +67,52 @@ class MovePanel:
         s = self.screen.ui.s
         return width - s(12) - self._legend_width() >= s(12) + s(238) + s(8)
 
-    def reset(self) -> None:
-        """A decision was sent: the choices start over."""
-        self.actor = None
-        self.facing_choice = None
-        self.posture_choice = None
-        self._reach_cache.clear()
-        self._escape_cache.clear()
-
     # --- what the move would be -----------------------------------------------------------------
-    def active_mover(self, d: Decision) -> str | None:
-        """The figure whose move is being planned in a movement decision."""
-        if d.reason == "interrupt":
-            if self.actor in d.interrupters:
-                return self.actor
-            return d.interrupters[0] if d.interrupters else None
-        if d.reason == "move" and self.actor in d.interrupters:
-            return self.actor
-        return d.figure
-
-    def posture_of(self, fid: str) -> str:
-        """The posture the figure would move in: the chosen one for the mover, else its own."""
-        return self.posture_choice or self.screen.battle.figure(fid).posture
-
-    def move_action(self, fid: str, steps: tuple[tuple[Hex, int], ...]) -> act.Move:
-        """The Move to send, with the posture change when one was chosen."""
-        posture = self.posture_of(fid)
-        return act.Move(fid, steps, posture if posture != self.screen.battle.figure(fid).posture else None)
-
-    def reach(self, fid: str) -> Reach:
-        """The figure's reachable hexes now, in the posture it would move in (cached until a change)."""
-        posture = self.posture_of(fid)
-        key = (self.screen.version, fid, posture)
-        r = self._reach_cache.get(key)
-        if r is None:
-            r = self.screen.battle.reach_for(fid, posture=posture)
-            self._reach_cache[key] = r
-        return r
-
-    def escapes(self, fid: str) -> dict[Hex, Fraction]:
-        """Escape chance of every reachable hex whose path crosses a zone of control (FTC 5.3)."""
-        key = (self.screen.version, fid)
-        out = self._escape_cache.get(key)
-        if out is None:
-            r = self.reach(fid)
-            known = self.screen.gm_seated()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
-            out = {
-                h: escape_chance(self.screen.battle, fid, r, h, gm_hand=known)
-                for h in r.hexes()
-                if r.band(h) == "escape"
-            }
-            self._escape_cache[key] = out
-        return out
-
-    def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:
-        """The path the figure would take to ``h`` with the chosen final facing."""
-        if h is None:
-            return None
-        r = self.reach(fid)
-        if not r.can_reach(h):
-            return None
-        if self.facing_choice is not None and r.can_reach(h, self.facing_choice):
-            return r.path(h, self.facing_choice)
-        return r.path(h)
-
-    def moving_figure(self, d: Decision) -> str | None:
-        """The figure a movement (or a declared second move, FTC 6.2) would move now."""
-        if d.reason in MOVE_REASONS:
-            return self.active_mover(d)
-        if d.reason == "declare" and self.screen.decl.second_move:
-            return self.screen.decl.figure
-        return None
-
     def current_facing(self) -> int | None:
         """The facing the moving figure would end in (the chosen one, else the path's or its own)."""
         d = self.screen.my_decision()
-        fid = self.moving_figure(d) if d is not None else None
+        fid = self.model.moving_figure(d) if d is not None else None
         if fid is None:
             return None
-        if self.facing_choice is not None:
-            return self.facing_choice
-        path = self.planned_path(fid, self.screen.hover_hex)
-        return path.end_facing if path is not None else self.screen.battle.figure(fid).facing
+        if self.model.plan.facing is not None:
+            return self.model.plan.facing
+        path = self.model.planned_path(fid, self.model.selection.hover)
+        return path.end_facing if path is not None else self.model.battle.figure(fid).facing
 
     def turn(self, step: int) -> None:
         """Turn the final facing one side (Q / E, the wheel over a reachable hex)."""
-        self.facing_choice = ((self.current_facing() or 0) + step) % 6
+        self.model.plan.facing = ((self.current_facing() or 0) + step) % 6
         self.screen.invalidate()
 
     def wheel_turns(self, in_board: bool) -> bool:
         """The wheel turns the final facing while a path is previewed (else it zooms)."""
         d = self.screen.my_decision()
-        h = self.screen.hover_hex
+        h = self.model.selection.hover
         if d is None or h is None or not in_board:
             return False
-        fid = self.moving_figure(d)
-        return fid is not None and self.reach(fid).can_reach(h)
+        fid = self.model.moving_figure(d)
+        return fid is not None and self.model.reach(fid).can_reach(h)
 
     # --- commands -------------------------------------------------------------------------------
     def cmd_posture(self) -> None:
         """C: cycle the mover's posture — standing, crawling, lying down (FTC 5 "Crawling and Rolling")."""
         d = self.screen.my_decision()
-        fid = self.active_mover(d) if d is not None else None
+        fid = self.model.active_mover(d) if d is not None else None
         if fid is None:
             return
-        self.posture_choice = POSTURES[(POSTURES.index(self.posture_of(fid)) + 1) % 3]
+        self.model.plan.posture = POSTURES[(POSTURES.index(self.model.posture_of(fid)) + 1) % 3]
         self.screen.invalidate()
         self.screen.set_status(
-            f"{self.screen.battle.figure(fid).name} will move {self.posture_choice}: "
-            f"{counted(self.reach(fid).allowance, 'hex', 'hexes')} this round."
+            f"{self.model.battle.figure(fid).name} will move {self.model.plan.posture}: "
+            f"{counted(self.model.reach(fid).allowance, 'hex', 'hexes')} this round."
         )
 
     def cmd_standing_order(self) -> bool:
         """O: cycle the selected figure's standing order for stopping enemies (always / never / ask);
         only for a figure of the side whose player is at the computer now."""
         d = self.screen.my_decision()
-        fid = self.screen.selected_id
-        battle = self.screen.battle
+        fid = self.model.selection.figure
+        battle = self.model.battle
         if d is None or fid is None or battle.figure(fid).side != d.side:
             return False
         current = battle.figure(fid).standing_order
@@ -209,15 +132,15 @@ class MovePanel:
         if d is None:
             return False
         if d.reason in MOVE_REASONS:
-            fid = self.active_mover(d)
+            fid = self.model.active_mover(d)
             if fid is None:
                 return False
-            fig = self.screen.battle.figure(fid)
-            if self.facing_choice is not None and self.facing_choice != fig.facing:
-                path = self.planned_path(fid, fig.hex)
+            fig = self.model.battle.figure(fid)
+            if self.model.plan.facing is not None and self.model.plan.facing != fig.facing:
+                path = self.model.planned_path(fid, fig.hex)
                 if path is not None:
-                    return self.screen.send(self.move_action(fid, path.steps))
-            return self.screen.send(self.move_action(fid, ()))
+                    return self.screen.send(self.model.move_action(fid, path.steps))
+            return self.screen.send(self.model.move_action(fid, ()))
         if d.reason == "escape_failed":
             return self.screen.send(act.EscapeFailedChoice(d.figure or "", False))
         if d.reason == "follow":
@@ -241,7 +164,7 @@ class MovePanel:
         if d.reason == "escape_failed":
             return self.screen.send(act.EscapeFailedChoice(d.figure, yes))
         if d.reason == "follow":
-            return self.screen.send(act.FollowChoice(d.figure, follow_hex(self.screen.battle) if yes else None))
+            return self.screen.send(act.FollowChoice(d.figure, follow_hex(self.model.battle) if yes else None))
         return False
 
     # --- input ----------------------------------------------------------------------------------
@@ -278,7 +201,7 @@ class MovePanel:
         """The movement keys (Q/E facing, C posture, O standing order, H hold, Space stay, Enter, P pass,
         Y/N answers); True when the key was taken. Enter answers a question but never makes a mover stay: a
         figure stays put only when asked (Space, or the Stay button)."""
-        if key in (pygame.K_q, pygame.K_e) and (d.reason in MOVE_REASONS or self.screen.decl.second_move):
+        if key in (pygame.K_q, pygame.K_e) and (d.reason in MOVE_REASONS or self.model.decl.second_move):
             self.turn(1 if key == pygame.K_q else -1)
             return True
         if key == pygame.K_c and d.reason in MOVE_REASONS:
@@ -315,25 +238,25 @@ class MovePanel:
     def click(self, h: Hex, occupant: Figure | None, d: Decision) -> bool:
         """A board click in a movement decision: choose another held figure, or move along the shown path;
         in a follow question, the offered hex follows. True when the click was taken."""
-        battle = self.screen.battle
+        battle = self.model.battle
         if d.reason in MOVE_REASONS:
-            fid = self.active_mover(d)
+            fid = self.model.active_mover(d)
             if occupant is not None and occupant.id in d.interrupters and occupant.id != fid:
-                self.actor = occupant.id
-                self.facing_choice = None
+                self.model.plan.actor = occupant.id
+                self.model.plan.facing = None
                 self.screen.invalidate()
-                self.screen.selected_id, self.screen.selected_hex = occupant.id, occupant.hex
+                self.model.selection.figure, self.model.selection.hex = occupant.id, occupant.hex
                 return True
             own = fid is not None and battle.figure(fid).hex == h
             turning = (
                 own
-                and self.facing_choice is not None
+                and self.model.plan.facing is not None
                 and fid is not None
-                and self.facing_choice != battle.figure(fid).facing
+                and self.model.plan.facing != battle.figure(fid).facing
             )
-            if fid is not None and (not own or turning) and self.reach(fid).can_reach(h):
-                path = self.planned_path(fid, h)
-                if path is not None and self.screen.send(self.move_action(fid, path.steps)):
+            if fid is not None and (not own or turning) and self.model.reach(fid).can_reach(h):
+                path = self.model.planned_path(fid, h)
+                if path is not None and self.screen.send(self.model.move_action(fid, path.steps)):
                     return True
         if d.reason == "follow" and h == follow_hex(battle) and h is not None:
             self.cmd_answer(True)
@@ -359,8 +282,8 @@ class MovePanel:
                 text.blit(surf, part, (x, y), 13, theme.TEXT)
                 y += text.line_height(13)
             return
-        fid = self.active_mover(d)
-        name = self.screen.battle.figure(fid).name if fid else "—"
+        fid = self.model.active_mover(d)
+        name = self.model.battle.figure(fid).name if fid else "—"
         head = {
             "move": f"{name} moves",
             "held_end": f"{name}: use the held move now",
@@ -368,16 +291,16 @@ class MovePanel:
         }[d.reason]
         text.blit(surf, head, (x, y), 16, theme.ACCENT, bold=True)
         y += s(24)
-        path = self.planned_path(fid, self.screen.hover_hex) if fid else None
+        path = self.model.planned_path(fid, self.model.selection.hover) if fid else None
         if path is not None:
-            esc = self.escapes(fid or "")
+            esc = self.model.escapes(fid or "")
             extra = f" · escape roll: {percent(esc[path.end])} to get through" if path.end in esc else ""
-            line = move_cost_line(path, self.reach(fid or "").allowance) + extra
+            line = move_cost_line(path, self.model.reach(fid or "").allowance) + extra
         elif d.reason == "interrupt" and len(d.interrupters) > 1:
             line = "Click another held figure to choose it; click a coloured hex to move."
         else:
             line = HINT
-        line += f" · C: posture ({self.posture_of(fid)})" if fid else ""
+        line += f" · C: posture ({self.model.posture_of(fid)})" if fid else ""
         parts = text.wrap(line, 13, room)
         keep = self.text_lines(w)
         if len(parts) > keep:  # never dropped unsaid: the last line kept ends with "…"

@@ -19,7 +19,8 @@ from game.engine.hexgrid import Hex, distance, front_hexes
 from game.engine.ranges import band_table
 from game.engine.wounds import WoundLevel
 from game.ui import theme
-from game.ui.battle.common import MOVE_REASONS, BattleHost, follow_hex
+from game.ui.battle.common import BattleHost
+from game.ui.battle.model import MOVE_REASONS, follow_hex
 from game.ui.large_tokens import large_end
 from game.ui.preview import AttackPreview, percent, weapon_named
 from game.ui.view import BoardView, HexFill, LineOfFireView, LofMark, PathView, TokenView, ZocView
@@ -33,18 +34,19 @@ class BoardOverlays:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self._tokens_cache: tuple[Any, list[TokenView]] | None = None
         self._bands_cache: dict[tuple[Any, ...], list[HexFill]] = {}
 
     def tokens(self) -> list[TokenView]:
         """Token views of every figure (greyed when out); the same list until a figure or the colours change."""
         sc = self.screen
-        key = (sc.version, sc.selected_id, sc.ui.settings.colour_blind, sc.ui.palette)
+        key = (self.model.version, self.model.selection.figure, sc.ui.settings.colour_blind, sc.ui.palette)
         if self._tokens_cache is not None and self._tokens_cache[0] == key:
             return self._tokens_cache[1]
         out = []
-        battle = sc.battle
-        shown = sc.shown().figures  # wounds and who is out: as the log has told them so far
+        battle = self.model.battle
+        shown = self.model.shown().figures  # wounds and who is out: as the log has told them so far
         for f in battle.figures.values():
             was = shown.get(f.id, f)
             worst = was.wounds.worst
@@ -61,7 +63,7 @@ class BoardOverlays:
                     f.facing,
                     level,
                     was.out or not was.can_act,
-                    f.id == sc.selected_id,
+                    f.id == self.model.selection.figure,
                     badge=badge,
                     cells=f.cells if f.size != 1 else frozenset(),
                     **sc.tabletop.token_fields(battle, f),
@@ -72,39 +74,39 @@ class BoardOverlays:
 
     def hover_figure(self) -> str | None:
         """The figure under the mouse, if any."""
-        h = self.screen.hover_hex
+        h = self.model.selection.hover
         if h is None:
             return None
-        f = self.screen.battle.occupant(h)
+        f = self.model.battle.occupant(h)
         return f.id if f is not None else None
 
     def view(self) -> BoardView:
         """What the board draws now: the decision's overlays, zones of control, hover and highlights."""
         sc = self.screen
-        battle = sc.battle
+        battle = self.model.battle
         pal = sc.ui.palette
         fills: list[HexFill] = []
         zocs: list[ZocView] = []
         path_view: PathView | None = None
         lof_view: LineOfFireView | None = None
         d = sc.my_decision()
-        if d is not None and (d.reason in MOVE_REASONS or (d.reason == "declare" and sc.decl.second_move)):
-            fid = sc.active_mover(d) if d.reason in MOVE_REASONS else sc.decl.figure
+        if d is not None and (d.reason in MOVE_REASONS or (d.reason == "declare" and self.model.decl.second_move)):
+            fid = self.model.active_mover(d) if d.reason in MOVE_REASONS else self.model.decl.figure
             if fid is not None:
                 fills, path_view = self._movement(fid)
         elif d is not None and d.reason == "declare":
-            sc.ensure_decl(d)
-            fills, lof_view = sc.spell_overlays() if sc.decl.spell else self._attack()
+            self.model.ensure_decl(d)
+            fills, lof_view = sc.spell_overlays() if self.model.decl.spell else self._attack()
         elif d is not None and d.reason == "follow" and (spot := follow_hex(battle)) is not None:
             fills = [HexFill(frozenset({spot}), pal.move_free, 110, outline=True)]
-        for fid in (sc.selected_id, self.hover_figure()):
+        for fid in (self.model.selection.figure, self.hover_figure()):
             if fid is not None and fid in battle.figures:
                 f = battle.figures[fid]
                 if f.can_act and not any(z.hex == f.hex for z in zocs):
                     zocs.append(
                         ZocView(f.hex, f.facing, sc.side_colour(f.side), battle.zone(f) if f.size != 1 else frozenset())
                     )
-        highlighted = set(sc.highlight)
+        highlighted = set(self.model.highlight)
         if d is not None and d.figure:
             highlighted.add(d.figure)
         if d is not None and d.mover:
@@ -115,19 +117,19 @@ class BoardOverlays:
             path=path_view,
             line_of_fire=lof_view,
             zocs=zocs,
-            hover=sc.hover_hex,
-            selected=sc.selected_hex if sc.selected_id is None else None,
+            hover=self.model.selection.hover,
+            selected=self.model.selection.hex if self.model.selection.figure is None else None,
             highlighted=frozenset(highlighted),
         )
 
     def _movement(self, fid: str) -> tuple[list[HexFill], PathView | None]:
         sc = self.screen
         pal = sc.ui.palette
-        r = sc.reach(fid)
-        esc = sc.escapes(fid)
+        r = self.model.reach(fid)
+        esc = self.model.escapes(fid)
         # the bands only change with the battle, so the board can keep them drawn while the mouse moves; the
         # escape chance is written on the hovered hex only (its path's label), never on every hex of a band
-        key = (sc.version, fid, pal)
+        key = (self.model.version, fid, pal)
         fills = self._bands_cache.get(key)
         if fills is None:
             free = frozenset(h for h in r.hexes() if h not in esc)
@@ -141,31 +143,31 @@ class BoardOverlays:
             self._bands_cache.clear()
             self._bands_cache[key] = fills
         path_view = None
-        path = sc.planned_path(fid, sc.hover_hex)
+        path = self.model.planned_path(fid, self.model.selection.hover)
         if path is not None:
             hexes = (path.start, *path.hexes)
             label = f"{path.cost}/{r.allowance}"
-            if sc.hover_hex in esc:
-                label += f" · escape {percent(esc[sc.hover_hex])}"
+            if self.model.selection.hover in esc:
+                label += f" · escape {percent(esc[self.model.selection.hover])}"
             labels = (*("" for _ in hexes[:-1]), label)
-            path_view = PathView(hexes, pal.path, labels, path.end_facing, large_end(sc.battle, fid, path))
+            path_view = PathView(hexes, pal.path, labels, path.end_facing, large_end(self.model.battle, fid, path))
         return fills, path_view
 
     def _attack(self) -> tuple[list[HexFill], LineOfFireView | None]:
         sc = self.screen
-        battle = sc.battle
+        battle = self.model.battle
         pal = sc.ui.palette
-        s = sc.decl
+        s = self.model.decl
         fig = battle.figure(s.figure)
         weapon = weapon_named(fig, s.weapon)
         fills: list[HexFill] = []
         if weapon.ranged:
             fills.extend(self._range_fills(fig, weapon))
-        targets = frozenset(h for t in sc.targets() for h in battle.cells_of(t))
+        targets = frozenset(h for t in self.model.targets() for h in battle.cells_of(t))
         fills.append(HexFill(targets, theme.DANGER, 70, outline=True))
         st = Stance(s.stance)
         if st.retreat != "none":
-            retreats = frozenset(sc.declare_options()["retreats"])
+            retreats = frozenset(self.model.declare_options()["retreats"])
             fills.append(HexFill(retreats, pal.move_free, 60))
             if s.retreat is not None:
                 fills.append(HexFill(frozenset({s.retreat}), pal.move_free, 150, outline=True))
@@ -181,7 +183,7 @@ class BoardOverlays:
             if s.advance:
                 fills.append(HexFill(frozenset(h for h, _ in s.advance), pal.move_escape, 140, outline=True))
         lof_view = None
-        pv = sc.preview()
+        pv = self.model.attack_preview()
         if pv is not None and pv.line is not None:
             lof_view = self.lof_view(pv)
         return fills, lof_view
@@ -192,7 +194,7 @@ class BoardOverlays:
         def rings() -> list[HexFill]:
             bands = band_table(weapon, 0)
             colours = RANGE_COLOURS_CB if sc.ui.settings.colour_blind else RANGE_COLOURS
-            t = sc.battle.terrain
+            t = self.model.battle.terrain
             found: list[set[Hex]] = [set() for _ in bands]
             for row in range(t.height):
                 for col in range(t.width):
@@ -206,12 +208,12 @@ class BoardOverlays:
                             break
             return [HexFill(frozenset(r), colours[min(i, len(colours) - 1)], 34) for i, r in enumerate(found)]
 
-        fills: list[HexFill] = sc.memo(("range", sc.version, fig.id, weapon.name), rings)
+        fills: list[HexFill] = self.model.memo(("range", self.model.version, fig.id, weapon.name), rings)
         return fills
 
     def lof_view(self, pv: AttackPreview) -> LineOfFireView:
         """The line of fire of an attack (or spell) preview: blocked, cover and bystander marks (FTC 7)."""
-        battle = self.screen.battle
+        battle = self.model.battle
         line = pv.line
         assert line is not None
         marks: list[LofMark] = []

@@ -24,7 +24,6 @@ the decision panel and the hover inspector.
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +33,11 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine.ai import RandomPlayer, TacticalPlayer
 from game.engine.battle import RULE_OPTION_HELP, Battle, Decision, IllegalAction, Seat, seat_of_gm
-from game.engine.hexgrid import Hex
-from game.engine.movement import Path as MovePath
-from game.engine.movement import Reach
 from game.engine.players import LEVELS, make_player
 from game.session import BattleSession
 from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
-from game.ui.battle.common import AI_DELAY, MOVE_REASONS, DeclState, Entry, Shown
+from game.ui.battle.common import AI_DELAY, Entry
 from game.ui.battle.curtain import CurtainScreen, curtain_needed
 from game.ui.battle.declaration import DeclarationPanel
 from game.ui.battle.focus import Focus
@@ -50,17 +46,16 @@ from game.ui.battle.gm_seat import GMSeat
 from game.ui.battle.inspector import Inspector
 from game.ui.battle.log import BattleLog
 from game.ui.battle.menu import GameMenu
+from game.ui.battle.model import MOVE_REASONS, BattleModel, Shown
 from game.ui.battle.moves import MovePanel
 from game.ui.battle.overlays import BoardOverlays
 from game.ui.battle.sheet import Sheet
-from game.ui.battle.spellbook import declare_action
 from game.ui.battle.spells import SpellPanel
 from game.ui.battle.tracker import TOP, Tracker
 from game.ui.battle.victory import VictoryScreen
 from game.ui.camera import ZOOM_LEVELS
 from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
-from game.ui.preview import AttackPreview
 from game.ui.screen import Home, Push, Replace, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import HELP_KEYS
 from game.ui.tabletop import Tabletop
@@ -101,16 +96,15 @@ class BattleScreen(ViewerScreen):
             )
         super().__init__(ui, data, to_title)
         self.session = session
+        self.model = BattleModel(session, gm_hand=self.gm_seated, selection=self.selection)
+        """The selection, the decision being put together and the cached questions (``game.ui.battle.model``)."""
         self.tabletop = Tabletop(ui, self.board, session)
         """Token art and pictures, motion, dice and sound (``game.ui.tabletop``)."""
-        self.version = 0
         self.status = ""
         self.status_error = False
         self.status_lasting = False
-        self.highlight: frozenset[str] = frozenset()
         self.buttons: list[Button] = []
         self._buttons_key: tuple[Any, ...] | None = None
-        self._memo: dict[tuple[Any, ...], Any] = {}
         self._panel_cache: tuple[Any, pygame.Surface] | None = None
         self.chrome = Chrome()
         self.ai_timer = 0.0
@@ -119,8 +113,6 @@ class BattleScreen(ViewerScreen):
         self.notices: tuple[str, ...] = ()
         """Sentences to show over the battle before anything else (``open_battle_save``)."""
         self.victory_shown = False
-        self._shown: Shown | None = None
-        """The battle as it stood before the decision whose lines the log is still playing out."""
         self.hint_tip = Tooltip(delay=0.0)
         """The hover hint of the panel's buttons, cut log lines and effect badges."""
         self.players: dict[str, Callable[[Battle, Decision], act.Action]] = {}
@@ -136,8 +128,6 @@ class BattleScreen(ViewerScreen):
         self.inspector = Inspector(self)
         self.gm_seat = GMSeat(self)
         self.gm_pause = GMPause(self)
-        self.picked: tuple[str, int] | None = None
-        """The figure last picked on the board (click, Tab) and the ``version`` it was picked at."""
         self.status_bar = StatusBar(self)
         self.focus = Focus(self)
         self.game_menu = GameMenu(self, open_battle_save)
@@ -166,7 +156,7 @@ class BattleScreen(ViewerScreen):
         """Point the viewer's figure table at the battle's figures (after a start, undo or load)."""
         self.figures = self.battle.figures  # type: ignore[assignment]
         self.side_index = {sid: i for i, sid in enumerate(self.battle.sides)}
-        self.version += 1
+        self.model.version += 1
         self._view = None
 
     def is_human(self, side: str) -> bool:
@@ -186,11 +176,6 @@ class BattleScreen(ViewerScreen):
         """Who must decide now (None: the battle is over)."""
         return self.battle.decision()
 
-    def shown(self) -> Shown:
-        """The battle as the tracker and the sheet show it: as it stood before the decision whose results the
-        log is still playing out, else as it is."""
-        return self._shown if self._shown is not None else Shown.live(self.battle)
-
     def my_decision(self) -> Decision | None:
         """The decision when a human makes it, the log has caught up and the battle does not stand still for
         the GM, else None."""
@@ -198,18 +183,6 @@ class BattleScreen(ViewerScreen):
         if d is None or not self.is_human(d.side) or self.journal.pending or self.gm_pause.paused:
             return None
         return d
-
-    def figure_in_focus(self) -> str | None:
-        """The figure the GM's panel opens on: one picked on the board since the last decision, else the
-        figure whose turn it is (the first held figure a side may interrupt with), else the selected one."""
-        if self.picked is not None and self.picked == (self.selected_id, self.version):
-            return self.selected_id
-        d = self.decision()
-        if d is not None and d.figure in self.battle.figures:
-            return d.figure
-        if d is not None and d.interrupters:
-            return d.interrupters[0]
-        return self.selected_id
 
     def side_colour(self, side: str) -> RGB:
         """The side's own colour (from the roster), or its colour-blind-safe stand-in."""
@@ -228,12 +201,6 @@ class BattleScreen(ViewerScreen):
     def invalidate(self) -> None:
         """Something the board shows changed: rebuild its view on the next frame."""
         self._view = None
-
-    def memo(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
-        """A value computed once per battle state (forgotten after every decision)."""
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
 
     # --- applying actions -------------------------------------------------------------------------
     def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None:
@@ -264,34 +231,30 @@ class BattleScreen(ViewerScreen):
             return
         self.last_human_side = side
         self.journal.rebuild()
-        self.version += 1
+        self.model.version += 1
         self._view = None
 
     def send(self, action: act.Action, seat: Seat | None = None) -> bool:
         """Apply a decision through the session from ``seat`` (default: the seat at the screen); a refused one
         shows its sentence and changes nothing. The tracker and the sheet go on showing the battle as it was
         until the log has played the results out."""
-        before = self._shown or Shown.frozen(self.battle)
+        before = self.model.before or Shown.frozen(self.battle)
         try:
             new = self.session.apply(action, self.seat if seat is None else seat)
         except IllegalAction as exc:
             self.set_status(str(exc), error=True)
             return False
         self.after_change(new)
-        self._shown = before if self.journal.pending else None
+        self.model.before = before if self.journal.pending else None
         return True
 
     def after_change(self, new_events: list[ev.Event]) -> None:
         """New events: queue them for the log, reset the per-decision state, note save errors."""
         self.journal.add(new_events, self.ui.settings.animation_speed)
-        self.version += 1
+        self.model.new_decision()
         self._view = None
         self.tabletop.after_change(new_events, self.tokens())
-        self.moves.reset()
         self.declaration.reset()
-        self._memo.clear()
-        if self.selected_id is None:  # a bare hex clicked to look at it: the outline goes with the decision
-            self.selected_hex = None
         if not self.status_lasting:  # a message answers one moment: at the next decision the keys come back
             self.status, self.status_error = "", False
         errors = self.session.save_errors
@@ -300,51 +263,6 @@ class BattleScreen(ViewerScreen):
             errors.clear()
 
     # --- what one part asks about another -----------------------------------------------------------
-    def active_mover(self, d: Decision) -> str | None:
-        """The figure whose move is being planned in a movement decision."""
-        return self.moves.active_mover(d)
-
-    def posture_of(self, fid: str) -> str:
-        """The posture the figure would move in."""
-        return self.moves.posture_of(fid)
-
-    def reach(self, fid: str) -> Reach:
-        """The figure's reachable hexes now, in the posture it would move in."""
-        return self.moves.reach(fid)
-
-    def escapes(self, fid: str) -> dict[Hex, Fraction]:
-        """Escape chance of every reachable hex whose path crosses a zone of control (FTC 5.3)."""
-        return self.moves.escapes(fid)
-
-    def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:
-        """The path the figure would take to ``h`` with the chosen final facing."""
-        return self.moves.planned_path(fid, h)
-
-    @property
-    def decl(self) -> DeclState:
-        """The declaration being edited."""
-        return self.declaration.state
-
-    @decl.setter
-    def decl(self, value: DeclState) -> None:
-        self.declaration.state = value
-
-    def ensure_decl(self, d: Decision) -> None:
-        """Start a fresh declaration when a new figure declares."""
-        self.declaration.ensure(d)
-
-    def declare_options(self) -> dict[str, Any]:
-        """``battle.declare_options`` for the declaring figure (cached per state)."""
-        return self.declaration.declare_options()
-
-    def targets(self) -> list[str]:
-        """Enemies the declaring figure may attack with its weapon."""
-        return self.declaration.targets()
-
-    def preview(self) -> AttackPreview | None:
-        """The odds of the declaration being edited."""
-        return self.declaration.preview()
-
     def lof_view(self, pv: Any) -> LineOfFireView:
         """The line of fire of a preview, as the board draws it."""
         return self.overlays.lof_view(pv)
@@ -377,21 +295,19 @@ class BattleScreen(ViewerScreen):
         d = self.my_decision()
         if d is None or d.reason != "declare":
             return False
-        self.ensure_decl(d)
-        if self.decl.second_move:
+        self.model.ensure_decl(d)
+        if self.model.decl.second_move:
             self.set_status("Second move: click a highlighted hex to move there.", error=False)
             return False
-        if self.decl.spell is not None:
-            return self.send(declare_action(self.decl))
-        return self.send(self.declaration.attack_action())
+        return self.send(self.model.declaration())
 
     def cmd_cycle_target(self) -> bool:
         """T: the next attackable enemy (or the next figure or hex the chosen spell can be cast on)."""
         d = self.my_decision()
         if d is None or d.reason != "declare":
             return False
-        self.ensure_decl(d)
-        if self.decl.spell is not None:
+        self.model.ensure_decl(d)
+        if self.model.decl.spell is not None:
             return self.spells.cycle_target()
         return self.declaration.cycle_target()
 
@@ -402,7 +318,7 @@ class BattleScreen(ViewerScreen):
     def rebind(self, battle: Battle) -> None:
         """Show another state of the battle (undo): the log rebuilt, the choices in progress dropped."""
         self.session.rewind(battle)
-        self._shown = None
+        self.model.before = None
         self._bind()
         self.journal.rebuild()
         self.after_change([])
@@ -437,7 +353,7 @@ class BattleScreen(ViewerScreen):
         player's setting asks for one here: ``curtain_needed``)."""
         self._buttons_key = None
         self._view = None
-        self.version += 1
+        self.model.version += 1
         d = self.decision()
         if self.gm_seated() or d is None or not self.is_human(d.side):
             return None
@@ -451,11 +367,11 @@ class BattleScreen(ViewerScreen):
     def _rebuild_buttons(self) -> None:
         d = self.my_decision()
         key = (
-            self.version,
+            self.model.version,
             d,
-            self.decl.key(),
+            self.model.decl.key(),
             self.size,
-            self.moves.actor,
+            self.model.plan.actor,
             self.gm_pause.paused,
             self.declaration.dodge_from,
         )
@@ -472,13 +388,13 @@ class BattleScreen(ViewerScreen):
         if d.reason != "declare":
             self.buttons.extend(self.moves.buttons(d, rect))
             return
-        self.ensure_decl(d)
+        self.model.ensure_decl(d)
         self.buttons.extend(self.declaration.buttons(rect))
         self.buttons.extend(self.spells.buttons(rect))
         s = self.ui.s
         x, y = rect.x + s(12), rect.bottom - s(40)
         for label, fn, enabled in (
-            ("Declare (Enter)", self.cmd_declare, not self.decl.second_move),
+            ("Declare (Enter)", self.cmd_declare, not self.model.decl.second_move),
             ("Next target (T)", self.cmd_cycle_target, True),
         ):
             self.buttons.append(Button(label, fn, pygame.Rect(x, y, s(140), s(30)), size=14, enabled=enabled))
@@ -590,7 +506,7 @@ class BattleScreen(ViewerScreen):
     def _compact_odds_hint(self, pos: tuple[int, int]) -> str:
         """Over a compact declaration panel's odds: the odds it leaves out, else ""."""
         d = self.my_decision()
-        if d is None or d.reason != "declare" or self.decl.spell is not None:
+        if d is None or d.reason != "declare" or self.model.decl.spell is not None:
             return ""
         panel = self.panel_rect(d)
         if not self.declaration.compact(panel.width):
@@ -618,16 +534,14 @@ class BattleScreen(ViewerScreen):
         if d is not None and d.reason != "declare" and self.moves.click(h, occupant, d):
             return
         if d is not None and d.reason == "declare":
-            self.ensure_decl(d)
+            self.model.ensure_decl(d)
             if self.spells.click(h, occupant) or self.declaration.click(h, occupant):
                 self._view = None
                 return
         if occupant is not None and occupant.id == self.selected_id:
             self.selected_id, self.selected_hex = None, None
         else:
-            self.selected_id = occupant.id if occupant is not None else None
-            self.selected_hex = h
-            self.picked = (occupant.id, self.version) if occupant is not None else None
+            self.model.pick(occupant.id if occupant is not None else None, h)
         self._view = None
 
     def _key_down(self, event: pygame.event.Event) -> Transition | None:
@@ -672,10 +586,8 @@ class BattleScreen(ViewerScreen):
             if ids:
                 step = -1 if event.mod & pygame.KMOD_SHIFT else 1
                 i = (ids.index(self.selected_id) + step) % len(ids) if self.selected_id in ids else 0
-                self.selected_id = ids[i]
-                self.picked = (ids[i], self.version)
-                self.selected_hex = self.battle.figures[ids[i]].hex
-                self.board.camera.center_on(*self.data.layout.hex_center(self.selected_hex))
+                self.model.pick(ids[i], self.battle.figures[ids[i]].hex)
+                self.board.camera.center_on(*self.data.layout.hex_center(self.battle.figures[ids[i]].hex))
                 self._view = None
             return None
         return super()._key_down(event)
@@ -707,8 +619,8 @@ class BattleScreen(ViewerScreen):
         speed = self.ui.settings.animation_speed
         if self.journal.pending:
             if self.journal.release(dt, speed):
-                self._shown = None
-                self.version += 1
+                self.model.before = None
+                self.model.version += 1
                 self.chrome.forget()
             return True
         d = self.decision()
@@ -768,7 +680,7 @@ class BattleScreen(ViewerScreen):
                 return
         except (ValueError, KeyError, IndexError) as exc:
             self.set_status(describe_error(exc, "The computer player"), error=True)
-        fallback = RandomPlayer(self.version)
+        fallback = RandomPlayer(self.model.version)
         for _ in range(20):
             if self.send(fallback(self.battle, d), seat):
                 return
@@ -824,7 +736,7 @@ class BattleScreen(ViewerScreen):
         self.tabletop.draw(surface)
         self.spells.draw_token_marks(surface)
         d = self.decision()
-        state_key = (self.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
+        state_key = (self.model.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
         self._draw_chrome(surface, d, state_key)
         mine = self.my_decision()
         self._rebuild_buttons()
@@ -854,10 +766,10 @@ class BattleScreen(ViewerScreen):
         rect = self.panel_rect(d)
         key = (
             state_key,
-            self.decl.key(),
+            self.model.decl.key(),
             self.hover_hex if d.reason in MOVE_REASONS else None,
-            self.moves.facing_choice,
-            self.moves.actor,
+            self.model.plan.facing,
+            self.model.plan.actor,
             rect.size,
         )
         hit = self._panel_cache
@@ -882,7 +794,7 @@ class BattleScreen(ViewerScreen):
         if odds is None:
             return
         self.spells.paint_row_label(surf)
-        if self.decl.spell is not None:
+        if self.model.decl.spell is not None:
             self.spells.paint_odds(surf, odds)
 
     def _draw_chrome(self, surface: pygame.Surface, d: Decision | None, state_key: tuple[Any, ...]) -> None:
@@ -914,7 +826,7 @@ class BattleScreen(ViewerScreen):
 
         def paint_top(frame: pygame.Surface) -> None:
             frame.fill((0, 0, 0), top_rect)
-            self.tracker.paint(frame.subsurface(top_rect), self.shown().decision)
+            self.tracker.paint(frame.subsurface(top_rect), self.model.shown().decision)
 
         def paint_column(frame: pygame.Surface) -> None:
             clip = frame.get_clip()
@@ -945,7 +857,7 @@ class BattleScreen(ViewerScreen):
 
     def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
         s = self.ui.s
-        shown = self.shown().decision  # while the log plays earlier moves out, the side the top bar names
+        shown = self.model.shown().decision  # while the log plays earlier moves out, the side the top bar names
         if shown is not None and not self.is_human(shown.side):
             d = shown
         name = self.battle.sides[d.side].name

@@ -22,13 +22,13 @@ class Sheet:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
 
     def figure_shown(self, hovered: str | None) -> str | None:
         """Whose sheet it is: the selected figure, else the hovered one, else the one deciding."""
-        sc = self.screen
-        fid = sc.selected_id or hovered
+        fid = self.model.selection.figure or hovered
         if fid is None:
-            shown = sc.shown()
+            shown = self.model.shown()
             d = shown.decision
             fid = d.figure if d is not None and d.figure in shown.figures else None
         return fid
@@ -45,8 +45,8 @@ class Sheet:
         if fid is None:
             text.blit(surf, "Click a figure to see its sheet.", (x, y), 14, theme.TEXT_MUTED)
             return
-        battle = sc.shown()
-        f = battle.figures.get(fid) or sc.battle.figures[fid]
+        battle = self.model.shown()
+        f = battle.figures.get(fid) or self.model.battle.figures[fid]
         c = f.character
         line_room = w - 2 * x  # a narrow column: every line is cut with "…" rather than run off its edge
         pygame.draw.circle(surf, sc.side_colour(f.side), (x + s(7), y + s(11)), s(7))
@@ -143,7 +143,7 @@ class Sheet:
                 surf,
                 text.fit(
                     f"Initiative {level_name(f.initiative)} · facing {facing_words(sc.data.layout, f.facing)} · "
-                    + moved_words(sc.battle.events, f, battle.round),
+                    + moved_words(self.model.battle.events, f, battle.round),
                     11,
                     line_room,
                 ),

@@ -6,15 +6,14 @@ Plain functions of the battle (no screen): the spell panel, the log and the insp
 
 from __future__ import annotations
 
-from game.engine import actions as act
+from game.colours import RGB
 from game.engine import events as ev
 from game.engine import magic
 from game.engine.battle import Battle, Figure
 from game.engine.hexgrid import Hex, distance, front_hexes
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import RGB, DeclState, Entry
-from game.ui.battle.words import counted
+from game.ui.battle.words import Entry, counted
 
 MAGIC: RGB = (176, 120, 240)
 """The colour of magic on the board: spell ranges, targets, casting bars and effect badges."""
@@ -128,21 +127,6 @@ def default_spell(battle: Battle, fid: str) -> str | None:
 def is_area(name: str) -> bool:
     """Whether the spell is centred on a hex (an area, FTC 8)."""
     return magic.spell(name).target == "hex"
-
-
-def declare_action(d: DeclState) -> act.Declare:
-    """The Declare action for the spell being edited (FTC 8; ``actions.Declare`` spell fields)."""
-    return act.Declare(
-        d.figure,
-        d.stance,
-        (),
-        None,
-        dodge=tuple(sorted(d.dodge)),
-        retreat=d.retreat,
-        spell=d.spell,
-        spell_target=d.spell_target,
-        spell_hex=d.spell_hex,
-    )
 
 
 def range_hexes(battle: Battle, fid: str, item: magic.Spell) -> frozenset[Hex]:

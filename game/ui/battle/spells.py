@@ -1,11 +1,11 @@
 """The spell panel of the battle screen (FTC 8): the spell row of the declaration panel, spell ranges and
 areas on the board, casting progress and effect badges on the tokens, the odds column of a casting.
 
-The declaration being edited is the screen's (``DeclState``: ``spell``, ``spell_target``, ``spell_hex``);
-this part edits its spell fields and asks the screen for the rest. Everything it shows comes from the battle
-(``declare_options``, ``spell_targets``, ``spell_hexes``, ``casting_of``, ``effects_on``) and the odds from
-``game.ui.preview.spell_preview``, built on ``Battle.spell_terms`` like the resolution; the words and shapes
-that need no screen are in ``game.ui.battle.spellbook``.
+The declaration being edited is the model's (``DeclState``: ``spell``, ``spell_target``, ``spell_hex``);
+this part edits its spell fields. Everything it shows comes from the battle through the model
+(``known_spells``, ``spell_targets``, ``spell_hexes``, ``casting_spell``) and the odds from its
+``spell_preview`` (``game.ui.preview.spell_preview``, built on ``Battle.spell_terms`` like the resolution); the
+words and shapes that need no screen are in ``game.ui.battle.spellbook``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from game.ui import theme
 from game.ui.battle.common import RGB, BattleHost, paint_distribution
 from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_tooltip, token_marks
 from game.ui.battle.words import counted, hex_name
-from game.ui.preview import SpellPreview, concentration_odds, percent, spell_preview
+from game.ui.preview import concentration_odds, percent
 from game.ui.view import HexFill, LineOfFireView
 from game.ui.widgets import Button
 
@@ -37,6 +37,7 @@ class SpellPanel:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self._marks_cache: tuple[int, list[Mark]] | None = None
 
     @property
@@ -44,56 +45,33 @@ class SpellPanel:
         """The magic overlay colour of the current palette."""
         return magic_colour(self.screen.ui.settings.colour_blind)
 
-    def casting_spell(self) -> str | None:
-        """The spell the declaring figure is concentrating on (FTC 8.1), if any."""
-        fid = self.screen.decl.figure
-        conc = self.screen.battle.casting_of(fid) if fid else None
-        return conc.spell.name if conc is not None else None
-
-    def known(self) -> list[str]:
-        """The spells the declaring figure knows (``declare_options()["spells"]``)."""
-        spells = self.screen.declare_options().get("spells") or {}
-        return list(spells)
-
     def extra_height(self, fid: str | None) -> int:
         """How much taller the declaration panel is for the spell row (0 for a figure without spells)."""
-        fig = self.screen.battle.figures.get(fid or "")
+        fig = self.model.battle.figures.get(fid or "")
         return self.screen.ui.s(ROW) if fig is not None and fig.character.spells else 0
-
-    def spell_targets(self, name: str) -> list[str]:
-        """Figures the declaring figure may cast this spell on now (the battle's own list)."""
-        return list((self.screen.declare_options().get("spells") or {}).get(name, []))
-
-    def spell_hexes(self, name: str) -> list[Hex]:
-        """Hexes an area spell may be centred on now (cached per battle state)."""
-        fid = self.screen.decl.figure
-        hexes: list[Hex] = self.screen.memo(
-            ("spell_hexes", self.screen.version, fid, name), lambda: self.screen.battle.spell_hexes(fid, name)
-        )
-        return hexes
 
     def why_not(self, name: str) -> str:
         """Why a spell cannot be cast now ("" when it can)."""
-        if name == self.casting_spell():
+        if name == self.model.casting_spell():
             return ""
-        if (is_area(name) and self.spell_hexes(name)) or (not is_area(name) and self.spell_targets(name)):
+        if (is_area(name) and self.model.spell_hexes(name)) or (not is_area(name) and self.model.spell_targets(name)):
             return ""
         item = magic.spell(name)
-        fig = self.screen.battle.figure(self.screen.decl.figure)
+        fig = self.model.battle.figure(self.model.decl.figure)
         if magic.resolves_when(item) == "last_round" and fig.hexes_moved:
             return f"{item.name} needs a caster who stood still this round (FTC 8.1)."
         return f"Nothing is within {item.range} range and in sight for {item.name} now."
 
     def choose(self, name: str | None) -> bool:
         """Choose a spell to cast (None: abandon the spell, attack or defend instead)."""
-        d = self.screen.decl
-        if name is not None and d.spell == name and name != self.casting_spell():
+        d = self.model.decl
+        if name is not None and d.spell == name and name != self.model.casting_spell():
             name = None  # a second click on the chosen spell puts it back
         d.spell, d.spell_target, d.spell_hex = name, None, None
         if name is not None:
             d.target, d.advance, d.second_move = None, [], False
             item = magic.spell(name)
-            targets = self.spell_targets(name)
+            targets = self.model.spell_targets(name)
             if item.target == "self" or (item.target == "ally" and targets == [d.figure]):
                 d.spell_target = d.figure
             elif len(targets) == 1 and not is_area(name):
@@ -105,18 +83,18 @@ class SpellPanel:
         """The spell row of the declaration panel, above the Declare button: each known spell (with its tooltip),
         and for a concentrating caster the spell he continues and an Abandon button (FTC 8.1)."""
         out: list[Button] = []
-        names = self.known()
+        names = self.model.known_spells()
         if not names:
             return out
         s, text = self.screen.ui.s, self.screen.ui.text
         x, y = rect.x + s(64), rect.bottom - s(40) - s(ROW)
-        going = self.casting_spell()
-        fig = self.screen.battle.figure(self.screen.decl.figure)
+        going = self.model.casting_spell()
+        fig = self.model.battle.figure(self.model.decl.figure)
         for name in names:
             item = magic.spell(name)
             label = name
             if name == going:
-                conc = self.screen.battle.casting_of(fig.id)
+                conc = self.model.battle.casting_of(fig.id)
                 assert conc is not None
                 done, needed = conc.progress
                 label = f"Continue {name} ({done + 1}/{needed})"
@@ -132,7 +110,7 @@ class SpellPanel:
                 enabled=not reason,
                 tooltip=(spell_tooltip(item, fig) + (f" — {reason}" if reason else "")),
             )
-            b.focused = self.screen.decl.spell == name
+            b.focused = self.model.decl.spell == name
             out.append(b)
             x += s(w) + s(6)
         if going is not None and x + s(80) <= rect.right - s(8):
@@ -143,13 +121,13 @@ class SpellPanel:
                 size=12,
                 tooltip=f"Stop concentrating on {going}: the spell is lost; attack or defend instead (FTC 8.1).",
             )
-            b.focused = self.screen.decl.spell is None
+            b.focused = self.model.decl.spell is None
             out.append(b)
         return out
 
     def paint_row_label(self, surf: pygame.Surface) -> None:
         """The "Spells:" label in front of the spell row (panel coordinates)."""
-        if not self.known():
+        if not self.model.known_spells():
             return
         s = self.screen.ui.s
         h = surf.get_height()
@@ -157,107 +135,80 @@ class SpellPanel:
 
     def click(self, h: Hex, occupant: Figure | None) -> bool:
         """A board click while a spell is chosen: pick its target (a figure, or the centre hex of an area)."""
-        d = self.screen.decl
-        if d.spell is None or d.spell == self.casting_spell():
+        d = self.model.decl
+        if d.spell is None or d.spell == self.model.casting_spell():
             return d.spell is not None
         if is_area(d.spell):
-            if h in self.spell_hexes(d.spell):
+            if h in self.model.spell_hexes(d.spell):
                 d.spell_hex = h
                 return True
             return False
-        if occupant is not None and occupant.id in self.spell_targets(d.spell):
+        if occupant is not None and occupant.id in self.model.spell_targets(d.spell):
             d.spell_target = occupant.id
             return True
         return False
 
     def cycle_target(self) -> bool:
         """T with a spell chosen: the next figure (or hex with a figure, for an area) it can be cast on."""
-        d = self.screen.decl
+        d = self.model.decl
         assert d.spell is not None
         if is_area(d.spell):
-            hexes = self.spell_hexes(d.spell)
-            with_enemy = [self.screen.battle.figure(t).hex for t in self.spell_targets(d.spell)]
+            hexes = self.model.spell_hexes(d.spell)
+            with_enemy = [self.model.battle.figure(t).hex for t in self.model.spell_targets(d.spell)]
             pool = [h for h in with_enemy if h in hexes] or hexes
             if not pool:
                 return False
             d.spell_hex = pool[(pool.index(d.spell_hex) + 1) % len(pool)] if d.spell_hex in pool else pool[0]
         else:
-            ts = self.spell_targets(d.spell)
+            ts = self.model.spell_targets(d.spell)
             if not ts:
                 return False
             d.spell_target = ts[(ts.index(d.spell_target) + 1) % len(ts)] if d.spell_target in ts else ts[0]
         self.screen.invalidate()
         return True
 
-    def preview(self) -> SpellPreview | None:
-        """The odds of the casting being edited (cached per state); None until it has a target."""
-        d = self.screen.decl
-        if d.spell is None:
-            return None
-        conc = self.screen.battle.casting_of(d.figure)
-        target: str | Hex | None
-        if conc is not None and conc.spell.name == d.spell:
-            target = conc.target
-        else:
-            target = d.spell_hex if is_area(d.spell) else d.spell_target
-            if target is None:
-                return None
-        battle, spell = self.screen.battle, d.spell
-        known = self.screen.gm_seated()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
-
-        def compute() -> SpellPreview | None:
-            try:
-                return spell_preview(
-                    battle, d.figure, spell, target, d.stance, dodge=tuple(sorted(d.dodge)), gm_hand=known
-                )
-            except (ValueError, KeyError):
-                return None
-
-        pv: SpellPreview | None = self.screen.memo(("spell", self.screen.version, d.key()), compute)
-        return pv
-
     def overlays(self) -> tuple[list[HexFill], LineOfFireView | None]:
         """The board while a spell is chosen: its range band, the figures (or hexes) it can be cast on, the chosen
         target, the area under the cursor or on the chosen hex, and the line of fire of a spell cast at a distance."""
-        d = self.screen.decl
+        d = self.model.decl
         assert d.spell is not None
         colour = self.colour
         item = magic.spell(d.spell)
-        band: frozenset[Hex] = self.screen.memo(
-            ("spell_range", self.screen.version, d.figure, item.name),
-            lambda: range_hexes(self.screen.battle, d.figure, item),
+        band: frozenset[Hex] = self.model.memo(
+            ("spell_range", self.model.version, d.figure, item.name),
+            lambda: range_hexes(self.model.battle, d.figure, item),
         )
         fills = [HexFill(band, colour, 55)]
-        conc = self.screen.battle.casting_of(d.figure)
+        conc = self.model.battle.casting_of(d.figure)
         continuing = conc is not None and conc.spell.name == d.spell
         if continuing:
             assert conc is not None
             t = conc.target
             if isinstance(t, Hex):
                 fills.append(HexFill(magic.area_hexes(item, t), colour, 120, outline=True))
-            elif t is not None and t in self.screen.battle.figures:
-                fills.append(HexFill(frozenset({self.screen.battle.figure(t).hex}), theme.DANGER, 150, outline=True))
+            elif t is not None and t in self.model.battle.figures:
+                fills.append(HexFill(frozenset({self.model.battle.figure(t).hex}), theme.DANGER, 150, outline=True))
         elif item.target == "hex":
             centre = d.spell_hex
-            hover = self.screen.hover_hex
-            if hover is not None and hover in self.spell_hexes(d.spell):
+            hover = self.model.selection.hover
+            if hover is not None and hover in self.model.spell_hexes(d.spell):
                 fills.append(HexFill(magic.area_hexes(item, hover), colour, 90, outline=hover != centre))
             if centre is not None:
                 fills.append(HexFill(magic.area_hexes(item, centre), colour, 150, outline=True))
         else:
-            targets = frozenset(self.screen.battle.figure(t).hex for t in self.spell_targets(d.spell))
+            targets = frozenset(self.model.battle.figure(t).hex for t in self.model.spell_targets(d.spell))
             fills.append(HexFill(targets, colour, 80, outline=True))
             if d.spell_target is not None:
                 fills.append(
-                    HexFill(frozenset({self.screen.battle.figure(d.spell_target).hex}), theme.DANGER, 150, outline=True)
+                    HexFill(frozenset({self.model.battle.figure(d.spell_target).hex}), theme.DANGER, 150, outline=True)
                 )
-        pv = self.preview()
+        pv = self.model.spell_preview()
         lof = self.screen.lof_view(pv) if pv is not None and pv.line is not None else None
         return fills, lof
 
     def _marks(self) -> list[Mark]:
-        if self._marks_cache is None or self._marks_cache[0] != self.screen.version:
-            self._marks_cache = (self.screen.version, token_marks(self.screen.battle))
+        if self._marks_cache is None or self._marks_cache[0] != self.model.version:
+            self._marks_cache = (self.model.version, token_marks(self.model.battle))
         return self._marks_cache[1]
 
     def _badge_spots(self) -> list[tuple[float, float, float, str]]:
@@ -333,16 +284,16 @@ class SpellPanel:
         the casting roll's terms (FTC 8.1, 8.3), the damage outcomes of a bolt."""
         s, text = self.screen.ui.s, self.screen.ui.text
         ox, ow, h = area.x, area.width, area.bottom
-        d = self.screen.decl
+        d = self.model.decl
         assert d.spell is not None
         item = magic.spell(d.spell)
         colour = self.colour
         y = area.y
-        conc = self.screen.battle.casting_of(d.figure)
+        conc = self.model.battle.casting_of(d.figure)
         if conc is not None and conc.spell.name == d.spell:
             done, needed = conc.progress
             head = f"Continue casting {item.name} (round {done + 1} of {needed})"
-            keep = concentration_odds(self.screen.battle, d.figure)
+            keep = concentration_odds(self.model.battle, d.figure)
             sub = (
                 "it takes effect in this round's attack phase"
                 if conc.takes_effect_this_round
@@ -357,7 +308,7 @@ class SpellPanel:
             y += s(4)
             if not conc.takes_effect_this_round:
                 return
-        pv = self.preview()
+        pv = self.model.spell_preview()
         if pv is None:
             what = (
                 "Click a hex in the purple range to centre the area (the cursor shows it), or press T."
@@ -372,12 +323,12 @@ class SpellPanel:
                 text.blit(surf, part, (ox, y), 13, theme.TEXT)
                 y += text.line_height(13)
             return
-        names = self.screen.battle.names()
+        names = self.model.battle.names()
         layout = self.screen.data.layout
         on = (
             names.get(pv.target, "")
             if pv.target
-            else (hex_name(self.screen.battle, layout, pv.hex, d.figure) if pv.hex else "")
+            else (hex_name(self.model.battle, layout, pv.hex, d.figure) if pv.hex else "")
         )
         if conc is None or conc.spell.name != d.spell:
             text.blit(

@@ -8,7 +8,8 @@ import pygame
 
 from game.engine.battle import Decision
 from game.ui import theme
-from game.ui.battle.common import MOVE_REASONS, BattleHost, fit_words
+from game.ui.battle.common import BattleHost, fit_words
+from game.ui.battle.model import MOVE_REASONS
 from game.ui.battle.victory import victory_line
 from game.ui.battle.words import decision_line
 
@@ -23,6 +24,7 @@ class Tracker:
 
     def __init__(self, screen: BattleHost) -> None:
         self.screen = screen
+        self.model = screen.model
         self.cut_prompt = ""
         """The prompt as a whole when the bar had to cut it (a hover hint shows it), else ""."""
 
@@ -35,7 +37,7 @@ class Tracker:
         """Who decides and what, the side named once; while the log still plays out a decision already taken,
         what is being played (never the prompt of a decision no longer open)."""
         sc = self.screen
-        side = sc.shown().sides[d.side].name
+        side = self.model.shown().sides[d.side].name
         if d != sc.decision():
             return decision_line(side, self.playing_line(d))
         return decision_line(side, d.prompt, computer=sc.is_computer(d.side))
@@ -43,8 +45,7 @@ class Tracker:
     def playing_line(self, d: Decision) -> str:
         """What the log is playing out after ``d`` was taken: the round's attacks being resolved (FTC 6.3), or
         the figure's move or declaration."""
-        sc = self.screen
-        b, live = sc.shown(), sc.battle
+        b, live = self.model.shown(), self.model.battle
         if b.phase == "attack" and (live.round != b.round or live.over):
             return f"the attacks of round {b.round} are resolved…"
         fig = b.figures.get(d.figure or "")
@@ -57,7 +58,7 @@ class Tracker:
 
     def phase_line(self) -> str:
         """ "Round 2 · Movement phase" (or "Battle over"), as shown."""
-        b = self.screen.shown()
+        b = self.model.shown()
         return "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
 
     def paint(self, surf: pygame.Surface, d: Decision | None) -> None:
@@ -70,7 +71,7 @@ class Tracker:
         top = s(TOP)
         pygame.draw.rect(surf, theme.PANEL, (0, 0, w, top))
         pygame.draw.line(surf, theme.BORDER, (0, top - 1), (w, top - 1))
-        b = sc.shown()
+        b = self.model.shown()
         title = str(sc.session.setup_data.get("title", sc.data.name))
         phase = self.phase_line()
         keys = "Esc menu · F1 help"
@@ -107,7 +108,7 @@ class Tracker:
         at each end."""
         sc = self.screen
         s, text = sc.ui.s, sc.ui.text
-        b = sc.shown()
+        b = self.model.shown()
         order = [fid for fid in b.order if fid in b.figures]
         order += [fid for fid in b.figures if fid not in order]
         current = d.figure if d is not None else None
@@ -158,7 +159,7 @@ class Tracker:
         """The initiative tracker: order, whose turn, held, done, out."""
         sc = self.screen
         s, text = sc.ui.s, sc.ui.text
-        b = sc.shown()
+        b = self.model.shown()
         w = surf.get_width()
         th = s(TRACK)
         pygame.draw.rect(surf, theme.BACKGROUND, (0, y0, w, th))

@@ -1,15 +1,20 @@
 """Words a player reads on the battle screen: terrain as words ("Dense woods", not ``dense_woods``), the
 light and footing of a hex (FTC table 7), a hex named the way the board shows it (its ground and where it
-lies from a figure, never axial coordinates), the prompt of the side deciding with its name once."""
+lies from a figure, never axial coordinates), the prompt of the side deciding with its name once; a log
+line's shape (``Entry``)."""
 
 from __future__ import annotations
 
 import math
 import re
 
+from game.colours import RGB
 from game.engine.battle import Battle
 from game.engine.hexgrid import Hex, distance
 from game.ui.camera import HexLayout
+
+Entry = tuple[str, tuple[str, ...], RGB | None]
+"""A log line: its text, the figures it names (highlighted when it is clicked), its colour."""
 
 COMPASS = ("east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east")
 
