@@ -212,12 +212,12 @@ def screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[list
             in_flight()
         if phase == "declare" and i % 40 == 39:
             screen.cmd_cycle_target()
-        before = screen.hover_hex
+        before = screen.selection.hover
         x, y = route[i % len(route)]
         screen.on_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 0), buttons=(0, 0, 0)))
         screen.update(1 / 60)
         bench_frame(surface, screen)
-        state["hex_changes"] += screen.hover_hex != before
+        state["hex_changes"] += screen.selection.hover != before
 
     seconds = times(one, count, warmup=20)
     changes = state["hex_changes"]

@@ -239,7 +239,7 @@ def test_no_screen_part_reaches_into_another_objects_private_attributes() -> Non
         for p in sorted((GAME / "ui").rglob("*.py"))
         if (uses := foreign_private_uses(p.read_text(encoding="utf-8")))
     }
-    assert not bad, f"ask the other part through a public method or the screen's BattleHost instead: {bad}"
+    assert not bad, f"ask the other part through a public method, or the model, instead: {bad}"
 
 
 def test_the_map_layer_never_imports_rosters_sessions_screens_or_commands() -> None:

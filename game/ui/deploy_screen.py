@@ -731,7 +731,7 @@ class DeployScreen(ViewerScreen):
             if self.drag_piece is not None and self.drag_moved:
                 # gold, not a side colour: the legal hexes must stand out from the zone's own shading
                 fills.append(HexFill(self.legal_hexes(self.drag_piece), theme.ACCENT, 95, outline=True))
-                h = self.hover_hex
+                h = self.selection.hover
                 p = self.pieces[self.drag_piece]
                 if h is not None and p.size != 1:
                     # the whole footprint under the cursor (FTC 5), gold where it may stand, red where not
@@ -741,7 +741,7 @@ class DeployScreen(ViewerScreen):
                     )
                 elif h is not None and h not in self.legal_hexes(self.drag_piece):
                     fills.append(HexFill(frozenset({h}), theme.DANGER, 170, outline=True))
-            self._view = BoardView(self.tokens(), fills, hover=self.hover_hex)
+            self._view = BoardView(self.tokens(), fills, hover=self.selection.hover)
         return self._view
 
     def draw(self, surface: pygame.Surface) -> None:

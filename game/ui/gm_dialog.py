@@ -20,7 +20,7 @@ import pygame
 from game.engine import gm
 from game.engine.battle import Battle
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import GMScreen
 from game.ui.dialogs import MessageDialog, _dim
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, TextCache, Tooltip, draw_panel
@@ -52,7 +52,7 @@ class PanelHost(Protocol):
     figure chosen, the door that sends a GM action and the way back."""
 
     ui: UiContext
-    screen: BattleHost
+    screen: GMScreen
     figure: str
     message: str
     reason: str
@@ -144,7 +144,7 @@ class GMDialog(Screen):
         return self.panel.battle
 
     @property
-    def screen(self) -> BattleHost:
+    def screen(self) -> GMScreen:
         """The battle screen under the panel."""
         return self.panel.screen
 

@@ -21,7 +21,7 @@ from game.engine.hexgrid import Hex, distance
 from game.engine.seats import set_roll_marks
 from game.engine.wounds import WoundLevel, Wounds
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import GMScreen
 from game.ui.gm_dialog import confirm_remove
 from game.ui.gm_gear import GearEditor
 from game.ui.gm_reinforce import ReinforceDialog
@@ -64,7 +64,7 @@ class GMPanel(Screen):
 
     opaque = False
 
-    def __init__(self, ui: UiContext, screen: BattleHost, on_close: Callable[[], Transition | None]) -> None:
+    def __init__(self, ui: UiContext, screen: GMScreen, on_close: Callable[[], Transition | None]) -> None:
         super().__init__(ui)
         self.screen = screen
         self.on_close = on_close

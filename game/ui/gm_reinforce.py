@@ -16,7 +16,7 @@ from game.engine.characters import Character
 from game.engine.creatures import MOOK_TRACK_NAME, footprint
 from game.engine.hexgrid import Hex
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import GMScreen
 from game.ui.battle.words import hex_name
 from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns
 from game.ui.roster_editor import TextPrompt
@@ -229,7 +229,7 @@ class PlaceFigure(Screen):
         self._backdrop: tuple[Any, pygame.Surface] | None = None
 
     @property
-    def screen(self) -> BattleHost:
+    def screen(self) -> GMScreen:
         """The battle screen drawn underneath."""
         return self.dialog.screen
 

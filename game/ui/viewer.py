@@ -68,7 +68,7 @@ class ViewerScreen(Screen):
         self.side_index = {side: i for i, side in enumerate(data.sides)}
         self.figures: dict[str, FigureSpot] = {f"{i}:{f.name}": f for i, f in enumerate(data.figures)}
         self.selection = Selection()
-        """The figure or hex picked and the hex hovered (``selected_id``, ``selected_hex``, ``hover_hex``)."""
+        """The figure or hex picked and the hex hovered."""
         self.mouse = (-1, -1)
         self.drag_from: tuple[int, int] | None = None
         self.dragging = False
@@ -80,33 +80,6 @@ class ViewerScreen(Screen):
         )
         self._view: BoardView | None = None
         self._fitted = False
-
-    @property
-    def selected_id(self) -> str | None:
-        """The figure picked on the board (its sheet is shown), if any."""
-        return self.selection.figure
-
-    @selected_id.setter
-    def selected_id(self, fid: str | None) -> None:
-        self.selection.figure = fid
-
-    @property
-    def selected_hex(self) -> Hex | None:
-        """The hex picked on the board (a figure's, or a bare hex to look at), if any."""
-        return self.selection.hex
-
-    @selected_hex.setter
-    def selected_hex(self, h: Hex | None) -> None:
-        self.selection.hex = h
-
-    @property
-    def hover_hex(self) -> Hex | None:
-        """The hex under the pointer, if any."""
-        return self.selection.hover
-
-    @hover_hex.setter
-    def hover_hex(self, h: Hex | None) -> None:
-        self.selection.hover = h
 
     # --- layout -----------------------------------------------------------------------------------
     def on_resize(self, size: tuple[int, int]) -> None:
@@ -141,7 +114,7 @@ class ViewerScreen(Screen):
     def tokens(self) -> list[TokenView]:
         """Token views of every figure."""
         return [
-            TokenView(fid, f.name, self.side_colour(f.side), f.hex, f.facing, 0, False, fid == self.selected_id)
+            TokenView(fid, f.name, self.side_colour(f.side), f.hex, f.facing, 0, False, fid == self.selection.figure)
             for fid, f in self.figures.items()
         ]
 
@@ -150,15 +123,15 @@ class ViewerScreen(Screen):
         if self._view is None:
             fills = [HexFill(hexes, self.side_colour(side), 40) for side, hexes in self.data.zones.items()]
             zocs = []
-            if self.selected_id is not None:
-                f = self.figures[self.selected_id]
+            if self.selection.figure is not None:
+                f = self.figures[self.selection.figure]
                 zocs.append(ZocView(f.hex, f.facing, self.side_colour(f.side)))
             self._view = BoardView(
                 self.tokens(),
                 fills,
                 zocs=zocs,
-                hover=self.hover_hex,
-                selected=self.selected_hex if self.selected_id is None else None,
+                hover=self.selection.hover,
+                selected=self.selection.hex if self.selection.figure is None else None,
             )
         return self._view
 
@@ -185,8 +158,8 @@ class ViewerScreen(Screen):
         h = self.board.camera.screen_to_hex(*pos) if self._in_board(pos) else None
         if h is not None and not self.data.terrain.contains(h):
             h = None
-        if h != self.hover_hex:
-            self.hover_hex = h
+        if h != self.selection.hover:
+            self.selection.hover = h
             self._view = None
             return True
         return False
@@ -195,13 +168,13 @@ class ViewerScreen(Screen):
         """Select the figure or hex under a screen point (clicking it again clears the selection)."""
         h = self.board.camera.screen_to_hex(*pos)
         if not self.data.terrain.contains(h):
-            self.selected_id, self.selected_hex = None, None
+            self.selection.figure, self.selection.hex = None, None
         else:
             fid = self.figure_at(h)
-            if fid is not None and fid == self.selected_id:
-                self.selected_id, self.selected_hex = None, None
+            if fid is not None and fid == self.selection.figure:
+                self.selection.figure, self.selection.hex = None, None
             else:
-                self.selected_id, self.selected_hex = fid, h
+                self.selection.figure, self.selection.hex = fid, h
                 if fid is not None:
                     f = self.figures[fid]
                     self.log.append(f"Selected {f.name} (side {f.side}).", self.side_colour(f.side))
@@ -263,8 +236,8 @@ class ViewerScreen(Screen):
     def _key_down(self, event: pygame.event.Event) -> Transition | None:
         key = event.key
         if key == pygame.K_ESCAPE:
-            if self.selected_id is not None or self.selected_hex is not None:
-                self.selected_id, self.selected_hex, self._view = None, None, None
+            if self.selection.figure is not None or self.selection.hex is not None:
+                self.selection.figure, self.selection.hex, self._view = None, None, None
                 return None
             return Push(EscapeMenu(self.ui, self.to_title))
         if key in PAN_KEYS and not (event.mod & pygame.KMOD_CTRL):
@@ -288,10 +261,10 @@ class ViewerScreen(Screen):
         elif key == pygame.K_TAB and self.figures:
             ids = list(self.figures)
             step = -1 if event.mod & pygame.KMOD_SHIFT else 1
-            i = (ids.index(self.selected_id) + step) % len(ids) if self.selected_id in ids else 0
-            self.selected_id = ids[i]
-            self.selected_hex = self.figures[ids[i]].hex
-            fx, fy = self.data.layout.hex_center(self.selected_hex)
+            i = (ids.index(self.selection.figure) + step) % len(ids) if self.selection.figure in ids else 0
+            self.selection.figure = ids[i]
+            self.selection.hex = self.figures[ids[i]].hex
+            fx, fy = self.data.layout.hex_center(self.selection.hex)
             self.board.camera.center_on(fx, fy)
             self._view = None
         return None
@@ -381,9 +354,9 @@ class ViewerScreen(Screen):
             text.blit(surface, value, (x + s(112), y), 15, colour, bold=True)
             y += lh
 
-        fid = self.selected_id
-        if fid is None and self.hover_hex is not None:
-            fid = self.figure_at(self.hover_hex)
+        fid = self.selection.figure
+        if fid is None and self.selection.hover is not None:
+            fid = self.figure_at(self.selection.hover)
         card = pygame.Rect(panel.x + s(8), y - s(4), side - s(16), s(self.FIGURE_CARD))
         draw_panel(surface, card, theme.PANEL, theme.BORDER)
         if fid is not None:
@@ -403,7 +376,7 @@ class ViewerScreen(Screen):
         y = card.bottom + s(14)
         card = pygame.Rect(panel.x + s(8), y - s(4), side - s(16), self.hex_card_height())
         draw_panel(surface, card, theme.PANEL, theme.BORDER)
-        h_ = self.hover_hex if self.hover_hex is not None else self.selected_hex
+        h_ = self.selection.hover if self.selection.hover is not None else self.selection.hex
         if h_ is not None and self.data.terrain.contains(h_):
             t = self.data.terrain
             kind = t.type_at(h_)

@@ -109,7 +109,7 @@ def test_one_click_skirmish_then_pan_with_keys_and_drag(app: App) -> None:
     drag(app, (500, 400), (400, 350))
     assert cam.origin_x == pytest.approx(x1 + 100 / cam.zoom)
     assert cam.origin_y == pytest.approx(y1 + 50 / cam.zoom)
-    assert viewer.selected_id is None  # a drag is not a click
+    assert viewer.selection.figure is None  # a drag is not a click
 
 
 def _over_reach(app: App, viewer: ViewerScreen, point: tuple[int, int]) -> bool:
@@ -155,9 +155,9 @@ def test_click_selects_the_figure_and_hover_inspects_the_hex(app: App) -> None:
     fid, figure = next((i, f) for i, f in viewer.figures.items() if visible(f.hex))
     pos = tuple(round(v) for v in viewer.board.camera.hex_to_screen(figure.hex))
     move(app, pos)
-    assert viewer.hover_hex == figure.hex
+    assert viewer.selection.hover == figure.hex
     click(app, pos)
-    assert viewer.selected_id == fid
+    assert viewer.selection.figure == fid
     view = viewer.board_view()
     assert [t.id for t in view.tokens if t.selected] == [fid]
     assert view.zocs and view.zocs[0].hex == figure.hex
@@ -166,7 +166,7 @@ def test_click_selects_the_figure_and_hover_inspects_the_hex(app: App) -> None:
             break
         app.tick(0.1)
     key(app, pygame.K_ESCAPE)  # first Escape clears the selection
-    assert viewer.selected_id is None
+    assert viewer.selection.figure is None
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, EscapeMenu)
     key(app, pygame.K_ESCAPE)
@@ -176,9 +176,9 @@ def test_click_selects_the_figure_and_hover_inspects_the_hex(app: App) -> None:
 def test_tab_cycles_figures(app: App) -> None:
     viewer = start_default_battle(app)
     key(app, pygame.K_TAB)
-    first = viewer.selected_id
+    first = viewer.selection.figure
     key(app, pygame.K_TAB)
-    assert first is not None and viewer.selected_id not in (None, first)
+    assert first is not None and viewer.selection.figure not in (None, first)
 
 
 def test_a_bad_map_opens_a_dialog_and_the_game_keeps_running(app: App, maps_dir: Path) -> None:

@@ -40,7 +40,7 @@ def test_a_hint_goes_when_the_pointer_leaves_the_window(app: App) -> None:
     pygame.event.post(pygame.event.Event(pygame.WINDOWLEAVE, window=None))
     app.pump()
     assert not screen.hint_tip.shown
-    assert screen.hover_hex is None
+    assert screen.selection.hover is None
 
 
 def test_a_hint_goes_when_what_it_explains_goes_from_under_the_still_pointer(app: App) -> None:
@@ -52,7 +52,7 @@ def test_a_hint_goes_when_what_it_explains_goes_from_under_the_still_pointer(app
 
 def test_a_hint_goes_when_a_screen_opens_over_the_battle(app: App) -> None:
     screen = _hint_on_a_long_log_line(app)
-    screen.selected_id, screen.selected_hex = None, None
+    screen.selection.figure, screen.selection.hex = None, None
     screen.model.decl.advance, screen.model.decl.target = [], None
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, EscapeMenu)
@@ -83,10 +83,10 @@ def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
     assert spots, "no reachable hex lies under the panel"
     _, target, pos = spots[0]
     move(app, pos)
-    assert screen.hover_hex is None and screen.board_view().path is None
+    assert screen.selection.hover is None and screen.board_view().path is None
     log_before = len(screen.battle.log)
     click(app, pos)
-    assert len(screen.battle.log) == log_before and screen.selected_hex is None
+    assert len(screen.battle.log) == log_before and screen.selection.hex is None
     zoom = cam.zoom_index
     wheel(app, pos, 1)
     wheel(app, pos, -1)
@@ -96,7 +96,7 @@ def test_the_board_does_not_react_under_the_decision_panel(app: App) -> None:
     screen.focus.panel_top = not screen.focus.panel_top
     screen._rebuild_buttons()
     move(app, pos)
-    assert screen.hover_hex == target and screen.board_view().path is not None
+    assert screen.selection.hover == target and screen.board_view().path is not None
 
 
 def test_a_long_log_entry_wraps_onto_rows_and_a_click_on_any_row_picks_it(app: App) -> None:
@@ -107,7 +107,7 @@ def test_a_long_log_entry_wraps_onto_rows_and_a_click_on_any_row_picks_it(app: A
     screen.journal.sync()
     app.draw()
     log = screen.log
-    rows = [r for r, e in enumerate(log.row_entry) if e == len(screen.entries) - 1]
+    rows = [r for r, e in enumerate(log.row_entry) if e == len(screen.journal.entries) - 1]
     assert len(rows) > 1
     assert " ".join(log.items[r] for r in rows).split() == LONG.split()
     assert not any("…" in log.items[r] for r in rows)
@@ -156,7 +156,7 @@ def test_a_rounds_results_wait_in_the_tracker_and_sheet_until_the_log_has_played
     shown = screen.model.shown()
     assert {fid: (f.wounds.label, f.moved, f.out) for fid, f in shown.figures.items()} == before
     assert shown.decision is not None and shown.decision.reason == "declare"
-    screen.selected_id = next(iter(wounded))
+    screen.selection.figure = next(iter(wounded))
     assert screen.sheet.figure_shown(None) in wounded
     assert all(t.wound_level == 0 for t in screen.tokens() if t.id in wounded)
     app.draw()
@@ -303,7 +303,7 @@ def test_the_hover_box_steps_aside_from_the_pointer_and_never_covers_the_panel(a
     for hx in hexes[:12]:
         pos = tuple(round(v) for v in cam.hex_to_screen(hx))
         move(app, pos)
-        assert screen.hover_hex == hx
+        assert screen.selection.hover == hx
         app.draw()
         box = screen.inspector.drawn
         assert box is not None

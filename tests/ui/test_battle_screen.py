@@ -131,7 +131,7 @@ def test_move_a_figure_by_clicking_a_reachable_hex(app: App) -> None:
     target = max(on_screen(screen, reach.hexes()), key=lambda h: (reach.band(h) == "free", -abs(reach.cost(h) - 2)))
     pos = screen.board.camera.hex_to_screen(target)
     move(app, (round(pos[0]), round(pos[1])))
-    assert screen.hover_hex == target
+    assert screen.selection.hover == target
     assert screen.board_view().path is not None
     click(app, (round(pos[0]), round(pos[1])))
     assert screen.battle.figure(fig.id).hex == target
@@ -229,15 +229,15 @@ def test_declare_an_attack_with_a_stance_shows_exact_odds_and_resolves_the_round
             key(app, pygame.K_RETURN)
     assert screen.battle.round > round_before or screen.battle.over
     attacks = [x for x in screen.battle.events if isinstance(x, ev.AttackResolved) and x.attacker == me]
-    assert attacks and screen.entries[-1][0]  # the resolution reached the combat log
+    assert attacks and screen.journal.entries[-1][0]  # the resolution reached the combat log
 
 
 def test_log_entry_click_highlights_its_figures(app: App) -> None:
     screen = open_battle(app, controllers=all_human())
     lift_curtain(app)
-    index = next(i for i, (_, figs, _) in enumerate(screen.entries) if figs)
+    index = next(i for i, (_, figs, _) in enumerate(screen.journal.entries) if figs)
     screen.log.select(index)
-    assert screen.model.highlight == frozenset(screen.entries[index][1])
+    assert screen.model.highlight == frozenset(screen.journal.entries[index][1])
     assert screen.board_view().highlighted >= screen.model.highlight
 
 
@@ -332,12 +332,12 @@ def test_secret_stances_are_kept_until_the_reveal(app: App) -> None:
             assert screen.model.decl.target == enemy and screen.model.decl.stance == "mildly_aggressive"
             key(app, pygame.K_RETURN)
             secret_fig = d.figure
-            assert not any("aggressive" in t for t, _, _ in screen.entries)
+            assert not any("aggressive" in t for t, _, _ in screen.journal.entries)
             continue
         if d.figure in (a, e) and secret_fig is not None and not checked_other_side:
             # the other side's player: the curtain was shown, and nothing reveals the secret
             assert d.side != screen.battle.figure(secret_fig).side
-            assert not any("aggressive" in t for t, _, _ in screen.entries)
+            assert not any("aggressive" in t for t, _, _ in screen.journal.entries)
             pos = screen.board.camera.hex_to_screen(screen.battle.figure(secret_fig).hex)
             click(app, (round(pos[0]), round(pos[1])))
             assert screen.model.decl.target == secret_fig
@@ -350,7 +350,7 @@ def test_secret_stances_are_kept_until_the_reveal(app: App) -> None:
         key(app, pygame.K_RETURN)
     assert secret_fig is not None and checked_other_side
     assert any(isinstance(x, ev.Revealed) for x in screen.battle.events)
-    assert any("aggressive" in t for t, _, _ in screen.entries)  # revealed together, after everyone
+    assert any("aggressive" in t for t, _, _ in screen.journal.entries)  # revealed together, after everyone
 
 
 def test_victory_screen_after_a_battle_against_the_computer(app: App) -> None:
@@ -482,7 +482,7 @@ def test_ftc_5_posture_key_cycles_crawling_and_the_move_is_sent_with_it(tmp_path
     assert len(screen.model.reach(fid).hexes()) < standing
     sent: list[act.Action] = []
     monkeypatch.setattr(screen, "send", lambda a: sent.append(a) or True)
-    screen.cmd_stay()
+    screen.moves.cmd_stay()
     assert isinstance(sent[-1], act.Move) and sent[-1].posture == "crawling"
 
 
@@ -502,10 +502,10 @@ def test_standing_order_key_changes_only_the_deciding_sides_figures(tmp_path, mo
     assert d is not None
     mine = next(f for f in session.battle.figures.values() if f.side == d.side)
     theirs = next(f for f in session.battle.figures.values() if f.side != d.side)
-    screen.selected_id = mine.id
+    screen.selection.figure = mine.id
     screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o"))
     assert session.battle.figures[mine.id].standing_order == "never"
-    screen.selected_id = theirs.id
+    screen.selection.figure = theirs.id
     screen.on_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o"))
     assert session.battle.figures[theirs.id].standing_order == "always"
 
@@ -515,9 +515,9 @@ def test_log_opens_scrolled_to_its_latest_entries_with_the_column_full(app: App)
     # not only the last line (the log was scrolled before its height was known)
     screen = open_battle(app, controllers=all_human())
     lift_curtain(app)
-    assert len(screen.entries) > screen.log.visible_rows
+    assert len(screen.journal.entries) > screen.log.visible_rows
     assert screen.log.scroll == screen.log.max_scroll
-    assert screen.log.scroll + screen.log.visible_rows >= len(screen.entries)
+    assert screen.log.scroll + screen.log.visible_rows >= len(screen.journal.entries)
     # rows, not entries: a long entry wraps onto more rows
     assert len(screen.log.items) - screen.log.scroll == screen.log.visible_rows
 
@@ -539,4 +539,4 @@ def test_wyrm_hollow_plays_on_screen_with_spells_a_large_wyrm_and_mooks(app: App
     app.tick(1.0)
     assert battle.over and isinstance(app.top, VictoryScreen)
     assert any(isinstance(e, ev.SpellCast) for e in battle.events)
-    assert any("Fire Bolt" in t for t, _, _ in screen.entries)
+    assert any("Fire Bolt" in t for t, _, _ in screen.journal.entries)

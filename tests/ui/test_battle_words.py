@@ -66,7 +66,7 @@ def test_hovering_a_hex_shows_its_terrain_in_words_with_light_and_footing(app: A
     assert hexes
     h = hexes[0]
     move(app, tuple(round(v) for v in cam.hex_to_screen(h)))
-    assert screen.hover_hex == h and d is not None
+    assert screen.selection.hover == h and d is not None
     lines = [text for text, _ in screen.inspector.lines()]
     assert lines[0].startswith(terrain_words(t.type_at(h).name))
     assert "_" not in lines[0]
@@ -142,7 +142,7 @@ def test_esc_opens_the_menu_during_a_computer_players_turn_even_with_a_figure_se
     click(app, tuple(round(v) for v in screen.board.camera.hex_to_screen(fig.hex)))
     key(app, pygame.K_ESCAPE)
     assert isinstance(app.top, EscapeMenu)
-    assert screen.selected_id is None
+    assert screen.selection.figure is None
 
 
 def test_a_spell_cast_at_a_hex_reads_like_the_board_in_the_log(app: App) -> None:

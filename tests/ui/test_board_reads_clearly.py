@@ -169,7 +169,7 @@ def test_the_hover_box_goes_when_the_pointer_left_the_board_behind_the_curtain(a
     assert d is not None
     x, y, w, _ = screen.board.camera.view
     move(app, (x + w // 2, y + 40))
-    assert screen.hover_hex is not None
+    assert screen.selection.hover is not None
     for _ in range(20):
         key(app, pygame.K_p if d.reason == "interrupt" else pygame.K_SPACE)
         app.tick(0.0)
@@ -183,7 +183,7 @@ def test_the_hover_box_goes_when_the_pointer_left_the_board_behind_the_curtain(a
     assert app.top is screen
     app.dirty = True
     app.draw()
-    assert screen.hover_hex is None and screen.inspector.drawn is None
+    assert screen.selection.hover is None and screen.inspector.drawn is None
 
 
 def test_ftc_6_2_the_sheet_counts_a_second_move_as_its_own(app: App) -> None:
@@ -209,7 +209,7 @@ def test_ftc_6_2_the_sheet_counts_a_second_move_as_its_own(app: App) -> None:
     assert screen.send(act.SecondMove(fid, reach.path(three).steps))
     fig = screen.battle.figure(fid)
     assert screen.battle.round == 1 and fig.hexes_moved == 5
-    screen.selected_id = fid
+    screen.selection.figure = fid
     screen.on_resize(app.size)
     painted = [s for s, _, _ in _painted(app)]
     allowance = fig.allowance

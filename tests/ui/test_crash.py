@@ -107,7 +107,7 @@ def test_a_save_that_fails_on_replay_leaves_the_battle_on_screen_untouched(
     broken["actions"].append({"kind": "move", "figure": "nobody"})
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(broken))
-    chooser = battle.load_chooser()
+    chooser = battle.game_menu.load_chooser()
     assert isinstance(chooser, Push) and isinstance(chooser.screen, FileChooser)
     answer = chooser.screen.on_choose(bad)
     assert isinstance(answer, Push) and isinstance(answer.screen, MessageDialog)

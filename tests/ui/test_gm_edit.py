@@ -37,7 +37,7 @@ def row(screen: GearEditor | TraitsEditor | ReinforceDialog, label: str) -> Butt
 
 def logged(screen: BattleScreen, start: str) -> list[str]:
     """The combat log's lines starting with ``start``."""
-    return [t for t, _, _ in screen.entries if t.startswith(start)]
+    return [t for t, _, _ in screen.journal.entries if t.startswith(start)]
 
 
 def to_first_figure(app: App, panel: GMPanel) -> None:
@@ -293,7 +293,7 @@ def test_gm_gear_traits_and_a_reinforcement_survive_save_and_load(app: App, tmp_
     app.push(again)
     app.pump()
     assert any(t.id == new and t.hex == h for t in again.tokens())
-    assert any(t.startswith("GM: Militia joins") for t, _, _ in again.entries)
+    assert any(t.startswith("GM: Militia joins") for t, _, _ in again.journal.entries)
 
 
 def test_ftc_9_2_a_suits_coverage_is_chosen_in_the_gear_editor_and_kept_by_later_edits(app: App) -> None:

@@ -18,7 +18,7 @@ FACES = (1, 1, 1, 0)
 
 
 def _public_lines(screen: object) -> list[str]:
-    return [t for t, _, _ in screen.entries]  # type: ignore[attr-defined]
+    return [t for t, _, _ in screen.journal.entries]  # type: ignore[attr-defined]
 
 
 def _initiative_figure(screen: object) -> str:

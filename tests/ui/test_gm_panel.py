@@ -106,7 +106,7 @@ def test_fudge_4_1_a_modifier_from_the_panel_reaches_the_log_and_the_token(app: 
     click(app, button(panel, "Give").rect.center)
     mods = screen.battle.gm_modifiers_on(fid)
     assert [(m.value, m.reason, m.until) for m in mods] == [(2, "hill", "round")]
-    assert any(t.startswith("GM: +2 to ") and t.endswith("— hill") for t, _, _ in screen.entries)
+    assert any(t.startswith("GM: +2 to ") and t.endswith("— hill") for t, _, _ in screen.journal.entries)
     assert panel.message.startswith("GM: +2") and not panel.error
     token = next(t for t in screen.tokens() if t.id == fid)
     assert token.badge == "+2 hill"

@@ -154,11 +154,11 @@ def test_the_gm_panel_opens_on_the_figure_whose_turn_it_is(app: App) -> None:
     other = next(
         fid
         for fid, (x, y) in spots.items()
-        if fid not in (d2.figure, screen.selected_id)
+        if fid not in (d2.figure, screen.selection.figure)
         and view.collidepoint(x, y)
         and not screen.over_panel((round(x), round(y)))
     )
     click(app, (round(spots[other][0]), round(spots[other][1])))
-    assert screen.selected_id == other
+    assert screen.selection.figure == other
     panel = open_panel(app)
     assert panel.figure == other

@@ -214,9 +214,9 @@ def test_ftc_5_clicking_any_hex_of_the_dragon_selects_it(app: App, monster_roste
     assert token.cells == dragon.cells and len(token.cells) == 7
     for cell in sorted(dragon.cells - {dragon.hex}):
         show(screen, dragon.hex)
-        screen.selected_id = None
+        screen.selection.figure = None
         click(app, spot(screen, cell))
-        assert screen.selected_id == dragon.id, cell
+        assert screen.selection.figure == dragon.id, cell
     view = screen.board_view()
     zone = next(z for z in view.zocs if z.hex == dragon.hex)
     assert zone.front == b.zone(dragon) and zone.front  # its zone of control comes from its front (FTC 5.2)
@@ -230,7 +230,7 @@ def test_ftc_5_the_path_preview_shows_the_whole_body_where_it_ends(app: App, mon
         d = screen.my_decision()
         if d is None or d.figure == dragon.id or d.reason != "move":
             break
-        screen.cmd_stay()
+        screen.moves.cmd_stay()
         lift_curtain(app)
     d = screen.my_decision()
     assert d is not None and d.reason == "move" and d.figure == dragon.id

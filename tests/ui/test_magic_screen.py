@@ -90,7 +90,7 @@ def test_ftc_8_spell_chosen_and_target_clicked_then_declared_is_cast(app: App) -
     began = [e for e in screen.battle.events if isinstance(e, ev.CastingBegan)]
     assert began and began[-1].caster == wiz and began[-1].target == target
     # the log reads "casts Fire Bolt", not "no attack: defends with a knife"
-    assert any("casts Fire Bolt" in text and "no attack" not in text for text, _, _ in screen.entries)
+    assert any("casts Fire Bolt" in text and "no attack" not in text for text, _, _ in screen.journal.entries)
 
 
 def test_ftc_8_1_concentrating_caster_continues_by_default_with_progress_on_the_token(app: App) -> None:

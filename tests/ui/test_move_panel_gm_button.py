@@ -34,7 +34,7 @@ def test_move_panel_text_keeps_clear_of_the_gm_button(
             break
     d = screen.my_decision()
     assert d is not None and d.reason == "move"
-    screen.hover_hex = None
+    screen.selection.hover = None
     app.pump()
     gm = next(b for b in screen.buttons if b.text == "GM (G)")
     panel = screen.panel_rect(d)

@@ -85,7 +85,7 @@ def test_join_a_table_from_the_title_and_play_the_seat_to_the_end(app: App) -> N
         app.pump()
     assert screen.battle.over and screen.battle.digests == t.battle.digests
     assert waited, "the status bar said whom the table waits for"
-    assert screen.entries, "the log shows the battle"
+    assert screen.journal.entries, "the log shows the battle"
 
 
 def test_a_refusal_stays_on_the_form_as_a_sentence(app: App) -> None:
@@ -113,6 +113,28 @@ def test_undo_is_refused_at_a_table_and_the_gm_panel_only_at_the_gms_seat(app: A
         assert not screen.cmd_undo() and "undo" in screen.status
         assert screen.open_gm_panel() is None and "GM's seat" in screen.status
         assert len(t.battle.log) == 1
+
+
+def test_back_to_title_from_the_menu_leaves_the_table(app: App) -> None:
+    """Esc, then "Back to title": the seat leaves the table as the screen's own way out does (the connection
+    closed, and what leaving a table this game hosts does besides), never only the local battle's way."""
+    from game.net.remote import RemoteSession
+    from game.ui.screens import EscapeMenu
+
+    t = table()
+    blue = next(iter(t.battle.sides))
+    with hosted(t) as port:
+        session = RemoteSession.connect(client(port, blue))
+        left: list[bool] = []
+        app.push(TableScreen(app.ui, session, app.to_title, on_leave=lambda: left.append(True)))
+        app.pump()
+        key(app, pygame.K_ESCAPE)
+        menu = app.top
+        assert isinstance(menu, EscapeMenu)
+        back = next(b for b in menu.column.buttons if b.text == "Back to title")
+        click(app, back.rect.center)
+        assert isinstance(app.top, TitleScreen)
+        assert left == [True] and session.client.ws is None
 
 
 def test_host_a_table_from_new_battle_and_take_the_first_human_seat(tmp_path: Path) -> None:

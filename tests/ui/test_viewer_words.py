@@ -45,7 +45,7 @@ def test_a_hovered_hex_reads_as_words_never_coordinates(app: App, monkeypatch: p
     viewer = open_viewer(app)
     t = viewer.data.terrain
     woods = next(h for h in t.hexes() if t.type_at(h).name == "dense_woods" and viewer.figure_at(h) is None)
-    viewer.hover_hex = woods
+    viewer.selection.hover = woods
     seen = drawn_text(app, viewer, monkeypatch)
     assert "Dense woods" in seen
     assert not any("_" in line for line in seen)
@@ -60,7 +60,7 @@ def test_a_hovered_hex_reads_as_words_never_coordinates(app: App, monkeypatch: p
 def test_a_figure_faces_a_compass_way(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     viewer = open_viewer(app)
     fid = next(iter(viewer.figures))
-    viewer.selected_id = fid
+    viewer.selection.figure = fid
     seen = drawn_text(app, viewer, monkeypatch)
     facing = seen[seen.index("Facing") + 1]
     assert facing in ("east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east")

@@ -52,8 +52,8 @@ def bench_screen(
         cam = screen.board.camera
         visible = [h for h in reach.hexes() if cam.in_view(*cam.hex_to_screen(h))]
         if visible:
-            screen.hover_hex = max(visible, key=reach.cost)
-        screen.selected_id = d.figure
+            screen.selection.hover = max(visible, key=reach.cost)
+        screen.selection.figure = d.figure
     screen.invalidate()
     return screen
 

@@ -6,12 +6,12 @@ changed, then blits them (they never overlap the board)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import UiHost
 
 KEYS_HINT = (
     "drag / WASD pan · wheel zoom · Q/E facing · H hold · Space stay · Ctrl+S save · Ctrl+Z undo · Esc menu · F1 help"
@@ -20,10 +20,19 @@ Region = tuple[str, pygame.Rect, Any, Callable[[pygame.Surface], None]]
 """A region of the frame: its name, where it is, what it shows (a key), and how to paint it."""
 
 
+class StatusHost(UiHost, Protocol):
+    """The battle screen as the status bar sees it: the message and whether it is an error."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def status_error(self) -> bool: ...
+
+
 class StatusBar:
     """The line at the foot of the screen."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: StatusHost) -> None:
         self.screen = screen
 
     def line(self, room: int) -> str:

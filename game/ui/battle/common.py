@@ -1,14 +1,16 @@
-"""What the battle screen's parts share: the declaration being edited, the screen as the parts see it
-(``BattleHost``), the odds bar, a few constants.
+"""What the battle screen's parts share: the bases of the Protocols through which they see the screen
+(``UiHost``, ``PartHost``), the screen as the GM's panel sees it (``GMScreen``), the odds bar, the line of fire
+as the board draws it, a few constants.
 
-Every part of ``game.ui.battle`` holds the screen as a ``BattleHost`` and talks to the others only through
-it; the GM's panel and its dialogs (``game.ui.gm_panel``, ``game.ui.gm_dialog``) see the screen the same
-way. Nothing here imports a part or the screen, so the imports run one way.
+Each part of ``game.ui.battle`` receives the screen as a narrow Protocol of its own, declared in the part's
+module next to it (``DeclarationHost`` in ``declaration``, ``OverlayHost`` in ``overlays`` ...): exactly what that
+part uses, nothing more. What the parts share that is not drawn — the selection, the decision being put
+together, the cached questions of the battle — is the model (``game.ui.battle.model``). Nothing here imports a
+part or the screen, so the imports run one way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -25,11 +27,10 @@ from game.ui.battle.model import BattleModel
 from game.ui.battle.words import Entry
 from game.ui.board import Board
 from game.ui.mapdata import BoardData
-from game.ui.preview import AttackPreview, percent
-from game.ui.screen import Transition, UiContext
-from game.ui.tabletop import Tabletop
-from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
-from game.ui.widgets import Button, TextCache
+from game.ui.preview import AttackPreview, SpellPreview, percent
+from game.ui.screen import UiContext
+from game.ui.view import LineOfFireView, LofMark, TokenView
+from game.ui.widgets import TextCache
 
 HUMAN = "human"
 AI_DELAY = 0.45
@@ -53,118 +54,98 @@ def action_side(battle: Battle, action: act.Action) -> str | None:
     return None
 
 
-class BattleHost(Protocol):
-    """The battle screen as its parts (and the GM's panel) see it: the state they share and the questions
-    one part answers for another, asked through the screen."""
-
-    ui: UiContext
-    to_title: Callable[[], Transition]
-    data: BoardData
-    board: Board
-    tabletop: Tabletop
-    mouse: tuple[int, int]
-    status: str
-    status_error: bool
-    buttons: list[Button]
-    pauses_for_gm: bool
-    """Whether the screen runs the battle itself, so that it may stop for the GM (not at a network table)."""
+class UiHost(Protocol):
+    """What every part of the battle screen sees of it: the window's context (scale, text, settings, palette).
+    The members of the parts' Protocols are the battle screen's own (``game.ui.battle.screen``), documented
+    there."""
 
     @property
-    def model(self) -> BattleModel:
-        """The selection, the decision being put together and the cached questions of the battle."""
-        ...
+    def ui(self) -> UiContext: ...
+
+
+class PartHost(UiHost, Protocol):
+    """What a part that reads the battle sees of the screen: the window's context and the model (the selection,
+    the decision being put together, the cached questions; ``game.ui.battle.model``). Each part's own Protocol
+    adds what else it uses, and nothing more."""
 
     @property
-    def session(self) -> BattleSession:
-        """The battle in play (the local session or a seat at a table)."""
-        ...
+    def model(self) -> BattleModel: ...
+
+
+class BoardHost(PartHost, Protocol):
+    """What a part drawing on or beside the board sees of the screen besides: the board (its camera) and the
+    map as the board draws it (hexes and facings named in its layout)."""
 
     @property
-    def battle(self) -> Battle:
-        """The battle being played."""
-        ...
+    def board(self) -> Board: ...
+    @property
+    def data(self) -> BoardData: ...
 
-    def decision(self) -> Decision | None:
-        """Who must decide now."""
-        ...
 
-    def my_decision(self) -> Decision | None:
-        """The decision when a person at the screen makes it and the log has caught up."""
-        ...
+class DecisionHost(PartHost, Protocol):
+    """What a panel taking the decision at hand sees of the screen: the decision a person takes here, the door
+    it goes through, the status bar, and the board's view to rebuild after an edit."""
 
-    def is_human(self, side: str) -> bool:
-        """Whether a person plays the side."""
-        ...
+    def my_decision(self) -> Decision | None: ...
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool: ...
+    def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None: ...
+    def invalidate(self) -> None: ...
 
-    def is_computer(self, side: str) -> bool:
-        """Whether a computer player decides for the side (the top bar says so)."""
-        ...
 
-    def side_colour(self, side: str) -> RGB:
-        """The side's colour on screen."""
-        ...
+class GMScreen(PartHost, Protocol):
+    """The battle screen as the GM's panel and its dialogs see it (``game.ui.gm_panel``, ``game.ui.gm_dialog``,
+    ``game.ui.gm_reinforce``): the battle, the door a GM action goes through (its refusal in ``status``), the
+    board drawn underneath a reinforcement being placed."""
 
     @property
-    def seat(self) -> Seat:
-        """The seat at the screen: whose view the screen draws and from which its decisions are sent."""
-        ...
+    def session(self) -> BattleSession: ...
+    @property
+    def battle(self) -> Battle: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def data(self) -> BoardData: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def pauses_for_gm(self) -> bool: ...
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool: ...
+    def invalidate(self) -> None: ...
+    def tokens(self) -> list[TokenView]: ...
+    def zoom(self, steps: int, pos: tuple[int, int] | None = None) -> bool: ...
+    def draw(self, surface: pygame.Surface) -> None: ...
+    def on_resize(self, size: tuple[int, int]) -> None: ...
 
-    def gm_seated(self) -> bool:
-        """Whether the GM sits at the screen now (the odds then count the dice the GM set by hand)."""
-        ...
 
-    def rebind(self, battle: Battle) -> None:
-        """Show another state of the battle (after an undo)."""
-        ...
-
-    def send(self, action: act.Action, seat: Seat | None = None) -> bool:
-        """Apply a decision taken from ``seat`` (default: the seat at the screen); False (and the sentence in
-        the status bar) when the door refuses it."""
-        ...
-
-    def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None:
-        """Show a message in the status bar (until the next decision unless ``lasting``)."""
-        ...
-
-    def invalidate(self) -> None:
-        """Something the board shows changed: rebuild its view on the next frame."""
-        ...
-
-    def tokens(self) -> list[TokenView]:
-        """Every figure's token."""
-        ...
-
-    def board_view(self) -> BoardView:
-        """What the board draws now."""
-        ...
-
-    def zoom(self, steps: int, pos: tuple[int, int] | None = None) -> bool:
-        """Zoom the board around a point."""
-        ...
-
-    def draw(self, surface: pygame.Surface) -> None:
-        """Paint the whole battle screen."""
-        ...
-
-    def on_resize(self, size: tuple[int, int]) -> None:
-        """Lay the screen out for a window size."""
-        ...
-
-    size: tuple[int, int]
-
-    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect:
-        """Where the decision panel stands (at the top of the board, or the bottom)."""
-        ...
-
-    # --- answered by the board overlays
-    def lof_view(self, pv: Any) -> LineOfFireView:
-        """The line of fire of a preview, as the board draws it."""
-        ...
-
-    # --- answered by the spell panel
-    def spell_overlays(self) -> tuple[list[HexFill], LineOfFireView | None]:
-        """The board while a spell is chosen."""
-        ...
+def line_of_fire_view(battle: Battle, pv: AttackPreview | SpellPreview) -> LineOfFireView:
+    """The line of fire of an attack's (or a spell's) odds as the board draws it: blocked, cover and bystander
+    marks (FTC 7)."""
+    line = pv.line
+    assert line is not None
+    marks: list[LofMark] = []
+    at_risk = {battle.figure(b.figure).hex: b for b in pv.bystanders}
+    covered = False
+    for lh in line.hexes:
+        if lh.hex in (line.firer, line.target):
+            continue
+        blocked = battle.terrain.sight_blocked(lh.hex)
+        if line.blocked_at == lh.hex:
+            marks.append(LofMark(lh.hex, "blocked", "blocked"))
+        elif lh.hex in at_risk:
+            marks.append(LofMark(lh.hex, "bystander", percent(at_risk[lh.hex].chance)))
+        elif blocked and not lh.interior:
+            # FTC 6.5.3 read in docs/rulings.md: a blocking hex the line only grazes is partial cover (named once)
+            marks.append(LofMark(lh.hex, "cover", "" if covered else "partial cover"))
+            covered = True
+        else:
+            marks.append(LofMark(lh.hex, "clear" if lh.interior else "edge"))
+    for hx, b in at_risk.items():
+        if not any(m.hex == hx for m in marks):
+            marks.append(LofMark(hx, "bystander", percent(b.chance)))
+    # a line along hex edges touches two rows of hexes: said once, not on every hex it touches
+    edges = sum(1 for lh in line.hexes if not lh.interior and lh.hex not in (line.firer, line.target))
+    note = "along hex edges: both sides' hexes are on the line" if edges >= 2 else ""
+    return LineOfFireView(line.firer, line.target, tuple(marks), line.blocked, note)
 
 
 def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pygame.Rect) -> int:
@@ -238,9 +219,14 @@ __all__ = [
     "RGB",
     "TRAITS",
     "AttackPreview",
-    "BattleHost",
+    "BoardHost",
+    "DecisionHost",
     "Entry",
+    "GMScreen",
+    "PartHost",
+    "UiHost",
     "action_side",
     "fit_words",
+    "line_of_fire_view",
     "paint_distribution",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from typing import Protocol
 
 import pygame
 
@@ -20,7 +21,7 @@ from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.ladder import level_name
 from game.engine.odds import AIMS
 from game.ui import theme
-from game.ui.battle.common import BattleHost, fit_words, paint_distribution
+from game.ui.battle.common import BoardHost, DecisionHost, fit_words, paint_distribution
 from game.ui.battle.words import counted, hex_name, signed
 from game.ui.preview import AttackPreview, StanceColumn, percent
 from game.ui.widgets import Button
@@ -63,10 +64,15 @@ def bystander_notes(bystanders: list[tuple[str, bool, Fraction | float]]) -> lis
     return notes
 
 
+class DeclarationHost(DecisionHost, BoardHost, Protocol):
+    """The battle screen as the declaration panel sees it: a decision panel's, and the board (how tall the view
+    is: a compact panel) and the map (hex names)."""
+
+
 class DeclarationPanel:
     """The declaration being edited (``state``), its buttons, keys, board clicks and the odds column."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: DeclarationHost) -> None:
         self.screen = screen
         self.model = screen.model
         self.dodge_from = 0

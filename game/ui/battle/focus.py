@@ -5,19 +5,30 @@ zooming out); it looks again when the decision, the target or the window size ch
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import pygame
 
 from game.engine.battle import Decision
 from game.engine.hexgrid import Hex
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import BoardHost
 from game.ui.battle.model import MOVE_REASONS, follow_hex
 from game.ui.camera import ZOOM_LEVELS
+
+
+class FocusHost(BoardHost, Protocol):
+    """The battle screen as the camera's focus sees it: the board and its camera, the map's layout, the
+    window's size and where the decision panel would stand."""
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+    def panel_rect(self, d: Decision | None, top: bool | None = None) -> pygame.Rect: ...
 
 
 class Focus:
     """The camera's focus on the decision at hand and the panel's side of the board."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: FocusHost) -> None:
         self.screen = screen
         self.model = screen.model
         self.panel_top = False

@@ -11,21 +11,35 @@ networked table's host runs its own).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import pygame
 
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import PartHost
+from game.ui.board import Board
 from game.ui.widgets import Button, draw_panel
 
 Point = tuple[str, int, int]
 """Where the battle stands still: ("round", round, 0) or ("computer", round, decisions taken so far)."""
 
 
+class PauseHost(PartHost, Protocol):
+    """The battle screen as the GM's pause sees it: whether it runs the battle (it may stop only then), who
+    plays each side, the board (the box stands at its foot) and the board's view to rebuild."""
+
+    @property
+    def pauses_for_gm(self) -> bool: ...
+    @property
+    def board(self) -> Board: ...
+    def is_computer(self, side: str) -> bool: ...
+    def invalidate(self) -> None: ...
+
+
 class GMPause:
     """Whether the battle waits for the GM now, and the box that says so."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: PauseHost) -> None:
         self.screen = screen
         self.model = screen.model
         self.released: Point | None = None

@@ -1,5 +1,5 @@
-"""The GM's seat at the battle screen: whether the GM sits at the screen now, the way into the GM's panel
-(G, or the panel's GM button), and the curtain that hands the seat back to the player who decides.
+"""The GM's seat at the battle screen: the way into the GM's panel (G, or the panel's GM button), behind the
+curtain unless the GM sits at the screen now (the screen's ``gm_seated``), and the panel's GM button.
 
 The GM's panel itself is ``game.ui.gm_panel.GMPanel``; in hotseat the curtain first names the GM, so the
 players never see the GM's controls.
@@ -8,38 +8,35 @@ players never see the GM's controls.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import pygame
 
 from game.engine.battle import Decision
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import GMScreen
 from game.ui.battle.curtain import CurtainScreen
 from game.ui.gm_panel import GMPanel
 from game.ui.screen import Push, Transition
 from game.ui.widgets import Button
 
 
+class GMSeatHost(GMScreen, Protocol):
+    """The battle screen as the GM's seat sees it: the screen the GM's panel opens over (``GMScreen``), whether
+    the GM sits here now, and the status bar."""
+
+    def gm_seated(self) -> bool: ...
+    def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None: ...
+
+
 class GMSeat:
     """Who holds the GM's seat, and the panel's door."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: GMSeatHost) -> None:
         self.screen = screen
         self.model = screen.model
 
-    def seated(self, last_human_side: str | None) -> bool:
-        """Whether the GM sits at the screen now: the GM plays a side, and that human side has the seat
-        (its decision, or the last one shown). A referee GM is never seated: the curtain calls the GM."""
-        battle = self.model.battle
-        seat = battle.setup.gm
-        if seat is None or seat not in battle.sides or not self.screen.is_human(seat):
-            return False
-        humans = [s for s in battle.sides if self.screen.is_human(s)]
-        d = self.screen.decision()
-        current = d.side if d is not None and self.screen.is_human(d.side) else last_human_side
-        return current in (None, seat) and (len(humans) == 1 or current == seat)
-
-    def open(self, last_human_side: str | None, on_close: Callable[[], Transition | None]) -> Transition | None:
+    def open(self, on_close: Callable[[], Transition | None]) -> Transition | None:
         """G: the GM's panel, only in a battle with a GM seat; behind the curtain unless the GM sits here (the
         panel is the GM's hand) or the player's setting asks for no curtain; ``on_close`` hands the seat back
         when the panel closes."""
@@ -51,7 +48,7 @@ class GMSeat:
             self.screen.set_status("The battle is over.", error=True)
             return None
         panel = GMPanel(self.screen.ui, self.screen, on_close)
-        if self.seated(last_human_side) or self.screen.ui.settings.hand_off == "never":
+        if self.screen.gm_seated() or self.screen.ui.settings.hand_off == "never":
             return Push(panel)
         return Push(CurtainScreen(self.screen.ui, "the GM", theme.ACCENT, then=lambda: Push(panel)))
 

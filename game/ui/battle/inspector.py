@@ -4,22 +4,32 @@ it, the magic on it)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import RGB, BattleHost
+from game.ui.battle.common import RGB, BoardHost
 from game.ui.battle.spellbook import inspector_lines
 from game.ui.battle.words import footing_words, light_words, signed, terrain_words
 from game.ui.widgets import draw_panel
 
 
+class InspectorHost(BoardHost, Protocol):
+    """The battle screen as the hover box sees it: the board's view (its corners), the map (terrain, a map
+    object's ground), the pointer, the sides' colours and whether the GM sits here (the dice set by hand)."""
+
+    @property
+    def mouse(self) -> tuple[int, int]: ...
+    def side_colour(self, side: str) -> RGB: ...
+    def gm_seated(self) -> bool: ...
+
+
 class Inspector:
     """The hover box, drawn once per hovered hex into a translucent surface and blitted every frame."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: InspectorHost) -> None:
         self.screen = screen
         self.model = screen.model
         self._cache: tuple[Any, tuple[int, int], pygame.Surface] | None = None

@@ -10,15 +10,18 @@ the next seat at the curtain (``rebuild``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import pygame
 
 from game.engine import events as ev
+from game.engine.battle import Seat
 from game.engine.seats import events_for_seat, view
 from game.ui import theme
-from game.ui.battle.common import LOG_DELAY, RGB, BattleHost, Entry
+from game.ui.battle.common import LOG_DELAY, RGB, Entry, PartHost
 from game.ui.battle.spellbook import cast_lines, log_colour
 from game.ui.battle.words import name_hexes
+from game.ui.mapdata import BoardData
 from game.ui.widgets import ScrollList, TextCache, draw_panel
 
 INDENT = 12
@@ -135,10 +138,21 @@ class WrappedLog(ScrollList):
             pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
 
 
+class LogHost(PartHost, Protocol):
+    """The battle screen as the log sees it: the seat at the screen (whose view of the battle the log tells),
+    the map (hex names) and the board's view to rebuild when a line highlights its figures."""
+
+    @property
+    def seat(self) -> Seat: ...
+    @property
+    def data(self) -> BoardData: ...
+    def invalidate(self) -> None: ...
+
+
 class BattleLog:
     """The log column: ``entries`` shown, ``pending`` still to play out, the ``list`` that draws them."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: LogHost) -> None:
         self.screen = screen
         self.model = screen.model
         self.list = WrappedLog(screen.ui.text, self._selected)
@@ -225,7 +239,3 @@ class BattleLog:
         self.list.rewrap()
         if at_end:  # the log was scrolled to its end for the old height; keep the latest entries in view
             self.list.scroll = self.list.max_scroll
-
-    def draw(self, surface: pygame.Surface, text: TextCache) -> None:
-        """The log's lines."""
-        self.list.draw(surface, text)

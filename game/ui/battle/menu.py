@@ -7,11 +7,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from game.engine import actions as act
 from game.engine import record
-from game.engine.battle import IllegalAction
-from game.ui.battle.common import BattleHost, action_side
+from game.engine.battle import Battle, IllegalAction, Seat
+from game.session import BattleSession
+from game.ui.battle.common import PartHost, action_side
 from game.ui.battle.victory import summary_of
 from game.ui.dialogs import FileChooser, MessageDialog, describe_error
 from game.ui.screen import Pop, Push, Replace, Screen, Transition, UiContext
@@ -22,10 +24,26 @@ OpenSave = Callable[[UiContext, Path, Callable[[], Transition]], Screen]
 """Opens a saved battle as a screen (the battle screen's ``open_battle_save``)."""
 
 
+class MenuHost(PartHost, Protocol):
+    """The battle screen as the game menu sees it: the session (save, the after-battle care), who plays each
+    side here, the door a yield goes through, the status bar, and the ways out: another state of the battle
+    (undo), back to the title."""
+
+    @property
+    def session(self) -> BattleSession: ...
+    @property
+    def to_title(self) -> Callable[[], Transition]: ...
+    def is_human(self, side: str) -> bool: ...
+    def send(self, action: act.Action, seat: Seat | None = None) -> bool: ...
+    def set_status(self, text: str, error: bool = False, *, lasting: bool = False) -> None: ...
+    def rebind(self, battle: Battle) -> None: ...
+    def leave_to_title(self) -> Transition: ...
+
+
 class GameMenu:
     """The menu and the commands it offers."""
 
-    def __init__(self, screen: BattleHost, open_save: OpenSave) -> None:
+    def __init__(self, screen: MenuHost, open_save: OpenSave) -> None:
         self.screen = screen
         self.model = screen.model
         self.open_save = open_save
@@ -34,7 +52,7 @@ class GameMenu:
         """Ctrl+Z: take back the last decision of the side deciding now (never another side's); the computer
         decisions since that player's last one go with it (``record.undo``)."""
         sc = self.screen
-        d = sc.decision()
+        d = self.model.battle.decision()
         battle = self.model.battle
         if not battle.log:
             sc.set_status("There is nothing to undo yet.", error=True)
@@ -56,11 +74,6 @@ class GameMenu:
         sc.rebind(candidate)
         sc.set_status("Undone.")
         return True
-
-    def leave_to_title(self) -> Transition:
-        """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
-        self.screen.session.write_autosave()
-        return self.screen.to_title()
 
     def save(self) -> bool:
         """Ctrl+S: save to the saves folder with the battle's title and the time."""
@@ -118,11 +131,11 @@ class GameMenu:
             )
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
-        return Push(EscapeMenu(self.screen.ui, self.leave_to_title, extra=extra))
+        return Push(EscapeMenu(self.screen.ui, self.screen.leave_to_title, extra=extra))
 
     def yield_dialog(self) -> Transition | None:
         """Ask the deciding human side whether it gives up the battle."""
-        d = self.screen.decision()
+        d = self.model.battle.decision()
         if d is None or not self.screen.is_human(d.side):
             self.screen.set_status("Only a human side may yield, when it is its turn to decide.", error=True)
             return None

@@ -18,10 +18,11 @@ another part, what the battle allows.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from game.engine import actions as act
 from game.engine.battle import Battle, Decision, Figure, SideSetup
@@ -33,6 +34,8 @@ from game.session import BattleSession
 from game.ui.battle.spellbook import default_spell, is_area
 from game.ui.preview import AttackPreview, SpellPreview, attack_preview, escape_chance, spell_preview, weapon_named
 from game.ui.view import Selection
+
+T = TypeVar("T")
 
 MOVE_REASONS = ("move", "held_end", "interrupt")
 """The decisions the move panel takes (the stop / escape / follow questions are its too)."""
@@ -169,6 +172,19 @@ class BattleModel:
             self._memo[key] = compute()
         return self._memo[key]
 
+    def _odds(self, key: tuple[Any, ...], ask: Callable[[], T]) -> T | None:
+        """Odds asked once per state (``memo``); None where the battle cannot give them (a weapon or a target
+        gone since: the panel then says so)."""
+
+        def compute() -> T | None:
+            try:
+                return ask()
+            except (ValueError, KeyError):
+                return None
+
+        odds: T | None = self.memo(key, compute)
+        return odds
+
     def new_decision(self) -> None:
         """A decision was taken (or the battle replaced): the declaration and the move start over and every
         cached answer is forgotten; a bare hex picked to look at goes with the decision."""
@@ -291,25 +307,9 @@ class BattleModel:
             return None
         battle, target = self.battle, d.target
         known = self.gm_hand()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
-
-        def compute() -> AttackPreview | None:
-            try:
-                return attack_preview(
-                    battle,
-                    d.figure,
-                    d.weapon,
-                    target,
-                    d.stance,
-                    dodge=tuple(sorted(d.dodge)),
-                    advance=tuple(d.advance),
-                    aim=cast(Aim, d.aim),
-                    gm_hand=known,
-                )
-            except (ValueError, KeyError):
-                return None
-
-        pv: AttackPreview | None = self.memo((self.version, d.key()), compute)
-        return pv
+        dodge, advance, aim = tuple(sorted(d.dodge)), tuple(d.advance), cast(Aim, d.aim)
+        ask = functools.partial(attack_preview, battle, d.figure, d.weapon, target, d.stance, gm_hand=known)
+        return self._odds((self.version, d.key()), lambda: ask(dodge=dodge, advance=advance, aim=aim))
 
     def attack_action(self) -> act.Declare:
         """The attack (or defence) as edited, ready to send (FTC 6.1, 6.2)."""
@@ -390,16 +390,9 @@ class BattleModel:
             target = d.spell_hex if is_area(d.spell) else d.spell_target
             if target is None:
                 return None
-        battle, spell = self.battle, d.spell
+        battle, spell, dodge = self.battle, d.spell, tuple(sorted(d.dodge))
         known = self.gm_hand()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
-
-        def compute() -> SpellPreview | None:
-            try:
-                return spell_preview(
-                    battle, d.figure, spell, target, d.stance, dodge=tuple(sorted(d.dodge)), gm_hand=known
-                )
-            except (ValueError, KeyError):
-                return None
-
-        pv: SpellPreview | None = self.memo(("spell", self.version, d.key()), compute)
-        return pv
+        return self._odds(
+            ("spell", self.version, d.key()),
+            lambda: spell_preview(battle, d.figure, spell, target, d.stance, dodge=dodge, gm_hand=known),
+        )

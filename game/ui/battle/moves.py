@@ -19,7 +19,7 @@ from game.engine.battle import Decision, Figure
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import DecisionHost
 from game.ui.battle.model import ANSWER_REASONS, MOVE_REASONS, follow_hex
 from game.ui.battle.words import counted
 from game.ui.preview import percent
@@ -38,7 +38,7 @@ class MovePanel:
 
     HEIGHT = 112
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: DecisionHost) -> None:
         self.screen = screen
         self.model = screen.model
 

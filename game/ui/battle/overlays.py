@@ -9,30 +9,52 @@ movement bands are kept while only the mouse moves.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import pygame
 
-from game.engine.battle import Figure
+from game.engine.battle import Decision, Figure
 from game.engine.combat import Stance
 from game.engine.hexgrid import Hex, distance, front_hexes
 from game.engine.ranges import band_table
 from game.engine.wounds import WoundLevel
 from game.ui import theme
-from game.ui.battle.common import BattleHost
+from game.ui.battle.common import RGB, PartHost, line_of_fire_view
 from game.ui.battle.model import MOVE_REASONS, follow_hex
+from game.ui.board import Board
 from game.ui.large_tokens import large_end
-from game.ui.preview import AttackPreview, percent, weapon_named
-from game.ui.view import BoardView, HexFill, LineOfFireView, LofMark, PathView, TokenView, ZocView
+from game.ui.preview import percent, weapon_named
+from game.ui.tabletop import Tabletop
+from game.ui.view import BoardView, HexFill, LineOfFireView, PathView, TokenView, ZocView
 
 RANGE_COLOURS = [(90, 200, 110), (190, 210, 90), (240, 190, 60), (240, 130, 50), (220, 60, 50)]
 RANGE_COLOURS_CB = [(86, 180, 233), (0, 158, 115), (240, 228, 66), (230, 159, 0), (213, 94, 0)]
 
 
+class SpellFills(Protocol):
+    """The spell panel as the overlays see it: the board while a spell is chosen."""
+
+    def overlays(self) -> tuple[list[HexFill], LineOfFireView | None]: ...
+
+
+class OverlayHost(PartHost, Protocol):
+    """The battle screen as the overlays see it: the board they are drawn on, the tabletop's token art, the
+    spell panel's fills while a spell is chosen, the decision a person takes here and the sides' colours."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def tabletop(self) -> Tabletop: ...
+    @property
+    def spells(self) -> SpellFills: ...
+    def my_decision(self) -> Decision | None: ...
+    def side_colour(self, side: str) -> RGB: ...
+
+
 class BoardOverlays:
     """What the board draws over the map for the decision at hand."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: OverlayHost) -> None:
         self.screen = screen
         self.model = screen.model
         self._tokens_cache: tuple[Any, list[TokenView]] | None = None
@@ -96,7 +118,7 @@ class BoardOverlays:
                 fills, path_view = self._movement(fid)
         elif d is not None and d.reason == "declare":
             self.model.ensure_decl(d)
-            fills, lof_view = sc.spell_overlays() if self.model.decl.spell else self._attack()
+            fills, lof_view = sc.spells.overlays() if self.model.decl.spell else self._attack()
         elif d is not None and d.reason == "follow" and (spot := follow_hex(battle)) is not None:
             fills = [HexFill(frozenset({spot}), pal.move_free, 110, outline=True)]
         for fid in (self.model.selection.figure, self.hover_figure()):
@@ -185,7 +207,7 @@ class BoardOverlays:
         lof_view = None
         pv = self.model.attack_preview()
         if pv is not None and pv.line is not None:
-            lof_view = self.lof_view(pv)
+            lof_view = line_of_fire_view(battle, pv)
         return fills, lof_view
 
     def _range_fills(self, fig: Figure, weapon: Any) -> list[HexFill]:
@@ -210,36 +232,6 @@ class BoardOverlays:
 
         fills: list[HexFill] = self.model.memo(("range", self.model.version, fig.id, weapon.name), rings)
         return fills
-
-    def lof_view(self, pv: AttackPreview) -> LineOfFireView:
-        """The line of fire of an attack (or spell) preview: blocked, cover and bystander marks (FTC 7)."""
-        battle = self.model.battle
-        line = pv.line
-        assert line is not None
-        marks: list[LofMark] = []
-        at_risk = {battle.figure(b.figure).hex: b for b in pv.bystanders}
-        covered = False
-        for lh in line.hexes:
-            if lh.hex in (line.firer, line.target):
-                continue
-            blocked = battle.terrain.sight_blocked(lh.hex)
-            if line.blocked_at == lh.hex:
-                marks.append(LofMark(lh.hex, "blocked", "blocked"))
-            elif lh.hex in at_risk:
-                marks.append(LofMark(lh.hex, "bystander", percent(at_risk[lh.hex].chance)))
-            elif blocked and not lh.interior:
-                # FTC 6.5.3 read in docs/rulings.md: a blocking hex the line only grazes is partial cover (named once)
-                marks.append(LofMark(lh.hex, "cover", "" if covered else "partial cover"))
-                covered = True
-            else:
-                marks.append(LofMark(lh.hex, "clear" if lh.interior else "edge"))
-        for hx, b in at_risk.items():
-            if not any(m.hex == hx for m in marks):
-                marks.append(LofMark(hx, "bystander", percent(b.chance)))
-        # a line along hex edges touches two rows of hexes: said once, not on every hex it touches
-        edges = sum(1 for lh in line.hexes if not lh.interior and lh.hex not in (line.firer, line.target))
-        note = "along hex edges: both sides' hexes are on the line" if edges >= 2 else ""
-        return LineOfFireView(line.firer, line.target, tuple(marks), line.blocked, note)
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """The board with this view."""

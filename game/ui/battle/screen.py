@@ -10,12 +10,14 @@ setting: ``game.ui.battle.curtain``), and nothing on screen (panels, log, odds, 
 secret declaration before the reveal.
 
 The parts (``game.ui.battle``: overlays, move panel, declaration panel, spell panel, tracker, sheet,
-inspector, log, GM seat) each own their layout, input and drawing; this class routes events to them, lays
-them out, keeps the state they share (the battle, the selection, the hovered hex, the version counter) and
-answers the questions one part asks about another (``BattleHost``).
+inspector, log, GM seat, GM's pause, game menu, focus, status bar) each own their layout, input and drawing;
+this class builds them, routes events to them, lays them out and draws them. What they share that is not
+drawn is the model (``game.ui.battle.model``: the selection, the decision being put together, the battle as
+shown, the cached questions of the battle); each part receives this screen as a narrow Protocol of its own
+(``DeclarationHost`` ...: exactly what it uses) and asks the model, never the screen, what another part would know.
 
 Frame cost: the board view, the panels and the overlays are rebuilt only when the battle, the hovered hex,
-the selection or the declaration being edited change (``version`` counters); a frame blits cached
+the selection or the declaration being edited change (the model's ``version``); a frame blits cached
 surfaces: the board's still layers (see ``game.ui.board``), the screen's chrome (top bar and tracker,
 sheet and log column, status bar: one opaque surface repainted region by region when its key changes),
 the decision panel and the hover inspector.
@@ -37,7 +39,7 @@ from game.engine.players import LEVELS, make_player
 from game.session import BattleSession
 from game.ui import theme
 from game.ui.battle.chrome import Chrome, StatusBar
-from game.ui.battle.common import AI_DELAY, Entry
+from game.ui.battle.common import AI_DELAY
 from game.ui.battle.curtain import CurtainScreen, curtain_needed
 from game.ui.battle.declaration import DeclarationPanel
 from game.ui.battle.focus import Focus
@@ -59,7 +61,7 @@ from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.screen import Home, Push, Replace, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import HELP_KEYS
 from game.ui.tabletop import Tabletop
-from game.ui.view import BoardView, HexFill, LineOfFireView, TokenView
+from game.ui.view import BoardView, TokenView
 from game.ui.viewer import ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
@@ -189,15 +191,6 @@ class BattleScreen(ViewerScreen):
         s = self.battle.sides.get(side)
         return self.ui.side_colour(s.colour if s is not None else None, self.side_index.get(side, 0))
 
-    def names(self) -> dict[str, str]:
-        """Display names by figure id."""
-        return self.battle.names()
-
-    @property
-    def entries(self) -> list[Entry]:
-        """The log lines shown (the rest of the last decision's lines are still playing out)."""
-        return self.journal.entries
-
     def invalidate(self) -> None:
         """Something the board shows changed: rebuild its view on the next frame."""
         self._view = None
@@ -210,7 +203,8 @@ class BattleScreen(ViewerScreen):
 
     def leave_to_title(self) -> Transition:
         """Back to the title, the autosave first brought up to the last decision (Continue resumes there)."""
-        return self.game_menu.leave_to_title()
+        self.session.write_autosave()
+        return self.to_title()
 
     @property
     def seat(self) -> Seat:
@@ -263,14 +257,6 @@ class BattleScreen(ViewerScreen):
             errors.clear()
 
     # --- what one part asks about another -----------------------------------------------------------
-    def lof_view(self, pv: Any) -> LineOfFireView:
-        """The line of fire of a preview, as the board draws it."""
-        return self.overlays.lof_view(pv)
-
-    def spell_overlays(self) -> tuple[list[HexFill], LineOfFireView | None]:
-        """The board while a spell is chosen."""
-        return self.spells.overlays()
-
     def tokens(self) -> list[TokenView]:
         """Token views of every figure."""
         return self.overlays.tokens()
@@ -282,14 +268,6 @@ class BattleScreen(ViewerScreen):
         return self._view
 
     # --- commands (buttons and keys) --------------------------------------------------------------
-    def cmd_hold(self) -> bool:
-        """H: hold the figure whose turn it is (FTC 5)."""
-        return self.moves.cmd_hold()
-
-    def cmd_stay(self) -> bool:
-        """Space: the moving figure stays where it is (a move with no steps)."""
-        return self.moves.cmd_stay()
-
     def cmd_declare(self) -> bool:
         """Enter: send the declaration as edited (FTC 6.1, 6.2; a spell, FTC 8)."""
         d = self.my_decision()
@@ -323,30 +301,21 @@ class BattleScreen(ViewerScreen):
         self.journal.rebuild()
         self.after_change([])
 
-    def cmd_save(self) -> bool:
-        """Ctrl+S: save to the saves folder with the battle's title and the time."""
-        return self.game_menu.save()
-
-    def load_chooser(self) -> Transition:
-        """Ctrl+O: pick a save and open it in place of this battle."""
-        return self.game_menu.load_chooser()
-
-    def menu(self) -> Transition:
-        """Esc: resume, save, load, settings, help, back to title, quit (and the summary once it is over)."""
-        return self.game_menu.open()
-
-    def yield_dialog(self) -> Transition | None:
-        """Ask the deciding human side whether it gives up the battle."""
-        return self.game_menu.yield_dialog()
-
     # --- the GM's seat ----------------------------------------------------------------------------
     def gm_seated(self) -> bool:
-        """Whether the GM sits at the screen now (see ``GMSeat.seated``)."""
-        return self.gm_seat.seated(self.last_human_side)
+        """Whether the GM sits at the screen now: the GM plays a side, and that human side has the seat (its
+        decision, or the last one shown). A referee GM is never seated: the curtain calls the GM."""
+        battle = self.battle
+        seat = battle.setup.gm
+        if seat is None or seat not in battle.sides or not self.is_human(seat):
+            return False
+        d = self.decision()
+        current = d.side if d is not None and self.is_human(d.side) else self.last_human_side
+        return current in (None, seat) and (len(self.human_sides) == 1 or current == seat)
 
     def open_gm_panel(self) -> Transition | None:
         """G: the GM's panel, only in a battle with a GM seat (behind the curtain unless the GM sits here)."""
-        return self.gm_seat.open(self.last_human_side, self._after_gm_panel)
+        return self.gm_seat.open(self._after_gm_panel)
 
     def _after_gm_panel(self) -> Transition | None:
         """The panel closed: the seat goes back to the player who decides now (behind the curtain when the
@@ -484,8 +453,8 @@ class BattleScreen(ViewerScreen):
         self.hint_tip.hover("", self.mouse)
         self.log.hovered = None
         self.mouse = (-1, -1)
-        if self.hover_hex is not None:
-            self.hover_hex = None
+        if self.selection.hover is not None:
+            self.selection.hover = None
             self._view = None
 
     def _hover_hint(self, pos: tuple[int, int]) -> None:
@@ -538,8 +507,8 @@ class BattleScreen(ViewerScreen):
             if self.spells.click(h, occupant) or self.declaration.click(h, occupant):
                 self._view = None
                 return
-        if occupant is not None and occupant.id == self.selected_id:
-            self.selected_id, self.selected_hex = None, None
+        if occupant is not None and occupant.id == self.selection.figure:
+            self.selection.figure, self.selection.hex = None, None
         else:
             self.model.pick(occupant.id if occupant is not None else None, h)
         self._view = None
@@ -547,23 +516,23 @@ class BattleScreen(ViewerScreen):
     def _key_down(self, event: pygame.event.Event) -> Transition | None:
         key, ctrl = event.key, bool(event.mod & pygame.KMOD_CTRL)
         if ctrl and key == pygame.K_s:
-            self.cmd_save()
+            self.game_menu.save()
             return None
         if ctrl and key == pygame.K_z:
             self.cmd_undo()
             return None
         if ctrl and key == pygame.K_o:
-            return self.load_chooser()
+            return self.game_menu.load_chooser()
         if key == pygame.K_ESCAPE:
             if self.my_decision() is None:  # a computer's turn (or the log playing it out): the menu at once
-                self.selected_id, self.selected_hex, self._view = None, None, None
-                return self.menu()
-            if self.selected_id is not None or self.selected_hex is not None:
-                self.selected_id, self.selected_hex, self._view = None, None, None
+                self.selection.figure, self.selection.hex, self._view = None, None, None
+                return self.game_menu.open()
+            if self.selection.figure is not None or self.selection.hex is not None:
+                self.selection.figure, self.selection.hex, self._view = None, None, None
                 return None
             if self.declaration.clear_moves():
                 return None
-            return self.menu()
+            return self.game_menu.open()
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.gm_pause.go_on():
             return None
         d = self.my_decision()
@@ -585,7 +554,7 @@ class BattleScreen(ViewerScreen):
             ids = [f.id for f in self.battle.figures.values() if not f.out]
             if ids:
                 step = -1 if event.mod & pygame.KMOD_SHIFT else 1
-                i = (ids.index(self.selected_id) + step) % len(ids) if self.selected_id in ids else 0
+                i = (ids.index(self.selection.figure) + step) % len(ids) if self.selection.figure in ids else 0
                 self.model.pick(ids[i], self.battle.figures[ids[i]].hex)
                 self.board.camera.center_on(*self.data.layout.hex_center(self.battle.figures[ids[i]].hex))
                 self._view = None
@@ -736,7 +705,12 @@ class BattleScreen(ViewerScreen):
         self.tabletop.draw(surface)
         self.spells.draw_token_marks(surface)
         d = self.decision()
-        state_key = (self.model.version, len(self.entries), self.ui.settings.ui_scale, self.ui.settings.colour_blind)
+        state_key = (
+            self.model.version,
+            len(self.journal.entries),
+            self.ui.settings.ui_scale,
+            self.ui.settings.colour_blind,
+        )
         self._draw_chrome(surface, d, state_key)
         mine = self.my_decision()
         self._rebuild_buttons()
@@ -767,7 +741,7 @@ class BattleScreen(ViewerScreen):
         key = (
             state_key,
             self.model.decl.key(),
-            self.hover_hex if d.reason in MOVE_REASONS else None,
+            self.selection.hover if d.reason in MOVE_REASONS else None,
             self.model.plan.facing,
             self.model.plan.actor,
             rect.size,
@@ -809,12 +783,12 @@ class BattleScreen(ViewerScreen):
         side_rect = pygame.Rect(w - side, top_h, side, max(0, h - top_h - status_h))
         bar = pygame.Rect(0, h - status_h, w, status_h)
         log = self.log
-        hovered = self.overlays.hover_figure() if self.selected_id is None else None
+        hovered = self.overlays.hover_figure() if self.selection.figure is None else None
         mine = self.my_decision()
         cam_right = self.board.camera.view[0] + self.board.camera.view[2]
         log_hidden = mine is not None and self.panel_rect(mine).right > cam_right  # a wide panel covers the log
         side_key = (
-            (state_key, self.selected_id, hovered, log_hidden),
+            (state_key, self.selection.figure, hovered, log_hidden),
             (w, h),
             len(log.items),
             log.items[-1] if log.items else None,
@@ -838,7 +812,7 @@ class BattleScreen(ViewerScreen):
                 frame, theme.BACKGROUND, (w - side, log.rect.y - s(4), side, h - log.rect.y - status_h + s(4))
             )
             if not log_hidden:  # under a panel reaching over it, not even the log's frame peeks out
-                self.journal.draw(frame, self.ui.text)
+                log.draw(frame, self.ui.text)
             frame.set_clip(clip)
 
         self.chrome.draw(

@@ -4,6 +4,7 @@ side, posture, standing order, traits on the ladder, skills, weapons, armour and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import pygame
 
@@ -11,16 +12,25 @@ from game.engine import events as ev
 from game.engine.battle import Figure
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import TRAITS, BattleHost, fit_words
+from game.ui.battle.common import RGB, TRAITS, PartHost, fit_words
 from game.ui.battle.words import facing_words, signed
+from game.ui.mapdata import BoardData
 
 ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
+
+
+class SheetHost(PartHost, Protocol):
+    """The battle screen as the sheet sees it: the map (facings in its words) and the sides' colours."""
+
+    @property
+    def data(self) -> BoardData: ...
+    def side_colour(self, side: str) -> RGB: ...
 
 
 class Sheet:
     """The sheet above the log (painted into the screen's cached chrome)."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: SheetHost) -> None:
         self.screen = screen
         self.model = screen.model
 

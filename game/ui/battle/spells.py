@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Protocol
 
 import pygame
 
@@ -20,7 +21,7 @@ from game.engine.battle import Figure
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import RGB, BattleHost, paint_distribution
+from game.ui.battle.common import RGB, BoardHost, line_of_fire_view, paint_distribution
 from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_tooltip, token_marks
 from game.ui.battle.words import counted, hex_name
 from game.ui.preview import concentration_odds, percent
@@ -32,10 +33,17 @@ ROW = 34
 Mark = tuple[str, Hex, tuple[int, int] | None, tuple[tuple[str, str], ...]]
 
 
+class SpellHost(BoardHost, Protocol):
+    """The battle screen as the spell panel sees it: the board (token marks, badges), the map (hex names) and
+    the board's view to rebuild after an edit."""
+
+    def invalidate(self) -> None: ...
+
+
 class SpellPanel:
     """The spell part of the declaration panel and the magic drawn on the board."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: SpellHost) -> None:
         self.screen = screen
         self.model = screen.model
         self._marks_cache: tuple[int, list[Mark]] | None = None
@@ -203,7 +211,7 @@ class SpellPanel:
                     HexFill(frozenset({self.model.battle.figure(d.spell_target).hex}), theme.DANGER, 150, outline=True)
                 )
         pv = self.model.spell_preview()
-        lof = self.screen.lof_view(pv) if pv is not None and pv.line is not None else None
+        lof = line_of_fire_view(self.model.battle, pv) if pv is not None and pv.line is not None else None
         return fills, lof
 
     def _marks(self) -> list[Mark]:

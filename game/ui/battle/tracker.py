@@ -4,14 +4,18 @@ who is out."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import pygame
 
 from game.engine.battle import Decision
+from game.session import BattleSession
 from game.ui import theme
-from game.ui.battle.common import BattleHost, fit_words
+from game.ui.battle.common import RGB, PartHost, fit_words
 from game.ui.battle.model import MOVE_REASONS
 from game.ui.battle.victory import victory_line
 from game.ui.battle.words import decision_line
+from game.ui.mapdata import BoardData
 
 TOP = 34
 """Height of the top bar (unscaled pixels)."""
@@ -19,10 +23,22 @@ TRACK = 30
 """Height of the initiative strip under it."""
 
 
+class TrackerHost(PartHost, Protocol):
+    """The battle screen as the top bar sees it: the battle's title (the session's setup, else the map's name),
+    who plays each side and the sides' colours."""
+
+    @property
+    def session(self) -> BattleSession: ...
+    @property
+    def data(self) -> BoardData: ...
+    def is_computer(self, side: str) -> bool: ...
+    def side_colour(self, side: str) -> RGB: ...
+
+
 class Tracker:
     """The top bar and the initiative strip (painted into the screen's cached chrome)."""
 
-    def __init__(self, screen: BattleHost) -> None:
+    def __init__(self, screen: TrackerHost) -> None:
         self.screen = screen
         self.model = screen.model
         self.cut_prompt = ""
@@ -38,7 +54,7 @@ class Tracker:
         what is being played (never the prompt of a decision no longer open)."""
         sc = self.screen
         side = self.model.shown().sides[d.side].name
-        if d != sc.decision():
+        if d != self.model.battle.decision():
             return decision_line(side, self.playing_line(d))
         return decision_line(side, d.prompt, computer=sc.is_computer(d.side))
 
