@@ -486,6 +486,37 @@ def test_ftc_5_posture_key_cycles_crawling_and_the_move_is_sent_with_it(tmp_path
     assert isinstance(sent[-1], act.Move) and sent[-1].posture == "crawling"
 
 
+def test_ftc_5_the_board_and_the_move_panel_show_the_posture_chosen_at_once(app: App) -> None:
+    """C (crawling, FTC 5 "Crawling and Rolling"): the board's movement bands become the crawling reach and the
+    move panel says the posture at once, not only after some other change (they were kept from before the key)."""
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    d = screen.my_decision()
+    assert d is not None and d.reason == "move"
+    fid = screen.model.active_mover(d)
+    assert fid is not None
+
+    def bands() -> set[Hex]:
+        return {h for fill in screen.board_view().fills for h in fill.hexes}
+
+    def panel() -> bytes:
+        surface = pygame.Surface(screen.size)
+        screen.draw(surface)
+        return pygame.image.tobytes(surface.subsurface(screen.panel_rect(d)), "RGB")
+
+    standing = bands()
+    assert standing == set(screen.model.reach(fid).hexes())
+    panel()
+    key(app, pygame.K_c)
+    assert screen.model.plan.posture == "crawling"
+    crawling = set(screen.model.reach(fid).hexes())
+    assert bands() == crawling and crawling < standing
+    assert set(screen.model.escapes(fid)) <= crawling
+    shown = panel()
+    screen.on_resize(screen.size)  # everything painted afresh: what the panel shows now is what it must show
+    assert shown == panel()
+
+
 def test_standing_order_key_changes_only_the_deciding_sides_figures(tmp_path, monkeypatch) -> None:
     """O cycles the selected figure's standing order (docs/rulings.md "Standing orders"), never an opponent's."""
     import pygame

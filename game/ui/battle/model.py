@@ -257,7 +257,7 @@ class BattleModel:
             known = self.gm_hand()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
             return {h: escape_chance(self.battle, fid, r, h, gm_hand=known) for h in r.hexes() if r.band(h) == "escape"}
 
-        escapes: dict[Hex, Fraction] = self.memo(("escapes", self.version, fid), compute)
+        escapes: dict[Hex, Fraction] = self.memo(("escapes", self.version, fid, self.posture_of(fid)), compute)
         return escapes
 
     def planned_path(self, fid: str, h: Hex | None) -> MovePath | None:

@@ -151,7 +151,7 @@ class BoardOverlays:
         esc = self.model.escapes(fid)
         # the bands only change with the battle, so the board can keep them drawn while the mouse moves; the
         # escape chance is written on the hovered hex only (its path's label), never on every hex of a band
-        key = (self.model.version, fid, pal)
+        key = (self.model.version, fid, self.model.posture_of(fid), pal)
         fills = self._bands_cache.get(key)
         if fills is None:
             free = frozenset(h for h in r.hexes() if h not in esc)

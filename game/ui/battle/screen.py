@@ -744,6 +744,7 @@ class BattleScreen(ViewerScreen):
             self.selection.hover if d.reason in MOVE_REASONS else None,
             self.model.plan.facing,
             self.model.plan.actor,
+            self.model.plan.posture,
             rect.size,
         )
         hit = self._panel_cache
