@@ -1,1 +1,0 @@
-"""Fudge Tactical Combat on a hex map: engine (rules), maps (Tiled loader) and ui (pygame)."""

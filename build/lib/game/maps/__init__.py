@@ -1,1 +1,0 @@
-"""Tiled (.tmx) battle maps: the only place that reads Tiled's formats."""

@@ -1,1 +1,0 @@
-"""The pygame user interface: draws engine state and sends actions."""
