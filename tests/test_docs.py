@@ -58,3 +58,21 @@ def test_every_link_between_the_pages_leads_somewhere(page: Path) -> None:
         if not dest.exists() or (anchor and dest.suffix == ".md" and anchor not in _anchors(dest)):
             broken.append(target)
     assert not broken, f"{page.name}: links that lead nowhere: {broken}"
+
+
+def test_the_readme_lists_every_rule_option_and_preset() -> None:
+    from game.engine import rule_options
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Rule options", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")}
+    missing = [
+        f"{spec.group}: {spec.title}"
+        for spec in rule_options.OPTIONS
+        if spec.group not in rows or f"{spec.title} ({spec.section})" not in rows[spec.group]
+    ]
+    assert not missing, f"the README's rule options miss {missing}"
+    for preset in rule_options.presets():
+        assert f"**{preset.name}**" in section, preset.name
+    for roster_thing in ("Good+", "Fudge Points"):
+        assert roster_thing in section
