@@ -15,9 +15,10 @@
   ``MAX_REASON`` characters in all (``clip``).
 - **The console** (``console_logger``): the WebSocket library's own reports of failed handshakes, port scans,
   TLS hellos on a plain port or browsers refused by their ``Origin`` become one line each, never a
-  traceback, and a burst of them is summed up rather than printed line by line. (On a ``wss://`` table a
-  connection whose TLS handshake fails never reaches the WebSocket library: the system closes it, and the
-  console says nothing.)
+  traceback, and a burst of them is summed up rather than printed line by line. On a ``wss://`` table the
+  host makes each TLS handshake itself (``game.net.tls.accept_tls``), and one that fails — a port scan, a
+  plain ``ws://`` client or browser, a client that does not trust the certificate — is one line too
+  (``describe_tls_failure``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import ssl
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable
@@ -204,6 +206,31 @@ def describe_failure(exc: BaseException | None) -> str:
     if isinstance(exc, TimeoutError):
         return "its handshake took too long"
     return f"its handshake failed ({echo(chain)[1:-1]})"
+
+
+_TLS_REASONS = (
+    ("HTTP_REQUEST", "it spoke plain HTTP, not TLS (a ws:// address, or http:// in a browser, for this wss:// table?)"),
+    ("WRONG_VERSION_NUMBER", "it sent something that is not a TLS hello (a ws:// client at this wss:// table?)"),
+    ("UNKNOWN_CA", "it does not trust the table's certificate (it may join with the fingerprint printed above)"),
+    ("CERTIFICATE", "it does not trust the table's certificate (it may join with the fingerprint printed above)"),
+    ("PROTOCOL", "its TLS is too old (the table takes TLS 1.2 and later)"),
+    ("VERSION", "its TLS is too old (the table takes TLS 1.2 and later)"),
+)
+
+
+def describe_tls_failure(exc: BaseException) -> str:
+    """Why a connection's TLS handshake failed (``game.net.tls.accept_tls``), in a few words."""
+    if isinstance(exc, ssl.SSLError):
+        reason = str(exc.reason or exc)
+        for code, words in _TLS_REASONS:
+            if code in reason:
+                return words
+        return f"its TLS handshake failed ({echo(reason)[1:-1]})"
+    if isinstance(exc, ConnectionAbortedError | TimeoutError):
+        return "its TLS handshake took too long"
+    if isinstance(exc, ConnectionError | EOFError):
+        return "it closed before its TLS handshake ended (a port scan?)"
+    return f"its TLS handshake failed ({echo(str(exc) or type(exc).__name__)[1:-1]})"
 
 
 @dataclass

@@ -15,8 +15,8 @@ import socket
 import ssl
 import threading
 import weakref
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine, Hashable
+from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -33,6 +33,7 @@ from game.net.guard import (
     RateLimit,
     clip,
     console_logger,
+    describe_tls_failure,
     peer,
     sync_cost,
     where,
@@ -50,6 +51,7 @@ from game.net.protocol import (
     parse_client,
 )
 from game.net.table import Out, Table, now
+from game.net.tls import accept_tls, hand_over
 
 T = TypeVar("T")
 
@@ -75,8 +77,12 @@ class Host:
         hand_over_kind: str = "tactical",
         computer_pause: float = 0.0,
         admission: Admission | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.table = table
+        self.tls = tls
+        """Serve ``wss://`` with this context: the host makes each connection's TLS handshake itself
+        (``game.net.tls.accept_tls``), so one that fails is a line on its console."""
         self.computer_pause = computer_pause
         self.outboxes: dict[Hashable, Outbox[Out]] = {}
         self.behind = (BEHIND_MESSAGES, BEHIND_BYTES)
@@ -104,7 +110,20 @@ class Host:
             return
         self.dropped.add(conn)  # its handshake, cut short, is not reported again
         self.console.line(f"network: {where(conn)}: {why}")
-        conn.transport.abort()
+        raw = getattr(conn, "raw", None)  # the accepted connection, under its TLS layer if any
+        (raw if isinstance(raw, asyncio.Transport) else conn.transport).abort()
+
+    def _tls_failed(self, conn: ServerConnection, exc: BaseException) -> None:
+        """A connection's TLS handshake failed: one line on the console (unless the host cut it itself)."""
+        self.admission.gone(conn)
+        if conn not in self.dropped:
+            self.dropped.add(conn)
+            self.console.line(f"network: refused a connection from {where(conn)}: {describe_tls_failure(exc)}")
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def deliver(self, outs: list[Out]) -> None:
         """Queue frames for their connections (a connection gone meanwhile gets nothing; one that fell too far
@@ -121,9 +140,7 @@ class Host:
         reason = f"Your client fell behind: more than {messages} messages or {size // 1024} KB waited for it."
         self.console.line(f"network: closed the connection from {where(conn)}: it read too slowly")
         if isinstance(conn, ServerConnection):
-            task = asyncio.get_running_loop().create_task(self._shut(conn, SLOW_READER, reason))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(self._shut(conn, SLOW_READER, reason))
 
     async def _shut(self, ws: ServerConnection, code: int, reason: str) -> None:
         """Close ``ws`` with ``code`` and ``reason``; a peer that reads nothing more is cut off after
@@ -140,7 +157,8 @@ class Host:
         if ws in self.outboxes:
             self.deliver([Out(ws, encode("error", reason=f"Say hello within {HELLO_WITHIN:g} seconds."), close=True)])
         elif ws not in self.dropped:
-            self._drop(ws, f"closed: its WebSocket handshake took more than {HELLO_WITHIN:g} seconds")
+            layer = "WebSocket" if getattr(ws, "transport", None) is not None else "TLS"
+            self._drop(ws, f"closed: its {layer} handshake took more than {HELLO_WITHIN:g} seconds")
 
     async def _writer(self, ws: ServerConnection, box: Outbox[Out]) -> None:
         while (o := await box.get()) is not None:
@@ -199,19 +217,39 @@ class Host:
             self.admission.gone(ws)
 
     def connection_class(self) -> type[ServerConnection]:
-        """The WebSocket library's connection, counted by this host from the moment it is accepted."""
+        """The WebSocket library's connection, counted by this host from the moment it is accepted (on a
+        ``wss://`` table before its TLS handshake, which the host makes itself)."""
         host = self
 
         class Guarded(ServerConnection):
+            raw: asyncio.Transport | None = None
+            """The connection as accepted (under its TLS layer, if any)."""
+
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                if self.raw is not None:  # the TLS layer hands the connection over
+                    super().connection_made(transport)
+                    return
+                self.raw = cast(asyncio.Transport, transport)  # a stream's (asyncio's server makes only those)
                 self.peer = peer(transport.get_extra_info("peername"))
-                super().connection_made(transport)
                 sock = transport.get_extra_info("socket")
                 if sock is not None:
                     with contextlib.suppress(OSError):
                         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                if host.tls is None:
+                    super().connection_made(transport)
+                else:
+                    host._spawn(self._secure(self.raw, host.tls))
                 host.arrived(self, transport.get_extra_info("peername"))
                 self.loop.call_later(HELLO_WITHIN, host._hello_due, self)
+
+            async def _secure(self, raw: asyncio.Transport, context: ssl.SSLContext) -> None:
+                try:
+                    transport, early = await accept_tls(raw, context, HELLO_WITHIN + CLOSE_WITHIN)
+                except Exception as exc:  # whatever ended the handshake: one line, never a traceback
+                    host._tls_failed(self, exc)
+                    raw.abort()
+                    return
+                hand_over(transport, early, self)
 
             def connection_lost(self, exc: Exception | None) -> None:
                 host.admission.gone(self)
@@ -259,7 +297,8 @@ async def run_host(
     most) or ``stop`` is set; ``tls``: serve ``wss://`` with that context; ``host``: this ``Host`` (else one
     is made)."""
     host = host or Host(table, hand_over=hand_over, computer_pause=computer_pause)
-    tls_options: dict[str, Any] = {} if tls is None else {"ssl": tls, "ssl_handshake_timeout": HELLO_WITHIN}
+    if tls is not None:
+        host.tls = tls  # its handshakes are the host's own (``Host.connection_class``), never the server's
     # origins=[None]: only clients that send no Origin header (the game's own), so a web page open in a
     # browser on a player's computer cannot connect to the table behind the player's back
     async with serve(
@@ -274,7 +313,6 @@ async def run_host(
         open_timeout=None,  # the host's own deadline (``Host._hello_due``) says so on the console
         logger=console_logger(host.console),
         create_connection=host.connection_class(),
-        **tls_options,
     ) as server:
         bound = _port_of(server)
         if on_ready is not None:

@@ -11,10 +11,15 @@ of two ways, both checked **before** the password or a seat's token is sent:
   checks then apply, the address's name or IP included.
 
 Without either, a ``wss://`` address is checked against the system's authorities, as a browser would.
+
+The host makes its TLS handshakes itself (``accept_tls``), after the connection is accepted, rather than
+leaving them to the system's server: a handshake that fails is then the host's to report (one line on its
+console, ``game.net.guard.describe_tls_failure``), where the system would drop it without a word.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import re
@@ -98,3 +103,64 @@ def check_pin(der: bytes | None, fingerprint: str) -> None:
             f"the table's certificate has the fingerprint {seen}, not the one you gave: do not join it (someone "
             "may stand between you and the host); ask the host for the fingerprint it printed"
         )
+
+
+class Handshaken(asyncio.Protocol):
+    """What a connection whose TLS handshake has just ended receives before the WebSocket connection takes it
+    over (``hand_over``): the system may pass on the first bytes in the same breath as the handshake ends.
+    Once handed over, whatever still reaches it goes on to the new protocol."""
+
+    def __init__(self) -> None:
+        self.data: list[bytes] = []
+        self.eof = False
+        self.lost: tuple[Exception | None] | None = None
+        self.to: asyncio.Protocol | None = None
+
+    def data_received(self, data: bytes) -> None:
+        """Kept for the WebSocket connection."""
+        if self.to is not None:
+            self.to.data_received(data)
+        else:
+            self.data.append(data)
+
+    def eof_received(self) -> None:
+        """Kept for the WebSocket connection (the TLS layer closes its side itself)."""
+        if self.to is not None:
+            self.to.eof_received()
+        else:
+            self.eof = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Kept for the WebSocket connection."""
+        if self.to is not None:
+            self.to.connection_lost(exc)
+        else:
+            self.lost = (exc,)
+
+
+async def accept_tls(
+    raw: asyncio.Transport, context: ssl.SSLContext, timeout: float
+) -> tuple[asyncio.Transport, Handshaken]:
+    """The TLS handshake of a connection the host has just accepted (its plain ``raw`` transport), as the
+    server's side with ``context``: the encrypted transport and what came through it meanwhile. Raises what
+    ended the handshake: ``ssl.SSLError``, ``ConnectionResetError`` when the client closed during it,
+    ``ConnectionAbortedError`` after ``timeout`` seconds."""
+    early = Handshaken()
+    loop = asyncio.get_running_loop()
+    transport = await loop.start_tls(raw, early, context, server_side=True, ssl_handshake_timeout=timeout)
+    if transport is None:  # the connection was closed while the handshake went on
+        raise ConnectionResetError("the connection closed during its TLS handshake")
+    return transport, early
+
+
+def hand_over(transport: asyncio.Transport, early: Handshaken, protocol: asyncio.Protocol) -> None:
+    """Give the encrypted ``transport`` to ``protocol``, with what ``early`` received meanwhile, in order."""
+    transport.set_protocol(protocol)
+    early.to = protocol
+    protocol.connection_made(transport)
+    for chunk in early.data:
+        protocol.data_received(chunk)
+    if early.eof:
+        protocol.eof_received()
+    if early.lost is not None:
+        protocol.connection_lost(early.lost[0])

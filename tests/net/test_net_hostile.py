@@ -14,7 +14,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 from websockets.sync.client import connect
 
 from game.engine.events import events_digest
@@ -23,8 +23,9 @@ from game.net.client import Client
 from game.net.host import Host
 from game.net.protocol import PROTOCOL_VERSION
 from game.net.table import Table
+from game.net.tls import certificate_fingerprint, server_context
 from game.session import load_session
-from tests.net.nethelp import MAP, Proc, RawClient, client, hosted, table
+from tests.net.nethelp import MAP, TLS_CERT, TLS_KEY, Proc, RawClient, client, hosted, table
 
 
 def _untouched(t: Table) -> tuple[int, str]:
@@ -106,6 +107,81 @@ def test_each_failed_handshake_is_one_line_on_the_hosts_console_and_never_a_trac
         host.finish(10)
     assert not any("Traceback" in line or line.startswith(" ") for line in host.lines), host.lines
     assert load_session(save, autosave=False).battle.log == []
+
+
+def _garbage(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(bytes(range(256)))
+        assert s.recv(100) == b"", "the host closed it"
+
+
+def _ws_client_at_a_wss_table(port: int) -> None:
+    with pytest.raises(InvalidMessage):  # no HTTP answer: the TLS layer closed it
+        connect(f"ws://127.0.0.1:{port}", proxy=None, open_timeout=5).close()
+
+
+def _distrusting_tls_client(port: int) -> None:
+    context = ssl.create_default_context()  # the system's authorities: a self-signed certificate fails
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s, pytest.raises(ssl.SSLCertVerificationError):
+        context.wrap_socket(s, server_hostname="127.0.0.1")
+
+
+def _tls_scan(port: int) -> None:
+    """A scanner that speaks TLS, then closes without a word of WebSocket."""
+    context = ssl.create_default_context(cafile=TLS_CERT)
+    context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1").close()
+
+
+def test_each_failed_tls_handshake_at_a_wss_table_is_one_line_and_never_a_traceback(tmp_path: Path) -> None:
+    save = tmp_path / "table.json"
+    host = Proc(
+        "host", str(MAP), "--port", "0", "--seed", "5", "--save", str(save), "--tls", str(TLS_CERT), str(TLS_KEY)
+    )
+    try:
+        port = int(host.wait_for("listening on wss://127.0.0.1:").rsplit(":", 1)[1])
+        _one_line(host, lambda: _port_scan(port), "it closed before its TLS handshake ended (a port scan?)")
+        _one_line(host, lambda: _plain_http_at_tls(port), "it spoke plain HTTP, not TLS")
+        _one_line(host, lambda: _ws_client_at_a_wss_table(port), "it spoke plain HTTP, not TLS")
+        _one_line(host, lambda: _garbage(port), "not a TLS hello")
+        _one_line(host, lambda: _distrusting_tls_client(port), "it does not trust the table's certificate")
+        _one_line(host, lambda: _tls_scan(port), "it closed without a word (a port scan?)")
+        legit = Client(f"wss://127.0.0.1:{port}", "Legit", "watch", say=lambda _: None)
+        legit.fingerprint = certificate_fingerprint(TLS_CERT)
+        legit.connect(timeout=10)
+        assert legit.mirror is not None and legit.seat == "watch"
+        legit.close()
+        host.wait_for("Legit watches")
+    finally:
+        host.popen.terminate()
+        host.finish(10)
+    assert all(line.startswith("network: refused a connection from 127.0.0.1:") for line in _network_lines(host))
+    assert not any("Traceback" in line or line.startswith(" ") for line in host.lines[3:]), host.lines
+    assert load_session(save, autosave=False).battle.log == []
+
+
+def _plain_http_at_tls(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert s.recv(100) == b"", "the TLS layer closes it"
+
+
+def test_a_tls_handshake_left_half_way_is_closed_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import game.net.host
+
+    monkeypatch.setattr(game.net.host, "HELLO_WITHIN", 0.3)
+    t = table()
+    lines: list[str] = []
+    t.say = lines.append
+    with hosted(t, tls=server_context(TLS_CERT, TLS_KEY)) as port:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"\x16\x03\x01")  # the start of a TLS hello, and then nothing
+            assert s.recv(100) == b"", "the host closed it"
+        c = Client(f"wss://127.0.0.1:{port}", "Legit", "watch", say=lambda _: None)
+        c.fingerprint = certificate_fingerprint(TLS_CERT)
+        c.connect(timeout=10)
+        c.close()
+    said = [line for line in lines if line.startswith("network:")]
+    assert len(said) == 1 and "its TLS handshake took more than 0.3 seconds" in said[0], lines
 
 
 def test_a_reader_that_stalls_is_closed_and_the_hosts_memory_stays_bounded(tmp_path: Path) -> None:

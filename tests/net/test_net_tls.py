@@ -5,9 +5,8 @@ test-only one of ``tests/net/tls`` (its README holds the fingerprint OpenSSL pri
 
 from __future__ import annotations
 
+import asyncio
 import re
-import socket
-import ssl
 import time
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,16 @@ from typing import Any
 import pytest
 
 from game.net.client import Client, TableClosed
-from game.net.host import Host
 from game.net.password import PASSWORD_ENV
 from game.net.table import Table
-from game.net.tls import TLSSetupError, certificate_fingerprint, normal_fingerprint, server_context
+from game.net.tls import (
+    Handshaken,
+    TLSSetupError,
+    certificate_fingerprint,
+    hand_over,
+    normal_fingerprint,
+    server_context,
+)
 from main import main
 from tests.net.nethelp import MAP, TLS_CERT, TLS_KEY, Proc, hosted, table
 
@@ -110,33 +115,6 @@ def test_a_ca_file_trusts_the_certificate_and_without_either_it_is_not_trusted()
             pinned_plain.connect(timeout=5)
 
 
-def test_a_plain_connection_to_a_tls_table_prints_nothing_and_a_port_scan_one_line() -> None:
-    t = table()
-    lines: list[str] = []
-    t.say = lines.append
-    host = Host(t)
-    with hosted(t, tls=server_context(TLS_CERT, TLS_KEY), host=host) as port:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert s.recv(100) == b"", "the TLS layer closes it"
-        time.sleep(0.5)
-        assert lines == []
-        with ssl.create_default_context(cafile=TLS_CERT).wrap_socket(
-            socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname="127.0.0.1"
-        ):
-            pass  # a scan that speaks TLS, then closes
-        end = time.monotonic() + 5
-        while not lines and time.monotonic() < end:
-            time.sleep(0.02)
-        c = Client(f"wss://127.0.0.1:{port}", "Ann", "watch", say=lambda _: None)
-        c.fingerprint = OPENSSL_SAYS
-        c.connect(timeout=5)
-        c.close()
-    said = [line for line in lines if line.startswith("network:")]
-    assert len(said) == 1 and said[0].startswith("network: refused a connection from 127.0.0.1:"), lines
-    assert said[0].endswith("it closed without a word (a port scan?)"), said
-
-
 def test_host_tls_with_a_missing_certificate_says_so() -> None:
     host = Proc("host", str(MAP), "--port", "0", "--tls", "no-such.crt", str(TLS_KEY))
     assert host.finish(30) == 2
@@ -162,3 +140,43 @@ def test_the_password_comes_from_the_environment_or_a_prompt_never_the_process_l
     finally:
         host.popen.terminate()
         host.finish(10)
+
+
+class _Heard(asyncio.Protocol):
+    def __init__(self) -> None:
+        self.heard: list[object] = []
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.heard.append("made")
+
+    def data_received(self, data: bytes) -> None:
+        self.heard.append(data)
+
+    def eof_received(self) -> None:
+        self.heard.append("eof")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.heard.append("lost")
+
+
+class _Transport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.protocol: asyncio.BaseProtocol | None = None
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.protocol = protocol
+
+
+def test_what_came_with_the_end_of_a_tls_handshake_reaches_the_websocket_connection_in_order() -> None:
+    early = Handshaken()
+    early.data_received(b"GET / HTTP/1.1\r\n")
+    early.data_received(b"\r\n")
+    early.eof_received()
+    transport, websocket = _Transport(), _Heard()
+    hand_over(transport, early, websocket)
+    assert transport.protocol is websocket
+    assert websocket.heard == ["made", b"GET / HTTP/1.1\r\n", b"\r\n", "eof"]
+    early.data_received(b"late")  # scheduled by the TLS layer before it was handed over
+    early.connection_lost(None)
+    assert websocket.heard[-2:] == [b"late", "lost"]
