@@ -39,6 +39,19 @@ def rules_dir() -> Path:
     return data_dir() / RULES
 
 
+def find_map(path: str | Path) -> Path:
+    """A map as a player names it on the command line: the file itself when there is one, else the shipped map
+    of that name (``village.tmx`` or ``village``), from any folder — an installed game keeps its maps in its
+    own folder, where nobody goes looking."""
+    given = Path(path)
+    if given.exists() or given.parent != Path("."):
+        return given
+    for name in (given.name, given.name + ".tmx"):
+        if (MAPS_DIR / name).is_file():
+            return MAPS_DIR / name
+    return given
+
+
 def in_game_folder(path: str | Path) -> bool:
     """Whether a file belongs to the game's own folder (shipped with it: playing must not change it)."""
     return Path(path).resolve().is_relative_to(ROOT)

@@ -34,6 +34,7 @@ from game.maps.loader import LoadedMap, load_map
 from game.paths import MAPS_DIR as MAPS_DIR
 from game.paths import ROOT as ROOT
 from game.paths import data_dir as data_dir
+from game.paths import find_map
 from game.roster import Roster, RosterError, load_roster, parse_roster
 
 if TYPE_CHECKING:
@@ -581,7 +582,7 @@ def new_session(
     """
     if seed is not None and seed_problem(seed) is not None:
         raise SetupError(f"{seed_problem(seed)}; give another --seed")
-    mp = Path(map_path) if map_path else DEFAULT_MAP
+    mp = find_map(map_path) if map_path else DEFAULT_MAP
     loaded = load_map(mp)
     rp = Path(roster_path) if roster_path else default_roster_for(mp, loaded)
     roster = load_roster(rp)

@@ -92,7 +92,7 @@ def round_cap_note(battle: Battle, max_rounds: int) -> str | None:
 def simulate_main(argv: list[str]) -> int:
     """``python main.py simulate MAP.tmx [--roster F] [--seed N] [--players a,b] [--rules R] [--out LOG.json]``."""
     p = argparse.ArgumentParser(prog="main.py simulate", description="Play a whole battle without a window.")
-    p.add_argument("map", help="a .tmx battle map")
+    p.add_argument("map", help="a .tmx battle map, or a shipped map by its name (village)")
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
     p.add_argument("--seed", type=seed_argument, default=1, help="dice seed (default 1)")
     p.add_argument(

@@ -20,6 +20,7 @@ from game.engine.hexgrid import hex_to_offset
 from game.maps.errors import MapLoadError
 from game.maps.loader import LoadedMap, check_map, load_map, map_project, project_types
 from game.maps.token_files import token_warnings
+from game.paths import find_map
 from game.roster import RosterError, load_roster, parse_roster, read_roster_data
 from game.session import (
     SetupError,
@@ -161,7 +162,7 @@ def check_map_main(argv: list[str]) -> int:
         print(_USAGE_CHECK, file=sys.stderr)
         return 1
     start = time.perf_counter()
-    check = check_map(args[0])
+    check = check_map(find_map(args[0]))
     problems = [str(err) for err in check.problems]
     warnings = list(check.warnings)
     roster_file: str | None = None
@@ -248,7 +249,7 @@ def render_map_main(argv: list[str]) -> int:
     from game.maps.render import render_map, save_png
 
     try:
-        surface = render_map(load_map(argv[0]))
+        surface = render_map(load_map(find_map(argv[0])))
     except MapLoadError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -88,7 +88,7 @@ def read_commands(host: Host, loop: asyncio.AbstractEventLoop, stream: TextIO) -
 def host_main(argv: list[str]) -> int:
     """``python main.py host MAP.tmx [options]`` (``docs/network.md``)."""
     p = argparse.ArgumentParser(prog="main.py host", description="Host a battle for players at other computers.")
-    p.add_argument("map", nargs="?", help="a .tmx battle map (not needed with --resume)")
+    p.add_argument("map", nargs="?", help="a .tmx battle map or a shipped map's name (not needed with --resume)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any)")
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
     p.add_argument("--seed", type=seed_argument, help="dice seed (default: random; it never leaves this computer)")
