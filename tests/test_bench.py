@@ -65,3 +65,40 @@ def test_bench_frame_mouse_glides_a_few_pixels_per_frame_through_every_point() -
     steps = [((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 for (ax, ay), (bx, by) in itertools.pairwise(route)]
     assert max(steps) <= 7.0 + 1.5  # rounding to whole pixels
     assert (30, 0) in route and (30, 40) in route
+
+
+def test_the_benchs_child_clients_say_whole_lines_however_their_threads_interleave() -> None:
+    from game.net import benchnet
+
+    script = benchnet._TELL + (
+        "sys.setswitchinterval(1e-6)\n"  # threads taken off at any moment, as on a loaded machine
+        "count = int(sys.argv[2])\n"
+        "together = threading.Barrier(count)\n"
+        "def seated():\n"
+        "    together.wait()\n"
+        "    for _ in range(200):\n"
+        "        tell('seated')\n"
+        "threads = [threading.Thread(target=seated) for _ in range(count)]\n"
+        "for t in threads:\n"
+        "    t.start()\n"
+        "sys.stdin.read()\n"
+    )
+    with benchnet._child_clients(script, 0, 3, "seated", 600) as out:
+        pass
+    assert out == []
+
+
+def test_the_bench_says_why_its_child_clients_did_not_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.net import benchnet
+
+    gone = "import sys\nraise SystemExit('no table at port ' + sys.argv[1])\n"
+    stopped = r"did not connect: they stopped \(no table at port 7\)"
+    with pytest.raises(RuntimeError, match=stopped), benchnet._child_clients(gone, 7, 1, "connected", 1):
+        pass
+    monkeypatch.setattr(benchnet, "CONNECT_WITHIN", 0.5)
+    silent = "import sys\nsys.stdin.read()\n"
+    with (
+        pytest.raises(RuntimeError, match=r"did not connect: nothing within 0\.5 s"),
+        benchnet._child_clients(silent, 7, 1, "connected", 1),
+    ):
+        pass

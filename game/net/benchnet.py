@@ -16,9 +16,11 @@ the load behind ``net_eight_clients_frame_ms``.
 from __future__ import annotations
 
 import asyncio
+import queue
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -100,8 +102,18 @@ def rtt_ms(decisions: int) -> tuple[float, str]:
     return statistics.median(times) * 1000, what
 
 
-_FLOOD = """
-import sys, threading, time
+_TELL = """
+import sys, threading
+said = threading.Lock()
+def tell(line):
+    with said:  # whole lines: print() from several threads can write one's newline after another's word
+        sys.stdout.write(line + "\\n")
+        sys.stdout.flush()
+"""
+"""The start of every script of the bench's child clients: ``tell(line)`` says one line to the bench."""
+
+_FLOOD = _TELL + """
+import time
 from websockets.sync.client import connect
 from game.net.guard import sync_cost
 from game.net.protocol import RATE, encode
@@ -109,29 +121,32 @@ port, count = int(sys.argv[1]), int(sys.argv[2])
 counts = [0] * count
 stop = threading.Event()
 def flood(i):
-    ws = connect(f"ws://127.0.0.1:{port}", proxy=None, max_size=None, compression=None)
-    ws.send(encode("hello", name=f"flood {i}", seat="watch"))
-    while '"kind":"state"' not in ws.recv(timeout=10)[:40]:
-        pass
-    print("seated", flush=True)
-    while not stop.is_set():
-        t0 = time.monotonic()
-        ws.send(encode("sync"))
-        while '"kind":"state"' not in (text := ws.recv(timeout=10))[:40]:
-            if '"kind":"error"' in text[:40]:
-                print("refused", text, flush=True)
-                return
-        counts[i] += 1
-        time.sleep(max(0.0, sync_cost(text) / RATE * 1.05 - (time.monotonic() - t0)))
-    ws.close()
+    try:
+        ws = connect(f"ws://127.0.0.1:{port}", proxy=None, max_size=None, compression=None, open_timeout=60)
+        ws.send(encode("hello", name=f"flood {i}", seat="watch"))
+        while '"kind":"state"' not in ws.recv(timeout=60)[:40]:
+            pass
+        tell("seated")
+        while not stop.is_set():
+            t0 = time.monotonic()
+            ws.send(encode("sync"))
+            while '"kind":"state"' not in (text := ws.recv(timeout=60))[:40]:
+                if '"kind":"error"' in text[:40]:
+                    tell("refused " + text[:200])
+                    return
+            counts[i] += 1
+            time.sleep(max(0.0, sync_cost(text) / RATE * 1.05 - (time.monotonic() - t0)))
+        ws.close()
+    except Exception as exc:
+        tell(f"failed {type(exc).__name__}: {exc}"[:300])
 threads = [threading.Thread(target=flood, args=(i,), daemon=True) for i in range(count)]
 for t in threads:
     t.start()
 sys.stdin.read()
 stop.set()
 for t in threads:
-    t.join(10)
-print("syncs", sum(counts), flush=True)
+    t.join(60)
+tell(f"syncs {sum(counts)}")
 """
 
 
@@ -144,9 +159,11 @@ def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
         times = _decision_times(table, port, decisions)
         took = time.monotonic() - start
     syncs = next((int(line.split()[1]) for line in out if line.startswith("syncs ")), 0)
-    refused = [line for line in out if line.startswith("refused")]
-    if refused:
-        raise RuntimeError(f"a flooding client was refused, so it was not under the limit: {refused[0][:200]}")
+    for line in out:
+        if line.startswith("refused"):
+            raise RuntimeError(f"a flooding client was refused, so it was not under the limit: {line[:200]}")
+        if line.startswith("failed"):
+            raise RuntimeError(f"a flooding client stopped, so the table was not flooded throughout: {line[:200]}")
     what = (
         f"{len(times)} decisions as for net_rtt_ms, in {took:.1f} s, while {flooders} watchers asked for the "
         f"whole battle ({len(table.state_for(Seat.watcher())) // 1024} KB at the end) as often as the rate limit "
@@ -155,32 +172,62 @@ def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
     return statistics.median(times) * 1000, what
 
 
+CONNECT_WITHIN = 60.0
+"""Seconds the bench's clients in a child process have to connect (a loaded machine may need many)."""
+
+
 @contextmanager
 def _child_clients(script: str, port: int, count: int, ready: str, lines: int) -> Iterator[list[str]]:
     """Clients in a child process running ``script`` (given the port and ``count``), ready once it has printed
-    ``ready`` ``lines`` times; the list gets the rest of what it printed when the block ends (closing its
-    standard input ends it)."""
-    child = subprocess.Popen(
-        [sys.executable, "-c", script, str(port), str(count)],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    out: list[str] = []
-    try:
-        assert child.stdout is not None
-        for _ in range(lines):
-            if child.stdout.readline().strip() != ready:
-                raise RuntimeError("the bench's clients did not connect")
-        yield out
-    finally:
+    ``ready`` ``lines`` times (``RuntimeError`` quoting what it printed instead, or its last error, when it
+    did not within ``CONNECT_WITHIN`` seconds); the list gets the rest of what it printed when the block ends
+    (closing its standard input ends it)."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        child = subprocess.Popen(
+            [sys.executable, "-c", script, str(port), str(count)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+        )
+        said: queue.Queue[str | None] = queue.Queue()
+
+        def read() -> None:
+            assert child.stdout is not None
+            for line in child.stdout:
+                said.put(line.rstrip("\n"))
+            said.put(None)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        out: list[str] = []
         try:
-            rest, _ = child.communicate("", timeout=20)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            rest, _ = child.communicate(timeout=10)
-        out.extend(rest.splitlines())
+            end = time.monotonic() + CONNECT_WITHIN
+            for _ in range(lines):
+                try:
+                    line = said.get(timeout=max(0.0, end - time.monotonic()))
+                except queue.Empty:
+                    line = f"nothing within {CONNECT_WITHIN:g} s"
+                if line != ready:
+                    errors.seek(0)
+                    last = (errors.read().strip().splitlines() or ["—"])[-1]
+                    raise RuntimeError(f"the bench's clients did not connect: {line or 'they stopped'} ({last[:300]})")
+            yield out
+        finally:
+            assert child.stdin is not None
+            with suppress(OSError):
+                child.stdin.close()
+            try:
+                child.wait(30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(10)
+            reader.join(10)
+            while not said.empty():
+                line = said.get()
+                if line is not None:
+                    out.append(line)
 
 
 def _decision_times(table: Table, port: int, decisions: int) -> list[float]:
@@ -216,14 +263,13 @@ def _decision_times(table: Table, port: int, decisions: int) -> list[float]:
     return times
 
 
-_WATCHERS = """
-import sys, threading
+_WATCHERS = _TELL + """
 from game.net.client import Client
 port, count = int(sys.argv[1]), int(sys.argv[2])
 clients = [Client(f"ws://127.0.0.1:{port}", f"watcher {i}", "watch", say=lambda _: None) for i in range(count)]
 for c in clients:
-    c.connect()
-print("connected", flush=True)
+    c.connect(timeout=60)
+tell("connected")
 def follow(c):
     try:
         while True:

@@ -106,9 +106,9 @@ class Client:
         self.send("hello", **hello)
         deadline = time.monotonic() + timeout
         while self.mirror is None or self.progress.get("_fresh") is not True:
-            self.receive(max(0.01, deadline - time.monotonic()))
             if time.monotonic() > deadline:
                 raise TableClosed(f"the table at {self.uri} did not answer in time")
+            self.receive(max(0.01, deadline - time.monotonic()))
         self.awaiting = False
 
     def _open(self, timeout: float) -> ClientConnection:
