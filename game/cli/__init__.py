@@ -41,7 +41,9 @@ def _play(argv: list[str]) -> int:
     from game.session import seed_argument
 
     parser = argparse.ArgumentParser(prog="main.py play", description="Play a battle (opens the game window).")
-    parser.add_argument("map", nargs="?", help="a .tmx battle map or a shipped map's name (village); without it the title screen opens")
+    parser.add_argument(
+        "map", nargs="?", help="a .tmx battle map or a shipped map's name (village); without it the title screen opens"
+    )
     parser.add_argument("--roster", help="roster TOML file (default: the map's own roster)")
     parser.add_argument("--seed", type=seed_argument, help="dice seed (default: random)")
     parser.add_argument(

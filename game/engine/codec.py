@@ -73,8 +73,12 @@ nesting ``MAX_DEPTH`` deep at most."""
 Table = Annotated[dict[Name, Nested], Meta(max_length=MAX_ITEMS)]
 """A table (JSON object) of ``Nested`` values."""
 
-READABLE = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*\Z"
-"""Text a person reads (a name, a chat line): no control characters."""
+READABLE = r"^[^\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]*\Z"
+"""Text a person reads (a chat line): no control characters, line breaks of Unicode's own, or marks that turn
+the direction of what follows (U+202A–U+202E, U+2066–U+2069), with which a line could pass for another's."""
+VISIBLE = r"^[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]*\Z"
+"""A name a person reads: as ``READABLE``, and no invisible characters either (zero-width ones, direction
+marks, word joiners, U+FEFF), so that two names that look alike are alike."""
 
 
 class CodecError(ValueError):
@@ -171,7 +175,7 @@ def _what(message: str) -> tuple[str, tuple[str | int, ...]]:
         words = {"<=": "at most ", ">=": "at least ", None: ""}[op]
         return f"must be {_type_words(kind)} of {words}{n} {unit}", path
     if text.startswith("Expected `str` matching regex"):
-        return "may not hold control characters", path
+        return "may not hold control characters, invisible characters or marks that turn the text's direction", path
     m = re.match(r"^Object contains unknown field `(.*)`$", text)
     if m:
         return f"has no field {m.group(1)!r}", path
@@ -191,16 +195,28 @@ def _from_validation(exc: Exception) -> CodecError:
     return CodecError(what, path)
 
 
-def _from_decode(exc: Exception) -> CodecError:
+_NOT_NUMBERS = re.compile(rb"-?(?:NaN|Infinity)")
+_HALF_CHARACTER = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<![0-9a-fA-F]{4})\\u[dD][c-fC-F]")
+
+
+def _from_decode(exc: Exception, raw: bytes | str) -> CodecError:
     text = str(exc)
-    if "truncated" in text:
+    at = re.search(r"byte (\d+)", text)
+    byte = int(at.group(1)) if at else None
+    data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+    if "truncated" in text and _HALF_CHARACTER.search(data):
+        what = "it is not valid JSON (a \\u escape holds half of a character)"
+    elif "truncated" in text:
         what = "it is cut short (the JSON text ends too early)"
     elif "trailing characters" in text:
         what = "there is more after the end of the JSON text"
+    elif "trailing comma" in text:
+        what = "it is not valid JSON (a comma before the end of a list or object)"
     else:
-        what = "it is not valid JSON (NaN and Infinity are not numbers JSON holds)"
-    at = re.search(r"byte (\d+)", text)
-    return CodecError(what, whole=True, byte=int(at.group(1)) if at else None)
+        near = data[max(0, (byte or 0) - 1) : (byte or 0) + 9]
+        nan = byte is not None and _NOT_NUMBERS.search(near) is not None
+        what = "it is not valid JSON" + (" (NaN and Infinity are not numbers JSON holds)" if nan else "")
+    return CodecError(what, whole=True, byte=byte)
 
 
 def decode(raw: bytes | str, decoder: msgspec.json.Decoder[T]) -> T:
@@ -210,7 +226,7 @@ def decode(raw: bytes | str, decoder: msgspec.json.Decoder[T]) -> T:
     except msgspec.ValidationError as exc:
         raise _from_validation(exc) from None
     except msgspec.DecodeError as exc:
-        raise _from_decode(exc) from None
+        raise _from_decode(exc, raw) from None
     except RecursionError:
         raise CodecError("lists and objects are nested too deeply", whole=True) from None
     except UnicodeDecodeError:

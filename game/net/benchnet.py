@@ -112,7 +112,9 @@ def tell(line):
 """
 """The start of every script of the bench's child clients: ``tell(line)`` says one line to the bench."""
 
-_FLOOD = _TELL + """
+_FLOOD = (
+    _TELL
+    + """
 import time
 from websockets.sync.client import connect
 from game.net.guard import sync_cost
@@ -148,6 +150,7 @@ for t in threads:
     t.join(60)
 tell(f"syncs {sum(counts)}")
 """
+)
 
 
 def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
@@ -263,7 +266,9 @@ def _decision_times(table: Table, port: int, decisions: int) -> list[float]:
     return times
 
 
-_WATCHERS = _TELL + """
+_WATCHERS = (
+    _TELL
+    + """
 from game.net.client import Client
 port, count = int(sys.argv[1]), int(sys.argv[2])
 clients = [Client(f"ws://127.0.0.1:{port}", f"watcher {i}", "watch", say=lambda _: None) for i in range(count)]
@@ -281,6 +286,7 @@ for t in threads:
     t.start()
 sys.stdin.read()
 """
+)
 
 
 @contextmanager

@@ -1,14 +1,14 @@
 """The table's protocol: versioned JSON messages over WebSocket, each decoded against its schema on arrival.
 
-Every message is one text frame holding a JSON object ``{"v": PROTOCOL_VERSION, "kind": ..., fields}``. Each
-kind is a ``msgspec`` ``Struct`` (the schemas below); a frame is decoded strictly against them by the same
-codec that reads save files (``game.engine.codec``, docs/architecture.md "One contract at every boundary"): no
-unknown field, each of its type, texts and lists of bounded length, no control characters in text a person
-reads, no NaN or Infinity, whole numbers in range. A decision inside a ``decide`` message is decoded as a save's
-decisions are (``game.engine.actions.AnyAction``), so the host never logs a decision its save could not hold.
-A client frame that fails is answered with an ``error`` sentence and the connection is closed; a host frame that
-fails closes the client's connection with the same sentence. ``docs/network.md`` ("The protocol") documents both
-directions.
+Every message is one text frame holding a JSON object ``{"v": PROTOCOL_VERSION, "kind": ..., fields}``. Each kind is
+a ``msgspec`` ``Struct`` (the schemas below); a frame is decoded strictly against them by the same codec that reads
+save files (``game.engine.codec``, docs/architecture.md "One contract at every boundary"): no unknown field, each of
+its type, texts and lists of bounded length, no control characters or marks that turn the text's direction in text a
+person reads (and no invisible characters in a name), no NaN or Infinity, whole numbers in range. A decision inside
+a ``decide`` message is decoded as a save's decisions are (``game.engine.actions.AnyAction``), so the host never
+logs a decision its save could not hold. A client frame that fails is answered with an ``error`` sentence and the
+connection is closed; a host frame that fails closes the client's connection with the same sentence.
+``docs/network.md`` ("The protocol") documents both directions.
 
 Limits: a client frame is at most ``MAX_CLIENT_FRAME`` bytes (the WebSocket library closes the connection
 on a bigger one), and at most ``RATE`` messages a second after a burst of ``BURST`` (``game.net.guard.RateLimit``).
@@ -24,7 +24,7 @@ from msgspec import Meta
 from game.engine import codec
 from game.engine.actions import AnyAction
 from game.engine.battle import Decision
-from game.engine.codec import MAX_ITEMS, READABLE, Int, Name, Table, Text
+from game.engine.codec import MAX_ITEMS, READABLE, VISIBLE, Int, Name, Table, Text
 
 PROTOCOL_VERSION = 2
 """Version 2: a move's states are ``[[q, r], facing]`` (the decisions' own shape, as saves of format 2)."""
@@ -46,7 +46,7 @@ MAX_SEQ = 2**53
 WATCH = "watch"
 GM = "gm"
 
-PersonName = Annotated[str, Meta(max_length=MAX_NAME, pattern=READABLE)]
+PersonName = Annotated[str, Meta(max_length=MAX_NAME, pattern=VISIBLE)]
 SeatLabel = Annotated[str, Meta(max_length=MAX_NAME)]
 Secret = Annotated[str, Meta(max_length=MAX_SECRET)]
 Token = Annotated[str, Meta(max_length=64)]
@@ -287,9 +287,10 @@ def parse_client(raw: str | bytes) -> Message:
     try:
         envelope = codec.decode(raw, _ENVELOPE)
     except codec.CodecError as exc:
-        what = "a JSON object" if "must be an object" in exc.problem else "valid JSON"
+        if exc.whole:  # not JSON at all
+            raise ProtocolError(f"That message is refused: {exc.problem}.", exc.problem) from None
         raise ProtocolError(
-            f"That message is not {what} with a 'v' and a 'kind' ({exc.problem}).", exc.problem
+            f"That message is not a JSON object with a 'v' and a 'kind' ({exc.problem}).", exc.problem
         ) from None
     version = envelope.v
     if version != PROTOCOL_VERSION or isinstance(version, bool):

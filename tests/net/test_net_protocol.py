@@ -33,7 +33,11 @@ def msg(kind: str, **fields: Any) -> str:
     ("raw", "words"),
     [
         (b"\x00\x01", "binary"),
-        ("{", "not valid JSON"),
+        ("{", "That message is refused: it is cut short"),
+        ('{"v": 2, "kind": "ping", "n": NaN}', r"not valid JSON \(NaN and Infinity are not numbers JSON holds\)"),
+        ('{"v": 2, "kind": "ping",}', r"not valid JSON \(a comma before the end"),
+        ('{"v": 2, "kind": "chat", "text": "\\ud800"}', r"not valid JSON \(a \\u escape holds half of a character\)"),
+        ('{"v": 2, "kind": "ping", "n": 1} x', "there is more after the end"),
         ("[" * 100000 + "]" * 100000, "A message is at most"),
         ("[" * 10000 + "]" * 10000, "JSON object"),
         ("[1, 2]", "JSON object"),
@@ -48,6 +52,11 @@ def msg(kind: str, **fields: Any) -> str:
         (msg("hello", name="\x1b[2Jx"), "control characters"),
         (msg("hello", name="x\n"), "control characters"),
         (msg("chat", text="a\nb"), "control characters"),
+        (msg("chat", text="\u202etxet desrever"), "marks that turn the text's direction"),
+        (msg("chat", text="[GM] \u2067all hold\u2069"), "marks that turn the text's direction"),
+        (msg("hello", name="Ann\u200b"), "invisible characters"),
+        (msg("hello", name="\ufeffAnn"), "invisible characters"),
+        (msg("hello", name="A\u200en\u200fn"), "invisible characters"),
         (msg("decide", seq=True, seat="blue", action={}), "the field 'seq' must be a whole number, not true or false"),
         (msg("decide", seq=1, seat="blue", action=[]), "That decision is refused: it must be an object, not a list"),
         (msg("ping", n=2**60), "at most 9007199254740992"),
@@ -56,6 +65,12 @@ def msg(kind: str, **fields: Any) -> str:
 def test_a_client_message_that_breaks_its_schema_is_refused_with_a_sentence(raw: str | bytes, words: str) -> None:
     with pytest.raises(ProtocolError, match=words):
         parse_client(raw)
+
+
+def test_names_and_chat_of_every_script_pass() -> None:
+    for name in ("Ann", "Zoë", "Ærwyn Ødegård", "李小龍", "محمد", "Дарья", "🐉 Smaug"):
+        assert isinstance(parse_client(msg("hello", name=name)), Hello)
+    assert parse_client(msg("chat", text="👨\u200d👩\u200d👧 שלום, all hold"))
 
 
 def test_a_well_formed_client_message_passes() -> None:
