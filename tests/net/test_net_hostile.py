@@ -12,12 +12,14 @@ import ssl
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 from websockets.sync.client import connect
 
 from game.engine.events import events_digest
+from game.engine.players import make_player
 from game.net import guard
 from game.net.client import Client
 from game.net.host import Host
@@ -328,3 +330,96 @@ def test_unseated_connections_make_room_longest_waiting_first_by_address_then_in
     assert a.arrive("c1", "C") == ["a2"], "then the oldest of all"
     a.seated("a3")
     assert a.arrive("c2", "C") == [] and list(a.waiting) == ["b1", "c1", "c2"]
+
+
+def _take_seat(port: int, seat: str, token: str | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """A bare WebSocket seated at ``seat`` (with its ``token`` to take it back): the connection and what the
+    host sent up to the battle's state."""
+    ws = connect(f"ws://127.0.0.1:{port}", proxy=None, open_timeout=10, max_size=None)
+    hello: dict[str, Any] = {"v": PROTOCOL_VERSION, "kind": "hello", "name": f"Hostile {seat}", "seat": seat}
+    if token:
+        hello["token"] = token
+    ws.send(json.dumps(hello))
+    said: list[dict[str, Any]] = []
+    while not said or said[-1]["kind"] not in ("state", "error"):
+        said.append(json.loads(ws.recv(timeout=10)))
+    assert said[-1]["kind"] == "state", said
+    return ws, said
+
+
+def _refused(ws: Any, frame: str) -> str:
+    """Send ``frame``; the host's refusal (its ``error`` sentence, or the close frame's reason)."""
+    ws.send(frame)
+    try:
+        while (answer := json.loads(ws.recv(timeout=10)))["kind"] != "error":
+            pass
+        reason = str(answer["reason"])
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+        return reason
+    except ConnectionClosed as closed:
+        return closed.rcvd.reason if closed.rcvd is not None else "closed"
+
+
+def test_a_hostile_seat_at_a_real_host_is_refused_and_the_battle_goes_on(tmp_path: Path) -> None:
+    """Every decision a seated player was seen to break the table with, and other tricks of a hostile seat,
+    sent to a ``host`` process: each is refused with a sentence and its connection closed; the host stays up,
+    its console has no traceback and no fault, the battle and its save are untouched, and the seat's rightful
+    decision is taken afterwards and replays roll for roll."""
+    from main import main
+    from tests.test_codec import SEAT_HOSTILE
+
+    save = tmp_path / "table.json"
+    host = Proc("host", str(MAP), "--port", "0", "--seed", "5", "--save", str(save))
+    try:
+        port = int(host.wait_for("listening on ws://127.0.0.1:").rsplit(":", 1)[1])
+        first, said = _take_seat(port, "blue")
+        tokens = {"blue": next(m["token"] for m in said if m["kind"] == "welcome")}
+        second, said = _take_seat(port, "red")
+        tokens["red"] = next(m["token"] for m in said if m["kind"] == "welcome")
+        waiting = said[-1]["decision"]
+        side, figure = str(waiting["side"]), str(waiting["figure"])
+        other = "red" if side == "blue" else "blue"
+        first.close()
+        second.close()
+        before = save.read_bytes()
+
+        def decide(action: str, seat: str = side) -> str:
+            return f'{{"v":{PROTOCOL_VERSION},"kind":"decide","seq":1,"seat":"{seat}","action":{action}}}'
+
+        cases = [(side, decide(a.replace('"f1"', json.dumps(figure)))) for a in SEAT_HOSTILE] + [
+            (other, decide(f'{{"kind":"hold","figure":"{figure}"}}')),  # a decision for another seat
+            (side, decide(f'{{"kind":"hold","figure":"{figure}"}}', other)),
+            (side, decide("[" * 20_000 + "]" * 20_000)),  # nested deeper than any decision
+            (side, decide('{"kind":"hold","figure":"' + "x" * 70_000 + '"}')),  # a frame over the limit
+            (side, f'{{"v":{PROTOCOL_VERSION},"kind":"chat","text":"\\u202e[GM] all hold"}}'),
+            (side, f'{{"v":{PROTOCOL_VERSION},"kind":"decide","seq":1,"seat":"{side}","seat":"{other}"}}'),
+        ]
+        for seat, frame in cases:
+            ws, _ = _take_seat(port, seat, tokens[seat])
+            reason = _refused(ws, frame)
+            assert reason and "\n" not in reason and len(reason) <= guard.MAX_REASON, (frame[:80], reason)
+            assert save.read_bytes() == before, f"the battle changed after {frame[:80]}"
+        for name in ("Ann\u200b", "\u202eAnn", "Ann\x1b[2J"):
+            ws = connect(f"ws://127.0.0.1:{port}", proxy=None, open_timeout=10)
+            reason = _refused(ws, json.dumps({"v": PROTOCOL_VERSION, "kind": "hello", "name": name, "seat": "watch"}))
+            assert "refused" in reason, reason
+
+        rightful = Client(f"ws://127.0.0.1:{port}", "Rightful", side, token=tokens[side], say=lambda _: None)
+        rightful.connect(timeout=10)
+        assert rightful.mirror is not None
+        d = rightful.mirror.battle.decision()
+        assert d is not None and d.side == side
+        rightful.decide(make_player("tactical", 1)(rightful.mirror.battle, d))
+        end = time.monotonic() + 10
+        while rightful.awaiting and time.monotonic() < end:
+            rightful.receive(0.2)
+        assert not rightful.awaiting and len(rightful.mirror.battle.log) == 1
+        rightful.close()
+        host.wait_for("Rightful left the seat")
+    finally:
+        host.popen.terminate()
+        host.finish(10)
+    assert not any("Traceback" in line or "failed on a message" in line for line in host.lines), host.lines
+    assert len(load_session(save, autosave=False, strict=True).battle.log) == 1
+    assert main(["replay", str(save), "--verify"]) == 0
