@@ -707,6 +707,8 @@ def load_session(save_path: str | Path, *, autosave: bool = True, strict: bool =
             reason = parting.sentence(record.written_by(rec), goes_on=False)
             raise record.SaveError(f"{save_path}: the battle does not replay roll for roll{hint}: {reason}")
         notes.append(parting.sentence(record.written_by(rec)) + hint)
+    elif rec.rules_revision != RULES_REVISION:  # other rules that agree here: still say who wrote it
+        notes.append(record.agreeing(record.written_by(rec)))
     session = Session(battle, setup_data, loaded, autosave_path() if autosave else None, notes=notes)
     if autosave and Path(save_path).resolve() != autosave_path().resolve():
         session.write_autosave()

@@ -415,6 +415,12 @@ class Parting:
         return f"{parts}; the battle goes on {after}, under today's rules."
 
 
+def agreeing(written_by: str) -> str:
+    """One sentence for a save of other rules that today's rules replay roll for roll: who wrote it, and that
+    nothing parts."""
+    return f"{written_by}; today's rules (revision {RULES_REVISION}) replay it roll for roll."
+
+
 def written_by(rec: Record) -> str:
     """Which version of the game and which rules revision wrote a save, as the start of a sentence."""
     if not rec.game_version:
