@@ -123,6 +123,15 @@ def host_main(argv: list[str]) -> int:
         password = table_password(args.password, ask=args.ask_password)
         if args.resume:
             session = load_session(args.resume, autosave=False)
+            for note in session.notes:  # its map found elsewhere, the version that wrote it, where rules part
+                _say(note)
+            if session.battle.over:
+                winner = session.battle.winner
+                raise SetupError(
+                    f"{args.resume}: this battle is over (winner: "
+                    f"{session.battle.sides[winner].name if winner else 'nobody'}), so there is no table to take "
+                    f"up again; `python main.py replay {args.resume}` shows it"
+                )
             tokens = token_hashes_of(session.setup_data)
         else:
             if not args.map:

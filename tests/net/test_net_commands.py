@@ -5,13 +5,14 @@ its token; a host killed mid-battle resumes from its save and the clients rejoin
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 from pathlib import Path
 
 import pytest
 
 from main import main
-from tests.net.nethelp import MAP, Proc
+from tests.net.nethelp import MAP, ROOT, Proc
 
 
 def _port(host: Proc) -> int:
@@ -235,3 +236,30 @@ def test_a_host_without_a_readable_standard_input_takes_no_commands_quietly() ->
         threading.excepthook = hook
         loop.close()
     assert not thread.is_alive() and failures == []
+
+
+def test_host_resume_says_what_loading_the_save_had_to_say_and_refuses_a_battle_that_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table's save from before the rules fixes: ``host --resume`` says on its console where its map was
+    found and where today's rules part from it before it listens (the battle goes on from there); a battle
+    played to its end is no table to take up again, and the host says so instead of waiting for nobody."""
+    old = tmp_path / "old.json"
+    shutil.copy(ROOT / "tests" / "saves" / "50739ce-before-the-rules-as-written-village.json", old)
+    host = Proc("host", "--resume", str(old), "--port", "0")
+    try:
+        _port(host)
+    finally:
+        host.popen.terminate()
+        host.finish(10)
+    listening = next(i for i, line in enumerate(host.lines) if "listening on" in line)
+    said = " ".join(host.lines[:listening])
+    assert "is gone; the battle uses" in said and "same checksum" in said
+    assert "part from it at round 1" in said and "the battle goes on after action" in said
+
+    over = tmp_path / "over.json"
+    assert main(["simulate", str(MAP), "--seed", "3", "--out", str(over)]) == 0
+    assert "Battle over after" in capsys.readouterr().out
+    ended = Proc("host", "--resume", str(over), "--port", "0")
+    assert ended.finish(30) == 2
+    assert any("this battle is over (winner: " in line and "replay" in line for line in ended.lines), ended.lines
