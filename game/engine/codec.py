@@ -207,7 +207,7 @@ def _from_decode(exc: Exception, raw: bytes | str) -> CodecError:
     if "truncated" in text and _HALF_CHARACTER.search(data):
         what = "it is not valid JSON (a \\u escape holds half of a character)"
     elif "truncated" in text:
-        what = "it is cut short (the JSON text ends too early)"
+        what = "it is cut short, the JSON text ending too early"
     elif "trailing characters" in text:
         what = "there is more after the end of the JSON text"
     elif "trailing comma" in text:

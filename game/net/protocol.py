@@ -287,8 +287,13 @@ def parse_client(raw: str | bytes) -> Message:
     try:
         envelope = codec.decode(raw, _ENVELOPE)
     except codec.CodecError as exc:
-        if exc.whole:  # not JSON at all
-            raise ProtocolError(f"That message is refused: {exc.problem}.", exc.problem) from None
+        if exc.whole:  # not JSON at all: the sentence holds the codec's own words, as a save's refusal does
+            sentence = (
+                f"That message is refused: {exc.problem}."
+                if exc.problem.startswith("it is not valid JSON")
+                else f"That message is not valid JSON ({exc.problem})."
+            )
+            raise ProtocolError(sentence, exc.problem) from None
         raise ProtocolError(
             f"That message is not a JSON object with a 'v' and a 'kind' ({exc.problem}).", exc.problem
         ) from None

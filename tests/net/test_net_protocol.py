@@ -33,11 +33,11 @@ def msg(kind: str, **fields: Any) -> str:
     ("raw", "words"),
     [
         (b"\x00\x01", "binary"),
-        ("{", "That message is refused: it is cut short"),
+        ("{", r"That message is not valid JSON \(it is cut short, the JSON text ending too early\)\."),
         ('{"v": 2, "kind": "ping", "n": NaN}', r"not valid JSON \(NaN and Infinity are not numbers JSON holds\)"),
         ('{"v": 2, "kind": "ping",}', r"not valid JSON \(a comma before the end"),
         ('{"v": 2, "kind": "chat", "text": "\\ud800"}', r"not valid JSON \(a \\u escape holds half of a character\)"),
-        ('{"v": 2, "kind": "ping", "n": 1} x', "there is more after the end"),
+        ('{"v": 2, "kind": "ping", "n": 1} x', r"not valid JSON \(there is more after the end of the JSON text\)"),
         ("[" * 100000 + "]" * 100000, "A message is at most"),
         ("[" * 10000 + "]" * 10000, "JSON object"),
         ("[1, 2]", "JSON object"),
