@@ -139,7 +139,6 @@ class FileChooser(Screen):
         self.list = ScrollList(pygame.Rect(0, 0, 10, 10), size=15)
         self.open_button = Button("Open", lambda: True, size=16)
         self.cancel_button = Button("Cancel", lambda: True, size=16)
-        self._last_click: tuple[int | None, int] = (None, -10_000)
         self.path_field = TextField(max_length=4096, placeholder="Type or paste a path (Ctrl+V)")
         self.problem = ""
         """Why a typed path cannot be opened (shown in place of the folder line until the next typing)."""
@@ -254,13 +253,9 @@ class FileChooser(Screen):
                 return None
             if event.key == pygame.K_BACKSPACE:
                 return self._activate(0 if self.folder.parent != self.folder else None)
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            i = self.list.index_at(event.pos)
-            now = pygame.time.get_ticks()
-            double = i is not None and i == self._last_click[0] and now - self._last_click[1] < 400
-            self._last_click = (i, now)
-            if double:
-                return self._activate(i)
+        double = self.list.double_clicked(event)
+        if double is not None:
+            return self._activate(double)
         if self.path_field.handle(event):
             return None
         self.list.handle(event)

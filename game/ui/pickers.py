@@ -99,7 +99,6 @@ class PickDialog(Screen):
         self.cancel = Button("Cancel", lambda: True, size=15)
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.shown: list[str] = []
-        self._last_click: tuple[int | None, int] = (None, -10_000)
         self._filter()
 
     def _filter(self) -> None:
@@ -149,13 +148,8 @@ class PickDialog(Screen):
         if self.field.handle(event):
             self._filter()
             return None
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            i = self.list.index_at(event.pos)
-            now = pygame.time.get_ticks()
-            double = i is not None and i == self._last_click[0] and now - self._last_click[1] < 400
-            self._last_click = (i, now)
-            if double:
-                return self._pick()
+        if self.list.double_clicked(event) is not None:
+            return self._pick()
         self.list.handle(event)
         b = press((self.choose, self.cancel), event)
         if b is not None:

@@ -21,11 +21,10 @@ from __future__ import annotations
 import pygame
 
 from game.ui import theme
-from game.ui.widgets import TextCache, Widget
+from game.ui.widgets import DoubleClick, TextCache, Widget
 
 PAD = 8
 """Pixels between the box's edge and its text."""
-DOUBLE_CLICK_MS = 400
 
 
 def clipboard_text() -> str:
@@ -190,7 +189,7 @@ class TextField(Widget):
         self._text: TextCache | None = None
         """The text cache it was last drawn with (to find the character under a click)."""
         self._dragging = False
-        self._last_click = (-1, -10_000)
+        self._clicks = DoubleClick()
 
     # --- the text ------------------------------------------------------------------------------------
     @property
@@ -261,10 +260,7 @@ class TextField(Widget):
 
     def _press(self, pos: tuple[int, int]) -> bool:
         index = self.index_at(pos[0])
-        now = pygame.time.get_ticks()
-        double = self._last_click[0] == index and now - self._last_click[1] < DOUBLE_CLICK_MS
-        self._last_click = (index, now)
-        if double:
+        if self._clicks.press(index):
             self.edit.select(*self.edit.word_at(index))
             self._dragging = False
             return True

@@ -153,6 +153,35 @@ def draw_panel(
         pygame.draw.rect(surface, border, rect, width=1, border_radius=radius)
 
 
+def draw_scroll_bar(
+    surface: pygame.Surface, track: pygame.Rect, shown: int, total: int, offset: int, most: int, least: int = 16
+) -> None:
+    """A scroll bar's knob sliding in ``track`` (the bar's x and width, and the height it slides along): as long
+    as ``shown`` is of ``total`` (``least`` pixels at the shortest), as far down as ``offset`` is of ``most``, the
+    largest offset (which must be above 0)."""
+    knob = max(least, track.height * shown // max(1, total))
+    y = track.y + (track.height - knob) * offset // most
+    pygame.draw.rect(surface, theme.BORDER, (track.x, y, track.width, knob), border_radius=2)
+
+
+DOUBLE_CLICK_MS = 400
+"""How soon a second press on the same thing makes a double click."""
+
+
+class DoubleClick:
+    """Tells the second press of a double click: a press on the same thing within ``DOUBLE_CLICK_MS``."""
+
+    def __init__(self) -> None:
+        self._last: tuple[object, int] = (None, -10_000)
+
+    def press(self, what: object) -> bool:
+        """A press now on ``what`` (None: on nothing); True when it is the second press of a double click."""
+        now = pygame.time.get_ticks()
+        double = what is not None and what == self._last[0] and now - self._last[1] < DOUBLE_CLICK_MS
+        self._last = (what, now)
+        return double
+
+
 class Widget:
     """Something with a rectangle that can draw itself and may take events."""
 
@@ -392,6 +421,7 @@ class ScrollList(Widget):
         self._mouse: tuple[int, int] = (-1, -1)
         self._cut: dict[tuple[str, int], str] = {}
         self._drawn_width = 0
+        self._clicks = DoubleClick()
 
     def set_items(self, items: Sequence[str], colours: Sequence[RGB | None] | None = None) -> None:
         """Replace the lines (a log appends; with follow_end the view stays on the newest)."""
@@ -432,6 +462,13 @@ class ScrollList(Widget):
         line = self.items[i]
         cut = self._cut.get((line, self._drawn_width))
         return line if cut is not None and cut != line else ""
+
+    def double_clicked(self, event: pygame.event.Event) -> int | None:
+        """The item this event double-clicks (the second left press on it in a row, soon enough), if any."""
+        if event.type != pygame.MOUSEBUTTONDOWN or event.button != 1:
+            return None
+        i = self.index_at(event.pos)
+        return i if self._clicks.press(i) else None
 
     def select(self, index: int) -> None:
         """Select an item and keep it in view."""
@@ -495,8 +532,10 @@ class ScrollList(Widget):
             text.blit(surface, line, (self.rect.x + 8, y + 1), self.size, colour or theme.TEXT)
             y += self._line_height
         surface.set_clip(clip)
+        self.draw_scroll_bar(surface)
+
+    def draw_scroll_bar(self, surface: pygame.Surface) -> None:
+        """The scroll bar at the list's right edge, when there is more than fits."""
         if self.max_scroll > 0:
-            track = self.rect.height - 8
-            knob = max(16, track * self.visible_rows // max(1, len(self.items)))
-            ky = self.rect.y + 4 + (track - knob) * self.scroll // self.max_scroll
-            pygame.draw.rect(surface, theme.BORDER, (self.rect.right - 6, ky, 3, knob), border_radius=2)
+            track = pygame.Rect(self.rect.right - 6, self.rect.y + 4, 3, self.rect.height - 8)
+            draw_scroll_bar(surface, track, self.visible_rows, len(self.items), self.scroll, self.max_scroll)

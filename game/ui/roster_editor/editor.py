@@ -48,7 +48,7 @@ from game.ui.roster_editor.sides import SidesAndFigures
 from game.ui.roster_editor.skills import Skills
 from game.ui.roster_editor.spells import Spells
 from game.ui.screen import TRANSITIONS, Pop, Push, Screen, Transition, UiContext
-from game.ui.widgets import Button, ScrollList, Tooltip
+from game.ui.widgets import Button, ScrollList, Tooltip, draw_scroll_bar
 
 FOOTER = (
     "Ctrl+S save · Ctrl+Shift+S save as · Ctrl+N add · Ctrl+D copy · F2 rename · Delete · "
@@ -124,9 +124,8 @@ class Pages(Part):
         view = self.page_view
         if self.overflow and view.height:
             s = self.ui.s
-            knob = max(s(16), view.height * view.height // (view.height + self.overflow))
-            y = view.y + (view.height - knob) * self.offset // self.overflow
-            pygame.draw.rect(surface, theme.BORDER, (view.right + s(6), y, s(4), knob), border_radius=2)
+            track = pygame.Rect(view.right + s(6), view.y, s(4), view.height)
+            draw_scroll_bar(surface, track, view.height, view.height + self.overflow, self.offset, self.overflow, s(16))
 
     def show(self, page: int) -> bool:
         """Show another page (from its top)."""
