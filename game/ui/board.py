@@ -151,21 +151,41 @@ class SurfaceMapSource:
 
     def render_chunk(self, zoom: float, rect: pygame.Rect) -> pygame.Surface:
         """Scale the part of the base surface under ``rect``."""
-        bw, bh = self.base.get_size()
-        x0 = math.floor(rect.x / zoom)
-        y0 = math.floor(rect.y / zoom)
-        x1 = min(bw, math.ceil(rect.right / zoom))
-        y1 = min(bh, math.ceil(rect.bottom / zoom))
-        out = pygame.Surface(rect.size)
-        out.fill(theme.BACKGROUND)
-        if x1 > x0 and y1 > y0 and x0 < bw and y0 < bh:
-            part = self.base.subsurface(pygame.Rect(x0, y0, x1 - x0, y1 - y0))
-            size = (max(1, round((x1 - x0) * zoom)), max(1, round((y1 - y0) * zoom)))
-            scaled = pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
-            out.blit(scaled, (round(x0 * zoom) - rect.x, round(y0 * zoom) - rect.y))
+        out = zoomed_chunk(self.base.get_size(), zoom, rect, lambda window: self.base.subsurface(window))
         if self.grid and self.layout is not None:
             draw_grid(out, self.layout, self.cols, self.rows, zoom, rect)
         return out
+
+
+Window = tuple[int, int, int, int]
+"""A rectangle of the map's own (1:1) pixels: x, y, width, height."""
+
+
+def map_window(size: tuple[int, int], zoom: float, rect: pygame.Rect) -> Window:
+    """The map's 1:1 pixels under ``rect`` (zoomed pixels) of a map ``size`` pixels large: whole pixels covering
+    it, cut at the map's right and bottom edges (a width or height of 0 or less: the map is not there)."""
+    x0 = math.floor(rect.x / zoom)
+    y0 = math.floor(rect.y / zoom)
+    x1 = min(size[0], math.ceil(rect.right / zoom))
+    y1 = min(size[1], math.ceil(rect.bottom / zoom))
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def zoomed_chunk(
+    size: tuple[int, int], zoom: float, rect: pygame.Rect, draw_1to1: Callable[[Window], pygame.Surface]
+) -> pygame.Surface:
+    """A chunk of a map ``size`` pixels large at ``zoom``, for the zoomed-pixel rectangle ``rect``: the map's
+    ``map_window`` under it drawn at 1:1 by ``draw_1to1``, scaled (smoothly when shrinking) over the background."""
+    x, y, w, h = map_window(size, zoom, rect)
+    out = pygame.Surface(rect.size)
+    out.fill(theme.BACKGROUND)
+    if w > 0 and h > 0:
+        part = draw_1to1((x, y, w, h))
+        scaled = (max(1, round(w * zoom)), max(1, round(h * zoom)))
+        if scaled != part.get_size():
+            part = pygame.transform.smoothscale(part, scaled) if zoom < 1 else pygame.transform.scale(part, scaled)
+        out.blit(part, (round(x * zoom) - rect.x, round(y * zoom) - rect.y))
+    return out
 
 
 def draw_grid(out: pygame.Surface, layout: HexLayout, cols: int, rows: int, zoom: float, rect: pygame.Rect) -> None:
@@ -564,13 +584,7 @@ class Board:
         cam = self.camera
         clip = surface.get_clip()
         rect = pygame.Rect(cam.view)
-        surface.set_clip(rect)
-        surface.fill(theme.BACKGROUND, rect)
-        self._draw_map(surface)
-        for fill in view.fills:
-            self._draw_fill(surface, fill)
-        for zoc in view.zocs:
-            self._draw_zoc(surface, zoc)
+        self._draw_ground(surface, view, rect)
         ops = self._token_ops_for(view, hex_labels)
         self._draw_overlays(surface, view)
         ops.draw(surface)
@@ -606,13 +620,7 @@ class Board:
         under, composite = self._under, self._composite
         assert composite is not None
         rect = pygame.Rect(cam.view)
-        under.set_clip(rect)
-        under.fill(theme.BACKGROUND, rect)
-        self._draw_map(under)
-        for fill in view.fills:
-            self._draw_fill(under, fill)
-        for zoc in view.zocs:
-            self._draw_zoc(under, zoc)
+        self._draw_ground(under, view, rect)
         under.set_clip(None)
         composite.blit(under, rect, rect)
         composite.set_clip(rect)
@@ -622,6 +630,17 @@ class Board:
         self._static_key = key
         self.static_builds += 1
         return True
+
+    def _draw_ground(self, surface: pygame.Surface, view: BoardView, rect: pygame.Rect) -> None:
+        """The still layer under the tokens, clipped to ``rect`` (the clip is left set): the background, the map,
+        the hex fills and the zones of control."""
+        surface.set_clip(rect)
+        surface.fill(theme.BACKGROUND, rect)
+        self._draw_map(surface)
+        for fill in view.fills:
+            self._draw_fill(surface, fill)
+        for zoc in view.zocs:
+            self._draw_zoc(surface, zoc)
 
     def _draw_overlays(self, surface: pygame.Surface, view: BoardView) -> None:
         """What follows the mouse: line of fire, path preview, hover and selection outlines."""

@@ -9,7 +9,6 @@ same code as ``render-map`` (``game.maps.render``), but only chunk by chunk as t
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +20,17 @@ import pygame
 from game.engine.hexgrid import Hex
 from game.engine.terrain import TerrainMap, TerrainType
 from game.ui import theme
-from game.ui.board import HexMapSource, MapSource, cells_in, default_layout, draw_grid, paint_plain, terrain_colours
+from game.ui.board import (
+    HexMapSource,
+    MapSource,
+    cells_in,
+    default_layout,
+    draw_grid,
+    map_window,
+    paint_plain,
+    terrain_colours,
+    zoomed_chunk,
+)
 from game.ui.camera import HexLayout
 
 
@@ -151,20 +160,9 @@ class TiledMapSource:
 
     def render_chunk(self, zoom: float, rect: pygame.Rect) -> pygame.Surface:
         """The map at ``zoom`` for the zoomed-pixel rectangle ``rect``, grid lines included when asked for."""
-        bw, bh = self.size
-        x0 = math.floor(rect.x / zoom)
-        y0 = math.floor(rect.y / zoom)
-        x1 = min(bw, math.ceil(rect.right / zoom))
-        y1 = min(bh, math.ceil(rect.bottom / zoom))
-        out = pygame.Surface(rect.size)
-        out.fill(theme.BACKGROUND)
-        if x1 > x0 and y1 > y0:
-            part = self.draw_1to1((x0, y0, x1 - x0, y1 - y0))
-            size = (max(1, round((x1 - x0) * zoom)), max(1, round((y1 - y0) * zoom)))
-            if size != part.get_size():
-                part = pygame.transform.smoothscale(part, size) if zoom < 1 else pygame.transform.scale(part, size)
-            out.blit(part, (round(x0 * zoom) - rect.x, round(y0 * zoom) - rect.y))
+        out = zoomed_chunk(self.size, zoom, rect, self.draw_1to1)
         if self.colours is not None:  # the art would show the ground before the terrain object changed it
+            x0, y0, _, _ = map_window(self.size, zoom, rect)
             here = cells_in(self.layout, self.cols, self.rows, x0, y0, rect.right / zoom, rect.bottom / zoom)
             cells = [c for c in here if c in self.repainted]
             paint_plain(out, self.layout, self.colours, cells, zoom, rect, marked=True)
