@@ -34,7 +34,7 @@ from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import Wounds
 from game.paths import campaign_copy_of, in_game_folder
-from game.roster_comments import with_comments_of
+from game.roster_comments import key_path, with_comments_of
 
 MAX_ROSTER_BYTES = 2 * 1024 * 1024
 STANDS_IN_FOR = "stands_in_for"
@@ -385,15 +385,7 @@ def _table_path(line: str) -> tuple[str, ...] | None:
         return ("[[",)
     if not stripped.startswith("["):
         return None
-    try:
-        parsed: Any = tomllib.loads(stripped + "\n")
-    except tomllib.TOMLDecodeError:
-        return None
-    keys: list[str] = []
-    while isinstance(parsed, dict) and len(parsed) == 1:
-        key, parsed = next(iter(parsed.items()))
-        keys.append(str(key))
-    return tuple(keys)
+    return key_path(stripped + "\n")
 
 
 _WOUNDS_LINE = re.compile(r"""^\s*(wounds|"wounds"|'wounds')\s*=""")

@@ -13,6 +13,7 @@ as exactly the new text's data, or the new text is returned with only the top co
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,9 @@ class Comments:
     """Comment lines after the last table."""
 
 
-def split_comment(line: str) -> tuple[str, str]:
-    """A line's TOML and its comment (``"# ..."`` or ''): a ``#`` inside a string is not a comment."""
+def _outside_strings(line: str) -> Iterator[tuple[int, str]]:
+    """Each character of a line of TOML that stands outside its strings, with its index (the quotes themselves
+    and everything between them passed over, a backslash's escape in a ``"`` string included)."""
     quote = ""
     i = 0
     while i < len(line):
@@ -50,45 +52,42 @@ def split_comment(line: str) -> tuple[str, str]:
                 quote = ""
         elif c in "\"'":
             quote = c
-        elif c == "#":
-            return line[:i].rstrip(), line[i:]
+        else:
+            yield i, c
         i += 1
+
+
+def split_comment(line: str) -> tuple[str, str]:
+    """A line's TOML and its comment (``"# ..."`` or ''): a ``#`` inside a string is not a comment."""
+    for i, c in _outside_strings(line):
+        if c == "#":
+            return line[:i].rstrip(), line[i:]
     return line.rstrip(), ""
 
 
 def _depth(code: str) -> int:
     """How many brackets and braces a line's TOML leaves open (a value written over several lines)."""
-    depth, quote = 0, ""
-    i = 0
-    while i < len(code):
-        c = code[i]
-        if quote:
-            if c == "\\" and quote == '"':
-                i += 2
-                continue
-            if c == quote:
-                quote = ""
-        elif c in "\"'":
-            quote = c
-        elif c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-        i += 1
-    return depth
+    return sum(1 if c in "[{" else -1 for _, c in _outside_strings(code) if c in "[{]}")
 
 
-def _path(text: str) -> tuple[str, ...] | None:
-    """The key path TOML reads in ``text`` (a header's inside, or a key), None when it is not one."""
+def key_path(toml: str) -> tuple[str, ...] | None:
+    """The key path of the one key (or table) a TOML text sets, outermost first: ``characters."sir bors" = 0``
+    and the header ``[characters."sir bors"]`` both give ("characters", "sir bors"); None when the text is not
+    TOML."""
     try:
-        parsed: Any = tomllib.loads(f"{text} = 0\n")
+        parsed: Any = tomllib.loads(toml)
     except tomllib.TOMLDecodeError:
         return None
     keys: list[str] = []
     while isinstance(parsed, dict) and len(parsed) == 1:
         key, parsed = next(iter(parsed.items()))
         keys.append(str(key))
-    return tuple(keys) if keys else None
+    return tuple(keys)
+
+
+def _path(text: str) -> tuple[str, ...] | None:
+    """The key path TOML reads in ``text`` (a header's inside, or a key), None when it is not one."""
+    return key_path(f"{text} = 0\n") or None
 
 
 class _Reader:
