@@ -199,7 +199,9 @@ def _save_file(
 
 
 def write_atomic(path: str | Path, text: str | bytes) -> None:
-    """Write a file so that it is either wholly the new text or wholly the old file (temp, fsync, rename)."""
+    """Write a file so that it is either wholly the new text or wholly the old file (temp, fsync, rename), the
+    folders above it made as needed; the file is readable by this user only (as ``tempfile.mkstemp`` makes it).
+    ``SaveError`` with the sentence when the disk refuses (the old file, if any, unchanged)."""
     target = Path(path)
     tmp: str | None = None
     data = text.encode("utf-8") if isinstance(text, str) else text

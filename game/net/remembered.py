@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game.engine.record import SaveError, write_atomic
 from game.paths import data_dir
 
 FILE_NAME = "tables.json"
@@ -87,16 +86,8 @@ def find(uri: str) -> KnownTable | None:
 
 
 def _write(tables: list[KnownTable]) -> None:
-    target = path()
-    with contextlib.suppress(OSError):
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=target.parent)  # created readable by this user only
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"tables": [t.to_json() for t in tables[:MAX_TABLES]]}, f, indent=1)
-            os.replace(tmp, target)
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
+    with contextlib.suppress(SaveError):  # the file, holding seat tokens, is readable by this user only
+        write_atomic(path(), json.dumps({"tables": [t.to_json() for t in tables[:MAX_TABLES]]}, indent=1))
 
 
 def remember(

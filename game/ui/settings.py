@@ -10,10 +10,8 @@ the player has to fix.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from typing import Any
 import msgspec
 
 from game.engine import codec
+from game.engine.record import SaveError, write_atomic
 
 SETTINGS_FILE = "settings.json"
 UI_SCALES: tuple[float, ...] = (0.75, 0.9, 1.0, 1.25, 1.5, 2.0)
@@ -135,20 +134,10 @@ def load_settings(directory: Path | None = None) -> Settings:
 
 def save_settings(settings: Settings, directory: Path | None = None) -> bool:
     """Write the settings atomically; returns False (and keeps the old file) when the disk refuses."""
-    folder = directory or config_dir()
-    tmp_name: str | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(asdict(settings), f, indent=2, sort_keys=True)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp_name, folder / SETTINGS_FILE)
-        return True
-    except OSError:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
+        write_atomic(
+            (directory or config_dir()) / SETTINGS_FILE, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n"
+        )
+    except SaveError:
         return False
+    return True
