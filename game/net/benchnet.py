@@ -15,7 +15,6 @@ the load behind ``net_eight_clients_frame_ms``.
 
 from __future__ import annotations
 
-import asyncio
 import queue
 import statistics
 import subprocess
@@ -30,7 +29,7 @@ from pathlib import Path
 from game.engine import actions as act
 from game.engine.battle import Battle, Decision, Seat
 from game.net.client import Client
-from game.net.host import run_host
+from game.net.host import hosted
 from game.net.table import Table
 from game.session import new_session
 
@@ -55,35 +54,6 @@ def idle_player(battle: Battle, d: Decision) -> act.Action:
     return act.Move(fid)
 
 
-@contextmanager
-def _hosted(table: Table, pause: float = 0.0) -> Iterator[int]:
-    ready = threading.Event()
-    box: dict[str, object] = {}
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        box["loop"], box["stop"] = asyncio.get_running_loop(), stop
-
-        def on_ready(port: int) -> None:
-            box["port"] = port
-            ready.set()
-
-        await run_host(table, "127.0.0.1", 0, on_ready=on_ready, stop=stop, linger=0.0, computer_pause=pause)
-
-    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
-    thread.start()
-    if not ready.wait(20):
-        raise RuntimeError("the bench's host did not start")
-    try:
-        yield int(str(box["port"]))
-    finally:
-        loop, stop = box["loop"], box["stop"]
-        if thread.is_alive() and isinstance(loop, asyncio.AbstractEventLoop) and isinstance(stop, asyncio.Event):
-            with suppress(RuntimeError):
-                loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-
-
 def _quiet_table() -> Table:
     session = new_session(MAP, seed=6, autosave=False)
     return Table.start(session, say=lambda _: None)
@@ -93,7 +63,7 @@ def rtt_ms(decisions: int) -> tuple[float, str]:
     """``net_rtt_ms``: the median milliseconds from sending a decision to receiving its step (see the
     module docstring), and what was measured."""
     table = _quiet_table()
-    with _hosted(table) as port:
+    with hosted(table, linger=0.0) as port:
         times = _decision_times(table, port, decisions)
     what = (
         f"{len(times)} decisions of two clients seated on {MAP.name}, each sent to a host on 127.0.0.1 and its "
@@ -157,7 +127,7 @@ def rtt_under_flood_ms(decisions: int, flooders: int = 3) -> tuple[float, str]:
     """``net_rtt_under_flood_ms``: the median milliseconds of a decision's round trip while ``flooders``
     clients ask for the whole battle just under the rate limit (see the module docstring)."""
     table = _quiet_table()
-    with _hosted(table) as port, _child_clients(_FLOOD, port, flooders, "seated", flooders) as out:
+    with hosted(table, linger=0.0) as port, _child_clients(_FLOOD, port, flooders, "seated", flooders) as out:
         start = time.monotonic()
         times = _decision_times(table, port, decisions)
         took = time.monotonic() - start
@@ -298,7 +268,10 @@ def busy_table(clients: int = 8, pause: float = 0.02) -> Iterator[dict[str, floa
     for side in table.battle.sides:
         table.computers[side] = idle_player
     info: dict[str, float] = {"clients": clients}
-    with _hosted(table, pause) as port, _child_clients(_WATCHERS, port, clients, "connected", 1):
+    with (
+        hosted(table, computer_pause=pause, linger=0.0) as port,
+        _child_clients(_WATCHERS, port, clients, "connected", 1),
+    ):
         before, start = len(table.battle.log), time.monotonic()
         yield info
         info["steps"] = len(table.battle.log) - before

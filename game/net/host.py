@@ -15,7 +15,7 @@ import socket
 import ssl
 import threading
 import weakref
-from collections.abc import Callable, Coroutine, Hashable
+from collections.abc import Callable, Coroutine, Hashable, Iterator
 from typing import Any, TypeVar, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -340,10 +340,22 @@ def _port_of(server: Server) -> int:
 
 
 class HostThread:
-    """A table served from a thread of this process (the game window's "Host a table"): ``start`` returns
-    once it listens; ``stop`` closes it. A taken ``port`` falls back to one the system chooses."""
+    """A table served from a thread of this process (the game window's "Host a table", and ``hosted``):
+    ``start`` returns once it listens; ``stop`` closes it. A taken ``port`` falls back to one the system chooses.
+    ``host``, ``hand_over``, ``computer_pause``, ``linger`` and ``tls`` are ``run_host``'s."""
 
-    def __init__(self, table: Table, *, public: bool = False, port: int = DEFAULT_PORT) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        public: bool = False,
+        port: int = DEFAULT_PORT,
+        host: Host | None = None,
+        hand_over: float | None = None,
+        computer_pause: float = 0.0,
+        linger: float = 0.5,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.table = table
         self.address = PUBLIC if public else LOCAL
         self.port = port
@@ -352,7 +364,10 @@ class HostThread:
         self._ready = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
+        self._given = host
         self._host: Host | None = None
+        self._hand_over, self._computer_pause = hand_over, computer_pause
+        self._linger, self._tls = linger, tls
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
@@ -363,11 +378,20 @@ class HostThread:
                 self.port, self.listening = port, True
                 self._ready.set()
 
-            for port in (self.port, 0):
-                self._host = Host(self.table)
+            for port in dict.fromkeys((self.port, 0)):  # the port asked for, then any
+                self._host = self._given or Host(
+                    self.table, hand_over=self._hand_over, computer_pause=self._computer_pause
+                )
                 try:
                     await run_host(
-                        self.table, self.address, port, on_ready=ready, stop=self._stop, linger=0.5, host=self._host
+                        self.table,
+                        self.address,
+                        port,
+                        on_ready=ready,
+                        stop=self._stop,
+                        linger=self._linger,
+                        tls=self._tls,
+                        host=self._host,
                     )
                     return
                 except OSError as exc:
@@ -410,13 +434,35 @@ class HostThread:
 
         return self._on_loop(free)
 
-    def stop(self) -> None:
-        """Close the table (its save stays)."""
+    def stop(self, wait: float = 5.0) -> None:
+        """Close the table (its save stays), waiting at most ``wait`` seconds for its thread to end."""
         loop, stop = self._loop, self._stop
         if loop is not None and stop is not None and self._thread.is_alive():
-            with contextlib.suppress(RuntimeError):
+            with contextlib.suppress(RuntimeError):  # the host may end with its battle meanwhile
                 loop.call_soon_threadsafe(stop.set)
-        self._thread.join(5)
+        self._thread.join(wait)
+
+
+@contextlib.contextmanager
+def hosted(
+    table: Table,
+    *,
+    host: Host | None = None,
+    hand_over: float | None = None,
+    computer_pause: float = 0.0,
+    linger: float = 0.05,
+    tls: ssl.SSLContext | None = None,
+) -> Iterator[int]:
+    """``table`` served on 127.0.0.1 from a thread of this process, on a port the system chooses, while the
+    ``with`` block runs (the bench's host and the tests'); yields the port. The options are ``HostThread``'s."""
+    server = HostThread(
+        table, port=0, host=host, hand_over=hand_over, computer_pause=computer_pause, linger=linger, tls=tls
+    )
+    port = server.start(20.0)
+    try:
+        yield port
+    finally:
+        server.stop(10.0)
 
 
 def lan_address() -> str:

@@ -1,18 +1,15 @@
-"""Helpers for the networked-table tests: a host on the loopback address in a thread, on an ephemeral port,
-and clients playing in threads; every wait is bounded."""
+"""Helpers for the networked-table tests: a host on the loopback address in a thread, on an ephemeral port
+(``game.net.host.hosted``, the bench's too), and clients playing in threads; every wait is bounded."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import socket
-import ssl
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 
 from websockets.client import ClientProtocol
@@ -22,7 +19,7 @@ from websockets.uri import parse_uri
 from game.engine.battle import RuleOptions
 from game.engine.players import make_player
 from game.net.client import Client, play_seat
-from game.net.host import Host, run_host
+from game.net.host import hosted as hosted
 from game.net.protocol import encode, parse_client
 from game.net.table import Out, Table
 from game.session import new_session
@@ -53,42 +50,6 @@ def table(
     """A table on a shipped map (quiet: nothing printed)."""
     session = new_session(map_path, seed=seed, options=RuleOptions(secret_stances=secret), autosave=False, gm=gm)
     return Table.start(session, password=password, save_path=save, say=lambda _: None)
-
-
-@contextmanager
-def hosted(
-    t: Table, *, hand_over: float | None = None, host: Host | None = None, tls: ssl.SSLContext | None = None
-) -> Iterator[int]:
-    """Serve ``t`` on 127.0.0.1 in a thread (by ``host``, when given; ``wss://`` with ``tls``); yields the port;
-    stops the server on leaving."""
-    ready = threading.Event()
-    box: dict[str, object] = {}
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        box["loop"], box["stop"] = asyncio.get_running_loop(), stop
-
-        def on_ready(port: int) -> None:
-            box["port"] = port
-            ready.set()
-
-        await run_host(
-            t, "127.0.0.1", 0, hand_over=hand_over, on_ready=on_ready, stop=stop, linger=0.05, host=host, tls=tls
-        )
-
-    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
-    thread.start()
-    assert ready.wait(10), "the host did not start"
-    try:
-        yield int(str(box["port"]))
-    finally:
-        loop = box["loop"]
-        stop = box["stop"]
-        assert isinstance(loop, asyncio.AbstractEventLoop) and isinstance(stop, asyncio.Event)
-        if thread.is_alive():
-            with suppress(RuntimeError):  # the host may end with its battle meanwhile
-                loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
 
 
 def client(port: int, seat: str, *, name: str = "", password: str = "", keep_raw: bool = False) -> Client:
