@@ -19,7 +19,7 @@ from game.engine import record
 from game.engine.players import LEVELS, make_player
 from game.engine.rule_options import changed, describe
 from game.paths import MAPS_DIR
-from game.rules_file import Rules, RulesFileError, rules_argument
+from game.rules_file import Rules, add_rules_option, parse_with_rules
 from game.session import load_session, new_session, seed_argument
 from game.simulate import MAX_ROUNDS, play_out
 
@@ -191,13 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", help="also write the results here as JSON")
     p.add_argument("--verbose", action="store_true", help="print each battle as it ends")
     p.add_argument("--verify", action="store_true", help="replay every battle from its save, as replay --verify")
-    p.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
-    args = p.parse_args(argv)
-    try:
-        rules = rules_argument(args.rules) if args.rules else None
-    except RulesFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    add_rules_option(p)
+    args = parse_with_rules(p, argv)
+    if args is None:
         return 2
+    rules: Rules | None = args.rules
     kinds = [k.strip() for k in args.players.split(",")]
     if len(kinds) != 2 or any(k not in LEVELS for k in kinds):
         print(f"error: --players names two of {', '.join(LEVELS)}, e.g. veteran,tactical", file=sys.stderr)

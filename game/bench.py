@@ -822,6 +822,8 @@ def run(quick: bool = False, rules: Any = None) -> tuple[dict[str, float | None]
 
 def main(argv: list[str]) -> int:
     """``python main.py bench [--quick] [--json]``: print the table (or one JSON object); 0 when it ran."""
+    from game.rules_file import add_rules_option, parse_with_rules
+
     parser = argparse.ArgumentParser(
         prog="main.py bench",
         description="Measure the game's speed against the "
@@ -829,18 +831,13 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller battle (for tests)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every key")
-    parser.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
-    args = parser.parse_args(argv)
-    from game.rules_file import RulesFileError, rules_argument
-
-    try:
-        rules = rules_argument(args.rules) if args.rules else None
-    except RulesFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    add_rules_option(parser)
+    args = parse_with_rules(parser, argv)
+    if args is None:
         return 2
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    results, notes = run(quick=args.quick, rules=rules)
+    results, notes = run(quick=args.quick, rules=args.rules)
     if args.json:
         print(json.dumps({k: (None if results[k] is None else round(float(results[k] or 0), 4)) for k in KEYS}))
     else:

@@ -19,8 +19,11 @@ itself. The game's own presets (``ftc``, ``heroic``, ``gritty``) are read by the
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -236,6 +239,27 @@ def rules_argument(value: str) -> Rules:
     return preset_rules(found)
 
 
+RULES_HELP = "the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)"
+"""What a command's ``--help`` says of ``--rules``."""
+
+
+def add_rules_option(parser: argparse.ArgumentParser, help: str = RULES_HELP) -> None:
+    """A command's ``--rules R`` (``rules_argument`` reads it; ``parse_with_rules`` parses it with the rest)."""
+    parser.add_argument("--rules", help=help)
+
+
+def parse_with_rules(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """A command line parsed, its ``rules`` read by ``rules_argument`` (None without ``--rules``); None, after
+    printing the sentence to stderr ("error: …"), when ``--rules`` names neither a preset nor a good rules file."""
+    args = parser.parse_args(argv)
+    try:
+        args.rules = rules_argument(args.rules) if args.rules else None
+    except RulesFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+    return args
+
+
 def with_secret_stances(rules: Rules, secret: bool) -> Rules:
     """``host --secret-stances``: the shorthand switching that one option on over ``--rules``."""
     if not secret or rules.options.secret_stances:
@@ -245,11 +269,14 @@ def with_secret_stances(rules: Rules, secret: bool) -> Rules:
 
 __all__ = [
     "FORMAT",
+    "RULES_HELP",
     "VERSION",
     "Rules",
     "RulesFileError",
+    "add_rules_option",
     "is_file_argument",
     "parse_rules",
+    "parse_with_rules",
     "preset_rules",
     "read_rules",
     "rules_argument",

@@ -18,7 +18,7 @@ from game.engine.players import make_player
 from game.maps.errors import MapLoadError
 from game.report import boxes_text
 from game.roster import RosterError
-from game.rules_file import RulesFileError, rules_argument
+from game.rules_file import RulesFileError, add_rules_option, rules_argument
 from game.session import SetupError, load_session, new_session, seed_argument
 
 MAX_ROUNDS = 200
@@ -103,7 +103,7 @@ def simulate_main(argv: list[str]) -> int:
     p.add_argument("--out", help="write the battle's log here (JSON) for `replay`")
     p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     p.add_argument("--verbose", action="store_true", help="print every decision with the computer's reason")
-    p.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
+    add_rules_option(p)
     args = p.parse_args(argv)
     kinds = [k.strip() for k in args.players.split(",") if k.strip()]
     try:

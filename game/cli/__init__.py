@@ -38,6 +38,7 @@ COMMANDS = ("play", "check-map", "render-map", "simulate", "replay", "bench", "a
 
 
 def _play(argv: list[str]) -> int:
+    from game.rules_file import RULES_HELP, add_rules_option, parse_with_rules
     from game.session import seed_argument
 
     parser = argparse.ArgumentParser(prog="main.py play", description="Play a battle (opens the game window).")
@@ -46,19 +47,11 @@ def _play(argv: list[str]) -> int:
     )
     parser.add_argument("--roster", help="roster TOML file (default: the map's own roster)")
     parser.add_argument("--seed", type=seed_argument, help="dice seed (default: random)")
-    parser.add_argument(
-        "--rules",
-        help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml); New battle starts with them",
-    )
+    add_rules_option(parser, RULES_HELP + "; New battle starts with them")
     parser.add_argument("--frames", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--screenshot", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    from game.rules_file import RulesFileError, rules_argument
-
-    try:
-        rules = rules_argument(args.rules) if args.rules else None
-    except RulesFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    args = parse_with_rules(parser, argv)
+    if args is None:
         return 2
     from game.ui.app import run
 
@@ -68,7 +61,7 @@ def _play(argv: list[str]) -> int:
         seed=args.seed,
         screenshot=args.screenshot,
         frames=args.frames,
-        rules=rules,
+        rules=args.rules,
     )
 
 

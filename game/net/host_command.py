@@ -26,7 +26,7 @@ from game.net.protocol import DEFAULT_PORT
 from game.net.table import Table, token_hashes_of
 from game.net.tls import TLSSetupError, certificate_fingerprint, server_context
 from game.roster import RosterError
-from game.rules_file import Rules, rules_argument, with_secret_stances
+from game.rules_file import Rules, add_rules_option, rules_argument, with_secret_stances
 from game.session import SetupError, load_session, new_session, seed_argument
 
 COMMANDS_HELP = "commands: 'seats' (who sits where), 'free SEAT' (free a seat its player left for good), 'help'"
@@ -93,7 +93,7 @@ def host_main(argv: list[str]) -> int:
     p.add_argument("--roster", help="roster TOML file (default: the map's own)")
     p.add_argument("--seed", type=seed_argument, help="dice seed (default: random; it never leaves this computer)")
     p.add_argument("--save", help="write the battle's log here after every decision (the game's save format)")
-    p.add_argument("--rules", help="the rule options: a preset (ftc, heroic, gritty) or a rules file (.toml)")
+    add_rules_option(p)
     p.add_argument(
         "--secret-stances", action="store_true", help="stances are declared in secret (Fudge 4.32), over --rules"
     )
