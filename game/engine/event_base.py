@@ -31,19 +31,25 @@ class Event:
     """Base class of all events."""
 
     kind: ClassVar[str] = "event"
+    concerns: ClassVar[tuple[str, ...]] = ()
+    """The fields holding the ids of the figures this event concerns, in order (``figures``); an event whose
+    figures are not simply those fields says so in its own ``figures``."""
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ()
+    """The fields ``to_json`` leaves out when they are empty (``json_without_empty``)."""
 
     @property
     def figures(self) -> tuple[str, ...]:
         """Ids of the figures this event concerns."""
-        return ()
+        return tuple(getattr(self, name) for name in self.concerns)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         """A sentence for the combat log; ``names`` maps figure ids to display names."""
         return self.kind
 
     def to_json(self) -> dict[str, Any]:
-        """The event as plain data (hexes as [q, r]), ``kind`` first."""
-        return {"kind": self.kind, **codec.to_data(self)}
+        """The event as plain data (hexes as [q, r]), ``kind`` first; no field of ``left_out_when_empty`` that is
+        empty."""
+        return json_without_empty(self, *self.left_out_when_empty)
 
     def digest_json(self) -> dict[str, Any]:
         """What of the event the decision's digest holds (``events_digest``): all of ``to_json``."""
@@ -51,10 +57,10 @@ class Event:
 
 
 def json_without_empty(event: Event, *names: str) -> dict[str, Any]:
-    """``Event.to_json`` leaving out each field of ``names`` when it is empty, so an event that gained that field
-    keeps the digest of the battles saved before it (docs/architecture.md "A battle is its log": old saves replay
-    unchanged)."""
-    out = Event.to_json(event)
+    """The event as plain data (hexes as [q, r]), ``kind`` first, leaving out each field of ``names`` when it is
+    empty, so an event that gained that field keeps the digest of the battles saved before it
+    (docs/architecture.md "A battle is its log": old saves replay unchanged)."""
+    out = {"kind": event.kind, **codec.to_data(event)}
     for name in names:
         if not out[name]:
             del out[name]

@@ -17,7 +17,6 @@ from game.engine.blow_step import BlowStep as BlowStep
 from game.engine.event_base import Event as Event
 from game.engine.event_base import Mods as Mods
 from game.engine.event_base import faces_text as _faces
-from game.engine.event_base import json_without_empty as _json_without_empty
 from game.engine.event_base import mods_text as _mods
 from game.engine.event_base import name_of as _n
 from game.engine.event_base import steps_text as _steps
@@ -89,16 +88,13 @@ class Moved(Event):
     """FTC 5: a figure moved along a path (cost in hexes with its breakdown)."""
 
     kind: ClassVar[str] = "moved"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     path: tuple[Hex, ...]
     facing: int
     cost: int
     allowance: int
     reason: str = "move"
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         why = "" if self.reason == "move" else f" ({self.reason})"  # a plain move needs no reason given
@@ -115,11 +111,8 @@ class Held(Event):
     """FTC 5: a figure holds its movement."""
 
     kind: ClassVar[str] = "held"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} holds"
@@ -130,11 +123,8 @@ class Forfeited(Event):
     """FTC 5: a held figure does not use its movement at the end of the phase."""
 
     kind: ClassVar[str] = "forfeited"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} forfeits its held move"
@@ -145,13 +135,10 @@ class StopDecided(Event):
     """FTC 5.2: a zone's owner chose whether to stop a figure leaving its zone."""
 
     kind: ClassVar[str] = "stop_decided"
+    concerns: ClassVar[tuple[str, ...]] = ("stopper", "mover")
     stopper: str
     mover: str
     stop: bool
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.stopper, self.mover)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         verb = "tries to stop" if self.stop else "lets pass"
@@ -197,12 +184,9 @@ class EscapeFailed(Event):
     """FTC 5.3: the mover lost and stays (his move ends) or turns tail and runs."""
 
     kind: ClassVar[str] = "escape_failed"
+    concerns: ClassVar[tuple[str, ...]] = ("mover",)
     mover: str
     run: bool
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.mover,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.mover)} " + ("turns tail and runs!" if self.run else "stays, held in place")
@@ -244,15 +228,12 @@ class Stepped(Event):
     """FTC 6.2: attack-phase movement: advance, retreat, follow, or turning in place."""
 
     kind: ClassVar[str] = "stepped"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     origin: Hex
     to: Hex
     facing: int
     reason: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         if self.reason == "dive":
@@ -269,20 +250,14 @@ class CombatRoll(Event):
     roll, *Fudge* 4.34); empty (and left out of the JSON) for the figure's own dice."""
 
     kind: ClassVar[str] = "combat_roll"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("source",)
     figure: str
     faces: tuple[int, ...]
     source: str = ""
 
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
-
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} rolls {_faces(self.faces)} = {sum(self.faces):+d}"
-
-    def to_json(self) -> dict[str, Any]:
-        """The roll as data; an empty ``source`` is left out (every battle saved before it keeps its digest)."""
-        return _json_without_empty(self, "source")
 
 
 @dataclass(frozen=True)
@@ -290,6 +265,8 @@ class AttackResolved(Event):
     """FTC 6.4–7: one attack with every term: offence, defences, difficulty, degree, location, damage."""
 
     kind: ClassVar[str] = "attack"
+    concerns: ClassVar[tuple[str, ...]] = ("attacker", "target")
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("steps",)
     attacker: str
     target: str
     weapon: str
@@ -313,14 +290,6 @@ class AttackResolved(Event):
     steps: tuple[BlowStep, ...] = ()
     """The attacker's side of the blow's way (``game.engine.blow`` S4–S7) where a rule option changed the
     number or the level; ``damage`` and ``wound`` are the final ones."""
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.attacker, self.target)
-
-    def to_json(self) -> dict[str, Any]:
-        """The attack as data; no ``steps`` when none was taken (the digests of older battles stand)."""
-        return _json_without_empty(self, "steps")
 
     def text(self, names: dict[str, str] | None = None) -> str:
         a, t = _n(names, self.attacker), _n(names, self.target)
@@ -354,13 +323,10 @@ class AttackLapsed(Event):
     the two figures' movement (under secret stances, an advance blocked at the reveal; *Fudge* 4.32)."""
 
     kind: ClassVar[str] = "attack_lapsed"
+    concerns: ClassVar[tuple[str, ...]] = ("attacker", "target")
     attacker: str
     target: str
     reason: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.attacker, self.target)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.attacker)} cannot strike {_n(names, self.target)}: {self.reason}"
@@ -397,15 +363,12 @@ class StrayDodge(Event):
     beats it."""
 
     kind: ClassVar[str] = "stray_dodge"
+    concerns: ClassVar[tuple[str, ...]] = ("figure", "firer")
     figure: str
     firer: str
     dodge: int
     modifiers: Mods
     dodged: bool
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure, self.firer)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} dodges the stray shot: {level_name(self.dodge)}{_mods(self.modifiers)}" + (
@@ -419,13 +382,10 @@ class Disarmed(Event):
     may hand it back with Edit gear), and ``ready`` is the weapon now in hand."""
 
     kind: ClassVar[str] = "disarmed"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     weapon: str
     ready: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} is disarmed: drops the {self.weapon} and fights on with the {self.ready}"
@@ -436,6 +396,8 @@ class Wounded(Event):
     """FTC 7.3–7.4, Fudge 4.57: a wound after the Health roll, and the box it was recorded in."""
 
     kind: ClassVar[str] = "wounded"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("steps",)
     figure: str
     damage: int
     level: str
@@ -447,14 +409,6 @@ class Wounded(Event):
     steps: tuple[BlowStep, ...] = ()
     """The defender's side of the blow's way (``game.engine.blow`` S8–S13) where a rule option changed the
     level or the mark."""
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
-
-    def to_json(self) -> dict[str, Any]:
-        """The wound as data; no ``steps`` when none was taken (the digests of older battles stand)."""
-        return _json_without_empty(self, "steps")
 
     def text(self, names: dict[str, str] | None = None) -> str:
         line = (
@@ -475,13 +429,10 @@ class WoundsCarried(Event):
     """*Fudge* 4.8: a figure starts the battle with the wounds its character carries from an earlier one."""
 
     kind: ClassVar[str] = "wounds_carried"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     wounds: tuple[str, ...]
     condition: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return (
@@ -495,12 +446,9 @@ class TakenOut(Event):
     """FTC 6.4: after all damage of the round is applied, figures unable to act leave the fight."""
 
     kind: ClassVar[str] = "taken_out"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     condition: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} is out of the fight ({self.condition})"
@@ -511,12 +459,9 @@ class StandingOrderSet(Event):
     """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies changed."""
 
     kind: ClassVar[str] = "standing_order"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     order: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         what = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}[self.order]
@@ -588,13 +533,10 @@ class CastingContinued(Event):
     """FTC 8.1: a concentrating caster goes on casting; the spell takes effect when ``rounds_left`` is 1."""
 
     kind: ClassVar[str] = "casting_continued"
+    concerns: ClassVar[tuple[str, ...]] = ("caster",)
     caster: str
     spell: str
     rounds_left: int
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.caster,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         more = "takes effect this round" if self.rounds_left <= 1 else f"{self.rounds_left} rounds to go"
@@ -644,6 +586,7 @@ class TouchAttack(Event):
     """FTC 8.3: the touch of a touch spell: Agility or a melee skill + the roll, no damage of its own."""
 
     kind: ClassVar[str] = "touch_attack"
+    concerns: ClassVar[tuple[str, ...]] = ("caster", "target")
     caster: str
     target: str
     spell: str
@@ -655,10 +598,6 @@ class TouchAttack(Event):
     defence_mods: Mods
     difficulty: int
     hit: bool
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.caster, self.target)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         line = (
@@ -675,6 +614,8 @@ class SpellResisted(Event):
     """A resisted spell (data: ``resist``): the target's Will or Health roll against the casting result."""
 
     kind: ClassVar[str] = "spell_resisted"
+    concerns: ClassVar[tuple[str, ...]] = ("figure", "caster")
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("modifiers",)
     figure: str
     caster: str
     spell: str
@@ -687,10 +628,6 @@ class SpellResisted(Event):
     modifiers: Mods = ()
     """The GM's modifiers on the target's roll (*Fudge* 4.1), counted in ``result``."""
 
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure, self.caster)
-
     def text(self, names: dict[str, str] | None = None) -> str:
         return (
             f"{_n(names, self.figure)} resists {self.spell} with {self.attribute.capitalize()} "
@@ -698,16 +635,14 @@ class SpellResisted(Event):
             f"{level_name(self.casting)} — " + ("resisted" if self.resisted else "it takes hold")
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
-        return _json_without_empty(self, "modifiers")
-
 
 @dataclass(frozen=True)
 class SpellRecognised(Event):
     """FTC 8.2: a Thaumatology roll while declaring, to identify a spell being cast at the figure."""
 
     kind: ClassVar[str] = "spell_recognised"
+    concerns: ClassVar[tuple[str, ...]] = ("figure", "caster")
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("modifiers",)
     figure: str
     caster: str
     spell: str
@@ -719,10 +654,6 @@ class SpellRecognised(Event):
     modifiers: Mods = ()
     """FTC 9.2: e.g. a greathelm's obscured vision."""
 
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure, self.caster)
-
     def text(self, names: dict[str, str] | None = None) -> str:
         head = (
             f"{_n(names, self.figure)} watches {_n(names, self.caster)}'s casting: Thaumatology "
@@ -731,16 +662,14 @@ class SpellRecognised(Event):
         )
         return head + (f" — recognises {self.spell}" if self.success else " — does not recognise the spell")
 
-    def to_json(self) -> dict[str, Any]:
-        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
-        return _json_without_empty(self, "modifiers")
-
 
 @dataclass(frozen=True)
 class ConcentrationRolled(Event):
     """FTC 8.1: a concentrating caster's Willpower roll (Good when forced to dodge, Great when damaged)."""
 
     kind: ClassVar[str] = "concentration_rolled"
+    concerns: ClassVar[tuple[str, ...]] = ("caster",)
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("modifiers",)
     caster: str
     spell: str
     reason: str
@@ -752,10 +681,6 @@ class ConcentrationRolled(Event):
     modifiers: Mods = ()
     """The GM's modifiers on the caster's roll (*Fudge* 4.1), counted in ``result``."""
 
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.caster,)
-
     def text(self, names: dict[str, str] | None = None) -> str:
         why = "forced to dodge" if self.reason == "dodge" else "damaged"
         return (
@@ -764,10 +689,6 @@ class ConcentrationRolled(Event):
             f"{level_name(self.difficulty)} — " + ("kept" if self.kept else "lost")
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """As ``Event.to_json``; no ``modifiers`` key when there are none (digests of older saves)."""
-        return _json_without_empty(self, "modifiers")
-
 
 @dataclass(frozen=True)
 class ConcentrationBroken(Event):
@@ -775,13 +696,10 @@ class ConcentrationBroken(Event):
     could no longer cast it)."""
 
     kind: ClassVar[str] = "concentration_broken"
+    concerns: ClassVar[tuple[str, ...]] = ("caster",)
     caster: str
     spell: str
     reason: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.caster,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.caster)}'s {self.spell} is broken off ({self.reason})"
@@ -833,16 +751,13 @@ class Healed(Event):
     """A healing spell lowers the figure's worst wound (FTC 8 with *Fudge* 4.57's boxes)."""
 
     kind: ClassVar[str] = "healed"
+    concerns: ClassVar[tuple[str, ...]] = ("figure", "caster")
     figure: str
     caster: str
     spell: str
     levels: int
     before: str
     after: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure, self.caster)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} is healed by {self.spell}: {self.before} → {self.after}"
@@ -853,13 +768,10 @@ class HeldFast(Event):
     """A figure under a spell that stops it acting (e.g. paralysed) loses its move or its declaration."""
 
     kind: ClassVar[str] = "held_fast"
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     spell: str
     phase: str
-
-    @property
-    def figures(self) -> tuple[str, ...]:
-        return (self.figure,)
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} cannot act ({self.spell}): no {self.phase}"
@@ -873,6 +785,7 @@ class GMActed(Event):
     """
 
     kind: ClassVar[str] = "gm_acted"
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("said",)
     action: str
     what: str
     subjects: tuple[str, ...] = ()
@@ -888,10 +801,6 @@ class GMActed(Event):
     def text(self, names: dict[str, str] | None = None) -> str:
         line = "GM: " + (self.said or self.what).format(*(_n(names, s) for s in self.subjects))
         return line + (f" — {self.reason}" if self.reason else "")
-
-    def to_json(self) -> dict[str, Any]:
-        """As ``Event.to_json``; no ``said`` key when it is empty."""
-        return _json_without_empty(self, "said")
 
     def digest_json(self) -> dict[str, Any]:
         """As ``to_json`` without ``said``: the digest holds what was decided, not how the log words it."""
