@@ -329,6 +329,22 @@ def _free_hexes_near(terrain: Any, centre: Any, count: int, spacing: int, seed: 
         radius += 2
 
 
+def _battle_of(terrain: Any, n: int, columns: tuple[int, int], seeds: tuple[int, int], options: Any, seed: int) -> Any:
+    """A battle of ``n`` against ``n`` on the generated map ``terrain``: blue (facing 0) around column
+    ``columns[0]`` of row 100 and red (facing 3) around ``columns[1]``, their hexes drawn with ``seeds``; the
+    figures are ``_characters`` in turn; ``seed`` is the battle's."""
+    from game.engine.battle import Battle, BattleSetup, FigureSetup, SideSetup
+
+    chars = _characters()
+    blue = _free_hexes_near(terrain, terrain.hex_at(columns[0], 100), n, 2, seed=seeds[0])
+    red = _free_hexes_near(terrain, terrain.hex_at(columns[1], 100), 2 * n, 2, seed=seeds[1])
+    red = [h for h in red if h not in blue][:n]
+    figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
+    figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
+    sides = (SideSetup("blue", "Blue"), SideSetup("red", "Red"))
+    return Battle(BattleSetup(terrain, sides, tuple(figs), options, seed))
+
+
 # --------------------------------------------------------------------------------------------------
 # the measurements
 # --------------------------------------------------------------------------------------------------
@@ -479,19 +495,9 @@ class Bench:
         ``columns[0]`` and red around ``columns[1]`` of row 100, until at least ``battles_min`` battles and
         ``seconds`` of play (at most ``most`` battles, each at most 40 rounds): the slowest decision, the
         rounds completed, the seconds they took, the battles and the decisions."""
-        from game.engine.battle import (
-            Battle,
-            BattleSetup,
-            FigureSetup,
-            Seat,
-            SideSetup,
-            apply,
-            legal_actions,
-        )
+        from game.engine.battle import Seat, apply, legal_actions
         from game.engine.players import make_player
 
-        t = self.big
-        chars = _characters()
         slowest = 0.0
         rounds = 0
         total = 0.0
@@ -499,14 +505,7 @@ class Bench:
         decisions = 0
         seed = 0
         while battles < battles_min or total < seconds:
-            blue = _free_hexes_near(t, t.hex_at(columns[0], 100), n, 2, seed=10 + seed)
-            red = _free_hexes_near(t, t.hex_at(columns[1], 100), n + len(blue), 2, seed=20 + seed)
-            red = [h for h in red if h not in blue][:n]
-            figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
-            figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
-            b = Battle(
-                BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), self.options, seed)
-            )
+            b = _battle_of(self.big, n, columns, (10 + seed, 20 + seed), self.options, seed)
             players = {"blue": make_player("tactical", seed), "red": make_player("tactical", seed + 1)}
             t0 = time.perf_counter()
             while not b.over and b.round <= 40:
@@ -530,15 +529,7 @@ class Bench:
     def veteran(self) -> None:
         """``ai_veteran_decision_ms_*``: every decision of two veteran players, timed, in the shipped battle
         with the most figures and in 50 against 50 on the generated map (median and p99)."""
-        from game.engine.battle import (
-            Battle,
-            BattleSetup,
-            FigureSetup,
-            Seat,
-            SideSetup,
-            apply,
-            legal_actions,
-        )
+        from game.engine.battle import Battle, Seat, apply, legal_actions
         from game.engine.veteran import VeteranPlayer
         from game.session import new_session
 
@@ -564,16 +555,8 @@ class Bench:
             key=lambda s: len(s.battle.figures),
         )
         shipped = timed(largest.battle)
-        t = self.big
-        chars = _characters()
         n = 50 if self.plan is not QUICK else 6
-        blue = _free_hexes_near(t, t.hex_at(92, 100), n, 2, seed=31)
-        red = [h for h in _free_hexes_near(t, t.hex_at(108, 100), 2 * n, 2, seed=32) if h not in blue][:n]
-        figs = [FigureSetup(f"b{i}", f"Blue {i}", "blue", chars[i % 3], h, 0) for i, h in enumerate(blue)]
-        figs += [FigureSetup(f"r{i}", f"Red {i}", "red", chars[(i + 1) % 3], h, 3) for i, h in enumerate(red)]
-        big = timed(
-            Battle(BattleSetup(t, (SideSetup("blue", "Blue"), SideSetup("red", "Red")), tuple(figs), self.options, 1))
-        )
+        big = timed(_battle_of(self.big, n, (92, 108), (31, 32), self.options, 1))
         for suffix, xs, what in (
             (
                 "",

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from game.engine.datafiles import data_path, read_table
 from game.engine.spelling import close_matches
@@ -294,18 +294,31 @@ def _unknown(name: str, kind: str, names: list[str]) -> UnknownEquipment:
     return UnknownEquipment(f"{name!r} is not {article} {kind} of the FTC 9 catalogue; {hint}")
 
 
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_Item = TypeVar("_Item", bound=_Named)
+
+
+def _look_up(items: Mapping[str, _Item], name: str, kind: str) -> _Item:
+    """The item of ``items`` (the catalogue's weapons or armours) called ``name`` or one of its aliases,
+    case-insensitively; ``UnknownEquipment`` listing near matches."""
+    key = _key(name)
+    key = _data().aliases.get(key, key)
+    if key in items:
+        return items[key]
+    raise _unknown(name, kind, [item.name for item in items.values()])
+
+
 def weapon(name: str) -> Weapon:
     """Look up a weapon of FTC 9.1 / 9.3 by its printed name or an alias, case-insensitively.
 
     ``weapon("Spear")`` and ``weapon("pike")`` both give "Spear or Pike". Raises ``UnknownEquipment``
     listing near matches.
     """
-    data = _data()
-    key = _key(name)
-    key = data.aliases.get(key, key)
-    if key in data.weapons:
-        return data.weapons[key]
-    raise _unknown(name, "weapon", [w.name for w in data.weapons.values()])
+    return _look_up(_data().weapons, name, "weapon")
 
 
 def armour(name: str) -> Armour:
@@ -313,12 +326,7 @@ def armour(name: str) -> Armour:
 
     Case-insensitive; raises ``UnknownEquipment`` listing near matches.
     """
-    data = _data()
-    key = _key(name)
-    key = data.aliases.get(key, key)
-    if key in data.armours:
-        return data.armours[key]
-    raise _unknown(name, "armour", [a.name for a in data.armours.values()])
+    return _look_up(_data().armours, name, "armour")
 
 
 def weapons() -> tuple[Weapon, ...]:

@@ -139,13 +139,13 @@ class Gear(Part):
         s = self.ui.s
         right = x + width
         y = top
-        self.header("weapons", "Weapons (FTC 9.1) — the first is in hand", x, y, right - s(110))
-        self.button(
-            "weapon.add",
-            "Add weapon…",
-            pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
-            self.add_weapon,
-            "A weapon from the catalogue, with its mass.",
+        self.list_header(
+            "weapons",
+            "Weapons (FTC 9.1) — the first is in hand",
+            x,
+            y,
+            right,
+            ("weapon.add", "Add weapon…", self.add_weapon, "A weapon from the catalogue, with its mass."),
         )
         y += s(22)
         weapons = self.host.names("weapons")
@@ -170,12 +170,8 @@ class Gear(Part):
                     partial(self.ready_weapon, i),
                     "Put it in hand (first in the list).",
                 )
-            self.button(
-                f"weapon.{i}.x",
-                "×",
-                pygame.Rect(right - s(28), y, s(24), s(24)),
-                partial(self.host.remove_at, "weapons", i),
-                f"Remove {name}.",
+            self.remove_button(
+                f"weapon.{i}.x", right - s(28), y, partial(self.host.remove_at, "weapons", i), f"Remove {name}."
             )
             y += s(26)
         if not weapons:
@@ -206,13 +202,13 @@ class Gear(Part):
         )
         y += s(30)
         y += s(8)
-        self.header("armour", "Armour and helmets (FTC 9.2)", x, y, right - s(110))
-        self.button(
-            "armour.add",
-            "Add armour…",
-            pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
-            self.add_armour,
-            "Body armour or a helmet from the catalogue.",
+        self.list_header(
+            "armour",
+            "Armour and helmets (FTC 9.2)",
+            x,
+            y,
+            right,
+            ("armour.add", "Add armour…", self.add_armour, "Body armour or a helmet from the catalogue."),
         )
         y += s(22)
         armour = self.host.names("armour")
@@ -228,12 +224,8 @@ class Gear(Part):
                 False,
                 "topright",
             )
-            self.button(
-                f"armour.{i}.x",
-                "×",
-                pygame.Rect(right - s(28), y, s(24), s(24)),
-                partial(self.host.remove_at, "armour", i),
-                f"Remove {label}.",
+            self.remove_button(
+                f"armour.{i}.x", right - s(28), y, partial(self.host.remove_at, "armour", i), f"Remove {label}."
             )
             y += s(26)
         if not armour:

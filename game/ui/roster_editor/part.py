@@ -260,6 +260,27 @@ class Part:
         self.text(title, (x, y), 13, theme.ACCENT, True)
         self.sections[section] = (x + self.ui.text.width(title, 13, True) + self.ui.s(10), y, right)
 
+    def list_header(
+        self,
+        section: str,
+        title: str,
+        x: int,
+        y: int,
+        right: int,
+        add: tuple[str, str, Callable[[], object], str],
+        width: int = 104,
+    ) -> None:
+        """A list's title (``header``) with its Add… button ``width`` wide at the right edge ``right``; ``add`` is
+        the button's id, label, action and tooltip."""
+        s = self.ui.s
+        self.header(section, title, x, y, right - s(110))
+        ident, label, action, tip = add
+        self.button(ident, label, pygame.Rect(right - s(width), y - s(4), s(width), s(24)), action, tip)
+
+    def remove_button(self, ident: str, x: int, y: int, action: Callable[[], object], tip: str, side: int = 24) -> None:
+        """A row's × button (it removes the row) at ``x``, ``y``, ``side`` pixels square (before scaling)."""
+        self.button(ident, "×", pygame.Rect(x, y, self.ui.s(side), self.ui.s(side)), action, tip)
+
     def stepper(
         self,
         ident: str,

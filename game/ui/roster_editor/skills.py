@@ -102,13 +102,19 @@ class Skills(Part):
         right = x + width
         half = width // 2
         y = top
-        self.header("skills", "Skills", x, y, right - s(110))
-        self.button(
-            "skill.add",
-            "Add skill…",
-            pygame.Rect(right - s(100), y - s(4), s(100), s(24)),
-            self.add_skill,
-            "Add a skill the rules use (combat, magic, healing) from the list, or type any skill's name.",
+        self.list_header(
+            "skills",
+            "Skills",
+            x,
+            y,
+            right,
+            (
+                "skill.add",
+                "Add skill…",
+                self.add_skill,
+                "Add a skill the rules use (combat, magic, healing) from the list, or type any skill's name.",
+            ),
+            width=100,
         )
         y += s(22)
         skills = table.get("skills", {})
@@ -133,10 +139,10 @@ class Skills(Part):
                 str(name),
                 colour=theme.TEXT if lv is not None else theme.DANGER,
             )
-            self.button(
+            self.remove_button(
                 f"skill.{name}.x",
-                "×",
-                pygame.Rect(nx + s(4), y, s(24), s(24)),
+                nx + s(4),
+                y,
                 partial(self.remove_skill, name),
                 f"Remove {name} (untrained skills default to Poor).",
             )
@@ -166,12 +172,13 @@ class Skills(Part):
             yy += s(28)
             for i, name in enumerate(self.host.names(field)):
                 self.text(str(name), (cx, yy + s(3)), 13)
-                self.button(
+                self.remove_button(
                     f"{field}.{i}.x",
-                    "×",
-                    pygame.Rect(cx + half - s(34), yy, s(22), s(22)),
+                    cx + half - s(34),
+                    yy,
                     partial(self.host.remove_at, field, i),
                     f"Remove {name}.",
+                    22,
                 )
                 yy += s(24)
             end = max(end, yy)

@@ -91,13 +91,18 @@ class Spells(Part):
         s = self.ui.s
         right = x + width
         y = top
-        self.header("spells", "Spells (FTC 8)", x, y, right - s(110))
-        self.button(
-            "spell.add",
-            "Add spell…",
-            pygame.Rect(right - s(104), y - s(4), s(104), s(24)),
-            self.add_spell,
-            "A spell of the catalogue (data/spells.toml), with its skill, casting time and range (Ctrl+M).",
+        self.list_header(
+            "spells",
+            "Spells (FTC 8)",
+            x,
+            y,
+            right,
+            (
+                "spell.add",
+                "Add spell…",
+                self.add_spell,
+                "A spell of the catalogue (data/spells.toml), with its skill, casting time and range (Ctrl+M).",
+            ),
         )
         y += s(22)
         spells = self.host.names("spells")
@@ -122,13 +127,7 @@ class Spells(Part):
                 else (f"{name} is not a spell of data/spells.toml: remove it, or add the spell to the catalogue.")
             )
             self.hover_tips.append((pygame.Rect(x, y, width - s(32), s(24)), tip))
-            self.button(
-                f"spell.{i}.x",
-                "×",
-                pygame.Rect(right - s(28), y, s(24), s(24)),
-                partial(self.remove_spell, i),
-                f"Forget {label}.",
-            )
+            self.remove_button(f"spell.{i}.x", right - s(28), y, partial(self.remove_spell, i), f"Forget {label}.")
             y += s(26)
         if rows < len(spells):
             self.pager("spells", first, rows, len(spells), x, y, right)
