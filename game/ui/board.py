@@ -424,22 +424,14 @@ class Board:
         """Radius of a token in screen pixels at the current zoom."""
         return 0.42 * min(self.layout.width, self.layout.height) * self.camera.zoom
 
+    def _looks(self, t: TokenView, r: int) -> tuple[object, ...]:
+        """What a token's sprite at radius ``r`` looks like for a figure of any size (the key of its cached
+        sprite, with what only one size shows): side, facing, wounds, out, radius, palette, initial and look."""
+        return (t.side_colour, t.facing % 6, t.wound_level, t.out, r, self.palette.name, t.name[:1].upper(), t.look)
+
     def _token_sprite(self, t: TokenView) -> pygame.Surface:
         r = max(3, round(self.token_radius()))
-        key = (
-            t.side_colour,
-            t.facing % 6,
-            t.wound_level,
-            t.out,
-            r,
-            self.palette.name,
-            t.name[:1].upper(),
-            t.look,
-            t.image,
-            t.posture,
-            t.concentrating,
-            t.held,
-        )
+        key = (*self._looks(t, r), t.image, t.posture, t.concentrating, t.held)
         sprite = self._sprites.get(key)
         if sprite is not None:
             return sprite
@@ -505,19 +497,7 @@ class Board:
             return sprite, (sprite.get_width() // 2, sprite.get_height() // 2)
         r = max(3, round(self.token_radius()))
         shape = tuple(sorted((c.q - t.hex.q, c.r - t.hex.r) for c in t.cells))
-        key = (
-            "large",
-            shape,
-            t.side_colour,
-            t.facing % 6,
-            t.wound_level,
-            t.out,
-            r,
-            self.palette.name,
-            t.name[:1].upper(),
-            self.camera.zoom_index,
-            t.look,
-        )
+        key = ("large", shape, *self._looks(t, r), self.camera.zoom_index)
         cached = self._large_sprites.get(key)
         if cached is None:
             initial = None
