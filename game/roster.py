@@ -30,6 +30,7 @@ import tomli_w
 
 from game.engine.battle import CONTROLLERS
 from game.engine.characters import Character, CharacterError
+from game.engine.codec import is_whole
 from game.engine.limits import check_value, limit
 from game.engine.record import SaveError, write_atomic
 from game.engine.wounds import Wounds
@@ -202,7 +203,7 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         if side not in side_ids:
             raise RosterError(f"{where}: side {side!r} is not in [sides]; known: {', '.join(sorted(side_ids))}")
         count = fd.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or check_value("figures.count", count):
+        if not is_whole(count) or check_value("figures.count", count):
             raise RosterError(f"{where}: count must be a whole number from {_describe('figures.count')}")
         base = str(fd.get("name", characters[ch].name))
         for n in range(count):

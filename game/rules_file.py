@@ -30,6 +30,7 @@ from pathlib import Path
 import tomli_w
 
 from game.engine import rule_options as ro
+from game.engine.codec import is_whole
 from game.engine.record import SaveError, write_atomic
 from game.engine.rule_options import RuleOptionError, RuleOptions
 from game.paths import in_game_folder, rules_dir
@@ -99,7 +100,7 @@ def parse_rules(text: str, source: str = "rules file", *, played_only: bool = Tr
             f'say format = "{FORMAT}"'
         )
     version = data.get("version", VERSION)
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+    if not is_whole(version) or version < 1:
         raise RulesFileError(
             f"{_at(source, text, 'version')}: version = {ro.toml_text(version)} is not a version of the rules file "
             f"format; write version = {VERSION}"

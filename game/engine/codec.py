@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeGuard, TypeVar
 
 import msgspec
 from msgspec import Meta
@@ -50,6 +50,12 @@ Facing = Annotated[int, Meta(ge=0, le=5)]
 """docs/rulings.md "Facing": one of the six hex sides, 0..5."""
 Digest = Annotated[str, Meta(max_length=64)]
 Names = Annotated[tuple[Name, ...], Meta(max_length=MAX_ITEMS)]
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether a value read from a file or a message is a whole number: an ``int`` and not a ``bool`` (which
+    Python counts as one, though TOML and JSON write it ``true`` or ``false``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _nested(depth: int) -> Any:

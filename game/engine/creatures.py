@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from game.engine.characters import Character, CharacterError
+from game.engine.codec import is_whole
 from game.engine.combat import Modifier, Stance
 from game.engine.damage import Factor
 from game.engine.datafiles import data_path, read_table
@@ -160,7 +161,7 @@ def creature_from_dict(data: Mapping[str, object], *, key: str = "") -> Creature
     if kind not in kinds():
         raise CreatureError(f"{who}, field 'kind': {kind!r} is unknown; use one of {', '.join(kinds())}")
     size = data.get("size", 1)
-    if isinstance(size, bool) or not isinstance(size, int) or size not in footprint_sizes():
+    if not is_whole(size) or size not in footprint_sizes():
         raise CreatureError(
             f"{who}, field 'size': {size!r} hexes is not a figure size; use one of "
             f"{', '.join(map(str, footprint_sizes()))}"

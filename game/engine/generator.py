@@ -25,6 +25,8 @@ import secrets
 import struct
 from typing import Any
 
+from game.engine.codec import is_whole
+
 LEGACY_DICE = "mt19937"
 """The dice of saves that name none: Python's Mersenne Twister seeded with the seed."""
 KEYED_DICE = "blake2b"
@@ -140,6 +142,6 @@ def new_seed() -> int:
 
 def seed_problem(seed: int) -> str | None:
     """None when a person may give ``seed`` (a 64-bit whole number), else the sentence saying what to give."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not SEED_MIN <= seed <= SEED_MAX:
+    if not is_whole(seed) or not SEED_MIN <= seed <= SEED_MAX:
         return f"a seed is a whole number from {SEED_MIN} to {SEED_MAX}, not {seed!r}"
     return None

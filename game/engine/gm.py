@@ -34,7 +34,7 @@ from msgspec import Meta
 from game.engine import codec, equipment
 from game.engine.action_base import Action
 from game.engine.characters import ATTRIBUTES, Character, CharacterError
-from game.engine.codec import MAX_ITEMS, Int, Name, Names, Table, Text
+from game.engine.codec import MAX_ITEMS, Int, Name, Names, Table, Text, is_whole
 from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name, parse_level
@@ -98,7 +98,7 @@ def _hex(value: Any, what: str) -> Hex:
         isinstance(value, Sequence)
         and not isinstance(value, str)
         and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        and all(is_whole(v) for v in value)
     ):
         return Hex(int(value[0]), int(value[1]))
     raise GMActionError(f"{what} must be a hex [q, r], not {value!r}")
@@ -360,10 +360,6 @@ GM_ACTION_TYPES: dict[str, type[GMAction]] = {
 # ------------------------------------------------------------------------------------ validation
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _need_text(value: Any, what: str, *, empty_ok: bool = False) -> None:
     if not isinstance(value, str) or (not empty_ok and not value.strip()):
         raise GMActionError(f"{what} must be {'text' if empty_ok else 'a non-empty name'}, not {value!r}")
@@ -371,7 +367,7 @@ def _need_text(value: Any, what: str, *, empty_ok: bool = False) -> None:
 
 def validate_modifier_value(value: Any) -> int:
     """*Fudge* 4.1: a GM modifier is a whole number from -3 to +3."""
-    if not _is_int(value) or not SITUATIONAL_MIN <= value <= SITUATIONAL_MAX:
+    if not is_whole(value) or not SITUATIONAL_MIN <= value <= SITUATIONAL_MAX:
         raise GMActionError(
             f"a GM modifier must be a whole number from {SITUATIONAL_MIN} to "
             f"{SITUATIONAL_MAX:+d} (Fudge 4.1), not {value!r}"
@@ -384,7 +380,7 @@ def validate_condition(condition: Any, value: Any) -> int:
     if condition not in CONDITION_WORST:
         raise GMActionError(f"{condition!r} is not a battle condition; use one of {', '.join(CONDITION_WORST)}")
     worst = CONDITION_WORST[condition]
-    if not _is_int(value) or not worst <= value <= 0:
+    if not is_whole(value) or not worst <= value <= 0:
         raise GMActionError(
             f"{condition.replace('_', ' ')} must be a whole number from -1 to {worst} "
             f"(FTC table 7), or 0 to lift it; not {value!r}"
@@ -415,7 +411,7 @@ def validate_faces(purpose: Any, faces: Any, *, count: int | None = None) -> tup
         not isinstance(faces, Sequence)
         or isinstance(faces, str)
         or len(faces) != dice
-        or not all(_is_int(f) and f in allowed for f in faces)
+        or not all(is_whole(f) and f in allowed for f in faces)
     ):
         raise GMActionError(f"a {purpose} roll is {dice_words(dice, allowed)}; got {faces!r}")
     return tuple(int(f) for f in faces)
@@ -423,7 +419,7 @@ def validate_faces(purpose: Any, faces: Any, *, count: int | None = None) -> tup
 
 def validate_facing(facing: Any) -> int:
     """docs/rulings.md "Facing": a figure faces one of the six hex sides, 0..5."""
-    if not _is_int(facing) or not 0 <= facing <= 5:
+    if not is_whole(facing) or not 0 <= facing <= 5:
         raise GMActionError(f"facing must be a hex side from 0 to 5, not {facing!r}")
     return int(facing)
 
@@ -450,7 +446,7 @@ def validate_trait_changes(changes: Any) -> None:
 
 
 def _level(value: Any, what: str) -> int:
-    if _is_int(value):
+    if is_whole(value):
         return int(value)
     if isinstance(value, str):
         try:
@@ -485,7 +481,7 @@ def validate_gm_action(
         _need_text(action.reason, "the reason", empty_ok=True)
         if action.until not in UNTIL:
             raise GMActionError(f"a modifier lasts until {' or '.join(repr(u) for u in UNTIL)}, not {action.until!r}")
-        if not _is_int(action.round) or action.round < 0:
+        if not is_whole(action.round) or action.round < 0:
             raise GMActionError(f"the modifier's round must be 0 (now) or a round number, not {action.round!r}")
         known = None if figures is None and sides is None else {*(figures or ()), *(sides or ())}
         _check_ref(action.target, known, "figure or side")

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 
+from game.engine.codec import is_whole
+
 
 def number_text(value: float, decimals: int = 3) -> str:
     """``value`` rounded to ``decimals`` places without trailing zeros, thousands grouped: 1346730.4 ->
     "1,346,730.4", 2.50 -> "2.5", 0.1 + 0.2 -> "0.3"; a value that is not finite says so ("infinite")."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole(value):
         return f"{value:,}"
     number = float(value)
     if math.isnan(number):

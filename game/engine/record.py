@@ -282,7 +282,7 @@ def parse(data: Any, where: str = "save", setup: Any = Table) -> Record:
 def _version(fmt: Any, version: Any, where: str) -> int:
     if fmt != FORMAT_NAME:
         raise SaveError(f'{where}: not a battle save of this game (no "format": "{FORMAT_NAME}")')
-    if isinstance(version, bool) or not isinstance(version, int) or version not in _FORMATS:
+    if not codec.is_whole(version) or version not in _FORMATS:
         raise SaveError(
             f"{where}: save version {version!r} is not supported (this game reads versions 1 to "
             f"{SAVE_VERSION}); use the game version that wrote it"

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from game.engine.codec import is_whole
 from game.engine.hexgrid import Hex, offset_to_hex
 from game.engine.spelling import did_you_mean, near_miss, near_miss_pairs
 from game.engine.terrain import TerrainMap, TerrainType
@@ -654,7 +655,7 @@ def _side(obj: TmxObject, where: str, path: Path) -> str:
 
 def _facing(raw: Any, axis: str, where: str, path: Path) -> int:
     names = COMPASS[axis]
-    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 5:
+    if is_whole(raw) and 0 <= raw <= 5:
         return raw
     if isinstance(raw, str):
         text = raw.strip().upper()

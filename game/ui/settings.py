@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from game.engine import codec
+from game.engine.codec import is_whole
 from game.engine.record import SaveError, write_atomic
 
 SETTINGS_FILE = "settings.json"
@@ -93,7 +94,7 @@ def _from_json(data: Any) -> Settings:
 
     def size(key: str, default: int, low: int) -> int:
         v = data.get(key)
-        if isinstance(v, bool) or not isinstance(v, int):
+        if not is_whole(v):
             return default
         return max(low, min(v, 16384))
 

@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 from game.engine.characters import ATTRIBUTES
+from game.engine.codec import is_whole
 from game.engine.ladder import FAIR, level_name
 from game.engine.rule_options import ROLE_NAMES, ROLES
 from game.ui import theme
@@ -52,11 +53,11 @@ class Attributes(Part):
         """Strength, Mass and Speed Scale as the character's table gives them (Fudge 4.6)."""
         table = self.host.current or {}
         base = table.get("scale", 0)
-        base = base if isinstance(base, int) and not isinstance(base, bool) else 0
+        base = base if is_whole(base) else 0
         out = []
         for f in SCALE_FIELDS:
             v = table.get(f, base)
-            out.append(v if isinstance(v, int) and not isinstance(v, bool) else base)
+            out.append(v if is_whole(v) else base)
         return out[0], out[1], out[2]
 
     def step_scale(self, index: int, step: int) -> bool:

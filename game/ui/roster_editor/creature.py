@@ -13,6 +13,7 @@ import pygame
 
 from game.engine import creatures
 from game.engine.characters import TOUGH_HIDE, TOUGH_HIDE_DEFAULT
+from game.engine.codec import is_whole
 from game.engine.wounds import Wounds, WoundTrack, named_track
 from game.ui import theme
 from game.ui.pickers import PickDialog
@@ -163,7 +164,7 @@ class CreatureAndWounds(Part):
         now = self.tough_hide()
         if now is None:
             raw = table.get("tough_hide", 0)
-            now = raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+            now = raw if is_whole(raw) else 0
         new = max(0, now + step)
         if self.host.refuses("tough_hide", new, now):
             return False
@@ -212,11 +213,7 @@ class CreatureAndWounds(Part):
         bad = self.host.error_field()
         mark = {f: ("⚠ " if f == bad else "") for f in ("footprint", "kind", "has_head", "wound_track")}
         footprint = table.get("footprint", 1)
-        fp = (
-            f"{footprint} hex{'es' if footprint != 1 else ''}"
-            if isinstance(footprint, int) and not isinstance(footprint, bool)
-            else short(footprint)
-        )
+        fp = f"{footprint} hex{'es' if footprint != 1 else ''}" if is_whole(footprint) else short(footprint)
         kind = table.get("kind", "person")
         kinds = ", ".join(creatures.kinds())
         head = table.get("has_head", True)

@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 from game.colours import parse_hex_colour
+from game.engine.codec import is_whole
 from game.engine.rule_options import ROLES
 from game.roster import DEFAULT_COLOURS
 from game.ui import theme
@@ -172,7 +173,7 @@ class SidesAndFigures(Part):
         if f is None:
             return False
         now = f.get("count", 1)
-        now = now if isinstance(now, int) and not isinstance(now, bool) else 1
+        now = now if is_whole(now) else 1
         new = max(1, now + step)
         if self.host.refuses("figures.count", new, now):
             return False
