@@ -22,6 +22,7 @@ from game.engine.paths import (
     _WALL,
     IllegalMove,
     Path,
+    PathGround,
     _applied,
     _grid,
     _start_penalty,
@@ -31,8 +32,8 @@ from game.engine.pathsearch import (
     _BIG,
     Reach,
     map_bound,
+    search_by_levels,
 )
-from game.engine.terrain import TerrainMap
 
 # --- large figures -------------------------------------------------------------------------------------
 # FTC 5: "some creatures will be larger". A figure of 3 or 7 hexes (creatures.footprint) moves its whole
@@ -69,24 +70,15 @@ def _zone_set(zones: Mapping[Hex, frozenset[str]], cells: Iterable[Hex]) -> froz
 
 
 def large_path_cost(
-    start: Hex,
-    facing: int,
-    size: int,
-    steps: Sequence[tuple[Hex, int]],
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    blocked: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
+    start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, ground: PathGround
 ) -> Path:
-    """Price a large figure's path (FTC 5, 5.1.2, 5.2, 5.3; the section comment above); ``blocked``: the
-    hexes of every other figure. ``IllegalMove`` names the step and the hex in the way."""
+    """Price the path of a figure of ``ground.size`` hexes (FTC 5, 5.1.2, 5.2, 5.3; the section comment above),
+    which may cover none of ``ground.blocked``. ``IllegalMove`` names the step and the hex in the way."""
+    terrain, mode, size, blocked = ground.terrain, ground.mode, ground.size, ground.blocked
     g = _grid(terrain)
     table = g.mode(mode)
     body = _body(size)
-    zones = zones or {}
+    zones = ground.zones or {}
     here, face = start, facing % 6
     cells = body(here, face)
     moved = fx = gap_sides = sum_pen = 0
@@ -120,7 +112,7 @@ def large_path_cost(
         max_pen = max(max_pen, pen)
         sum_pen += pen
         here, face, cells = hx, f, new
-    applied = sum_pen if per_hex_terrain else _applied(max_pen, allowance)
+    applied = sum_pen if ground.per_hex_terrain else _applied(max_pen, allowance)
     return Path(start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, 0, fx, tuple(escapes))
 
 
@@ -133,19 +125,18 @@ class LargeReach(Reach):
         start: Hex,
         facing: int,
         allowance: int,
-        size: int,
         labels: list[tuple[tuple[Hex, int, int], int, int, int]],
         ends: dict[tuple[Hex, int], tuple[int, int, int]],
-        settings: dict[str, Any],
+        ground: PathGround,
     ) -> None:
         # Reach's grid labels are not used: every question is answered below
         self.start = start
         self.facing = facing
         self.allowance = allowance
-        self.size = size
+        self.size = ground.size
         self._large_labels = labels
         self._ends = ends
-        self._settings = settings
+        self.ground = ground
 
     def _best(self, h: Hex, facing: int | None) -> tuple[int, int, int, int] | None:
         """(escapes, cost, label, end facing) of the preferred way to end in ``h``; without a wanted facing
@@ -180,7 +171,7 @@ class LargeReach(Reach):
             (sh, sf, _), _c, _e, lab = self._large_labels[lab]
             states.append((sh, sf))
         states.reverse()
-        return large_path_cost(self.start, self.facing, self.size, states[1:], self.allowance, **self._settings)
+        return large_path_cost(self.start, self.facing, states[1:], self.allowance, self.ground)
 
     def escapes(self, h: Hex) -> tuple[tuple[int, frozenset[str]], ...]:
         """The escape contests along the preferred path to ``h``: (step index, ids of the stoppers)."""
@@ -191,25 +182,15 @@ class LargeReach(Reach):
         return "free" if self._need(h, None)[0] == 0 else "escape"
 
 
-def reachable_large(
-    start: Hex,
-    facing: int,
-    size: int,
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    blocked: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-) -> LargeReach:
-    """Every position and facing a large figure can end its move with (FTC 5-5.3; section comment above):
-    a search over (centre, facing, sides turned in this gap), fewest escapes then lowest cost, one search
-    per terrain level as in ``reachable``."""
+def reachable_large(start: Hex, facing: int, allowance: int, ground: PathGround) -> LargeReach:
+    """Every position and facing a figure of ``ground.size`` hexes can end its move with (FTC 5-5.3; section
+    comment above): a search over (centre, facing, sides turned in this gap), fewest escapes then lowest
+    cost, one search per terrain level as in ``reachable``."""
+    terrain, mode, blocked, per_hex_terrain = ground.terrain, ground.mode, ground.blocked, ground.per_hex_terrain
     g = _grid(terrain)
     table = g.mode(mode)
-    body = _body(size)
-    zones = zones or {}
+    body = _body(ground.size)
+    zones = ground.zones or {}
     facing %= 6
     a = map_bound(table, max(0, allowance), states=18)  # (centre, facing, sides turned)
     labels: list[tuple[tuple[Hex, int, int], int, int, int]] = []
@@ -268,23 +249,8 @@ def reachable_large(
                         buckets[nc].append((nstate, ne, lab))
         return refused
 
-    settings: dict[str, Any] = {
-        "terrain": terrain,
-        "mode": mode,
-        "blocked": blocked,
-        "zones": zones,
-        "per_hex_terrain": per_hex_terrain,
-    }
     if per_hex_terrain:
         search(_BIG, a, 0)
-        return LargeReach(start, facing, a, size, labels, ends, settings)
-    level = max(_start_penalty(terrain, c, mode) for c in body(start, facing))
-    while True:
-        capped = level >= a - 1
-        budget = (1 if a >= 1 else 0) if capped else a - level
-        applied = max(0, a - 1) if capped else _applied(level, a)
-        higher = [p for p in search(_BIG if capped else level, budget, applied) if p > level]
-        if capped or not higher:
-            break
-        level = min(higher)
-    return LargeReach(start, facing, a, size, labels, ends, settings)
+    else:
+        search_by_levels(max(_start_penalty(terrain, c, mode) for c in body(start, facing)), a, search)
+    return LargeReach(start, facing, a, labels, ends, ground)

@@ -28,7 +28,6 @@ path the player drew (``Ground.validate``), so highlights, the AI and validation
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
 from types import MappingProxyType
@@ -38,10 +37,9 @@ from game.engine import ladder
 from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex
 from game.engine.large_movement import LargeReach, large_path_cost, reachable_large
-from game.engine.paths import OCCUPIED_EXTRA, IllegalMove, Path, path_cost, turn_cost
+from game.engine.paths import OCCUPIED_EXTRA, IllegalMove, Path, PathGround, path_cost, turn_cost
 from game.engine.paths import _grid as _grid  # the per-map grid cache, held by a test of the search
 from game.engine.pathsearch import Reach, reachable_one_hex
-from game.engine.terrain import TerrainMap
 
 __all__ = [
     "OCCUPIED_EXTRA",
@@ -53,6 +51,7 @@ __all__ = [
     "IllegalMove",
     "LargeReach",
     "Path",
+    "PathGround",
     "Reach",
     "encumbrance_penalty",
     "large_path_cost",
@@ -202,23 +201,10 @@ def movement_allowance(
 # --- the one door: paths of figures of any size ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Ground:
-    """What a figure's move is searched and priced over (FTC 5-5.3), in one value: the map, the mover's
-    movement ``mode`` and ``size`` (1, 3 or 7 hexes), ``occupied`` (hexes with other figures: passable at +1,
-    never an end), ``impassable`` (hexes this mover may not enter, e.g. enemies that would stop him),
-    ``zones`` (for each hex, the ids of the enemies that would stop this mover and whose zone of control
-    covers it) and the ``per_hex_terrain`` rule option (entering a hex costs 1 + its penalty instead of the
-    largest-penalty rule). A large figure is searched by ``reachable_large``: occupied and impassable hexes
-    both block it."""
-
-    terrain: TerrainMap
-    mode: str = "walk"
-    occupied: frozenset[Hex] = frozenset()
-    impassable: frozenset[Hex] = frozenset()
-    zones: Mapping[Hex, frozenset[str]] | None = None
-    per_hex_terrain: bool = False
-    size: int = 1
+class Ground(PathGround):
+    """What a figure's move is searched and priced over (``PathGround``: the map, the mover's mode and size,
+    the hexes of the others, the zones and the per-hex terrain option), with the battle's two questions about
+    it: is this drawn path legal (``validate``), and where can the figure go (``reach``)."""
 
     def validate(self, start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int) -> Path:
         """Check a player's explicit path and price it (FTC 5, 5.1, 5.2, 5.3); the battle's one legality check.
@@ -226,32 +212,8 @@ class Ground:
         Raises ``IllegalMove`` when a step is illegal, the move costs more than the allowance, or it ends in
         an occupied hex. A large figure is priced by ``large_path_cost`` (occupied hexes block it).
         """
-        if self.size == 1:
-            p = path_cost(
-                start,
-                facing,
-                steps,
-                allowance,
-                terrain=self.terrain,
-                mode=self.mode,
-                occupied=self.occupied,
-                impassable=self.impassable,
-                zones=self.zones,
-                per_hex_terrain=self.per_hex_terrain,
-            )
-        else:
-            p = large_path_cost(
-                start,
-                facing,
-                self.size,
-                steps,
-                allowance,
-                terrain=self.terrain,
-                mode=self.mode,
-                blocked=self.occupied | self.impassable,
-                zones=self.zones,
-                per_hex_terrain=self.per_hex_terrain,
-            )
+        cost = path_cost if self.size == 1 else large_path_cost
+        p = cost(start, facing, steps, allowance, self)
         if p.cost > allowance:
             raise IllegalMove(
                 f"this move costs {p.cost} hexes ({p.hexes_moved} moved, {p.terrain_penalty} terrain, "
@@ -265,26 +227,5 @@ class Ground:
     def reach(self, start: Hex, facing: int, allowance: int) -> Reach:
         """Every hex and facing the figure can end its move with, and the preferred path to each (FTC 5-5.3);
         ``allowance`` comes from ``movement_allowance`` (terrain is applied here)."""
-        if self.size != 1:
-            return reachable_large(
-                start,
-                facing,
-                self.size,
-                allowance,
-                terrain=self.terrain,
-                mode=self.mode,
-                blocked=self.occupied | self.impassable,
-                zones=self.zones,
-                per_hex_terrain=self.per_hex_terrain,
-            )
-        return reachable_one_hex(
-            start,
-            facing,
-            allowance,
-            terrain=self.terrain,
-            mode=self.mode,
-            occupied=self.occupied,
-            impassable=self.impassable,
-            zones=self.zones,
-            per_hex_terrain=self.per_hex_terrain,
-        )
+        search = reachable_one_hex if self.size == 1 else reachable_large
+        return search(start, facing, allowance, self)

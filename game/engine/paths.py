@@ -185,6 +185,30 @@ class Path:
         return tuple(out)
 
 
+@dataclass(frozen=True)
+class PathGround:
+    """What a figure's move is searched and priced over (FTC 5-5.3), in one value: the map, the mover's
+    movement ``mode`` and ``size`` (1, 3 or 7 hexes), ``occupied`` (hexes with other figures: passable at +1,
+    never an end), ``impassable`` (hexes this mover may not enter, e.g. enemies that would stop him),
+    ``zones`` (for each hex, the ids of the enemies that would stop this mover and whose zone of control
+    covers it) and the ``per_hex_terrain`` rule option (entering a hex costs 1 + its penalty instead of the
+    largest-penalty rule). A large figure passes through nobody: occupied and impassable hexes both block it
+    (``blocked``). ``game.engine.movement.Ground`` is this value with its questions."""
+
+    terrain: TerrainMap
+    mode: str = "walk"
+    occupied: frozenset[Hex] = frozenset()
+    impassable: frozenset[Hex] = frozenset()
+    zones: Mapping[Hex, frozenset[str]] | None = None
+    per_hex_terrain: bool = False
+    size: int = 1
+
+    @property
+    def blocked(self) -> frozenset[Hex]:
+        """The hexes a large figure may not cover: every other figure's, and the impassable ones."""
+        return self.occupied | self.impassable
+
+
 def _start_penalty(terrain: TerrainMap, start: Hex, mode: str) -> int:
     # FTC 5.1.2 counts the start hex's penalty even where the figure could not have entered it
     return abs(terrain.move_penalty(start, mode))
@@ -215,29 +239,19 @@ def _step_shape(i: int, here: Hex, face: int, hx: Hex, f: int, gap_sides: int) -
     return 0, 0
 
 
-def path_cost(
-    start: Hex,
-    facing: int,
-    steps: Sequence[tuple[Hex, int]],
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    occupied: frozenset[Hex] = frozenset(),
-    impassable: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-) -> Path:
-    """Price an explicit path (FTC 5, 5.1.2, 5.2, 5.3) without checking it against the allowance.
+def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, ground: PathGround) -> Path:
+    """Price an explicit path of a one-hex figure over ``ground`` (FTC 5, 5.1.2, 5.2, 5.3) without checking it
+    against the allowance.
 
     Raises ``IllegalMove`` when a step is neither a move to an adjacent hex nor a one-side turn in place, or
     enters a hex the figure may not enter (off the map, impassable terrain, a blocked hex).
     """
+    terrain, mode, occupied, impassable = ground.terrain, ground.mode, ground.occupied, ground.impassable
     g = _grid(terrain)
     table = g.mode(mode)
     if g.cell(start) < 0:
         raise IllegalMove(f"the figure stands at {start}, which is not on the map")
-    zones = zones or {}
+    zones = ground.zones or {}
     here, face = start, facing % 6
     moved = occ_extra = fx = 0
     gap_sides = 0
@@ -270,9 +284,9 @@ def path_cost(
         max_pen = max(max_pen, table[cell])
         sum_pen += table[cell]
         here = hx
-    raw = sum_pen if per_hex_terrain else max_pen
+    raw = sum_pen if ground.per_hex_terrain else max_pen
     # FTC 5.1.2's one-hex minimum: under the per-hex option it can only ever rescue a single step
-    applied = raw if per_hex_terrain and moved > 1 else _applied(raw, allowance)
+    applied = raw if ground.per_hex_terrain and moved > 1 else _applied(raw, allowance)
     return Path(
         start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, occ_extra, fx, tuple(escapes)
     )

@@ -8,9 +8,8 @@ the fewest escape contests, then the lowest cost (``game.engine.movement`` tells
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
-from typing import Any
 
 from game.engine.hexgrid import Hex, turn_steps
 from game.engine.paths import (
@@ -19,6 +18,7 @@ from game.engine.paths import (
     OCCUPIED_EXTRA,
     IllegalMove,
     Path,
+    PathGround,
     _applied,
     _cell_zones,
     _facing_extra,
@@ -27,7 +27,6 @@ from game.engine.paths import (
     _start_penalty,
     path_cost,
 )
-from game.engine.terrain import TerrainMap
 
 # --- the search ----------------------------------------------------------------------------------------
 
@@ -214,14 +213,14 @@ class Reach:
         labels: list[tuple[int, int, int, int]],
         ends: dict[int, int],
         occ: Iterable[int],
-        settings: dict[str, Any],
+        ground: PathGround,
     ) -> None:
         self._g = grid
         self.start = start
         self.facing = facing
         self.allowance = allowance
         self._labels = labels
-        self._settings = settings
+        self.ground = ground
         # per cell where the figure may stop, the end key (see _BIG) of its best label: without a wanted facing the
         # figure keeps its own (no turning cost), so the label with fewest escapes, then cost, wins
         for cell in occ:
@@ -307,8 +306,7 @@ class Reach:
         cells.reverse()
         hexes = [self._g.hex(c) for c in cells[1:]]
         steps = _with_turns(self.start, self.facing, f, hexes)
-        p = path_cost(self.start, self.facing, steps, self.allowance, **self._settings)
-        return p
+        return path_cost(self.start, self.facing, steps, self.allowance, self.ground)
 
     def escapes(self, h: Hex) -> tuple[tuple[int, frozenset[str]], ...]:
         """The escape contests along the preferred path to ``h``: (step index, ids of the stoppers)."""
@@ -339,19 +337,9 @@ def _with_turns(start: Hex, facing: int, end_facing: int, hexes: Sequence[Hex]) 
     return tuple(steps)
 
 
-def reachable_one_hex(
-    start: Hex,
-    facing: int,
-    allowance: int,
-    *,
-    terrain: TerrainMap,
-    mode: str = "walk",
-    occupied: frozenset[Hex] = frozenset(),
-    impassable: frozenset[Hex] = frozenset(),
-    zones: Mapping[Hex, frozenset[str]] | None = None,
-    per_hex_terrain: bool = False,
-) -> Reach:
-    """``reachable`` for a one-hex figure (FTC 5-5.3): the search over the flat grid."""
+def reachable_one_hex(start: Hex, facing: int, allowance: int, ground: PathGround) -> Reach:
+    """``reachable`` for a one-hex figure over ``ground`` (FTC 5-5.3): the search over the flat grid."""
+    terrain, mode, occupied, impassable = ground.terrain, ground.mode, ground.occupied, ground.impassable
     g = _grid(terrain)
     pen = g.mode(mode)
     s = g.cell(start)
@@ -364,34 +352,33 @@ def reachable_one_hex(
     overlay = occ.copy()
     overlay.update(g.cells(zip(impassable, repeat(_BLOCK))))
     overlay.pop(s, None)
-    zc = _cell_zones(g, zones)
+    zc = _cell_zones(g, ground.zones)
     labels: list[tuple[int, int, int, int]] = []
     ends: dict[int, int] = {}
     a = map_bound(pen, max(0, allowance))
-    settings: dict[str, Any] = {
-        "terrain": terrain,
-        "mode": mode,
-        "occupied": occupied,
-        "impassable": impassable,
-        "zones": zones,
-        "per_hex_terrain": per_hex_terrain,
-    }
     offsets = g.offsets
-    if per_hex_terrain:
+    if ground.per_hex_terrain:
         _search_per_hex(pen, offsets, s, a, overlay, zc, labels, ends)
-        return Reach(g, start, facing, a, labels, ends, occ, settings)
-    # FTC 5.1.2: the largest penalty among start and entered hexes reduces the allowance. One search per
-    # penalty level met, from the start hex's upwards: the search at level L may enter only hexes with
-    # penalty <= L and has allowance - L to spend; it reports the higher penalties it was refused.
-    level = _start_penalty(terrain, start, mode)
+    else:
+        search_by_levels(
+            _start_penalty(terrain, start, mode),
+            a,
+            lambda level, budget, applied: _search(pen, offsets, s, budget, level, overlay, zc, labels, applied, ends),
+        )
+    return Reach(g, start, facing, a, labels, ends, occ, ground)
+
+
+def search_by_levels(level: int, allowance: int, search: Callable[[int, int, int], Iterable[int]]) -> None:
+    """FTC 5.1.2: the largest penalty among the start and the entered hexes reduces the allowance. One search
+    per penalty level met, from the start's ``level`` upwards: ``search(level, budget, applied)`` may enter
+    only hexes of penalty at most ``level`` (``_BIG`` once the level leaves a single step), has ``budget`` to
+    spend with ``applied`` of terrain counted already, and returns the higher penalties it was refused."""
+    a = allowance
     while True:
         capped = level >= a - 1
-        lvl = _BIG if capped else level
         budget = (1 if a >= 1 else 0) if capped else a - level
-        applied = _applied(level, a) if not capped else max(0, a - 1)
-        refused = _search(pen, offsets, s, budget, lvl, overlay, zc, labels, applied, ends)
-        higher = [p for p in refused if p > level]
+        applied = max(0, a - 1) if capped else _applied(level, a)
+        higher = [p for p in search(_BIG if capped else level, budget, applied) if p > level]
         if capped or not higher:
-            break
+            return
         level = min(higher)
-    return Reach(g, start, facing, a, labels, ends, occ, settings)

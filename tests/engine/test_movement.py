@@ -441,7 +441,7 @@ def test_path_cost_breakdown_adds_up() -> None:
     start = t.hex_at(0, 1)
     occ = frozenset({t.hex_at(2, 1)})
     steps = [(t.hex_at(c, 1), 0) for c in (1, 2, 3)] + [(t.hex_at(3, 1), 1), (t.hex_at(3, 1), 2)]
-    p = path_cost(start, 0, steps, 8, terrain=t, occupied=occ)
+    p = path_cost(start, 0, steps, 8, Ground(t, occupied=occ))
     assert (p.hexes_moved, p.terrain_penalty, p.occupied_extra, p.facing_extra) == (3, 1, 1, 1)
     assert p.cost == 6 and p.hexes == tuple(t.hex_at(c, 1) for c in (1, 2, 3))
 
@@ -482,7 +482,7 @@ def test_ftc_5_every_tiled_layout_reaches_exactly_the_map_at_hex_distances(
     for h in edge:
         inner = next(c for c in neighbors(h) if c in on_map)
         with pytest.raises(IllegalMove, match="leaves the map"):
-            path_cost(inner, 0, [(h, 0)], 3, terrain=t)
+            path_cost(inner, 0, [(h, 0)], 3, Ground(t))
 
 
 @st.composite
