@@ -26,7 +26,7 @@ from game.engine.paths import (
     _applied,
     _grid,
     _start_penalty,
-    _step_shape,
+    _walk,
 )
 from game.engine.pathsearch import (
     _BIG,
@@ -79,15 +79,11 @@ def large_path_cost(
     table = g.mode(mode)
     body = _body(size)
     zones = ground.zones or {}
-    here, face = start, facing % 6
-    cells = body(here, face)
-    moved = fx = gap_sides = sum_pen = 0
+    cells = body(start, facing % 6)
+    moved = fx = sum_pen = 0
     max_pen = max(_start_penalty(terrain, c, mode) for c in cells)
     escapes: list[tuple[int, frozenset[str]]] = []
-    for i, (hx, f) in enumerate(steps):
-        hx = Hex(*hx)
-        f %= 6
-        gap_sides, turn_cost = _step_shape(i, here, face, hx, f, gap_sides)
+    for i, here, hx, f, turn_cost in _walk(start, facing, steps):
         fx += turn_cost
         if hx != here:
             moved += 1
@@ -111,7 +107,7 @@ def large_path_cost(
             escapes.append((i, left))
         max_pen = max(max_pen, pen)
         sum_pen += pen
-        here, face, cells = hx, f, new
+        cells = new
     applied = sum_pen if ground.per_hex_terrain else _applied(max_pen, allowance)
     return Path(start, facing % 6, tuple((Hex(*h), f % 6) for h, f in steps), moved, applied, 0, fx, tuple(escapes))
 

@@ -8,7 +8,7 @@ and ``turn_cost``; ``game.engine.movement.Ground.validate`` checks a drawn path 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -239,6 +239,18 @@ def _step_shape(i: int, here: Hex, face: int, hx: Hex, f: int, gap_sides: int) -
     return 0, 0
 
 
+def _walk(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]]) -> Iterator[tuple[int, Hex, Hex, int, int]]:
+    """The steps of an explicit path one by one, each checked by ``_step_shape``: its index, the hex before it,
+    its hex and facing, and what its turn costs in hexes."""
+    here, face, gap_sides = start, facing % 6, 0
+    for i, (hx, f) in enumerate(steps):
+        hx = Hex(*hx)
+        f %= 6
+        gap_sides, turn_cost = _step_shape(i, here, face, hx, f, gap_sides)
+        yield i, here, hx, f, turn_cost
+        here, face = hx, f
+
+
 def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowance: int, ground: PathGround) -> Path:
     """Price an explicit path of a one-hex figure over ``ground`` (FTC 5, 5.1.2, 5.2, 5.3) without checking it
     against the allowance.
@@ -252,19 +264,12 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
     if g.cell(start) < 0:
         raise IllegalMove(f"the figure stands at {start}, which is not on the map")
     zones = ground.zones or {}
-    here, face = start, facing % 6
-    moved = occ_extra = fx = 0
-    gap_sides = 0
+    moved = occ_extra = fx = sum_pen = 0
     max_pen = _start_penalty(terrain, start, mode)
-    sum_pen = 0
     escapes: list[tuple[int, frozenset[str]]] = []
-    for i, (hx, f) in enumerate(steps):
-        hx = Hex(*hx)
-        f %= 6
-        gap_sides, turn_cost = _step_shape(i, here, face, hx, f, gap_sides)
+    for i, here, hx, _, turn_cost in _walk(start, facing, steps):
         fx += turn_cost
         if hx == here:
-            face = f
             continue
         cell = g.cell(hx)
         if cell < 0:
@@ -283,7 +288,6 @@ def path_cost(start: Hex, facing: int, steps: Sequence[tuple[Hex, int]], allowan
             occ_extra += OCCUPIED_EXTRA
         max_pen = max(max_pen, table[cell])
         sum_pen += table[cell]
-        here = hx
     raw = sum_pen if ground.per_hex_terrain else max_pen
     # FTC 5.1.2's one-hex minimum: under the per-hex option it can only ever rescue a single step
     applied = raw if ground.per_hex_terrain and moved > 1 else _applied(raw, allowance)
