@@ -19,7 +19,7 @@ OUT = Path(__file__).resolve().parent / "table-two-seats.png"
 SEAT = """
 import sys, time
 import pygame
-from game.engine.ai import make_player
+from game.engine.players import make_player
 from game.net.remote import RemoteSession
 from game.ui.app import App
 from game.ui.screen import Push
