@@ -19,6 +19,11 @@ LEVEL_NAMES: dict[str, str] = {
 }
 """How a level is named on the screens that choose who plays a side."""
 
+CHOSEN_IN_WINDOW: tuple[str, ...] = ("tactical", "veteran", "novice")
+"""The levels a player chooses for a side on the screens (New battle, deployment, the roster editor), in the
+order a click cycles through them: the usual opponent first; "random" is a testing tool, left to ``simulate``
+(and offered last by the roster editor, which writes what a roster may hold)."""
+
 
 def make_player(kind: str, seed: int = 0) -> Player:
     """A computer player by level (``LEVELS``): "random", "novice", "tactical" or "veteran"."""
@@ -33,4 +38,4 @@ def make_player(kind: str, seed: int = 0) -> Player:
     return players[kind](seed)
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "make_player"]
+__all__ = ["CHOSEN_IN_WINDOW", "LEVELS", "LEVEL_NAMES", "make_player"]

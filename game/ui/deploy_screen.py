@@ -33,7 +33,7 @@ import pygame
 from game.engine.creatures import footprint
 from game.engine.deployment import deployment_hexes
 from game.engine.hexgrid import Hex
-from game.engine.players import LEVEL_NAMES
+from game.engine.players import CHOSEN_IN_WINDOW, LEVEL_NAMES
 from game.engine.wounds import Wounds
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
@@ -50,8 +50,8 @@ from game.ui.viewer import DRAG_THRESHOLD, ViewerScreen
 from game.ui.widgets import Button, Tooltip, draw_panel
 
 RGB = tuple[int, int, int]
-CONTROLLERS = ("human", "tactical", "veteran", "novice")
-"""Who a player may choose for a side here; "random" stays a testing tool of ``simulate``."""
+CONTROLLERS = ("human", *CHOSEN_IN_WINDOW)
+"""Who a player may choose for a side here (``game.engine.players.CHOSEN_IN_WINDOW``)."""
 CONTROLLER_NAMES = {"human": "Human", **LEVEL_NAMES}
 
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import pygame
 
-from game.engine.players import LEVEL_NAMES
+from game.engine.players import CHOSEN_IN_WINDOW, LEVEL_NAMES
 from game.ui import theme
 from game.ui.battle_setup import BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog
@@ -151,8 +151,8 @@ class NewBattleScreen(Screen):
     options) start a skirmish in one click.
     """
 
-    CONTROLLERS = ("human", "tactical", "veteran", "novice")
-    """Who may play a side: a human or a computer level ("random" is a testing tool, left to ``simulate``)."""
+    CONTROLLERS = ("human", *CHOSEN_IN_WINDOW)
+    """Who may play a side: a human or a computer level (``game.engine.players.CHOSEN_IN_WINDOW``)."""
     CONTROLLER_NAMES: ClassVar[dict[str, str]] = {"human": "Human", **LEVEL_NAMES}
 
     def __init__(self, ui: UiContext, start_battle: Callable[[BattleSetup], Transition | None]) -> None:

@@ -17,7 +17,7 @@ from game.engine.characters import ATTRIBUTES, BRAWLING, MARTIAL_ARTS
 from game.engine.datafiles import read_table
 from game.engine.ladder import FAIR, level_name, parse_level
 from game.engine.limits import limit
-from game.engine.players import LEVEL_NAMES
+from game.engine.players import CHOSEN_IN_WINDOW, LEVEL_NAMES, LEVELS
 from game.engine.quantities import kg_text
 from game.engine.wounds import Wounds, WoundTrack
 
@@ -40,7 +40,9 @@ def ladder_step(field: str, what: str, now: int | None, step: int) -> tuple[int,
     )
 
 
-CONTROLLERS = ("human", "tactical", "random", "veteran", "novice")
+CONTROLLERS = ("human", *CHOSEN_IN_WINDOW, *(level for level in LEVELS if level not in CHOSEN_IN_WINDOW))
+"""What a roster's side may say plays it, in the order a click cycles: the levels chosen on the screens, then
+the testing tools (``game.engine.players``)."""
 CONTROLLER_NAMES = {"human": "Human", **LEVEL_NAMES}
 GEAR_STEP_KG = 0.5
 SCALE_FIELDS = ("strength_scale", "mass_scale", "speed_scale")
