@@ -33,6 +33,7 @@ which an option's module builds on (this module imports the options' modules; th
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from game.engine.blow_base import (
@@ -59,8 +60,12 @@ from game.engine.blow_base import (
 )
 from game.engine.blow_step import BlowStep
 from game.engine.characters import Character
-from game.engine.damage import Factor
+from game.engine.damage import Factor, choose_location
+from game.engine.damage_roll import PARITY, LevelRoll, NumberRoll, WoundSituational
 from game.engine.equipment import Weapon
+from game.engine.min_mid_max import MinMidMax, best_location
+from game.engine.scale_options import CriticalPenetration, ScaleDamageRoll, tech_level_factors
+from game.engine.wounds import WoundLevel
 
 # ------------------------------------------------------------------------------------------ S3
 
@@ -69,17 +74,47 @@ def extra_factors(
     rules: BlowRules, attacker: Character, target: Character, weapon: Weapon, location: str
 ) -> tuple[tuple[Factor, ...], tuple[Factor, ...]]:
     """S3: the offensive and defensive factors rule options add to a blow's at ``location`` (FTC 7, 7.1, 7.2;
-    *Fudge* 4.34's sweep, 4.65's tech levels, 4.52's point step). None yet: FTC's own factors are
+    *Fudge* 4.34's sweep, 4.65's tech levels, 4.52's point step); FTC's own factors are
     ``damage.offensive_factors`` / ``defensive_factors``. The battle and the odds preview add these to those."""
-    return (), ()
+    tech_off, tech_dfn = tech_level_factors(rules, target, weapon, location)
+    return tech_off, tech_dfn
+
+
+# ------------------------------------------------------------------------------------------ S2
+
+
+def where_it_falls(
+    rules: BlowRules,
+    aim: str,
+    allowed: Sequence[str],
+    levels: Mapping[str, WoundLevel | None],
+    factors: Mapping[str, int],
+    relative_degree: int,
+) -> str:
+    """S2, FTC 6.6: where a hit falls — ``damage.choose_location`` on the wound each location reads
+    (``levels``); under Min-Mid-Max a hit by degree 2 or more aimed "best" goes where its die-reading bonus is
+    best (``min_mid_max.best_location``, on the damage factor at each location, ``factors``: offence less
+    defence, the degree not added). The battle and the odds preview both place blows with this."""
+    if aim == "best" and rules.damage_roll == "min_mid_max" and relative_degree >= 2:
+        return best_location(allowed, factors, relative_degree, low_penalty=rules.min_mid_max_low_penalty)
+    return choose_location(aim, allowed, levels)
+
+
+@lru_cache(maxsize=256)
+def rolls_read(rules: BlowRules) -> tuple[bool, bool]:
+    """Whether the attacker's side reads the attacker's combat roll and the target's (*Fudge* 4.61's even roll;
+    4.58's critical success reads the attacker's): the odds leave a roll out of a blow's facts when no step
+    reads it, so the way is spread once per damage number, not once per pair of rolls."""
+    parity = rules.damage_roll in PARITY
+    return parity or rules.critical_penetration > 0, parity
 
 
 # ------------------------------------------------------------------------------------------ the way
 
 ATTACKER_WAY: tuple[Step, ...] = (
-    NoStep("S4", "a damage roll on the number (Fudge 4.61, 4.58)"),
-    NoStep("S5", "the wound read anew, a graze's roll (Fudge 4.56, 4.63)"),
-    NoStep("S6", "attacker-side level shifts (Fudge 4.61, 4.55)"),
+    Chain("S4", (NumberRoll(), ScaleDamageRoll())),  # Fudge 4.61 (and 4.56 on a graze), 4.58 through Scale
+    Chain("S5", (MinMidMax(), CriticalPenetration())),  # Fudge 4.63, then 4.58's critical floor
+    Chain("S6", (LevelRoll(), WoundSituational())),  # Fudge 4.61 on the level, 4.55
     NoStep("S7", "the most the blow may do (Fudge 4.62)"),
 )
 """The attacker's side of the blow, S4 to S7, in order (module doc)."""
@@ -164,7 +199,9 @@ __all__ = [
     "extra_factors",
     "play_steps",
     "read_level",
+    "rolls_read",
     "rules_of",
     "spread_steps",
     "ways_of",
+    "where_it_falls",
 ]

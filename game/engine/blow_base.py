@@ -101,6 +101,10 @@ class Strike:
     attacker: str = ""
     target: str = ""
     fixed: tuple[tuple[str, int], ...] = ()
+    scale_part: int | None = None
+    """What the Scale factors add to the damage number (the attacker's Strength Scale less the target's Mass
+    Scale, as the blow's factors name them: a scale-piercing blow's halved Mass Scale counted as halved); None:
+    ``scale_difference`` (*Fudge* 4.58)."""
 
     @property
     def graze(self) -> bool:
@@ -110,6 +114,11 @@ class Strike:
     def set_total(self, purpose: str) -> int | None:
         """The total the GM set for the coming roll of ``purpose``, None when none is set."""
         return next((t for p, t in self.fixed if p == purpose), None)
+
+    @property
+    def scale_added(self) -> int:
+        """What the Scale factors add to the damage number (``scale_part``, else ``scale_difference``)."""
+        return self.scale_difference if self.scale_part is None else self.scale_part
 
 
 @dataclass(frozen=True, slots=True)

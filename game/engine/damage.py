@@ -138,7 +138,9 @@ def armour_value(item: Armour, weapon: Weapon) -> int:
     return item.defense // 2 if halved else item.defense
 
 
-def _best_armour(defender: Character, weapon: Weapon, location: str) -> tuple[Armour, int] | None:
+def best_armour(defender: Character, weapon: Weapon, location: str) -> tuple[Armour, int] | None:
+    """The armour that counts at a hit location (FTC 7.2, 9.2: the best suit or helmet covering it, suits do
+    not stack) with its value against the weapon (``armour_value``); None when nothing covers it."""
     best: tuple[Armour, int] | None = None
     for item in defender.armour:
         if item.covers(location):
@@ -161,7 +163,7 @@ def defensive_factors(defender: Character, weapon: Weapon, *, location: str = TO
         factors.append(Factor("Mass Scale", defender.mass_scale))
     if defender.damage_capacity is not None:
         factors.append(Factor(f"Damage Capacity ({level_name(defender.damage_capacity)})", defender.damage_capacity))
-    best = _best_armour(defender, weapon, location)
+    best = best_armour(defender, weapon, location)
     if best is not None:
         item, value = best
         label = item.name if value == item.defense else f"{item.name} (halved)"
@@ -174,6 +176,14 @@ def defensive_factors(defender: Character, weapon: Weapon, *, location: str = TO
 def damage_total(relative_degree: int, offence: Sequence[Factor], defence: Sequence[Factor]) -> int:
     """The damage number of a blow (FTC 7): relative degree + offensive factors - defensive factors."""
     return relative_degree + sum(f.value for f in offence) - sum(f.value for f in defence)
+
+
+def scale_part(offence: Sequence[Factor], defence: Sequence[Factor]) -> int:
+    """What the Scale factors add to a blow's damage number (*Fudge* 4.58): the attacker's Strength Scale less
+    the defender's Mass Scale, as the factor lists give them (a scale-piercing blow's Mass Scale as pierced)."""
+    return sum(f.value for f in offence if f.name == "Strength Scale") - sum(
+        f.value for f in defence if f.name.startswith("Mass Scale")
+    )
 
 
 def graze_scale_difference(attacker: Character, defender: Character, weapon: Weapon) -> int:

@@ -62,6 +62,18 @@ THREE_D6_SORTED: Mapping[tuple[int, int, int], int] = MappingProxyType(_three_d6
 """Ways out of 216 of each 3d6 roll read low to high (lowest, median, highest: *Fudge* 4.63's Min, Mid and Max
 read from it); the median is the middle value, so (2, 4, 4) reads Mid 4."""
 
+
+def d6_key(faces: Sequence[int]) -> int:
+    """Six-sided dice the GM set by hand as one number the odds can carry (*Fudge* 4.63 reads each die, not the
+    sum): the faces low to high as digits, (6, 1, 4) -> 146. ``d6_faces`` reads it back."""
+    return int("".join(str(f) for f in sorted(faces)))
+
+
+def d6_faces(key: int) -> tuple[int, ...]:
+    """The faces (low to high) of a ``d6_key``: 146 -> (1, 4, 6)."""
+    return tuple(int(c) for c in str(key))
+
+
 FOUR_DF: Mapping[int, Fraction] = MappingProxyType(
     {total: Fraction(count, 81) for total, count in FOUR_DF_COUNTS.items()}
 )

@@ -42,6 +42,8 @@ ARMOUR_LOCATIONS: tuple[str, ...] = (BODY, HEAD, SHIELD)
 
 COVERAGES: tuple[str, ...] = ("full", "torso", "no_arms", "no_legs")
 """How much of the body a suit covers (FTC 9.2 note): all of it, the torso only, all but the arms / legs."""
+MAX_TECH_LEVEL = 99
+"""The highest technological level a catalogue row may give (*Fudge* 4.65 leaves the levels unquantified)."""
 
 
 class UnknownEquipment(KeyError, ValueError):
@@ -90,6 +92,9 @@ class Weapon:
     natural: bool = False
     note: str = ""
     aliases: tuple[str, ...] = ()
+    tech_level: int = 0
+    """The weapon's technological level (*Fudge* 4.65; the medieval catalogue is all 0): against armour of
+    another level, the rule option ``tech_level_scale`` makes the difference count as Scale."""
 
     @property
     def can_be_two_handed(self) -> bool:
@@ -141,6 +146,8 @@ class Armour:
     coverage: str = "full"
     note: str = ""
     aliases: tuple[str, ...] = ()
+    tech_level: int = 0
+    """The armour's technological level (*Fudge* 4.65; the medieval catalogue is all 0)."""
 
     @property
     def is_shield(self) -> bool:
@@ -235,6 +242,12 @@ def _row(defaults: Mapping[str, Any], row: Mapping[str, Any], kind: str, index: 
         raise EquipmentDataError(
             f"{DATA_FILE.name}: {kind} {name!r} has unknown field(s) "
             f"{', '.join(sorted(unknown))}; remove them or fix their spelling"
+        )
+    level = merged.get("tech_level")
+    if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= MAX_TECH_LEVEL:
+        raise EquipmentDataError(
+            f"{DATA_FILE.name}: {kind} {name!r} has tech_level {level!r}; write a whole number from 0 to "
+            f"{MAX_TECH_LEVEL} (Fudge 4.65; the medieval catalogue is 0)"
         )
     for flag in ("damage_two_handed", "damage_long", "martial_arts_damage"):
         if merged.get(flag) is False:

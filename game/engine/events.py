@@ -311,7 +311,10 @@ class AttackResolved(Event):
         factors = _mods(self.offensive_factors) + "".join(
             f" -{v} {n}" if v >= 0 else f" +{-v} {n}" for n, v in self.defensive_factors if v
         )
-        line += f", damage {self.damage} ({self.relative_degree:+d}{factors}){_steps(self.steps)}"
+        # with rule options' steps: the calculated damage (FTC 7), then each step to the final number
+        off, dfn = (sum(v for _, v in fs) for fs in (self.offensive_factors, self.defensive_factors))
+        shown = self.relative_degree + off - dfn if self.steps else self.damage
+        line += f", damage {shown} ({self.relative_degree:+d}{factors}){_steps(self.steps)}"
         if self.wound:
             line += f": {self.wound}"
         return line
@@ -839,6 +842,8 @@ def set_roll_at(events: Sequence[Event], figure: str, faces: tuple[int, ...]) ->
     concerning the figure that carries those faces (the last event when none does)."""
     for i, e in enumerate(events):
         if figure in e.figures and any(v == faces or (isinstance(v, tuple) and faces in v) for v in vars(e).values()):
+            return i
+        if figure in e.figures and any(s.faces == faces for s in getattr(e, "steps", ())):  # a rule option's roll
             return i
     return len(events) - 1
 

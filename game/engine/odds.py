@@ -28,9 +28,11 @@ from game.engine.blow import (
     defender_spread,
     defender_ways,
     read_level,
+    rolls_read,
+    where_it_falls,
 )
 from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
-from game.engine.damage import HEAD, LOCATIONS, TORSO, choose_location
+from game.engine.damage import HEAD, LOCATIONS, TORSO
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.wounds import DEFAULT_TRACK, WoundLevel, Wounds, WoundTrack
 
@@ -270,6 +272,7 @@ def _outcome_ways(
     # the blow's way, S4-S7 (game.engine.blow): off under FTC as written, when the outcome is the level read
     attacker = attacker_on(rules)
     a_ways = attacker_ways(Strike(rules, 0, TORSO, track)) if attacker else 1
+    reads_attack, reads_defence = rolls_read(rules)  # the rolls a step reads; the others leave the facts alike
     ways: dict[Outcome, int] = {}
     for x, wx in _rolls(attack_roll):
         result = offence + x
@@ -291,13 +294,22 @@ def _outcome_ways(
             levels = {
                 where: _wound(degree + base, rd, track, graze_table, scale_difference) for where, base in bases.items()
             }
-            location = choose_location(aim, hit_locations(result, defence), levels)
+            location = where_it_falls(rules, aim, hit_locations(result, defence), levels, bases, rd)
             # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
             if not attacker:
                 outcome = Outcome(True, levels[location], location)
                 ways[outcome] = ways.get(outcome, 0) + w * others_beaten
                 continue
-            strike = Strike(rules, rd, location, track, scale_difference, x, y, fixed=option_rolls)
+            strike = Strike(
+                rules,
+                rd,
+                location,
+                track,
+                scale_difference,
+                x if reads_attack else None,
+                y if reads_defence else None,
+                fixed=option_rolls,
+            )
             for harm, wa in attacker_spread(strike, Harm(degree + bases[location], levels[location])):
                 outcome = Outcome(True, harm.level, location, kind=harm.kind)
                 ways[outcome] = ways.get(outcome, 0) + w * others_beaten * wa

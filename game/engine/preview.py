@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import magic
+from game.engine import gm, magic
 from game.engine.battle import AttackTerms, Battle, Figure
 from game.engine.blow import extra_factors, rules_of
 from game.engine.combat import (
@@ -29,7 +29,7 @@ from game.engine.combat import (
     total,
 )
 from game.engine.damage import damage_bases, graze_scale_difference, offensive_factors
-from game.engine.dice import FOUR_DF, prob_at_least, prob_at_most
+from game.engine.dice import D6_FACES, FOUR_DF, d6_key, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
 from game.engine.hexgrid import Hex, direction_to, distance
 from game.engine.lof import LineOfFire
@@ -45,7 +45,7 @@ from game.engine.odds import (
     outcome_distribution,
 )
 from game.engine.rule_options import ROLL_OWNERS, rolls_drawn
-from game.engine.set_dice import set_total, set_totals
+from game.engine.set_dice import set_faces, set_total, set_totals
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,10 @@ class _SetRolls:
         """The total of the figure's next roll of ``purpose`` if the GM set it (and the viewer may know)."""
         return set_total(self.battle, purpose, fid) if self.known else None
 
+    def faces(self, purpose: str, fid: str) -> tuple[int, ...] | None:
+        """The faces of the figure's next roll of ``purpose`` if the GM set it (and the viewer may know)."""
+        return set_faces(self.battle, purpose, fid) if self.known else None
+
     def take(self, purpose: str, fid: str) -> int | None:
         """The next unused set roll of ``purpose`` for the figure (for a chain of rolls, e.g. escapes)."""
         if not self.known:
@@ -162,11 +166,17 @@ def _option_rolls(
     out: list[tuple[str, int]] = []
     for purpose in rolls_drawn(battle.options):
         owner = {"attacker": att, "target": tgt}.get(ROLL_OWNERS[purpose])
-        total = dice.peek(purpose, owner.id) if owner is not None else None
-        if owner is not None and total is not None:
-            out.append((purpose, total))
-            what = purpose.replace("_", " ")
-            assumptions.append(f"The GM set {owner.name}'s {what} roll by hand to {total:+d}: these odds count it.")
+        faces = dice.faces(purpose, owner.id) if owner is not None else None
+        if owner is None or faces is None:
+            continue
+        what = purpose.replace("_", " ")
+        if gm.DIE_PURPOSES[purpose][1] == D6_FACES:  # read die by die (Fudge 4.63): the odds carry every face
+            out.append((purpose, d6_key(faces)))
+            shown = "[" + " ".join(str(f) for f in faces) + "]"
+        else:
+            out.append((purpose, sum(faces)))
+            shown = f"{sum(faces):+d}"
+        assumptions.append(f"The GM set {owner.name}'s {what} roll by hand to {shown}: these odds count it.")
     return tuple(out)
 
 

@@ -73,8 +73,10 @@ class OptionSpec:
         return str(value).replace("_", " ") if self.kind == "enum" else str(value)
 
 
-_NUMERIC_ROLLS = ("one_die", "even_roll", "situational")
-_LEVEL_ROLLS = ("one_die_level", "even_roll_level")
+NUMERIC_DAMAGE_ROLLS: tuple[str, ...] = ("one_die", "even_roll", "situational")
+"""The values of ``damage_roll`` that change the damage number (*Fudge* 4.61)."""
+LEVEL_DAMAGE_ROLLS: tuple[str, ...] = ("one_die_level", "even_roll_level")
+"""The values of ``damage_roll`` that move the wound level (*Fudge* 4.61)."""
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -149,23 +151,24 @@ OPTIONS: tuple[OptionSpec, ...] = (
             "situational": "a 4dF situational roll (-4..+4) added to the damage number",
             "min_mid_max": "Fudge 4.63's 3d6 wound roll replaces the damage number",
         },
+        ready=True,
     ),
     OptionSpec(
         "damage_roll_wild", "Damage roll without limits", "bool", False, "Damage", "Fudge 4.61",
         "Ignore the damage roll's three limits.",
-        depends_on=(("damage_roll", (*_NUMERIC_ROLLS, *_LEVEL_ROLLS)), ("scale_damage_roll", (True,))),
-        needs="needs a Damage roll on the number or level, or a Damage roll through Scale",
+        depends_on=(("damage_roll", (*NUMERIC_DAMAGE_ROLLS, *LEVEL_DAMAGE_ROLLS)), ("scale_damage_roll", (True,))),
+        needs="needs a Damage roll on the number or level, or a Damage roll through Scale", ready=True,
     ),
     OptionSpec(
         "graze_damage_roll", "Damage roll on a graze", "bool", False, "Damage", "Fudge 4.56",
         "The damage roll also counts on a graze, at most one level either way.",
-        depends_on=(("damage_roll", (*_NUMERIC_ROLLS, *_LEVEL_ROLLS)),),
-        needs="needs a Damage roll other than Min-Mid-Max",
+        depends_on=(("damage_roll", (*NUMERIC_DAMAGE_ROLLS, *LEVEL_DAMAGE_ROLLS)),),
+        needs="needs a Damage roll other than Min-Mid-Max", ready=True,
     ),
     OptionSpec(
         "min_mid_max_low_penalty", "Min-Mid-Max low-factor penalty", "bool", False, "Damage", "Fudge 4.63",
         "Min-Mid-Max: a damage factor of -5 or worse is a -2 bonus.",
-        depends_on=(("damage_roll", ("min_mid_max",)),), needs="needs the Damage roll Min-Mid-Max",
+        depends_on=(("damage_roll", ("min_mid_max",)),), needs="needs the Damage roll Min-Mid-Max", ready=True,
     ),
     OptionSpec(
         "wound_situational_roll", "Situational roll on wounds", "enum", "off", "Damage", "Fudge 4.55",
@@ -176,6 +179,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
             "worse": "+3 makes a wound one level worse, +4 two levels",
             "both": "also -3 one level lighter, -4 two levels",
         },
+        ready=True,
     ),
     OptionSpec(
         "fudge_graze_table", "Fudge's graze table", "bool", False, "Damage", "FTC 7.3, Fudge 4.56",
@@ -228,16 +232,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "critical_penetration", "Critical penetration", "int", 0, "Scale", "Fudge 4.58",
         "A smaller fighter's roll of +4 always gets this many points through.",
-        low=0, high=2, value_help={0: "off", 1: "1 point gets through", 2: "2 points get through"},
+        low=0, high=2, value_help={0: "off", 1: "1 point gets through", 2: "2 points get through"}, ready=True,
     ),
     OptionSpec(
         "scale_damage_roll", "Damage roll through Scale", "bool", False, "Scale", "Fudge 4.58",
-        "A damage roll when Scale alone stops a hit from scratching.",
+        "A damage roll when Scale alone stops a hit from scratching.", ready=True,
     ),
     OptionSpec(
         "tech_level_scale", "Tech levels as Scale", "int", 0, "Scale", "Fudge 4.65",
         "Each tech level between weapon and armour counts as this much Scale.",
-        low=0, high=5, value_help={0: "off"},
+        low=0, high=5, value_help={0: "off"}, ready=True,
     ),
 )  # fmt: skip
 """Every rule option, in the order of docs/rulings.md's table, the rules file and ``RuleOptions``."""
@@ -578,6 +582,8 @@ def preset_named(options: RuleOptions) -> Preset | None:
 __all__ = [
     "GROUPS",
     "HEROES",
+    "LEVEL_DAMAGE_ROLLS",
+    "NUMERIC_DAMAGE_ROLLS",
     "OPTIONS",
     "OPTION_ROLLS",
     "ROLES",

@@ -19,6 +19,12 @@ def set_total(battle: Battle, purpose: str, fid: str) -> int | None:
     return None
 
 
+def set_faces(battle: Battle, purpose: str, fid: str) -> tuple[int, ...] | None:
+    """The faces of the next roll of ``purpose`` the GM set for figure ``fid``, None when none is waiting (for
+    a roll read die by die, *Fudge* 4.63's 3d6)."""
+    return next((die.faces for die in battle.gm_dice if die.purpose == purpose and die.figure == fid), None)
+
+
 def set_totals(battle: Battle, purpose: str, fid: str) -> list[int]:
     """The totals of every roll of ``purpose`` the GM set for figure ``fid`` and not yet used, in the order
     the battle takes them (one for each of its coming rolls of that purpose)."""

@@ -31,6 +31,7 @@ from game.engine.blow import (
     defender_side,
     extra_factors,
     rules_of,
+    where_it_falls,
 )
 from game.engine.combat import (
     Modifier,
@@ -53,7 +54,6 @@ from game.engine.damage import (
     LOCATIONS,
     TORSO,
     Factor,
-    choose_location,
     crippled_character,
     damage_total,
     defensive_factors,
@@ -61,6 +61,7 @@ from game.engine.damage import (
     graze_scale_difference,
     location_name,
     offensive_factors,
+    scale_part,
 )
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
 from game.engine.hexgrid import Hex, neighbors
@@ -183,7 +184,7 @@ def strike(
     spell's touch skill (FTC 8.3) instead of the weapon's. Once it hits and its location is chosen the blow
     goes the attacker's side of its way (``game.engine.blow``: S3's factors, S4–S7) under ``rules`` (None: the
     battle's options; a declaration's own rules add its ``stun``, ``max_wound``, place in a sweep);
-    ``target_roll``: the 4dF total of the target's roll of the round when it rolled a defence."""
+    ``target_roll``: the total of the roll the target defended or dodged with (None: it rolled none)."""
     rules = rules_of(b.options) if rules is None else rules
     skill = att.character.combat_skill(weapon) if skill is None else skill
     offence = skill + roll + total(omods)
@@ -252,12 +253,25 @@ def strike(
         for where in LOCATIONS
         if where in {location_name(a) for a in allowed} and (where != HEAD or tgt.character.has_head)
     }
-    location = choose_location(aim, allowed, {where: blown[3] for where, blown in by_location.items()})
+    track = tgt.character.wound_track
+    levels = {where: blown[3] for where, blown in by_location.items()}
+    factors = {where: blown[2] - rd * track.degree_multiplier for where, blown in by_location.items()}
+    location = where_it_falls(rules, aim, allowed, levels, factors, rd)
     off, dfn, dmg, level = by_location[location]
     steps: tuple[ev.BlowStep, ...] = ()
     if attacker_on(rules):  # S4-S7: the rule options' steps (none under FTC as written: no draw, no line)
-        track = tgt.character.wound_track
-        strike_facts = Strike(rules, rd, location, track, scale_difference, roll, target_roll, att.id, tgt.id)
+        strike_facts = Strike(
+            rules,
+            rd,
+            location,
+            track,
+            scale_difference,
+            None if stray else roll,  # a stray won no opposed roll
+            target_roll,
+            att.id,
+            tgt.id,
+            scale_part=scale_part(off, dfn),
+        )
         harm, steps = attacker_side(strike_facts, Harm(dmg, level), dice.blow_dice(b))
         dmg, level = harm.number, harm.level
     event = ev.AttackResolved(

@@ -452,6 +452,7 @@ def cast(
                 item.difficulty,
                 distance(fig.hex, tgt.hex),
                 "best",
+                target_roll=rolls.get(tgt.id) if bdef is not None else None,
             )
             out.append(event)
             if wound:
