@@ -7,8 +7,10 @@
 * ``rules_of(battle)``: the rule options it was played under (the summary's and the text's "Rules:" line).
 
 Luck counts the rolls a side makes for itself: combat rolls (FTC 6.3), initiative (FTC 4), both ends of an
-escape contest (FTC 5.3) and Health rolls against wounds (FTC 7.4). The situational roll of a stray shot
-(FTC 6.5.3) belongs to nobody and is left out.
+escape contest (FTC 5.3), Health rolls against wounds (FTC 7.4) and the attacker's 4dF damage rolls of the rule
+options (*Fudge* 4.61, 4.56, 4.58: ``damage_roll.ATTACKER_4DF_RULES``). The situational roll of a stray shot
+(FTC 6.5.3) belongs to nobody and is left out, as are rolls of one die, 3d6 (not 4dF sums) and the target's
+situational roll on a wound (*Fudge* 4.55: a high roll there is the attacker's luck, not its roller's).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from game.engine import events as ev
 from game.engine.battle import Battle
+from game.engine.damage_roll import ATTACKER_4DF_RULES
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.rule_options import ROLE_NAMES, changed, describe, reads_roles
 from game.engine.wounds import Wounds
@@ -131,6 +134,10 @@ def side_rolls(battle: Battle) -> dict[str, list[tuple[int, ...]]]:
                 add(sid, faces)
         elif isinstance(e, ev.Wounded):
             add(e.figure, e.health_faces)
+        if isinstance(e, ev.AttackResolved):
+            for step in e.steps:
+                if step.rule in ATTACKER_4DF_RULES and len(step.faces) == 4:
+                    add(e.attacker, step.faces)
     return out
 
 

@@ -38,6 +38,9 @@ ONE_DIE = ("one_die", "one_die_level")
 """The variants that roll one Fudge die (the attacker's ``damage_die``)."""
 PARITY = ("even_roll", "even_roll_level")
 """The variants that read the parity of the round's opposed rolls and roll nothing of their own."""
+ATTACKER_4DF_RULES = (RULE, GRAZE_RULE, "Fudge 4.58")
+"""The rules of the blow's steps whose four Fudge dice are the attacker's own roll (the damage roll on the number,
+on a graze, through Scale): the after-battle report counts them in the attacker's side's luck."""
 
 
 # ------------------------------------------------------------------------------------------ the numbers
@@ -345,6 +348,7 @@ class WoundSituational:
 
 
 __all__ = [
+    "ATTACKER_4DF_RULES",
     "ONE_DIE",
     "PARITY",
     "LevelRoll",

@@ -19,6 +19,7 @@ from game.engine.damage_roll import limited
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.odds import outcome_distribution
 from game.engine.wounds import WoundLevel
+from game.report import side_rolls
 from tests.engine.blow_scenes import GRAZE, GUARD, HIT, PEASANT, duel, person, waiting
 from tests.engine.blow_scenes import blow as strike
 
@@ -395,3 +396,14 @@ def test_fudge_4_61_off_a_battle_takes_no_damage_roll() -> None:
                     (1,) if purpose == "damage_die" else (1, 2, 3) if purpose == "damage_3d6" else ROLLS[1],
                 )
             )
+
+
+def test_the_attackers_4df_damage_roll_counts_in_his_sides_luck_and_one_die_does_not() -> None:
+    """The after-battle report's luck sums 4dF rolls a side made for itself: the situational damage roll is the
+    attacker's (blue's); a single Fudge die is no 4dF sum and is left out."""
+    b = studded(SITUATIONAL)
+    strike(b, attacker=[("damage", ROLLS[3])])
+    assert ROLLS[3] in side_rolls(b)["blue"] and ROLLS[3] not in side_rolls(b)["red"]
+    one = duel(RuleOptions(damage_roll="one_die"))
+    strike(one, attacker=[("damage_die", (1,))])
+    assert all(len(faces) == 4 for faces in side_rolls(one)["blue"])
