@@ -164,7 +164,11 @@ def _comment(spec: ro.OptionSpec) -> str:
     else:
         values = ""
     words = spec.help.rstrip(".")
-    return f"{spec.group}: {values}{words[:1].lower()}{words[1:]} ({spec.section})"
+    first, *rest = words.split(" ", 2)
+    proper = not first[1:].islower() or (rest and rest[0][:1].isupper())  # "NPC pawns", "Fudge Points for"
+    if len(first) == 1 or not proper:  # "A blow ..." -> "a blow ...", "Roll ..." -> "roll ..."
+        words = words[:1].lower() + words[1:]
+    return f"{spec.group}: {values}{words} ({spec.section})"
 
 
 def _string(value: str) -> str:

@@ -167,3 +167,17 @@ def test_ai_match_prints_and_records_its_rules(tmp_path: Path, capsys: pytest.Ca
         "name": "Mine",
         "changed": {"initiative_once": True},
     }
+
+
+def test_a_rules_files_comments_keep_the_capitals_of_names() -> None:
+    """Each comment is the option's help in the middle of a line: an ordinary first word is lowered ("a blow
+    may …", "roll initiative …"), a name is not ("NPC pawns", "Fudge Points", "Min-Mid-Max", "Damage Capacity")."""
+    text = rules_text(RuleOptions())
+    for said in ("# Blows: a blow may go for stun", "# Round: roll initiative once", ": NPC pawns roll their own dice"):
+        assert said in text
+    for said in (
+        "0-10: Fudge Points for each hero",
+        "# Damage: Min-Mid-Max: a damage",
+        "will_roll: Damage Capacity as",
+    ):
+        assert said in text
