@@ -15,8 +15,9 @@ from game.engine.ai import Player
 from game.engine.battle import Battle, Seat, apply, legal_actions
 from game.engine.events import AttackResolved
 from game.engine.players import make_player
+from game.engine.rule_options import RuleOptions
 from game.maps.errors import MapLoadError
-from game.report import boxes_text
+from game.report import boxes_text, rules_of, rules_text_line
 from game.roster import RosterError
 from game.rules_file import RulesFileError, add_rules_option, rules_argument
 from game.session import SetupError, load_session, new_session, seed_argument
@@ -134,6 +135,8 @@ def simulate_main(argv: list[str]) -> int:
         return 2
     t0 = time.perf_counter()
     play_out(session.battle, players, args.max_rounds, verbose=args.verbose)
+    if session.battle.options != RuleOptions():  # the rules it was played under, as the report says them
+        print(rules_text_line(rules_of(session.battle), session.battle.options))
     print(summary(session.battle))
     note = round_cap_note(session.battle, args.max_rounds)
     if note is not None:

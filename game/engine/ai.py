@@ -17,6 +17,7 @@ from fractions import Fraction
 from game.engine import actions as act
 from game.engine import magic
 from game.engine.battle import Battle, Decision, Figure
+from game.engine.blow import rules_of
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.creatures import default_stance
@@ -173,7 +174,8 @@ class TacticalPlayer:
         return any(not f.moved and not f.held and f.id != fig.id for f in battle.able(fig.side))
 
     def _attack_value(self, battle: Battle, fig: Figure, target: Figure) -> Fraction:
-        """Expected wound level dealt by a neutral attack on ``target`` (exact, FTC 6.4–7)."""
+        """Expected wound level dealt by a neutral attack on ``target`` (exact, FTC 6.4–7; the rule options' steps
+        of the blow's way counted)."""
         w = fig.character.ready_weapon
         off = fig.character.combat_skill(w)
         dfn = target.character.combat_skill(target.character.ready_weapon)
@@ -183,8 +185,8 @@ class TacticalPlayer:
             if band is None:
                 return Fraction(0)
             return hit_probability(off, (), band.difficulty) * 2
-        dist = outcome_distribution(off, dfn, (), diff, w.damage - 1)
-        return expected_wound(dist)
+        rules = rules_of(battle.options)  # the blow's way under the battle's options (a damage roll, ...)
+        return expected_wound(outcome_distribution(off, dfn, (), diff, w.damage - 1, rules=rules))
 
     def _move(self, battle: Battle, fid: str, start: float) -> act.Move:
         fig = battle.figure(fid)
