@@ -496,6 +496,14 @@ def rolls_drawn(options: RuleOptions) -> tuple[str, ...]:
     return tuple(purpose for purpose, on in OPTION_ROLLS.items() if on(options))
 
 
+def roll_count(purpose: str, options: RuleOptions) -> int | None:
+    """The number of dice a rule option makes a roll take under these options, None when they leave it as
+    ``gm.DIE_PURPOSES`` says (*Fudge* 4.34's group roll is four dice under ``group_4df``, not two)."""
+    if purpose == "npc_group" and options.npc_rolls == "group_4df":
+        return 4
+    return None
+
+
 # ------------------------------------------------------------------------------------------ roles
 
 ROLES: tuple[str, ...] = ("pc", "major_npc", "npc")
@@ -609,6 +617,7 @@ __all__ = [
     "presets",
     "reads_roles",
     "resolve_role",
+    "roll_count",
     "rolls_drawn",
     "toml_text",
     "unready",

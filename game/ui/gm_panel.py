@@ -30,9 +30,14 @@ from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, tran
 from game.ui.text_field import TextField
 from game.ui.widgets import Button, Tooltip, draw_panel
 
-ROLLS = Battle.BATTLE_ROLLS
-"""The rolls a battle makes, in the order the purpose button cycles them."""
 FACE_TEXT = {-1: "−", 0: "0", 1: "+"}
+
+
+def face_text(purpose: str, face: int) -> str:
+    """One die of a roll as the panel shows it: − 0 + for a Fudge die, its number for a six-sided one."""
+    return FACE_TEXT[face] if gm.DIE_PURPOSES[purpose][1] == (-1, 0, 1) else str(face)
+
+
 STANDING_NONE = "none yet: the modifiers and conditions the GM gives stand here, to lift"
 """The Standing row with nothing to lift (rather than an empty row beside its title)."""
 WOUND_TICKS = (WoundLevel.SCRATCH, WoundLevel.HURT, WoundLevel.VERY_HURT, WoundLevel.INCAPACITATED)
@@ -81,7 +86,7 @@ class GMPanel(Screen):
         self.condition_value = -1
         self.near = False
         self.purpose = "combat"
-        self.faces = [0, 0, 0, 0]
+        self.faces = self.blank_faces()
         self.winner: str | None = None
         self.message = ""
         self.error = False
@@ -140,7 +145,7 @@ class GMPanel(Screen):
         waiting = [d for d in b.gm_dice if d.figure == self.figure]
         if waiting:
             return "waiting: " + ", ".join(
-                f"{d.purpose} [{' '.join(FACE_TEXT.get(f, str(f)) for f in d.faces)}]" for d in waiting
+                f"{d.purpose} [{' '.join(face_text(d.purpose, f) for f in d.faces)}]" for d in waiting
             )
         marks = set_roll_marks(b, seat_of_gm(b) or Seat.game_master()) or {i: "set by hand" for i in b.set_rolls}
         if not marks:
@@ -174,14 +179,25 @@ class GMPanel(Screen):
         setattr(self, name, value)
         self.layout()
 
+    def blank_faces(self) -> list[int]:
+        """The dice of the roll being set, as the battle rolls them (four Fudge dice, one, 3d6 …), each at its
+        first face: 0 for a Fudge die, 1 for a six-sided one."""
+        count, allowed = self.battle.roll_dice(self.purpose)
+        return [0 if 0 in allowed else allowed[0]] * count
+
     def cmd_face(self, i: int) -> None:
-        """Cycle one die of the roll set by hand: − 0 +."""
-        self.faces[i] = {-1: 0, 0: 1, 1: -1}[self.faces[i]]
+        """Cycle one die of the roll set by hand through its faces: 0 + − for a Fudge die, 1 to 6 for a d6."""
+        _, allowed = self.battle.roll_dice(self.purpose)
+        self.faces[i] = allowed[(allowed.index(self.faces[i]) + 1) % len(allowed)]
         self.layout()
 
     def cmd_purpose(self) -> None:
-        """Cycle which roll of the figure is set by hand."""
-        self.purpose = ROLLS[(ROLLS.index(self.purpose) + 1) % len(ROLLS)]
+        """Cycle which roll of the figure is set by hand: every roll this battle makes, the rule options' rolls
+        while their option is on (``Battle.settable_rolls``); the dice are set afresh for it."""
+        rolls = self.battle.settable_rolls()
+        i = rolls.index(self.purpose) if self.purpose in rolls else -1
+        self.purpose = rolls[(i + 1) % len(rolls)]
+        self.faces = self.blank_faces()
         self.layout()
 
     def cmd_modifier(self) -> bool:
@@ -349,9 +365,19 @@ class GMPanel(Screen):
         add("Set", self.cmd_condition, 50)
         next_row()
         row("Next die")
-        add(self.purpose, self.cmd_purpose, 100, snug=False)
+        if self.purpose not in b.settable_rolls() or len(self.faces) != b.roll_dice(self.purpose)[0]:
+            self.purpose = "combat"  # a battle replaced (undo, load): its own rolls
+            self.faces = self.blank_faces()
+        rolls = ", ".join(r.replace("_", " ") for r in b.settable_rolls())
+        add(
+            self.purpose.replace("_", " "),
+            self.cmd_purpose,
+            150,
+            snug=False,
+            tip=f"The roll the next die sets; click for the next of the rolls this battle makes: {rolls}.",
+        )
         for i, f in enumerate(self.faces):
-            add(FACE_TEXT[f], functools.partial(self.cmd_face, i), 32)
+            add(face_text(self.purpose, f), functools.partial(self.cmd_face, i), 32)
         add(
             "Set die",
             lambda: self.send(gm.SetDie(self.figure, self.purpose, tuple(self.faces))),

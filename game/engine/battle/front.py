@@ -118,6 +118,8 @@ class Battle(BattleState):
     light_at = gm_seat.light_at
     footing_at = gm_seat.footing_at
     gm_between_rounds = gm_decisions.between_rounds
+    settable_rolls = gm_seat.settable_rolls
+    roll_dice = gm_seat.roll_dice
     gm_free_for = gm_decisions.free_for
     # movement (FTC 5, 5.2, 5.3)
     zone = zones.zone

@@ -22,7 +22,7 @@ from game.engine.characters import Character
 from game.engine.creatures import footprint
 from game.engine.equipment import armour as equipment_armour
 from game.engine.hexgrid import Hex
-from game.engine.rule_options import resolve_role, rolls_drawn
+from game.engine.rule_options import resolve_role
 
 FIGURE_ACTIONS = (
     gm.GrantEscape,
@@ -138,11 +138,12 @@ def condition(b: BattleState, a: gm.BattleCondition) -> list[ev.Event]:
 
 
 def set_die(b: BattleState, a: gm.SetDie) -> list[ev.Event]:
-    rolls = (*gm_seat.BATTLE_ROLLS, *rolls_drawn(b.options))  # the rule options' rolls while their option is on
+    rolls = gm_seat.settable_rolls(b)  # the rule options' rolls while their option is on
     if a.purpose not in rolls:
         raise IllegalAction(f"A battle makes no {a.purpose} roll; set one of {', '.join(rolls)}.")
     dice.queue_set_die(b, a)
-    faces = " ".join({-1: "-", 0: "0", 1: "+"}.get(f, str(f)) for f in a.faces)
+    fudge = gm.DIE_PURPOSES[a.purpose][1] == (-1, 0, 1)  # six-sided dice read as numbers (Fudge 4.63's 3d6)
+    faces = " ".join({-1: "-", 0: "0", 1: "+"}[f] if fudge else str(f) for f in a.faces)
     return [ev.GMActed(a.kind, f"{{0}}'s next {a.purpose} roll is set by hand: [{faces}]", (a.figure,))]
 
 

@@ -14,10 +14,24 @@ from game.engine import gm
 from game.engine.battle.state import BattleState, Figure
 from game.engine.combat import Modifier, total
 from game.engine.hexgrid import Hex
+from game.engine.rule_options import roll_count, rolls_drawn
 from game.engine.zoc import EscapeLevels
 
 BATTLE_ROLLS = ("combat", "initiative", "escape", "health", "situational", "will", "resistance")
 """The rolls a battle makes, so the ones a GM may set by hand here (healing is between battles)."""
+
+
+def settable_rolls(b: BattleState) -> tuple[str, ...]:
+    """*Fudge* 4.1: the rolls this battle makes, so the ones the GM may set by hand (``gm.SetDie``): FTC's own,
+    then the rule options' rolls while their option is on (``rule_options.rolls_drawn``)."""
+    return (*BATTLE_ROLLS, *rolls_drawn(b.options))
+
+
+def roll_dice(b: BattleState, purpose: str) -> tuple[int, tuple[int, ...]]:
+    """How many dice a roll of ``purpose`` takes in this battle and the faces each may show (``gm.DIE_PURPOSES``,
+    as the battle's rule options count them: ``rule_options.roll_count``)."""
+    count, faces = gm.DIE_PURPOSES[purpose]
+    return roll_count(purpose, b.options) or count, faces
 
 
 def conditions(b: BattleState) -> gm.GMState:
