@@ -464,7 +464,9 @@ RULE_OPTION_HELP: Mapping[str, str] = MappingProxyType({s.name: option_help(s) f
 OPTION_ROLLS: Mapping[str, Callable[[RuleOptions], bool]] = MappingProxyType(
     {
         "damage_die": lambda o: o.damage_roll in ("one_die", "one_die_level"),
-        "damage": lambda o: o.damage_roll == "situational" or o.scale_damage_roll,
+        "damage": lambda o: (
+            o.damage_roll == "situational" or (o.scale_damage_roll and o.damage_roll not in NUMERIC_DAMAGE_ROLLS)
+        ),
         "damage_3d6": lambda o: o.damage_roll == "min_mid_max",
         "wound_situational": lambda o: o.wound_situational_roll != "off",
         "npc_group": lambda o: o.npc_rolls in ("group", "group_4df"),

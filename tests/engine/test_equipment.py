@@ -238,3 +238,23 @@ def test_parry_penalty_is_between_0_and_minus_2_and_monotone(
     assert -2 <= penalty <= 0
     if attacker.mass_kg <= defender.mass_kg:
         assert penalty == 0
+
+
+@pytest.mark.parametrize("level", ['"modern"', "-1", "true", "2.5"])
+def test_fudge_4_65_a_tech_level_that_is_not_a_whole_number_is_refused_with_the_row_and_the_fix(
+    monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    """A GM's catalogue row with a bad ``tech_level`` is our own sentence naming the file, the row and the fix."""
+    import tomllib
+
+    text = equipment.DATA_FILE.read_text(encoding="utf-8")
+    bad = text.replace('name = "Broadsword"', f'name = "Broadsword"\ntech_level = {level}', 1)
+    monkeypatch.setattr(equipment, "read_table", lambda name: tomllib.loads(bad))
+    equipment._data.cache_clear()
+    try:
+        with pytest.raises(equipment.EquipmentDataError, match=r"weapon 'Broadsword' has tech_level .*; write a whole"):
+            equipment.weapons()
+    finally:
+        monkeypatch.undo()
+        equipment._data.cache_clear()
+    assert equipment.weapon("Broadsword").tech_level == 0

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from game.engine.battle import Battle, RuleOptions
+from game.engine import gm
+from game.engine.battle import Battle, IllegalAction, RuleOptions
 from game.engine.blow import extra_factors, rules_of
 from game.engine.characters import Character
 from game.engine.damage import TORSO
@@ -153,3 +154,14 @@ def test_fudge_4_65_the_tech_level_counts_in_the_blow_and_its_odds() -> None:
     (outcome,) = struck.odds
     assert str(outcome.level) == "Hurt"
     assert "+2 Tech level (weapon 1, Chain Mail 0)" in struck.blow.text()
+
+
+def test_fudge_4_58_under_a_roll_on_the_number_the_scale_option_adds_no_roll_of_its_own() -> None:
+    """Under one die on the number that die is the roll through Scale: the battle makes no 4dF damage roll, so
+    the GM's seat may not set one; under the level variant it does."""
+    b = _fionn(RuleOptions(damage_roll="one_die", scale_damage_roll=True))
+    with pytest.raises(IllegalAction, match="A battle makes no damage roll"):
+        b.apply(gm.SetDie("a", "damage", (1, 1, 0, 0)))
+    level = _fionn(RuleOptions(damage_roll="one_die_level", scale_damage_roll=True))
+    level.apply(gm.SetDie("a", "damage", (1, 1, 0, 0)))
+    assert waiting(level, "damage") == 1
