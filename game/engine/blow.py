@@ -64,7 +64,7 @@ from game.engine.damage import Factor, choose_location
 from game.engine.damage_roll import PARITY, LevelRoll, NumberRoll, WoundSituational
 from game.engine.equipment import Weapon
 from game.engine.min_mid_max import MinMidMax, best_location
-from game.engine.scale_options import CriticalPenetration, ScaleDamageRoll, tech_level_factors
+from game.engine.scale_options import CRITICAL_ROLL, CriticalPenetration, ScaleDamageRoll, tech_level_factors
 from game.engine.wounds import WoundLevel
 
 # ------------------------------------------------------------------------------------------ S3
@@ -101,12 +101,27 @@ def where_it_falls(
 
 
 @lru_cache(maxsize=256)
-def rolls_read(rules: BlowRules) -> tuple[bool, bool]:
-    """Whether the attacker's side reads the attacker's combat roll and the target's (*Fudge* 4.61's even roll;
-    4.58's critical success reads the attacker's): the odds leave a roll out of a blow's facts when no step
-    reads it, so the way is spread once per damage number, not once per pair of rolls."""
-    parity = rules.damage_roll in PARITY
-    return parity or rules.critical_penetration > 0, parity
+def _reads(rules: BlowRules) -> tuple[bool, bool]:
+    return rules.damage_roll in PARITY, rules.critical_penetration > 0
+
+
+def rolls_seen(rules: BlowRules, attacker_roll: int | None, target_roll: int | None) -> tuple[int | None, int | None]:
+    """The round's rolls of a blow as the attacker's side reads them: *Fudge* 4.61's even roll their parity (an
+    even roll as 0, an odd one as 1), 4.58's critical the attacker's +4 (kept as +4, itself even); None for a roll
+    no step reads. The odds give the way these, so they spread it once per blow they can tell apart, not once
+    per pair of rolls."""
+    parity, critical = _reads(rules)
+    if not (parity or critical):
+        return None, None
+    return _seen(attacker_roll, parity, critical), _seen(target_roll, parity, False)
+
+
+def _seen(roll: int | None, parity: bool, critical: bool) -> int | None:
+    if roll is None:
+        return None
+    if critical and roll == CRITICAL_ROLL:
+        return roll
+    return roll % 2 if parity else None
 
 
 # ------------------------------------------------------------------------------------------ the way
@@ -199,7 +214,7 @@ __all__ = [
     "extra_factors",
     "play_steps",
     "read_level",
-    "rolls_read",
+    "rolls_seen",
     "rules_of",
     "spread_steps",
     "ways_of",

@@ -14,7 +14,7 @@ without an import cycle.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Protocol
 
@@ -59,6 +59,15 @@ class BlowRules:
     """*Fudge* 4.62: the most wound the declaration will do (a pulled punch)."""
     sweep_place: int = 0
     """*Fudge* 4.34: the foe's place in a sweeping blow after the first (0: the first, or no sweep)."""
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        values = tuple(getattr(self, f.name) for f in fields(self) if f.name != "_hash")
+        object.__setattr__(self, "_hash", hash(values))
+
+    def __hash__(self) -> int:
+        """Computed once: the rules key the odds' caches on every blow they spread."""
+        return self._hash
 
     @classmethod
     def of(cls, options: RuleOptions) -> BlowRules:

@@ -28,7 +28,7 @@ from game.engine.blow import (
     defender_spread,
     defender_ways,
     read_level,
-    rolls_read,
+    rolls_seen,
     where_it_falls,
 )
 from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
@@ -271,9 +271,9 @@ def _outcome_ways(
     bases.update(other_locations)
     # the blow's way, S4-S7 (game.engine.blow): off under FTC as written, when the outcome is the level read
     attacker = attacker_on(rules)
-    a_ways = attacker_ways(Strike(rules, 0, TORSO, track)) if attacker else 1
-    reads_attack, reads_defence = rolls_read(rules)  # the rolls a step reads; the others leave the facts alike
+    a_ways = _attacker_ways(rules, track) if attacker else 1
     ways: dict[Outcome, int] = {}
+    blows: dict[tuple[int, str, int | None, int | None], int] = {}
     for x, wx in _rolls(attack_roll):
         result = offence + x
         if result < difficulty:
@@ -300,19 +300,15 @@ def _outcome_ways(
                 outcome = Outcome(True, levels[location], location)
                 ways[outcome] = ways.get(outcome, 0) + w * others_beaten
                 continue
-            strike = Strike(
-                rules,
-                rd,
-                location,
-                track,
-                scale_difference,
-                x if reads_attack else None,
-                y if reads_defence else None,
-                fixed=option_rolls,
-            )
-            for harm, wa in attacker_spread(strike, Harm(degree + bases[location], levels[location])):
-                outcome = Outcome(True, harm.level, location, kind=harm.kind)
-                ways[outcome] = ways.get(outcome, 0) + w * others_beaten * wa
+            # the attacker's side is spread once per blow it can tell apart, after every pair of rolls
+            blow = (rd, location, *rolls_seen(rules, x, y))
+            blows[blow] = blows.get(blow, 0) + w * others_beaten
+    seen = (rules, track, scale_difference, graze_table, option_rolls)
+    for (rd, location, x_seen, y_seen), w in blows.items():
+        number = rd * track.degree_multiplier + bases[location]
+        for (after_level, kind), wa in _attacker_levels(*seen, (rd, location, x_seen, y_seen, number)):
+            outcome = Outcome(True, after_level, location, kind=kind)
+            ways[outcome] = ways.get(outcome, 0) + w * wa
     denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1)) * a_ways
     # the defender's side, S8-S13: FTC 7.4's Health roll, the limb rule of FTC 6.6, the box marked
     fresh = sheet if sheet is not None else _unhurt(track)
@@ -334,6 +330,33 @@ def _outcome_ways(
     denominator *= d_ways
     ordered = sorted(after.items(), key=lambda item: _sort_key(item[0]))
     return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in ordered if w})
+
+
+@lru_cache(maxsize=256)
+def _attacker_ways(rules: BlowRules, track: WoundTrack) -> int:
+    return attacker_ways(Strike(rules, 0, TORSO, track))
+
+
+@lru_cache(maxsize=8192)
+def _attacker_levels(
+    rules: BlowRules,
+    track: WoundTrack,
+    scale_difference: int,
+    graze_table: bool,
+    option_rolls: tuple[tuple[str, int], ...],
+    blow: tuple[int, str, int | None, int | None, int],
+) -> tuple[tuple[tuple[WoundLevel | None, str], int], ...]:
+    """The attacker's side's spread (``blow.attacker_spread``) of a blow — its relative degree, location, the
+    rolls the way reads (``blow.rolls_seen``) and its damage number — by what the outcome keeps of it: the
+    wound level and its kind (the damage numbers that read the same wound are one outcome)."""
+    rd, location, x_seen, y_seen, number = blow
+    strike = Strike(rules, rd, location, track, scale_difference, x_seen, y_seen, fixed=option_rolls)
+    level = _wound(number, rd, track, graze_table, scale_difference)
+    out: dict[tuple[WoundLevel | None, str], int] = {}
+    for after, ways in attacker_spread(strike, Harm(number, level)):
+        key = (after.level, after.kind)
+        out[key] = out.get(key, 0) + ways
+    return tuple(out.items())
 
 
 @lru_cache(maxsize=64)
