@@ -47,7 +47,7 @@ from game.ui.token_art import look_for
 from game.ui.token_images import figure_tokens
 from game.ui.view import BoardView, HexFill, TokenView
 from game.ui.viewer import DRAG_THRESHOLD, ViewerScreen
-from game.ui.widgets import Button, Tooltip, draw_panel
+from game.ui.widgets import Button, Tooltip, cycled, draw_panel
 
 RGB = tuple[int, int, int]
 CONTROLLERS = ("human", *CHOSEN_IN_WINDOW)
@@ -241,9 +241,7 @@ class DeployScreen(ViewerScreen):
         )
 
     def _cycle_controller(self, side: str) -> bool:
-        current = self.controllers[side]
-        i = CONTROLLERS.index(current) if current in CONTROLLERS else -1
-        self.controllers[side] = CONTROLLERS[(i + 1) % len(CONTROLLERS)]
+        self.controllers[side] = cycled(CONTROLLERS, self.controllers[side])
         if self.gm == side and self.controllers[side] != "human":
             self.gm = None
             self.say(f"{self.side_name(side)} is now played by the computer, so it cannot hold the GM seat.")
@@ -255,9 +253,7 @@ class DeployScreen(ViewerScreen):
         return [None, GM_REFEREE, *(s for s in self.side_ids if self.controllers[s] == "human")]
 
     def _cycle_gm(self) -> bool:
-        choices = self.gm_choices()
-        i = choices.index(self.gm) if self.gm in choices else 0
-        self.gm = choices[(i + 1) % len(choices)]
+        self.gm = cycled(self.gm_choices(), self.gm)
         self._refresh_labels()
         return True
 

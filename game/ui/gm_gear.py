@@ -19,6 +19,7 @@ from game.engine.quantities import load_parts_text, number_text
 from game.ui import theme
 from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns
 from game.ui.screen import Transition, UiContext
+from game.ui.widgets import cycled
 
 
 class GearEditor(GMDialog):
@@ -58,9 +59,7 @@ class GearEditor(GMDialog):
 
     def cycle_coverage(self, name: str) -> None:
         """The next coverage of a ticked suit (FTC 9.2): full, torso only, arms bare, legs bare."""
-        order = equipment.COVERAGES
-        now = self.coverage.get(name, "full")
-        self.coverage[name] = order[(order.index(now) + 1) % len(order)] if now in order else "full"
+        self.coverage[name] = cycled(equipment.COVERAGES, self.coverage.get(name, "full"))
 
     def chosen_coverage(self) -> dict[str, str]:
         """The coverage of every ticked suit of body armour, as ``gm.EditGear`` takes it."""

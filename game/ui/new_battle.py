@@ -19,7 +19,7 @@ from game.ui import theme
 from game.ui.battle_setup import BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, transition_of
-from game.ui.widgets import Button, ScrollList
+from game.ui.widgets import Button, ScrollList, cycled
 
 
 @dataclass(frozen=True)
@@ -276,9 +276,7 @@ class NewBattleScreen(Screen):
             b.text = f"{sc.name}: {self.CONTROLLER_NAMES[self.controllers[sc.id]]}"
 
     def _toggle(self, side: str) -> bool:
-        chosen = self.controllers[side]
-        current = self.CONTROLLERS.index(chosen) if chosen in self.CONTROLLERS else -1
-        self.controllers[side] = self.picked[side] = self.CONTROLLERS[(current + 1) % len(self.CONTROLLERS)]
+        self.controllers[side] = self.picked[side] = cycled(self.CONTROLLERS, self.controllers[side])
         self._refresh_side_labels()
         return True
 

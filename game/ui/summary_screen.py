@@ -33,7 +33,7 @@ from game.report import battle_summary, export_log_text, wound_boxes
 from game.ui import theme
 from game.ui.battle.words import counted
 from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
-from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
+from game.ui.widgets import Button, ScrollList, Tooltip, cycled, draw_panel
 
 RGB = tuple[int, int, int]
 GM_HEALER = "gm"
@@ -226,8 +226,7 @@ class SummaryScreen(Screen):
     def cycle_healer(self, side: str) -> bool:
         """The next healer of a side: its figures with a medical skill, then the GM's healer."""
         choices = [h.id for h in self.care.healers(side)] + [GM_HEALER]
-        i = choices.index(self.healer_choice[side]) if self.healer_choice[side] in choices else -1
-        self.healer_choice[side] = choices[(i + 1) % len(choices)]
+        self.healer_choice[side] = cycled(choices, self.healer_choice[side])
         self._labels()
         return True
 

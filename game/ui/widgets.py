@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import pygame
 
 from game.paths import ASSETS_DIR
 from game.ui import theme
+
+_T = TypeVar("_T")
 
 RGB = tuple[int, int, int]
 
@@ -162,6 +165,13 @@ def draw_scroll_bar(
     knob = max(least, track.height * shown // max(1, total))
     y = track.y + (track.height - knob) * offset // most
     pygame.draw.rect(surface, theme.BORDER, (track.x, y, track.width, knob), border_radius=2)
+
+
+def cycled(options: Sequence[_T], now: object, step: int = 1) -> _T:
+    """What a button that steps round ``options`` shows after ``now``: the one ``step`` on (the last one
+    goes round to the first, and back with -1), or the first when ``now`` is not among them."""
+    i = options.index(now) + step if now in options else 0
+    return options[i % len(options)]
 
 
 DOUBLE_CLICK_MS = 400

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 
 from game.ui.screen import Pop, press, transition_of
-from game.ui.widgets import Button
+from game.ui.widgets import Button, cycled
 
 
 def click_events(pos: tuple[int, int]) -> list[pygame.event.Event]:
@@ -35,3 +35,14 @@ def test_a_click_outside_every_button_presses_none() -> None:
     b = Button("OK", Pop, pygame.Rect(0, 0, 50, 20))
     for e in click_events((200, 200)):
         assert press([b], e) is None
+
+
+def test_a_button_that_steps_round_its_values_goes_on_from_the_last_to_the_first_and_back() -> None:
+    roles = [None, "pc", "major_npc", "npc"]
+    assert cycled(roles, None) == "pc"
+    assert cycled(roles, "npc") is None  # round the end
+    assert cycled(roles, None, -1) == "npc"  # and back
+    assert cycled(roles, "pc", 2) == "npc"
+    # a value the file holds that is not among the choices starts over from the first
+    assert cycled(roles, "villain") is None
+    assert cycled(("full", "torso"), "plate") == "full"

@@ -26,7 +26,7 @@ from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_t
 from game.ui.battle.words import counted, hex_name
 from game.ui.preview import concentration_odds, percent
 from game.ui.view import HexFill, LineOfFireView
-from game.ui.widgets import Button
+from game.ui.widgets import Button, cycled
 
 ROW = 34
 """Height of the spell row the panel grows by for a figure that knows spells (unscaled pixels)."""
@@ -166,12 +166,12 @@ class SpellPanel:
             pool = [h for h in with_enemy if h in hexes] or hexes
             if not pool:
                 return False
-            d.spell_hex = pool[(pool.index(d.spell_hex) + 1) % len(pool)] if d.spell_hex in pool else pool[0]
+            d.spell_hex = cycled(pool, d.spell_hex)
         else:
             ts = self.model.spell_targets(d.spell)
             if not ts:
                 return False
-            d.spell_target = ts[(ts.index(d.spell_target) + 1) % len(ts)] if d.spell_target in ts else ts[0]
+            d.spell_target = cycled(ts, d.spell_target)
         self.screen.invalidate()
         return True
 

@@ -21,6 +21,7 @@ from game.ui.roster_editor.catalogue import (
 )
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Transition
+from game.ui.widgets import cycled
 
 
 class Attributes(Part):
@@ -44,10 +45,7 @@ class Attributes(Part):
         table = self.host.current
         if table is None:
             return False
-        options: list[str | None] = [None, *ROLES]
-        now = table.get("role")
-        i = options.index(now) if now in options else 0
-        return self.host.set_field("role", options[(i + step) % len(options)])
+        return self.host.set_field("role", cycled([None, *ROLES], table.get("role"), step))
 
     def scales(self) -> tuple[int, int, int]:
         """Strength, Mass and Speed Scale as the character's table gives them (Fudge 4.6)."""

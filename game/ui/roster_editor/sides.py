@@ -18,7 +18,7 @@ from game.ui.pickers import TextPrompt
 from game.ui.roster_editor.catalogue import CONTROLLER_NAMES, CONTROLLERS, Action
 from game.ui.roster_editor.part import EditorHost, Part
 from game.ui.screen import Push, Transition
-from game.ui.widgets import ScrollList
+from game.ui.widgets import ScrollList, cycled
 
 ROLE_PLURALS = {"pc": "heroes", "major_npc": "major NPCs", "npc": "NPC pawns"}
 """A side's role as its row in the list says it (docs/rosters.md "Roles")."""
@@ -72,8 +72,7 @@ class SidesAndFigures(Part):
         if side is None:
             return False
         table = side[1]
-        now = str(table.get("controller", "human"))
-        table["controller"] = CONTROLLERS[(CONTROLLERS.index(now) + 1) % len(CONTROLLERS) if now in CONTROLLERS else 0]
+        table["controller"] = cycled(CONTROLLERS, str(table.get("controller", "human")))
         return self.host.changed()
 
     def cycle_role(self) -> bool:
@@ -82,9 +81,7 @@ class SidesAndFigures(Part):
         if side is None:
             return False
         table = side[1]
-        options: list[str | None] = [None, *ROLES]
-        now = table.get("role")
-        new = options[(options.index(now) + 1) % len(options) if now in options else 0]
+        new = cycled([None, *ROLES], table.get("role"))
         if new is None:
             table.pop("role", None)
         else:
@@ -97,9 +94,7 @@ class SidesAndFigures(Part):
         if side is None:
             return False
         table = side[1]
-        now = str(table.get("colour", ""))
-        i = DEFAULT_COLOURS.index(now) + 1 if now in DEFAULT_COLOURS else 0
-        table["colour"] = DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)]
+        table["colour"] = cycled(DEFAULT_COLOURS, str(table.get("colour", "")))
         return self.host.changed()
 
     def add_side(self) -> bool:
@@ -189,8 +184,7 @@ class SidesAndFigures(Part):
         ids = list(self.host.sides)
         if f is None or not ids:
             return False
-        now = f.get("side")
-        f["side"] = ids[(ids.index(now) + 1) % len(ids)] if now in ids else ids[0]
+        f["side"] = cycled(ids, f.get("side"))
         return self.host.changed()
 
     # --- layout -------------------------------------------------------------------------------------
