@@ -172,6 +172,11 @@ class TerrainMap:
         """The axial hex of Tiled cell (col, row)."""
         return offset_to_hex(col, row, self.stagger_axis, self.stagger_index)
 
+    def _at(self, layer: IntArray, h: Hex) -> int:
+        """The value of one of the map's per-cell layers (``terrain``, ``penalty``, ``cover``...) at a hex."""
+        col, row = self.cell(h)
+        return int(layer[row, col])
+
     def contains(self, h: Hex) -> bool:
         """Whether the hex lies on the map."""
         col, row = self.cell(h)
@@ -185,13 +190,11 @@ class TerrainMap:
 
     def type_at(self, h: Hex) -> TerrainType:
         """The terrain type of a hex on the map."""
-        col, row = self.cell(h)
-        return self.types[int(self.terrain[row, col])]
+        return self.types[self._at(self.terrain, h)]
 
     def move_penalty(self, h: Hex, mode: str = "walk") -> int:
         """Movement penalty of a hex for a movement mode (FTC 5.1.2)."""
-        col, row = self.cell(h)
-        return int(self.penalty[mode][row, col])
+        return self._at(self.penalty[mode], h)
 
     def is_passable(self, h: Hex, mode: str = "walk") -> bool:
         """Whether a figure may enter the hex (on the map, and not a wall for this mode)."""
@@ -235,20 +238,16 @@ class TerrainMap:
 
     def cover_at(self, h: Hex) -> int:
         """Cover modifier to shots at a figure in this hex (0 or negative)."""
-        col, row = self.cell(h)
-        return int(self.cover[row, col])
+        return self._at(self.cover, h)
 
     def elevation_at(self, h: Hex) -> int:
         """Ground height of the hex in metres."""
-        col, row = self.cell(h)
-        return int(self.elevation[row, col])
+        return self._at(self.elevation, h)
 
     def light_at(self, h: Hex) -> int:
         """Bad-light modifier in this hex (table 7: -1 to -3; 0 in good light)."""
-        col, row = self.cell(h)
-        return int(self.light[row, col])
+        return self._at(self.light, h)
 
     def footing_at(self, h: Hex) -> int:
         """Insecure-footing modifier in this hex (table 7: -1 to -3; 0 on firm ground)."""
-        col, row = self.cell(h)
-        return int(self.footing[row, col])
+        return self._at(self.footing, h)
