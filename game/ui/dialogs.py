@@ -29,6 +29,25 @@ def _dim(surface: pygame.Surface, alpha: int = 150) -> None:
     surface.blit(veil, (0, 0))
 
 
+def draw_modal_box(
+    surface: pygame.Surface,
+    ui: UiContext,
+    rect: pygame.Rect,
+    title: str,
+    *,
+    at: tuple[int, int] = (16, 14),
+    size: int = 20,
+    colour: tuple[int, int, int] = theme.ACCENT,
+    dim: int = 150,
+) -> pygame.Rect:
+    """A modal box over the screen below it: that screen darkened (``dim`` its veil's alpha), the box's
+    panel bordered in ``colour`` and its title, bold in the same colour, ``at`` (unscaled) inside the box;
+    returns the title's rect."""
+    _dim(surface, dim)
+    draw_panel(surface, rect, theme.PANEL, colour, radius=8)
+    return ui.text.blit(surface, title, (rect.x + ui.s(at[0]), rect.y + ui.s(at[1])), size, colour, bold=True)
+
+
 def describe_error(exc: BaseException, what: str) -> str:
     """A sentence for the player: the project's own message, else the kind of failure (no traceback)."""
     message = str(exc).strip()
@@ -97,17 +116,9 @@ class MessageDialog(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the dimmed background and the box."""
-        _dim(surface)
-        s = self.ui.s
-        draw_panel(surface, self.rect, theme.PANEL, theme.DANGER if self.error else theme.ACCENT, radius=8)
-        text = self.ui.text
-        text.blit(
-            surface,
-            self.title,
-            (self.rect.x + s(20), self.rect.y + s(16)),
-            20,
-            theme.DANGER if self.error else theme.ACCENT,
-            bold=True,
+        s, text = self.ui.s, self.ui.text
+        draw_modal_box(
+            surface, self.ui, self.rect, self.title, at=(20, 16), colour=theme.DANGER if self.error else theme.ACCENT
         )
         lh = text.line_height(16)
         for i, line in enumerate(self.lines):
@@ -269,11 +280,8 @@ class FileChooser(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Paint the chooser over a dimmed background."""
-        _dim(surface)
-        s = self.ui.s
-        text = self.ui.text
-        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(surface, self.title, (self.rect.x + s(16), self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
+        s, text = self.ui.s, self.ui.text
+        draw_modal_box(surface, self.ui, self.rect, self.title)
         folder = str(self.folder)
         while text.width(folder, 13) > self.rect.width - s(32) and len(folder) > 10:
             folder = "…" + folder[len(folder) // 4 :]

@@ -21,9 +21,9 @@ from game.engine import gm
 from game.engine.battle import Battle
 from game.ui import theme
 from game.ui.battle.common import GMScreen
-from game.ui.dialogs import MessageDialog, _dim
+from game.ui.dialogs import MessageDialog, draw_modal_box
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
-from game.ui.widgets import Button, TextCache, Tooltip, draw_panel
+from game.ui.widgets import Button, TextCache, Tooltip
 
 BETWEEN_ROUNDS = "Between rounds only: in the movement phase before any figure has moved or held (use End round first)."
 """The tooltip of every edit button: when the engine allows the edit (``Battle.gm_between_rounds``)."""
@@ -250,10 +250,8 @@ class GMDialog(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed panel and battle."""
-        _dim(surface, 110)
         s, text = self.ui.s, self.ui.text
-        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(surface, self.TITLE, (self.rect.x + s(16), self.rect.y + s(12)), 18, theme.ACCENT, bold=True)
+        draw_modal_box(surface, self.ui, self.rect, self.TITLE, at=(16, 12), size=18, dim=110)
         for value, pos, size, colour, bold in self.texts:
             text.blit(surface, value, pos, size, colour, bold)
         for b in self.buttons:

@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 import pygame
 
 from game.ui import theme
-from game.ui.dialogs import _dim
+from game.ui.dialogs import draw_modal_box
 from game.ui.screen import Pop, Screen, Transition, UiContext, press
 from game.ui.text_field import TextField
-from game.ui.widgets import Button, ScrollList, Tooltip, draw_panel
+from game.ui.widgets import Button, ScrollList, Tooltip
 
 
 class TextPrompt(Screen):
@@ -57,10 +57,8 @@ class TextPrompt(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed editor."""
-        _dim(surface)
         s, text = self.ui.s, self.ui.text
-        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(surface, self.title, (self.rect.x + s(20), self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
+        draw_modal_box(surface, self.ui, self.rect, self.title, at=(20, 14))
         text.blit(surface, self.prompt, (self.rect.x + s(20), self.rect.y + s(48)), 14, theme.TEXT_MUTED)
         self.field.draw(surface, text)
         self.ok.draw(surface, text)
@@ -167,10 +165,8 @@ class PickDialog(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed editor."""
-        _dim(surface)
         s, text = self.ui.s, self.ui.text
-        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
-        text.blit(surface, self.title, (self.rect.x + s(16), self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
+        draw_modal_box(surface, self.ui, self.rect, self.title)
         text.blit(surface, self.hint, (self.rect.x + s(16), self.rect.y + s(44)), 13, theme.TEXT_MUTED)
         self.field.draw(surface, text)
         self.list.draw(surface, text)

@@ -17,7 +17,7 @@ import pygame
 
 from game.ui import theme
 from game.ui.battle_setup import BattleSetup as BattleSetup
-from game.ui.dialogs import FileChooser, MessageDialog, _dim
+from game.ui.dialogs import FileChooser, MessageDialog, _dim, draw_modal_box
 from game.ui.new_battle import NewBattleScreen as NewBattleScreen
 from game.ui.new_battle import SideChoice as SideChoice
 from game.ui.new_battle import map_campaign_roster as map_campaign_roster
@@ -578,15 +578,12 @@ class HelpOverlay(Screen):
         """Two columns over the dimmed screen; the rules reference pages when it does not fit whole."""
         from game.engine.battle import RULE_OPTION_HELP
 
-        _dim(surface, 190)
         s, text = self.ui.s, self.ui.text
         w, h = surface.get_size()
         rect = pygame.Rect(0, 0, min(w - s(30), s(1200)), min(h - s(30), s(680)))
         rect.center = (w // 2, h // 2)
-        draw_panel(surface, rect, theme.PANEL, theme.ACCENT, radius=8)
         col_w = rect.width // 2 - s(30)
-        drawn = self.drawn = []
-        drawn.append(text.blit(surface, "Keys", (rect.x + s(20), rect.y + s(14)), 22, theme.ACCENT, bold=True))
+        drawn = self.drawn = [draw_modal_box(surface, self.ui, rect, "Keys", at=(20, 14), size=22, dim=190)]
         key_x = rect.x + s(28)
         key_w = col_w * 9 // 20
         mean_x = key_x + key_w + s(12)

@@ -14,10 +14,10 @@ import pygame
 
 from game.engine.wounds import Wounds, WoundTrack
 from game.ui import theme
-from game.ui.dialogs import _dim
+from game.ui.dialogs import draw_modal_box
 from game.ui.roster_editor.catalogue import track_columns
 from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
-from game.ui.widgets import Button, draw_panel
+from game.ui.widgets import Button
 
 
 class CarriedWoundsDialog(Screen):
@@ -106,12 +106,10 @@ class CarriedWoundsDialog(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         """The box over the dimmed editor: each level, its damage and its boxes (■ marked, □ open)."""
-        _dim(surface)
         s, text = self.ui.s, self.ui.text
-        draw_panel(surface, self.rect, theme.PANEL, theme.ACCENT, radius=8)
         x = self.rect.x + s(20)
         title = text.fit(f"Carried wounds — {self.who}", 20, self.rect.width - s(40), True)
-        text.blit(surface, title, (x, self.rect.y + s(14)), 20, theme.ACCENT, bold=True)
+        draw_modal_box(surface, self.ui, self.rect, title, at=(20, 14))
         note = f"Fudge 4.8: carried into the next battle. Now: {self.label}."
         text.blit(surface, text.fit(note, 13, self.rect.width - s(40)), (x, self.rect.y + s(46)), 13, theme.TEXT_MUTED)
         y = self.rect.y + s(84)
