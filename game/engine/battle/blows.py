@@ -35,7 +35,6 @@ from game.engine.blow import (
 )
 from game.engine.combat import (
     Modifier,
-    MovedFraction,
     Stance,
     behind_bonus,
     defence_modifiers,
@@ -385,16 +384,11 @@ def attack_terms(
         mods += effects.attack_modifiers(b, att, tgt.hex)
         return AttackTerms(tuple(mods), melee_difficulty(att.character.mass_scale, tgt.character.mass_scale))
     aim, dist = reach.aim(b, att, tgt)
-    # every hex a figure covers is on the map of occupants: a large figure in the way is at risk
-    occupants = {h: f.id for f in b.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)}
-    lof: LineOfFire[str] = line_of_fire(b.terrain, att.hex, aim, occupants=occupants)
+    lof: LineOfFire[str] = line_of_fire(b.terrain, att.hex, aim, occupants=reach.lof_occupants(b))
     # FTC 6.2: the range at the most favourable point of both movements (a retreat does not undo the shot)
     band = range_band(weapon, min(dist, reach.best_range(b, att, tgt)), tgt.character.mass_scale)
-    moved: MovedFraction = (
-        "none" if att.hexes_moved == 0 else "half" if 2 * att.hexes_moved <= att.allowance else "full"
-    )
     mods += firing_modifiers(
-        moved_fraction=moved,
+        moved_fraction=reach.moved_fraction(att),
         firer_defending=firer_defending,
         elevation_angle_modifier=firing_angle_modifier(
             b.terrain.elevation_at(att.hex), b.terrain.elevation_at(aim), dist

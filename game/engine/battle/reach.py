@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from game.engine import magic
 from game.engine.battle import effects
 from game.engine.battle.state import BattleState, Figure, IllegalAction, body, front_arc_2
+from game.engine.combat import MovedFraction
 from game.engine.creatures import footprint, front_zone, large_distance
 from game.engine.equipment import Weapon
 from game.engine.equipment import weapon as equipment_weapon
@@ -131,6 +132,18 @@ def best_range(b: BattleState, firer: Figure, target: Figure) -> int:
         for h, f in moves_of(b, firer)
         for th, tf in moves_of(b, target)
     )
+
+
+def lof_occupants(b: BattleState) -> dict[Hex, str]:
+    """Who a line of fire may meet (FTC 6.5.3): every hex an able figure covers, with its id (each hex of a
+    large figure, so one in the way is at risk)."""
+    return {h: f.id for f in b.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)}
+
+
+def moved_fraction(fig: Figure) -> MovedFraction:
+    """Table 7 (FTC 6.5.1): how much of its movement allowance the firer used this round, for the penalty of
+    firing after moving: none, up to half, or more."""
+    return "none" if fig.hexes_moved == 0 else "half" if 2 * fig.hexes_moved <= fig.allowance else "full"
 
 
 def ranged_ok(b: BattleState, firer: Figure, target: Figure, weapon: Weapon) -> bool:

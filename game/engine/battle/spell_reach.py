@@ -83,17 +83,10 @@ def spell_terms(
             target_hex, dist = reach.aim(b, fig, b.figure(target))
         else:
             dist = distance(fig.hex, target_hex)
-        occupants = {h: f.id for f in b.figures.values() if f.can_act for h in ((f.hex,) if f.size == 1 else f.cells)}
-        line = line_of_fire(b.terrain, fig.hex, target_hex, occupants=occupants)
+        line = line_of_fire(b.terrain, fig.hex, target_hex, occupants=reach.lof_occupants(b))
         angle = firing_angle_modifier(b.terrain.elevation_at(fig.hex), b.terrain.elevation_at(target_hex), dist)
         partial = line.partial_cover
-    moved: MovedFraction = (
-        "none"
-        if fig.hexes_moved == 0 or magic.resolves_when(item) == "last_round"
-        else "half"
-        if 2 * fig.hexes_moved <= fig.allowance
-        else "full"
-    )
+    moved: MovedFraction = "none" if magic.resolves_when(item) == "last_round" else reach.moved_fraction(fig)
     mods += magic.casting_modifiers(
         item,
         moved_fraction=moved,
@@ -186,7 +179,7 @@ def recognition_view(b: BattleState, fid: str, caster: str) -> tuple[bool, bool,
 def view_of_caster(b: BattleState, fig: Figure, c: Figure) -> tuple[bool, bool, bool]:
     """``recognition_view`` for two figures."""
     hears = figure_distance(c, fig) <= (magic.spell_range_hexes("short") or 0)
-    occupants = {h: f.id for f in b.figures.values() if f.can_act for h in (f.cells if f.size > 1 else (f.hex,))}
+    occupants = reach.lof_occupants(b)
     best = magic.recognition_difficulty(sees=True, hears=hears, obscured=False)
     pairs = [(c.hex, fig.hex)]
     if c.size > 1 or fig.size > 1:
