@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypedDict, TypeVar
 
 from game.engine.datafiles import data_path, read_table
 from game.engine.dice import DiceRoll, choose, roll_d6, situational_roll
@@ -293,6 +293,18 @@ def defence_modifiers(
 
 
 MovedFraction = Literal["none", "half", "full"]
+
+
+class FiringTerms(TypedDict, total=False):
+    """The terms of table 7 (FTC 6.5.1) of the firer's situation that a casting takes as a shot does (FTC 8.1;
+    ``firing_modifiers`` says what each means): a function that passes them on takes ``**terms``."""
+
+    firer_defending: bool
+    elevation_angle_modifier: int
+    very_hurt_penalty: int
+    footing: int
+    light: int
+    partial_cover: bool
 
 
 def elevation_modifier(angle_degrees: float) -> int:

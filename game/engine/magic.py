@@ -36,11 +36,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Unpack
 
 from game.engine import equipment
 from game.engine.characters import BRAWLING, MARTIAL_ARTS, Character
-from game.engine.combat import Modifier, MovedFraction, firing_modifiers
+from game.engine.combat import FiringTerms, Modifier, MovedFraction, firing_modifiers
 from game.engine.damage import Factor, defensive_factors
 from game.engine.dice import DiceRoll, roll_4df
 from game.engine.equipment import Weapon
@@ -175,14 +175,10 @@ def casting_modifiers(
     item: Spell,
     *,
     moved_fraction: MovedFraction = "none",
-    firer_defending: bool = False,
-    elevation_angle_modifier: int = 0,
-    very_hurt_penalty: int = 0,
-    footing: int = 0,
-    light: int = 0,
-    partial_cover: bool = False,
+    **terms: Unpack[FiringTerms],
 ) -> tuple[Modifier, ...]:
-    """The modifiers of the casting roll, from table 7 (FTC 8.1, 6.5.1), each named.
+    """The modifiers of the casting roll, from table 7 (FTC 8.1, 6.5.1), each named: ``firing_modifiers`` of
+    ``terms`` and the movement as the casting time counts it.
 
     A 1-round spell takes table 7 as a shot would, including the penalty for having moved in the movement
     phase; a 1-second spell has no penalty for movement; a longer spell needs the caster to stay still, so
@@ -196,15 +192,7 @@ def casting_modifiers(
             "concentrating (FTC 8.1); a caster who moves breaks the spell"
         )
     moved: MovedFraction = "none" if when == "declaration" else moved_fraction
-    return firing_modifiers(
-        moved_fraction=moved,
-        firer_defending=firer_defending,
-        elevation_angle_modifier=elevation_angle_modifier,
-        very_hurt_penalty=very_hurt_penalty,
-        footing=footing,
-        light=light,
-        partial_cover=partial_cover,
-    )
+    return firing_modifiers(moved_fraction=moved, **terms)
 
 
 def casting_result(skill: int, roll: DiceRoll | int, modifiers: Iterable[Modifier] = ()) -> int:
