@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -66,36 +67,31 @@ class SidesAndFigures(Part):
 
         return Push(TextPrompt(self.ui, "Rename side", f"Name of side {sid!r}:", str(table.get("name", sid)), done))
 
-    def cycle_controller(self) -> bool:
-        """Who plays the side by default: human, computer, computer (random)."""
+    def _cycle_side(self, key: str, options: Sequence[str | None], default: str | None) -> bool:
+        """The selected side's ``key`` on to the next of ``options`` (from ``default`` where the file gives
+        none); None takes the key out of the file."""
         side = self._side()
         if side is None:
             return False
         table = side[1]
-        table["controller"] = cycled(CONTROLLERS, str(table.get("controller", "human")))
+        new = cycled(options, table.get(key, default))
+        if new is None:
+            table.pop(key, None)
+        else:
+            table[key] = new
         return self.host.changed()
+
+    def cycle_controller(self) -> bool:
+        """Who plays the side by default: human, computer, computer (random)."""
+        return self._cycle_side("controller", CONTROLLERS, "human")
 
     def cycle_role(self) -> bool:
         """The side's role for its figures (docs/rosters.md "Roles"): none given (Hero), Hero, Major NPC, NPC."""
-        side = self._side()
-        if side is None:
-            return False
-        table = side[1]
-        new = cycled([None, *ROLES], table.get("role"))
-        if new is None:
-            table.pop("role", None)
-        else:
-            table["role"] = new
-        return self.host.changed()
+        return self._cycle_side("role", [None, *ROLES], None)
 
     def cycle_colour(self) -> bool:
         """The side's colour, round the default colours."""
-        side = self._side()
-        if side is None:
-            return False
-        table = side[1]
-        table["colour"] = cycled(DEFAULT_COLOURS, str(table.get("colour", "")))
-        return self.host.changed()
+        return self._cycle_side("colour", DEFAULT_COLOURS, None)
 
     def add_side(self) -> bool:
         """A new side with the next free colour."""
