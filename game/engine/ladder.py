@@ -62,6 +62,21 @@ def parse_level(name: str) -> int:
     return base + steps if match.group(2) == "+" else base - steps
 
 
+def level_of(value: object) -> int | None:
+    """A ladder level as a file gives it (FTC 2, *Fudge* 1.3): a whole number, or a name or signed number
+    ``parse_level`` reads; None when it is neither (a bool, a float, a list, an unknown name)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_level(value)
+        except ValueError:
+            return None
+    return None
+
+
 def signed(value: int) -> str:
     """Format a modifier the way the rules print it: ``+1``, ``-2``, ``+0``."""
     return f"{value:+d}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from game.engine.datafiles import read_table
-from game.engine.ladder import level_name, parse_level
+from game.engine.ladder import level_name, level_of, parse_level
 from game.engine.quantities import kg_text, number_text
 
 
@@ -104,17 +104,8 @@ def check_value(field: str, value: object) -> str | None:
             return f"has {len(value)} {what}, more than the {int(lim.high)} allowed; shorten it"
         return None
     if lim.kind == "level":
-        level: int | None
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, int):
-            level = value
-        elif isinstance(value, str):
-            try:
-                level = parse_level(value)
-            except ValueError:
-                return None
-        else:
+        level = level_of(value)
+        if level is None:
             return None
         if not lim.low <= level <= lim.high:
             shown = level_name(level) if abs(level) < 10**6 else _shown(value)

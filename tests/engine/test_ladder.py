@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.engine.ladder import level_name, parse_level, signed
+from game.engine.ladder import level_name, level_of, parse_level, signed
 
 LADDER = {-3: "Terrible", -2: "Poor", -1: "Mediocre", 0: "Fair", 1: "Good", 2: "Great", 3: "Superb", 4: "Legendary"}
 
@@ -46,3 +46,12 @@ def test_ladder_name_and_parse_are_inverse(level: int) -> None:
 
 def test_signed_prints_modifiers_as_the_rules_do() -> None:
     assert (signed(1), signed(-2), signed(0)) == ("+1", "-2", "+0")
+
+
+def test_a_level_as_a_file_gives_it_is_a_whole_number_a_name_or_a_signed_number_and_nothing_else() -> None:
+    assert level_of(2) == 2
+    assert level_of("Good") == 1
+    assert level_of("legendary+2") == 6
+    assert level_of("+1") == 1
+    for not_a_level in (True, False, 1.0, "Goodish", ["Good"], None):
+        assert level_of(not_a_level) is None

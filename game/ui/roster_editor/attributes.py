@@ -10,14 +10,13 @@ import pygame
 
 from game.engine.characters import ATTRIBUTES
 from game.engine.codec import is_whole
-from game.engine.ladder import FAIR, level_name
+from game.engine.ladder import FAIR, level_name, level_of
 from game.engine.rule_options import ROLE_NAMES, ROLES
 from game.ui import theme
 from game.ui.roster_editor.catalogue import (
     SCALE_FIELDS,
     SCALE_RULES,
     ladder_step,
-    level_of,
 )
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Transition

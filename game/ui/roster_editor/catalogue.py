@@ -15,7 +15,7 @@ from pathlib import Path
 from game.engine import creatures, equipment, healing, magic
 from game.engine.characters import ATTRIBUTES, BRAWLING, MARTIAL_ARTS
 from game.engine.datafiles import read_table
-from game.engine.ladder import FAIR, level_name, parse_level
+from game.engine.ladder import FAIR, level_name
 from game.engine.limits import limit
 from game.engine.players import CHOSEN_IN_WINDOW, LEVEL_NAMES, LEVELS
 from game.engine.quantities import kg_text
@@ -143,20 +143,6 @@ def skill_uses() -> dict[str, str]:
 def known_skills() -> list[str]:
     """Every skill the rules use (``skill_uses``), by name."""
     return list(skill_uses())
-
-
-def level_of(value: object) -> int | None:
-    """A ladder level given as a number or a name (FTC 2, Fudge 1.3), or None when it is neither."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return parse_level(value)
-        except ValueError:
-            return None
-    return None
 
 
 def kg(x: float) -> str:

@@ -9,10 +9,10 @@ from typing import Any
 import pygame
 
 from game.engine.characters import HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE
-from game.engine.ladder import FAIR, level_name
+from game.engine.ladder import FAIR, level_name, level_of
 from game.ui import theme
 from game.ui.pickers import PickDialog
-from game.ui.roster_editor.catalogue import ladder_step, level_of, skill_uses
+from game.ui.roster_editor.catalogue import ladder_step, skill_uses
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Push, Transition
 
