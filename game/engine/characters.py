@@ -40,6 +40,7 @@ from types import MappingProxyType
 from typing import Any
 
 from game.engine import equipment, spellbook
+from game.engine.codec import is_whole
 from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
 from game.engine.ladder import FAIR, level_name, parse_level
@@ -375,7 +376,7 @@ class _Reader:
 
     def integer(self, name: str, default: int) -> int:
         value = self.data.get(name, default)
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole(value):
             raise self.fail(name, f"{value!r} is not a whole number", "write a whole number such as 0 or -2")
         self.within(name, value)
         return value

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, TypedDict, TypeVar
 
+from game.engine.codec import is_whole
 from game.engine.datafiles import data_path, read_table
 from game.engine.dice import DiceRoll, choose, roll_d6, situational_roll
 from game.engine.hexgrid import DIRECTIONS, Hex, directly_behind, distance, neighbor, rear_hexes
@@ -57,7 +58,7 @@ def _section(name: str) -> dict[str, Any]:
 
 def _int(section: str, key: str) -> int:
     value = _section(section).get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_whole(value):
         raise CombatDataError(f"{DATA_FILE}: [{section}] {key} must be a whole number, not {value!r}")
     return value
 

@@ -25,6 +25,7 @@ from enum import IntEnum
 from functools import cache
 from typing import Any
 
+from game.engine.codec import is_whole
 from game.engine.datafiles import data_path, read_table
 from game.engine.ladder import parse_level
 
@@ -148,7 +149,7 @@ class WoundTrack:
             raise WoundError(f"wound track {name!r}: levels, damage, boxes (and labels) must have one entry per level")
         ceiling = data.get("scratch_ceiling")
         multiplier = data.get("degree_multiplier", 1)
-        if not isinstance(multiplier, int) or isinstance(multiplier, bool) or not 1 <= multiplier <= 3:
+        if not is_whole(multiplier) or not 1 <= multiplier <= 3:
             raise WoundError(
                 f"wound track {name!r}: degree_multiplier is a whole number from 1 to 3 (Fudge 4.55 doubles: 2), "
                 f"not {multiplier!r}"
