@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pygame
+import pytest
 
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine.battle import RuleOptions, Seat
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
+from tests.helpers import do_little
 from tests.ui.conftest import key
 from tests.ui.test_battle_screen import _to_attack_phase_adjacent, all_human, lift_curtain, open_battle
 
@@ -93,3 +95,28 @@ def test_the_screen_sends_from_its_seat_and_the_door_refuses_another_sides_decis
     assert "its own side" in screen.status and len(screen.battle.log) == before
     assert screen.send(act.Hold(d.figure))  # from the seat at the screen: the deciding side's
     assert len(screen.battle.log) == before + 1
+
+
+def test_fudge_4_32_a_computers_turn_during_the_tabletops_motion_leaves_the_screen_at_the_players_seat(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Against the computer, the computer waits for the tabletop's motion (a token moving, the dice shown) before
+    it decides. Meanwhile the screen stays at the human player's seat: it never draws the computer's view (its
+    secret declarations), and the player's next decision goes from their own seat, not refused as the
+    computer's."""
+    human, computer = list(all_human())
+    screen = open_battle(app, controllers={human: "human", computer: "tactical"}, options=RuleOptions(secret_stances=True))
+    for _ in range(80):
+        d = screen.decision()
+        assert d is not None
+        if d.side == computer:
+            break
+        assert screen.send(do_little(d))
+    else:
+        raise AssertionError("the computer never came to decide")
+    assert screen.seat == Seat.of_side(human)
+    monkeypatch.setattr(type(screen.tabletop), "active", property(lambda _: True))
+    for _ in range(3):
+        screen.update(0.5)
+    assert screen.decision() == d, "the computer waits for the motion"
+    assert screen.seat == Seat.of_side(human)

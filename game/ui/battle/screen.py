@@ -612,7 +612,9 @@ class BattleScreen(ViewerScreen):
                 self._view = None
                 changed = True
             return changed
-        if not self.is_human(d.side) and not self.tabletop.active:  # a computer waits for the motion
+        if not self.is_human(d.side):  # a computer waits for the motion; the screen stays at the player's seat
+            if self.tabletop.active:
+                return changed
             self.ai_timer += dt
             if self.ai_timer >= (AI_DELAY / speed if speed > 0 else 0.0):
                 self.ai_timer = 0.0
