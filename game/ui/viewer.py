@@ -293,13 +293,15 @@ class ViewerScreen(Screen):
         return bool(self.held)
 
     def update(self, dt: float) -> bool:
-        """Continuous panning while keys are held."""
+        """Continuous panning while keys are held; the hovered hex is the one under the pointer wherever the
+        board has moved since (a pan, a jump to a figure)."""
         if not self.held:
-            return False
+            return self._set_hover(self.mouse)
         dx = sum(v[0] for v in self.held.values())
         dy = sum(v[1] for v in self.held.values())
         step = PAN_SPEED * self.ui.settings.ui_scale * min(dt, 0.05)
         self.board.camera.pan(dx * step, dy * step)
+        self._set_hover(self.mouse)
         self._view = None
         return True
 

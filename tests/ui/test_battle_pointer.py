@@ -11,8 +11,9 @@ import pytest
 from game.ui.app import App
 from game.ui.battle_screen import BattleScreen
 from game.ui.screens import EscapeMenu
+from tests.helpers import do_little
 from tests.ui.conftest import click, key, move, wheel
-from tests.ui.test_battle_screen import all_human, lift_curtain, open_battle
+from tests.ui.test_battle_screen import VILLAGE, all_human, lift_curtain, open_battle
 
 LONG = "Round 1: " + "a very long account of what happened " * 6
 
@@ -309,3 +310,63 @@ def test_the_hover_box_steps_aside_from_the_pointer_and_never_covers_the_panel(a
         assert box is not None
         assert not box.colliderect(screen.panel_rect(d))
         assert not box.collidepoint(pos)
+
+
+def _pointer_on_the_board(app: App, screen: BattleScreen) -> tuple[int, int]:
+    """The pointer put still on a hex of the board, clear of the decision panel."""
+    d = screen.my_decision()
+    assert d is not None
+    x, y, w, h = screen.board.camera.view
+    panel = screen.panel_rect(d)
+    pos = next(
+        (px, py)
+        for px in range(x + w // 2, x + w - 40, 23)
+        for py in range(y + 40, y + h - 40, 19)
+        if not panel.inflate(40, 40).collidepoint(px, py)
+    )
+    move(app, pos)
+    assert screen.selection.hover == screen.board.camera.screen_to_hex(*pos)
+    return pos
+
+
+def _hovered_is_under(screen: BattleScreen, pos: tuple[int, int]) -> bool:
+    under = None if screen.over_panel(pos) else screen.board.camera.screen_to_hex(*pos)
+    return screen.selection.hover == under
+
+
+def test_the_hovered_hex_follows_the_board_when_it_pans_under_the_still_pointer(app: App) -> None:
+    """The hover box and the sheet name what is under the pointer: when the board pans under a still pointer
+    (a pan key held) the hovered hex is the one now under it, not the one it was over before."""
+    screen = open_battle(app, controllers=all_human())
+    lift_curtain(app)
+    pos = _pointer_on_the_board(app, screen)
+    before = screen.selection.hover
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_d, mod=0, unicode="d", scancode=0))
+    app.pump()
+    for _ in range(20):
+        app.tick(0.05)
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_d, mod=0, unicode="d", scancode=0))
+    app.pump()
+    assert screen.board.camera.screen_to_hex(*pos) != before, "the board panned under the pointer"
+    assert _hovered_is_under(screen, pos)
+
+
+def test_the_hovered_hex_follows_the_camera_when_it_turns_to_the_next_decision(app: App) -> None:
+    """The camera keeps the deciding figure in view; when it moves for the next decision, the hovered hex (and
+    so the hover box and the sheet) is the one under the still pointer."""
+    screen = open_battle(app, VILLAGE, controllers=all_human(VILLAGE))
+    lift_curtain(app)
+    pos = _pointer_on_the_board(app, screen)
+    cam = screen.board.camera
+    for _ in range(60):
+        start = (cam.zoom_index, cam.origin_x, cam.origin_y)
+        d = screen.decision()
+        assert d is not None
+        assert screen.send(do_little(d))
+        lift_curtain(app)
+        app.tick(0.0)
+        if (cam.zoom_index, cam.origin_x, cam.origin_y) != start:
+            break
+    else:
+        raise AssertionError("the camera never moved to follow a decision")
+    assert _hovered_is_under(screen, pos)

@@ -105,7 +105,8 @@ def test_fudge_4_32_a_computers_turn_during_the_tabletops_motion_leaves_the_scre
     secret declarations), and the player's next decision goes from their own seat, not refused as the
     computer's."""
     human, computer = list(all_human())
-    screen = open_battle(app, controllers={human: "human", computer: "tactical"}, options=RuleOptions(secret_stances=True))
+    controllers = {human: "human", computer: "tactical"}
+    screen = open_battle(app, controllers=controllers, options=RuleOptions(secret_stances=True))
     for _ in range(80):
         d = screen.decision()
         assert d is not None

@@ -609,6 +609,7 @@ class BattleScreen(ViewerScreen):
             return changed
         if self.gm_pause.paused:  # the GM asked to stop here: nothing moves until Go on (the board looks at it)
             if not self.tabletop.active and self.focus.follow(d):
+                self._set_hover(self.mouse)
                 self._view = None
                 changed = True
             return changed
@@ -622,6 +623,7 @@ class BattleScreen(ViewerScreen):
                 return True
             return changed
         if not self.tabletop.active and self.focus.follow(d):
+            self._set_hover(self.mouse)  # the board moved under a still pointer
             self._buttons_key = None
             self._view = None
             changed = True
