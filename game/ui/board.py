@@ -566,7 +566,7 @@ class Board:
         rect = pygame.Rect(cam.view)
         self._draw_ground(surface, view, rect)
         ops = self._token_ops_for(view, hex_labels)
-        self._draw_overlays(surface, view)
+        self._draw_overlays(surface, view, ops)
         ops.draw(surface)
         hidden = self.hidden_label_at(view)
         if hidden is not None:
@@ -622,12 +622,13 @@ class Board:
         for zoc in view.zocs:
             self._draw_zoc(surface, zoc)
 
-    def _draw_overlays(self, surface: pygame.Surface, view: BoardView) -> None:
-        """What follows the mouse: line of fire, path preview, hover and selection outlines."""
+    def _draw_overlays(self, surface: pygame.Surface, view: BoardView, ops: _TokenOps | None = None) -> None:
+        """What follows the mouse: line of fire, path preview, hover and selection outlines (``ops``: the tokens
+        drawn over them, when not the cached frame's)."""
         cam = self.camera
         if view.line_of_fire is not None:
             self._draw_lof(surface, view.line_of_fire)
-            note = self.lof_note(view)
+            note = self.lof_note(view, ops)
             if note is not None:
                 surface.blit(*note)
         if view.path is not None:
@@ -902,33 +903,41 @@ class Board:
                 label = self._label(m.text, 12)
                 surface.blit(label, label.get_rect(midtop=(p[0], p[1] + mark)))
 
-    def lof_note(self, view: BoardView) -> tuple[pygame.Surface, pygame.Rect] | None:
+    def lof_note(self, view: BoardView, ops: _TokenOps | None = None) -> tuple[pygame.Surface, pygame.Rect] | None:
         """The line of fire's note (said once) and where it goes: beside the line, at the first point from its
-        middle outwards where it covers no figure, its name or another label of the line."""
+        middle outwards where it lies inside the board and covers no token, name, mark or label of the line;
+        None when the board has no such room (a short line in a small window): the chances on the hexes stay.
+        ``ops``: the tokens as drawn this frame (default: the cached frame's)."""
         lof = view.line_of_fire
         if lof is None or not lof.note:
             return None
         cam = self.camera
         label = self._label(lof.note, 12)
         a, b = cam.hex_to_screen(lof.start), cam.hex_to_screen(lof.end)
-        r = self.token_radius()
         mark = max(3, round(7 * cam.zoom))
-        taken = [
-            pygame.Rect(round(x - r), round(y - r), round(2 * r), round(2 * r + 18))
-            for x, y in (cam.hex_to_screen(t.hex) for t in view.tokens)
-        ]
+        ops = ops if ops is not None else self._token_ops
+        if ops is not None:
+            taken = [rect for _, rect in ops.sprites] + [rect for _, rect in ops.labels]
+        else:
+            r = self.token_radius()
+            taken = [
+                pygame.Rect(round(x - r), round(y - r), round(2 * r), round(2 * r + 18))
+                for x, y in (cam.hex_to_screen(t.hex) for t in view.tokens)
+            ]
         for m in lof.marks:
+            p = cam.hex_to_screen(m.hex)
+            taken.append(pygame.Rect(round(p[0] - mark), round(p[1] - mark), 2 * mark, 2 * mark))
             if m.text:
-                p = cam.hex_to_screen(m.hex)
                 taken.append(self._label(m.text, 12).get_rect(midtop=(p[0], p[1] + mark)))
-        spots = []
-        for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
-            x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
-            spots.append(label.get_rect(midbottom=(round(x), round(y - mark - 2))))
-            spots.append(label.get_rect(midtop=(round(x), round(y + mark + 2))))
         view_rect = pygame.Rect(cam.view)
-        inside = [rect for rect in spots if view_rect.contains(rect)] or spots
-        return label, next((rect for rect in inside if rect.collidelist(taken) < 0), inside[0])
+        half_hex = round(self.layout.height * cam.zoom / 2)
+        for gap in (mark + 2, half_hex + mark + 2):  # beside the line, else past the hexes it runs between
+            for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9):
+                x, y = round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t)
+                for rect in (label.get_rect(midbottom=(x, y - gap)), label.get_rect(midtop=(x, y + gap))):
+                    if view_rect.contains(rect) and rect.collidelist(taken) < 0:
+                        return label, rect
+        return None
 
     def token_at(self, tokens: Sequence[TokenView], sx: float, sy: float) -> TokenView | None:
         """The token under a screen point (the hex's occupant), if any."""

@@ -20,6 +20,7 @@ from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen
 from game.ui.preview import percent
 from tests.ui.conftest import click, key, move
+from tests.ui.test_battle_layout_fits import SIZES, window
 from tests.ui.test_battle_screen import VILLAGE, all_human, lift_curtain, on_screen, open_battle
 from tests.ui.test_odds_on_screen import _at, _face_off
 from tests.ui.test_panel_text_fits import _painted
@@ -71,6 +72,30 @@ def test_ftc_6_5_3_a_line_of_fire_along_hex_edges_says_so_once(app: App) -> None
         assert not rect.colliderect(pygame.Rect(round(x - r), round(y - r), round(2 * r), round(2 * r))), t.name
     painted = [s for s, _, _ in _painted(app)]
     assert "edge" not in painted
+
+
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_the_along_hex_edges_note_covers_no_figure_name_or_label_at_any_window_size(
+    app: App, size: tuple[int, int], scale: float
+) -> None:
+    """The note is written beside the line only where it covers no token, no name and no chance of the line
+    (a small window at a large UI scale has no such room: then it is left out, the chances stay)."""
+    window(app, size, scale)
+    screen = _mags_shoots_along_the_edges(app)
+    app.tick(0.0)  # the camera keeps Mags and her target in view
+    app.draw()
+    view = screen.board_view()
+    assert view.line_of_fire is not None and "along hex edges" in view.line_of_fire.note
+    note = screen.board.lof_note(view)
+    if note is None:
+        assert size == (1024, 640), "only the small window has no room for it"
+        return
+    _, rect = note
+    ops = screen.board._token_ops
+    assert ops is not None
+    drawn = [r for _, r in ops.sprites] + [r for _, r in ops.labels]
+    assert rect.collidelist(drawn) < 0, "the note lies over a figure or its name"
+    assert pygame.Rect(screen.board.camera.view).contains(rect)
 
 
 def test_ftc_5_3_escape_chances_are_written_on_the_hovered_hex_only(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
