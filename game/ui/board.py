@@ -31,7 +31,7 @@ from game.ui import theme
 from game.ui.camera import Camera, HexLayout
 from game.ui.large_tokens import draw_large_token, draw_outline, footprint_edges, front_extent
 from game.ui.token_art import LARGE_LOOKS, TokenArt, shared_art
-from game.ui.view import BoardView, HexFill, LineOfFireView, PathView, TokenView, ZocView
+from game.ui.view import BoardView, HexFill, LineOfFireView, LofMark, PathView, TokenView, ZocView
 from game.ui.widgets import TextCache
 
 RGB = tuple[int, int, int]
@@ -568,6 +568,8 @@ class Board:
         ops = self._token_ops_for(view, hex_labels)
         self._draw_overlays(surface, view, ops)
         ops.draw(surface)
+        for words in self.lof_chances(view, ops):
+            surface.blit(*words)
         hidden = self.hidden_label_at(view)
         if hidden is not None:
             surface.blit(*hidden)
@@ -660,6 +662,8 @@ class Board:
         surface.blit(self._under, dirty, dirty)
         self._draw_overlays(surface, view)
         self._token_ops.draw(surface, dirty)
+        for words in self.lof_chances(view):
+            surface.blit(*words)
         hidden = self.hidden_label_at(view)
         if hidden is not None:
             surface.blit(*hidden)
@@ -689,12 +693,13 @@ class Board:
             for m in lof.marks:
                 p = cam.hex_to_screen(m.hex)
                 around((p,), max(hex_pad, mark + width + 4))
-                if m.text:
-                    mark_label = self._label(m.text, 12)
-                    rects.append(mark_label.get_rect(midtop=(p[0], p[1] + mark)).inflate(4, 4))
+                words = self._mark_label(m)
+                if words is not None:
+                    rects.append(words[1].inflate(4, 4))
             note = self.lof_note(view)
             if note is not None:
                 rects.append(note[1].inflate(4, 4))
+            rects.extend(rect.inflate(4, 4) for _, rect in self.lof_chances(view))
         if view.path is not None:
             path = view.path
             pts = [cam.hex_to_screen(h) for h in path.hexes]
@@ -899,9 +904,45 @@ class Board:
             else:
                 pygame.draw.circle(surface, (0, 0, 0), p, mark // 2 + 2)
                 pygame.draw.circle(surface, c, p, mark // 2 + 1)
-            if m.text:
-                label = self._label(m.text, 12)
-                surface.blit(label, label.get_rect(midtop=(p[0], p[1] + mark)))
+            words = self._mark_label(m)
+            if words is not None:
+                surface.blit(*words)
+
+    def _mark_label(self, m: LofMark) -> tuple[pygame.Surface, pygame.Rect] | None:
+        """A mark's words under the mark (a bystander's chance is placed by ``lof_chances``)."""
+        if not m.text or m.kind == "bystander":
+            return None
+        cam = self.camera
+        p = cam.hex_to_screen(m.hex)
+        label = self._label(m.text, 12)
+        return label, label.get_rect(midtop=(p[0], p[1] + max(3, round(7 * cam.zoom))))
+
+    def lof_chances(self, view: BoardView, ops: _TokenOps | None = None) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """The bystanders' chances to be hit by a miss (FTC 6.5.3) and where they go: over the token, where no
+        other token or name lies (drawn over the tokens, so that no name hides it); a chance with no such room
+        is left out (the declaration panel lists every one). ``ops``: the tokens as
+        drawn this frame (default: the cached frame's)."""
+        lof = view.line_of_fire
+        if lof is None:
+            return []
+        ops = ops if ops is not None else self._token_ops
+        cam = self.camera
+        r = self.token_radius()
+        view_rect = pygame.Rect(cam.view)
+        taken = [rect for _, rect in ops.labels] if ops is not None else []
+        sprites = [rect for _, rect in ops.sprites] if ops is not None else []
+        out: list[tuple[pygame.Surface, pygame.Rect]] = []
+        for m in lof.marks:
+            if m.kind != "bystander" or not m.text:
+                continue
+            x, y = (round(v) for v in cam.hex_to_screen(m.hex))
+            label = self._label(m.text, 12)
+            others = [rect for rect in sprites if not rect.collidepoint(x, y)]
+            rect = label.get_rect(midbottom=(x, y - round(r * 0.8)))
+            if view_rect.contains(rect) and rect.collidelist(taken) < 0 and rect.collidelist(others) < 0:
+                out.append((label, rect))
+                taken.append(rect)
+        return out
 
     def lof_note(self, view: BoardView, ops: _TokenOps | None = None) -> tuple[pygame.Surface, pygame.Rect] | None:
         """The line of fire's note (said once) and where it goes: beside the line, at the first point from its
@@ -927,8 +968,10 @@ class Board:
         for m in lof.marks:
             p = cam.hex_to_screen(m.hex)
             taken.append(pygame.Rect(round(p[0] - mark), round(p[1] - mark), 2 * mark, 2 * mark))
-            if m.text:
-                taken.append(self._label(m.text, 12).get_rect(midtop=(p[0], p[1] + mark)))
+            words = self._mark_label(m)
+            if words is not None:
+                taken.append(words[1])
+        taken.extend(rect for _, rect in self.lof_chances(view, ops))
         view_rect = pygame.Rect(cam.view)
         half_hex = round(self.layout.height * cam.zoom / 2)
         for gap in (mark + 2, half_hex + mark + 2):  # beside the line, else past the hexes it runs between

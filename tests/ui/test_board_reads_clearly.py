@@ -98,6 +98,37 @@ def test_the_along_hex_edges_note_covers_no_figure_name_or_label_at_any_window_s
     assert pygame.Rect(screen.board.camera.view).contains(rect)
 
 
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_ftc_6_5_3_a_bystanders_chance_is_written_over_its_token_where_no_name_hides_it(
+    app: App, size: tuple[int, int], scale: float
+) -> None:
+    """A friend's or an enemy's chance to be hit by a miss is written over its own token, drawn after the tokens,
+    where it covers no other token and no name (under the name, as before, the names hid it or left a "12%"
+    peeking out between two of them); a chance with no such room is left to the declaration panel."""
+    window(app, size, scale)
+    screen = _mags_shoots_along_the_edges(app)
+    app.tick(0.0)
+    app.draw()
+    view = screen.board_view()
+    ops = screen.board._token_ops
+    assert ops is not None and view.line_of_fire is not None
+    chances = screen.board.lof_chances(view)
+    names = [r for _, r in ops.labels]
+    cam = screen.board.camera
+    at_risk = {cam.hex_to_screen(m.hex): m.text for m in view.line_of_fire.marks if m.kind == "bystander"}
+    for _, rect in chances:
+        assert rect.collidelist(names) < 0, "a name covers the chance or the chance a name"
+        (x, y), _ = min(
+            at_risk.items(), key=lambda item: abs(item[0][0] - rect.centerx) + abs(item[0][1] - rect.bottom)
+        )
+        assert abs(x - rect.centerx) <= 1 and rect.bottom < y, "the chance stands over its own token"
+        others = [r for _, r in ops.sprites if not r.collidepoint(round(x), round(y))]
+        assert rect.collidelist(others) < 0
+    if size == (1280, 720) and scale == 1.0:
+        assert len(chances) >= 2
+        assert all(text in screen.declaration.odds_details() for text in at_risk.values())
+
+
 def test_ftc_5_3_escape_chances_are_written_on_the_hovered_hex_only(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two figures face to face: every hex the one moving next can reach needs an escape. The board writes no
     percentage on the bands; the hovered hex's path label carries its chance."""
