@@ -307,7 +307,8 @@ class Camera:
         self.center_on(mw / 2, mh / 2)
 
     def clamp(self) -> None:
-        """Keep the map in sight: a map smaller than the view stays centred, a larger one fills it."""
+        """Keep the map in sight: a larger map than the view fills it, a smaller one stays within it; either may
+        pass the view's edge by a quarter (so the battle's focus can bring a figure clear of a panel)."""
         z = self.zoom
         mw, mh = self.map_size
         vw, vh = self.view[2] / z, self.view[3] / z
@@ -318,7 +319,7 @@ class Camera:
     @staticmethod
     def _clamp_axis(value: float, size: float, visible: float, margin: float) -> float:
         if size <= visible:
-            return (size - visible) / 2
+            return max(size - visible - margin, min(value, margin))
         return max(-margin, min(value, size - visible + margin))
 
     def visible_map_rect(self) -> tuple[float, float, float, float]:

@@ -24,6 +24,7 @@ from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen, VictoryScreen
 from game.ui.gm_panel import GMPanel
 from game.ui.screens import EscapeMenu, SettingsScreen
+from tests.helpers import do_little
 from tests.ui.conftest import click, key, move
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -297,3 +298,68 @@ def test_the_victory_table_stays_above_its_buttons(app: App, size: tuple[int, in
         more = next(s for s, r in strings if s.startswith("… and "))
         assert f"{len(battle.figures) - victory.rows_shown} more" in more
     assert victory.rows_shown >= 6
+
+
+WYRM = ROOT / "maps" / "wyrm_hollow.tmx"
+
+
+def to_casting(app: App, spell: str) -> BattleScreen:
+    """The Wyrm's Hollow, both sides at the screen (a tactical player deciding for them, the wizard standing
+    still) until the wizard may cast ``spell`` at an enemy; she chooses it and a target."""
+    session = new_session(WYRM, seed=3, controllers={"blue": "human", "red": "human"})
+    screen = BattleScreen(app.ui, session, app.to_title)
+    app.push(screen)
+    player = make_player("tactical", 3)
+    for _ in range(400):
+        lift(app)
+        d = screen.battle.decision()
+        assert d is not None
+        wizard = d.figure is not None and screen.battle.figure(d.figure).name == "Mirelda"
+        if d.reason == "declare" and wizard:
+            screen.model.ensure_decl(d)
+            if screen.model.declare_options()["spells"].get(spell):
+                break
+        screen.send(do_little(d) if wizard else player(screen.battle, d))
+    else:
+        raise AssertionError(f"the wizard never had a target for {spell}")
+    screen.spells.choose(spell)
+    if screen.model.decl.spell_target is None:
+        screen.spells.cycle_target()
+    assert screen.model.decl.spell_target is not None
+    screen.invalidate()
+    app.tick(0.0)
+    return screen
+
+
+@pytest.mark.parametrize("spell", ["Fire Bolt", "Thunderstrike"])
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_a_casters_declaration_panel_fits_its_spell_row_and_the_casting_odds(
+    app: App, size: tuple[int, int], scale: float, spell: str
+) -> None:
+    """FTC 8: the wizard's panel has a spell row; every button lies inside the panel with none over another,
+    the odds column ends above the spell row (no odds line runs under it), no line runs past the panel's edge,
+    the chance to cast reads whole, and the panel leaves the wizard and her target in sight."""
+    window(app, size, scale)
+    screen = to_casting(app, spell)
+    d = screen.my_decision()
+    assert d is not None and d.reason == "declare"
+    panel = screen.panel_rect(d)
+    strings = painted(app, screen)
+    assert_reads(strings, size)
+    screen._rebuild_buttons()
+    assert_inside(screen.buttons, panel)
+    row = [b.rect for b in screen.buttons if b.text in screen.model.known_spells()]
+    assert len(row) >= 2
+    bottom = panel.height - app.ui.s(40) - screen.spells.extra_height(d.figure)
+    odds = screen.declaration.paint(pygame.Surface(panel.size, pygame.SRCALPHA), d, bottom)
+    assert odds is not None
+    assert odds.move(panel.topleft).collidelist(row) < 0, "the odds column reaches under the spell row"
+    for s, r in on_panel:
+        assert r.right <= panel.right - 4, s
+        assert r.collidelist(row) < 0, f"{s!r} runs under the spell row"
+    assert any(re.search(r"P\(cast\)\s\d+%", s) for s, _ in on_panel), "the chance to cast reads whole"
+    cam = screen.board.camera
+    view = pygame.Rect(cam.view)
+    for fid in (d.figure, screen.model.decl.spell_target):
+        p = cam.hex_to_screen(screen.battle.figure(fid or "").hex)
+        assert view.collidepoint(p) and not panel.collidepoint(p), screen.battle.figure(fid or "").name

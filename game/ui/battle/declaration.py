@@ -413,8 +413,9 @@ class DeclarationPanel:
             area = pygame.Rect(s(12), s(top), w - s(24), max(0, bottom - s(4) - s(top)))
             pygame.draw.line(surf, theme.BORDER, (s(10), s(top - 6)), (w - s(10), s(top - 6)))
         else:
-            ox = left_w + s(16)  # beside the controls, down to the spell row (which runs the panel's width)
-            area = pygame.Rect(ox, s(8), w - ox - s(12), bottom + s(24))
+            ox = left_w + s(16)  # beside the controls: down beside the Declare button, or to the spell row
+            spell_row = bottom < surf.get_height() - s(40)  # (which runs the panel's width)
+            area = pygame.Rect(ox, s(8), w - ox - s(12), bottom - s(14) if spell_row else bottom + s(24))
             pygame.draw.line(surf, theme.BORDER, (left_w + s(4), s(10)), (left_w + s(4), area.bottom - s(2)))
         if st.spell is None:
             self._paint_odds(surf, area, compact and below)

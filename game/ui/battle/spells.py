@@ -21,7 +21,8 @@ from game.engine.battle import Figure
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import RGB, BoardHost, line_of_fire_view, paint_distribution
+from game.ui.battle.common import RGB, BoardHost, fit_words, line_of_fire_view, paint_distribution
+from game.ui.battle.declaration import bystander_notes
 from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_tooltip, token_marks
 from game.ui.battle.words import counted, hex_name
 from game.ui.preview import concentration_odds, percent
@@ -295,7 +296,6 @@ class SpellPanel:
         d = self.model.decl
         assert d.spell is not None
         item = magic.spell(d.spell)
-        colour = self.colour
         y = area.y
         conc = self.model.battle.casting_of(d.figure)
         if conc is not None and conc.spell.name == d.spell:
@@ -308,8 +308,7 @@ class SpellPanel:
                 else f"{counted(conc.rounds_left - 1, 'more round')} after this one; stand still, a dodge needs a "
                 f"Good Will roll (kept {percent(keep['dodge'])}), damage a Great one ({percent(keep['damaged'])})"
             )
-            text.blit(surf, head, (ox, y), 15, colour, bold=True)
-            y += s(22)
+            y = self._paint_head(surf, head, area, y)
             for part in text.wrap(sub, 11, ow)[:2]:
                 text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
                 y += text.line_height(11)
@@ -338,16 +337,9 @@ class SpellPanel:
             if pv.target
             else (hex_name(self.model.battle, layout, pv.hex, d.figure) if pv.hex else "")
         )
-        if conc is None or conc.spell.name != d.spell:
-            text.blit(
-                surf,
-                f"{item.name}{' → ' + on if on else ''}: P(cast) {percent(pv.cast)}",
-                (ox, y),
-                15,
-                colour,
-                bold=True,
-            )
-            y += s(22)
+        if conc is None or conc.spell.name != d.spell:  # (the chance stays with its name: a no-break space)
+            head = f"{item.name}{' → ' + on if on else ''}: P(cast)\u00a0{percent(pv.cast)}"
+            y = self._paint_head(surf, head, area, y)
         mods = "".join(f" {m.value:+d} {m.name}" for m in pv.modifiers)
         line = (
             f"{item.skill} {level_name(pv.skill)}{mods} = {level_name(pv.result)} + 4dF vs difficulty "
@@ -368,8 +360,10 @@ class SpellPanel:
             dfn = f" vs defence {level_name(pv.touch_defence)}" if pv.touch_defence is not None else ""
             parts.append(f"touch attack {level_name(pv.touch)}{dfn}")
         if parts:
-            text.blit(surf, " · ".join(parts), (ox, y), 13, theme.TEXT)
-            y += s(20)
+            for part in text.wrap(" · ".join(parts), 13, ow)[:2]:
+                text.blit(surf, text.fit(part, 13, ow), (ox, y), 13, theme.TEXT)
+                y += text.line_height(13)
+            y += s(4)
         if pv.distribution is not None:
             y = paint_distribution(self.screen.ui, surf, pv.distribution, pygame.Rect(ox, y, ow, s(14)))
         notes = []
@@ -386,7 +380,23 @@ class SpellPanel:
                 "last_round": f"concentration over {magic.casting_rounds(item)} rounds",
             }[when]
         )
+        named = self.model.battle.figure
+        notes.extend(bystander_notes([(named(b.figure).name, b.friend, b.chance) for b in pv.bystanders if b.chance]))
         notes.extend(pv.assumptions)
-        for part in text.wrap(" · ".join(notes), 11, ow)[: max(0, (h - y - s(4)) // text.line_height(11))]:
+        room = max(0, (h - y - s(4)) // text.line_height(11))
+        lines = text.wrap(" · ".join(notes), 11, ow)
+        if len(lines) > room > 0:  # what does not fit is cut with "…" after a whole word, never dropped unsaid
+            lines = [*lines[: room - 1], fit_words(text, " ".join(lines[room - 1 :]), 11, ow)]
+        for part in lines[:room]:
             text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
             y += text.line_height(11)
+
+    def _paint_head(self, surf: pygame.Surface, head: str, area: pygame.Rect, y: int) -> int:
+        """The odds' heading in the spell's colour: on two lines where the column is narrow, never past its
+        edge; returns the height under it."""
+        s, text = self.screen.ui.s, self.screen.ui.text
+        heads = text.wrap(head, 15, area.width, bold=True)[:2]
+        for part in heads:
+            text.blit(surf, text.fit(part, 15, area.width, True), (area.x, y), 15, self.colour, bold=True)
+            y += text.line_height(15, True) if len(heads) > 1 else s(22)
+        return y

@@ -106,7 +106,10 @@ class Tracker:
         self.cut_prompt = ""
         if d is not None:
             pygame.draw.circle(surf, sc.side_colour(d.side), (r.right + s(22), top // 2), s(6))
-            prompt = fit_words(text, whole, 14, room)
+            side = b.sides[d.side].name
+            bare = whole.split(": ", 1)[1] if whole.startswith(side) and ": " in whole else whole
+            # short of room the side goes first (its colour is the dot), then the end of the prompt
+            prompt = whole if text.width(whole, 14) <= room else fit_words(text, bare, 14, room)
             self.cut_prompt = whole if prompt != whole else ""
             text.blit(surf, prompt, (r.right + s(34), top // 2), 14, theme.TEXT, anchor="midleft")
         elif whole:
