@@ -338,7 +338,8 @@ def test_a_casters_declaration_panel_fits_its_spell_row_and_the_casting_odds(
 ) -> None:
     """FTC 8: the wizard's panel has a spell row; every button lies inside the panel with none over another,
     the odds column ends above the spell row (no odds line runs under it), no line runs past the panel's edge,
-    the chance to cast reads whole, and the panel leaves the wizard and her target in sight."""
+    the chance to cast reads whole, no figure on the line is marked at risk of a miss that cannot happen (an
+    undodged bolt), and the panel leaves the wizard and her target in sight."""
     window(app, size, scale)
     screen = to_casting(app, spell)
     d = screen.my_decision()
@@ -358,6 +359,10 @@ def test_a_casters_declaration_panel_fits_its_spell_row_and_the_casting_odds(
         assert r.right <= panel.right - 4, s
         assert r.collidelist(row) < 0, f"{s!r} runs under the spell row"
     assert any(re.search(r"P\(cast\)\s\d+%", s) for s, _ in on_panel), "the chance to cast reads whole"
+    lof = screen.board_view().line_of_fire
+    assert lof is not None and not any(m.text == "0%" for m in lof.marks), (
+        "a figure a miss cannot strike is not at risk"
+    )
     cam = screen.board.camera
     view = pygame.Rect(cam.view)
     for fid in (d.figure, screen.model.decl.spell_target):

@@ -123,7 +123,7 @@ def line_of_fire_view(battle: Battle, pv: AttackPreview | SpellPreview) -> LineO
     line = pv.line
     assert line is not None
     marks: list[LofMark] = []
-    at_risk = {battle.figure(b.figure).hex: b for b in pv.bystanders}
+    at_risk = {battle.figure(b.figure).hex: b for b in pv.bystanders if b.chance}  # a miss may strike them
     covered = False
     for lh in line.hexes:
         if lh.hex in (line.firer, line.target):
