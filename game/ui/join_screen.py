@@ -363,6 +363,12 @@ class HostControls:
         self.network.text, self.network.tooltip = NETWORK_LABEL[self.public], NETWORK_HELP[self.public]
         return True
 
+    def width_needed(self) -> int:
+        """How wide the two buttons must be to show their labels whole (either label of the switch)."""
+        text, s = self.ui.text, self.ui.s
+        switch = max(text.width(label, self.network.size, True) for label in NETWORK_LABEL.values())
+        return max(switch, text.width(self.host.text, self.host.size, True)) + s(24)
+
     def layout(self, area: pygame.Rect) -> None:
         """The switch in the top part of ``area``, the button in the rest."""
         s = self.ui.s

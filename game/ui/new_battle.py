@@ -245,7 +245,7 @@ class NewBattleScreen(Screen):
             self.sides, self.roster_name, self.problem = self._cache[key]
         self.roster_reset.text = "As shipped" if self.roster is None and self.campaign_in_use else "Map's own"
         if self.roster is None and self.campaign is not None and not self.use_campaign:
-            self.roster_reset.text = "Campaign copy"
+            self.roster_reset.text = "Your copy"
         self.controllers = {
             sc.id: self.picked.get(sc.id) or sc.controller or ("human" if i == 0 else "tactical")
             for i, sc in enumerate(self.sides)
@@ -375,13 +375,21 @@ class NewBattleScreen(Screen):
         list_h = min(max(3, len(self.maps)) * rows + s(12), (roster_y - top) * 2 // 5)
         self.list.rect = pygame.Rect(left, top, lw, list_h)
         self.browse.rect = pygame.Rect(left, self.list.rect.bottom + s(8), s(120), s(34))
+        roster_top = roster_y - s(12) - 2 * self.ui.text.line_height(14)  # the roster line may take two lines
         self.preview_rect = pygame.Rect(
-            left, self.browse.rect.bottom + s(10), lw, max(s(40), roster_y - s(34) - self.browse.rect.bottom - s(10))
+            left, self.browse.rect.bottom + s(10), lw, max(s(30), roster_top - self.browse.rect.bottom - s(10))
         )
         bw3 = min(s(120), (lw - 2 * s(8)) // 3)  # three buttons always inside the left column
         self.roster_button.rect = pygame.Rect(left, roster_y, bw3, s(34))
         self.roster_reset.rect = pygame.Rect(left + bw3 + s(8), roster_y, bw3, s(34))
         self.roster_edit.rect = pygame.Rect(left + 2 * (bw3 + s(8)), roster_y, bw3, s(34))
+        roster_buttons = (self.roster_button, self.roster_reset, self.roster_edit)
+        labels = (*(b.text for b in roster_buttons), "As shipped", "Your copy")  # (Map's own, once a copy is)
+        label_size = next(  # their labels whole: a smaller type where the column is narrow
+            (n for n in (15, 14, 13) if all(self.ui.text.width(t, n, True) <= bw3 - s(10) for t in labels)), 12
+        )
+        for b in roster_buttons:
+            b.size = label_size
         rx = left + lw + s(30)
         bw = panel_w - lw - s(30)
         y = top + s(4)
@@ -396,14 +404,21 @@ class NewBattleScreen(Screen):
             self.problem_rect = pygame.Rect(rx, y, bw, len(self.problem_lines) * text.line_height(14))
             y = self.problem_rect.bottom + s(8)
         y += s(26)
-        # the rule options keep clear of Back / Start and the hosting choices beside them (the panel scrolls)
-        self.rules.layout(pygame.Rect(rx, y, bw, max(s(60), h - s(112) - y)))
+        # the rule options keep clear of Back / Start and the hosting choices (the panel scrolls): laid out below
         self.back.rect = pygame.Rect(rx, h - s(70), s(120), s(44))
         # Start as wide as its label needs (up to 240), so Host a table and the network switch keep theirs
         start_need = self.ui.text.width(self.start.text, self.start.size, True) + s(48)
         start_w = min(s(240), start_need, bw - self.back.rect.width - s(12))
         self.start.rect = pygame.Rect(rx + bw - start_w, h - s(70), start_w, s(44))
-        self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), max(s(60), bw - s(140) - start_w), s(80)))
+        between = bw - s(140) - start_w
+        if between < self.hosting.width_needed():
+            # too narrow between Back and Start (a small window, a large UI scale): Back goes under the roster's
+            # buttons in the left column, and the hosting choices take its room
+            self.back.rect = pygame.Rect(left, h - s(70), s(120), s(44))
+            self.hosting.layout(pygame.Rect(rx, h - s(106), bw - start_w - s(10), s(80)))
+        else:
+            self.hosting.layout(pygame.Rect(rx + s(130), h - s(106), between, s(80)))
+        self.rules.layout(pygame.Rect(rx, y, bw, max(s(60), h - s(112) - y)))
 
     def update(self, dt: float) -> bool:
         """Time the rule options' hover help."""
@@ -487,18 +502,22 @@ class NewBattleScreen(Screen):
         self.list.draw(surface, text)
         self.browse.draw(surface, text)
         self.draw_preview(surface)
-        ry = self.roster_button.rect.y - s(24)
         roster = f"Roster: {self.roster_name or '—'}"
         if self.campaign_in_use:
             roster += " (your campaign copy, with what you saved to it)"
         elif self.roster is None:
             roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
-        text.blit(surface, roster, (self.list.rect.x, ry), 14, theme.TEXT)
+        lines = text.wrap(roster, 14, self.list.rect.width)  # inside the left column, on two lines at most
+        if len(lines) > 2:
+            lines = [lines[0], text.fit(" ".join(lines[1:]), 14, self.list.rect.width)]
+        lh = text.line_height(14)
+        ry = self.roster_button.rect.y - s(6) - len(lines) * lh
+        for i, line in enumerate(lines):
+            text.blit(surface, line, (self.list.rect.x, ry + i * lh), 14, theme.TEXT)
         self.roster_button.draw(surface, text)
         self.roster_reset.draw(surface, text)
         self.roster_edit.draw(surface, text)
-        rx = self.start.rect.x if not self.side_buttons else self.side_buttons[0].rect.x
-        rx = self.back.rect.x
+        rx = self.rules.rect.x  # the right column
         text.blit(surface, "Players (click to change)", (rx, self.list.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
         for sc, b in zip(self.sides, self.side_buttons, strict=True):
             b.draw(surface, text)

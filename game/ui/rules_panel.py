@@ -221,10 +221,16 @@ class RulesPanel:
         bh = s(26)
         save_w = text.width(self.save.text, 14, True) + s(20)
         load_w = text.width(self.load.text, 14, True) + s(20)
-        self.save.rect = pygame.Rect(rect.right - save_w, y, save_w, bh)
-        self.load.rect = pygame.Rect(self.save.rect.x - s(6) - load_w, y, load_w, bh)
         self.previous.rect = pygame.Rect(x + text.width("Rules", 14, True) + s(8), y, s(26), bh)
-        self.next.rect = pygame.Rect(self.load.rect.x - s(10) - s(26), y, s(26), bh)
+        # the set's name whole between the arrows, "(changed)" included: short of room, Load… and Save as… go up
+        # beside the "Rule options" heading over the panel (decided for the longer name: a change moves nothing)
+        name_w = text.width(self.base.name + " (changed)", 14, True) + s(16)
+        beside = self.previous.rect.right + name_w + s(36) + load_w + s(6) + save_w <= rect.right
+        files_y = y if beside else y - bh - s(4)
+        self.save.rect = pygame.Rect(rect.right - save_w, files_y, save_w, bh)
+        self.load.rect = pygame.Rect(self.save.rect.x - s(6) - load_w, files_y, load_w, bh)
+        next_x = self.load.rect.x - s(10) - s(26) if beside else rect.right - s(26)
+        self.next.rect = pygame.Rect(next_x, y, s(26), bh)
         top = y + bh + s(4)
         top += len(self.notes(w)) * text.line_height(12)
         self.top_height = top + s(4) - rect.y

@@ -85,7 +85,7 @@ def test_new_battle_offers_the_campaign_copy_as_the_maps_roster(app: App, data_h
     assert screen.roster_reset.text == "As shipped"
     # the roster as shipped is one click away, and back
     screen._reset_roster()
-    assert screen.setup().roster_path is None and screen.roster_reset.text == "Campaign copy"
+    assert screen.setup().roster_path is None and screen.roster_reset.text == "Your copy"
     screen._reset_roster()
     assert screen.setup().roster_path == copy
     started = new_session(VILLAGE, screen.setup().roster_path, seed=1, autosave=False)

@@ -19,7 +19,7 @@ SIZES = [((1024, 640), 1.25), ((1024, 640), 1.5), ((1280, 720), 1.0), ((1920, 10
 
 def window(tmp_path: Path, size: tuple[int, int], scale: float) -> App:
     app = App(config=tmp_path / "cfg", maps_dir=tmp_path, size=size)
-    app.ui.settings = replace(app.ui.settings, ui_scale=scale)
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))  # the text scaled too, as Settings does
     app.pump()
     return app
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
-from game.paths import MAPS_DIR
+from game.engine import rule_options as ro
+from game.paths import MAPS_DIR, campaign_copy_of
 from game.ui.app import App
 from game.ui.new_battle import map_labels
 from game.ui.screens import NewBattleScreen, map_thumbnail, map_title
@@ -20,7 +22,7 @@ from tests.ui.conftest import click
 
 def new_battle(tmp_path: Path, size: tuple[int, int], scale: float = 1.0) -> tuple[App, NewBattleScreen]:
     app = App(config=tmp_path / "cfg", maps_dir=MAPS_DIR, size=size)
-    app.ui.settings = replace(app.ui.settings, ui_scale=scale)
+    app.ui.update_settings(replace(app.ui.settings, ui_scale=scale))  # the text scaled too, as Settings does
     app.pump()
     screen = NewBattleScreen(app.ui, app.start_battle)
     app.push(screen)
@@ -110,11 +112,61 @@ def test_new_battle_buttons_show_their_whole_labels(tmp_path: Path, size: tuple[
     """Host a table and the network switch read "Host…" and "Netwo…" at 1024×640 and 125 %: Start gives them
     the room it does not need, and nothing at the bottom overlaps."""
     app, screen = new_battle(tmp_path, size, scale)
+    rules = screen.rules
     bottom = [screen.back, screen.start, screen.hosting.host, screen.hosting.network]
-    assert [b.text for b in bottom if b.clipped] == []
-    rects = [b.rect for b in bottom]
+    every = [*bottom, screen.browse, screen.roster_button, screen.roster_reset, screen.roster_edit, *rules.buttons]
+    screen.roster_reset.text = "Your copy"  # a label it takes (the campaign copy set aside)
+    app.dirty = True
+    app.draw()
+    assert [b.text for b in every if b.clipped] == []
+    rects = [b.rect for b in every]
     assert all(not a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+    assert all(pygame.Rect((0, 0), size).contains(r) for r in rects)
     assert all(not r.colliderect(screen.hosting.network.rect) for r in screen.option_rects.values())
+    assert screen.option_rects, "some rule options show"
+    # the set's name reads whole between the arrows, and still once an option is changed
+    for changed in (False, True):
+        if changed:
+            assert rules.step(next(sp for sp in ro.OPTIONS if sp.kind == "bool" and sp.ready), 1)
+            assert rules.set_label.endswith("(changed)")
+        room = rules.next.rect.x - rules.previous.rect.right - app.ui.s(12)
+        assert app.ui.text.width(rules.set_label, 14, True) <= room, rules.set_label
+    app.close()
+
+
+@pytest.mark.parametrize(("size", "scale"), [((1024, 640), 1.25), ((1024, 640), 1.5), ((1280, 720), 1.0)])
+def test_new_battle_says_which_roster_inside_the_left_column(
+    tmp_path: Path, size: tuple[int, int], scale: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The roster line ("… (your campaign copy, with what you saved to it)") ran over the rule options at 1024×640:
+    it wraps inside the map's column, above the roster's buttons and under the map's preview."""
+    monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
+    copy = campaign_copy_of(MAPS_DIR / "village.roster.toml")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(MAPS_DIR / "village.roster.toml", copy)
+    app, screen = new_battle(tmp_path, size, scale)
+    screen.list.select(next(i for i, p in enumerate(screen.maps) if p.name == "village.tmx"))
+    assert screen.campaign_in_use
+    seen: list[tuple[str, pygame.Rect]] = []
+    original = app.ui.text.blit
+
+    def spy(surf: pygame.Surface, s: str, *args: Any, **kw: Any) -> pygame.Rect:
+        rect = original(surf, s, *args, **kw)
+        seen.append((s, rect))
+        return rect
+
+    app.ui.text.blit = spy  # type: ignore[method-assign]
+    try:
+        app.dirty = True
+        app.draw()
+    finally:
+        app.ui.text.blit = original  # type: ignore[method-assign]
+    start = next(i for i, (s, _) in enumerate(seen) if s.startswith("Roster: "))
+    lines = [(s, r) for s, r in seen[start : start + 2] if not s.startswith(("Roster…", "Map's own", "As shipped"))]
+    assert "campaign copy" in " ".join(s for s, _ in lines)
+    for s, r in lines:
+        assert r.left >= screen.list.rect.left and r.right <= screen.list.rect.right, s
+        assert r.bottom <= screen.roster_button.rect.top and r.top >= screen.preview_rect.bottom, s
     app.close()
 
 
