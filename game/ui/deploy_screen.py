@@ -37,7 +37,7 @@ from game.engine.players import CHOSEN_IN_WINDOW, LEVEL_NAMES
 from game.engine.wounds import Wounds
 from game.session import GM_REFEREE, SetupError, auto_place, default_roster_for, deployment_figures
 from game.ui import theme
-from game.ui.battle.words import counted, facing_words
+from game.ui.battle.words import counted, facing_words, possessive
 from game.ui.dialogs import describe_error
 from game.ui.large_tokens import front_extent
 from game.ui.mapdata import board_data_from_loaded
@@ -231,7 +231,7 @@ class DeployScreen(ViewerScreen):
         elif self.gm == GM_REFEREE:
             self.gm_button.text = "GM seat: a referee (plays no side)"
         else:
-            self.gm_button.text = f"GM seat: {self.side_name(self.gm)}'s player"
+            self.gm_button.text = f"GM seat: {possessive(self.side_name(self.gm))} player"
         left = self.unplaced()
         self.start_button.enabled = not left
         self.start_button.tooltip = (

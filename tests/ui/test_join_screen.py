@@ -236,3 +236,41 @@ def test_f1_at_a_table_lists_its_own_keys_and_every_one_fits(app: App) -> None:
             assert overlay.keys_shown == len(overlay.keys), "every key, none dropped for want of room"
             key(app, pygame.K_ESCAPE)
         screen.session.close()
+
+
+def test_the_hosts_window_says_whose_game_left_the_table_and_that_f4_frees_the_seat(tmp_path: Path) -> None:
+    """A guest's game crashes at the village (its seat held, no connection): the host's box says who left
+    which seat and that F4 frees it — "Red Ulric's Brigands' seat", never "Brigands's" — and the status bar
+    names the host's own seat by its side's name, not its id."""
+    from game.ui.battle_setup import BattleSetup
+    from tests.helpers import do_little
+
+    maps = Path(__file__).resolve().parents[2] / "maps"
+    a = App(config=tmp_path / "config", maps_dir=maps)
+    try:
+        a.pump()
+        a.apply(a.host_table(BattleSetup(maps / "village.tmx", controllers=("human", "human"), deploy=False)))
+        screen = a.top
+        assert isinstance(screen, TableScreen) and screen.hosting is not None
+        other = next(s for s in screen.battle.sides if s != screen.session.seat)
+        guest = Client(screen.session.client.uri, "Bea", other, say=lambda _: None)
+        guest.connect(timeout=5)
+        guest.close()  # the guest's game is gone (a crash closes its connection too): the seat stays Bea's
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            a.pump()
+            time.sleep(0.01)
+            d = screen.decision()
+            if d is not None and screen.my_decision() is not None:
+                screen.send(do_little(d))
+            elif d is not None and d.side == other and "left" in screen.thinking_words(d):
+                break
+        else:
+            raise AssertionError("the table never came to wait for the guest who left")
+        words = screen.thinking_words(d)
+        assert words == "Bea left Red Ulric's Brigands' seat: waiting for them to come back… (F4 frees the seat)"
+        mine = screen.battle.sides[screen.session.seat].name
+        assert f"your seat: {mine}" in screen.status and "you sit at" not in screen.status
+        screen.leave_to_title()
+    finally:
+        a.close()

@@ -21,6 +21,7 @@ from game.net.remote import RemoteSession
 from game.session import shipped_maps
 from game.ui import theme
 from game.ui.battle.screen import BattleScreen
+from game.ui.battle.words import possessive
 from game.ui.board import HexMapSource, default_layout
 from game.ui.dialogs import MessageDialog
 from game.ui.mapdata import BoardData, open_map
@@ -131,8 +132,9 @@ class TableScreen(BattleScreen):
             waiting = d.side if d is not None and not self.is_human(d.side) else None
             if waiting is not None and waiting != self._waiting_said:
                 name = self.battle.sides[waiting].name if waiting in self.battle.sides else waiting
+                mine = self.battle.sides[self.session.seat].name if self.session.seat in self.battle.sides else ""
                 token = "; F3: your seat's token" if self.session.seat != "watch" else ""
-                where = f"you sit at {self.session.seat}{token}"
+                where = (f"your seat: {mine}" if mine else f"you sit at {self.session.seat}") + token
                 self.set_status(f"Waiting for {name} ({where}){self.join_hint}", lasting=True)
                 changed = True
             elif waiting is None and self._waiting_said is not None and not self.status_error:
@@ -201,21 +203,31 @@ class TableScreen(BattleScreen):
         self.set_status(f"{name} says: {text}   (F2: answer)", lasting=True)
         return True
 
-    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
-        """Who the table waits for, and whether a person or the host's computer has that seat."""
-        s = self.ui.s
-        x, y, _, h = self.board.camera.view
+    def thinking_words(self, d: Decision) -> str:
+        """Whom the table waits for: the host's computer, a player at their seat, a player whose game left the
+        table (their token brings them back; the host's F4 frees the seat), or nobody yet."""
         name = self.battle.sides[d.side].name if d.side in self.battle.sides else d.side
         seat = next((i for i in self.session.seats() if i.get("seat") == d.side), {})
         if seat.get("computer"):
-            who = f"{name} (the host's computer) is deciding…"
-        elif seat.get("present"):
-            who = f"{name} ({seat.get('name') or 'a player'}) is deciding at their seat…"
-        else:
-            who = f"Waiting for someone to take {name}'s seat…"
-        rect = pygame.Rect(x + s(10), y + h - s(46), s(420), s(36))
+            return f"{name} (the host's computer) is deciding…"
+        if seat.get("present"):
+            return f"{name} ({seat.get('name') or 'a player'}) is deciding at their seat…"
+        if seat.get("name"):  # held by a player who is not connected
+            free = " (F4 frees the seat)" if self.hosting is not None else ""
+            return f"{seat['name']} left {possessive(name)} seat: waiting for them to come back…{free}"
+        return f"Waiting for someone to take {possessive(name)} seat…"
+
+    def _draw_thinking(self, surface: pygame.Surface, d: Decision) -> None:
+        """Who the table waits for (``thinking_words``), in a box as wide as its words and the board allow."""
+        s, text = self.ui.s, self.ui.text
+        x, y, w, h = self.board.camera.view
+        who = self.thinking_words(d)
+        width = min(text.width(who, 14) + s(24), w - s(20))
+        rect = pygame.Rect(x + s(10), y + h - s(46), width, s(36))
         draw_panel(surface, rect, theme.PANEL, self.side_colour(d.side), alpha=230)
-        self.ui.text.blit(surface, who, (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft")
+        text.blit(
+            surface, text.fit(who, 14, width - s(24)), (rect.x + s(12), rect.centery), 14, theme.TEXT, anchor="midleft"
+        )
 
     def computer_turn(self, d: Decision) -> None:
         """Another seat decides at its own machine (the status bar says whom the table waits for)."""

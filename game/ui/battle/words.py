@@ -88,6 +88,12 @@ def name_hexes(text: str, battle: Battle, layout: HexLayout, ref: str | None = N
     return _AT_HEX.sub(lambda m: " at " + hex_name(battle, layout, Hex(int(m[1]), int(m[2])), ref), text)
 
 
+def possessive(name: str) -> str:
+    """A side's name as the owner of something: "Red Ulric's Brigands'" (a plural's "s" takes the apostrophe
+    alone), "the Militia's"."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
 def decision_line(side: str, prompt: str, computer: bool = False) -> str:
     """The top bar's "who decides: what" with the side's name once, even when the prompt starts with it."""
     who = side + (" (computer)" if computer else "")
