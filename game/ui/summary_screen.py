@@ -601,25 +601,27 @@ class SummaryScreen(Screen):
             return
         s, text = self.ui.s, self.ui.text
         rx, width = self.hits.rect.x, self.hits.rect.width
-        text.blit(
-            surface,
-            "Luck: the sum of each side's 4dF rolls (expected 0)",
-            (rx, self.luck_top - s(24)),
-            14,
-            theme.TEXT_MUTED,
-            bold=True,
-        )
+
+        def fitting(size: int, bold: bool, *words: str) -> str:
+            """The first of the wordings that fits the column (the last one cut with "…")."""
+            return next(
+                (w for w in words if text.width(w, size, bold) <= width), text.fit(words[-1], size, width, bold)
+            )
+
+        heading = fitting(14, True, "Luck: the sum of each side's 4dF rolls (expected 0)", "Luck: each side's 4dF sum")
+        text.blit(surface, heading, (rx, self.luck_top - s(24)), 14, theme.TEXT_MUTED, bold=True)
         y = self.luck_top
         for sid, entry in self.summary["luck"].items():
             colour = self.side_colour(sid) if sid in self.battle.sides else theme.TEXT
-            text.blit(
-                surface,
-                f"{entry['name']}: {entry['sum']:+d} over {entry['rolls']} rolls "
-                f"(± {entry['sd']:.1f}); luckier than {100 * entry['percentile']:.0f}%",
-                (rx, y),
+            luckier = f"luckier than {100 * entry['percentile']:.0f}%"
+            line = fitting(
                 13,
-                colour,
+                False,
+                f"{entry['name']}: {entry['sum']:+d} over {entry['rolls']} rolls (± {entry['sd']:.1f}); {luckier}",
+                f"{entry['name']}: {entry['sum']:+d} over {entry['rolls']} rolls; {luckier}",
+                f"{entry['name']}: {entry['sum']:+d}; {luckier}",
             )
+            text.blit(surface, line, (rx, y), 13, colour)
             bar = pygame.Rect(rx, y + s(18), width, s(8))
             pygame.draw.rect(surface, theme.PANEL_LIGHT, bar, border_radius=3)
             mid = bar.centerx

@@ -6,7 +6,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import pygame
 import pytest
 
 from game.ui.app import App
@@ -74,4 +76,36 @@ def test_after_battle_healing_heading_and_message_clear_the_buttons(
     assert not screen.message_rect.colliderect(screen.rest_button.rect)
     assert screen.message_rect.width >= app.ui.s(150)
     assert not screen.back_button.rect.colliderect(screen.wounds_button.rect)
+    app.close()
+
+
+@pytest.mark.parametrize(("size", "scale"), SIZES)
+def test_every_line_of_the_after_battle_screen_stays_in_its_column(
+    tmp_path: Path, size: tuple[int, int], scale: float
+) -> None:
+    """The luck lines ("… (± 15.8); luckier than 46%") ran past the window's edge at 1024×640: every string
+    the screen writes lies inside the window, those of the right column inside it."""
+    app = window(tmp_path, size, scale)
+    screen = SummaryScreen(app.ui, finished_battle(), app.to_title)
+    app.push(screen)
+    seen: list[tuple[str, pygame.Rect]] = []
+    original = app.ui.text.blit
+
+    def spy(surf: pygame.Surface, s: str, *args: Any, **kw: Any) -> pygame.Rect:
+        rect = original(surf, s, *args, **kw)
+        seen.append((s, rect.move(surf.get_abs_offset())))
+        return rect
+
+    app.ui.text.blit = spy  # type: ignore[method-assign]
+    try:
+        app.dirty = True
+        app.draw()
+    finally:
+        app.ui.text.blit = original  # type: ignore[method-assign]
+    assert any(s.startswith("Luck") for s, _ in seen) or not screen.show_luck
+    right = screen.hits.rect
+    for s, r in seen:
+        assert pygame.Rect((0, 0), size).contains(r), s
+        if r.left >= right.left - 2:
+            assert r.right <= right.right + 2, s
     app.close()
