@@ -269,11 +269,12 @@ class Camera:
         return x <= sx < x + w and y <= sy < y + h
 
     # --- movement ---------------------------------------------------------------------------------
-    def pan(self, dx_screen: float, dy_screen: float) -> None:
-        """Move the view by a screen-pixel offset (content follows the mouse when dragging: pass -drag)."""
+    def pan(self, dx_screen: float, dy_screen: float, *, loose: bool = False) -> None:
+        """Move the view by a screen-pixel offset (content follows the mouse when dragging: pass -drag);
+        ``loose``: a map smaller than the view may leave the middle (see ``clamp``)."""
         self.origin_x += dx_screen / self.zoom
         self.origin_y += dy_screen / self.zoom
-        self.clamp()
+        self.clamp(loose=loose)
 
     def zoom_at(self, steps: int, sx: float, sy: float) -> bool:
         """Zoom by ``steps`` levels keeping the map point under screen (sx, sy) in place; False at a limit."""
@@ -306,20 +307,21 @@ class Camera:
         self.zoom_index = best
         self.center_on(mw / 2, mh / 2)
 
-    def clamp(self) -> None:
-        """Keep the map in sight: a larger map than the view fills it, a smaller one stays within it; either may
-        pass the view's edge by a quarter (so the battle's focus can bring a figure clear of a panel)."""
+    def clamp(self, *, loose: bool = False) -> None:
+        """Keep the map in sight: a map smaller than the view stays centred, a larger one fills it (give or
+        take a quarter). ``loose``: a smaller map may sit anywhere in the view, a quarter past its edge at
+        most — the battle's focus, bringing a figure clear of a tall panel."""
         z = self.zoom
         mw, mh = self.map_size
         vw, vh = self.view[2] / z, self.view[3] / z
         margin_x, margin_y = min(vw, mw) * 0.25, min(vh, mh) * 0.25
-        self.origin_x = self._clamp_axis(self.origin_x, mw, vw, margin_x)
-        self.origin_y = self._clamp_axis(self.origin_y, mh, vh, margin_y)
+        self.origin_x = self._clamp_axis(self.origin_x, mw, vw, margin_x, loose)
+        self.origin_y = self._clamp_axis(self.origin_y, mh, vh, margin_y, loose)
 
     @staticmethod
-    def _clamp_axis(value: float, size: float, visible: float, margin: float) -> float:
+    def _clamp_axis(value: float, size: float, visible: float, margin: float, loose: bool) -> float:
         if size <= visible:
-            return max(size - visible - margin, min(value, margin))
+            return max(size - visible - margin, min(value, margin)) if loose else (size - visible) / 2
         return max(-margin, min(value, size - visible + margin))
 
     def visible_map_rect(self) -> tuple[float, float, float, float]:

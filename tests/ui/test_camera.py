@@ -153,3 +153,21 @@ def test_screen_to_hex_and_back() -> None:
     cam.zoom_at(2, 300, 300)
     for h in (Hex(3, 4), Hex(10, -2), Hex(7, 7)):
         assert cam.screen_to_hex(*cam.hex_to_screen(h)) == h
+
+
+def test_a_map_smaller_than_the_view_stays_centred_unless_the_focus_pans_it_loose() -> None:
+    """A player's pan or a resize keeps a small map in the middle; the battle's focus (a loose pan) may move it
+    within the view, a quarter past its edge at most, to bring a figure clear of a tall panel."""
+    lay = layout_for("y", "odd")
+    size = lay.map_size(10, 8)
+    cam = Camera(lay, size, (0, 0, 1600, 1000))
+    centred = ((size[0] - 1600) / 2, (size[1] - 1000) / 2)
+    cam.pan(300, 200)
+    assert (cam.origin_x, cam.origin_y) == pytest.approx(centred)
+    cam.pan(-300, -200, loose=True)
+    assert cam.origin_x < centred[0] and cam.origin_y < centred[1]
+    cam.pan(10**6, 10**6, loose=True)
+    x, y, _, _ = cam.visible_map_rect()
+    assert x == pytest.approx(size[0] * 0.25) and y == pytest.approx(size[1] * 0.25)
+    cam.clamp()
+    assert (cam.origin_x, cam.origin_y) == pytest.approx(centred)

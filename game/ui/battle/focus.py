@@ -128,4 +128,4 @@ class Focus:
             free = pygame.Rect(view.x, panel.bottom + s(4), view.width, view.bottom - panel.bottom - s(4))
         else:
             free = pygame.Rect(view.x, view.y, view.width, panel.top - s(4) - view.y)
-        cam.pan(box.centerx - free.centerx, box.centery - free.centery)
+        cam.pan(box.centerx - free.centerx, box.centery - free.centery, loose=True)
