@@ -121,3 +121,28 @@ def test_fudge_4_32_a_computers_turn_during_the_tabletops_motion_leaves_the_scre
         screen.update(0.5)
     assert screen.decision() == d, "the computer waits for the motion"
     assert screen.seat == Seat.of_side(human)
+
+
+def test_hotseat_an_extra_enter_before_the_screen_passes_to_the_next_side_decides_nothing(app: App) -> None:
+    """Hotseat with secret stances: a declaration hands the battle to the other side. Until the screen has passed
+    to that side's player (behind the curtain), it has no decision to take: an Enter pressed in between (a double
+    press) sends nothing from the last player's seat (it was refused as "a seat decides only for its own side"),
+    and the curtain comes next."""
+    screen = open_battle(app, controllers=all_human(), options=RuleOptions(secret_stances=True))
+    for _ in range(120):
+        lift_curtain(app)
+        d = screen.my_decision()
+        assert d is not None
+        seat = screen.seat
+        assert screen.send(do_little(d))
+        after = screen.decision()
+        if d.reason == "declare" and after is not None and after.side != d.side and after.reason == "declare":
+            break
+    else:
+        raise AssertionError("no declaration ever passed the battle to the other side")
+    assert screen.seat == seat and screen.my_decision() is None, "the screen is still the last player's"
+    before = len(screen.battle.log)
+    key(app, pygame.K_RETURN)
+    assert "its own side" not in screen.status and not screen.status_error
+    assert len(screen.battle.log) == before
+    assert isinstance(app.top, CurtainScreen), "the curtain comes before the next side decides"

@@ -179,11 +179,13 @@ class BattleScreen(ViewerScreen):
         return self.battle.decision()
 
     def my_decision(self) -> Decision | None:
-        """The decision when a human makes it, the log has caught up and the battle does not stand still for
-        the GM, else None."""
+        """The decision when a human makes it, the log has caught up, the battle does not stand still for the
+        GM and (hotseat) the screen has passed to the deciding side's player, else None."""
         d = self.decision()
         if d is None or not self.is_human(d.side) or self.journal.pending or self.gm_pause.paused:
             return None
+        if self.last_human_side not in (None, d.side) and len(self.human_sides) > 1:
+            return None  # hotseat: the screen has not passed to that side's player yet (the curtain comes first)
         return d
 
     def side_colour(self, side: str) -> RGB:
