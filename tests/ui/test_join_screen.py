@@ -20,6 +20,7 @@ from game.ui.battle.table import TableScreen
 from game.ui.dialogs import MessageDialog
 from game.ui.join_screen import JoinScreen, seat_choices
 from game.ui.pickers import PickDialog
+from game.ui.screen import Push
 from tests.net.nethelp import client, hosted, table
 from tests.ui.conftest import click, key
 from tests.ui.test_table_screen import _fill_form, _join_from_title
@@ -271,6 +272,11 @@ def test_the_hosts_window_says_whose_game_left_the_table_and_that_f4_frees_the_s
         assert words == "Bea left Red Ulric's Brigands' seat: waiting for them to come back… (F4 frees the seat)"
         mine = screen.battle.sides[screen.session.seat].name
         assert f"your seat: {mine}" in screen.status and "you sit at" not in screen.status
+        # F3 and F4 name the seats by their sides too ("your seat (blue)", "red: Bea" read as codes)
+        assert f"takes your seat ({mine}) back" in screen.token_text()
+        pick = screen.free_a_seat()
+        assert isinstance(pick, Push) and isinstance(pick.screen, PickDialog)
+        assert pick.screen.items == [("Red Ulric's Brigands: Bea (away)", other)]
         screen.leave_to_title()
     finally:
         a.close()

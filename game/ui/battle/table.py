@@ -110,6 +110,10 @@ class TableScreen(BattleScreen):
             return Seat.of_side(label)
         return Seat.watcher()
 
+    def side_name(self, label: str) -> str:
+        """A seat as the players know it: its side's name (the GM's and a watcher's seat by their label)."""
+        return self.battle.sides[label].name if label in self.battle.sides else label
+
     def update(self, dt: float) -> bool:
         """Take what the host sent, then run the screen as the hotseat screen does for its own seat."""
         new = self.session.poll()
@@ -131,7 +135,7 @@ class TableScreen(BattleScreen):
             d = self.decision()
             waiting = d.side if d is not None and not self.is_human(d.side) else None
             if waiting is not None and waiting != self._waiting_said:
-                name = self.battle.sides[waiting].name if waiting in self.battle.sides else waiting
+                name = self.side_name(waiting)
                 mine = self.battle.sides[self.session.seat].name if self.session.seat in self.battle.sides else ""
                 token = "; F3: your seat's token" if self.session.seat != "watch" else ""
                 where = (f"your seat: {mine}" if mine else f"you sit at {self.session.seat}") + token
@@ -166,9 +170,9 @@ class TableScreen(BattleScreen):
         if self.session.seat == "watch" or not token:
             return "A watcher holds no seat, so there is no token to keep."
         return (
-            f"{token}\n\nThis token takes your seat ({self.session.seat}) back if the connection or the game is "
-            "lost: this game keeps it (tables.json in its data folder) and rejoins with it by itself. On another "
-            'computer, type it under "Seat token" in Join a table. Keep it to yourself: it is your seat.'
+            f"{token}\n\nThis token takes your seat ({self.side_name(self.session.seat)}) back if the connection or "
+            "the game is lost: this game keeps it (tables.json in its data folder) and rejoins with it by itself. On "
+            'another computer, type it under "Seat token" in Join a table. Keep it to yourself: it is your seat.'
         )
 
     def free_a_seat(self) -> Transition | None:
@@ -190,7 +194,7 @@ class TableScreen(BattleScreen):
             self.set_status(hosting.free_seat(label), lasting=True)
             return None
 
-        items = [(f"{label}: {name} ({'connected' if here else 'away'})", label) for label, name, here in held]
+        items = [(f"{self.side_name(seat)}: {who} ({'connected' if on else 'away'})", seat) for seat, who, on in held]
         hint = "Free a seat whose player will not come back: anyone may take it then."
         return Push(PickDialog(self.ui, "Free a seat", items, free, hint=hint))
 
@@ -206,7 +210,7 @@ class TableScreen(BattleScreen):
     def thinking_words(self, d: Decision) -> str:
         """Whom the table waits for: the host's computer, a player at their seat, a player whose game left the
         table (their token brings them back; the host's F4 frees the seat), or nobody yet."""
-        name = self.battle.sides[d.side].name if d.side in self.battle.sides else d.side
+        name = self.side_name(d.side)
         seat = next((i for i in self.session.seats() if i.get("seat") == d.side), {})
         if seat.get("computer"):
             return f"{name} (the host's computer) is deciding…"
