@@ -503,11 +503,15 @@ class NewBattleScreen(Screen):
         self.browse.draw(surface, text)
         self.draw_preview(surface)
         roster = f"Roster: {self.roster_name or '—'}"
+        notes = [""]
         if self.campaign_in_use:
-            roster += " (your campaign copy, with what you saved to it)"
+            notes = [" (your campaign copy, with what you saved to it)", " (your campaign copy)"]
         elif self.roster is None:
-            roster += " (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"
-        lines = text.wrap(roster, 14, self.list.rect.width)  # inside the left column, on two lines at most
+            notes = [" (the map's own, as shipped)" if self.campaign is not None else " (the map's own)"]
+        for note in notes:  # inside the left column, on two lines at most: a shorter note where need be
+            lines = text.wrap(roster + note, 14, self.list.rect.width)
+            if len(lines) <= 2:
+                break
         if len(lines) > 2:
             lines = [lines[0], text.fit(" ".join(lines[1:]), 14, self.list.rect.width)]
         lh = text.line_height(14)

@@ -139,7 +139,7 @@ def test_new_battle_says_which_roster_inside_the_left_column(
     tmp_path: Path, size: tuple[int, int], scale: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The roster line ("… (your campaign copy, with what you saved to it)") ran over the rule options at 1024×640:
-    it wraps inside the map's column, above the roster's buttons and under the map's preview."""
+    it wraps inside the map's column, above the roster's buttons and under the map's preview, and reads whole."""
     monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
     copy = campaign_copy_of(MAPS_DIR / "village.roster.toml")
     copy.parent.mkdir(parents=True, exist_ok=True)
@@ -164,6 +164,7 @@ def test_new_battle_says_which_roster_inside_the_left_column(
     start = next(i for i, (s, _) in enumerate(seen) if s.startswith("Roster: "))
     lines = [(s, r) for s, r in seen[start : start + 2] if not s.startswith(("Roster…", "Map's own", "As shipped"))]
     assert "campaign copy" in " ".join(s for s, _ in lines)
+    assert not any(s.endswith("…") for s, _ in lines), "the roster line reads whole (a shorter note where need be)"
     for s, r in lines:
         assert r.left >= screen.list.rect.left and r.right <= screen.list.rect.right, s
         assert r.bottom <= screen.roster_button.rect.top and r.top >= screen.preview_rect.bottom, s
