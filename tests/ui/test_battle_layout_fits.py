@@ -368,3 +368,23 @@ def test_a_casters_declaration_panel_fits_its_spell_row_and_the_casting_odds(
     for fid in (d.figure, screen.model.decl.spell_target):
         p = cam.hex_to_screen(screen.battle.figure(fid or "").hex)
         assert view.collidepoint(p) and not panel.collidepoint(p), screen.battle.figure(fid or "").name
+
+
+def test_a_small_map_panned_off_the_middle_for_one_decision_goes_back_to_it_for_the_next(app: App) -> None:
+    """The Wyrm's Hollow is smaller than a 1920x1080 window: the camera may pan it off the middle to bring a
+    figure clear of the decision panel, but once the figures that matter are in sight with the map in the middle,
+    it goes back there (it stayed low in the window, cut at the bottom, for the rest of the battle)."""
+    window(app, (1920, 1080), 1.0)
+    screen = to_casting(app, "Fire Bolt")
+    d = screen.my_decision()
+    assert d is not None
+    cam = screen.board.camera
+    screen.focus.fit(d)
+    middle = (cam.origin_x, cam.origin_y)
+    cam.clamp()
+    assert (cam.origin_x, cam.origin_y) == middle, "the map is in the middle of the view"
+    cam.pan(0, -app.ui.s(60), loose=True)  # as an earlier decision's focus left it: the map lower in the view
+    assert cam.origin_y != middle[1]
+    assert any(screen.focus.clear(d, top) for top in (False, True)), "everything that matters is still in sight"
+    screen.focus.fit(d)
+    assert (cam.origin_x, cam.origin_y) == middle

@@ -87,16 +87,25 @@ class Focus:
         return True
 
     def fit(self, d: Decision) -> None:
-        """Put the panel where it covers nothing that matters; else pan (and zoom out) until it does not."""
+        """Put the panel where it covers nothing that matters; else pan (and zoom out) until it does not. A map
+        smaller than the view that an earlier decision panned off the middle goes back to it where that leaves
+        everything in sight."""
         sc = self.screen
         if not self.hexes(d):
             return
         order = (self.panel_top, not self.panel_top)
+        cam = sc.board.camera
+        loose = (cam.origin_x, cam.origin_y)
+        cam.clamp()  # (only a smaller map's axes change: back to the middle)
+        for top in order if (cam.origin_x, cam.origin_y) != loose else ():
+            if self.clear(d, top):
+                self.panel_top = top
+                return
+        cam.origin_x, cam.origin_y = loose
         for top in order:
             if self.clear(d, top):
                 self.panel_top = top
                 return
-        cam = sc.board.camera
         start = (cam.zoom_index, cam.origin_x, cam.origin_y)
         for top in order:
             cam.zoom_index, cam.origin_x, cam.origin_y = start
