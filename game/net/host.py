@@ -422,15 +422,17 @@ class HostThread:
         """The seats someone holds (``Table.held_seats``)."""
         return self._on_loop(lambda host: host.table.held_seats())
 
-    def free_seat(self, label: str) -> str:
-        """The GM frees the seat ``label`` (``Table.free_seat``); what happened, as a sentence."""
+    def free_seat(self, label: str, name: str = "") -> str:
+        """The GM frees the seat ``label`` (``Table.free_seat``); what happened, as a sentence naming the seat by
+        ``name`` (its side's) where given."""
 
         def free(host: Host) -> str:
             try:
                 host.deliver(host.table.free_seat(label))
             except ValueError as exc:
                 return str(exc)[:1].upper() + str(exc)[1:] + "."
-            return f"The seat {label} is free: its holder's token no longer takes it; anyone may."
+            seat = f"of {name}" if name else label
+            return f"The seat {seat} is free: its holder's token no longer takes it; anyone may."
 
         return self._on_loop(free)
 

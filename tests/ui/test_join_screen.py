@@ -186,7 +186,8 @@ def test_the_hosts_window_frees_a_seat_and_its_player_is_told(tmp_path: Path) ->
         picker = a.top
         assert isinstance(picker, PickDialog) and picker.shown == [other]
         key(a, pygame.K_RETURN)
-        assert a.top is screen and f"The seat {other} is free" in screen.status
+        name = screen.battle.sides[other].name
+        assert a.top is screen and f"The seat of {name} is free" in screen.status, "named by its side, not its id"
         with pytest.raises(TableClosed, match="The host freed your seat"):
             end = time.monotonic() + 10
             while time.monotonic() < end:

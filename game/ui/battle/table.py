@@ -191,7 +191,7 @@ class TableScreen(BattleScreen):
             return None
 
         def free(label: str) -> Transition | None:
-            self.set_status(hosting.free_seat(label), lasting=True)
+            self.set_status(hosting.free_seat(label, self.side_name(label)), lasting=True)
             return None
 
         items = [(f"{self.side_name(seat)}: {who} ({'connected' if on else 'away'})", seat) for seat, who, on in held]
