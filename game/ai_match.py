@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game.engine import record
+from game.engine.generator import DICE_KINDS, KEYED_DICE
 from game.engine.players import LEVELS, make_player
 from game.engine.rule_options import changed, describe
 from game.paths import MAPS_DIR
@@ -65,6 +66,8 @@ class MatchResult:
     counts: dict[str, int] = field(default_factory=dict)
     rules: Rules | None = None
     """The rule options every battle was played with (None: FTC as written)."""
+    dice: str = KEYED_DICE
+    """The dice every battle rolled (``game.engine.generator``)."""
 
     @property
     def overall(self) -> MapResult:
@@ -85,11 +88,13 @@ def play_one(
     *,
     verify: bool = False,
     rules: Rules | None = None,
+    dice: str = KEYED_DICE,
 ) -> tuple[str | None, object]:
     """Play one battle on ``map_path`` with ``kinds`` (side id -> player level); returns the winning
     side's id (None: undecided) and the players (for their counts). ``verify``: the battle is saved and
     loaded back as ``replay --verify`` does it, every roll and event checked (``ReplayMismatch`` if not).
-    ``rules``: the rule options to play under (None: FTC as written)."""
+    ``rules``: the rule options to play under (None: FTC as written); ``dice``: the generator's kind
+    (``game.engine.generator``: the legacy dice replay the battles measured before the keyed dice)."""
     session = new_session(
         str(map_path),
         None,
@@ -97,6 +102,7 @@ def play_one(
         autosave=False,
         options=rules.options if rules else None,
         rules_name=rules.name if rules else "",
+        dice=dice,
     )
     sides = list(session.battle.sides)
     players = {s: make_player(kinds[s], seed + i) for i, s in enumerate(sides)}
@@ -124,11 +130,12 @@ def run_match(
     *,
     verify: bool = False,
     rules: Rules | None = None,
+    dice: str = KEYED_DICE,
 ) -> MatchResult:
     """Mirrored battles of ``player`` against ``opponent``: each seed on each map twice, sides swapped;
     ``verify``: each battle is also replayed from its save (``play_one``); ``rules``: the rule options of every
-    battle (None: FTC as written)."""
-    result = MatchResult(player, opponent, counts=dict.fromkeys(COUNTED, 0), rules=rules)
+    battle (None: FTC as written); ``dice``: the dice every battle rolls (``play_one``)."""
+    result = MatchResult(player, opponent, counts=dict.fromkeys(COUNTED, 0), rules=rules, dice=dice)
     for map_path in maps:
         mr = MapResult(map_path.stem)
         for seed in seeds:
@@ -137,7 +144,7 @@ def run_match(
             for mine in sides[:2]:
                 other = next(s for s in sides if s != mine)
                 kinds = {mine: player, other: opponent}
-                winner, players = play_one(map_path, seed, kinds, max_rounds, verify=verify, rules=rules)
+                winner, players = play_one(map_path, seed, kinds, max_rounds, verify=verify, rules=rules, dice=dice)
                 if winner == mine:
                     mr.wins += 1
                 elif winner is None:
@@ -160,6 +167,8 @@ def report(result: MatchResult) -> str:
     """The match as text: a line per map, the overall line, then the player's counts."""
     lines = [f"{result.player} against {result.opponent} (mirrored: each seed twice, sides swapped)"]
     lines.append(f"  rules: {rules_line(result.rules)}")
+    if result.dice != KEYED_DICE:
+        lines.append(f"  dice: {result.dice} (the legacy dice of battles measured before the keyed dice)")
     for m in [*result.maps, result.overall]:
         lines.append(
             f"  {m.name:<14} won {m.wins:>3}  lost {m.losses:>3}  undecided {m.draws:>2}  "
@@ -179,7 +188,7 @@ def rules_line(rules: Rules | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python main.py ai-match [--players veteran,tactical] [--seeds 10] [--maps a.tmx,...] [--rules R]
-    [--json F]``."""
+    [--dice KIND] [--json F]``."""
     p = argparse.ArgumentParser(prog="main.py ai-match", description="Mirrored matches between computer players.")
     p.add_argument(
         "--players", default="veteran,tactical", help="the player and its opponent (default veteran,tactical)"
@@ -191,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", help="also write the results here as JSON")
     p.add_argument("--verbose", action="store_true", help="print each battle as it ends")
     p.add_argument("--verify", action="store_true", help="replay every battle from its save, as replay --verify")
+    p.add_argument(
+        "--dice",
+        choices=DICE_KINDS,
+        default=KEYED_DICE,
+        help=f"the battles' dice (default {KEYED_DICE}; mt19937 plays the seeds as they were before the keyed dice)",
+    )
     add_rules_option(p)
     args = parse_with_rules(p, argv)
     if args is None:
@@ -208,7 +223,15 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     try:
         result = run_match(
-            kinds[0], kinds[1], seeds, maps, args.max_rounds, log=args.verbose, verify=args.verify, rules=rules
+            kinds[0],
+            kinds[1],
+            seeds,
+            maps,
+            args.max_rounds,
+            log=args.verbose,
+            verify=args.verify,
+            rules=rules,
+            dice=args.dice,
         )
     except record.ReplayMismatch as exc:
         print(f"error: a battle does not replay from its save: {exc}", file=sys.stderr)
@@ -219,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             "player": result.player,
             "opponent": result.opponent,
             "seeds": seeds,
+            "dice": args.dice,
             "rules": {"name": rules.name if rules else "", "changed": changed(rules.options) if rules else {}},
             "maps": {m.name: {"won": m.wins, "lost": m.losses, "undecided": m.draws} for m in result.maps},
             "overall": {"won": result.overall.wins, "lost": result.overall.losses, "undecided": result.overall.draws},

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import main
-from game.engine.generator import KEYED_DICE, SEED_BITS, SEED_MAX, SEED_MIN
-from game.session import load_session, new_session
+from game import ai_match
+from game.engine.generator import DICE_KINDS, KEYED_DICE, LEGACY_DICE, SEED_BITS, SEED_MAX, SEED_MIN
+from game.session import Session, load_session, new_session
 from game.ui.app import App
 from game.ui.battle_setup import BattleSetup
 
@@ -87,6 +89,28 @@ def test_a_hosted_tables_save_loads(tmp_path: Path, seed: int | None) -> None:
     assert data["actions"]
     assert (0 <= data["seed"] < 2**SEED_BITS) if seed is None else data["seed"] == seed
     _saved_seed_replays(save)
+
+
+@pytest.mark.parametrize("dice", DICE_KINDS)
+def test_ai_match_plays_its_battles_on_the_dice_asked_for(
+    dice: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ai-match --dice``: every battle is played on the dice named (the legacy dice replay the seeds measured
+    before the keyed dice), replays from its save on them, and the report and the JSON say which."""
+    played: list[str] = []
+
+    def recording(*args: Any, **kwargs: Any) -> Session:
+        session = new_session(*args, **kwargs)
+        played.append(session.battle.setup.dice)
+        return session
+
+    monkeypatch.setattr(ai_match, "new_session", recording)
+    out = tmp_path / "match.json"
+    argv = ["ai-match", "--players", "random,tactical", "--seeds", "1", "--maps", str(FIELD), "--max-rounds", "2"]
+    assert main.main([*argv, "--verify", "--dice", dice, "--json", str(out)]) == 0
+    assert played and set(played[1:]) == {dice}  # the first only names the sides
+    assert json.loads(out.read_text(encoding="utf-8"))["dice"] == dice
+    assert ("dice: mt19937" in capsys.readouterr().out) is (dice == LEGACY_DICE)
 
 
 @pytest.mark.parametrize("first", [1, SEED_MAX - 1])
