@@ -5,14 +5,18 @@ roll. The game makes 63-bit seeds on the keyed dice; a person may give any 64-bi
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import main
 from game import ai_match
+from game.engine import ai
 from game.engine.generator import DICE_KINDS, KEYED_DICE, LEGACY_DICE, SEED_BITS, SEED_MAX, SEED_MIN
 from game.session import Session, load_session, new_session
 from game.ui.app import App
@@ -111,6 +115,29 @@ def test_ai_match_plays_its_battles_on_the_dice_asked_for(
     assert played and set(played[1:]) == {dice}  # the first only names the sides
     assert json.loads(out.read_text(encoding="utf-8"))["dice"] == dice
     assert ("dice: mt19937" in capsys.readouterr().out) is (dice == LEGACY_DICE)
+
+
+def test_ai_match_decides_alike_however_slow_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match is a measurement: the same seeds give the same battles on a busy machine. The tactical player's
+    time limit (which keeps a decision short at the screen) never cuts a decision short in ``ai-match``: with
+    a clock that leaps five seconds at every look, the battles are those of a still clock."""
+    digests: list[tuple[str, ...]] = []
+
+    def recording(*args: Any, **kwargs: Any) -> Session:
+        session = new_session(*args, **kwargs)
+        sessions.append(session)
+        return session
+
+    sessions: list[Session] = []
+    monkeypatch.setattr(ai_match, "new_session", recording)
+    kinds = {"blue": "tactical", "red": "veteran"}
+    for clock in (time.perf_counter, itertools.count(0.0, 5.0).__next__):
+        monkeypatch.setattr(ai, "time", SimpleNamespace(perf_counter=clock))
+        sessions.clear()
+        ai_match.play_one(FIELD, 3, kinds, max_rounds=2)
+        digests.append(tuple(sessions[0].battle.digests))
+    assert len(digests[0]) > 20
+    assert digests[0] == digests[1]
 
 
 @pytest.mark.parametrize("first", [1, SEED_MAX - 1])
