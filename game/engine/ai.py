@@ -23,9 +23,20 @@ from game.engine.combat import Stance, melee_difficulty, total
 from game.engine.creatures import default_stance
 from game.engine.hexgrid import Hex, distance, facing_toward, within
 from game.engine.odds import escape_probability, expected_wound, hit_probability, outcome_distribution
+from game.engine.preview import public_declarations
 from game.engine.ranges import range_band
 
 Player = Callable[[Battle, Decision], act.Action]
+
+
+def declarers_seen(battle: Battle, side: str) -> frozenset[str] | None:
+    """The figures whose declarations of this attack phase ``side``'s player has seen: every one not hidden
+    and its own side's, so that under secret stances a hidden declaration is never read (*Fudge* 4.32); for
+    ``Battle.threats_to(known=)``. None outside the attack phase, where the last round's declarations stand
+    revealed to every player."""
+    if battle.phase != "attack":
+        return None
+    return frozenset(public_declarations(battle)) | {f.id for f in battle.figures.values() if f.side == side}
 
 
 def _stay(fid: str) -> act.Move:
@@ -288,7 +299,7 @@ class TacticalPlayer:
                 v = self._attack_value(battle, fig, battle.figure(t))
                 if best is None or v > best[0]:
                     best = (v, w, t)
-        threats = battle.threats_to(fid)
+        threats = battle.threats_to(fid, known=declarers_seen(battle, fig.side))
         hurt = fig.wounds.worst is not None and int(fig.wounds.worst) >= 2
         spell = self._best_spell(battle, fig, opts, threats) if fig.character.spells else None
         if spell is not None and (best is None or spell[0] > best[0]):
@@ -394,4 +405,4 @@ _WITHIN_2: tuple[tuple[int, int], ...] = tuple((h.q, h.r) for h in within(Hex(0,
 """The 19 steps to every hex within two of a hex (``hexgrid.within``), as plain pairs."""
 
 
-__all__ = ["Player", "RandomPlayer", "TacticalPlayer"]
+__all__ = ["Player", "RandomPlayer", "TacticalPlayer", "declarers_seen"]

@@ -37,7 +37,7 @@ import msgspec
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import magic
-from game.engine.ai import TacticalPlayer
+from game.engine.ai import TacticalPlayer, declarers_seen
 from game.engine.battle import Battle, Decision, Figure, IllegalAction, Reason
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, behind_bonus, melee_difficulty, total
@@ -181,6 +181,16 @@ class VeteranPlayer(TacticalPlayer):
             return f"yields: {mine[0].name} is alone and badly hurt against {len(foes)}"
         return ""
 
+    def _threats(self, battle: Battle, fid: str, side: str) -> list[Figure]:
+        """FTC 6.2's attackers of ``fid`` as ``side``'s player knows them: only the declarations it has seen
+        count (``ai.declarers_seen``), so that under secret stances a hidden one is never read (*Fudge* 4.32)."""
+        key = (len(battle.log), side)
+        cache: dict[object, frozenset[str] | None] = self.__dict__.setdefault("_seen", {})
+        if key not in cache:
+            cache.clear()
+            cache[key] = declarers_seen(battle, side)
+        return battle.threats_to(fid, known=cache[key])
+
     # ------------------------------------------------------------------ movement (FTC 5)
     def _melee(self, fig: Figure) -> bool:
         return not fig.character.ready_weapon.ranged
@@ -188,7 +198,7 @@ class VeteranPlayer(TacticalPlayer):
     def _should_hold(self, battle: Battle, fig: Figure) -> bool:
         """FTC 5: a melee figure not yet engaged holds while enemies near it have still to move, so that it
         moves after them and can choose their flank or rear."""
-        if not self._melee(fig) or battle.casting_of(fig.id) is not None or battle.threats_to(fig.id):
+        if not self._melee(fig) or battle.casting_of(fig.id) is not None or self._threats(battle, fig.id, fig.side):
             return False
         if any(e.character.ready_weapon.ranged for e in battle.enemies_of(fig)) and not self.hold_under_fire:
             return False  # under missile fire, waiting only gives the archers more shots
@@ -339,7 +349,7 @@ class VeteranPlayer(TacticalPlayer):
             cache.clear()
         out: dict[Hex, str] = {}
         for a in battle.able(fig.side):
-            if a.id == fig.id or not a.character.ready_weapon.ranged or battle.threats_to(a.id):
+            if a.id == fig.id or not a.character.ready_weapon.ranged or self._threats(battle, a.id, fig.side):
                 continue
             self._spent += 1
             shots = sorted(
@@ -365,7 +375,7 @@ class VeteranPlayer(TacticalPlayer):
             spell = (
                 self._vet_spell(battle, fig, dc)
                 if self.exact_spells
-                else self._tactical_spell(battle, fig, battle.threats_to(fid))
+                else self._tactical_spell(battle, fig, self._threats(battle, fid, fig.side))
             )
             if spell is not None:
                 best = self._best_option(battle, fig, dc, {})
@@ -380,7 +390,7 @@ class VeteranPlayer(TacticalPlayer):
         if (
             (self.second_moves or (self.second_under_fire and self._under_fire(battle, fig)))
             and not a.targets
-            and not battle.threats_to(fid)
+            and not self._threats(battle, fid, fig.side)
             and self._melee(fig)
             and _level(fig) < 3
         ):
@@ -406,7 +416,7 @@ class VeteranPlayer(TacticalPlayer):
             self.counts["dodges"] += 1
             if a.stance == Stance.VERY_DEFENSIVE.value:
                 self.counts["dives"] += 1
-                if not battle.threats_to(fid):
+                if not self._threats(battle, fid, fig.side):
                     self.counts["volley_dives"] += 1
         if a.aim != "best":
             self.counts["aims"] += 1
@@ -427,7 +437,7 @@ class VeteranPlayer(TacticalPlayer):
         on friends counted), any other spell by its chance of taking effect (the casting roll, a touch
         attack, the target's resistance roll) times what its effect is worth; or going on with a spell
         being concentrated on."""
-        threats = battle.threats_to(fig.id)
+        threats = self._threats(battle, fig.id, fig.side)
         stance = "mildly_defensive" if threats else "neutral"
         casting = battle.casting_of(fig.id)
         if casting is not None:
@@ -449,7 +459,7 @@ class VeteranPlayer(TacticalPlayer):
                     continue
                 self._spent += 1
                 try:
-                    pv = spell_preview(battle, fig.id, name, spot if spot is not None else t, stance)
+                    pv = spell_preview(battle, fig.id, name, spot if spot is not None else t, stance, gm_hand=False)
                 except (IllegalAction, ValueError):
                     continue
                 value = self._spell_value(battle, fig, item, tgt, spot, pv, declared, threats)
@@ -529,6 +539,7 @@ class VeteranPlayer(TacticalPlayer):
                 advance=positions,
                 compare=False,
                 aim=aim,  # type: ignore[arg-type]
+                gm_hand=False,
             )
             there = sum(float(p) for o, p in pv.distribution.items() if o.location == aim)
             return float(expected_wound(pv.distribution)), there
@@ -547,7 +558,10 @@ class VeteranPlayer(TacticalPlayer):
         mates = [
             f
             for f in battle.able(fig.side)
-            if f.id != fig.id and f.id not in declared and battle.threats_to(f.id) and not f.character.spells
+            if f.id != fig.id
+            and f.id not in declared
+            and self._threats(battle, f.id, fig.side)
+            and not f.character.spells
         ][:3]
         plans: dict[str, _Option] = {}
         dcs = {fig.id: dc}
@@ -581,7 +595,9 @@ class VeteranPlayer(TacticalPlayer):
     ) -> AttackPreview:
         self._spent += 1
         positions = battle.advance_positions(fid, advance, facing) if advance else []
-        return attack_preview(battle, fid, weapon, target, stance, dodge=dodge, advance=positions, compare=False)
+        return attack_preview(
+            battle, fid, weapon, target, stance, dodge=dodge, advance=positions, compare=False, gm_hand=False
+        )
 
     def _best_option(
         self, battle: Battle, fig: Figure, dc: DeclareChoices, plans: dict[str, _Option]
@@ -590,7 +606,7 @@ class VeteranPlayer(TacticalPlayer):
         fid = fig.id
         declared = public_declarations(battle)
         hurt = _level(fig)
-        threats = battle.threats_to(fid)
+        threats = self._threats(battle, fid, fig.side)
         # enemies that declared a melee attack on this figure: its own blows must beat their defences too
         on_me = [e for e in threats if e.id in declared and fid in declared[e.id].targets]
         firers = self._firers_at(battle, fig, dc)
@@ -635,7 +651,9 @@ class VeteranPlayer(TacticalPlayer):
                 if e_decl is not None and fid not in e_decl.targets:
                     continue
                 likely = (
-                    1.0 if e_decl is not None else max(self.unknown_share, 1.0 / max(1, len(battle.threats_to(e.id))))
+                    1.0
+                    if e_decl is not None
+                    else max(self.unknown_share, 1.0 / max(1, len(self._threats(battle, e.id, fig.side))))
                 )
                 my_def, _ = battle.melee_defence(fid, e.id, ew, stance.value)
                 gang = ganged.get(e.id, 0)
@@ -830,7 +848,7 @@ class VeteranPlayer(TacticalPlayer):
         r = risk(st, t, d)
         score = dealt * worth(t) - care * r - 1.5 * friendly
         if retreat_to is not None:
-            score += self.retreat_bonus * care * len(battle.threats_to(fig.id))
+            score += self.retreat_bonus * care * len(self._threats(battle, fig.id, fig.side))
         action = act.Declare(
             fig.id,
             st.value,
@@ -936,7 +954,7 @@ class VeteranPlayer(TacticalPlayer):
         if weapon.ranged:
             weapon = next((w for w in e.character.weapons if not w.ranged), weapon)
         try:
-            pv = attack_preview(battle, e.id, weapon.name, fig.id, "neutral", compare=False)
+            pv = attack_preview(battle, e.id, weapon.name, fig.id, "neutral", compare=False, gm_hand=False)
         except (IllegalAction, ValueError):
             cache[key] = None
             return None

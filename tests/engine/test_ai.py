@@ -13,6 +13,8 @@ from game.engine.battle import Battle, BattleSetup, FigureSetup, RuleOptions, le
 from game.engine.hexgrid import Hex
 from game.engine.players import make_player
 from game.engine.terrain import TerrainMap
+from tests.engine.test_preview_truth import to_declaration
+from tests.engine.test_rules_as_written import DOWN, EVEN, UP, start
 from tests.golden.scenarios import CENTRE, SIDES, axial, character, east, skirmish
 
 
@@ -149,3 +151,28 @@ def test_tactical_player_beats_random_player() -> None:
         elif b.winner == other:
             losses += 1
     assert wins > losses
+
+
+def test_fudge_4_32_under_secret_stances_the_tactical_player_reads_no_hidden_declaration() -> None:
+    """*Fudge* 4.32: the red brigand's attack stays hidden until the reveal. Whether it is aimed at v or at v's
+    friend w, the tactical player deciding for v counts the brigand in reach as a threat and takes the same
+    stance; with the stances open, the attack on w is seen, and v, attacked by nobody, attacks all out."""
+    chosen: dict[tuple[bool, str], act.Action] = {}
+    for secret in (True, False):
+        for on in ("v", "w"):
+            setup = axial(
+                [
+                    ("v", "blue", "brigand", CENTRE, 0),
+                    ("z", "red", "brigand", east(CENTRE), 3),
+                    ("w", "blue", "brigand", Hex(CENTRE.q, CENTRE.r + 1), 0),
+                ],
+                options=RuleOptions(secret_stances=secret),
+            )
+            b = start(setup, v=UP, w=EVEN, z=DOWN)
+            to_declaration(b, "v", {"z": act.Declare("z", "very_aggressive", (on,)), "w": act.Declare("w", "neutral")})
+            d = legal_actions(b)
+            assert d is not None and d.reason == "declare"
+            chosen[secret, on] = TacticalPlayer(0)(b, d)
+    assert chosen[True, "v"] == chosen[True, "w"] == chosen[False, "v"]
+    assert isinstance(chosen[True, "w"], act.Declare) and chosen[True, "w"].stance == "mildly_aggressive"
+    assert isinstance(chosen[False, "w"], act.Declare) and chosen[False, "w"].stance == "very_aggressive"

@@ -13,7 +13,8 @@ import pytest
 import main
 from game.ai_match import run_match
 from game.engine import actions as act
-from game.engine.battle import Battle, legal_actions
+from game.engine import gm
+from game.engine.battle import Battle, RuleOptions, legal_actions
 from game.engine.characters import Character
 from game.engine.choices import declare_choices
 from game.engine.hexgrid import Hex, distance
@@ -23,8 +24,11 @@ from game.engine.players import LEVELS, make_player
 from game.engine.preview import spell_preview
 from game.engine.terrain import TerrainMap
 from game.engine.veteran import VeteranPlayer
+from game.engine.wounds import WoundLevel, Wounds
 from game.session import new_session, shipped_maps
 from game.simulate import play_out
+from tests.engine.test_preview_truth import to_declaration
+from tests.engine.test_rules_as_written import DOWN, EVEN, UP, dice, start
 from tests.golden.scenarios import CENTRE, axial, character, east
 
 MAPS = {m.stem: m for m in shipped_maps()}
@@ -267,3 +271,50 @@ def test_veteran_shoots_the_enemy_that_would_hurt_most_first() -> None:
         if menace:
             assert vet._menace(b, b.figure("a"), b.figure("b")) > 1 > vet._menace(b, b.figure("a"), b.figure("p"))
     assert targets == {0.0: ("p",), 0.5: ("b",)}
+
+
+def _veteran_declares(b: Battle) -> tuple[act.Action, str]:
+    vet = VeteranPlayer(0)
+    d = legal_actions(b)
+    assert d is not None and d.reason == "declare"
+    return vet(b, d), vet.last_reason
+
+
+def test_fudge_4_32_under_secret_stances_the_veteran_reads_no_hidden_declaration() -> None:
+    """*Fudge* 4.32: the red brigand declares an all-out attack first, hidden under secret stances until the
+    reveal. Very Hurt v, beside him, declares the same and says the same whether that attack is aimed at v or
+    at v's friend w: the brigand has v in reach, so v counts him as a threat and falls back either way. With
+    the stances open, the attack on w is seen, and v, left alone, strikes."""
+    chosen: dict[tuple[bool, str], tuple[act.Action, str]] = {}
+    for secret in (True, False):
+        for on in ("v", "w"):
+            setup = axial(
+                [
+                    ("v", "blue", "brigand", CENTRE, 0),
+                    ("z", "red", "brigand", east(CENTRE), 3),
+                    ("w", "blue", "brigand", Hex(CENTRE.q, CENTRE.r + 1), 0),
+                ],
+                options=RuleOptions(secret_stances=secret),
+            )
+            b = start(setup, v=UP, w=EVEN, z=DOWN)
+            b.apply(gm.EditWounds("v", Wounds().record(WoundLevel.VERY_HURT)[0].to_data(), "old wound"))
+            to_declaration(b, "v", {"z": act.Declare("z", "very_aggressive", (on,)), "w": act.Declare("w", "neutral")})
+            chosen[secret, on] = _veteran_declares(b)
+    assert chosen[True, "v"] == chosen[True, "w"]
+    falls_back = chosen[True, "w"][0]
+    assert isinstance(falls_back, act.Declare) and falls_back.retreat is not None
+    strikes = chosen[False, "w"][0]
+    assert isinstance(strikes, act.Declare) and strikes.retreat is None and strikes.targets == ("z",)
+
+
+def test_fudge_4_1_the_veteran_does_not_count_the_gms_hand() -> None:
+    """*Fudge* 4.1: the faces the GM set by hand are behind the GM's screen. Whether the GM set the veteran's
+    next roll to −4, to +4 or not at all, it declares the same, by the odds a player's seat sees."""
+    chosen = []
+    for faces in (None, DOWN, UP):
+        b = start(axial([("v", "blue", "brigand", CENTRE, 0), ("z", "red", "brigand", east(CENTRE), 3)]), v=UP, z=DOWN)
+        to_declaration(b, "v", {"z": act.Declare("z", "neutral", ("v",))})
+        if faces is not None:
+            dice(b, v=("combat", faces), z=("combat", EVEN))
+        chosen.append(_veteran_declares(b))
+    assert chosen[0] == chosen[1] == chosen[2]
