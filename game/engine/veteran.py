@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import msgspec
 
@@ -43,7 +44,7 @@ from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, behind_bonus, melee_difficulty, total
 from game.engine.hexgrid import Hex, distance, facing_toward, front_hexes, neighbors
 from game.engine.lof import LineOfFire, line_of_fire, risk_hexes
-from game.engine.odds import escape_probability, expected_wound, hit_probability
+from game.engine.odds import Outcome, chance_out, escape_probability, expected_wound, hit_probability
 from game.engine.preview import AttackPreview, SpellPreview, attack_preview, public_declarations, spell_preview
 
 _WOUND_ON_HIT = 2.0
@@ -103,8 +104,6 @@ class VeteranPlayer(TacticalPlayer):
         """Hold even while enemy archers are on the field (measured worse: they get more shots)."""
         self.unknown_share = 0.5
         """The least chance that an enemy yet to declare, with this figure in reach, attacks it."""
-        self.lurker_share = 0.0
-        """The chance counted that an enemy two or three hexes off advances onto it (measured: 0 is best)."""
         self.precise_risk = False
         """Weigh each enemy's blow by ``preview``'s wound per hit rather than a flat two levels."""
         self.second_moves = False
@@ -128,6 +127,9 @@ class VeteranPlayer(TacticalPlayer):
         """How much a more dangerous enemy is worth striking first (see ``_menace``); 0 treats all alike."""
         self.exact_spells = True
         """Choose spells by ``spell_preview``'s exact odds (else as the tactical player does)."""
+        self.out_weight = 2.0
+        """What the chance of taking the target out of the fight adds to a blow's expected wound (FTC 6.4): a
+        figure taken out strikes no more, while a wound short of that leaves it fighting."""
 
     # ------------------------------------------------------------------ the decision
     def __call__(self, battle: Battle, d: Decision) -> act.Action:
@@ -488,7 +490,7 @@ class VeteranPlayer(TacticalPlayer):
     ) -> float:
         """What casting ``item`` is worth, in wound levels dealt (or their equal), by ``pv``'s exact odds."""
         if pv.distribution is not None:
-            dealt = float(expected_wound(pv.distribution))
+            dealt = self._dealt(pv.distribution)
             if pv.dodged is not None and pv.effect > 0:
                 decl = declared.get(tgt.id)
                 p_dodge = 0.5 if decl is None else (1.0 if fig.id in decl.dodge else 0.0)
@@ -504,6 +506,14 @@ class VeteranPlayer(TacticalPlayer):
             friends = sum(1 for f in battle.able(fig.side) if f.hex in covered)
             return float(pv.effect) * 0.25 * (enemies - 2 * friends)
         return float(pv.effect) * float(self._spell_worth(battle, fig, item, tgt, list(threats)))
+
+    def _dealt(self, distribution: Mapping[Outcome, Fraction]) -> float:
+        """What a blow (or bolt) is worth by its exact odds: the expected wound level, plus ``out_weight`` for
+        each unit of the chance that it takes the target out of the fight (FTC 6.4)."""
+        dealt = float(expected_wound(distribution))
+        if self.out_weight:
+            dealt += self.out_weight * float(chance_out(distribution))
+        return dealt
 
     def _open_to(self, battle: Battle, archer: Figure, h: Hex) -> float:
         """1 when ``archer`` has a clear line of fire to ``h``, a half behind partial cover, 0 when blocked
@@ -624,27 +634,8 @@ class VeteranPlayer(TacticalPlayer):
         care = 1.0 + 0.35 * hurt + (0.5 if outnumbered else 0.0)
         options: list[_Option] = []
 
-        # enemies yet to declare who have nobody in reach may advance onto it (FTC 6.2: a point a step)
-        lurkers = [
-            e
-            for e in battle.enemies_of(fig)
-            if e.id not in declared
-            and e not in threats
-            and 2 <= distance(e.hex, fig.hex) <= 3
-            and not e.character.ready_weapon.ranged
-            and not self._has_targets(battle, e)
-        ]
-
         def risk(stance: Stance, attacking: str | None, dodge: Sequence[str]) -> float:
             total_risk = 0.0
-            for e in lurkers if self.lurker_share else ():
-                blow = self._blow(battle, e, fig)
-                if blow is None:
-                    continue
-                e_off, diff, per_hit = blow
-                my_def, _ = battle.melee_defence(fid, e.id, e.character.ready_weapon, stance.value)
-                p = hit_probability(e_off + 2 - (distance(e.hex, fig.hex) - 1), (my_def,), diff)
-                total_risk += self.lurker_share * float(p) * per_hit
             for e in threats:
                 ew = e.character.ready_weapon
                 e_decl = declared.get(e.id)
@@ -822,7 +813,7 @@ class VeteranPlayer(TacticalPlayer):
             return []
         tgt = battle.figure(t)
         hit = float(pv.hit)
-        dealt = float(expected_wound(pv.distribution))
+        dealt = self._dealt(pv.distribution)
         # FTC 6.4.1: against several attackers its blow must beat every one of their defences
         others = [e for e in on_me if e.id != t]
         if others and not pv.ranged and pv.defence is not None:
@@ -841,9 +832,7 @@ class VeteranPlayer(TacticalPlayer):
         d = dodges_for(st, dealt, cost_per)
         if d:
             pv2 = self._preview(battle, fig.id, weapon, t, st.value, d, advance, facing)
-            dealt = float(expected_wound(pv2.distribution)) * (
-                dealt / max(float(expected_wound(pv.distribution)), 1e-9)
-            )
+            dealt = self._dealt(pv2.distribution) * (dealt / max(self._dealt(pv.distribution), 1e-9))
             hit = float(pv2.hit)
         r = risk(st, t, d)
         score = dealt * worth(t) - care * r - 1.5 * friendly
@@ -930,15 +919,6 @@ class VeteranPlayer(TacticalPlayer):
         off, diff, per_hit = blow
         my_def, _ = battle.melee_defence(fig.id, e.id, weapon, "neutral")
         return float(hit_probability(off, (my_def,), diff)) * per_hit
-
-    def _has_targets(self, battle: Battle, e: Figure) -> bool:
-        key = ("targets", len(battle.log), e.id)
-        cache: dict[object, bool] = self.__dict__.setdefault("_targets", {})
-        if key not in cache:
-            if len(cache) > 2000:
-                cache.clear()
-            cache[key] = bool(battle.targets_for(e.id))
-        return cache[key]
 
     def _blow(self, battle: Battle, e: Figure, fig: Figure) -> tuple[int, int, float] | None:
         """An enemy's melee blow on ``fig`` from where it stands (its offence without a stance, behind bonus

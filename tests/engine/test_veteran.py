@@ -20,8 +20,9 @@ from game.engine.choices import declare_choices
 from game.engine.hexgrid import Hex, distance
 from game.engine.lof import risk_hexes
 from game.engine.novice import NovicePlayer
+from game.engine.odds import chance_out
 from game.engine.players import LEVELS, make_player
-from game.engine.preview import spell_preview
+from game.engine.preview import attack_preview, spell_preview
 from game.engine.terrain import TerrainMap
 from game.engine.veteran import VeteranPlayer
 from game.engine.wounds import WoundLevel, Wounds
@@ -46,16 +47,18 @@ def test_every_level_is_a_player_and_an_unknown_one_is_a_clear_error() -> None:
 
 
 def test_veteran_wins_most_mirrored_battles_against_tactical_and_uses_the_whole_rulebook() -> None:
-    """A small mirrored match (each seed twice, sides swapped): the veteran wins at least 5 of the 8
-    decided battles, and among its decisions are advances (FTC 6.2), retreats (FTC 6.2), missile dodges
-    (FTC 6.1), dives for the ground (FTC 6.2; some against a volley with nobody to strike), aims other than
-    "best" (FTC 6.6), held moves (FTC 5), steps out of a friendly archer's line of fire (FTC 6.5.3) and
-    spells (FTC 8); every battle replays roll for roll from its save (``verify``, as ``replay --verify``)."""
+    """A small mirrored match (each seed twice, sides swapped): the veteran wins more of the decided battles
+    than it loses (a guard against a collapse, too few battles to measure its strength: that is
+    ``ai-match``'s, docs/computer-players.md), and among its decisions are advances (FTC 6.2), retreats
+    (FTC 6.2), missile dodges (FTC 6.1), dives for the ground (FTC 6.2; some against a volley with nobody
+    to strike), aims other than "best" (FTC 6.6), held moves (FTC 5), steps out of a friendly archer's line
+    of fire (FTC 6.5.3) and spells (FTC 8); every battle replays roll for roll from its save (``verify``,
+    as ``replay --verify``)."""
     start = time.process_time()
-    result = run_match("veteran", "tactical", [1, 2], [MAPS["open_field"], MAPS["ruined_keep"]], verify=True)
+    result = run_match("veteran", "tactical", [1, 2, 3], [MAPS["open_field"], MAPS["ruined_keep"]], verify=True)
     overall = result.overall
-    assert overall.wins + overall.losses >= 6
-    assert overall.wins >= 5, overall
+    assert overall.wins + overall.losses >= 10
+    assert overall.wins > overall.losses, overall
     for key in ("advances", "retreats", "dodges", "dives", "volley_dives", "aims", "holds", "lanes_opened", "spells"):
         assert result.counts[key] > 0, (key, result.counts)
     assert time.process_time() - start < 40
@@ -318,3 +321,30 @@ def test_fudge_4_1_the_veteran_does_not_count_the_gms_hand() -> None:
             dice(b, v=("combat", faces), z=("combat", EVEN))
         chosen.append(_veteran_declares(b))
     assert chosen[0] == chosen[1] == chosen[2]
+
+
+def test_ftc_6_4_the_veteran_shoots_the_enemy_it_is_likelier_to_take_out_of_the_fight() -> None:
+    """FTC 6.4, 7.3: an archer has a Hurt knight six hexes off and an unhurt brigand three hexes off in range.
+    Weighing the wound alone, it shoots the knight, who is hurt already and whose own blow would hurt more
+    (``menace``); but a shot is far likelier to take the brigand out of the fight (leather, a nearer band),
+    and a figure taken out strikes no more: weighing that chance (``out_weight``), the veteran shoots him."""
+    figures = [
+        ("a", "blue", "archer", CENTRE, 0),
+        ("k", "red", "knight", east(CENTRE, 6), 3),
+        ("b", "red", "brigand", Hex(CENTRE.q + 3, CENTRE.r - 2), 3),
+    ]
+    targets = {}
+    for out_weight in (0.0, VeteranPlayer(0).out_weight):
+        b = _refereed(figures)
+        b.apply(gm.EditWounds("k", Wounds().record(WoundLevel.HURT)[0].to_data(), "old wound"))
+        dc = declare_choices(b, "a")
+        assert set(dc.weapons["Shortbow"]) == {"k", "b"}
+        shots = {t: attack_preview(b, "a", "Shortbow", t, "neutral", compare=False).distribution for t in "kb"}
+        assert chance_out(shots["b"]) > 10 * chance_out(shots["k"])
+        vet = VeteranPlayer(0)
+        assert vet._menace(b, b.figure("a"), b.figure("k")) > vet._menace(b, b.figure("a"), b.figure("b"))
+        vet.out_weight = out_weight
+        opt = vet._best_option(b, b.figure("a"), dc, {})
+        assert opt is not None
+        targets[out_weight] = opt.action.targets
+    assert targets == {0.0: ("k",), 2.0: ("b",)}
