@@ -9,6 +9,8 @@ Every problem raises ``RosterError`` naming the file, the entry and the fix.
 A character entry or a side may give a ``role`` (``"pc"``, ``"major_npc"`` or ``"npc"``; docs/rosters.md
 "Roles"): who is a hero and who a pawn to the rule options that tell them apart (*Fudge* 4.33, 4.64). It is no
 part of the character's traits; ``game.session`` decides each figure's role from it when the battle is set up.
+A character entry may give its ``fudge_points`` (0 to 20, docs/rosters.md "Fudge Points"; *Fudge* 4.64): each
+figure playing it starts the battle with that many.
 
 A character entry may stand in for another one for a single figure: ``stands_in_for = "brigand"`` in
 ``[characters.snipe]`` (whose ``name`` is "Snipe") makes the figure named Snipe that the map or the roster
@@ -42,6 +44,8 @@ STANDS_IN_FOR = "stands_in_for"
 """The field of a character entry that stands in for another character for the figure of its name."""
 ROLE = "role"
 """The field of a character entry or a side giving its role (module doc)."""
+FUDGE_POINTS = "fudge_points"
+"""The field of a character entry giving its Fudge Points (module doc)."""
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_COLOURS = ("#2f6fd0", "#c83232", "#2e9e4f", "#d9a520", "#8e44ad", "#16a3a3")
 
@@ -85,6 +89,8 @@ class Roster:
     """(character key, figure name) -> the key of the entry standing in for that character for that figure."""
     roles: Mapping[str, str] = field(default_factory=dict)
     """Character key -> the role its entry gives (module doc); characters that give none are not listed."""
+    fudge_points: Mapping[str, int] = field(default_factory=dict)
+    """Character key -> the Fudge Points its entry gives (module doc); characters that give none are not listed."""
 
     def side(self, side_id: str) -> RosterSide | None:
         """The side with this id, if the roster names it."""
@@ -156,6 +162,7 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
     characters: dict[str, Character] = {}
     stands_in: dict[str, str] = {}
     roles: dict[str, str] = {}
+    points: dict[str, int] = {}
     for key, cd in chars_raw.items():
         if not isinstance(cd, Mapping):
             raise RosterError(f"{source}: [characters.{key}] must be a table")
@@ -175,10 +182,12 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         role = _role(cd, f"{source}: [characters.{key}]")
         if role is not None:
             roles[str(key)] = role
+        if FUDGE_POINTS in cd:
+            points[str(key)] = _fudge_points(cd[FUDGE_POINTS], f"{source}: [characters.{key}]")
         try:
             # ``token`` (a GM's own token picture, checked by the UI's token_images), ``stands_in_for`` (which
-            # figure plays the entry) and ``role`` (module doc) are no part of the character's traits
-            rules = {k: v for k, v in cd.items() if k not in ("token", STANDS_IN_FOR, ROLE)}
+            # figure plays the entry), ``role`` and ``fudge_points`` (module doc) are no part of the character's traits
+            rules = {k: v for k, v in cd.items() if k not in ("token", STANDS_IN_FOR, ROLE, FUDGE_POINTS)}
             characters[str(key)] = Character.from_dict(rules, key=str(key))
         except CharacterError as exc:
             raise RosterError(f"{source}: {exc}") from None
@@ -208,7 +217,7 @@ def parse_roster(data: Mapping[str, Any], source: str = "roster") -> Roster:
         base = str(fd.get("name", characters[ch].name))
         for n in range(count):
             figures.append(RosterFigure(ch, side, base if count == 1 else f"{base} {n + 1}", bool(fd.get("mook"))))
-    return Roster(tuple(sides), characters, tuple(figures), data, source, stand_ins, roles)
+    return Roster(tuple(sides), characters, tuple(figures), data, source, stand_ins, roles, points)
 
 
 def _role(table: Mapping[str, Any], where: str) -> str | None:
@@ -224,6 +233,20 @@ def _role(table: Mapping[str, Any], where: str) -> str | None:
             'docs/rosters.md "Roles")'
         )
     return str(value)
+
+
+def _fudge_points(value: object, where: str) -> int:
+    """A character entry's ``fudge_points``: a whole number within ``data/limits.toml`` (``RosterError`` naming
+    the entry, the field, the range and the fix)."""
+    said = '(Fudge 4.64; docs/rosters.md "Fudge Points")'
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RosterError(
+            f"{where} fudge_points: {value!r} is not a whole number; write one from {_describe(FUDGE_POINTS)} {said}"
+        )
+    problem = check_value(FUDGE_POINTS, value)
+    if problem is not None:
+        raise RosterError(f"{where} fudge_points: {problem} {said}")
+    return value
 
 
 def _stand_ins(

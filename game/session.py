@@ -423,6 +423,7 @@ def build_setup(setup_data: Mapping[str, Any], loaded: LoadedMap | None = None) 
                 int(f["facing"]) % 6,
                 mook=bool(f.get("mook")),
                 role=figure_role(roster, str(f["character"]), str(f["side"]), bool(f.get("mook"))),
+                fudge_points=roster.fudge_points.get(str(f["character"])),
             )
             for f in setup_data["figures"]
         )

@@ -16,7 +16,8 @@ def refereed(setup: BattleSetup) -> Battle:
 
 def do_little(d: Decision) -> act.Action:
     """The least a figure may do: stay (or forfeit a held move), let the next figure move, stop whoever
-    leaves its zone, stay after a failed escape, not follow, and declare a neutral defence."""
+    leaves its zone, stay after a failed escape, not follow, declare a neutral defence, and spend a Fudge Point
+    when asked (as a computer player does, *Fudge* 4.64)."""
     fid = d.figure or ""
     if d.reason in ("move", "held_end"):
         return act.Move(fid, ())
@@ -28,4 +29,6 @@ def do_little(d: Decision) -> act.Action:
         return act.EscapeFailedChoice(fid, False)
     if d.reason == "follow":
         return act.FollowChoice(fid, None)
+    if d.reason == "fudge_point":
+        return act.SpendFudgePoint(fid, True)
     return act.Declare(fid)

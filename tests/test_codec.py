@@ -143,6 +143,8 @@ def test_every_decision_round_trips_through_its_json() -> None:
         act.FollowChoice("f1", Hex(4, 4)),
         act.RevealStances("blue"),
         act.SetStandingOrder("f1", "ask"),
+        act.SpendFudgePoint("f1", False),
+        act.SetFudgePointOrder("f1", "never"),
         act.Yield("red"),
     ]
     kinds = {a.kind for a in (*players, *EVERY_ACTION)}

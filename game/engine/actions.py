@@ -131,6 +131,24 @@ class SetStandingOrder(Action, frozen=True, tag="standing_order"):
     order: Name = "always"
 
 
+class SpendFudgePoint(Action, frozen=True, tag="spend_fudge_point"):
+    """*Fudge* 4.64: a hero's player answers the Fudge Point question (``Reason.FUDGE_POINT``): ``spend`` one to
+    make the deadly wound merely Incapacitated, or keep the points and let the wound stand."""
+
+    kind: ClassVar[str] = "spend_fudge_point"
+    figure: Name
+    spend: bool = True
+
+
+class SetFudgePointOrder(Action, frozen=True, tag="fudge_point_order"):
+    """*Fudge* 4.64: a hero's standing order for spending a Fudge Point on a deadly wound: "always" (at once, the
+    default), "ask" (the player is asked) or "never"."""
+
+    kind: ClassVar[str] = "fudge_point_order"
+    figure: Name
+    order: Name = "always"
+
+
 class Yield(Action, frozen=True, tag="yield"):
     """A side gives up the battle (the battle ends; the others win)."""
 
@@ -149,6 +167,8 @@ PLAYER_ACTION_TYPES: tuple[type[Action], ...] = (
     FollowChoice,
     RevealStances,
     SetStandingOrder,
+    SpendFudgePoint,
+    SetFudgePointOrder,
     Yield,
 )
 

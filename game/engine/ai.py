@@ -43,6 +43,12 @@ def _stay(fid: str) -> act.Move:
     return act.Move(fid, ())
 
 
+def spend_fudge_point(d: Decision) -> act.SpendFudgePoint:
+    """*Fudge* 4.64: a computer player asked whether to spend a Fudge Point on a deadly wound spends it (the game has
+    no other use for Fudge Points; the question is asked only while a point is left)."""
+    return act.SpendFudgePoint(d.figure or "", True)
+
+
 class RandomPlayer:
     """Chooses uniformly among simple legal actions (FTC 5–6); for tests and the state-machine property test."""
 
@@ -69,6 +75,8 @@ class RandomPlayer:
             return act.FollowChoice(d.figure or "", d.follow_hex if rng.random() < 0.5 else None)
         if d.reason == "declare":
             return self._declare(battle, d.figure or "")
+        if d.reason == "fudge_point":  # Fudge 4.64: mostly spends, sometimes keeps (to try both answers)
+            return act.SpendFudgePoint(d.figure or "", rng.random() < 0.7)
         raise ValueError(f"no rule for decision {d.reason!r}")
 
     def _move(self, battle: Battle, fid: str) -> act.Move:
@@ -175,6 +183,8 @@ class TacticalPlayer:
             return act.FollowChoice(d.figure or "", d.follow_hex)
         if d.reason == "declare":
             return self._declare(battle, d.figure or "")
+        if d.reason == "fudge_point":
+            return spend_fudge_point(d)
         raise ValueError(f"no rule for decision {d.reason!r}")
 
     # -- helpers

@@ -38,8 +38,10 @@ from functools import lru_cache
 
 from game.engine.blow_base import (
     FTC,
+    NOBODY,
     BlowRules,
     Chain,
+    Defender,
     Dice,
     Facts,
     FixedStep,
@@ -61,10 +63,13 @@ from game.engine.blow_base import (
 from game.engine.blow_step import BlowStep
 from game.engine.characters import Character
 from game.engine.damage import Factor, choose_location
+from game.engine.damage_capacity import CapacityRoll, HealthUnlessCapacity, Resilience
 from game.engine.damage_roll import PARITY, LevelRoll, NumberRoll, WoundSituational
 from game.engine.equipment import Weapon
+from game.engine.heroes import CappedRecord, FudgePoint
 from game.engine.min_mid_max import MinMidMax, best_location
 from game.engine.scale_options import CRITICAL_ROLL, CriticalPenetration, ScaleDamageRoll, tech_level_factors
+from game.engine.willpower import WillAgainstPain
 from game.engine.wounds import WoundLevel
 
 # ------------------------------------------------------------------------------------------ S3
@@ -135,12 +140,12 @@ ATTACKER_WAY: tuple[Step, ...] = (
 """The attacker's side of the blow, S4 to S7, in order (module doc)."""
 
 DEFENDER_WAY: tuple[Step, ...] = (
-    NoStep("S8", "defender-side level shifts (Fudge 4.52)"),
-    HealthRoll(),
-    LimbRule(),
-    Record(),
-    NoStep("S12", "a deadly mark bought down with a Fudge Point (Fudge 4.64)"),
-    NoStep("S13", "Will against the new wound's penalty (Fudge 4.51)"),
+    Resilience(),  # S8: Damage Resistant, Fragile (Fudge 4.52)
+    Chain("S9", (HealthUnlessCapacity(), CapacityRoll())),  # FTC 7.4's Health roll, or Fudge 4.52's
+    LimbRule(),  # S10
+    CappedRecord(),  # S11: the box, a hero's capped (Fudge 4.57, 4.64)
+    FudgePoint(),  # S12: a deadly mark bought down with a Fudge Point (Fudge 4.64)
+    WillAgainstPain(),  # S13: Will against the new wound's penalty (Fudge 4.51)
 )
 """The defender's side of the blow, S8 to S13, in order (module doc)."""
 
@@ -190,8 +195,10 @@ __all__ = [
     "ATTACKER_WAY",
     "DEFENDER_WAY",
     "FTC",
+    "NOBODY",
     "BlowRules",
     "Chain",
+    "Defender",
     "Dice",
     "Facts",
     "FixedStep",

@@ -131,10 +131,37 @@ class Strike:
 
 
 @dataclass(frozen=True, slots=True)
+class Defender:
+    """What the defender's side reads of the target beyond its sheet and Health (every default: a figure no rule
+    option reads). *Fudge* 4.64: whether it is a ``hero`` (a player character or major NPC), its worst wound when
+    the round began (``round_start``), its Fudge Points and its standing order for spending one (``fudge_order``:
+    "always", "never", "ask"). *Fudge* 4.51: its ``will`` and ``pain`` threshold, whether it already ``fights_on``
+    Incapacitated, whether it is a ``mook`` (never rolls to fight on). *Fudge* 4.52: its ``capacity`` (the
+    roster's Damage Capacity, None when it gives none) and ``resilience`` (-1 Damage Resistant, +1 Fragile)."""
+
+    hero: bool = False
+    round_start: WoundLevel | None = None
+    fudge_points: int = 0
+    fudge_order: str = "always"
+    will: int = 0
+    pain: str = "normal"
+    fights_on: bool = False
+    mook: bool = False
+    capacity: int | None = None
+    resilience: int = 0
+
+
+NOBODY = Defender()
+"""The defender facts no rule option reads (engine tests and blows that name none)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Target:
     """What the defender's side of a blow (S8–S13) may read: where it fell, the target's sheet before it (the
     odds: the sheet as it is now), its Health for FTC 7.4's roll (None: no roll counted), the totals the GM set
-    for its coming rolls; its id owns the dice in a battle."""
+    for its coming rolls; its id owns the dice in a battle. ``defender``: the rest the options read of it.
+    ``relative_degree`` / ``scale_difference``: the blow's (FTC 7.3, *Fudge* 4.56), read only by a step that
+    moves the damage number by a point (*Fudge* 4.52's point step: the wound is then read anew)."""
 
     rules: BlowRules
     location: str
@@ -142,6 +169,9 @@ class Target:
     health: int | None = None
     figure: str = ""
     fixed: tuple[tuple[str, int], ...] = ()
+    defender: Defender = NOBODY
+    relative_degree: int = 0
+    scale_difference: int = 0
 
     def set_total(self, purpose: str) -> int | None:
         """The total the GM set for the coming roll of ``purpose``, None when none is set."""
@@ -154,8 +184,13 @@ class Harm:
     what the defender's side makes of it — ``kind`` ("wound", or "stun" for a stunning blow), whether a limb
     is ``crippled``, the box ``marked`` and the ``sheet`` after it (S11), whether it takes the target ``out``
     of the fight. ``roll_faces`` / ``roll_result``: the defender's roll against the wound as made (S9; a
-    battle's, and the limb rule's). The odds' spreads leave the sheet and the faces out (they would only split
-    equal outcomes)."""
+    battle's, and the limb rule's), ``trait`` the trait it was made on when not Health (*Fudge* 4.52). The odds'
+    spreads leave the sheet and the faces out (they would only split equal outcomes).
+
+    In a battle the defender's side also says: the level the box was marked for (``recorded``; None: not
+    recorded, *Fudge* 4.64's excess lost), what a Fudge Point did (``fudge``: "spent", or "ask" when the hero's
+    player is to be asked), and the Will roll against the wound's penalty (``will_faces``, ``will_result``, the
+    penalty it takes off, ``relief``, and whether the figure ``fights_on`` Incapacitated; *Fudge* 4.51)."""
 
     number: int
     level: WoundLevel | None
@@ -166,6 +201,13 @@ class Harm:
     out: bool = False
     roll_faces: tuple[int, ...] = ()
     roll_result: int | None = None
+    trait: str = ""
+    recorded: WoundLevel | None = None
+    fudge: str = ""
+    will_faces: tuple[int, ...] = ()
+    will_result: int | None = None
+    relief: int = 0
+    fights_on: bool = False
 
 
 Spread = tuple[tuple[Harm, int], ...]
@@ -404,7 +446,9 @@ class Record(FixedStep):
         if harm.level is None:
             return harm
         sheet, box = facts.sheet.record(harm.level)
-        return replace(harm, marked=box, out=not sheet.can_act, sheet=sheet if in_battle else None)
+        if not in_battle:
+            return replace(harm, marked=box, out=not sheet.can_act)
+        return replace(harm, marked=box, out=not sheet.can_act, sheet=sheet, recorded=harm.level)
 
 
 def ways_of(steps: Sequence[Step], facts: Facts) -> int:

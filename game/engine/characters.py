@@ -54,8 +54,12 @@ ATTRIBUTES: tuple[str, ...] = ("strength", "speed", "agility", "health", "reason
 HIGH_PAIN_THRESHOLD = "High Pain Threshold"
 LOW_PAIN_THRESHOLD = "Low Pain Threshold"
 TOUGH_HIDE = "Tough Hide"
-KNOWN_TRAITS: tuple[str, ...] = (HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE)
-"""The gifts and faults the rules give an effect (*Fudge* 4.51, FTC 7.2); others are kept as free text."""
+DAMAGE_RESISTANT = "Damage Resistant"
+FRAGILE = "Fragile"
+KNOWN_TRAITS: tuple[str, ...] = (HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE, DAMAGE_RESISTANT, FRAGILE)
+"""The gifts and faults the rules give an effect (*Fudge* 4.51, 4.52, FTC 7.2); others are kept as free text."""
+KNOWN_GIFTS: tuple[str, ...] = (HIGH_PAIN_THRESHOLD, TOUGH_HIDE, DAMAGE_RESISTANT)
+KNOWN_FAULTS: tuple[str, ...] = (LOW_PAIN_THRESHOLD, FRAGILE)
 
 MARTIAL_ARTS = "Martial Arts"
 BRAWLING = "Brawling"
@@ -238,6 +242,12 @@ class Character:
             return "low"
         return "normal"
 
+    @property
+    def resilience(self) -> int:
+        """*Fudge* 4.52: -1 with the gift Damage Resistant (each wound one step less severe), +1 with the fault
+        Fragile (one step more severe), else 0."""
+        return (FRAGILE in self.faults) - (DAMAGE_RESISTANT in self.gifts)
+
     # ------------------------------------------------------------------ equipment
 
     @property
@@ -417,14 +427,19 @@ class _Reader:
         scales = {s: self.integer(s, scale) for s in ("strength_scale", "mass_scale", "speed_scale")}
         gifts = frozenset(_canonical_trait(str(g)) for g in self.names("gifts"))
         faults = frozenset(_canonical_trait(str(f)) for f in self.names("faults"))
-        if HIGH_PAIN_THRESHOLD in faults or LOW_PAIN_THRESHOLD in gifts or TOUGH_HIDE in faults:
+        wrong_gifts = sorted(gifts & set(KNOWN_FAULTS))
+        wrong_faults = sorted(faults & set(KNOWN_GIFTS))
+        if wrong_gifts or wrong_faults:
             raise self.fail(
-                "gifts" if LOW_PAIN_THRESHOLD in gifts else "faults",
-                "lists a gift as a fault or a fault as a gift",
-                "High Pain Threshold and Tough Hide are gifts, Low Pain Threshold is a fault",
+                "gifts" if wrong_gifts else "faults",
+                f"lists {(wrong_gifts or wrong_faults)[0]} as a {'gift' if wrong_gifts else 'fault'}",
+                f"{', '.join(KNOWN_GIFTS)} are gifts; {' and '.join(KNOWN_FAULTS)} are faults: move it to the "
+                f"{'faults' if wrong_gifts else 'gifts'}",
             )
         if HIGH_PAIN_THRESHOLD in gifts and LOW_PAIN_THRESHOLD in faults:
             raise self.fail("faults", "has both High and Low Pain Threshold", "keep only one of them")
+        if DAMAGE_RESISTANT in gifts and FRAGILE in faults:
+            raise self.fail("faults", "has both Damage Resistant and Fragile (Fudge 4.52)", "keep only one of them")
         tough_hide = self.integer("tough_hide", TOUGH_HIDE_DEFAULT if TOUGH_HIDE in gifts else 0)
         if tough_hide < 0:
             raise self.fail("tough_hide", f"{tough_hide} is negative", "write 0 or more")

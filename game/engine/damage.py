@@ -65,6 +65,10 @@ def location_name(location: str) -> str:
     return key
 
 
+CAPACITY_FACTOR = "Damage Capacity"
+"""The name the roster's Damage Capacity takes among the defensive factors (*Fudge* 4.52, 4.54)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Factor:
     """One named offensive or defensive damage factor (FTC 7.1, 7.2), e.g. ``Factor("Strength", 1)``."""
@@ -162,7 +166,7 @@ def defensive_factors(defender: Character, weapon: Weapon, *, location: str = TO
     if defender.mass_scale:
         factors.append(Factor("Mass Scale", defender.mass_scale))
     if defender.damage_capacity is not None:
-        factors.append(Factor(f"Damage Capacity ({level_name(defender.damage_capacity)})", defender.damage_capacity))
+        factors.append(Factor(f"{CAPACITY_FACTOR} ({level_name(defender.damage_capacity)})", defender.damage_capacity))
     best = best_armour(defender, weapon, location)
     if best is not None:
         item, value = best

@@ -20,6 +20,10 @@ from game.engine.event_base import faces_text as _faces
 from game.engine.event_base import mods_text as _mods
 from game.engine.event_base import name_of as _n
 from game.engine.event_base import steps_text as _steps
+from game.engine.events_heroes import FudgePointKept as FudgePointKept
+from game.engine.events_heroes import FudgePointOrderSet as FudgePointOrderSet
+from game.engine.events_heroes import FudgePointSpent as FudgePointSpent
+from game.engine.events_heroes import WillAgainstPain as WillAgainstPain
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 
@@ -400,7 +404,7 @@ class Wounded(Event):
 
     kind: ClassVar[str] = "wounded"
     concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    left_out_when_empty: ClassVar[tuple[str, ...]] = ("steps",)
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("steps", "trait")
     figure: str
     damage: int
     level: str
@@ -412,12 +416,17 @@ class Wounded(Event):
     steps: tuple[BlowStep, ...] = ()
     """The defender's side of the blow's way (``game.engine.blow`` S8–S13) where a rule option changed the
     level or the mark."""
+    trait: str = ""
+    """The trait the defender's roll was made on when a rule option replaces FTC 7.4's Health roll (*Fudge*
+    4.52: "Damage Capacity", "Health" or "Will"); empty under FTC 7.4."""
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        line = (
-            f"{_n(names, self.figure)}: {self.level} (damage {self.damage}); Health "
-            f"{_faces(self.health_faces)} = {level_name(self.health_result)}"
+        roll = (
+            f"{self.trait or 'Health'} {_faces(self.health_faces)} = {level_name(self.health_result)}"
+            if self.health_faces or not self.trait
+            else f"no {self.trait} roll"
         )
+        line = f"{_n(names, self.figure)}: {self.level} (damage {self.damage}); {roll}"
         if self.after_health != self.level:
             line += f" → {self.after_health}"
         line += _steps(self.steps)

@@ -38,6 +38,7 @@ from game.engine.codec import MAX_ITEMS, Int, Name, Names, Table, Text, is_whole
 from game.engine.datafiles import read_table
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name, parse_level
+from game.engine.limits import check_value
 from game.engine.wounds import WoundError, Wounds, WoundTrack
 
 Mods = tuple[tuple[str, int], ...]
@@ -325,6 +326,15 @@ class AddFigure(GMAction, frozen=True, tag="gm_add_figure"):
             self._set("character", codec.to_data(self.character))
 
 
+class SetFudgePoints(GMAction, frozen=True, tag="gm_set_fudge_points"):
+    """*Fudge* 4.64: the GM sets a figure's Fudge Points (0 to the roster's most, ``data/limits.toml``)."""
+
+    kind: ClassVar[str] = "gm_set_fudge_points"
+    figure: Name
+    points: Annotated[int, Meta(ge=0, le=100)]
+    reason: Text = ""
+
+
 class RemoveFigure(GMAction, frozen=True, tag="gm_remove_figure"):
     """The GM removes a figure from the battle (it leaves the map)."""
 
@@ -352,6 +362,7 @@ GM_ACTION_TYPES: dict[str, type[GMAction]] = {
         EditTraits,
         AddFigure,
         RemoveFigure,
+        SetFudgePoints,
     )
 }
 """Every GM action by its ``kind``; register these in ``actions.ACTION_TYPES`` to load them from a log."""
@@ -505,6 +516,10 @@ def validate_gm_action(
         edited_gear(Character("check"), action.weapons, action.armour, action.shield, action.coverage)
     elif isinstance(action, EditTraits):
         validate_trait_changes(action.changes)
+    elif isinstance(action, SetFudgePoints):
+        problem = check_value("fudge_points", action.points)
+        if problem is not None:
+            raise GMActionError(f"Fudge Points: {problem}")
     elif isinstance(action, AddFigure):
         _need_text(action.figure, "the new figure's id")
         _need_text(action.side, "the new figure's side")

@@ -17,7 +17,9 @@ from typing import Literal
 
 from game.engine.blow import (
     FTC,
+    NOBODY,
     BlowRules,
+    Defender,
     Harm,
     Spread,
     Strike,
@@ -33,6 +35,7 @@ from game.engine.blow import (
 )
 from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
 from game.engine.damage import HEAD, LOCATIONS, TORSO
+from game.engine.damage_capacity import defender_reads_number
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.wounds import DEFAULT_TRACK, WoundLevel, Wounds, WoundTrack
 
@@ -257,6 +260,7 @@ def _outcome_ways(
     rules: BlowRules = FTC,
     sheet: Wounds | None = None,
     option_rolls: tuple[tuple[str, int], ...] = (),
+    defender: Defender = NOBODY,
 ) -> Mapping[Outcome, Fraction]:
     attack_roll, defence_roll, health_roll = set_rolls
     others_total = _WAYS ** len(other_defences)
@@ -272,21 +276,25 @@ def _outcome_ways(
     # the blow's way, S4-S7 (game.engine.blow): off under FTC as written, when the outcome is the level read
     attacker = attacker_on(rules)
     a_ways = _attacker_ways(rules, track) if attacker else 1
-    ways: dict[Outcome, int] = {}
+    # a defender-side step that moves the damage number (Fudge 4.52's point step) reads each blow's number and
+    # relative degree: they are kept apart then (else every blow of a level is one)
+    numbered = defender_reads_number(rules)
+    miss = (MISS, 0, 0)
+    ways: dict[tuple[Outcome, int, int], int] = {}
     blows: dict[tuple[int, str, int | None, int | None], int] = {}
     for x, wx in _rolls(attack_roll):
         result = offence + x
         if result < difficulty:
-            ways[MISS] = ways.get(MISS, 0) + wx * others_total * (1 if target_defence is None else _WAYS) * a_ways
+            ways[miss] = ways.get(miss, 0) + wx * others_total * (1 if target_defence is None else _WAYS) * a_ways
             continue
         others_beaten = _ways_all_beaten(result, other_defences)
         for defence, y, wy in target_rolls:
             w = wx * wy
             if defence is not None and result <= defence:
-                ways[MISS] = ways.get(MISS, 0) + w * others_total * a_ways
+                ways[miss] = ways.get(miss, 0) + w * others_total * a_ways
                 continue
             if others_beaten != others_total:
-                ways[MISS] = ways.get(MISS, 0) + w * (others_total - others_beaten) * a_ways
+                ways[miss] = ways.get(miss, 0) + w * (others_total - others_beaten) * a_ways
             if not others_beaten:
                 continue
             rd = result - (difficulty if defence is None else max(defence, difficulty))
@@ -297,34 +305,38 @@ def _outcome_ways(
             location = where_it_falls(rules, aim, hit_locations(result, defence), levels, bases, rd)
             # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
             if not attacker:
-                outcome = Outcome(True, levels[location], location)
-                ways[outcome] = ways.get(outcome, 0) + w * others_beaten
+                key = (
+                    Outcome(True, levels[location], location),
+                    *((degree + bases[location], rd) if numbered else (0, 0)),
+                )
+                ways[key] = ways.get(key, 0) + w * others_beaten
                 continue
             # the attacker's side is spread once per blow it can tell apart, after every pair of rolls
             blow = (rd, location, *rolls_seen(rules, x, y))
             blows[blow] = blows.get(blow, 0) + w * others_beaten
-    seen = (rules, track, scale_difference, graze_table, option_rolls)
+    seen = (rules, track, scale_difference, graze_table, option_rolls, numbered)
     for (rd, location, x_seen, y_seen), w in blows.items():
         number = rd * track.degree_multiplier + bases[location]
-        for (after_level, kind), wa in _attacker_levels(*seen, (rd, location, x_seen, y_seen, number)):
-            outcome = Outcome(True, after_level, location, kind=kind)
-            ways[outcome] = ways.get(outcome, 0) + w * wa
+        for (after_level, kind, after_number), wa in _attacker_levels(*seen, (rd, location, x_seen, y_seen, number)):
+            key = (Outcome(True, after_level, location, kind=kind), *((after_number, rd) if numbered else (0, 0)))
+            ways[key] = ways.get(key, 0) + w * wa
     denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1)) * a_ways
     # the defender's side, S8-S13: FTC 7.4's Health roll, the limb rule of FTC 6.6, the box marked
     fresh = sheet if sheet is not None else _unhurt(track)
     fixed = (*(() if health_roll is None else (("health", health_roll),)), *option_rolls)
-    d_ways = _defender_ways(rules, fresh, health)
+    d_ways = _defender_ways(rules, fresh, health, defender)
     after: dict[Outcome, int] = {}
-    spreads: dict[tuple[str, WoundLevel | None, str], Spread] = {}
-    for outcome, w in ways.items():
+    spreads: dict[tuple[str, WoundLevel | None, str, int, int], Spread] = {}
+    for (outcome, number, rd), w in ways.items():
         if not outcome.hit:
             after[outcome] = after.get(outcome, 0) + w * d_ways
             continue
-        key = (outcome.location, outcome.level, outcome.kind)
-        if key not in spreads:
-            target = Target(rules, outcome.location, fresh, health, fixed=fixed)
-            spreads[key] = defender_spread(target, Harm(0, outcome.level, outcome.kind))
-        for harm, wd in spreads[key]:
+        spot = (outcome.location, outcome.level, outcome.kind, number, rd)
+        if spot not in spreads:
+            scale = scale_difference if numbered else 0
+            target = Target(rules, outcome.location, fresh, health, "", fixed, defender, rd, scale)
+            spreads[spot] = defender_spread(target, Harm(number, outcome.level, outcome.kind))
+        for harm, wd in spreads[spot]:
             done = Outcome(True, harm.level, outcome.location, harm.crippled, harm.kind, harm.marked, harm.out)
             after[done] = after.get(done, 0) + w * wd
     denominator *= d_ways
@@ -344,17 +356,19 @@ def _attacker_levels(
     scale_difference: int,
     graze_table: bool,
     option_rolls: tuple[tuple[str, int], ...],
+    numbered: bool,
     blow: tuple[int, str, int | None, int | None, int],
-) -> tuple[tuple[tuple[WoundLevel | None, str], int], ...]:
+) -> tuple[tuple[tuple[WoundLevel | None, str, int], int], ...]:
     """The attacker's side's spread (``blow.attacker_spread``) of a blow — its relative degree, location, the
     rolls the way reads (``blow.rolls_seen``) and its damage number — by what the outcome keeps of it: the
-    wound level and its kind (the damage numbers that read the same wound are one outcome)."""
+    wound level, its kind and, when the defender's side reads it (``numbered``: *Fudge* 4.52's point step), the
+    damage number (else 0: the damage numbers that read the same wound are one outcome)."""
     rd, location, x_seen, y_seen, number = blow
     strike = Strike(rules, rd, location, track, scale_difference, x_seen, y_seen, fixed=option_rolls)
     level = _wound(number, rd, track, graze_table, scale_difference)
-    out: dict[tuple[WoundLevel | None, str], int] = {}
+    out: dict[tuple[WoundLevel | None, str, int], int] = {}
     for after, ways in attacker_spread(strike, Harm(number, level)):
-        key = (after.level, after.kind)
+        key = (after.level, after.kind, after.number if numbered else 0)
         out[key] = out.get(key, 0) + ways
     return tuple(out.items())
 
@@ -365,8 +379,8 @@ def _unhurt(track: WoundTrack) -> Wounds:
 
 
 @lru_cache(maxsize=256)
-def _defender_ways(rules: BlowRules, sheet: Wounds, health: int | None) -> int:
-    return defender_ways(Target(rules, TORSO, sheet, health))
+def _defender_ways(rules: BlowRules, sheet: Wounds, health: int | None, defender: Defender) -> int:
+    return defender_ways(Target(rules, TORSO, sheet, health, defender=defender))
 
 
 def outcome_distribution(
@@ -387,6 +401,7 @@ def outcome_distribution(
     rules: BlowRules = FTC,
     sheet: Wounds | None = None,
     option_rolls: Sequence[tuple[str, int]] = (),
+    defender: Defender = NOBODY,
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -412,8 +427,9 @@ def outcome_distribution(
     rule options' steps of the blow's way are counted exactly, each with its rolls (FTC as written: none).
     ``sheet``: the target's wound sheet as it is (None: unhurt on ``track``), on which each outcome's box
     ``marked`` and ``out`` are read. ``option_rolls``: (purpose, total) of the rule options' rolls the GM set
-    by hand for this blow (``rule_options.ROLL_OWNERS`` says whose). Outcomes with zero chance are left out;
-    the chances sum to exactly 1.
+    by hand for this blow (``rule_options.ROLL_OWNERS`` says whose). ``defender``: what the defender's side reads
+    of the target beyond its sheet (``blow.Defender``: a hero's Fudge Points, Will, Damage Capacity …; the
+    battle's ``defender_of``). Outcomes with zero chance are left out; the chances sum to exactly 1.
     """
     if aim not in AIMS:
         raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
@@ -434,6 +450,7 @@ def outcome_distribution(
         rules,
         sheet,
         tuple(option_rolls),
+        defender,
     )
 
 

@@ -29,8 +29,10 @@ from game.engine.combat import (
     total,
 )
 from game.engine.damage import damage_bases, graze_scale_difference, offensive_factors
+from game.engine.damage_capacity import dropped_capacity, without_capacity
 from game.engine.dice import D6_FACES, FOUR_DF, d6_key, prob_at_least, prob_at_most
 from game.engine.equipment import Weapon
+from game.engine.heroes import assumptions as hero_assumptions
 from game.engine.hexgrid import Hex, direction_to, distance
 from game.engine.lof import LineOfFire
 from game.engine.movement import Reach
@@ -295,6 +297,7 @@ def attack_preview(
     for spot in bases:  # S3: the factors rule options add (game.engine.blow), as the resolution adds them
         off_x, dfn_x = extra_factors(rules, att.character, tgt.character, weapon, spot)
         bases[spot] += sum(f.value for f in off_x) - sum(f.value for f in dfn_x)
+        bases[spot] += dropped_capacity(rules, tgt.character.damage_capacity)  # Fudge 4.52: rolled, not a factor
     damage_base = bases["torso"]
     head = bases.get("head")
     limbs = tuple((where, base) for where, base in bases.items() if where not in ("torso", "head"))
@@ -317,6 +320,8 @@ def attack_preview(
         if roll is not None:
             assumptions.append(f"The GM set {who.name}'s {what} by hand to {roll:+d}: these odds count it.")
     option_rolls = _option_rolls(battle, dice, att, tgt, assumptions)
+    defender = battle.defender_of(tgt)
+    assumptions.extend(hero_assumptions(tgt.name, rules, defender))
 
     def spread(level: int, difficulty: int = difficulty) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
@@ -335,6 +340,7 @@ def attack_preview(
             rules=rules,
             sheet=tgt.wounds,
             option_rolls=option_rolls,
+            defender=defender,
         )
 
     def reaches(where: Sequence[tuple[Hex, int]]) -> bool:
@@ -592,7 +598,9 @@ def spell_preview(
             off = offensive_factors(
                 caster.character, weapon, two_handed=False, distance=dist, location=location, target=tgt.character
             )
-            dfn = magic.spell_defensive_factors(item, tgt.character, location=location)
+            dfn = without_capacity(
+                rules_of(battle.options), magic.spell_defensive_factors(item, tgt.character, location=location)
+            )
             off_x, dfn_x = extra_factors(rules_of(battle.options), caster.character, tgt.character, weapon, location)
             return sum(f.value for f in (*off, *off_x)) - sum(f.value for f in (*dfn, *dfn_x))
 
@@ -616,7 +624,9 @@ def spell_preview(
             rules=rules_of(battle.options),
             sheet=tgt.wounds,
             option_rolls=_option_rolls(battle, dice, caster, tgt, assumptions),
+            defender=battle.defender_of(tgt),
         )
+        assumptions.extend(hero_assumptions(tgt.name, rules_of(battle.options), battle.defender_of(tgt)))
     bystanders: list[Bystander] = []
     if distribution is not None and terms.line is not None and tgt is not None:
         at_risk = [b for b in terms.line.bystanders_at_risk() if b not in (caster.id, tgt.id)]

@@ -194,6 +194,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
             "very_hurt": "Great lowers a wound's penalty, Superb wipes it out",
             "incapacitated": "the same, and a Superb Will keeps an Incapacitated fighter on his feet",
         },
+        ready=True,
     ),
     OptionSpec(
         "damage_capacity", "Damage Capacity", "enum", "factor", "Wounds", "Fudge 4.52",
@@ -204,30 +205,31 @@ OPTIONS: tuple[OptionSpec, ...] = (
             "roll": "a Damage Capacity (or Health) roll on each wound of Hurt or worse replaces the Health roll",
             "will_roll": "the same roll on Will",
         },
+        ready=True,
     ),
     OptionSpec(
         "damage_capacity_step", "Damage Capacity step", "enum", "level", "Wounds", "Fudge 4.52",
         "Damage Capacity rolls and Damage Resistant/Fragile move a wound by a level or a point.",
         values=("level", "point"),
-        value_help={"level": "by one wound level", "point": "by one damage point"},
+        value_help={"level": "by one wound level", "point": "by one damage point"}, ready=True,
     ),
     OptionSpec(
         "pc_death_max_three_levels", "At most three levels", "bool", False, "Heroes", "Fudge 4.64",
-        "Heroes take at most three wound levels from one blow.",
+        "Heroes take at most three wound levels from one blow.", ready=True,
     ),
     OptionSpec(
         "pc_death_near_death_if_incapacitated", "Near Death only from Incapacitated", "bool", False, "Heroes",
-        "Fudge 4.64", "Heroes reach Near Death only if the round began with them Incapacitated.",
+        "Fudge 4.64", "Heroes reach Near Death only if the round began with them Incapacitated.", ready=True,
     ),
     OptionSpec(
         "pc_death_fudge_point", "Fudge Point against death", "bool", False, "Heroes", "Fudge 4.64",
-        "A hero may spend a Fudge Point to make a deadly wound merely Incapacitated.",
+        "A hero may spend a Fudge Point to make a deadly wound merely Incapacitated.", ready=True,
     ),
     OptionSpec(
         "fudge_points_default", "Fudge Points per hero", "int", 0, "Heroes", "Fudge 4.64",
         "Fudge Points for each hero whose roster entry gives none.",
         low=0, high=10, value_help={0: "none"},
-        depends_on=(("pc_death_fudge_point", (True,)),), needs="needs Fudge Point against death",
+        depends_on=(("pc_death_fudge_point", (True,)),), needs="needs Fudge Point against death", ready=True,
     ),
     OptionSpec(
         "critical_penetration", "Critical penetration", "int", 0, "Scale", "Fudge 4.58",

@@ -38,7 +38,7 @@ import msgspec
 from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import magic
-from game.engine.ai import TacticalPlayer, declarers_seen
+from game.engine.ai import TacticalPlayer, declarers_seen, spend_fudge_point
 from game.engine.battle import Battle, Decision, Figure, IllegalAction, Reason
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, behind_bonus, melee_difficulty, total
@@ -144,6 +144,8 @@ class VeteranPlayer(TacticalPlayer):
         return battle.figure(fid).name if fid else ""
 
     def _decide(self, battle: Battle, d: Decision) -> tuple[act.Action, str]:
+        if d.reason == Reason.FUDGE_POINT:
+            return spend_fudge_point(d), "spends a Fudge Point rather than lie near death (Fudge 4.64)"
         lost = self._hopeless(battle, d.side)
         if lost:
             return act.Yield(d.side), lost

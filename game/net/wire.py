@@ -133,6 +133,7 @@ def setup_to_wire(setup: BattleSetup) -> dict[str, Any]:
                 "standing_order": f.standing_order,
                 "mook": f.mook,
                 "role": f.role,
+                "fudge_points": f.fudge_points,
             }
             for f in setup.figures
         ],
@@ -166,6 +167,7 @@ def setup_from_wire(data: Mapping[str, Any]) -> BattleSetup:
                     str(f["standing_order"]),
                     bool(f["mook"]),
                     _role(f.get("role")),
+                    _points(f.get("fudge_points")),
                 )
                 for f in figures
             ),
@@ -188,6 +190,19 @@ def _role(value: object) -> str | None:
     if value not in ROLES:
         raise WireError(f"the host's battle gives a figure the role {value!r}, which is not one of {', '.join(ROLES)}")
     return str(value)
+
+
+MAX_FUDGE_POINTS = 100
+"""The most Fudge Points a figure may arrive with over the wire (the roster's limit is lower)."""
+
+
+def _points(value: object) -> int | None:
+    """A figure's Fudge Points as the host sent them (*Fudge* 4.64); None from a host that sends none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_FUDGE_POINTS:
+        raise WireError(f"the host's battle gives a figure {value!r} Fudge Points, not a whole number 0-100")
+    return value
 
 
 RANDOM_GRAIN = 2**16

@@ -295,12 +295,19 @@ def test_design_rule_4_every_decision_a_phase_allows_has_its_handler() -> None:
 def test_design_rule_4_phases_table_names_each_phases_actions() -> None:
     """docs/architecture.md "Phases are a table": the phase table lists what each phase allows; nothing is allowed once
     it is over."""
-    assert list(PHASES) == ["initiative", "movement", "attack", "over"]
+    assert list(PHASES) == ["initiative", "movement", "attack", "round_end", "over"]
     assert "move" in PHASES["movement"].actions and "hold" in PHASES["movement"].actions
     assert "declare" in PHASES["attack"].actions and "second_move" in PHASES["attack"].actions
-    assert PHASES["over"].actions == () and PHASES["initiative"].actions == ()
-    # FTC 3: a round runs initiative -> movement -> attack -> the next round's initiative
-    assert [PHASES[p].next for p in ("initiative", "movement", "attack")] == ["movement", "attack", "initiative"]
+    assert PHASES["over"].actions == () and PHASES["initiative"].actions == () and PHASES["round_end"].actions == ()
+    # FTC 3: a round runs initiative -> movement -> attack -> the next round's initiative; between the attack
+    # phase and the next round the round's end, where nobody decides but a hero asked about a Fudge Point
+    # (Fudge 4.64), so it ends at once when nobody is asked
+    assert [PHASES[p].next for p in ("initiative", "movement", "attack", "round_end")] == [
+        "movement",
+        "attack",
+        "round_end",
+        "initiative",
+    ]
     assert PHASES["over"].next is None
     b = Battle(skirmish(1))
     b.apply(act.Yield("red"))

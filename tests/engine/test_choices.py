@@ -43,7 +43,16 @@ def test_reason_is_a_code_equal_to_its_old_string_with_its_rule() -> None:
     assert d.reason is Reason.MOVE and d.reason == "move"
     assert "FTC 5" in d.reason.rule
     assert d.sentence == d.prompt and d.figure is not None and b.figure(d.figure).name in d.sentence
-    assert {r.value for r in Reason} == {"move", "held_end", "interrupt", "stop", "escape_failed", "declare", "follow"}
+    assert {r.value for r in Reason} == {
+        "move",
+        "held_end",
+        "interrupt",
+        "stop",
+        "escape_failed",
+        "declare",
+        "follow",
+        "fudge_point",
+    }
 
 
 def test_ftc_6_2_choices_offer_the_advance_that_brings_the_enemy_into_reach() -> None:

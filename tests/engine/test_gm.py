@@ -33,6 +33,7 @@ from game.engine.gm import (
     RemoveFigure,
     RemoveModifier,
     SetDie,
+    SetFudgePoints,
     SituationalModifier,
     condition_value,
     edited_gear,
@@ -70,6 +71,7 @@ EVERY_ACTION: list[GMAction] = [
     AddFigure("r9", "red", Hex(5, 5), 3, "Sergeant", {"name": "Sergeant", "skills": {"Sword": "Good"}}),
     AddFigure("r8", "red", Hex(6, 5), 2, roster_key="brigand", mook=True),
     RemoveFigure("r3"),
+    SetFudgePoints("b0", 2, "a hero's luck"),
 ]
 
 

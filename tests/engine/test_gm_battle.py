@@ -459,6 +459,7 @@ EVERY_DECISION: list[gm.GMAction] = [
     gm.DeclareOut("r1", "flees"),
     gm.DeclareIn("r1", "rallies"),
     gm.RemoveModifier("hill"),
+    gm.SetFudgePoints("b0", 4, "a blessing"),
     gm.EndRound("the horn"),
     gm.SetDie("b0", "initiative", (1, 1, 1, 1)),
     gm.EndBattle(None, "the town guard"),

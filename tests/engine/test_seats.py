@@ -50,6 +50,8 @@ def blue_actions() -> list[act.Action]:
         act.FollowChoice("b0"),
         act.RevealStances("blue"),
         act.SetStandingOrder("b0", "never"),
+        act.SpendFudgePoint("b0", True),
+        act.SetFudgePointOrder("b0", "ask"),
         act.Yield("blue"),
     ]
 
@@ -74,6 +76,7 @@ def gm_actions() -> list[gm.GMAction]:
         gm.EditTraits("b0"),
         gm.AddFigure("n1", "blue", Hex(0, 0)),
         gm.RemoveFigure("b0"),
+        gm.SetFudgePoints("b0", 2),
     ]
 
 

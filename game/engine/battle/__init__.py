@@ -32,8 +32,9 @@ The package is the battle in parts, each a module of functions over the piece of
 - ``front``: ``Battle``, the thin front with the battle's public questions;
 - ``seats``: who may take which decision, checked at the door (*Fudge* 4.1).
 
-Checks run in one fixed order: is the battle over? is the action allowed in this phase? is it this
-side's / figure's turn? then the rule itself. All dice come from the battle's own generator seeded from
+Checks run in one fixed order: is the battle over? does a hero's Fudge Point question wait (*Fudge* 4.64:
+it comes before anything else)? is the action allowed in this phase? is it this side's / figure's turn? then
+the rule itself. All dice come from the battle's own generator seeded from
 the setup's seed, so setup + seed + actions reproduce the whole battle (``game.engine.record``).
 """
 

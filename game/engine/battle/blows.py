@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from game.engine import events as ev
-from game.engine.battle import dice, effects, gm_seat, reach
+from game.engine.battle import dice, effects, gm_seat, heroes, reach
 from game.engine.battle.state import (
     OUT_OF_RANGE,
     AttackTerms,
@@ -62,7 +62,9 @@ from game.engine.damage import (
     offensive_factors,
     scale_part,
 )
+from game.engine.damage_capacity import without_capacity
 from game.engine.equipment import Weapon, parry_bonus, parry_penalty
+from game.engine.heroes import NOT_RECORDED
 from game.engine.hexgrid import Hex, neighbors
 from game.engine.lof import LineOfFire, line_of_fire
 from game.engine.ranges import firing_angle_modifier, range_band
@@ -71,13 +73,16 @@ from game.engine.wounds import WoundLevel, Wounds, graze_cap
 
 class Wound(NamedTuple):
     """A wound a blow dealt, before the defender's side of the blow's way (``game.engine.blow`` S8–S13): the
-    figure, the damage, the location, the wound level, and the blow's rules."""
+    figure, the damage, the location, the wound level, and the blow's rules; its relative degree and Scale
+    difference (read only by *Fudge* 4.52's point step, which reads the wound anew)."""
 
     figure: Figure
     damage: int
     location: str
     level: int
     rules: BlowRules = FTC
+    degree: int = 0
+    scale: int = 0
 
 
 def parrying_weapon(b: BattleState, fid: str) -> Weapon:
@@ -220,6 +225,7 @@ def strike(
         )
         dfn = defensive_factors(tgt.character, weapon, location=where)
         off, dfn = effects.damage_factors(b, att, tgt, weapon, where, off, dfn)
+        dfn = without_capacity(rules, dfn)  # Fudge 4.52: rolled (or ignored) instead of counted
         off_x, dfn_x = extra_factors(rules, att.character, tgt.character, weapon, where)  # S3, the rule options'
         off, dfn = (*off, *off_x), (*dfn, *dfn_x)
         if piercing is not None:  # Fudge 4.58: a solid blow pierces the Mass Scale
@@ -284,7 +290,7 @@ def strike(
         wound=str(level) if level else None,
         steps=steps,
     )
-    return event, (Wound(tgt, dmg, location, int(level), rules) if level else None)
+    return event, (Wound(tgt, dmg, location, int(level), rules, rd, scale_difference) if level else None)
 
 
 def disarms(b: BattleState, events: Sequence[ev.Event]) -> list[ev.Event]:
@@ -308,27 +314,39 @@ def apply_wounds(b: BattleState, wounds: Sequence[Wound]) -> list[ev.Event]:
     """FTC 7.3–7.4, 6.6: each wound goes the defender's side of the blow's way (``game.engine.blow`` S8–S13):
     the Health roll, the limb cap and crippling, the next open box, and the rule options' steps."""
     out: list[ev.Event] = []
-    for fig, dmg, location, lv, rules in wounds:
+    for fig, dmg, location, lv, rules, degree, scale in wounds:
         level = WoundLevel(lv)
-        target = Target(rules, location, fig.wounds, fig.character.health, fig.id)
+        defender = heroes.defender_of(b, fig)
+        target = Target(rules, location, fig.wounds, fig.character.health, fig.id, (), defender, degree, scale)
         harm, steps = defender_side(target, Harm(dmg, level), dice.blow_dice(b))
         crippled = location if harm.crippled else None
         if crippled:
             # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings.md "Hit location")
             fig.crippled = (*fig.crippled, location)
             fig.character = crippled_character(fig.character, location)
-        assert harm.sheet is not None and harm.marked is not None and harm.level is not None
+        assert harm.sheet is not None and harm.level is not None
         fig.wounds, box = harm.sheet, harm.marked
         # FTC 6.4: the round a figure first becomes Very Hurt it fights on unhindered; later wounds
         # do not postpone a penalty that already applies
-        if box >= WoundLevel.VERY_HURT and fig.very_hurt_from_round is None:
+        if box is not None and box >= WoundLevel.VERY_HURT and fig.very_hurt_from_round is None:
             fig.very_hurt_from_round = b.round
         result = harm.roll_result if harm.roll_result is not None else fig.character.health
+        shown = str(box) if box is not None else NOT_RECORDED  # Fudge 4.64: the excess lost
         out.append(
             ev.Wounded(
-                fig.id, dmg, str(level), harm.roll_faces, result, str(harm.level), str(box), crippled, steps=steps
+                fig.id,
+                dmg,
+                str(level),
+                harm.roll_faces,
+                result,
+                str(harm.level),
+                shown,
+                crippled,
+                steps=steps,
+                trait=harm.trait,
             )
         )
+        out.extend(heroes.after_wound(b, fig, target, harm, steps))
     return out
 
 

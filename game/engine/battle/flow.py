@@ -5,6 +5,9 @@ A part never calls the part of the next phase itself: when its phase has run its
 a phase that another part started (a second move in the attack phase), it asks the table for the phase's
 next ``step``. So the parts import only the parts below them, and the table (``phases``) joins them.
 The battle's end (``check_over``, ``yield_battle``) is here too: it ends every phase.
+
+While a hero waits for his player's word on a Fudge Point (*Fudge* 4.64, ``Figure.fudge_question``) the flow
+holds: no step, no end of the battle, no phase that nobody decides in ending by itself; the answer moves it on.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ def enter(b: BattleState, name: str) -> list[ev.Event]:
     b.phase = name
     phase = b.phases[name]
     out = phase.on_begin(b) if phase.on_begin is not None else []
-    if phase.decide is None and phase.next is not None and not b.over:
+    if phase.decide is None and phase.next is not None and not b.over and not held(b):
         out.extend(end(b))
     return out
+
+
+def held(b: BattleState) -> bool:
+    """Whether a hero waits for his player's word on a Fudge Point (*Fudge* 4.64): the flow holds (module doc)."""
+    return any(f.fudge_question is not None for f in b.figures.values())
 
 
 def end(b: BattleState) -> list[ev.Event]:
@@ -36,16 +44,21 @@ def end(b: BattleState) -> list[ev.Event]:
 
 
 def step(b: BattleState) -> list[ev.Event]:
-    """After a decision: the current phase moves on (the next figure to decide, or its end)."""
+    """After a decision: the current phase moves on (the next figure to decide, or its end), unless the flow
+    holds for a Fudge Point question."""
+    if held(b):
+        return []
     hook = b.phases[b.phase].step
     return hook(b) if hook is not None else []
 
 
 def check_over(b: BattleState, out: list[ev.Event]) -> bool:
     """The battle ends when at most one side has figures able to fight (FTC 3); the ``BattleEnded`` event
-    is added to ``out``. True when the battle is over."""
+    is added to ``out``. True when the battle is over; asked again after a Fudge Point question (module doc)."""
     if b.over:
         return True
+    if held(b):
+        return False
     standing = [s for s in b.sides if any(f.side == s and f.can_act for f in b.figures.values())]
     if len(standing) <= 1:
         finish(b, standing[0] if standing else None)

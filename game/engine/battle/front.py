@@ -20,6 +20,7 @@ from game.engine.battle import (
     flow,
     gm_decisions,
     gm_seat,
+    heroes,
     movement_phase,
     spell_reach,
     spells,
@@ -54,6 +55,9 @@ class Battle(BattleState):
         """Who must decide now, why, and what they may do (None when the battle is over)."""
         if self.over:
             return None
+        asked = heroes.pending_decision(self)  # Fudge 4.64: before anything else
+        if asked is not None:
+            return asked
         pending = movement_phase.pending_decision(self)
         if pending is not None:
             return pending
@@ -62,12 +66,15 @@ class Battle(BattleState):
 
     def apply(self, action: act.Action) -> list[ev.Event]:
         """Validate and carry out one decision; returns the events it caused. Checks run in one fixed order:
-        the battle is not over, the phase allows the decision (a GM's in any phase), then its handler
-        checks the turn and the rule (docs/architecture.md "Phases are a table"). An illegal decision raises
-        ``IllegalAction`` and changes nothing."""
+        the battle is not over, no hero's Fudge Point question waits (*Fudge* 4.64), the phase allows the
+        decision (a GM's in any phase), then its handler checks the turn and the rule (docs/architecture.md
+        "Phases are a table"). An illegal decision raises ``IllegalAction`` and changes nothing."""
         if self.over:
             raise IllegalAction("The battle is over.")
         kind = action.kind
+        asked = heroes.pending_decision(self)  # Fudge 4.64: a hero's Fudge Point question comes first
+        if asked is not None and not isinstance(action, gm.GMAction) and kind not in ALWAYS_ALLOWED:
+            raise IllegalAction(f"First this: {asked.prompt}")
         if (
             not isinstance(action, gm.GMAction)
             and kind not in self.phases[self.phase].actions
@@ -77,6 +84,7 @@ class Battle(BattleState):
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction(f"A battle takes no {kind!r} decision.")
+
         draws_before = self.rng.draws
         dice.decision_begins(self)
         new_events = handler(self, action)
@@ -144,6 +152,9 @@ class Battle(BattleState):
     dodge_terms = blows.dodge_terms
     parrying_weapon = blows.parrying_weapon
     melee_defence = blows.melee_defence
+    # heroes and wounds (Fudge 4.51, 4.52, 4.64)
+    defender_of = heroes.defender_of
+    fudge_waiting = heroes.waiting
     # magic (FTC 8)
     casting_of = spells.casting_of
     spell_targets = spells.spell_targets

@@ -16,7 +16,7 @@ from typing import Any
 
 from game.engine import events as ev
 from game.engine import gm
-from game.engine.battle import declarations, dice, flow, gm_seat, movement_phase, spells
+from game.engine.battle import declarations, dice, flow, gm_seat, heroes, movement_phase, spells
 from game.engine.battle.state import BattleState, Figure, IllegalAction, effective_perception, figure_distance, sentence
 from game.engine.characters import Character
 from game.engine.creatures import footprint
@@ -35,6 +35,7 @@ FIGURE_ACTIONS = (
     gm.AddFigure,
     gm.RemoveFigure,
     gm.SetDie,
+    gm.SetFudgePoints,
 )
 """The GM's decisions about one figure (their ``figure`` field)."""
 
@@ -385,6 +386,7 @@ HANDLERS: Mapping[type[gm.GMAction], GMHandler] = {
     gm.EditTraits: edit_traits,
     gm.AddFigure: add_figure,
     gm.RemoveFigure: remove_figure,
+    gm.SetFudgePoints: heroes.gm_set_points,
 }
 """Each GM decision's type and its handler (after ``act_as_gm``'s checks)."""
 

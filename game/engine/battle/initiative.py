@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.engine import events as ev
-from game.engine.battle import dice, effects, gm_seat, movement_phase, spells
+from game.engine.battle import dice, effects, gm_seat, heroes, movement_phase, spells
 from game.engine.battle.state import BattleState, Figure, effective_perception
 from game.engine.dice import coin_flip
 
@@ -21,6 +21,7 @@ def begin_round(b: BattleState) -> list[ev.Event]:
     and initiative is rolled (or, rolled once for the battle, kept); the movement phase follows."""
     b.round += 1
     gm_seat.new_round(b)
+    heroes.round_began(b)  # Fudge 4.64: who began the round Incapacitated
     out: list[ev.Event] = [ev.RoundBegan(b.round), ev.PhaseBegan(b.round, "initiative")]
     out.extend(spells.round_began(b))
     for f in b.figures.values():

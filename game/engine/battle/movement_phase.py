@@ -376,8 +376,11 @@ def pass_interrupt(b: BattleState, a: act.PassInterrupt) -> list[ev.Event]:
 
 
 def advance(b: BattleState) -> list[ev.Event]:
-    """Skip figures that already moved or cannot act; at the end, held figures in reverse order."""
+    """Skip figures that already moved or cannot act; at the end, held figures in reverse order (nothing while the
+    flow holds for a Fudge Point question, ``flow.held``)."""
     out: list[ev.Event] = []
+    if flow.held(b):
+        return out
     if flow.check_over(b, out):
         return out
     if b.movement_state.end_queue is None:

@@ -18,6 +18,7 @@ from game.engine.battle import (
     declarations,
     flow,
     gm_decisions,
+    heroes,
     initiative,
     movement_phase,
     resolution,
@@ -44,8 +45,11 @@ PHASES: Mapping[str, Phase] = {
         on_begin=attack_phase.begin,
         step=attack_phase.advance,
         on_end=resolution.resolve_round,
-        next="initiative",
+        next="round_end",
     ),
+    # Fudge 4.64: the round's last word: a hero whose wound would be deadly may be asked whether to spend a Fudge
+    # Point (heroes.pending_decision); nobody else decides, so with no question it ends at once
+    "round_end": Phase("round_end", step=flow.end, next="initiative"),
     "over": Phase("over"),
 }
 """The phases of a round, in order (``next``), each with the decisions it allows and its hooks."""
@@ -63,6 +67,8 @@ HANDLERS: Mapping[type[act.Action], Handler] = {
     act.SecondMove: attack_phase.second_move,
     act.FollowChoice: declarations.follow,
     act.SetStandingOrder: movement_phase.set_standing_order,
+    act.SpendFudgePoint: heroes.spend,
+    act.SetFudgePointOrder: heroes.set_order,
     act.Yield: flow.yield_battle,
     # the GM's decisions share the GM seat's checks, which hand each to its own handler
     **dict.fromkeys(gm_decisions.HANDLERS, gm_decisions.act_as_gm),

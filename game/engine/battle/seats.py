@@ -33,6 +33,8 @@ FIGURE_ACTIONS: tuple[type[act.Action], ...] = (
     act.SecondMove,
     act.FollowChoice,
     act.SetStandingOrder,
+    act.SpendFudgePoint,
+    act.SetFudgePointOrder,
 )
 """Decisions taken for one figure (its ``figure`` field): only that figure's side may take them."""
 

@@ -26,6 +26,7 @@ from game.engine.combat import (
 from game.engine.creatures import footprint, large_distance
 from game.engine.equipment import Weapon
 from game.engine.generator import LEGACY_DICE, make_generator
+from game.engine.heroes import starting_points
 from game.engine.hexgrid import (
     Hex,
     distance,
@@ -37,7 +38,7 @@ from game.engine.rule_options import HEROES, resolve_role
 from game.engine.rule_options import RULE_OPTION_HELP as RULE_OPTION_HELP
 from game.engine.rule_options import RuleOptions as RuleOptions
 from game.engine.terrain import TerrainMap
-from game.engine.wounds import Wounds
+from game.engine.wounds import WoundLevel, Wounds
 
 act.register_gm_actions()  # saved logs carry the GM's decisions
 
@@ -79,6 +80,9 @@ class FigureSetup:
     """Who the figure is to the rule options that tell heroes from pawns (``rule_options.ROLES``); None: an NPC
     pawn if a mook, else a player character (``rule_options.resolve_role``; the session decides it from the
     roster, docs/rosters.md "Roles")."""
+    fudge_points: int | None = None
+    """*Fudge* 4.64: the Fudge Points the roster gives the figure's character; None: it gives none (a hero then
+    starts with the option ``fudge_points_default``, ``heroes.starting_points``)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,16 @@ class Figure:
     very_hurt_from_round: int | None = None
     crippled: tuple[str, ...] = ()
     out: bool = False
+    fudge_points: int = 0
+    """*Fudge* 4.64: the Fudge Points left (spent only by a hero, under ``pc_death_fudge_point``)."""
+    fudge_order: str = "always"
+    """*Fudge* 4.64: when to spend a Fudge Point on a deadly wound (``heroes.FUDGE_ORDERS``)."""
+    fudge_question: FudgeQuestion | None = None
+    """*Fudge* 4.64: a deadly wound waiting for the hero's player to spend a Fudge Point or not."""
+    pain_relief: tuple[WoundLevel, int] | None = None
+    """*Fudge* 4.51: the wound level a Will roll eased and by how much (while it stays the worst)."""
+    fights_on: bool = False
+    """*Fudge* 4.51: Incapacitated, but fighting on after a Superb Will roll (until any further wound)."""
     # this round
     initiative: int = 0
     moved: bool = False
@@ -139,8 +153,9 @@ class Figure:
 
     @property
     def can_act(self) -> bool:
-        """Able to fight: not taken out and wounds below Incapacitated (FTC 6.4, 7.3)."""
-        return not self.out and self.wounds.can_act
+        """Able to fight: not taken out and wounds below Incapacitated (FTC 6.4, 7.3), or fighting on
+        Incapacitated after a Superb Will (*Fudge* 4.51)."""
+        return not self.out and (self.wounds.can_act or self.fights_on)
 
     @property
     def size(self) -> int:
@@ -153,8 +168,15 @@ class Figure:
         return footprint(self.hex, self.character.footprint, self.facing)
 
     def very_hurt_penalty(self, round_no: int) -> int:
-        """FTC 6.4.1: Very Hurt gives -1 from the round after it was taken (pain gifts per wounds.py)."""
+        """FTC 6.4.1: Very Hurt gives -1 from the round after it was taken (pain gifts per wounds.py), less what a
+        Will roll took off it while that wound stays the worst (*Fudge* 4.51; a figure fighting on Incapacitated
+        keeps its Very Hurt relief)."""
         pen = self.wounds.penalty(self.character.pain)
+        if self.pain_relief is not None:
+            eased, by = self.pain_relief
+            worst = self.wounds.worst
+            if worst == eased or (self.fights_on and eased == WoundLevel.VERY_HURT):
+                pen = min(0, pen + by)
         if pen and self.very_hurt_from_round is not None and round_no <= self.very_hurt_from_round:
             # FTC 6.4: a Very Hurt wound taken this round counts from the next round
             return 0
@@ -209,6 +231,16 @@ class EffectOn:
     effect: magic.ActiveEffect
 
 
+@dataclass(frozen=True)
+class FudgeQuestion:
+    """*Fudge* 4.64: a hero's deadly wound waiting for his player's word (``Reason.FUDGE_POINT``): the sheet
+    ``before`` it, and the levels of it and of every later wound of the same decision, in order (each recorded
+    again on the sheet the answer leaves; the sheet shows them recorded as they came meanwhile)."""
+
+    before: Wounds
+    wounds: tuple[WoundLevel, ...]
+
+
 class Reason(StrEnum):
     """Why a decision is asked for: one code per kind of decision of the round (FTC 5, 5.2, 5.3, 6.1, 6.2).
 
@@ -224,6 +256,7 @@ class Reason(StrEnum):
     ESCAPE_FAILED = "escape_failed"
     DECLARE = "declare"
     FOLLOW = "follow"
+    FUDGE_POINT = "fudge_point"
 
     @property
     def rule(self) -> str:
@@ -239,6 +272,8 @@ _REASON_RULES: Mapping[Reason, str] = {
     Reason.ESCAPE_FAILED: "A figure that failed to escape stays, or runs and takes free attacks (FTC 5.3).",
     Reason.DECLARE: "A figure declares an attack, a defence, or a second move (FTC 6.1, 6.2).",
     Reason.FOLLOW: "An attacker whose target retreated may step forward to follow (FTC 6.2).",
+    Reason.FUDGE_POINT: "A hero whose wound would be deadly may spend a Fudge Point to be Incapacitated instead "
+    "(Fudge 4.64).",
 }
 
 
@@ -335,6 +370,14 @@ class GMSeatState:
 
 
 @dataclass
+class HeroesState:
+    """*Fudge* 4.64's second method: each figure's worst wound as the round began (kept only while that option is
+    on), owned by ``heroes``."""
+
+    round_start: dict[str, WoundLevel | None] = field(default_factory=dict)
+
+
+@dataclass
 class ZonesState:
     """The zones of control a mover of each side meets (FTC 5.2), kept while the figures holding them stand
     as they were, owned by ``zones``."""
@@ -366,13 +409,14 @@ PIECES: Mapping[str, str] = {
     "gm_seat_state": "gm_seat",
     "dice_state": "dice",
     "zones_state": "zones",
+    "heroes_state": "heroes",
 }
 """Each piece of the battle's state (an attribute of ``BattleState``) and the one part (a module of
 ``game.engine.battle``) that owns it: only that part reads or changes it; the others call its functions
 (a house test holds it)."""
 
-ALWAYS_ALLOWED = ("standing_order", "yield")
-"""The decisions allowed in every phase but the end (a standing order, a yield)."""
+ALWAYS_ALLOWED = ("standing_order", "yield", "spend_fudge_point", "fudge_point_order")
+"""The decisions allowed in every phase but the end (a standing order, a yield; a Fudge Point's, *Fudge* 4.64)."""
 
 Hook = Callable[["BattleState"], list[ev.Event]]
 """A phase's hook: a function of the battle returning the events it caused."""
@@ -436,6 +480,7 @@ class BattleState:
                 f.mook,
                 resolve_role(f.role, f.mook, None),
                 wounds=f.character.starting_wounds,
+                fudge_points=starting_points(f.fudge_points, resolve_role(f.role, f.mook, None), setup.options),
             )  # FTC 7.3: a creature's own track; Fudge 4.8
             for f in setup.figures
         }
@@ -456,6 +501,7 @@ class BattleState:
         self.gm_seat_state = GMSeatState()
         self.dice_state = DiceState()
         self.zones_state = ZonesState()
+        self.heroes_state = HeroesState()
         self.removed: dict[str, Figure] = {}
         self.phases = phases
         """The phase table (``phases.PHASES``): each phase's actions and hooks."""
@@ -484,6 +530,7 @@ class BattleState:
                 self.effects_state,
                 self.gm_seat_state,
                 self.dice_state,
+                self.heroes_state,
             )
         )
 
@@ -513,7 +560,7 @@ class BattleState:
     def enemies_of(self, fig: Figure) -> list[Figure]:
         """Able figures of other sides."""
         side = fig.side
-        return [f for f in self.figures.values() if f.side != side and not f.out and f.wounds.can_act]
+        return [f for f in self.figures.values() if f.side != side and f.can_act]
 
     # ------------------------------------------------------------------ large figures (FTC 5; creatures.py)
     def cells_of(self, fid: str) -> frozenset[Hex]:
