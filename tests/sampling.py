@@ -7,8 +7,9 @@ GM's seat, so the order, the declarations made before the one under test and the
 assumptions are the same for every sample; ``decide_before`` plays the decisions up to the declaration under
 test (None: ``tests.helpers.do_little``). At that declaration the preview is taken once; each sample is the battle as it
 stands there, copied, with a fresh generator for its seed (legitimate for sampling, not a saved battle), the
-declaration made and the round played out by defaults; its outcome is read from the events into the odds'
-``Outcome`` (hit, location, wound after the defender's roll and the limb rule, kind, box marked, out, crippled).
+declaration made and the round played out by defaults (a Fudge Point question answered "spend"); its outcome is
+read from the events into the odds' ``Outcome`` (hit, location, wound after the defender's roll and the limb rule,
+kind, box marked, out, crippled).
 No roll may be set by hand at that moment (it would fix the roll).
 
 ``assert_agrees`` checks every outcome class with ``|p̂ − p| ≤ 4·√(p(1−p)/n) + 1/n``, a χ² over the classes
@@ -29,6 +30,7 @@ from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle import Battle, BattleSetup, Decision, legal_actions
 from game.engine.generator import make_generator
+from game.engine.heroes import NOT_RECORDED
 from game.engine.odds import MISS, MISS_LOCATION, Outcome
 from game.engine.preview import AttackPreview, preview
 from game.engine.rule_options import RuleOptions
@@ -64,7 +66,10 @@ def _outcome(b: Battle, events: list[ev.Event], attacker: str, target: str) -> O
     wound = next((e for e in events if isinstance(e, ev.Wounded) and e.figure == target), None)
     if wound is None:
         return Outcome(True, None, blow.location or MISS_LOCATION)
-    marked = WoundLevel.parse(wound.box)
+    # the box the wound keeps: not recorded (Fudge 4.64's excess lost), or bought down by a Fudge Point the
+    # hero's player spent when asked
+    box = next((e.after for e in events if isinstance(e, ev.FudgePointSpent) and e.figure == target), wound.box)
+    marked = None if box == NOT_RECORDED else WoundLevel.parse(box)
     return Outcome(
         True,
         WoundLevel.parse(wound.after_health),
@@ -72,7 +77,7 @@ def _outcome(b: Battle, events: list[ev.Event], attacker: str, target: str) -> O
         wound.crippled is not None,
         "wound",
         marked,
-        not b.figure(target).wounds.can_act,
+        not b.figure(target).can_act,
     )
 
 
@@ -113,7 +118,7 @@ def sample_attack(
         clone.rng = make_generator(setup.dice, first_seed + i)
         events = list(clone.apply(declaration))
         start = clone.round
-        while not clone.over and clone.round == start and clone.phase == "attack":
+        while not clone.over and clone.round == start and clone.phase in ("attack", "round_end"):
             d = legal_actions(clone)
             assert d is not None
             events += clone.apply(do_little(d))

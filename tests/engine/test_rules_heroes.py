@@ -60,10 +60,12 @@ def fight(
     second: dict[str, Any] | None = None,
     track: Any = None,
     friend: bool = True,
+    traits: dict[str, Any] | None = None,
 ) -> Battle:
     """A refereed battle at round 2's first declaration: the hero ``h`` (a peasant of ``role``) against one or two
-    bruisers (``a``, then ``a2``), a friend of the hero's far away (so the battle goes on when he falls)."""
-    hero_traits: dict[str, Any] = {}
+    bruisers (``a``, then ``a2``), a friend of the hero's far away (so the battle goes on when he falls); ``traits``
+    changes the hero's character."""
+    hero_traits: dict[str, Any] = dict(traits or {})
     if wounds is not None:
         hero_traits["wounds"] = wounds
     if track is not None:
