@@ -321,3 +321,30 @@ def test_fudge_4_64_no_question_is_open_a_spend_is_refused() -> None:
     b = fight(HEROIC)
     with pytest.raises(IllegalAction, match="no deadly wound"):
         b.apply(act.SpendFudgePoint("h", True))
+
+
+def test_fudge_4_64_under_secret_stances_the_question_comes_after_the_reveal_and_the_blows() -> None:
+    b = fight(RuleOptions(secret_stances=True, pc_death_fudge_point=True), points=1)
+    b.apply(act.SetFudgePointOrder("h", "ask"))
+    events = strike(b, ("a", NINE))
+    kinds = [type(e) for e in events]
+    assert kinds.index(ev.Revealed) < kinds.index(ev.Wounded)
+    d = legal_actions(b)
+    assert d is not None and (d.reason, d.side) == (Reason.FUDGE_POINT, "blue")
+
+
+def test_fudge_4_64_the_gms_seat_does_not_answer_for_a_hero_the_gm_playing_his_side_does() -> None:
+    b = fight(RuleOptions(pc_death_fudge_point=True), points=1)
+    b.apply(act.SetFudgePointOrder("h", "ask"))
+    strike(b, ("a", NINE))
+    with pytest.raises(IllegalAction, match="The GM's seat takes GM decisions"):
+        apply(b, act.SpendFudgePoint("h", True), Seat.game_master())
+    apply(b, gm.SetFudgePoints("h", 2, "the GM is kind"), Seat.game_master())  # the GM may still act meanwhile
+    d = legal_actions(b)
+    assert d is not None and d.prompt.endswith("(2 left) to be Incapacitated instead?")
+    played = Battle(replace(b.setup, gm="blue"))
+    for a in b.log:
+        played.apply(a)
+    assert played.digests == b.digests
+    apply(played, act.SpendFudgePoint("h", True), Seat.of_side("blue"))
+    assert played.figure("h").fudge_points == 1
