@@ -27,7 +27,8 @@ there; the next battle on the roster places that figure with its own entry (``ga
 for"), so it starts with its wounds. Figures of one character that also share a name cannot be told apart
 in the next battle: their wounds are not saved, and the report asks to name them apart. Wounds beyond the
 end of a track (*Fudge* 4.55: no open box was left) have no box to be carried in: the figure carries its full
-track, and the report says so.
+track, and the report says so. A hero's Fudge Points left (*Fudge* 4.64) are written with his wounds, into the
+same entry, when the battle changed them (docs/rosters.md "Fudge Points").
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pathlib import Path
 
 from game.engine.battle import Battle
 from game.engine.healing import Treatment, care_after_battle, healing_data, healing_skill, rest, treat
+from game.engine.heroes import starting_points
 from game.engine.ladder import level_name
 from game.engine.wounds import WoundLevel, Wounds
 from game.report import boxes_text
@@ -297,7 +299,7 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
         elif len(by_key[key]) > 1:
             mine = _own_key(placed_as[f.id], key, {**characters, **new_tables})
             if mine not in characters:
-                if not any(True for _ in care.patients[f.id].wounds.received()):
+                if not any(True for _ in care.patients[f.id].wounds.received()) and _points_left(battle, f.id) is None:
                     unhurt.append((names[f.id], care.patients[f.id].wounds.label))
                     continue  # unhurt: the shared entry serves it as before
                 shared = characters.get(key)
@@ -322,7 +324,8 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
             overflowed.append(f"{names[fid]} ({len(sheet.beyond)} beyond it)")
             sheet = dataclasses.replace(sheet, beyond=())
         wounds[key] = sheet
-    missing = save_carried_wounds(path, wounds, notes, new_tables)
+    points = {key: left for key, fid in chosen.items() if (left := _points_left(battle, fid)) is not None}
+    missing = save_carried_wounds(path, wounds, notes, new_tables, points)
     if overflowed:
         verb = "carries" if len(overflowed) == 1 else "carry"
         notes.append(
@@ -342,6 +345,17 @@ def _save_wounds_into(care: Aftercare, path: Path, shipped: Path | None, copied:
         else:
             saved.append((names[fid], care.patients[fid].wounds.label))
     return CarriedWounds(path, tuple(saved), tuple(skipped), ". ".join(notes), shipped, copied)
+
+
+def _points_left(battle: Battle, fid: str) -> int | None:
+    """A hero's Fudge Points left when the battle changed them (spent, or set by the GM), else None (*Fudge*
+    4.64: nothing to write back)."""
+    fig = battle.figures.get(fid)
+    setup = next((s for s in battle.setup.figures if s.id == fid), None)
+    if fig is None or setup is None:
+        return None
+    start = starting_points(setup.fudge_points, fig.role, battle.options)
+    return fig.fudge_points if fig.fudge_points != start else None
 
 
 def skill_label(level: int) -> str:

@@ -7,10 +7,11 @@
 * ``rules_of(battle)``: the rule options it was played under (the summary's and the text's "Rules:" line).
 
 Luck counts the rolls a side makes for itself: combat rolls (FTC 6.3), initiative (FTC 4), both ends of an
-escape contest (FTC 5.3), Health rolls against wounds (FTC 7.4) and the attacker's 4dF damage rolls of the rule
-options (*Fudge* 4.61, 4.56, 4.58: ``damage_roll.ATTACKER_4DF_RULES``). The situational roll of a stray shot
-(FTC 6.5.3) belongs to nobody and is left out, as are rolls of one die, 3d6 (not 4dF sums) and the target's
-situational roll on a wound (*Fudge* 4.55: a high roll there is the attacker's luck, not its roller's).
+escape contest (FTC 5.3), Health (or Damage Capacity) rolls against wounds (FTC 7.4, *Fudge* 4.52), Will rolls
+against a wound's penalty (*Fudge* 4.51) and the attacker's 4dF damage rolls of the rule options (*Fudge* 4.61,
+4.56, 4.58: ``damage_roll.ATTACKER_4DF_RULES``). The situational roll of a stray shot (FTC 6.5.3) belongs to
+nobody and is left out, as are rolls of one die, 3d6 (not 4dF sums) and the target's situational roll on a wound
+(*Fudge* 4.55: a high roll there is the attacker's luck, not its roller's).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from typing import Any
 import numpy as np
 
 from game.engine import events as ev
-from game.engine.battle import Battle
+from game.engine.battle import Battle, Figure
 from game.engine.damage_roll import ATTACKER_4DF_RULES
 from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.heroes import starting_points
 from game.engine.rule_options import ROLE_NAMES, changed, describe, reads_roles
 from game.engine.wounds import Wounds
 
@@ -132,8 +134,10 @@ def side_rolls(battle: Battle) -> dict[str, list[tuple[int, ...]]]:
             add(e.mover, e.mover_faces)
             for sid, faces in zip(e.stoppers, e.stopper_faces, strict=True):
                 add(sid, faces)
-        elif isinstance(e, ev.Wounded):
+        elif isinstance(e, ev.Wounded) and e.health_faces:  # a Scratch under Fudge 4.52's roll rolls none
             add(e.figure, e.health_faces)
+        elif isinstance(e, ev.WillAgainstPain):  # Fudge 4.51
+            add(e.figure, e.faces)
         if isinstance(e, ev.AttackResolved):
             for step in e.steps:
                 if step.rule in ATTACKER_4DF_RULES and len(step.faces) == 4:
@@ -200,9 +204,36 @@ def rules_text_line(rules: dict[str, Any], options: Any) -> str:
     return f"Rules: {rules['name']} ({describe(options)})"
 
 
+def fudge_points_of(battle: Battle, f: Figure) -> dict[str, int] | None:
+    """A hero's Fudge Points as the battle began and as they are left (*Fudge* 4.64), while the option that spends
+    them is on; None for others."""
+    if not (battle.options.pc_death_fudge_point and f.is_hero):
+        return None
+    setup = next((s for s in battle.setup.figures if s.id == f.id), None)
+    start = f.fudge_points if setup is None else starting_points(setup.fudge_points, f.role, battle.options)
+    return {"start": start, "left": f.fudge_points}
+
+
+def will_of(battle: Battle, f: Figure) -> str | None:
+    """What Will did against the figure's wounds (*Fudge* 4.51): "fought on Incapacitated", "no Very Hurt
+    penalty", "Very Hurt penalty eased by 1"; None when it did nothing that lasts (or the option is off)."""
+    if battle.options.willpower_vs_wounds == "off":
+        return None
+    rolls = [e for e in battle.events if isinstance(e, ev.WillAgainstPain) and e.figure == f.id]
+    if any(e.fights_on for e in rolls):
+        return "fought on Incapacitated"
+    eased = next((e for e in reversed(rolls) if e.relief and e.level == f.wounds.label), None)
+    if eased is None:
+        return None
+    if eased.penalty + eased.relief >= 0:
+        return f"no {eased.level} penalty"
+    return f"{eased.level} penalty eased by {eased.relief}"
+
+
 def battle_summary(battle: Battle) -> dict[str, Any]:
     """The after-battle summary as plain data: the rules, outcome, figures' wounds, who hit whom, luck. A
-    figure's role is given when a rule option that reads roles is on (docs/rosters.md "Roles")."""
+    figure's role is given when a rule option that reads roles is on (docs/rosters.md "Roles"), a hero's Fudge
+    Points (start and left) and what Will did against a figure's wounds when their options are on."""
     names = battle.names()
     roles = reads_roles(battle.options)
     figures: list[dict[str, Any]] = []
@@ -220,6 +251,8 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
                 "boxes_text": boxes_text(f.wounds),
                 "crippled": list(f.crippled),
                 **({"role": ROLE_NAMES[f.role]} if roles else {}),
+                **({"fudge_points": points} if (points := fudge_points_of(battle, f)) is not None else {}),
+                **({"will": will} if (will := will_of(battle, f)) is not None else {}),
             }
         )
     rules = rules_of(battle)
@@ -282,6 +315,10 @@ def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
     for f in summary["figures"]:
         extra = f"; crippled {', '.join(f['crippled'])}" if f["crippled"] else ""
         role = f" ({f['role']})" if "role" in f else ""
+        if "fudge_points" in f:
+            extra += f"; Fudge Points {f['fudge_points']['start']} → {f['fudge_points']['left']}"
+        if "will" in f:
+            extra += f"; Will: {f['will']}"
         yield f"  {f['name']:<{width}}  {f['condition']:<13} {f['boxes_text']}{extra}{role}"
     yield ""
     yield from _heading("Who hit whom", "-")

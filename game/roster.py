@@ -415,9 +415,11 @@ def _table_path(line: str) -> tuple[str, ...] | None:
 _WOUNDS_LINE = re.compile(r"""^\s*(wounds|"wounds"|'wounds')\s*=""")
 
 
-def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
-    """The roster text with the ``wounds`` line of each ``[characters.KEY]`` in ``carried`` replaced, added
-    (after the table's last value) or removed (an empty sheet); None when a table is not found as a header."""
+def _edit_wounds_text(text: str, carried: Mapping[str, Any], field: str = "wounds") -> str | None:
+    """The roster text with the ``field`` line (``wounds``, ``fudge_points``) of each ``[characters.KEY]`` in
+    ``carried`` replaced, added (after the table's last value) or removed (an empty sheet, None); None when a
+    table is not found as a header."""
+    line_of = _WOUNDS_LINE if field == "wounds" else re.compile(rf"^\s*{re.escape(field)}\s*=")
     lines = text.splitlines()
     starts = [(i, _table_path(line)) for i, line in enumerate(lines)]
     headers = [(i, p) for i, p in starts if p is not None]
@@ -432,8 +434,8 @@ def _edit_wounds_text(text: str, carried: Mapping[str, Any]) -> str | None:
         if len(spans) != 1:
             return None
         start, end = spans[0]
-        new = f"wounds = {_toml_value(value)}" if value else None
-        found = [i for i in range(start + 1, end) if _WOUNDS_LINE.match(lines[i])]
+        new = f"{field} = {_toml_value(value)}" if value or (value is not None and field != "wounds") else None
+        found = [i for i in range(start + 1, end) if line_of.match(lines[i])]
         if len(found) > 1:
             return None
         if found:
@@ -461,8 +463,10 @@ def save_carried_wounds(
     wounds: Mapping[str, Wounds],
     notes: list[str] | None = None,
     new_characters: Mapping[str, Mapping[str, Any]] | None = None,
+    fudge_points: Mapping[str, int] | None = None,
 ) -> list[str]:
-    """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file.
+    """Write the wounds characters carry into the next battle (*Fudge* 4.8) into a roster file, and the Fudge
+    Points ``fudge_points`` gives (character key -> points left, *Fudge* 4.64) into their ``fudge_points`` line.
 
     ``wounds`` maps character keys to their sheets; an unhurt sheet removes the character's ``wounds`` line.
     No other value changes (fields this game does not know included). The file's text is kept as the GM
@@ -499,6 +503,13 @@ def save_carried_wounds(
             table["wounds"] = carried
         else:
             table.pop("wounds", None)
+    points: dict[str, Any] = {}
+    for key, left in (fudge_points or {}).items():
+        table = chars.get(key)
+        if isinstance(table, dict):
+            table[FUDGE_POINTS] = points[key] = left
+        elif key not in missing:
+            missing.append(key)
     parse_roster(data, str(target))
     try:
         original = target.read_text(encoding="utf-8")
@@ -511,6 +522,8 @@ def save_carried_wounds(
         ]
         original = original.rstrip("\n") + "\n\n" + "\n\n".join(tables) + "\n"
     text = _edit_wounds_text(original, written) if original else None
+    if text is not None and points:
+        text = _edit_wounds_text(text, points, FUDGE_POINTS)
     if text is not None:
         try:
             if tomllib.loads(text) != data:

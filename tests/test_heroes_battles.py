@@ -82,3 +82,28 @@ def test_every_computer_level_spends_a_fudge_point_when_asked(level: str) -> Non
     assert answer.spend or level == "random"
     apply(b, answer, Seat.of_side("blue"))
     assert legal_actions(b) is not None and legal_actions(b).reason != Reason.FUDGE_POINT  # type: ignore[union-attr]
+
+
+def test_the_report_gives_a_heroes_fudge_points_and_what_will_did() -> None:
+    """docs/rulings.md "PC death and Fudge Points": the after-battle summary gives each hero's Fudge Points as the
+    battle began and as they are left, and what Will did against a figure's wounds; the text export says both;
+    the Will roll counts for its side's luck."""
+    from game.engine import gm
+    from game.report import battle_summary, export_log_text, side_rolls
+    from tests.engine.test_rules_wounds import AXE, GREAT, VERY_HURT
+
+    b = fight(RuleOptions(pc_death_fudge_point=True, willpower_vs_wounds="very_hurt"), points=2, first=AXE)
+    b.apply(gm.SetDie("h", "pain", GREAT))
+    strike(b, ("a", VERY_HURT))
+    b.apply(gm.SetFudgePoints("h", 1))
+    hero = next(f for f in battle_summary(b)["figures"] if f["id"] == "h")
+    assert hero["fudge_points"] == {"start": 2, "left": 1} and hero["will"] == "no Very Hurt penalty"
+    assert hero["role"] == "Hero"
+    foe = next(f for f in battle_summary(b)["figures"] if f["id"] == "a")
+    assert foe["fudge_points"] == {"start": 0, "left": 0} and "will" not in foe  # a hero with no points, unhurt
+    text = export_log_text(b)
+    assert "Fudge Points 2 → 1; Will: no Very Hurt penalty" in text
+    assert GREAT in side_rolls(b)["blue"]
+    plain = fight(RuleOptions(), first=AXE)
+    strike(plain, ("a", VERY_HURT))
+    assert not {"fudge_points", "will", "role"} & set(battle_summary(plain)["figures"][0])
