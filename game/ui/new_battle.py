@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import pygame
 
 from game.engine.players import CHOSEN_IN_WINDOW, LEVEL_NAMES
+from game.engine.rule_options import reads_roles
 from game.ui import theme
 from game.ui.battle_setup import BattleSetup
 from game.ui.dialogs import FileChooser, MessageDialog
@@ -32,20 +33,42 @@ class SideChoice:
     controller: str | None = None
     """Who plays it as the roster's ``controller`` gives it (a human or a computer level); None when the roster
     does not say (New battle then offers a human for the first side, the computer for the others)."""
+    roles: tuple[str, ...] = ()
+    """Its figures' roles (docs/rosters.md "Roles"), for the note on roster-borne rules."""
+
+
+def roles_note(sides: list[SideChoice]) -> str:
+    """The figures' roles in a few words, for the rule options that read them (docs/rosters.md "Roles"):
+    "2 heroes (1 major NPC), 4 NPC pawns"; "" with no figures."""
+    roles = [r for sc in sides for r in sc.roles]
+    if not roles:
+        return ""
+    pawns = roles.count("npc")
+    major = roles.count("major_npc")
+    heroes = len(roles) - pawns
+    said = f"{heroes} hero{'es' if heroes != 1 else ''}"
+    if major:
+        said += f" ({major} major NPC{'s' if major != 1 else ''})"
+    return f"{said}, {pawns} NPC pawn{'s' if pawns != 1 else ''}"
 
 
 def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice], str]:
     """The sides a map and roster put on the field, and the roster's file name (or an error sentence)."""
     from game.maps.loader import load_map
     from game.roster import load_roster
-    from game.session import default_roster_for, place_figures
+    from game.session import default_roster_for, figure_role, place_figures
 
     loaded = load_map(map_path)
     rp = roster_path or default_roster_for(map_path, loaded)
     roster = load_roster(rp)
     sides: list[SideChoice] = []
     written = roster.data.get("sides", {})
-    for f in place_figures(loaded, roster):
+    placed = place_figures(loaded, roster)
+    roles: dict[str, list[str]] = {}
+    for f in placed:
+        role = figure_role(roster, str(f["character"]), str(f["side"]), bool(f.get("mook")))
+        roles.setdefault(str(f["side"]), []).append(role)
+    for f in placed:
         if all(sc.id != f["side"] for sc in sides):
             rs = roster.side(f["side"])
             table = written.get(f["side"]) if isinstance(written, dict) else None
@@ -56,6 +79,7 @@ def map_sides(map_path: Path, roster_path: Path | None) -> tuple[list[SideChoice
                     rs.name if rs else str(f["side"]).capitalize(),
                     rs.colour if rs else "#888888",
                     given,
+                    tuple(roles[str(f["side"])]),
                 )
             )
     return sides, rp.name
@@ -207,6 +231,11 @@ class NewBattleScreen(Screen):
     def options(self) -> Any:
         """The rule options chosen now (``game.engine.rule_options.RuleOptions``)."""
         return self.rules.options
+
+    @property
+    def role_note(self) -> str:
+        """The roster's heroes and pawns in a few words while a rule option that reads roles is on, else ""."""
+        return roles_note(self.sides) if reads_roles(self.options) else ""
 
     @property
     def option_rects(self) -> dict[str, pygame.Rect]:
@@ -531,7 +560,13 @@ class NewBattleScreen(Screen):
         for line in self.problem_lines:
             text.blit(surface, line, (rx, y), 14, theme.DANGER)
             y += text.line_height(14)
-        text.blit(surface, "Rule options", (rx, self.rules.rect.y - s(24)), 15, theme.TEXT_MUTED, bold=True)
+        header = (rx, self.rules.rect.y - s(24))
+        text.blit(surface, "Rule options", header, 15, theme.TEXT_MUTED, bold=True)
+        note = self.role_note
+        if note:  # the roster's roles, when an option reads them (docs/rosters.md "Roles")
+            at = header[0] + text.width("Rule options", 15, True) + s(12)
+            room = self.rules.rect.right - at
+            text.blit(surface, text.fit(note, 13, room), (at, header[1] + s(2)), 13, theme.TEXT_MUTED)
         self.rules.draw(surface, text)
         self.back.draw(surface, text)
         self.start.draw(surface, text)

@@ -51,7 +51,9 @@ def test_a_gms_rules_round_trip_through_new_battle_save_as_and_load(app: App) ->
     assert app.top is nb and saved.is_file()
     assert read_rules(saved).options == chosen and read_rules(saved).name == "Border patrol"
     assert nb.rules.set_label == "Border patrol"
-    click(app, nb.rules.previous.rect.center)  # back round the sets: FTC as written, every option at default
+    click(app, nb.rules.previous.rect.center)  # back round the sets: Heroic, then FTC as written
+    assert nb.rules.set_label == "Heroic"
+    click(app, nb.rules.previous.rect.center)
     assert nb.rules.set_label == "FTC as written" and nb.options == ro.RuleOptions()
     click(app, nb.rules.load.rect.center)
     assert isinstance(app.top, FileChooser)
@@ -118,3 +120,19 @@ def test_new_battle_starts_with_the_rules_the_command_line_gave(app: App, tmp_pa
     app.ui.rules = read_rules(path)
     nb = _new_battle(app)
     assert nb.options.attack_any_adjacent and nb.rules.set_label == "Mine"
+
+
+def test_heroic_is_chosen_and_the_roster_note_counts_the_heroes_and_the_pawns(app: App) -> None:
+    """docs/playing.md "New battle": the Heroic set is played; while an option that reads roles is on, the
+    roster's heroes and NPC pawns are counted beside the rule options (docs/rosters.md "Roles")."""
+    nb = _new_battle(app)
+    assert nb.role_note == ""
+    while nb.rules.set_label != "Heroic":
+        click(app, nb.rules.next.rect.center)
+    app.draw()
+    assert nb.options == ro.preset("heroic").options  # type: ignore[union-attr]
+    roles = [r for sc in nb.sides for r in sc.roles]
+    pawns, major = roles.count("npc"), roles.count("major_npc")
+    assert pawns and major and len(roles) > pawns  # the shipped rosters: blue heroes, red pawns, red leaders
+    heroes = len(roles) - pawns
+    assert nb.role_note == f"{heroes} heroes ({major} major NPC{'s' if major > 1 else ''}), {pawns} NPC pawns"
