@@ -9,7 +9,7 @@ from typing import Any
 import pygame
 
 from game.engine import gm
-from game.engine.characters import ATTRIBUTES, HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE
+from game.engine.characters import ATTRIBUTES, KNOWN_FAULTS, KNOWN_GIFTS
 from game.engine.ladder import FAIR, LEGENDARY, TERRIBLE, level_name
 from game.ui import theme
 from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip
@@ -65,7 +65,7 @@ class TraitsEditor(GMDialog):
     def add_trait(self, kind: str) -> Transition:
         """Pick a gift or fault the rules give an effect, or type any other."""
         names = self.gifts if kind == "gifts" else self.faults
-        known = [HIGH_PAIN_THRESHOLD, TOUGH_HIDE] if kind == "gifts" else [LOW_PAIN_THRESHOLD]
+        known = list(KNOWN_GIFTS if kind == "gifts" else KNOWN_FAULTS)
 
         def picked(name: str) -> Transition | None:
             if name.strip() and name.strip() not in names:

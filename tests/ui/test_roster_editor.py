@@ -1036,3 +1036,22 @@ def test_a_characters_and_a_sides_role_go_round_and_reach_the_file(app: App, wyr
     assert roster.roles["goblin"] == "pc"
     blue = roster.side("blue")
     assert blue is not None and blue.role == "major_npc"
+
+
+def test_fudge_4_64_the_fudge_points_stepper_writes_the_characters_pool(app: App, roster_file: Path) -> None:
+    """docs/rosters.md "Fudge Points": "—" leaves a hero the rule option's default; + gives 0, 1, …, 20 at most
+    (the range refused past it, said on the status line); − below 0 takes the field out again."""
+    ed = open_editor(app, roster_file, "sergeant")
+    assert ed.current is not None and "fudge_points" not in ed.current
+    assert "Fudge 4.64" in ed.buttons["fudge_points.+"].tooltip
+    press(app, "fudge_points.+")
+    assert ed.current["fudge_points"] == 0
+    for _ in range(22):
+        press(app, "fudge_points.+")
+    assert ed.current["fudge_points"] == 20 and "outside the range 0 to 20" in ed.status
+    press(app, "fudge_points.-")
+    key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert load_roster(roster_file).fudge_points == {"sergeant": 19}
+    for _ in range(21):
+        press(app, "fudge_points.-")
+    assert "fudge_points" not in ed.current

@@ -1,5 +1,5 @@
-"""The roster editor's skills (FTC 6.3, 9; any skill by name, on the ladder of FTC 2) and gifts and faults
-(Fudge 4.51; the ones the rules give an effect offered first)."""
+"""The roster editor's skills (FTC 6.3, 9; any skill by name, on the ladder of FTC 2), gifts and faults (Fudge
+4.51, 4.52; the ones the rules give an effect offered first) and Fudge Points (Fudge 4.64)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import pygame
 
-from game.engine.characters import HIGH_PAIN_THRESHOLD, LOW_PAIN_THRESHOLD, TOUGH_HIDE
+from game.engine.characters import KNOWN_FAULTS, KNOWN_GIFTS
 from game.engine.ladder import FAIR, level_name, level_of
 from game.ui import theme
 from game.ui.pickers import PickDialog
-from game.ui.roster_editor.catalogue import ladder_step, skill_uses
+from game.ui.roster_editor.catalogue import ladder_step, short, skill_uses
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Push, Transition
 
@@ -78,9 +78,22 @@ class Skills(Part):
             )
         )
 
+    def step_fudge_points(self, step: int) -> bool:
+        """*Fudge* 4.64: the character's Fudge Points one up or down (docs/rosters.md "Fudge Points"); below 0 the
+        field goes (the rule option's default then fills a hero's pool)."""
+        table = self.host.current
+        if table is None:
+            return False
+        raw = table.get("fudge_points")
+        now = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+        new = (0 if step > 0 else None) if now is None else now + step
+        if new is not None and new < 0:
+            new = None
+        return self.host.set_field("fudge_points", new)
+
     def add_trait(self, field: str) -> Transition:
         """Pick a gift or fault the rules give an effect, or type any other (kept as free text)."""
-        known = [HIGH_PAIN_THRESHOLD, TOUGH_HIDE] if field == "gifts" else [LOW_PAIN_THRESHOLD]
+        known = list(KNOWN_GIFTS if field == "gifts" else KNOWN_FAULTS)
 
         def picked(name: str) -> Transition | None:
             values = self.host.names(field)
@@ -154,7 +167,26 @@ class Skills(Part):
             self.text("none (every skill Poor)", (x, y + s(2)), 13, theme.TEXT_MUTED)
             y += s(24)
         y += s(8)
-        self.header("traits", "Gifts and faults (Fudge 4.51)", x, y, right)
+        # Fudge 4.64's Fudge Points share the row: a character's own, like his gifts (docs/rosters.md)
+        points = self.host.current.get("fudge_points") if self.host.current is not None else None
+        fp_x = right - s(56) - s(26)
+        fp_label = fp_x - s(6)
+        label_w = self.ui.text.width("Fudge Points", 13)
+        self.header("traits", "Gifts and faults (Fudge 4.51, 4.52)", x, y, fp_label - label_w - s(8))
+        self.text("Fudge Points", (fp_label, y), 13, theme.TEXT, False, "topright")
+        self.stepper(
+            "fudge_points",
+            fp_x,
+            y - s(4),
+            "—" if points is None else short(points, 4),
+            partial(self.step_fudge_points, -1),
+            partial(self.step_fudge_points, 1),
+            "Fudge Points",
+            width=26,
+            colour=theme.DANGER if self.host.error_field() == "fudge_points" else theme.TEXT,
+            tip="Fudge 4.64: each figure of this character starts with these (0 to 20), to buy a hero out of a "
+            'deadly wound; "—" leaves a hero the rule option\'s default (docs/rosters.md "Fudge Points").',
+        )
         y += s(20)
         end = y + s(28)
         for col, field in enumerate(("gifts", "faults")):
@@ -165,9 +197,9 @@ class Skills(Part):
                 "Add gift…" if field == "gifts" else "Add fault…",
                 pygame.Rect(cx, yy, s(96), s(24)),
                 partial(self.add_trait, field),
-                "High Pain Threshold, Tough Hide, or any gift by name."
+                "High Pain Threshold, Tough Hide, Damage Resistant (Fudge 4.52), or any gift by name."
                 if field == "gifts"
-                else "Low Pain Threshold, or any fault by name.",
+                else "Low Pain Threshold, Fragile (Fudge 4.52), or any fault by name.",
             )
             yy += s(28)
             for i, name in enumerate(self.host.names(field)):
