@@ -54,6 +54,7 @@ ROW_TITLES = (
     "Wounds",
     "Edit",
     "Fight",
+    "Fudge Pts",
     "Stop",
 )
 ROW_STEPS = (34, 31, 29, 28)
@@ -240,6 +241,13 @@ class GMPanel(Screen):
         self.ui.update_settings(replace(settings, **flipped))
         self.screen.invalidate()
         self.layout()
+
+    def cmd_points(self, step: int) -> bool:
+        """*Fudge* 4.64: the figure's Fudge Points one up or down (a GM action, logged with the reason)."""
+        fig = self.battle.figures.get(self.figure)
+        if fig is None:
+            return False
+        return self.send(gm.SetFudgePoints(fig.id, max(0, fig.fudge_points + step), self.reason.strip()))
 
     def cmd_winner(self) -> None:
         """Cycle the winner named when the GM ends the battle (a side, or none)."""
@@ -459,6 +467,19 @@ class GMPanel(Screen):
         winner = b.sides[self.winner].name if self.winner else "no winner"
         add(f"Winner: {winner}", self.cmd_winner, 150, snug=False)
         add("End battle", lambda: self.send(gm.EndBattle(self.winner, self.reason.strip())), 100)
+        if b.options.pc_death_fudge_point:  # Fudge 4.64: the GM sees every hero's pool and sets this one's
+            next_row()
+            row("Fudge Pts")
+            points = fig.fudge_points if fig is not None else 0
+            hero = fig is not None and fig.is_hero
+            add("−", functools.partial(self.cmd_points, -1), 30, enabled=hero and points > 0)
+            add(f"{points}" if hero else "—", lambda: None, 40, snug=False)
+            add("+", functools.partial(self.cmd_points, 1), 30, enabled=hero)
+            pools = " · ".join(
+                f"{h.name} {h.fudge_points}" for h in b.figures.values() if h.is_hero and h.id != self.figure
+            )
+            said = f"others: {pools}" if pools else "no other hero"
+            self.notes.append((text.fit(said, 13, self.rect.right - s(16) - x), (x + s(4), y + s(6))))
         if self.screen.pauses_for_gm:
             next_row()
             row("Stop")

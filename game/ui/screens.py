@@ -40,7 +40,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Wheel / Q E over it", "choose the final facing"),
     ("H · Space", "hold · stay where you are"),
     ("C", "posture: standing · crawling · lying down"),
-    ("O on your selected figure", "standing order: always / never / ask before stopping enemies"),
+    ("O · F on your figure", "standing order for stopping enemies · a hero's for Fudge Points"),
     ("P · click a held figure", "pass · interrupt with it"),
     ("Y / N", "stop the mover · run or stay · follow"),
     ("Attack", ""),

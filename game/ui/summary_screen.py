@@ -49,6 +49,17 @@ def export_path(battle: Battle) -> Path:
     return data_dir() / "logs" / f"{slug}-{battle.setup.seed}.txt"
 
 
+def card_notes(fig: dict[str, Any]) -> str:
+    """What the rule options add to a figure's card (``report.battle_summary``): its role, a hero's Fudge Points
+    ("Fudge Points 3 → 1", *Fudge* 4.64), what Will did (*Fudge* 4.51)."""
+    notes = [str(fig["role"])] if "role" in fig else []
+    if "fudge_points" in fig:
+        notes.append(f"Fudge Points {fig['fudge_points']['start']} → {fig['fudge_points']['left']}")
+    if "will" in fig:
+        notes.append(f"Will: {fig['will']}")
+    return " · ".join(notes)
+
+
 class SummaryScreen(Screen):
     """After the battle: wound boxes per figure, who hit whom, luck, export, healing (*Fudge* 4.8)."""
 
@@ -536,6 +547,12 @@ class SummaryScreen(Screen):
             theme.DANGER if p.wounds.worst is not None and not p.wounds.can_act else theme.TEXT_MUTED,
             anchor="topright",
         )
+        notes = card_notes(fig)  # the rule options' notes: role, Fudge Points, Will (docs/rulings.md)
+        if notes:
+            at = rect.x + s(12) + text.width(p.name, 15, True) + s(10)
+            room = rect.right - s(10) - text.width(state, 13) - s(10) - at
+            if room > s(40):
+                text.blit(surface, text.fit(notes, 11, room), (at, rect.y + s(9)), 11, theme.TEXT_MUTED)
         x = rect.x + s(12)
         y = rect.y + s(28)
         before = self.battle.figures[fid].wounds

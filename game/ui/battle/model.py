@@ -39,7 +39,7 @@ T = TypeVar("T")
 
 MOVE_REASONS = ("move", "held_end", "interrupt")
 """The decisions the move panel takes (the stop / escape / follow questions are its too)."""
-ANSWER_REASONS = ("stop", "escape_failed", "follow")
+ANSWER_REASONS = ("stop", "escape_failed", "follow", "fudge_point")
 """The yes-or-no questions of the movement and attack phases (FTC 5.3, 6.2)."""
 
 

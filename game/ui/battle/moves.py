@@ -16,6 +16,7 @@ import pygame
 
 from game.engine import actions as act
 from game.engine.battle import Decision, Figure
+from game.engine.heroes import FUDGE_ORDERS
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.ui import theme
@@ -165,7 +166,24 @@ class MovePanel:
             return self.screen.send(act.EscapeFailedChoice(d.figure, yes))
         if d.reason == "follow":
             return self.screen.send(act.FollowChoice(d.figure, follow_hex(self.model.battle) if yes else None))
+        if d.reason == "fudge_point":  # Fudge 4.64: spend a point to be Incapacitated rather than near death
+            return self.screen.send(act.SpendFudgePoint(d.figure, yes))
         return False
+
+    def cmd_fudge_order(self) -> bool:
+        """F: cycle the selected hero's standing order for spending a Fudge Point on a deadly wound (always /
+        ask / never; *Fudge* 4.64), while that option is on; only for a figure of the side deciding here."""
+        d = self.screen.my_decision()
+        fid = self.model.selection.figure
+        battle = self.model.battle
+        if d is None or fid is None or not battle.options.pc_death_fudge_point:
+            return False
+        fig = battle.figure(fid)
+        if fig.side != d.side or not fig.is_hero:
+            return False
+        return self.screen.send(
+            act.SetFudgePointOrder(fid, FUDGE_ORDERS[(FUDGE_ORDERS.index(fig.fudge_order) + 1) % len(FUDGE_ORDERS)])
+        )
 
     # --- input ----------------------------------------------------------------------------------
     def buttons(self, d: Decision, rect: pygame.Rect) -> list[Button]:
@@ -195,12 +213,16 @@ class MovePanel:
         elif d.reason == "follow":
             add("Follow (Y)", lambda: self.cmd_answer(True))
             add("Stay (N)", lambda: self.cmd_answer(False))
+        elif d.reason == "fudge_point":
+            add("Spend (S)", lambda: self.cmd_answer(True))
+            add("Keep (K)", lambda: self.cmd_answer(False))
         return out
 
     def on_key(self, key: int, d: Decision) -> bool:
-        """The movement keys (Q/E facing, C posture, O standing order, H hold, Space stay, Enter, P pass,
-        Y/N answers); True when the key was taken. Enter answers a question but never makes a mover stay: a
-        figure stays put only when asked (Space, or the Stay button)."""
+        """The movement keys (Q/E facing, C posture, O standing order, F Fudge Point order, H hold, Space stay,
+        Enter, P pass, Y/N answers, S/K spend or keep a Fudge Point); True when the key was taken. Enter answers
+        a question but never makes a mover stay: a figure stays put only when asked (Space, or the Stay
+        button)."""
         if key in (pygame.K_q, pygame.K_e) and (d.reason in MOVE_REASONS or self.model.decl.second_move):
             self.turn(1 if key == pygame.K_q else -1)
             return True
@@ -208,6 +230,11 @@ class MovePanel:
             self.cmd_posture()
             return True
         if key == pygame.K_o and self.cmd_standing_order():
+            return True
+        if key == pygame.K_f and self.cmd_fudge_order():
+            return True
+        if key in (pygame.K_s, pygame.K_k) and d.reason == "fudge_point":
+            self.cmd_answer(key == pygame.K_s)
             return True
         if key == pygame.K_h and d.reason == "move":
             self.cmd_hold()
@@ -222,7 +249,7 @@ class MovePanel:
                 self.screen.set_status(
                     "Enter does not move: click a coloured hex, or press Space to stay put.", error=True
                 )  # a refused key: the next decision clears it
-            elif d.reason == "stop":
+            elif d.reason in ("stop", "fudge_point"):
                 self.cmd_answer(True)
             elif d.reason in ("escape_failed", "follow"):
                 self.cmd_answer(False)
@@ -271,7 +298,12 @@ class MovePanel:
         x, y = s(12), s(8)
         room = self.text_room(w)  # clear of "GM (G)"
         if d.reason in ANSWER_REASONS:
-            title = {"stop": "Stop the mover?", "escape_failed": "Escape failed", "follow": "Follow?"}[d.reason]
+            title = {
+                "stop": "Stop the mover?",
+                "escape_failed": "Escape failed",
+                "follow": "Follow?",
+                "fudge_point": "Spend a Fudge Point?",
+            }[d.reason]
             text.blit(surf, title, (x, y), 16, theme.ACCENT, bold=True)
             y += s(24)
             parts = text.wrap(d.prompt, 13, room)

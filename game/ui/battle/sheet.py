@@ -1,5 +1,7 @@
 """The character sheet of the battle screen's right column: the selected (or hovered, or deciding) figure's
-side, posture, standing order, traits on the ladder, skills, weapons, armour and wound track (FTC 2, 8, 9)."""
+side, posture, standing order, traits on the ladder, skills, weapons, armour and wound track (FTC 2, 8, 9); with
+the rule options that read them, its role, its Fudge Points and their standing order (*Fudge* 4.64), and what
+Will did against its wounds (*Fudge* 4.51)."""
 
 from __future__ import annotations
 
@@ -9,14 +11,17 @@ from typing import Protocol
 import pygame
 
 from game.engine import events as ev
-from game.engine.battle import Figure
+from game.engine.battle import Figure, RuleOptions
 from game.engine.ladder import level_name
+from game.engine.rule_options import ROLE_NAMES, reads_roles
 from game.ui import theme
 from game.ui.battle.common import RGB, TRAITS, PartHost, fit_words
 from game.ui.battle.words import facing_words, signed
 from game.ui.mapdata import BoardData
 
 ORDER_WORDS = {"always": "always stop", "never": "never stop", "ask": "ask before stopping"}
+FUDGE_ORDER_WORDS = {"always": "spent at once", "ask": "ask first", "never": "never spent"}
+"""A hero's standing order for a Fudge Point on a deadly wound, as the sheet says it (*Fudge* 4.64)."""
 
 
 class SheetHost(PartHost, Protocol):
@@ -65,9 +70,12 @@ class Sheet:
         state = (
             "out of the fight" if f.out else ("held" if f.held and not f.moved else ("moved" if f.moved else "ready"))
         )
+        role = f"{ROLE_NAMES[f.role]} · " if reads_roles(self.model.battle.options) else ""  # docs/rosters.md "Roles"
         text.blit(
             surf,
-            fit_words(text, f"{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}", 12, line_room),
+            fit_words(
+                text, f"{role}{battle.sides[f.side].name} · {c.name or c.key} · {f.posture} · {state}", 12, line_room
+            ),
             (x, y),
             12,
             theme.TEXT_MUTED,
@@ -76,6 +84,11 @@ class Sheet:
         order = f"Enemies leaving its zone: {ORDER_WORDS[f.standing_order]} (O)"
         if text.width(order, 12) > line_room:
             order = f"Leaving its zone: {ORDER_WORDS[f.standing_order]} (O)"
+        points = fudge_line(self.model.battle.options, f)
+        if points:  # Fudge 4.64: a hero's pool, public to every seat, and when he spends it
+            order = f"{order.replace('Enemies leaving its zone', 'Zone')} · {points}"
+            if text.width(order, 12) > line_room:
+                order = points
         text.blit(surf, text.fit(order, 12, line_room), (x, y), 12, theme.TEXT_MUTED)
         y += s(20)
         colw = (w - 2 * x) // 4
@@ -127,7 +140,7 @@ class Sheet:
         pal = sc.ui.palette
         text.blit(
             surf,
-            wounds_line(f),
+            text.fit(wounds_line(f), 13, line_room, True),
             (x, y),
             13,
             pal.wound_colour(0 if f.wounds.worst is None else int(f.wounds.worst)),
@@ -172,9 +185,22 @@ def wounds_line(fig: Figure) -> str:
     """The sheet's wound line: the worst wound, and the limbs crippled for the rest of the battle (FTC 6.6;
     what a crippled arm or leg cannot do: docs/rulings.md "Hit location")."""
     line = f"Wounds: {fig.wounds.label}"
+    if fig.fights_on:  # Fudge 4.51: a Superb Will keeps it on its feet
+        line += " (fighting on: Will)"
+    elif fig.pain_relief is not None and fig.pain_relief[0] == fig.wounds.worst and fig.pain_relief[1]:
+        eased = fig.pain_relief[1] + fig.wounds.penalty(fig.character.pain)
+        line += " (no penalty: Will)" if eased >= 0 else " (penalty eased: Will)"
     if fig.crippled:
         line += " · crippled: " + ", ".join(fig.crippled)
     return line
+
+
+def fudge_line(options: RuleOptions, fig: Figure) -> str:
+    """A hero's Fudge Points and their standing order while the option that spends them is on (*Fudge* 4.64):
+    "Fudge Points 2, ask first (F)"; "" for others."""
+    if not options.pc_death_fudge_point or not fig.is_hero:
+        return ""
+    return f"Fudge Points {fig.fudge_points}, {FUDGE_ORDER_WORDS.get(fig.fudge_order, fig.fudge_order)} (F)"
 
 
 def moved_words(events: Sequence[ev.Event], fig: Figure, round_no: int) -> str:

@@ -136,6 +136,8 @@ class TableScreen(BattleScreen):
             waiting = d.side if d is not None and not self.is_human(d.side) else None
             if waiting is not None and waiting != self._waiting_said:
                 name = self.side_name(waiting)
+                if d is not None and d.reason == "fudge_point" and d.figure in self.battle.figures:
+                    name += f", deciding on a Fudge Point for {self.battle.figures[d.figure].name}"  # Fudge 4.64
                 mine = self.battle.sides[self.session.seat].name if self.session.seat in self.battle.sides else ""
                 token = "; F3: your seat's token" if self.session.seat != "watch" else ""
                 where = (f"your seat: {mine}" if mine else f"you sit at {self.session.seat}") + token

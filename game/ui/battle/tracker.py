@@ -75,7 +75,11 @@ class Tracker:
     def phase_line(self) -> str:
         """ "Round 2 · Movement phase" (or "Battle over"), as shown."""
         b = self.model.shown()
-        return "Battle over" if b.over else f"Round {b.round} · {b.phase.capitalize()} phase"
+        if b.over:
+            return "Battle over"
+        if b.phase == "round_end":  # Fudge 4.64: a hero's Fudge Point question before the next round
+            return f"Round {b.round} · its end"
+        return f"Round {b.round} · {b.phase.capitalize()} phase"
 
     def paint(self, surf: pygame.Surface, d: Decision | None) -> None:
         """Title, round and phase, the prompt of the side deciding (or the winner), then the tracker. When the
