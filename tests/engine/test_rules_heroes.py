@@ -348,3 +348,9 @@ def test_fudge_4_64_the_gms_seat_does_not_answer_for_a_hero_the_gm_playing_his_s
     assert played.digests == b.digests
     apply(played, act.SpendFudgePoint("h", True), Seat.of_side("blue"))
     assert played.figure("h").fudge_points == 1
+
+
+def test_fudge_4_64_a_heros_reinforcement_brings_the_default_points() -> None:
+    b = fight(RuleOptions(pc_death_fudge_point=True, fudge_points_default=2))
+    b.apply(gm.AddFigure("h2", "blue", Hex(6, 8), 0, "Squire", roster_key="peasant"))
+    assert b.figure("h2").is_hero and b.figure("h2").fudge_points == 2

@@ -239,3 +239,17 @@ def test_a_spend_and_a_will_roll_replay_from_the_save(tmp_path: Any) -> None:
     again = record.replay(b.setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
     assert again.digests == b.digests and again.figure("h").wounds == b.figure("h").wounds
     assert b.figure("h").wounds.worst == WoundLevel.VERY_HURT
+
+
+def test_a_battle_under_damage_capacity_rolls_by_points_replays_from_its_save(tmp_path: Any) -> None:
+    from game.engine import record
+
+    options = RuleOptions(damage_capacity="roll", damage_capacity_step="point")
+    b = fight(options, first=AXE, traits={"damage_capacity": "Good", "gifts": ["Damage Resistant"]})
+    strike(b, ("a", VERY_HURT), health=POOR)
+    path = tmp_path / "capacity.json"
+    record.save(path, b, {"scenario": "capacity"})
+    rec = record.load(path)
+    again = record.replay(b.setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
+    assert again.digests == b.digests and again.figure("h").wounds == b.figure("h").wounds
+    assert [e.text(b.names()) for e in again.events] == [e.text(b.names()) for e in b.events]

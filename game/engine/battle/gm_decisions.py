@@ -21,6 +21,7 @@ from game.engine.battle.state import BattleState, Figure, IllegalAction, effecti
 from game.engine.characters import Character
 from game.engine.creatures import footprint
 from game.engine.equipment import armour as equipment_armour
+from game.engine.heroes import starting_points
 from game.engine.hexgrid import Hex
 from game.engine.rule_options import resolve_role
 
@@ -321,6 +322,7 @@ def add_figure(b: BattleState, a: gm.AddFigure) -> list[ev.Event]:
         a.mook,
         resolve_role(None, a.mook, None),
         wounds=character.starting_wounds,
+        fudge_points=starting_points(None, resolve_role(None, a.mook, None), b.options),  # Fudge 4.64
     )  # FTC 7.3: a creature's own track; Fudge 4.8
     carried = b.carried_wounds(fig)
     if not fig.can_act:
