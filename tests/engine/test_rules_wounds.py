@@ -112,13 +112,15 @@ def test_fudge_4_51_a_superb_will_keeps_an_incapacitated_fighter_on_his_feet_unt
 
 
 def test_fudge_4_51_a_mook_out_of_the_battle_rolls_no_will() -> None:
+    """A mook's track reads "Out of the Battle" for Incapacitated: no Will keeps him up, none eases a penalty; the
+    pain roll the GM set for him is never used."""
     b = fight(RuleOptions(willpower_vs_wounds="incapacitated"), track="mook", first=AXE)
-    draws = b.rng.draws
+    b.apply(gm.SetDie("h", "pain", SUPERB))
     events = strike(b, ("a", VERY_HURT))
     assert [w.box for w in wounded(events)] == ["Incapacitated"]
     assert not any(isinstance(e, ev.WillAgainstPain) for e in events)
     assert not b.figure("h").can_act
-    assert b.rng.draws >= draws  # (the round's other rolls)
+    assert [(die.figure, die.purpose) for die in b.gm_dice] == [("h", "pain")]
 
 
 def test_fudge_4_51_off_no_will_roll_is_made_or_taken() -> None:
@@ -226,30 +228,46 @@ def test_fudge_4_52_the_roster_refuses_a_gift_as_a_fault_and_both_together() -> 
     assert Character.from_dict({"name": "X", "faults": ["fragile"]}).resilience == 1
 
 
-def test_a_spend_and_a_will_roll_replay_from_the_save(tmp_path: Any) -> None:
-    """A battle played under the heroes' and wounds' options replays decision for decision."""
+def replays(b: Battle, tmp_path: Any) -> Battle:
+    """The battle saved and replayed from its save, decision for decision (digests checked on the way)."""
     from game.engine import record
 
-    b = fight(RuleOptions(willpower_vs_wounds="very_hurt", pc_death_fudge_point=True), first=AXE, points=1)
-    b.apply(act.SetFudgePointOrder("h", "ask"))
-    strike(b, ("a", VERY_HURT))
-    path = tmp_path / "wounds.json"
-    record.save(path, b, {"scenario": "wounds"})
-    rec = record.load(path)
-    again = record.replay(b.setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
-    assert again.digests == b.digests and again.figure("h").wounds == b.figure("h").wounds
-    assert b.figure("h").wounds.worst == WoundLevel.VERY_HURT
-
-
-def test_a_battle_under_damage_capacity_rolls_by_points_replays_from_its_save(tmp_path: Any) -> None:
-    from game.engine import record
-
-    options = RuleOptions(damage_capacity="roll", damage_capacity_step="point")
-    b = fight(options, first=AXE, traits={"damage_capacity": "Good", "gifts": ["Damage Resistant"]})
-    strike(b, ("a", VERY_HURT), health=POOR)
-    path = tmp_path / "capacity.json"
-    record.save(path, b, {"scenario": "capacity"})
+    path = tmp_path / "battle.json"
+    record.save(path, b, {"scenario": "heroes and wounds"})
     rec = record.load(path)
     again = record.replay(b.setup, rec.actions, digests=rec.digests, initial_digest=rec.initial_digest)
     assert again.digests == b.digests and again.figure("h").wounds == b.figure("h").wounds
     assert [e.text(b.names()) for e in again.events] == [e.text(b.names()) for e in b.events]
+    return again
+
+
+def test_a_will_roll_replays_from_the_save(tmp_path: Any) -> None:
+    b = fight(RuleOptions(willpower_vs_wounds="very_hurt"), first=AXE)
+    b.apply(gm.SetDie("h", "pain", GREAT))
+    strike(b, ("a", VERY_HURT))
+    again = replays(b, tmp_path)
+    assert again.figure("h").wounds.worst == WoundLevel.VERY_HURT
+    assert again.figure("h").pain_relief == (WoundLevel.VERY_HURT, 1)
+    assert sum(isinstance(e, ev.WillAgainstPain) for e in again.events) == 1
+
+
+def test_a_fudge_point_spent_when_asked_replays_from_the_save(tmp_path: Any) -> None:
+    """The pool and the spend come back from the save: a Very Hurt hero asked on a deadly wound spends his one
+    point (Fudge 4.64)."""
+    from tests.engine.test_rules_heroes import NINE_ON_VERY_HURT
+
+    b = fight(RuleOptions(pc_death_fudge_point=True), wounds=["Very Hurt"], points=1)
+    b.apply(act.SetFudgePointOrder("h", "ask"))
+    strike(b, ("a", NINE_ON_VERY_HURT))
+    b.apply(act.SpendFudgePoint("h", True))
+    again = replays(b, tmp_path)
+    assert again.figure("h").wounds.worst == WoundLevel.INCAPACITATED and again.figure("h").fudge_points == 0
+    (spent,) = [e for e in again.events if isinstance(e, ev.FudgePointSpent)]
+    assert (spent.before, spent.after, spent.auto) == ("Near Death", "Incapacitated", False)
+
+
+def test_a_battle_under_damage_capacity_rolls_by_points_replays_from_its_save(tmp_path: Any) -> None:
+    options = RuleOptions(damage_capacity="roll", damage_capacity_step="point")
+    b = fight(options, first=AXE, traits={"damage_capacity": "Good", "gifts": ["Damage Resistant"]})
+    strike(b, ("a", VERY_HURT), health=POOR)
+    replays(b, tmp_path)
