@@ -136,3 +136,51 @@ def test_heroic_is_chosen_and_the_roster_note_counts_the_heroes_and_the_pawns(ap
     assert pawns and major and len(roles) > pawns  # the shipped rosters: blue heroes, red pawns, red leaders
     heroes = len(roles) - pawns
     assert nb.role_note == f"{heroes} heroes ({major} major NPC{'s' if major > 1 else ''}), {pawns} NPC pawns"
+
+
+def _row_hint(nb: NewBattleScreen, name: str) -> str:
+    return nb.rules.hint(next(r for r in nb.rules.rows if r.option is not None and r.option.name == name))
+
+
+def test_the_wounds_and_heroes_options_are_switched_in_new_battle_and_played_by_the_battle(app: App) -> None:
+    """The Wounds and Heroes groups show each option with its one-line help and section, Fudge Points per hero
+    greyed until Fudge Point against death is on; the battle started plays the values clicked, each hero
+    starting with the default pool, each NPC pawn with none."""
+    nb = _new_battle(app)
+    click(app, _header(nb, "Wounds").center)
+    app.draw()
+    assert "lowers or wipes out the penalty (Fudge 4.51)." in _row_hint(nb, "willpower_vs_wounds")
+    assert "(Fudge 4.52)." in _row_hint(nb, "damage_capacity")
+    click(app, nb.option_rects["willpower_vs_wounds"].center)  # off -> very_hurt -> incapacitated
+    click(app, nb.option_rects["willpower_vs_wounds"].center)
+    assert "keeps an Incapacitated fighter on his feet" in _row_hint(nb, "willpower_vs_wounds")
+    click(app, nb.option_rects["damage_capacity"].center)  # factor -> roll
+    click(app, nb.option_rects["damage_capacity_step"].center)  # level -> point
+    assert nb.rules.changed_in("Wounds") == 3 and nb.role_note == ""  # no Wounds option reads roles
+    click(app, _header(nb, "Wounds").center)
+    click(app, _header(nb, "Heroes").center)
+    app.draw()
+    assert "Greyed: needs Fudge Point against death" in _row_hint(nb, "fudge_points_default")
+    assert "(Fudge 4.64)." in _row_hint(nb, "pc_death_max_three_levels")
+    click(app, nb.option_rects["pc_death_fudge_point"].center)
+    assert "Greyed" not in _row_hint(nb, "fudge_points_default")
+    click(app, nb.option_rects["fudge_points_default"].center)  # an int: a click on the row steps up
+    click(app, nb.option_rects["fudge_points_default"].center)
+    click(app, nb.option_rects["pc_death_max_three_levels"].center)
+    chosen = ro.RuleOptions(
+        willpower_vs_wounds="incapacitated",
+        damage_capacity="roll",
+        damage_capacity_step="point",
+        pc_death_max_three_levels=True,
+        pc_death_fudge_point=True,
+        fudge_points_default=2,
+    )
+    assert nb.options == chosen and nb.rules.changed_in("Heroes") == 3
+    assert "heroes" in nb.role_note and "NPC pawns" in nb.role_note
+    click(app, nb.start.rect.center)
+    key(app, pygame.K_RETURN)  # the deployment screen's start
+    assert isinstance(app.top, BattleScreen)
+    battle = app.top.battle
+    assert battle.options == chosen
+    pools = {f.role: f.fudge_points for f in battle.figures.values()}
+    assert pools["pc"] == 2 and pools["npc"] == 0
