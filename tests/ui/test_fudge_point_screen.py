@@ -1,6 +1,7 @@
 """The Fudge Point question on the battle screen (*Fudge* 4.64; docs/playing.md "Heroes and Fudge Points"): in a
 hotseat battle the hero's side is asked on the decision panel (S spends, K keeps), F cycles a hero's standing
-order, the sheet shows a hero's role and pool, and the GM's panel lists every hero's pool and sets one."""
+order, the sheet and the hover inspector show a hero's role and pool, and the GM's panel lists every hero's pool
+and sets one."""
 
 from __future__ import annotations
 
@@ -63,6 +64,10 @@ def test_fudge_4_64_the_heroes_side_is_asked_on_the_panel_and_s_spends(tmp_path:
     labels = [b.text for b in screen.buttons]
     assert "Spend (S)" in labels and "Keep (K)" in labels
     assert fudge_line(session.battle.options, hero) == f"Fudge Points {left}, ask first (F)"
+    screen.selection.hover = hero.hex  # the hover inspector shows the pool to every seat
+    assert (f"Fudge Points {left}", "ask first") == tuple(
+        next(line for line, _ in screen.inspector.lines() if line.startswith("Fudge Points")).split(", ")
+    )
     _press(screen, pygame.K_s, "s")
     assert isinstance(session.battle.log[-1], act.SpendFudgePoint) and session.battle.log[-1].spend
     assert hero.fudge_points == left - 1

@@ -1,6 +1,6 @@
 """The hover inspector of the battle screen: a box in a corner of the board naming the hex under the mouse
-(terrain, movement penalty, cover, elevation) and who stands there (wounds, traits, the GM's modifiers on
-it, the magic on it)."""
+(terrain, movement penalty, cover, elevation) and who stands there (wounds, traits, a hero's Fudge Points, the
+GM's modifiers on it, the magic on it)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pygame
 from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.battle.common import RGB, BoardHost
+from game.ui.battle.sheet import fudge_line
 from game.ui.battle.spellbook import inspector_lines
 from game.ui.battle.words import footing_words, light_words, signed, terrain_words
 from game.ui.widgets import draw_panel
@@ -78,6 +79,9 @@ class Inspector:
                     theme.TEXT_MUTED,
                 )
             )
+            points = fudge_line(battle.options, occ, key=False)
+            if points:  # Fudge 4.64: the pools are public to every seat
+                lines.append((points, theme.TEXT_MUTED))
             for m in battle.gm_modifiers_on(occ.id):
                 span = "this round" if m.until == "round" else "until lifted"
                 lines.append((f"GM: {m.label} ({span})", theme.ACCENT))

@@ -195,12 +195,13 @@ def wounds_line(fig: Figure) -> str:
     return line
 
 
-def fudge_line(options: RuleOptions, fig: Figure) -> str:
+def fudge_line(options: RuleOptions, fig: Figure, *, key: bool = True) -> str:
     """A hero's Fudge Points and their standing order while the option that spends them is on (*Fudge* 4.64):
-    "Fudge Points 2, ask first (F)"; "" for others."""
+    "Fudge Points 2, ask first (F)" (without the key's "(F)" for the hover inspector); "" for others."""
     if not options.pc_death_fudge_point or not fig.is_hero:
         return ""
-    return f"Fudge Points {fig.fudge_points}, {FUDGE_ORDER_WORDS.get(fig.fudge_order, fig.fudge_order)} (F)"
+    line = f"Fudge Points {fig.fudge_points}, {FUDGE_ORDER_WORDS.get(fig.fudge_order, fig.fudge_order)}"
+    return f"{line} (F)" if key else line
 
 
 def moved_words(events: Sequence[ev.Event], fig: Figure, round_no: int) -> str:
