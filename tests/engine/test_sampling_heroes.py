@@ -1,7 +1,7 @@
 """The odds preview agrees with sampled battles (tests/sampling.py) under the options of heroes and wounds: *Fudge*
 4.64's caps and Fudge Points, 4.51's Will that keeps an Incapacitated fighter up, 4.52's Damage Capacity rolls
-and Damage Resistant, each step a level or a point. Each scenario names the assumption the preview makes (the
-preview says it in words: "H would spend a Fudge Point …")."""
+and Damage Resistant, each step a level or a point; and with a damage roll of *Fudge* 4.61 before them. Each
+scenario names the assumption the preview makes (the preview says it in words: "H would spend a Fudge Point …")."""
 
 from __future__ import annotations
 
@@ -114,6 +114,32 @@ SCENARIOS: dict[str, tuple[BattleSetup, RuleOptions, str, Any]] = {
         _duel(_hero(gifts=["Damage Resistant"]), **HAND_AXE),
         RuleOptions(damage_capacity_step="point"),
         "",
+        None,
+    ),
+    # with the damage options of the blow's attacker side: a damage die on the number, then a Damage Capacity
+    # roll moving that number a point (the defender's side reads each blow's number), and Will against the pain
+    "a damage die and a capacity roll by points": (
+        _duel(_hero(damage_capacity="Fair"), **HAND_AXE),
+        RuleOptions(
+            damage_roll="one_die",
+            damage_capacity="roll",
+            damage_capacity_step="point",
+            willpower_vs_wounds="very_hurt",
+        ),
+        "",
+        None,
+    ),
+    # Heroic's three methods under the even roll on the wound level (Fudge 4.61)
+    "heroic with a damage roll on the level": (
+        _duel(_hero(None, wounds=["Scratch"])),
+        RuleOptions(
+            damage_roll="even_roll_level",
+            pc_death_max_three_levels=True,
+            pc_death_near_death_if_incapacitated=True,
+            pc_death_fudge_point=True,
+            fudge_points_default=3,
+        ),
+        "Counts only this blow",
         None,
     ),
 }
