@@ -51,10 +51,11 @@ def test_a_gms_rules_round_trip_through_new_battle_save_as_and_load(app: App) ->
     assert app.top is nb and saved.is_file()
     assert read_rules(saved).options == chosen and read_rules(saved).name == "Border patrol"
     assert nb.rules.set_label == "Border patrol"
-    click(app, nb.rules.previous.rect.center)  # back round the sets: Heroic, then FTC as written
-    assert nb.rules.set_label == "Heroic"
-    click(app, nb.rules.previous.rect.center)
-    assert nb.rules.set_label == "FTC as written" and nb.options == ro.RuleOptions()
+    went: list[str] = []
+    while nb.rules.set_label != "FTC as written" and len(went) < 5:  # back round the sets to FTC as written
+        click(app, nb.rules.previous.rect.center)
+        went.append(nb.rules.set_label)
+    assert went == ["Gritty", "Heroic", "FTC as written"] and nb.options == ro.RuleOptions()
     click(app, nb.rules.load.rect.center)
     assert isinstance(app.top, FileChooser)
     type_keys(app, str(saved))
