@@ -198,8 +198,8 @@ class TacticalPlayer:
         """Expected wound level dealt by a neutral attack on ``target`` (exact, FTC 6.4–7; the rule options' steps
         of the blow's way counted)."""
         w = fig.character.ready_weapon
-        off = fig.character.combat_skill(w)
-        dfn = target.character.combat_skill(target.character.ready_weapon)
+        off = fig.character.combat_skill(w, battle.round)
+        dfn = target.character.combat_skill(target.character.ready_weapon, battle.round)
         diff = melee_difficulty(fig.character.mass_scale, target.character.mass_scale)
         if w.ranged:
             band = range_band(w, distance(fig.hex, target.hex), target.character.mass_scale)
@@ -247,7 +247,7 @@ class TacticalPlayer:
                 esc = escape_probability(
                     mover,
                     [
-                        battle.figure(s).character.combat_skill(battle.figure(s).character.ready_weapon)
+                        battle.figure(s).character.combat_skill(battle.figure(s).character.ready_weapon, battle.round)
                         for _, ids in reach.escapes(h)
                         for s in ids
                     ][:3]
@@ -376,7 +376,7 @@ class TacticalPlayer:
             item = magic.spell(name)
             if magic.resolves_when(item) == "last_round" and near <= 4:
                 continue  # no time to stand still concentrating with enemies this close
-            skill = fig.character.skill_level(item.skill)
+            skill = fig.character.skill_level(item.skill, battle.round)
             for t in targets:
                 tgt = battle.figure(t)
                 terms = battle.spell_terms(fig.id, name, t)

@@ -7,7 +7,7 @@ Roster format of one character (every field optional except ``name``)::
 
     name = "Sir Bors"
     strength = "Good"        # FTC 2.1 attributes: ladder names ("Legendary+1") or ints; omitted = Fair
-    skills = { Sword = "Great", Shield = "Good" }
+    skills = { Sword = "Great", Shield = "Good+" }   # "Good+": Good, and Great on even rounds (Fudge 4.36)
     scale = 0                # sets strength_scale, mass_scale and speed_scale; each may also be given alone
     gifts = ["High Pain Threshold"]
     faults = []
@@ -43,7 +43,7 @@ from game.engine import equipment, spellbook
 from game.engine.codec import is_whole
 from game.engine.datafiles import read_table
 from game.engine.equipment import Armour, UnknownEquipment, Weapon
-from game.engine.ladder import FAIR, level_name, parse_level
+from game.engine.ladder import FAIR, level_name, parse_level, plus_name, split_plus
 from game.engine.limits import check_value, check_wound_count
 from game.engine.spelling import close_matches
 from game.engine.wounds import DEFAULT_TRACK, WoundError, Wounds, WoundTrack, damage_data, named_track
@@ -167,6 +167,9 @@ class Character:
     kind: str = "person"
     scale_piercing: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     wounds: Wounds | None = None
+    plus_skills: frozenset[str] = frozenset()
+    """*Fudge* 4.36: the skills (as named in ``skills``) at a "plus" level: one level higher on every other
+    round of a battle, from the second."""
 
     def __post_init__(self) -> None:
         # Freeze the skills so that a shared roster dict cannot change a character later.
@@ -191,13 +194,19 @@ class Character:
 
     # ------------------------------------------------------------------ traits
 
-    def skill_level(self, name: str) -> int:
-        """A skill's level, case-insensitively; an untrained skill defaults to Poor (*Fudge*, data file)."""
+    def skill_level(self, name: str, round_no: int | None = None) -> int:
+        """A skill's level, case-insensitively; an untrained skill defaults to Poor (*Fudge*, data file). With
+        the battle's ``round_no``, a "plus" skill counts one level higher on even rounds (*Fudge* 4.36: "+1
+        every other round, starting with the second")."""
         lowered = name.strip().lower()
         for skill, level in self.skills.items():
             if skill.lower() == lowered:
-                return level
+                return level + (round_no is not None and round_no % 2 == 0 and skill in self.plus_skills)
         return UNSKILLED_DEFAULT
+
+    def has_plus(self, name: str) -> bool:
+        """Whether the skill is at a "plus" level (*Fudge* 4.36)."""
+        return any(s.lower() == name.strip().lower() for s in self.plus_skills)
 
     def has_skill(self, name: str) -> bool:
         """Whether the character has trained this skill (it is listed)."""
@@ -219,14 +228,15 @@ class Character:
             and self.skill_level(MARTIAL_ARTS) >= self.skill_level(BRAWLING)
         )
 
-    def combat_skill(self, item: Weapon) -> int:
+    def combat_skill(self, item: Weapon, round_no: int | None = None) -> int:
         """The skill used with a weapon (FTC 6.3): its skill (e.g. "Sword"), or a skill named after the weapon
-        itself ("Broadsword") if better; Martial Arts for fists and kicks when the figure uses it."""
-        best = self.skill_level(item.skill)
+        itself ("Broadsword") if better; Martial Arts for fists and kicks when the figure uses it. With the
+        battle's ``round_no`` the best *this round* counts (*Fudge* 4.36's plus levels, ``skill_level``)."""
+        best = self.skill_level(item.skill, round_no)
         if self.has_skill(item.name):
-            best = max(best, self.skill_level(item.name))
+            best = max(best, self.skill_level(item.name, round_no))
         if self.uses_martial_arts(item):
-            best = max(best, self.skill_level(MARTIAL_ARTS))
+            best = max(best, self.skill_level(MARTIAL_ARTS, round_no))
         return best
 
     @property
@@ -298,7 +308,7 @@ class Character:
             if value != FAIR:
                 out[attr] = level_name(value)
         if self.skills:
-            out["skills"] = {name: level_name(level) for name, level in self.skills.items()}
+            out["skills"] = {name: plus_name(level, name in self.plus_skills) for name, level in self.skills.items()}
         scales = (self.strength_scale, self.mass_scale, self.speed_scale)
         if len(set(scales)) == 1:
             if scales[0]:
@@ -373,6 +383,14 @@ class _Reader:
 
     def to_level(self, name: str, value: object) -> int:
         self.within(name, value, "skill" if name.startswith("skills.") else name)
+        if isinstance(value, str) and split_plus(value)[1]:
+            try:
+                bare = parse_level(split_plus(value)[0])
+            except ValueError:
+                fix = _LEVEL_FIX
+            else:
+                fix = f'write "{level_name(bare)}" or "{level_name(bare + 1)}"'
+            raise self.fail(name, f"{value!r}: plus levels are for combat skills (Fudge 4.36)", fix)
         if isinstance(value, bool):
             raise self.fail(name, f"{value!r} is not a level", _LEVEL_FIX)
         if isinstance(value, int):
@@ -422,7 +440,11 @@ class _Reader:
         if not isinstance(skills_raw, Mapping):
             raise self.fail("skills", f"{skills_raw!r} is not a table", 'write skills = { Sword = "Great" }')
         self.within("skills", skills_raw)
-        skills = {str(k): self.to_level(f"skills.{k}", v) for k, v in skills_raw.items()}
+        plus = frozenset(str(k) for k, v in skills_raw.items() if isinstance(v, str) and split_plus(v)[1])
+        skills = {
+            str(k): self.to_level(f"skills.{k}", split_plus(v)[0] if str(k) in plus else v)
+            for k, v in skills_raw.items()
+        }
         scale = self.integer("scale", 0)
         scales = {s: self.integer(s, scale) for s in ("strength_scale", "mass_scale", "speed_scale")}
         gifts = frozenset(_canonical_trait(str(g)) for g in self.names("gifts"))
@@ -512,6 +534,7 @@ class _Reader:
             kind=kind.strip().lower(),
             scale_piercing=self.piercing(weapons),
             wounds=self.wounds(track),
+            plus_skills=plus,
         )
 
     def spells(self) -> tuple[str, ...]:

@@ -77,6 +77,21 @@ def level_of(value: object) -> int | None:
     return None
 
 
+def split_plus(name: str) -> tuple[str, bool]:
+    """A level's name and whether it carries *Fudge* 4.36's "plus" half level: "Good+" and "Good +" are
+    ("Good", True), "Legendary+3+" is ("Legendary+3", True); "Legendary+1" (a full step) is ("Legendary+1",
+    False)."""
+    text = name.strip()
+    if text.endswith("+") and len(text) > 1:
+        return text[:-1].rstrip(), True
+    return text, False
+
+
+def plus_name(level: int, plus: bool) -> str:
+    """A level's name with *Fudge* 4.36's plus half level when it has one: ``plus_name(1, True)`` is "Good+"."""
+    return level_name(level) + ("+" if plus else "")
+
+
 def signed(value: int) -> str:
     """Format a modifier the way the rules print it: ``+1``, ``-2``, ``+0``."""
     return f"{value:+d}"

@@ -375,7 +375,7 @@ def _melee_skill_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def touch_attack_skill(character: Character) -> int:
+def touch_attack_skill(character: Character, round_no: int | None = None) -> int:
     """The skill of a touch attack (FTC 8.3): Agility or any hand-to-hand combat skill, whichever is highest.
 
     Hand-to-hand skills are those of the catalogue's melee weapons (by skill or weapon name), Brawling and
@@ -383,9 +383,9 @@ def touch_attack_skill(character: Character) -> int:
     """
     melee = _melee_skill_names()
     best = character.agility
-    for name, level in character.skills.items():
+    for name in character.skills:
         if name.lower() in melee:
-            best = max(best, level)
+            best = max(best, character.skill_level(name, round_no))  # Fudge 4.36: a plus level on even rounds
     return best
 
 

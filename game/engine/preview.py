@@ -197,7 +197,7 @@ def _incoming_risk(
             continue
         e_stance = Stance(decl.stance) if decl is not None else Stance.NEUTRAL
         terms = battle.attack_terms(e, fig, ew, e_stance, advance_used=_advanced(battle, e.id))
-        e_off = e.character.combat_skill(ew) + total(terms.modifiers)
+        e_off = e.character.combat_skill(ew, battle.round) + total(terms.modifiers)
         my_def, _ = battle.melee_defence(fig.id, e.id, ew, stance.value)
         rolls = (dice.peek("combat", e.id), dice.peek("combat", fig.id))
         p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls)
@@ -234,7 +234,7 @@ def attack_preview(
         assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
     t_stance = tdecl.stance if tdecl is not None else "neutral"
     t_defends = tdecl is None or not tdecl.second_move
-    skill = att.character.combat_skill(weapon)
+    skill = att.character.combat_skill(weapon, battle.round)
     start = (att.hex, att.facing)
     positions = [start, *advance]
     end_hex = positions[-1][0]
@@ -523,7 +523,7 @@ def spell_preview(
         (a, public[a].stance) for a in attackers if in_attack_phase and (not isinstance(target, str) or a != target)
     )
     terms = battle.spell_terms(fid, item.name, target, stance=st, dodges=len(dodge), firer_defending=bool(attackers))
-    skill = caster.character.skill_level(item.skill)
+    skill = caster.character.skill_level(item.skill, battle.round)
     result = skill + total(terms.modifiers)
     assumptions: list[str] = []
     later = magic.resolves_when(item) != "declaration" or battle.options.secret_stances
@@ -558,7 +558,7 @@ def spell_preview(
     if item.is_touch and hostile and tgt is not None:
         hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
         omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
-        touch = magic.touch_attack_skill(caster.character) + total(omods)
+        touch = magic.touch_attack_skill(caster.character, battle.round) + total(omods)
         if tdecl is None or not tdecl.second_move:
             touch_def, _ = battle.melee_defence(tgt.id, caster.id, hand, t_stance)
         touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
@@ -606,7 +606,7 @@ def spell_preview(
 
         damage_base = base_at("torso")
         head = base_at("head") if tgt.character.has_head else None
-        offence = caster.character.combat_skill(weapon) + total(terms.modifiers)
+        offence = caster.character.combat_skill(weapon, battle.round) + total(terms.modifiers)
         bolt_others = tuple(battle.melee_defence(a, fid, battle.parrying_weapon(fid), st_a)[0] for a, st_a in parries)
         if any(dice.peek("combat", a) is not None for a, _ in parries):
             assumptions.append("The GM set a parrying attacker's roll by hand: these odds take it as still to roll.")

@@ -311,7 +311,7 @@ class VeteranPlayer(TacticalPlayer):
                 score -= 10.0  # FTC 6.2: a figure on its second move does not defend: not within their reach
             if h != fig.hex and reach.band(h) == "escape":
                 levels = [
-                    battle.figure(s).character.combat_skill(battle.figure(s).character.ready_weapon)
+                    battle.figure(s).character.combat_skill(battle.figure(s).character.ready_weapon, battle.round)
                     for _, ids in reach.escapes(h)
                     for s in ids
                 ][:3]
@@ -656,7 +656,7 @@ class VeteranPlayer(TacticalPlayer):
                     self._blow(battle, e, fig)
                     if self.precise_risk
                     else (
-                        e.character.combat_skill(ew),
+                        e.character.combat_skill(ew, battle.round),
                         melee_difficulty(e.character.mass_scale, fig.character.mass_scale),
                         _WOUND_ON_HIT,
                     )
@@ -913,7 +913,7 @@ class VeteranPlayer(TacticalPlayer):
         weapon = e.character.ready_weapon
         if weapon.ranged:
             shot = self._shot_at(battle, e, fig)
-            off, diff = shot if shot is not None else (e.character.combat_skill(weapon), 0)
+            off, diff = shot if shot is not None else (e.character.combat_skill(weapon, battle.round), 0)
             return float(hit_probability(off, (), diff)) * _WOUND_ON_HIT
         blow = self._blow(battle, e, fig)
         if blow is None:
@@ -970,7 +970,7 @@ class VeteranPlayer(TacticalPlayer):
                 continue
             self._spent += 1
             terms = battle.attack_terms(firer, fig, w, Stance.NEUTRAL)
-            result = (firer.character.combat_skill(w) + total(terms.modifiers), terms.difficulty)
+            result = (firer.character.combat_skill(w, battle.round) + total(terms.modifiers), terms.difficulty)
             break
         cache[key] = result
         return result

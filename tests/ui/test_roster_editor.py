@@ -106,13 +106,18 @@ def test_a_skill_added_from_the_list_and_one_typed_by_name(app: App, roster_file
     assert isinstance(app.top, PickDialog) and app.top.shown == ["Riding"]
     key(app, pygame.K_RETURN)
     press(app, "skill.Riding.+")
+    assert ed.current is not None and ed.current["skills"]["Riding"] == "Fair+"  # half steps (Fudge 4.36)
+    press(app, "skill.Riding.+")
+    press(app, "skill.Bow.+")
     press(app, "skill.Knife.x")
-    assert ed.current is not None
-    assert ed.current["skills"] == {"Bow": "Good", "Axe": "Fair", "Riding": "Good"}
+    assert ed.current["skills"] == {"Bow": "Good+", "Axe": "Fair", "Riding": "Good"}
     key(app, pygame.K_s, pygame.KMOD_CTRL)
     archer = load_roster(roster_file).characters["militia_bow"]
     assert archer.skill_level("Axe") == FAIR and archer.skill_level("Riding") == GOOD
     assert not archer.has_skill("Knife")
+    # Fudge 4.36: "Good+" is Good, and Great on even rounds; written back as the GM wrote it
+    assert archer.skill_level("Bow", 1) == GOOD and archer.skill_level("Bow", 2) == GOOD + 1
+    assert archer.to_dict()["skills"]["Bow"] == "Good+"
 
 
 def test_ftc_5_1_1_armour_added_shows_the_encumbrance_and_movement_at_once(app: App, roster_file: Path) -> None:
@@ -979,10 +984,10 @@ def test_attributes_and_skills_step_to_the_documented_top_and_say_so_there(app: 
     type_keys(app, "Sword")
     key(app, pygame.K_RETURN)
     plus = next(i for i in ed.buttons if i.startswith("skill.") and i.endswith(".+"))
-    for _ in range(10):
+    for _ in range(20):
         press(app, plus)
-    assert ed.current["skills"]["Sword"] == "Legendary+3"
-    assert "Sword is at Legendary+3, the highest level" in ed.status
+    assert ed.current["skills"]["Sword"] == "Legendary+3+"  # a plus level adds no step (Fudge 4.36)
+    assert "Sword is at Legendary+3+, the highest level" in ed.status
 
 
 def test_a_heavy_load_is_written_in_plain_digits(app: App, maps_dir: Path) -> None:

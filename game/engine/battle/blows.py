@@ -149,7 +149,7 @@ def defence_vs(
         *effects.modifiers(b, defender, "defence"),
         *gm_mods,
     )
-    weapon_result = defender.character.combat_skill(own) + roll + total(base_mods)
+    weapon_result = defender.character.combat_skill(own, b.round) + roll + total(base_mods)
     shield = defender.character.shield_in_use(own)
     if shield_ok and shield is not None:
         mods = (
@@ -158,7 +158,7 @@ def defence_vs(
             *effects.modifiers(b, defender, "defence"),
             *gm_mods,
         )
-        shield_result = defender.character.skill_level("Shield") + roll + total(mods)
+        shield_result = defender.character.skill_level("Shield", b.round) + roll + total(mods)
         if shield_result > weapon_result:
             return shield_result, mods, True
     return weapon_result, base_mods, False
@@ -190,7 +190,7 @@ def strike(
     battle's options; a declaration's own rules add its ``stun``, ``max_wound``, place in a sweep);
     ``target_roll``: the total of the roll the target defended or dodged with (None: it rolled none)."""
     rules = rules_of(b.options) if rules is None else rules
-    skill = att.character.combat_skill(weapon) if skill is None else skill
+    skill = att.character.combat_skill(weapon, b.round) if skill is None else skill
     offence = skill + roll + total(omods)
     hit = (
         is_hit(offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others], difficulty)

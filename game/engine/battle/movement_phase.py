@@ -243,7 +243,7 @@ def escape_levels(b: BattleState, fig: Figure, stoppers: Sequence[Figure]) -> Es
     pairs = []
     for s in stoppers:
         engaged = sum(1 for e in b.enemies_of(s) if e.id != fig.id and not zones.zone(b, e).isdisjoint(s.cells))
-        pairs.append((reach.combat_skill(s), engaged))
+        pairs.append((reach.combat_skill(s, round_no=b.round), engaged))
     return gm_seat.escape_levels(b, escape_breakdown(fig.character.agility, pairs), fig, stoppers)
 
 
@@ -271,7 +271,7 @@ def escape(b: BattleState, fig: Figure, stoppers: list[Figure], at: Hex) -> ev.E
         result.mover_roll.faces,
         result.mover_result,
         tuple(s.id for s in stoppers),
-        tuple(reach.combat_skill(s) for s in stoppers),
+        tuple(reach.combat_skill(s, round_no=b.round) for s in stoppers),
         tuple(tuple(m) for m in stopper_mods),
         tuple(r.faces for r in result.stopper_rolls),
         tuple(result.stopper_results),

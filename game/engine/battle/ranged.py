@@ -50,7 +50,7 @@ def stray(
         vroll = rolls[victim] if victim in rolls else dice.early_round_roll(b, victim, out)
         dmods = blows.dodge_terms(b, victim, Stance(vdecl.stance))
         dodge = v.character.agility + vroll + total(dmods)
-    lands, _ = accidental_hit(att.character.combat_skill(weapon) + roll + total(omods), dodge)
+    lands, _ = accidental_hit(att.character.combat_skill(weapon, b.round) + roll + total(omods), dodge)
     if dodge is not None:
         shown = (*dmods, Modifier("dodging a stray shot", ACCIDENTAL_DODGE_BONUS))
         out.append(

@@ -96,9 +96,10 @@ def melee_weapon(fig: Figure) -> Weapon:
     return equipment_weapon("Fist")
 
 
-def combat_skill(fig: Figure, weapon: Weapon | None = None) -> int:
-    """A figure's skill with a weapon (its ready weapon by default; FTC 6.3)."""
-    return fig.character.combat_skill(weapon or fig.character.ready_weapon)
+def combat_skill(fig: Figure, weapon: Weapon | None = None, round_no: int | None = None) -> int:
+    """A figure's skill with a weapon (its ready weapon by default; FTC 6.3) in the battle's round ``round_no``
+    (a plus level counts on even rounds, *Fudge* 4.36)."""
+    return fig.character.combat_skill(weapon or fig.character.ready_weapon, round_no)
 
 
 def casts_bolts(fig: Figure) -> bool:

@@ -293,7 +293,7 @@ def recognise(b: BattleState, fig: Figure) -> list[ev.Event]:
         difficulty = magic.recognition_difficulty(sees=sees, hears=hears, obscured=obscured)
         if difficulty is None:
             continue
-        skill = fig.character.skill_level("Thaumatology")
+        skill = fig.character.skill_level("Thaumatology", b.round)
         mods = spell_reach.recognition_terms(b, fig.id)
         roll, ok = magic.recognise(b.rng, skill + total(mods), sees=sees, hears=hears, obscured=obscured)
         assert roll is not None
@@ -346,7 +346,7 @@ def cast(
         dodges=len(decl.dodge),
         firer_defending=bool(melee_on.get(fig.id)),
     )
-    skill = fig.character.skill_level(item.skill)
+    skill = fig.character.skill_level(item.skill, b.round)
     roll = rolls[fig.id]
     faces = dice.round_roll_made(b, fig.id)
     result = magic.casting_result(skill, roll, terms.modifiers)
@@ -391,7 +391,7 @@ def cast(
                 tdef, tmods = None, ()
             others = parries_against(b, fig, tgt, hand, rolls, melee_on)
             diff = melee_difficulty(fig.character.mass_scale, tgt.character.mass_scale)
-            tskill = magic.touch_attack_skill(fig.character)
+            tskill = magic.touch_attack_skill(fig.character, b.round)
             offence = tskill + roll + total(omods)
             hit = is_hit(offence, ([tdef] if tdef is not None else []) + [r for _, r in others], diff)
             out.append(

@@ -9,12 +9,26 @@ from typing import Any
 import pygame
 
 from game.engine.characters import KNOWN_FAULTS, KNOWN_GIFTS
-from game.engine.ladder import FAIR, level_name, level_of
+from game.engine.ladder import FAIR, level_name, level_of, plus_name, split_plus
 from game.ui import theme
 from game.ui.pickers import PickDialog
 from game.ui.roster_editor.catalogue import ladder_step, short, skill_uses
 from game.ui.roster_editor.part import Part
 from game.ui.screen import Push, Transition
+
+
+def half_steps(value: object) -> int | None:
+    """A skill's level in half steps (twice the ladder level, +1 for *Fudge* 4.36's plus level: Good 2, Good+
+    3, Great 4), None when the value is not a level."""
+    bare, plus = split_plus(value) if isinstance(value, str) else (value, False)
+    level = level_of(bare)
+    return None if level is None else 2 * level + plus
+
+
+def half_name(halves: int) -> str:
+    """A level in half steps as the roster writes it: 3 is "Good+" (*Fudge* 4.36)."""
+    level, plus = divmod(halves, 2)
+    return plus_name(level, bool(plus))
 
 
 class Skills(Part):
@@ -32,14 +46,19 @@ class Skills(Part):
         return skills
 
     def step_skill(self, name: str, step: int) -> bool:
-        """A skill one step up or down the ladder."""
+        """A skill one half step up or down the ladder: Good, Good+, Great … (*Fudge* 4.36's plus levels)."""
         skills = self._skills()
-        now = level_of(skills.get(name, FAIR))
-        new, refusal = ladder_step("skill", name, now, step)
+        now = half_steps(skills.get(name, FAIR))
+        if now is None:
+            skills[name] = half_name(2 * FAIR)
+            return self.host.changed()
+        level = (now + step) // 2
+        _, refusal = ladder_step("skill", name, now // 2, level - now // 2) if level != now // 2 else (level, "")
         if refusal:
-            self.host.set_status(refusal, error=True)
+            shown = refusal.replace(f"at {half_name(now - now % 2)},", f"at {half_name(now)},", 1)
+            self.host.set_status(shown, error=True)
             return False
-        skills[name] = level_name(FAIR if now is None else new)
+        skills[name] = half_name(now + step)
         return self.host.changed()
 
     def remove_skill(self, name: str) -> bool:
@@ -60,7 +79,7 @@ class Skills(Part):
             if name.lower() not in {k.lower() for k in skills}:
                 if self.host.refuses("skills", [*skills, name], list(skills)):
                     return None
-                skills[name] = level_name(FAIR)
+                skills[name] = half_name(2 * FAIR)
             self.host.changed(f"Skill {name} added at Fair.")
             return None
 
@@ -140,17 +159,19 @@ class Skills(Part):
         first = self.first_row("skills", len(items), rows)
         self.scroll_areas["skills"] = pygame.Rect(x, y, width, rows * s(28))
         for name, value in items[first : first + rows]:
-            lv = level_of(value)
+            lv = half_steps(value)
             self.text(self.fit(str(name), 14, width - s(206)), (x, y + s(4)), 14)
             nx = self.stepper(
                 f"skill.{name}",
                 x + width - s(200),
                 y,
-                level_name(lv) if lv is not None else str(value),
+                half_name(lv) if lv is not None else str(value),
                 partial(self.step_skill, name, -1),
                 partial(self.step_skill, name, 1),
                 str(name),
                 colour=theme.TEXT if lv is not None else theme.DANGER,
+                tip="Skills go in half steps: Good, Good+, Great (a plus level is one higher on even rounds, "
+                "Fudge 4.36).",
             )
             self.remove_button(
                 f"skill.{name}.x",
