@@ -11,7 +11,9 @@ escape contest (FTC 5.3), Health (or Damage Capacity) rolls against wounds (FTC 
 against a wound's penalty (*Fudge* 4.51) and the attacker's 4dF damage rolls of the rule options (*Fudge* 4.61,
 4.56, 4.58: ``damage_roll.ATTACKER_4DF_RULES``). The situational roll of a stray shot (FTC 6.5.3) belongs to
 nobody and is left out, as are rolls of one die, 3d6 (not 4dF sums) and the target's situational roll on a wound
-(*Fudge* 4.55: a high roll there is the attacker's luck, not its roller's).
+(*Fudge* 4.55: a high roll there is the attacker's luck, not its roller's). Under the rule option ``npc_rolls`` an
+NPC pawn's roll of nothing (*Fudge* 4.33) and a side's 2dF group roll (4.34) are not 4dF and are left out; a
+side's group roll of 4dF counts once for the side.
 """
 
 from __future__ import annotations
@@ -128,7 +130,11 @@ def side_rolls(battle: Battle) -> dict[str, list[tuple[int, ...]]]:
         out.setdefault(_side_of(battle, fid), []).append(tuple(faces))
 
     for e in battle.events:
-        if isinstance(e, ev.CombatRoll | ev.InitiativeRolled):
+        if isinstance(e, ev.CombatRoll) and e.source:
+            continue  # Fudge 4.33, 4.34: an NPC's roll of nothing, or its side's shared roll (counted once below)
+        if isinstance(e, ev.GroupRoll) and len(e.faces) == 4:
+            out.setdefault(e.side, []).append(e.faces)  # a shared 4dF counts once for its side; 2dF not at all
+        elif isinstance(e, ev.CombatRoll | ev.InitiativeRolled):
             add(e.figure, e.faces)
         elif isinstance(e, ev.EscapeContest):
             add(e.mover, e.mover_faces)

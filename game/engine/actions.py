@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Union
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from game.engine import codec, gm
 from game.engine.action_base import Action as Action  # the base, importable from here as before
@@ -83,6 +83,12 @@ class Declare(Action, frozen=True, tag="declare"):
     on a spell of several rounds continues it by declaring the same spell again; any other declaration
     abandons it. ``dodge`` may name enemy casters as well as missile firers (FTC 8.3: bolts are dodged
     like missiles).
+
+    The rule options' fields (docs/rulings.md "Rule options"), each refused while its option is off: ``stun``
+    (*Fudge* 4.62: the blow stuns instead of wounding), ``max_wound`` (*Fudge* 4.62: the most wound it will do,
+    "Scratch" … "Incapacitated"), ``ignore`` (*Fudge* 4.34: enemies it leaves undefended in melee); with the
+    sweeping blow (*Fudge* 4.34) ``targets`` may name up to three foes, struck in that order. Read them as
+    ``stuns``, ``most_wound`` and ``ignoring``.
     """
 
     kind: ClassVar[str] = "declare"
@@ -98,6 +104,34 @@ class Declare(Action, frozen=True, tag="declare"):
     spell: Name | None = None
     spell_target: Name | None = None
     spell_hex: Hex | None = None
+    stun: bool | UnsetType = UNSET
+    max_wound: Name | UnsetType = UNSET
+    ignore: Names | UnsetType = UNSET
+
+    def __post_init__(self) -> None:
+        # a rule option's field at its default is no field at all: left out of the JSON, so a declaration of FTC
+        # as written is written as it always was, and saves without the fields read as before
+        given: object = self.ignore
+        if isinstance(given, list):  # built in code from a list: a tuple, as decoded
+            msgspec.structs.force_setattr(self, "ignore", tuple(given))
+        for name, default in (("stun", False), ("max_wound", None), ("ignore", ())):
+            if getattr(self, name) == default:
+                msgspec.structs.force_setattr(self, name, UNSET)
+
+    @property
+    def stuns(self) -> bool:
+        """*Fudge* 4.62: whether the blow goes for stun (rule option ``stun_blows``)."""
+        return self.stun is True
+
+    @property
+    def most_wound(self) -> str | None:
+        """*Fudge* 4.62: the most wound the blow will do ("Scratch" …), None for a blow not pulled."""
+        return self.max_wound if isinstance(self.max_wound, str) else None
+
+    @property
+    def ignoring(self) -> tuple[str, ...]:
+        """*Fudge* 4.34: the enemies the figure leaves undefended this round."""
+        return self.ignore if isinstance(self.ignore, tuple) else ()
 
 
 class SecondMove(Action, frozen=True, tag="second_move"):

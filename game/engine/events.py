@@ -24,6 +24,9 @@ from game.engine.events_heroes import FudgePointKept as FudgePointKept
 from game.engine.events_heroes import FudgePointOrderSet as FudgePointOrderSet
 from game.engine.events_heroes import FudgePointSpent as FudgePointSpent
 from game.engine.events_heroes import WillAgainstPain as WillAgainstPain
+from game.engine.events_options import GroupRoll as GroupRoll
+from game.engine.events_options import SpeedContest as SpeedContest
+from game.engine.events_options import Stunned as Stunned
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 
@@ -208,10 +211,19 @@ class Declared(Event):
     weapon: str
     second_move: bool = False
     hidden: bool = False
+    stun: bool = False
+    """*Fudge* 4.62: the blow goes for stun (with ``max_wound``, a pulled blow; ``ignore``, *Fudge* 4.34's enemies
+    left undefended): each left out of the JSON when unused, withheld with the rest before a reveal."""
+    max_wound: str | None = None
+    ignore: tuple[str, ...] = ()
 
     @property
     def figures(self) -> tuple[str, ...]:
         return (self.figure, *self.targets)
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as data; the rule options' fields only when used (older battles keep their digest)."""
+        return _json_without_empty(self, "stun", "max_wound", "ignore")
 
     def text(self, names: dict[str, str] | None = None) -> str:
         who = _n(names, self.figure)
@@ -220,11 +232,14 @@ class Declared(Event):
         if self.second_move:
             return f"{who} neither attacks nor defends: second move"
         dodge = f", dodging {', '.join(_n(names, d) for d in self.dodge)}" if self.dodge else ""
+        dodge += f", ignoring {', '.join(_n(names, d) for d in self.ignore)}" if self.ignore else ""
         stance = f"{who}: {self.stance.replace('_', ' ')} stance"
         if not self.targets:  # FTC 6.1: a figure with no target only defends
             return f"{stance}, no attack: defends with {self.weapon}{dodge}"
         tgt = ", ".join(_n(names, t) for t in self.targets)
-        return f"{stance}, attacks {tgt} with {self.weapon}{dodge}"
+        how = " to stun" if self.stun else ""
+        how += f", pulling the blow to {self.max_wound} at most" if self.max_wound else ""
+        return f"{stance}, attacks {tgt} with {self.weapon}{how}{dodge}"
 
 
 @dataclass(frozen=True)
@@ -261,7 +276,10 @@ class CombatRoll(Event):
     source: str = ""
 
     def text(self, names: dict[str, str] | None = None) -> str:
-        return f"{_n(names, self.figure)} rolls {_faces(self.faces)} = {sum(self.faces):+d}"
+        if self.source == "npc_zero":
+            return f"{_n(names, self.figure)} rolls nothing: an NPC's result is its level (Fudge 4.33)"
+        shared = " with its side (Fudge 4.34)" if self.source == "npc_group" else ""
+        return f"{_n(names, self.figure)} rolls {_faces(self.faces)} = {sum(self.faces):+d}{shared}"
 
 
 @dataclass(frozen=True)

@@ -478,11 +478,13 @@ def validate_gm_action(
     figures: Collection[str] | None = None,
     sides: Collection[str] | None = None,
     track: WoundTrack | None = None,
+    counts: Mapping[str, int] | None = None,
 ) -> None:
     """Check a GM decision's values (ranges of *Fudge* 4.1 and FTC table 7); raise ``GMActionError``.
 
     With ``figures`` / ``sides`` (the battle's ids) the references are checked too; with ``track`` the
-    edited wounds must fit that wound track's boxes. Placement on a legal hex is the battle's check.
+    edited wounds must fit that wound track's boxes; ``counts``: the dice of the rolls the battle's rule options
+    change (``rule_options.roll_count``). Placement on a legal hex is the battle's check.
     """
     fig_fields = ("figure", "attacker", "target")
     if isinstance(action, SituationalModifier):
@@ -505,7 +507,7 @@ def validate_gm_action(
         validate_condition(action.condition, action.value)
         return
     if isinstance(action, SetDie):
-        validate_faces(action.purpose, action.faces)
+        validate_faces(action.purpose, action.faces, count=(counts or {}).get(action.purpose))
     elif isinstance(action, EndBattle):
         if action.winner is not None:
             _need_text(action.winner, "the winning side")

@@ -37,6 +37,7 @@ from game.engine.combat import CombatError, Stance, hit_locations, miss_threshol
 from game.engine.damage import HEAD, LOCATIONS, TORSO
 from game.engine.damage_capacity import defender_reads_number
 from game.engine.dice import FOUR_DF_COUNTS
+from game.engine.npc_rolls import Dist, RollKind, joint, ways_below
 from game.engine.wounds import DEFAULT_TRACK, WoundLevel, Wounds, WoundTrack
 
 _ROLLS: tuple[tuple[int, int], ...] = tuple(FOUR_DF_COUNTS.items())
@@ -104,18 +105,52 @@ def _set_ways(offence: int, defences: tuple[int, ...], difficulty: int, set_roll
     return Fraction(ways, _WAYS ** (len(defences) + 1))
 
 
-def hit_probability(offence: int, defences: Sequence[int], difficulty: int, *, set_rolls: SetRolls = ()) -> Fraction:
+def hit_probability(
+    offence: int,
+    defences: Sequence[int],
+    difficulty: int,
+    *,
+    set_rolls: SetRolls = (),
+    rolls: Sequence[RollKind] = (),
+) -> Fraction:
     """The exact chance that an attack hits (FTC 6.1, 6.4, 6.4.1; docs/rulings.md "A hit").
 
     ``offence`` and each of ``defences`` are modified levels before the dice; the attacker and every
     defender roll 4dF once each. A hit beats every defence result (the target's and those of everyone
     else attacking the attacker in melee) and reaches ``difficulty``. No defences: an unopposed shot,
-    P(4dF >= difficulty - offence). ``set_rolls``: rolls the GM set by hand (``SetRolls``).
+    P(4dF >= difficulty - offence). ``set_rolls``: rolls the GM set by hand (``SetRolls``). ``rolls``: how
+    each roll is made (the attacker's first) under the rule option ``npc_rolls`` (*Fudge* 4.33, 4.34;
+    ``npc_rolls.RollKind``, a set roll its ``fixed``), instead of ``set_rolls``.
     """
     key = tuple(defences)
+    if rolls:
+        return _kind_ways(offence, key, difficulty, tuple(rolls))
     if any(r is not None for r in set_rolls):
         return _set_ways(offence, key, difficulty, set_rolls)
     return Fraction(_hit_ways(offence, key, difficulty), _WAYS ** (len(key) + 1))
+
+
+@lru_cache(maxsize=4096)
+def _kind_ways(offence: int, defences: tuple[int, ...], difficulty: int, rolls: tuple[RollKind, ...]) -> Fraction:
+    """``hit_probability`` with each roll made as ``rolls`` says (*Fudge* 4.33, 4.34)."""
+    ways = shared = 0
+    inner = 1
+    for dists, wg in joint(rolls):
+        shared += wg
+        inner = 1
+        for dist in dists:
+            inner *= sum(w for _, w in dist)
+        for x, wx in dists[0]:
+            result = offence + x
+            if result < difficulty:
+                continue
+            w = wg * wx
+            for d, dist in zip(defences, dists[1:], strict=True):
+                w *= _below(dist, result - d)
+                if not w:
+                    break
+            ways += w
+    return Fraction(ways, inner * shared)
 
 
 def escape_probability(mover: int, stoppers: Sequence[int], *, set_rolls: SetRolls = ()) -> Fraction:
@@ -242,6 +277,28 @@ def _sort_key(outcome: Outcome) -> tuple[int, int, int, str, str, int, int]:
     )
 
 
+def _dists(
+    rolls: tuple[RollKind, ...],
+    set_rolls: tuple[int | None, int | None, int | None],
+    has_defence: bool,
+    others: int,
+) -> tuple[tuple[tuple[Dist, ...], int], ...]:
+    """The combat rolls of an attack spread jointly: the attacker's, the target's (when it rolls a defence), the
+    other defenders'; as FTC 6.3 makes them (each his own 4dF, a roll the GM set its total) or as ``rolls``
+    says (*Fudge* 4.33, 4.34: ``npc_rolls.RollKind`` per participant, pawns of a side sharing one roll)."""
+    if not rolls:
+        attack_roll, defence_roll, _ = set_rolls
+        dists = (_rolls(attack_roll), *((_rolls(defence_roll),) if has_defence else ()), *((_ROLLS,) * others))
+        return ((dists, 1),)
+    kinds = rolls if has_defence else (rolls[0], *rolls[2:])
+    return joint(kinds)
+
+
+def _below(dist: Dist, k: int) -> int:
+    """Ways of a roll of ``dist`` strictly below ``k`` (the 4dF table for FTC's own roll)."""
+    return _ways_below(k) if dist is _ROLLS else ways_below(dist, k)
+
+
 @lru_cache(maxsize=2048)
 def _outcome_ways(
     offence: int,
@@ -261,15 +318,10 @@ def _outcome_ways(
     sheet: Wounds | None = None,
     option_rolls: tuple[tuple[str, int], ...] = (),
     defender: Defender = NOBODY,
+    rolls: tuple[RollKind, ...] = (),
 ) -> Mapping[Outcome, Fraction]:
-    attack_roll, defence_roll, health_roll = set_rolls
-    others_total = _WAYS ** len(other_defences)
-    # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
-    target_rolls: tuple[tuple[int | None, int | None, int], ...] = (
-        ((None, None, 1),)
-        if target_defence is None
-        else tuple((target_defence + y, y, w) for y, w in _rolls(defence_roll))
-    )
+    health_roll = set_rolls[2]
+    has_defence = target_defence is not None
     graze_table = fudge_graze_table or rules.fudge_graze_table
     bases = {TORSO: damage_base, **({HEAD: damage_base_head} if damage_base_head is not None else {})}
     bases.update(other_locations)
@@ -282,45 +334,64 @@ def _outcome_ways(
     miss = (MISS, 0, 0)
     ways: dict[tuple[Outcome, int, int], int] = {}
     blows: dict[tuple[int, str, int | None, int | None], int] = {}
-    for x, wx in _rolls(attack_roll):
-        result = offence + x
-        if result < difficulty:
-            ways[miss] = ways.get(miss, 0) + wx * others_total * (1 if target_defence is None else _WAYS) * a_ways
-            continue
-        others_beaten = _ways_all_beaten(result, other_defences)
-        for defence, y, wy in target_rolls:
-            w = wx * wy
-            if defence is not None and result <= defence:
-                ways[miss] = ways.get(miss, 0) + w * others_total * a_ways
+    inner = 1  # the ways of the rolls of one value of the shared rolls (the same for every value)
+    spread = _dists(rolls, set_rolls, has_defence, len(other_defences))
+    shared = sum(wg for _, wg in spread)  # the ways of the shared rolls (Fudge 4.34)
+    for dists, wg in spread:
+        a_dist, o_dists = dists[0], dists[1 + has_defence :]
+        # an undodged shot has no defence roll: one "roll" of weight 1 stands for it
+        target_rolls: tuple[tuple[int | None, int | None, int], ...] = (
+            tuple((target_defence + y, y, w) for y, w in dists[1]) if target_defence is not None else ((None, None, 1),)
+        )
+        t_total = sum(w for _, _, w in target_rolls)
+        others_total = 1
+        for dist in o_dists:
+            others_total *= sum(w for _, w in dist)
+        inner = sum(w for _, w in a_dist) * t_total * others_total
+        for x, wx in a_dist:
+            result = offence + x
+            if result < difficulty:
+                ways[miss] = ways.get(miss, 0) + wg * wx * others_total * t_total * a_ways
                 continue
-            if others_beaten != others_total:
-                ways[miss] = ways.get(miss, 0) + w * (others_total - others_beaten) * a_ways
-            if not others_beaten:
-                continue
-            rd = result - (difficulty if defence is None else max(defence, difficulty))
-            degree = rd * track.degree_multiplier  # Fudge 4.55: a track made for a doubled relative degree
-            levels = {
-                where: _wound(degree + base, rd, track, graze_table, scale_difference) for where, base in bases.items()
-            }
-            location = where_it_falls(rules, aim, hit_locations(result, defence), levels, bases, rd)
-            # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
-            if not attacker:
-                key = (
-                    Outcome(True, levels[location], location),
-                    *((degree + bases[location], rd) if numbered else (0, 0)),
-                )
-                ways[key] = ways.get(key, 0) + w * others_beaten
-                continue
-            # the attacker's side is spread once per blow it can tell apart, after every pair of rolls
-            blow = (rd, location, *rolls_seen(rules, x, y))
-            blows[blow] = blows.get(blow, 0) + w * others_beaten
+            others_beaten = 1
+            for d, dist in zip(other_defences, o_dists, strict=True):
+                others_beaten *= _below(dist, result - d)
+                if not others_beaten:
+                    break
+            for defence, y, wy in target_rolls:
+                w = wg * wx * wy
+                if defence is not None and result <= defence:
+                    ways[miss] = ways.get(miss, 0) + w * others_total * a_ways
+                    continue
+                if others_beaten != others_total:
+                    ways[miss] = ways.get(miss, 0) + w * (others_total - others_beaten) * a_ways
+                if not others_beaten:
+                    continue
+                rd = result - (difficulty if defence is None else max(defence, difficulty))
+                degree = rd * track.degree_multiplier  # Fudge 4.55: a track made for a doubled relative degree
+                levels = {
+                    where: _wound(degree + base, rd, track, graze_table, scale_difference)
+                    for where, base in bases.items()
+                }
+                location = where_it_falls(rules, aim, hit_locations(result, defence), levels, bases, rd)
+                # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
+                if not attacker:
+                    key = (
+                        Outcome(True, levels[location], location),
+                        *((degree + bases[location], rd) if numbered else (0, 0)),
+                    )
+                    ways[key] = ways.get(key, 0) + w * others_beaten
+                    continue
+                # the attacker's side is spread once per blow it can tell apart, after every pair of rolls
+                blow = (rd, location, *rolls_seen(rules, x, y))
+                blows[blow] = blows.get(blow, 0) + w * others_beaten
     seen = (rules, track, scale_difference, graze_table, option_rolls, numbered)
     for (rd, location, x_seen, y_seen), w in blows.items():
         number = rd * track.degree_multiplier + bases[location]
         for (after_level, kind, after_number), wa in _attacker_levels(*seen, (rd, location, x_seen, y_seen, number)):
             key = (Outcome(True, after_level, location, kind=kind), *((after_number, rd) if numbered else (0, 0)))
             ways[key] = ways.get(key, 0) + w * wa
-    denominator = _WAYS ** (1 + len(other_defences) + (0 if target_defence is None else 1)) * a_ways
+    denominator = inner * shared * a_ways
     # the defender's side, S8-S13: FTC 7.4's Health roll, the limb rule of FTC 6.6, the box marked
     fresh = sheet if sheet is not None else _unhurt(track)
     fixed = (*(() if health_roll is None else (("health", health_roll),)), *option_rolls)
@@ -402,6 +473,7 @@ def outcome_distribution(
     sheet: Wounds | None = None,
     option_rolls: Sequence[tuple[str, int]] = (),
     defender: Defender = NOBODY,
+    rolls: Sequence[RollKind] = (),
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -429,7 +501,10 @@ def outcome_distribution(
     ``marked`` and ``out`` are read. ``option_rolls``: (purpose, total) of the rule options' rolls the GM set
     by hand for this blow (``rule_options.ROLL_OWNERS`` says whose). ``defender``: what the defender's side reads
     of the target beyond its sheet (``blow.Defender``: a hero's Fudge Points, Will, Damage Capacity …; the
-    battle's ``defender_of``). Outcomes with zero chance are left out; the chances sum to exactly 1.
+    battle's ``defender_of``). ``rolls``: how each combat roll is made when the rule option ``npc_rolls`` makes one
+    otherwise (*Fudge* 4.33, 4.34; ``npc_rolls.RollKind`` for the attacker, the target and each of
+    ``other_defences``, in order; a set roll is its ``fixed`` there; empty: each his own 4dF, with ``set_rolls``).
+    Outcomes with zero chance are left out; the chances sum to exactly 1.
     """
     if aim not in AIMS:
         raise CombatError(f"aim must be one of {', '.join(AIMS)}, not {aim!r}")
@@ -451,6 +526,7 @@ def outcome_distribution(
         sheet,
         tuple(option_rolls),
         defender,
+        tuple(rolls),
     )
 
 

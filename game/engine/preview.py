@@ -36,6 +36,7 @@ from game.engine.heroes import assumptions as hero_assumptions
 from game.engine.hexgrid import Hex, direction_to, distance
 from game.engine.lof import LineOfFire
 from game.engine.movement import Reach
+from game.engine.npc_rolls import RollKind
 from game.engine.odds import (
     AIMS,
     Aim,
@@ -46,6 +47,7 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
+from game.engine.preview_options import combat_rolls
 from game.engine.rule_options import ROLL_OWNERS, rolls_drawn
 from game.engine.set_dice import set_faces, set_total, set_totals
 
@@ -200,7 +202,8 @@ def _incoming_risk(
         e_off = e.character.combat_skill(ew, battle.round) + total(terms.modifiers)
         my_def, _ = battle.melee_defence(fig.id, e.id, ew, stance.value)
         rolls = (dice.peek("combat", e.id), dice.peek("combat", fig.id))
-        p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls)
+        kinds = combat_rolls(battle, dice.peek, (e, fig), [])  # Fudge 4.33, 4.34
+        p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls, rolls=kinds)
         risk = p if risk is None else max(risk, p)
     return risk
 
@@ -308,7 +311,8 @@ def attack_preview(
     # melee (a touch caster included, FTC 8.3), as the round's resolution counts them — only declarations
     # every player has seen (under secret stances nobody's is known before the reveal)
     parried = battle.parrying_weapon(att.id) if weapon.ranged else weapon
-    others = tuple(battle.melee_defence(o, att.id, parried, public[o].stance)[0] for o in attackers if o != target_id)
+    other_ids = [o for o in attackers if o != target_id]
+    others = tuple(battle.melee_defence(o, att.id, parried, public[o].stance)[0] for o in other_ids)
 
     # rolls the GM set by hand (physical dice at the table) are counted as the totals they will be
     rolls = (
@@ -322,6 +326,8 @@ def attack_preview(
     option_rolls = _option_rolls(battle, dice, att, tgt, assumptions)
     defender = battle.defender_of(tgt)
     assumptions.extend(hero_assumptions(tgt.name, rules, defender))
+    # Fudge 4.33, 4.34: an NPC pawn's roll is nothing, or its side's one roll (pawns of a side move together)
+    kinds = combat_rolls(battle, dice.peek, [att, tgt, *(battle.figure(o) for o in other_ids)], assumptions)
 
     def spread(level: int, difficulty: int = difficulty) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
@@ -341,6 +347,7 @@ def attack_preview(
             sheet=tgt.wounds,
             option_rolls=option_rolls,
             defender=defender,
+            rolls=kinds,
         )
 
     def reaches(where: Sequence[tuple[Hex, int]]) -> bool:
@@ -464,8 +471,12 @@ class SpellPreview:
     without one, None when its declaration is not known yet (FTC 8.3, 6.5.2)."""
 
 
-def _below(margin: int, fixed: int | None) -> Fraction:
-    """P(an opponent's 4dF is at most ``margin``); a roll the GM set by hand is its total."""
+def _below(margin: int, fixed: int | None, kind: RollKind | None = None) -> Fraction:
+    """P(an opponent's 4dF is at most ``margin``); a roll the GM set by hand is its total; ``kind``: the roll as
+    the rule option ``npc_rolls`` makes it (*Fudge* 4.33, 4.34), its own set total included."""
+    if kind is not None:
+        ways = kind.counts()
+        return Fraction(sum(w for t, w in ways if t <= margin), sum(w for _, w in ways))
     return prob_at_most(margin) if fixed is None else Fraction(int(fixed <= margin))
 
 
@@ -551,10 +562,15 @@ def spell_preview(
     dodge_level: int | None = None
     if bolt and tgt is not None:
         dodge_level = tgt.character.agility + total(battle.spell_dodge_terms(tgt.id, item.name, Stance(t_stance)))
+    # Fudge 4.33, 4.34: a pawn's roll is nothing, or its side's one roll (caster, hostile target, parrying attackers)
+    rollers = [caster, *((tgt,) if tgt is not None and hostile else ()), *(battle.figure(a) for a, _ in parries)]
+    kinds = combat_rolls(battle, dice.peek, rollers, assumptions)
+    t_kind = kinds[1] if kinds and tgt is not None and hostile else None
+    p_kinds = kinds[len(rollers) - len(parries) :]
     touch: int | None = None
     touch_def: int | None = None
     touch_diff = 0
-    touch_others: tuple[tuple[int, int | None], ...] = ()
+    touch_others: tuple[tuple[int, int | None, RollKind | None], ...] = ()
     if item.is_touch and hostile and tgt is not None:
         hand = magic.touch_weapon()  # FTC 8.3: the touch is made with the hand, as the battle makes it
         omods = battle.attack_terms(caster, tgt, hand, st, dodges=len(dodge)).modifiers
@@ -563,12 +579,17 @@ def spell_preview(
             touch_def, _ = battle.melee_defence(tgt.id, caster.id, hand, t_stance)
         touch_diff = melee_difficulty(caster.character.mass_scale, tgt.character.mass_scale)
         touch_others = tuple(
-            (battle.melee_defence(a, fid, hand, st_a)[0], dice.peek("combat", a)) for a, st_a in parries
+            (battle.melee_defence(a, fid, hand, st_a)[0], dice.peek("combat", a), k)
+            for (a, st_a), k in zip(parries, p_kinds or (None,) * len(parries), strict=True)
         )
     cast = effect = Fraction(0)
     dodged: Fraction | None = Fraction(0) if bolt else None
     resist_roll = dice.peek("resistance", tgt.id) if tgt is not None else None
-    own = FOUR_DF.items() if own_roll is None else ((own_roll, Fraction(1)),)
+    if kinds:
+        ways = kinds[0].counts()
+        own = tuple((t, Fraction(w, sum(n for _, n in ways))) for t, w in ways)
+    else:
+        own = tuple(FOUR_DF.items()) if own_roll is None else ((own_roll, Fraction(1)),)
     for r, p in own:
         res = result + r
         if res < item.difficulty:
@@ -580,14 +601,14 @@ def spell_preview(
             lands = (
                 Fraction(0)
                 if t_off < touch_diff
-                else (Fraction(1) if touch_def is None else _below(t_off - touch_def - 1, t_roll))
+                else (Fraction(1) if touch_def is None else _below(t_off - touch_def - 1, t_roll, t_kind))
             )
-            for level, fixed in touch_others:
-                lands *= _below(t_off - level - 1, fixed)
+            for level, fixed, kind in touch_others:
+                lands *= _below(t_off - level - 1, fixed, kind)
         resist = _resists(battle, item, tgt, res, resist_roll)
         effect += p * lands * resist
         if dodged is not None and dodge_level is not None:
-            dodged += p * _below(res - dodge_level - 1, t_roll) * resist
+            dodged += p * _below(res - dodge_level - 1, t_roll, t_kind) * resist
     damage_base: int | None = None
     distribution: Mapping[Outcome, Fraction] | None = None
     if bolt and tgt is not None and item.effect == "damage":
@@ -625,6 +646,7 @@ def spell_preview(
             sheet=tgt.wounds,
             option_rolls=_option_rolls(battle, dice, caster, tgt, assumptions),
             defender=battle.defender_of(tgt),
+            rolls=kinds if kinds and t_kind is not None else (),
         )
         assumptions.extend(hero_assumptions(tgt.name, rules_of(battle.options), battle.defender_of(tgt)))
     bystanders: list[Bystander] = []

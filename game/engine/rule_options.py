@@ -102,7 +102,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "npc_rolls", "NPC rolls", "enum", "own", "Who rolls", "Fudge 4.33, 4.34",
         "NPC pawns roll their own dice, roll nothing (their level), or share one roll per side.",
-        values=("own", "zero", "group", "group_4df"),
+        values=("own", "zero", "group", "group_4df"), ready=True,
         value_help={
             "own": "every figure rolls its own 4dF (FTC 6.3)",
             "zero": "NPC pawns roll nothing: their result is their level (Fudge 4.33)",

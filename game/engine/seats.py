@@ -10,7 +10,8 @@ door (``docs/architecture.md``):
 
 What a seat may see: every event, except that under the *secret stances* rule option (*Fudge* 4.32) a
 declaration stays secret until the reveal — another seat receives that a figure declared, not how
-(its stance, target, weapon and dodges are withheld, not merely left undrawn). The GM sees everything, and
+(its stance, targets, weapon, dodges — and a stun, a pulled blow, the attackers it ignores — are withheld,
+not merely left undrawn). The GM sees everything, and
 the battle's log (the host's save) keeps everything. After the reveal the engine itself emits every
 declaration in the open, so the filter needs no memory: it redacts exactly the ``Declared`` events the
 engine marked ``hidden``.
@@ -51,7 +52,9 @@ def sees_everything(battle: Battle, seat: Seat) -> bool:
 
 
 def _redacted(decl: ev.Declared) -> ev.Declared:
-    return replace(decl, stance="", targets=(), dodge=(), weapon="", second_move=False)
+    return replace(
+        decl, stance="", targets=(), dodge=(), weapon="", second_move=False, stun=False, max_wound=None, ignore=()
+    )
 
 
 def event_for_seat(battle: Battle, event: ev.Event, seat: Seat) -> ev.Event:

@@ -10,13 +10,22 @@ decision being applied, where in the events each set roll was made, and the roun
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from game.engine import events as ev
-from game.engine import gm
+from game.engine import gm, npc_rolls
 from game.engine.battle.state import BattleState
 from game.engine.dice import DiceRoll, roll_4df, roll_d6, roll_fudge
 
 SetRollWatcher = Callable[[tuple[int, ...]], None]
+
+
+class CombatFaces(NamedTuple):
+    """A combat roll as made: its faces (none for an NPC pawn rolling nothing, *Fudge* 4.33) and where it came
+    from (``CombatRoll.source``: "" for the figure's own dice)."""
+
+    faces: tuple[int, ...]
+    source: str
 
 
 def roll(b: BattleState, purpose: str, *fids: str) -> DiceRoll:
@@ -100,8 +109,11 @@ def decision_applied(b: BattleState, first_event: int, events: Sequence[ev.Event
 
 # ---------------------------------------------------------------------------- the round's combat rolls
 def new_round_rolls(b: BattleState) -> None:
-    """A new round or attack phase: nobody has made this round's combat roll yet (FTC 6.3)."""
+    """A new round or attack phase: nobody has made this round's combat roll yet (FTC 6.3), no side its group
+    roll (*Fudge* 4.34)."""
     b.dice_state.round_rolls = {}
+    b.dice_state.round_sources = {}
+    b.dice_state.group_rolls = {}
 
 
 def round_roll_made(b: BattleState, fid: str) -> tuple[int, ...] | None:
@@ -109,13 +121,41 @@ def round_roll_made(b: BattleState, fid: str) -> tuple[int, ...] | None:
     return b.dice_state.round_rolls.get(fid)
 
 
-def round_roll_faces(b: BattleState, fid: str) -> tuple[int, ...]:
+def combat_faces(b: BattleState, fid: str, shared: dict[str, tuple[int, ...]], out: list[ev.Event]) -> CombatFaces:
+    """One combat roll of a figure (FTC 6.3, 5.3) as the rule option ``npc_rolls`` makes it (*Fudge* 4.33,
+    4.34): its own 4dF (the GM's set faces first); an NPC pawn's nothing under ``zero``; under ``group`` its
+    side's one roll in ``shared`` (the round's, or one free-attack exchange's), made now if the side has none
+    yet — the GM's ``npc_group`` faces set for any pawn of the side first — and said in ``out`` by a
+    ``GroupRoll``. Returns the faces and the ``CombatRoll.source``; draws nothing for a pawn under ``zero``."""
+    fig = b.figures[fid]
+    how = npc_rolls.way(b.options, fig.role)
+    if how == npc_rolls.OWN:
+        return CombatFaces(roll(b, "combat", fid).faces, "")
+    if how == npc_rolls.ZERO:
+        return CombatFaces((), "npc_zero")
+    side = fig.side
+    if side not in shared:
+        members = tuple(f.id for f in b.figures.values() if f.side == side and f.can_act and npc_rolls.is_pawn(f.role))
+        faces = next((r.faces for m in members if (r := set_roll(b, "npc_group", m)) is not None), None)
+        shared[side] = faces if faces is not None else roll_fudge(b.rng, npc_rolls.group_dice(b.options)).faces
+        out.append(ev.GroupRoll(side, shared[side], members, b.sides[side].name))
+    return CombatFaces(shared[side], "npc_group")
+
+
+def round_roll_faces(b: BattleState, fid: str, out: list[ev.Event] | None = None) -> tuple[int, ...]:
     """A figure's one combat roll of the round (FTC 6.3): the one it made already (early, for a 1-second
-    spell, FTC 8.1), else rolled now."""
+    spell, FTC 8.1), else made now (``combat_faces``: a side's group roll made now is said in ``out``)."""
     faces = b.dice_state.round_rolls.get(fid)
     if faces is None:
-        faces = b.dice_state.round_rolls[fid] = roll(b, "combat", fid).faces
+        made = combat_faces(b, fid, b.dice_state.group_rolls, out if out is not None else [])
+        faces = b.dice_state.round_rolls[fid] = made.faces
+        b.dice_state.round_sources[fid] = made.source
     return faces
+
+
+def round_roll_event(b: BattleState, fid: str) -> ev.CombatRoll:
+    """The ``CombatRoll`` of a figure's roll of the round, once made (its source: *Fudge* 4.33, 4.34)."""
+    return ev.CombatRoll(fid, b.dice_state.round_rolls[fid], b.dice_state.round_sources.get(fid, ""))
 
 
 def early_round_roll(b: BattleState, fid: str, out: list[ev.Event]) -> int:
@@ -124,6 +164,6 @@ def early_round_roll(b: BattleState, fid: str, out: list[ev.Event]) -> int:
     uses it again."""
     faces = b.dice_state.round_rolls.get(fid)
     if faces is None:
-        faces = round_roll_faces(b, fid)
-        out.append(ev.CombatRoll(fid, faces))
+        faces = round_roll_faces(b, fid, out)
+        out.append(round_roll_event(b, fid))
     return sum(faces)

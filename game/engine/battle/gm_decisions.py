@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from game.engine import events as ev
-from game.engine import gm
+from game.engine import gm, npc_rolls
 from game.engine.battle import declarations, dice, flow, gm_seat, heroes, movement_phase, spells
 from game.engine.battle.state import BattleState, Figure, IllegalAction, effective_perception, figure_distance, sentence
 from game.engine.characters import Character
@@ -23,7 +23,7 @@ from game.engine.creatures import footprint
 from game.engine.equipment import armour as equipment_armour
 from game.engine.heroes import starting_points
 from game.engine.hexgrid import Hex
-from game.engine.rule_options import resolve_role
+from game.engine.rule_options import resolve_role, roll_count
 
 FIGURE_ACTIONS = (
     gm.GrantEscape,
@@ -52,7 +52,13 @@ def act_as_gm(b: BattleState, a: gm.GMAction) -> list[ev.Event]:
     if handler is None:
         raise IllegalAction(f"A battle takes no {a.kind!r} decision from the GM.")
     try:
-        gm.validate_gm_action(a, figures=known, sides=set(b.sides), track=fig.wounds.track if fig is not None else None)
+        gm.validate_gm_action(
+            a,
+            figures=known,
+            sides=set(b.sides),
+            track=fig.wounds.track if fig is not None else None,
+            counts={p: n for p in gm.DIE_PURPOSES if (n := roll_count(p, b.options)) is not None},
+        )
         out: list[ev.Event] = handler(b, a)
     except gm.GMActionError as exc:
         raise IllegalAction(sentence(str(exc))) from None
@@ -143,6 +149,19 @@ def set_die(b: BattleState, a: gm.SetDie) -> list[ev.Event]:
     rolls = gm_seat.settable_rolls(b)  # the rule options' rolls while their option is on
     if a.purpose not in rolls:
         raise IllegalAction(f"A battle makes no {a.purpose} roll; set one of {', '.join(rolls)}.")
+    fig = b.figure(a.figure)
+    how = npc_rolls.way(b.options, fig.role)
+    if a.purpose == "combat" and how == npc_rolls.ZERO:
+        raise IllegalAction(f"Under the rule option NPC rolls: zero, {fig.name} rolls no dice (Fudge 4.33).")
+    if a.purpose == "combat" and how == npc_rolls.GROUP:
+        raise IllegalAction(
+            f"Under the rule option NPC rolls: group, {fig.name} rolls with its side; set its side's npc_group "
+            "roll instead (Fudge 4.34)."
+        )
+    if a.purpose == "npc_group" and how != npc_rolls.GROUP:
+        raise IllegalAction(
+            f"{fig.name} is not an NPC pawn: a side's group roll is set on one of its NPC pawns (Fudge 4.34)."
+        )
     dice.queue_set_die(b, a)
     fudge = gm.DIE_PURPOSES[a.purpose][1] == (-1, 0, 1)  # six-sided dice read as numbers (Fudge 4.63's 3d6)
     faces = " ".join({-1: "-", 0: "0", 1: "+"}[f] if fudge else str(f) for f in a.faces)

@@ -404,17 +404,18 @@ def advance(b: BattleState) -> list[ev.Event]:
 def free_attacks(b: BattleState, mover: Figure, stoppers: list[Figure]) -> list[ev.Event]:
     """FTC 5.3: each stopper attacks the runner at once; one defence roll at -2, no blow back."""
     out: list[ev.Event] = []
-    mover_roll = dice.roll(b, "combat", mover.id)
-    out.append(ev.CombatRoll(mover.id, mover_roll.faces))
+    shared: dict[str, tuple[int, ...]] = {}  # Fudge 4.34: a side's pawns share one roll in this exchange
+    mover_roll = dice.combat_faces(b, mover.id, shared, out)
+    out.append(ev.CombatRoll(mover.id, *mover_roll))
     wounds: list[blows.Wound] = []
     # FTC 9.2: the runner's shield counts against as many of the free attacks as it has uses left this round
     shielded = blows.shield_against(mover, [s.id for s in stoppers])
     for s in stoppers:
-        r = dice.roll(b, "combat", s.id)
-        out.append(ev.CombatRoll(s.id, r.faces))
+        r = dice.combat_faces(b, s.id, shared, out)
+        out.append(ev.CombatRoll(s.id, *r))
         weapon = reach.melee_weapon(s)
         defence, dmods, _ = blows.defence_vs(
-            b, mover, s, weapon, mover_roll.total, None, shield_ok=s.id in shielded, run=True
+            b, mover, s, weapon, sum(mover_roll.faces), None, shield_ok=s.id in shielded, run=True
         )
         behind = behind_bonus(s.hex, mover.hex, mover.facing, attacker_phase_start=s.hex, moved_this_attack_phase=False)
         omods = (
@@ -427,7 +428,7 @@ def free_attacks(b: BattleState, mover: Figure, stoppers: list[Figure]) -> list[
             s,
             mover,
             weapon,
-            r.total,
+            sum(r.faces),
             omods,
             defence,
             dmods,

@@ -23,9 +23,9 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
     rollers = [fid for fid in b.order if fid in decls and not decls[fid].second_move and b.figures[fid].can_act]
     rolls: dict[str, int] = {}
     for fid in rollers:
-        faces = dice.round_roll_faces(b, fid)  # FTC 8.1: rolled already for a 1-second spell
+        faces = dice.round_roll_faces(b, fid, out)  # FTC 8.1: rolled already for a 1-second spell
         rolls[fid] = sum(faces)
-        out.append(ev.CombatRoll(fid, faces))
+        out.append(dice.round_roll_event(b, fid))
     attacks = [(fid, t) for fid in rollers for t in decls[fid].targets if b.figures[t].can_act]
     lapsed = [(a, t) for a, t in attacks if not _in_reach(b, b.figures[a], b.figures[t], decls[a].weapon)]
     for a, t in lapsed:

@@ -397,6 +397,10 @@ class DiceState:
     own view marks them; the log shows them as any roll)."""
     round_rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
     """Each figure's one combat roll of the round, once made (made early for a 1-second spell, FTC 8.1)."""
+    round_sources: dict[str, str] = field(default_factory=dict)
+    """Where a round roll that is not the figure's own came from (``CombatRoll.source``, *Fudge* 4.33, 4.34)."""
+    group_rolls: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """*Fudge* 4.34: each side's group roll of the round for its NPC pawns, once made."""
     watchers: list[Callable[[tuple[int, ...]], None]] = field(default_factory=list, repr=False)
     """Called with the faces of each roll made with set faces, as it is made (``dice.watch_set_rolls``)."""
 
