@@ -30,6 +30,7 @@ from game.engine.damage_roll import ATTACKER_4DF_RULES
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.heroes import starting_points
 from game.engine.rule_options import ROLE_NAMES, changed, describe, reads_roles
+from game.engine.stun_sheet import RESULTS, StunSheet
 from game.engine.wounds import Wounds
 
 VARIANCE_PER_ROLL = 4 * 2 / 3
@@ -236,6 +237,13 @@ def will_of(battle: Battle, f: Figure) -> str | None:
     return f"{eased.level} penalty eased by {eased.relief}"
 
 
+def worst_stun(sheet: StunSheet) -> str | None:
+    """The worst a figure's stun sheet holds (*Fudge* 4.62): "Knocked out", "Very Stunned", "Stun" or None."""
+    if sheet.knocked_out:
+        return "Knocked out"
+    return next((name for name, n in reversed(tuple(zip(RESULTS, sheet.filled, strict=False))) if n), None)
+
+
 def battle_summary(battle: Battle) -> dict[str, Any]:
     """The after-battle summary as plain data: the rules, outcome, figures' wounds, who hit whom, luck. A
     figure's role is given when a rule option that reads roles is on (docs/rosters.md "Roles"), a hero's Fudge
@@ -250,7 +258,7 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
                 "name": f.name,
                 "side": f.side,
                 "condition": f.wounds.label,
-                "out": f.out or not f.wounds.can_act,
+                "out": f.out or not f.can_act,
                 "wounds": f.wounds.to_data(),
                 "received": [str(w) for w in f.wounds.received()],
                 "boxes": wound_boxes(f.wounds),
@@ -259,6 +267,7 @@ def battle_summary(battle: Battle) -> dict[str, Any]:
                 **({"role": ROLE_NAMES[f.role]} if roles else {}),
                 **({"fudge_points": points} if (points := fudge_points_of(battle, f)) is not None else {}),
                 **({"will": will} if (will := will_of(battle, f)) is not None else {}),
+                **({"stun": worst_stun(f.stuns)} if battle.options.stun_blows else {}),
             }
         )
     rules = rules_of(battle)
@@ -325,6 +334,8 @@ def _summary_lines(summary: dict[str, Any]) -> Iterator[str]:
             extra += f"; Fudge Points {f['fudge_points']['start']} → {f['fudge_points']['left']}"
         if "will" in f:
             extra += f"; Will: {f['will']}"
+        if f.get("stun"):  # Fudge 4.62: the stun sheet, apart from the wounds (a knockout needs no healing)
+            extra += "; knocked out (wakes without healing)" if f["stun"] == "Knocked out" else f"; {f['stun']}"
         yield f"  {f['name']:<{width}}  {f['condition']:<13} {f['boxes_text']}{extra}{role}"
     yield ""
     yield from _heading("Who hit whom", "-")

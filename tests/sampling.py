@@ -9,7 +9,7 @@ test (None: ``tests.helpers.do_little``). At that declaration the preview is tak
 stands there, copied, with a fresh generator for its seed (legitimate for sampling, not a saved battle), the
 declaration made and the round played out by defaults (a Fudge Point question answered "spend"); its outcome is
 read from the events into the odds' ``Outcome`` (hit, location, wound after the defender's roll and the limb rule,
-kind, box marked, out, crippled).
+kind, box marked, out, crippled; a stunning blow's stun, *Fudge* 4.62).
 No roll may be set by hand at that moment (it would fix the roll).
 
 ``assert_agrees`` checks every outcome class with ``|p̂ − p| ≤ 4·√(p(1−p)/n) + 1/n``, a χ² over the classes
@@ -34,6 +34,7 @@ from game.engine.heroes import NOT_RECORDED
 from game.engine.odds import MISS, MISS_LOCATION, Outcome
 from game.engine.preview import AttackPreview, preview
 from game.engine.rule_options import RuleOptions
+from game.engine.stun_sheet import MARKS, level_of
 from game.engine.wounds import WoundLevel
 from tests.helpers import do_little, refereed
 
@@ -63,6 +64,11 @@ def _outcome(b: Battle, events: list[ev.Event], attacker: str, target: str) -> O
     assert blow.target == target
     if not blow.hit:
         return MISS
+    stunned = next((e for e in events if isinstance(e, ev.Stunned) and e.figure == target), None)
+    if stunned is not None:  # Fudge 4.62: a stunning blow marks the stun sheet, not a wound box
+        marked = MARKS[level_of(stunned.result)] if stunned.result else None
+        level = WoundLevel.parse(stunned.level) if stunned.level != "None" else None
+        return Outcome(True, level, blow.location, False, "stun", marked, not b.figure(target).can_act)
     wound = next((e for e in events if isinstance(e, ev.Wounded) and e.figure == target), None)
     if wound is None:
         return Outcome(True, None, blow.location or MISS_LOCATION)

@@ -70,6 +70,8 @@ from game.engine.heroes import CappedRecord, FudgePoint
 from game.engine.min_mid_max import MinMidMax, best_location
 from game.engine.scale_options import CRITICAL_ROLL, CriticalPenetration, ScaleDamageRoll, tech_level_factors
 from game.engine.willpower import WillAgainstPain
+from game.engine.stun import PulledBlow, StunOrRecord
+from game.engine.sweep import sweep_factor
 from game.engine.wounds import WoundLevel
 
 # ------------------------------------------------------------------------------------------ S3
@@ -82,7 +84,7 @@ def extra_factors(
     *Fudge* 4.34's sweep, 4.65's tech levels, 4.52's point step); FTC's own factors are
     ``damage.offensive_factors`` / ``defensive_factors``. The battle and the odds preview add these to those."""
     tech_off, tech_dfn = tech_level_factors(rules, target, weapon, location)
-    return tech_off, tech_dfn
+    return (*sweep_factor(rules), *tech_off), tech_dfn
 
 
 # ------------------------------------------------------------------------------------------ S2
@@ -135,7 +137,7 @@ ATTACKER_WAY: tuple[Step, ...] = (
     Chain("S4", (NumberRoll(), ScaleDamageRoll())),  # Fudge 4.61 (and 4.56 on a graze), 4.58 through Scale
     Chain("S5", (MinMidMax(), CriticalPenetration())),  # Fudge 4.63, then 4.58's critical floor
     Chain("S6", (LevelRoll(), WoundSituational())),  # Fudge 4.61 on the level, 4.55
-    NoStep("S7", "the most the blow may do (Fudge 4.62)"),
+    PulledBlow(),
 )
 """The attacker's side of the blow, S4 to S7, in order (module doc)."""
 
@@ -143,7 +145,7 @@ DEFENDER_WAY: tuple[Step, ...] = (
     Resilience(),  # S8: Damage Resistant, Fragile (Fudge 4.52)
     Chain("S9", (HealthUnlessCapacity(), CapacityRoll())),  # FTC 7.4's Health roll, or Fudge 4.52's
     LimbRule(),  # S10
-    CappedRecord(),  # S11: the box, a hero's capped (Fudge 4.57, 4.64)
+    StunOrRecord(),  # S11: the box, a hero's capped (Fudge 4.57, 4.64), or a stun (Fudge 4.62)
     FudgePoint(),  # S12: a deadly mark bought down with a Fudge Point (Fudge 4.64)
     WillAgainstPain(),  # S13: Will against the new wound's penalty (Fudge 4.51)
 )

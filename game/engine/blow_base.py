@@ -22,6 +22,7 @@ from game.engine.blow_step import BlowStep
 from game.engine.damage import is_limb, limb_wound, location_result
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.rule_options import RuleOptions
+from game.engine.stun_sheet import FRESH, StunSheet
 from game.engine.wounds import WoundLevel, Wounds, WoundTrack, apply_health_roll, graze_cap, wound_for_damage
 
 Dice = Callable[[str, str], tuple[int, ...]]
@@ -172,6 +173,8 @@ class Target:
     defender: Defender = NOBODY
     relative_degree: int = 0
     scale_difference: int = 0
+    stuns: StunSheet = FRESH
+    """*Fudge* 4.62: the target's stun sheet, read by a stunning blow's S11."""
 
     def set_total(self, purpose: str) -> int | None:
         """The total the GM set for the coming roll of ``purpose``, None when none is set."""

@@ -20,6 +20,8 @@ from game.engine.hexgrid import Hex, direction_to, distance, front_hexes
 from game.engine.movement import Reach
 from game.engine.odds import Aim
 from game.engine.seats import SIDE, Seat
+from game.engine.stun import PULL_LEVELS
+from game.engine.sweep import most_targets
 
 AIMS: tuple[str, ...] = get_args(Aim)
 """Where a blow may be aimed (FTC 6.6): "best" lets the hit fall where it hurts most."""
@@ -69,6 +71,17 @@ class DeclareChoices:
     """The spell being concentrated on, continued by declaring it again (FTC 8.1)."""
     aims: Mapping[str, tuple[str, ...]]
     """For each enemy that may be attacked (with an advance or without), where a blow may be aimed."""
+    can_stun: bool = False
+    """*Fudge* 4.62 (rule option ``stun_blows``): a melee blow may go for stun (``Declare.stun``)."""
+    max_wounds: tuple[str, ...] = ()
+    """*Fudge* 4.62 (``pulled_blows``): the wound levels a blow may be pulled to (``Declare.max_wound``)."""
+    sweep: int = 1
+    """*Fudge* 4.34 (``sweeping_blow``): how many targets a melee slash may name (1: no sweeping blow)."""
+    ignorable: tuple[str, ...] = ()
+    """*Fudge* 4.34 (``ignore_attackers``): the enemies the figure may leave undefended (``Declare.ignore``)."""
+    stunned: str | None = None
+    """*Fudge* 4.62: "Stun" or "Very Stunned" when a stun hinders the figure this round: it may not attack,
+    cast or take the very defensive stance (its weapons offer no target, no spell is offered)."""
 
     def stance(self, name: str) -> StanceChoice | None:
         """The choice for one stance, None when it may not be declared now."""
@@ -178,6 +191,8 @@ def declare_choices(battle: Battle, fid: str, options: Mapping[str, object] | No
         for t in sorted(enemies)
     }
     casting = opts.get("casting")
+    rules = battle.options
+    stunned = battle.stun_hindrance(fid)
     return DeclareChoices(
         fid,
         weapons,
@@ -187,6 +202,11 @@ def declare_choices(battle: Battle, fid: str, options: Mapping[str, object] | No
         spell_hexes,
         casting if isinstance(casting, str) else None,
         aims,
+        can_stun=rules.stun_blows and stunned is None,
+        max_wounds=PULL_LEVELS if rules.pulled_blows and stunned is None else (),
+        sweep=most_targets(rules.sweeping_blow) if stunned is None else 1,
+        ignorable=battle.ignorable(fid),
+        stunned=stunned,
     )
 
 

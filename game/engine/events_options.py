@@ -69,14 +69,17 @@ class SpeedContest(Event):
 class Stunned(Event):
     """*Fudge* 4.62: a stunning blow's result, marked on the stun sheet instead of the wound sheet: "Stun" (no
     attack, no very defensive stance, −1 defence next round), "Very Stunned" (no attack, −2 to every roll for the
-    next two rounds) or "Knocked out" (out of the fight; no healing needed). ``level``: the wound the blow would
-    have dealt after the defender's side (``Wounded.after_health``), ``rounds``: the rounds it hinders."""
+    next two rounds), "Knocked out" (out of the fight; no healing needed), or "" (a Scratch: nothing). ``level``:
+    the wound the blow would have dealt after the Health roll (``health_faces``, ``health_result``: FTC 7.4's roll,
+    made as for a wound) and the limb rule; ``rounds``: the rounds it hinders."""
 
     kind: ClassVar[str] = "stunned"
     figure: str
     level: str
     result: str
     rounds: tuple[int, ...] = ()
+    health_faces: tuple[int, ...] = ()
+    health_result: int = 0
 
     @property
     def figures(self) -> tuple[str, ...]:
@@ -84,12 +87,17 @@ class Stunned(Event):
 
     def text(self, names: dict[str, str] | None = None) -> str:
         who = name_of(names, self.figure)
+        health = (
+            f"Health {faces_text(self.health_faces)} = {level_name(self.health_result)}; " if self.health_faces else ""
+        )
+        if not self.result:
+            return f"{who}: {health}{self.level} on a stunning blow does nothing (Fudge 4.62)"
         if self.result == "Knocked out":
-            return f"{who} is knocked out ({self.level} → knocked out): no healing needed (Fudge 4.62)"
+            return f"{who}: {health}{self.level} → knocked out: out of the fight, no healing needed (Fudge 4.62)"
         when = " and ".join(str(r) for r in self.rounds)
         what = "no attack and −1 defence" if self.result == "Stun" else "no attack and −2 to every roll"
         return (
-            f"{who} is {self.result.lower()} ({self.level} → {self.result}): {what} in round"
+            f"{who}: {health}{self.level} → {self.result}: {what} in round"
             f"{'s' if len(self.rounds) > 1 else ''} {when} (Fudge 4.62)"
         )
 

@@ -38,6 +38,7 @@ from game.engine.damage import HEAD, LOCATIONS, TORSO
 from game.engine.damage_capacity import defender_reads_number
 from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.npc_rolls import Dist, RollKind, joint, ways_below
+from game.engine.stun_sheet import FRESH, StunSheet, result_of
 from game.engine.wounds import DEFAULT_TRACK, WoundLevel, Wounds, WoundTrack
 
 _ROLLS: tuple[tuple[int, int], ...] = tuple(FOUR_DF_COUNTS.items())
@@ -239,6 +240,8 @@ class Outcome:
     def __str__(self) -> str:
         if not self.hit:
             return "miss"
+        if self.kind == "stun":  # Fudge 4.62: the stun the wound makes (marked as a level, stun_sheet.MARKS)
+            return f"{self.location}: {self.level} → {result_of(self.marked) or 'no effect'}"
         text = f"{self.location}: {self.level if self.level is not None else 'no wound'}"
         if self.marked is not None and self.marked != self.level:
             text += f" (marks {self.marked})"
@@ -319,6 +322,7 @@ def _outcome_ways(
     option_rolls: tuple[tuple[str, int], ...] = (),
     defender: Defender = NOBODY,
     rolls: tuple[RollKind, ...] = (),
+    stuns: StunSheet = FRESH,
 ) -> Mapping[Outcome, Fraction]:
     health_roll = set_rolls[2]
     has_defence = target_defence is not None
@@ -405,7 +409,7 @@ def _outcome_ways(
         spot = (outcome.location, outcome.level, outcome.kind, number, rd)
         if spot not in spreads:
             scale = scale_difference if numbered else 0
-            target = Target(rules, outcome.location, fresh, health, "", fixed, defender, rd, scale)
+            target = Target(rules, outcome.location, fresh, health, "", fixed, defender, rd, scale, stuns=stuns)
             spreads[spot] = defender_spread(target, Harm(number, outcome.level, outcome.kind))
         for harm, wd in spreads[spot]:
             done = Outcome(True, harm.level, outcome.location, harm.crippled, harm.kind, harm.marked, harm.out)
@@ -474,6 +478,7 @@ def outcome_distribution(
     option_rolls: Sequence[tuple[str, int]] = (),
     defender: Defender = NOBODY,
     rolls: Sequence[RollKind] = (),
+    stuns: StunSheet = FRESH,
 ) -> Mapping[Outcome, Fraction]:
     """The exact distribution of one attack's outcome (FTC 6.4, 6.6, 7, 7.3; docs/rulings.md "Damage").
 
@@ -504,6 +509,8 @@ def outcome_distribution(
     battle's ``defender_of``). ``rolls``: how each combat roll is made when the rule option ``npc_rolls`` makes one
     otherwise (*Fudge* 4.33, 4.34; ``npc_rolls.RollKind`` for the attacker, the target and each of
     ``other_defences``, in order; a set roll is its ``fixed`` there; empty: each his own 4dF, with ``set_rolls``).
+    ``stuns``: the target's stun sheet as it is, read by a stunning blow (*Fudge* 4.62: its outcomes have kind
+    "stun", ``marked`` the stun as a level, ``stun_sheet.result_of``).
     Outcomes with zero chance are left out; the chances sum to exactly 1.
     """
     if aim not in AIMS:
@@ -527,6 +534,7 @@ def outcome_distribution(
         tuple(option_rolls),
         defender,
         tuple(rolls),
+        stuns,
     )
 
 

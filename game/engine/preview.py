@@ -13,7 +13,7 @@ these and nothing private of the battle.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -50,6 +50,7 @@ from game.engine.odds import (
 from game.engine.preview_options import combat_rolls
 from game.engine.rule_options import ROLL_OWNERS, rolls_drawn
 from game.engine.set_dice import set_faces, set_total, set_totals
+from game.engine.wounds import WoundLevel
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,9 @@ class AttackPreview:
     dodging: bool | None = None
     """A missile's target: True when it has declared a dodge against the firer (``defence`` is that dodge,
     FTC 6.5.2), False when it has declared without one, None when its declaration is not known yet."""
+    sweep: tuple[AttackPreview, ...] = ()
+    """*Fudge* 4.34: a sweeping blow's other foes, in order, each previewed with its place's damage; one roll
+    decides every foe of the sweep, so these are each foe's own chances, not independent of one another."""
 
 
 def weapon_named(fig: Figure, name: str | None) -> Weapon:
@@ -185,7 +189,12 @@ def _option_rolls(
 
 
 def _incoming_risk(
-    battle: Battle, fig: Figure, stance: Stance, public: Mapping[str, ev.Declared], dice: _SetRolls
+    battle: Battle,
+    fig: Figure,
+    stance: Stance,
+    public: Mapping[str, ev.Declared],
+    dice: _SetRolls,
+    ignore: Sequence[str] = (),
 ) -> Fraction | None:
     """The chance that the most dangerous enemy attacking ``fig`` in melee hits it in ``stance`` (table 4's
     defence bonus; FTC 6.4): every enemy whose declaration (seen by every player) attacks it, and every enemy
@@ -202,8 +211,12 @@ def _incoming_risk(
         e_off = e.character.combat_skill(ew, battle.round) + total(terms.modifiers)
         my_def, _ = battle.melee_defence(fig.id, e.id, ew, stance.value)
         rolls = (dice.peek("combat", e.id), dice.peek("combat", fig.id))
-        kinds = combat_rolls(battle, dice.peek, (e, fig), [])  # Fudge 4.33, 4.34
-        p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls, rolls=kinds)
+        if e.id in ignore:  # Fudge 4.34: an ignored attacker's blow meets no defence, only the difficulty
+            kinds = combat_rolls(battle, dice.peek, (e,), [])
+            p = hit_probability(e_off, (), terms.difficulty, set_rolls=rolls[:1], rolls=kinds)
+        else:
+            kinds = combat_rolls(battle, dice.peek, (e, fig), [])  # Fudge 4.33, 4.34
+            p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls, rolls=kinds)
         risk = p if risk is None else max(risk, p)
     return risk
 
@@ -220,12 +233,19 @@ def attack_preview(
     compare: bool = True,
     aim: Aim = "best",
     gm_hand: bool = True,
+    stun: bool = False,
+    max_wound: str | None = None,
+    sweep_place: int = 0,
+    ignore: Sequence[str] = (),
 ) -> AttackPreview:
     """The exact odds of ``fid`` attacking ``target_id`` (FTC 6.3–7.4, table 4, table 7, table 9); ``aim``:
     where the attacker means the blow to fall when the result lets him choose (FTC 6.6). Declarations every
     player has seen count as the resolution will count them (the target's stance, its dodge of a missile, the
     attackers the firer must also beat); what is not known yet is named in ``assumptions``. ``gm_hand``:
-    whether the viewer sits in the GM's seat and so knows the rolls the GM set by hand (*Fudge* 4.1)."""
+    whether the viewer sits in the GM's seat and so knows the rolls the GM set by hand (*Fudge* 4.1).
+    The declaration's rule-option fields count as the blow's way counts them: ``stun`` and ``max_wound``
+    (*Fudge* 4.62), the target's place in a sweeping blow ``sweep_place`` (0: the first), the enemies it
+    ``ignore``s (*Fudge* 4.34: they need not be beaten, and hit it undefended)."""
     att = battle.figure(fid)
     tgt = battle.figure(target_id)
     weapon = weapon_named(att, weapon_name)
@@ -237,6 +257,9 @@ def attack_preview(
         assumptions.append(f"{tgt.name}'s stance is not known yet: taken as neutral.")
     t_stance = tdecl.stance if tdecl is not None else "neutral"
     t_defends = tdecl is None or not tdecl.second_move
+    if tdecl is not None and fid in tdecl.ignore:  # Fudge 4.34: the target does not defend against this attacker
+        t_defends = False
+        assumptions.append(f"{tgt.name} ignores {att.name}: the blow meets no defence (Fudge 4.34).")
     skill = att.character.combat_skill(weapon, battle.round)
     start = (att.hex, att.facing)
     positions = [start, *advance]
@@ -293,7 +316,10 @@ def attack_preview(
     offence_wo_stance = skill + total(base)
     offence = offence_wo_stance + stance_mod.value
     # FTC 6.6: every location the target has, so that "best" weighs the arms and legs as the battle does
-    rules = rules_of(battle.options)
+    most = WoundLevel.parse(max_wound) if max_wound is not None else None
+    rules = rules_of(battle.options).for_blow(stun=stun, max_wound=most, sweep_place=sweep_place)
+    if stun and rules.stun_head_knockout and aim in ("best", "head") and tgt.character.has_head:
+        assumptions.append("A stunning blow on the head knocks out (Fudge 4.62).")
     bases = damage_bases(
         att.character, tgt.character, weapon, two_handed=att.character.wields_two_handed(weapon), distance=dist
     )
@@ -311,7 +337,7 @@ def attack_preview(
     # melee (a touch caster included, FTC 8.3), as the round's resolution counts them — only declarations
     # every player has seen (under secret stances nobody's is known before the reveal)
     parried = battle.parrying_weapon(att.id) if weapon.ranged else weapon
-    other_ids = [o for o in attackers if o != target_id]
+    other_ids = [o for o in attackers if o != target_id and o not in ignore]  # Fudge 4.34: the ignored need no beating
     others = tuple(battle.melee_defence(o, att.id, parried, public[o].stance)[0] for o in other_ids)
 
     # rolls the GM set by hand (physical dice at the table) are counted as the totals they will be
@@ -348,6 +374,7 @@ def attack_preview(
             option_rolls=option_rolls,
             defender=defender,
             rolls=kinds,
+            stuns=tgt.stuns,
         )
 
     def reaches(where: Sequence[tuple[Hex, int]]) -> bool:
@@ -367,7 +394,7 @@ def attack_preview(
                 continue
             at = terms if a == adv else terms_at(where)
             dist_s = spread(skill + total(at.modifiers) + s.attack_bonus - a, at.difficulty)
-            risk = None if weapon.ranged else _incoming_risk(battle, att, s, public, dice)
+            risk = None if weapon.ranged else _incoming_risk(battle, att, s, public, dice, ignore)
             columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
     if line is not None:
         at_risk = [b for b in line.bystanders_at_risk() if b not in (att.id, tgt.id)]
@@ -741,13 +768,27 @@ def preview(battle: Battle, action: act.Action) -> Preview | None:
     if not action.targets:
         return None
     advance = advance_positions(fig.hex, fig.facing, action.advance, action.advance_facing)
-    return attack_preview(
-        battle,
-        fig.id,
-        action.weapon,
-        action.targets[0],
-        action.stance,
-        dodge=action.dodge,
-        advance=advance,
-        aim=action.aim if action.aim in AIMS else "best",  # type: ignore[arg-type]
-    )
+
+    def of(place: int, target: str) -> AttackPreview:
+        return attack_preview(
+            battle,
+            fig.id,
+            action.weapon,
+            target,
+            action.stance,
+            dodge=action.dodge,
+            advance=advance,
+            aim=action.aim if action.aim in AIMS else "best",  # type: ignore[arg-type]
+            stun=action.stuns,
+            max_wound=action.most_wound,
+            sweep_place=place,
+            ignore=action.ignoring,
+        )
+
+    first = of(0, action.targets[0])
+    if len(action.targets) == 1:
+        return first
+    # Fudge 4.34: a sweeping blow, each foe with its place in the sweep
+    rest = tuple(of(place, t) for place, t in enumerate(action.targets[1:], start=1))
+    note = "One roll decides every foe of the sweep (Fudge 4.34)."
+    return replace(first, sweep=rest, assumptions=(*first.assumptions, note))

@@ -116,16 +116,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "stun_blows", "Stun blows", "bool", False, "Blows", "Fudge 4.62",
-        "A blow may go for stun: Hurt stuns, Very Hurt very stuns, worse knocks out.",
+        "A blow may go for stun: Hurt stuns, Very Hurt very stuns, worse knocks out.", ready=True,
     ),
     OptionSpec(
         "stun_head_knockout", "Head knockout", "bool", False, "Blows", "Fudge 4.62",
         "A stunning blow that lands on the head knocks out.",
-        depends_on=(("stun_blows", (True,)),), needs="needs Stun blows",
+        depends_on=(("stun_blows", (True,)),), needs="needs Stun blows", ready=True,
     ),
     OptionSpec(
         "pulled_blows", "Pulled blows", "bool", False, "Blows", "Fudge 4.62",
-        "A blow may name the most wound it will do (pulling a punch).",
+        "A blow may name the most wound it will do (pulling a punch).", ready=True,
     ),
     OptionSpec(
         "sweeping_blow", "Sweeping blow", "int", 0, "Blows", "Fudge 4.34",

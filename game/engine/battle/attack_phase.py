@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine.battle import declarations, flow, movement_phase, reach, spells
+from game.engine.battle import blow_options, declarations, flow, movement_phase, reach, spells
 from game.engine.battle.state import BattleState, Decision, Declaration, Figure, IllegalAction, Reason
 from game.engine.combat import Stance
 from game.engine.odds import AIMS
@@ -65,7 +65,7 @@ def advance(b: BattleState) -> list[ev.Event]:
     if declarations.reveal(b):
         out.append(ev.Revealed())
         for d in declarations.declarations(b).values():
-            out.append(ev.Declared(d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move))
+            out.append(declared(d))
         for d in list(declarations.declarations(b).values()):
             # 1-second spells first, in the order declared: each was declared before any step was seen
             if d.pending_cast and b.figures[d.figure].can_act:
@@ -80,6 +80,13 @@ def advance(b: BattleState) -> list[ev.Event]:
     return out
 
 
+def declared(d: Declaration, *, hidden: bool = False) -> ev.Declared:
+    """The ``Declared`` event of a declaration (hidden under secret stances until the reveal, *Fudge* 4.32)."""
+    return ev.Declared(
+        d.figure, d.stance, d.targets, d.dodge, d.weapon, d.second_move, hidden, d.stun, d.max_wound, d.ignore
+    )
+
+
 def declare_options(b: BattleState, fid: str) -> dict[str, object]:
     """What a figure may declare now: weapons with their targets, stances, retreat hexes (for the UI/AI)."""
     fig = b.figure(fid)
@@ -91,7 +98,7 @@ def declare_options(b: BattleState, fid: str) -> dict[str, object]:
     firers = [e.id for e in b.enemies_of(fig) if any(w.ranged for w in e.character.weapons) or reach.casts_bolts(e)]
     options: dict[str, object] = {"weapons": weapons, "stances": stances, "retreats": retreats, "firers": firers}
     options.update(spells.declare_options(b, fig))
-    return options
+    return blow_options.restrict(b, fig, options)  # Fudge 4.62: a stunned figure neither attacks nor casts
 
 
 def check_declarer(b: BattleState, fid: str, kind: str) -> Figure:
@@ -108,6 +115,8 @@ def declare(b: BattleState, a: act.Declare) -> list[ev.Event]:
     """FTC 6.1, 6.2, 8: a figure declares its stance, target, weapon, dodges, advance or retreat, or the
     spell it casts; under secret stances its steps wait for the reveal (*Fudge* 4.32)."""
     fig = check_declarer(b, a.figure, "declare")
+    # Fudge 4.62, 4.34: a stunned figure's declaration, a stun, a pulled blow, a sweep, ignored enemies
+    blow_options.check(b, fig, a, reach.weapon_of(fig, a.weapon))
     plan = spells.check_declaration(b, fig, a)
     try:
         stance = Stance(a.stance)
@@ -118,8 +127,6 @@ def declare(b: BattleState, a: act.Declare) -> list[ev.Event]:
     weapon = reach.weapon_of(fig, a.weapon)
     if a.aim not in AIMS:
         raise IllegalAction(f"Aim at one of {', '.join(AIMS)} (FTC 6.6), not {a.aim!r}.")
-    if len(a.targets) > 1:
-        raise IllegalAction("A figure attacks one target a round.")
     enemies = {e.id for e in b.enemies_of(fig)}
     for t in a.targets:
         if t not in enemies:
@@ -174,9 +181,12 @@ def declare(b: BattleState, a: act.Declare) -> list[ev.Event]:
         spell=plan[0].name if plan is not None else None,
         spell_target=plan[1] if plan is not None else None,
         spell_hex=plan[2] if plan is not None else None,
+        stun=a.stuns,
+        max_wound=a.most_wound,
+        ignore=a.ignoring,
     )
     declarations.record(b, decl)
-    out: list[ev.Event] = [ev.Declared(fig.id, stance.value, decl.targets, decl.dodge, weapon.name, hidden=secret)]
+    out: list[ev.Event] = [declared(decl, hidden=secret)]
     out.extend(spells.declared(b, fig, decl, plan))
     if not secret:
         out.extend(declarations.take_steps(b, fig, decl, steps, a.retreat))

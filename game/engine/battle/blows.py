@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from game.engine import events as ev
+from game.engine import stun
 from game.engine.battle import dice, effects, gm_seat, heroes, reach
 from game.engine.battle.state import (
     OUT_OF_RANGE,
@@ -134,7 +135,7 @@ def defence_vs(
     stance = Stance(decl.stance) if decl else Stance.NEUTRAL
     own = reach.melee_weapon(defender)
     vh = defender.very_hurt_penalty(b.round)
-    gm_mods = gm_seat.terms(b, defender)
+    gm_mods = (*gm_seat.terms(b, defender), *stun.terms(defender.stunned, b.round, "defence"))  # Fudge 4.1, 4.62
     kind = kind_modifiers(defender.character.kind)[1]  # Fudge 4.23: a carnivore defends a level low
     base_mods = (
         *defence_modifiers(
@@ -317,8 +318,11 @@ def apply_wounds(b: BattleState, wounds: Sequence[Wound]) -> list[ev.Event]:
     for fig, dmg, location, lv, rules, degree, scale in wounds:
         level = WoundLevel(lv)
         defender = heroes.defender_of(b, fig)
-        target = Target(rules, location, fig.wounds, fig.character.health, fig.id, (), defender, degree, scale)
+        target = Target(rules, location, fig.wounds, fig.character.health, fig.id, (), defender, degree, scale, stuns=fig.stuns)
         harm, steps = defender_side(target, Harm(dmg, level), dice.blow_dice(b))
+        if harm.kind == "stun":
+            out.append(stunned(b, fig, harm))
+            continue
         crippled = location if harm.crippled else None
         if crippled:
             # FTC 6.6: crippled for the rest of the fight (the effects: docs/rulings.md "Hit location")
@@ -348,6 +352,21 @@ def apply_wounds(b: BattleState, wounds: Sequence[Wound]) -> list[ev.Event]:
         )
         out.extend(heroes.after_wound(b, fig, target, harm, steps))
     return out
+
+
+def stunned(b: BattleState, fig: Figure, harm: Harm) -> ev.Stunned:
+    """*Fudge* 4.62: a stunning blow marks the figure's stun sheet (``stun.StunOrRecord`` read the result): a Stun
+    or Very Stunned hinders the next round(s), a knockout takes it out with nothing to heal; a Scratch does
+    nothing."""
+    result = stun.result_of(harm.marked)
+    rounds: tuple[int, ...] = ()
+    if result is not None:
+        fig.stuns, _ = fig.stuns.record(stun.level_of(result))
+        rounds = stun.hindered_rounds(result, b.round)
+        fig.stunned = (*fig.stunned, *((r, result) for r in rounds))
+    result_name = result if result is not None else ""
+    health = harm.roll_result if harm.roll_result is not None else fig.character.health
+    return ev.Stunned(fig.id, str(harm.level), result_name, rounds, harm.roll_faces, health)
 
 
 def attack_terms(
@@ -432,6 +451,7 @@ def dodge_terms(b: BattleState, fid: str, stance: Stance, bonus: Modifier | None
         *((bonus,) if bonus is not None else ()),
         *effects.modifiers(b, fig, "defence"),
         *gm_seat.terms(b, fig),
+        *stun.terms(fig.stunned, b.round, "defence"),
     )
 
 
@@ -467,5 +487,5 @@ def taken_out(b: BattleState, figures: Iterable[Figure]) -> list[ev.Event]:
     for f in figures:
         if not f.can_act and not f.out:
             f.out = True
-            out.append(ev.TakenOut(f.id, f.wounds.label))
+            out.append(ev.TakenOut(f.id, stun.KNOCKED_OUT if f.stuns.knocked_out else f.wounds.label))
     return out

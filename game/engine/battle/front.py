@@ -14,6 +14,7 @@ from game.engine import events as ev
 from game.engine import gm
 from game.engine.battle import (
     attack_phase,
+    blow_options,
     blows,
     declarations,
     dice,
@@ -147,6 +148,8 @@ class Battle(BattleState):
     retreat_hexes = declarations.retreat_hexes
     advance_positions = declarations.advance_positions
     declare_options = attack_phase.declare_options
+    stun_hindrance = blow_options.hindrance
+    ignorable = blow_options.ignorable
     # attacks (FTC 6.3-7)
     attack_terms = blows.attack_terms
     dodge_terms = blows.dodge_terms

@@ -12,6 +12,7 @@ movement phase before any figure has moved or held this round. What the GM lays 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from game.engine import events as ev
@@ -263,6 +264,8 @@ def declare_in(b: BattleState, a: gm.DeclareIn) -> list[ev.Event]:
         )
     no_move_under_way(b)
     fig.out = False
+    if fig.stuns.knocked_out:  # Fudge 4.62: a knockout needs no healing, only time: the GM says it is past
+        fig.stuns = replace(fig.stuns, knocked_out=False)
     if fig.id not in b.order:
         b.order.append(fig.id)  # last in the order until initiative is next rolled
     return [ev.GMActed(a.kind, "brings {0} back into the fight", (fig.id,), a.reason), *settle(b)]

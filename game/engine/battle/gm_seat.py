@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from game.engine import gm
+from game.engine import gm, stun
 from game.engine.battle.state import BattleState, Figure
 from game.engine.combat import Modifier, total
 from game.engine.hexgrid import Hex
@@ -55,10 +55,11 @@ def modifiers_on(b: BattleState, fid: str) -> tuple[gm.SituationalModifier, ...]
 
 
 def terms(b: BattleState, fig: Figure) -> tuple[Modifier, ...]:
-    """*Fudge* 4.1: the GM's modifiers on a figure's offence, defence and escape rolls this round, named."""
-    return tuple(
-        Modifier(n, v) for n, v in gm.modifier_terms(b.gm_seat_state.conditions.modifiers, fig.id, fig.side, b.round)
-    )
+    """*Fudge* 4.1: the GM's modifiers on a figure's offence, defence and escape rolls this round, named; and on
+    the same rolls a Very Stunned figure's −2 (*Fudge* 4.62's "−2 to all actions", read as every roll the GM's
+    modifier reaches)."""
+    laid = gm.modifier_terms(b.gm_seat_state.conditions.modifiers, fig.id, fig.side, b.round)
+    return (*(Modifier(n, v) for n, v in laid), *stun.terms(fig.stunned, b.round, "all"))
 
 
 def light_at(b: BattleState, h: Hex) -> int:

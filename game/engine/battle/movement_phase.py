@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from game.engine import actions as act
 from game.engine import events as ev
+from game.engine import stun
 from game.engine.battle import blows, dice, effects, flow, gm_seat, reach, spells, zones
 from game.engine.battle.state import (
     STANDING_ORDERS,
@@ -402,8 +403,10 @@ def advance(b: BattleState) -> list[ev.Event]:
 
 
 def free_attacks(b: BattleState, mover: Figure, stoppers: list[Figure]) -> list[ev.Event]:
-    """FTC 5.3: each stopper attacks the runner at once; one defence roll at -2, no blow back."""
+    """FTC 5.3: each stopper attacks the runner at once; one defence roll at -2, no blow back. A stopper stunned
+    this round strikes none (*Fudge* 4.62: a free attack is an attack)."""
     out: list[ev.Event] = []
+    stoppers = [s for s in stoppers if stun.hindrance(s.stunned, b.round) is None]
     shared: dict[str, tuple[int, ...]] = {}  # Fudge 4.34: a side's pawns share one roll in this exchange
     mover_roll = dice.combat_faces(b, mover.id, shared, out)
     out.append(ev.CombatRoll(mover.id, *mover_roll))

@@ -9,10 +9,15 @@ is taken out. Each blow is ``blows``; this part owns no state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+
 from game.engine import events as ev
 from game.engine.battle import blows, declarations, dice, flow, ranged, reach, spells
-from game.engine.battle.state import BattleState, Figure, figure_distance
+from game.engine.battle.state import BattleState, Declaration, Figure, figure_distance
+from game.engine.blow import BlowRules, rules_of
 from game.engine.combat import Modifier, Stance, total
+from game.engine.wounds import WoundLevel
 
 
 def resolve_round(b: BattleState) -> list[ev.Event]:
@@ -49,7 +54,11 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
             melee_on.setdefault(touched, []).append(fid)
     # shields cover as many melee attackers as the table allows this round (free attacks in the movement
     # phase included), in the attackers' initiative order (FTC 9.2)
-    shield_vs = {t: blows.shield_against(b.figures[t], atts) for t, atts in melee_on.items()}
+    # (Fudge 4.34: an attacker the target ignores meets no defence, so no shield either)
+    shield_vs = {
+        t: blows.shield_against(b.figures[t], [a for a in atts if a not in _ignored(decls, t)])
+        for t, atts in melee_on.items()
+    }
     wounds: list[blows.Wound] = []
     for a_id, t_id in attacks:
         att, tgt = b.figures[a_id], b.figures[t_id]
@@ -81,7 +90,8 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
                 )
                 defence = tgt.character.agility + rolls[t_id] + total(dmods)
         else:
-            if tdecl is None or tdecl.second_move or t_id not in rolls:
+            # Fudge 4.34: a target that ignores this attacker does not defend against him
+            if tdecl is None or tdecl.second_move or t_id not in rolls or a_id in tdecl.ignore:
                 defence, dmods = None, ()
             else:
                 defence, dmods, _ = blows.defence_vs(
@@ -91,7 +101,7 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
         # those attacking him (a firer parries his attackers with his melee weapon)
         parried = reach.melee_weapon(att) if weapon.ranged else weapon
         for o in melee_on.get(a_id, []):
-            if o != t_id and o in rolls:
+            if o != t_id and o in rolls and o not in d.ignore:  # Fudge 4.34: an ignored attacker need not be beaten
                 res, _, _ = blows.defence_vs(
                     b,
                     b.figures[o],
@@ -116,7 +126,11 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
             dist,
             d.aim,
             target_roll=rolls.get(t_id) if defence is not None else None,
+            rules=_blow_rules(b, d, t_id),
         )
+        if tdecl is not None and a_id in tdecl.ignore:
+            step = ev.BlowStep("Fudge 4.34", f"ignored by {tgt.name}", (), "a defence roll", "none")
+            event = replace(event, steps=(step, *event.steps))
         out.append(event)
         if wound:
             wounds.append(wound)
@@ -130,6 +144,19 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
     out.extend(blows.taken_out(b, b.figures.values()))
     flow.check_over(b, out)
     return out
+
+
+def _ignored(decls: Mapping[str, Declaration], fid: str) -> tuple[str, ...]:
+    """The attackers a figure ignores this round (*Fudge* 4.34)."""
+    d = decls.get(fid)
+    return d.ignore if d is not None else ()
+
+
+def _blow_rules(b: BattleState, d: Declaration, target: str) -> BlowRules:
+    """The blow's rules of the way (``game.engine.blow``): the battle's, with what the declaration says — a stun
+    and the most wound (*Fudge* 4.62), the target's place in a sweeping blow (*Fudge* 4.34)."""
+    most = WoundLevel.parse(d.max_wound) if d.max_wound is not None else None
+    return rules_of(b.options).for_blow(stun=d.stun, max_wound=most, sweep_place=d.targets.index(target))
 
 
 def _in_reach(b: BattleState, att: Figure, tgt: Figure, weapon_name: str | None) -> bool:

@@ -37,6 +37,7 @@ from game.engine.ranges import RangeBand
 from game.engine.rule_options import HEROES, resolve_role
 from game.engine.rule_options import RULE_OPTION_HELP as RULE_OPTION_HELP
 from game.engine.rule_options import RuleOptions as RuleOptions
+from game.engine.stun_sheet import FRESH, StunSheet
 from game.engine.terrain import TerrainMap
 from game.engine.wounds import WoundLevel, Wounds
 
@@ -135,6 +136,10 @@ class Figure:
     """*Fudge* 4.51: the wound level a Will roll eased and by how much (while it stays the worst)."""
     fights_on: bool = False
     """*Fudge* 4.51: Incapacitated, but fighting on after a Superb Will roll (until any further wound)."""
+    stuns: StunSheet = FRESH
+    """*Fudge* 4.62: the stun sheet (Stun, Very Stunned, knocked out), apart from the wounds."""
+    stunned: tuple[tuple[int, str], ...] = ()
+    """*Fudge* 4.62: the rounds a stun hinders, each with its result ("Stun", "Very Stunned")."""
     # this round
     initiative: int = 0
     moved: bool = False
@@ -154,8 +159,8 @@ class Figure:
     @property
     def can_act(self) -> bool:
         """Able to fight: not taken out and wounds below Incapacitated (FTC 6.4, 7.3), or fighting on
-        Incapacitated after a Superb Will (*Fudge* 4.51)."""
-        return not self.out and (self.wounds.can_act or self.fights_on)
+        Incapacitated after a Superb Will (*Fudge* 4.51); not knocked out (*Fudge* 4.62)."""
+        return not self.out and (self.wounds.can_act or self.fights_on) and not self.stuns.knocked_out
 
     @property
     def size(self) -> int:
@@ -205,6 +210,11 @@ class Declaration:
     """FTC 8: the spell cast (or concentrated on) instead of a weapon attack, its figure or hex."""
     spell_target: str | None = None
     spell_hex: Hex | None = None
+    stun: bool = False
+    """*Fudge* 4.62: the blow goes for stun; ``max_wound``: the most wound it will do (a pulled blow)."""
+    max_wound: str | None = None
+    ignore: tuple[str, ...] = ()
+    """*Fudge* 4.34: the enemies the figure leaves undefended in melee this round."""
 
 
 OUT_OF_RANGE = 99
