@@ -60,8 +60,11 @@ def _to_declaration(b: Battle, fid: str, decide_before: Chooser) -> None:
 
 
 def _outcome(b: Battle, events: list[ev.Event], attacker: str, target: str) -> Outcome:
-    blow = next(e for e in events if isinstance(e, ev.AttackResolved) and e.attacker == attacker and not e.stray)
-    assert blow.target == target
+    blow = next(
+        e
+        for e in events
+        if isinstance(e, ev.AttackResolved) and e.attacker == attacker and e.target == target and not e.stray
+    )
     if not blow.hit:
         return MISS
     stunned = next((e for e in events if isinstance(e, ev.Stunned) and e.figure == target), None)
@@ -96,10 +99,13 @@ def sample_attack(
     decide_before: Chooser = lambda b, d: None,
     n: int = 10_000,
     first_seed: int = 1,
+    target: str | None = None,
 ) -> Sample:
     """The preview of ``declaration`` and the outcomes of ``n`` battles resolving it (module doc). The battle is
     ``setup`` under ``options``, refereed, round 1 played standing still, the initiative of round 2 set by hand
-    (``initiative``: figure -> faces); ``decide_before`` plays round 2 up to the declaration."""
+    (``initiative``: figure -> faces); ``decide_before`` plays round 2 up to the declaration. ``target``: which of
+    a sweeping blow's targets to read (*Fudge* 4.34; its preview is the declaration's ``sweep`` entry), the
+    first by default."""
     b = refereed(replace(setup, options=options, seed=first_seed))
     for fid, faces in initiative.items():
         b.apply(gm.SetDie(fid, "initiative", faces))
@@ -107,11 +113,13 @@ def sample_attack(
         d = legal_actions(b)
         assert d is not None
         b.apply(do_little(d))
-    attacker, target = declaration.figure, declaration.targets[0]
+    attacker, target = declaration.figure, target or declaration.targets[0]
     _to_declaration(b, attacker, decide_before)
     assert not b.gm_dice, "a roll set by hand would fix what is sampled"
     shown = preview(b, declaration)
     assert isinstance(shown, AttackPreview)
+    place = declaration.targets.index(target)
+    shown = shown.sweep[place - 1] if place else shown
     counts: Counter[Outcome] = Counter()
     # what never changes is shared (characters, events and decisions are frozen: a figure's character is
     # replaced, never edited; the log only grows), the rng replaced

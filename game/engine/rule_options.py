@@ -130,12 +130,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "sweeping_blow", "Sweeping blow", "int", 0, "Blows", "Fudge 4.34",
         "A slash may strike up to three foes, each after the first doing this much less damage.",
-        low=0, high=2,
+        low=0, high=2, ready=True,
         value_help={0: "off", 1: "1 damage less per foe cut through", 2: "2 damage less per foe cut through"},
     ),
     OptionSpec(
         "ignore_attackers", "Ignoring attackers", "bool", False, "Blows", "Fudge 4.34",
-        "A fighter may leave attackers undefended to strike his foe without beating their defence.",
+        "A fighter may leave attackers undefended to strike his foe without beating their defence.", ready=True,
     ),
     OptionSpec(
         "damage_roll", "Damage roll", "enum", "off", "Damage", "Fudge 4.61, 4.63",
