@@ -13,7 +13,8 @@ against a wound's penalty (*Fudge* 4.51) and the attacker's 4dF damage rolls of 
 nobody and is left out, as are rolls of one die, 3d6 (not 4dF sums) and the target's situational roll on a wound
 (*Fudge* 4.55: a high roll there is the attacker's luck, not its roller's). Under the rule option ``npc_rolls`` an
 NPC pawn's roll of nothing (*Fudge* 4.33) and a side's 2dF group roll (4.34) are not 4dF and are left out; a
-side's group roll of 4dF counts once for the side.
+side's group roll of 4dF counts once for the side; the Speed contest's rolls (*Fudge* 4.36) and a stunning
+blow's Health roll (4.62) count.
 """
 
 from __future__ import annotations
@@ -141,10 +142,13 @@ def side_rolls(battle: Battle) -> dict[str, list[tuple[int, ...]]]:
             add(e.mover, e.mover_faces)
             for sid, faces in zip(e.stoppers, e.stopper_faces, strict=True):
                 add(sid, faces)
-        elif isinstance(e, ev.Wounded) and e.health_faces:  # a Scratch under Fudge 4.52's roll rolls none
+        elif isinstance(e, ev.Wounded | ev.Stunned) and e.health_faces:  # a Scratch under Fudge 4.52 rolls none
             add(e.figure, e.health_faces)
         elif isinstance(e, ev.WillAgainstPain):  # Fudge 4.51
             add(e.figure, e.faces)
+        elif isinstance(e, ev.SpeedContest):  # Fudge 4.36: each side's Speed rolls
+            add(e.first, e.first_faces)
+            add(e.second, e.second_faces)
         if isinstance(e, ev.AttackResolved):
             for step in e.steps:
                 if step.rule in ATTACKER_4DF_RULES and len(step.faces) == 4:

@@ -62,7 +62,7 @@ class SpeedContest(Event):
         if self.winner is None:
             return line + " — a tie: no bonus (Fudge 4.36)"
         loser = b if self.winner == self.first else a
-        return f"{line} — {name_of(names, self.winner)} +{self.bonus} to his skill against {loser} (Fudge 4.36)"
+        return f"{line} — {name_of(names, self.winner)} +{self.bonus} to skill against {loser} (Fudge 4.36)"
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from game.engine.odds import (
     miss_probabilities,
     outcome_distribution,
 )
-from game.engine.preview_options import combat_rolls
+from game.engine.preview_options import combat_rolls, speed_mixture
 from game.engine.rule_options import ROLL_OWNERS, rolls_drawn
 from game.engine.set_dice import set_faces, set_total, set_totals
 from game.engine.wounds import WoundLevel
@@ -195,11 +195,14 @@ def _incoming_risk(
     public: Mapping[str, ev.Declared],
     dice: _SetRolls,
     ignore: Sequence[str] = (),
+    contest: tuple[str, Mapping[int, Fraction]] | None = None,
 ) -> Fraction | None:
     """The chance that the most dangerous enemy attacking ``fig`` in melee hits it in ``stance`` (table 4's
     defence bonus; FTC 6.4): every enemy whose declaration (seen by every player) attacks it, and every enemy
     not known to have declared who has it in reach now, each with the terms the resolution will use
-    (``Battle.attack_terms``: stance, Very Hurt, the GM's modifiers …)."""
+    (``Battle.attack_terms``: stance, Very Hurt, the GM's modifiers …). An enemy ``fig`` ignores hits it
+    undefended (*Fudge* 4.34); with ``contest`` (an enemy and the Speed difference's spread, *Fudge* 4.36) that
+    enemy's blow is mixed over who wins the contest."""
     risk: Fraction | None = None
     for e in battle.threats_to(fig.id, known=public.keys()):
         decl = public.get(e.id)
@@ -216,7 +219,17 @@ def _incoming_risk(
             p = hit_probability(e_off, (), terms.difficulty, set_rolls=rolls[:1], rolls=kinds)
         else:
             kinds = combat_rolls(battle, dice.peek, (e, fig), [])  # Fudge 4.33, 4.34
-            p = hit_probability(e_off, (my_def,), terms.difficulty, set_rolls=rolls, rolls=kinds)
+            mixture = contest[1] if contest is not None and contest[0] == e.id else {0: Fraction(1)}
+            p = sum(
+                (
+                    q
+                    * hit_probability(
+                        e_off + max(0, -d), (my_def + max(0, d),), terms.difficulty, set_rolls=rolls, rolls=kinds
+                    )
+                    for d, q in mixture.items()
+                ),
+                Fraction(0),
+            )
         risk = p if risk is None else max(risk, p)
     return risk
 
@@ -355,7 +368,21 @@ def attack_preview(
     # Fudge 4.33, 4.34: an NPC pawn's roll is nothing, or its side's one roll (pawns of a side move together)
     kinds = combat_rolls(battle, dice.peek, [att, tgt, *(battle.figure(o) for o in other_ids)], assumptions)
 
+    # Fudge 4.36: a target striking back in melee makes a Speed contest first: the odds mix over its difference
+    back = None if tdecl is None else (fid in tdecl.targets and not weapon_named(tgt, tdecl.weapon).ranged)
+    mixture = speed_mixture(battle, dice.peek, att, tgt, back, assumptions) if not weapon.ranged else None
+
     def spread(level: int, difficulty: int = difficulty) -> Mapping[Outcome, Fraction]:
+        if mixture is None:
+            return one(level, difficulty, defence)
+        mixed: dict[Outcome, Fraction] = {}
+        for d, p in mixture.items():
+            won = None if defence is None else defence + max(0, -d)
+            for outcome, q in one(level + max(0, d), difficulty, won).items():
+                mixed[outcome] = mixed.get(outcome, Fraction(0)) + p * q
+        return MappingProxyType(mixed)
+
+    def one(level: int, difficulty: int, defence: int | None) -> Mapping[Outcome, Fraction]:
         return outcome_distribution(
             level,
             defence,
@@ -394,7 +421,8 @@ def attack_preview(
                 continue
             at = terms if a == adv else terms_at(where)
             dist_s = spread(skill + total(at.modifiers) + s.attack_bonus - a, at.difficulty)
-            risk = None if weapon.ranged else _incoming_risk(battle, att, s, public, dice, ignore)
+            duel = (target_id, mixture) if mixture is not None else None
+            risk = None if weapon.ranged else _incoming_risk(battle, att, s, public, dice, ignore, duel)
             columns.append(StanceColumn(s, hit_chance(dist_s), dist_s, risk))
     if line is not None:
         at_risk = [b for b in line.bystanders_at_risk() if b not in (att.id, tgt.id)]

@@ -8,11 +8,13 @@ The preview reads the battle's public state only, as the screen and the computer
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 
 from game.engine import npc_rolls
 from game.engine.battle import Battle, Figure
 from game.engine.npc_rolls import RollKind
+from game.engine.speed_contest import difference
 
 Peek = Callable[[str, str], int | None]
 """The total of a figure's next roll of a purpose the GM set by hand (None: none, or the viewer may not know)."""
@@ -61,9 +63,28 @@ def combat_rolls(battle: Battle, peek: Peek, figures: Sequence[Figure], assumpti
     return tuple(kinds)
 
 
+def speed_mixture(
+    battle: Battle, peek: Peek, att: Figure, tgt: Figure, attacks_back: bool | None, assumptions: list[str]
+) -> Mapping[int, Fraction] | None:
+    """*Fudge* 4.36 (rule option ``speed_contest``): the exact spread of the Speed contest's difference (the
+    attacker's result minus the target's) when the target has declared, where every player saw it, a melee blow
+    on the attacker (``attacks_back``; None: not known yet, said in ``assumptions``); None when no contest is
+    counted."""
+    if not battle.options.speed_contest:
+        return None
+    if attacks_back is None:
+        _say(assumptions, f"{tgt.name}'s attack on {att.name} is not known yet: no Speed contest counted (Fudge 4.36).")
+        return None
+    if not attacks_back:
+        return None
+    _say(assumptions, f"{att.name} and {tgt.name} strike each other: a Speed contest first (Fudge 4.36).")
+    fixed = (peek("speed", att.id), peek("speed", tgt.id))
+    return difference(battle.speed_of(att), battle.speed_of(tgt), *fixed)
+
+
 def _say(assumptions: list[str], sentence: str) -> None:
     if sentence not in assumptions:
         assumptions.append(sentence)
 
 
-__all__ = ["Peek", "combat_rolls", "group_set"]
+__all__ = ["Peek", "combat_rolls", "group_set", "speed_mixture"]

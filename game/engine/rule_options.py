@@ -112,7 +112,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "speed_contest", "Speed contest", "bool", False, "Skills", "Fudge 4.36",
-        "Fighters who attack each other roll Speed; the winner adds the difference to his skill.",
+        "Fighters who attack each other roll Speed; the winner adds the difference to his skill.", ready=True,
     ),
     OptionSpec(
         "stun_blows", "Stun blows", "bool", False, "Blows", "Fudge 4.62",

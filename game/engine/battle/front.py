@@ -165,6 +165,7 @@ class Battle(BattleState):
     casting_at = spells.casting_at
     effects = lasting.all_effects
     effects_on = lasting.effects_on
+    speed_of = lasting.speed_of
     known_spells = spell_reach.known_spells
     area_hex_on = spell_reach.area_hex_on
     spell_hexes = spell_reach.spell_hexes

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from game.engine import events as ev
-from game.engine.battle import blows, declarations, dice, flow, ranged, reach, spells
+from game.engine import speed_contest
+from game.engine.battle import blows, declarations, dice, effects, flow, ranged, reach, spells
 from game.engine.battle.state import BattleState, Declaration, Figure, figure_distance
 from game.engine.blow import BlowRules, rules_of
 from game.engine.combat import Modifier, Stance, total
@@ -40,6 +41,8 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
     for a, t in attacks:
         if not reach.weapon_of(b.figures[a], decls[a].weapon).ranged:
             melee_on.setdefault(t, []).append(a)
+    # Fudge 4.36: who lands a blow first, between two figures striking each other (before any blow)
+    speed = _speed_contest(b, [(a, t) for t, atts in melee_on.items() for a in atts], out)
     # FTC 8.3: the touch of a touch spell is a standard attack, so its caster is among the target's melee
     # attackers, whose defences the target must beat too (FTC 6.1, 6.4.1)
     for fid in rollers:
@@ -76,7 +79,7 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
             dodges=len(d.dodge),
             firer_defending=bool(melee_on.get(a_id)),
         )
-        omods = list(terms.modifiers)
+        omods = [*terms.modifiers, *speed_contest.modifier(speed.get((a_id, t_id), 0))]
         difficulty = terms.difficulty
         band = terms.band
         tdecl = decls.get(t_id)
@@ -97,6 +100,8 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
                 defence, dmods, _ = blows.defence_vs(
                     b, tgt, att, weapon, rolls[t_id], tdecl, shield_ok=a_id in shield_vs.get(t_id, set())
                 )
+                won = speed_contest.modifier(speed.get((t_id, a_id), 0))
+                defence, dmods = defence + total(won), (*dmods, *won)
         # FTC 6.1, 6.4.1: whoever he strikes or shoots, a combatant attacked in melee must defeat all of
         # those attacking him (a firer parries his attackers with his melee weapon)
         parried = reach.melee_weapon(att) if weapon.ranged else weapon
@@ -111,7 +116,7 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
                     decls.get(o),
                     shield_ok=a_id in shield_vs.get(o, set()),
                 )
-                others.append((o, res))
+                others.append((o, res + speed.get((o, a_id), 0)))
         event, wound = blows.strike(
             b,
             att,
@@ -144,6 +149,27 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
     out.extend(blows.taken_out(b, b.figures.values()))
     flow.check_over(b, out)
     return out
+
+
+def _speed_contest(b: BattleState, melee: list[tuple[str, str]], out: list[ev.Event]) -> dict[tuple[str, str], int]:
+    """*Fudge* 4.36's Speed contest (rule option ``speed_contest``): each figure of a pair striking each other in
+    melee rolls Speed + 4dF once; per pair the winner's bonus against the other, keyed (winner, loser). Nothing
+    rolled with the option off."""
+    if not b.options.speed_contest:
+        return {}
+    pairs = speed_contest.pairs(melee)
+    results: dict[str, tuple[tuple[int, ...], int]] = {}
+    for fid in dict.fromkeys(f for pair in pairs for f in pair):
+        faces = dice.roll_faces(b, "speed", fid)
+        results[fid] = (faces, effects.speed_of(b, b.figures[fid]) + sum(faces))
+    bonuses: dict[tuple[str, str], int] = {}
+    for a, t in pairs:
+        (fa, ra), (ft, rt) = results[a], results[t]
+        winner = a if ra > rt else t if rt > ra else None
+        out.append(ev.SpeedContest(a, t, fa, ra, ft, rt, winner, abs(ra - rt)))
+        if winner is not None:
+            bonuses[(winner, t if winner == a else a)] = abs(ra - rt)
+    return bonuses
 
 
 def _ignored(decls: Mapping[str, Declaration], fid: str) -> tuple[str, ...]:

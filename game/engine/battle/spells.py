@@ -105,7 +105,10 @@ def parries_against(
 ) -> list[tuple[str, int]]:
     """The defence results of those attacking a caster in melee, other than his target, that his touch or
     bolt must also beat (FTC 6.1, 6.4.1): each parries ``weapon`` with the roll he has made this round (a
-    1-second spell, resolved when declared, meets only the rolls already made; FTC 8.1)."""
+    1-second spell, resolved when declared, meets only the rolls already made; FTC 8.1); not those he ignores
+    (*Fudge* 4.34)."""
+    own = declarations.declaration_of(b, fig.id)
+    ignored = own.ignore if own is not None else ()
     return [
         (
             o,
@@ -114,7 +117,7 @@ def parries_against(
             )[0],
         )
         for o in melee_on.get(fig.id, [])
-        if o != tgt.id and o in rolls
+        if o != tgt.id and o in rolls and o not in ignored
     ]
 
 
@@ -384,7 +387,9 @@ def cast(
             hand = magic.touch_weapon()  # a touch is made with the hand, whatever weapon is held
             omods = blows.attack_terms(b, fig, tgt, hand, Stance(decl.stance), dodges=len(decl.dodge)).modifiers
             tdecl = declarations.declaration_of(b, tgt.id)
-            if tgt.id in rolls and not (tdecl is not None and tdecl.second_move):
+            # Fudge 4.34: a target that ignores the caster does not defend against his touch
+            ignored = tdecl is not None and fig.id in tdecl.ignore
+            if tgt.id in rolls and not (tdecl is not None and tdecl.second_move) and not ignored:
                 tdef: int | None
                 tdef, tmods, _ = blows.defence_vs(b, tgt, fig, hand, rolls[tgt.id], tdecl, shield_ok=True)
             else:
