@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from game.engine import actions as act
 from game.engine import magic
+from game.engine.ai_options import in_play, random_fields, refine
 from game.engine.battle import Battle, Decision, Figure
 from game.engine.blow import rules_of
 from game.engine.choices import DeclareChoices, declare_choices
@@ -117,7 +118,8 @@ class RandomPlayer:
         dodge = tuple(f for f in firers if rng.random() < 0.2)
         if usable:
             w, ts = rng.choice(usable)
-            return act.Declare(fid, stance, (rng.choice(ts),), w, dodge, retreat=retreat)
+            # the rule options' fields now and then (Fudge 4.62, 4.34): drawn only while an option is on
+            return random_fields(battle, act.Declare(fid, stance, (rng.choice(ts),), w, dodge, retreat=retreat), rng)
         return act.Declare(fid, stance, (), None, dodge, retreat=retreat)
 
     def _cast(self, battle: Battle, fid: str, opts: dict[str, object], stances: list[str]) -> act.Declare | None:
@@ -335,7 +337,10 @@ class TacticalPlayer:
             # Fudge 4.23: a creature fights the way its kind does (hunters press, prey shies away)
             own = default_stance(fig.character.kind).value
             stance = own if own in stances else stance
-        return act.Declare(fid, stance, (t,), w)
+        chosen = act.Declare(fid, stance, (t,), w)
+        if in_play(battle):  # Fudge 4.62, 4.34: a stun or a sweep where the odds say it pays (no ignoring)
+            chosen, _ = refine(battle, declare_choices(battle, fid, opts), chosen, lambda f: 1.0, ignore=False)
+        return chosen
 
     def _best_advance(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> act.Declare | None:
         """FTC 6.2: with nobody in reach, close in and attack: the advance offered by ``choices`` that brings

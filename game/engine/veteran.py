@@ -39,6 +39,7 @@ from game.engine import actions as act
 from game.engine import events as ev
 from game.engine import magic
 from game.engine.ai import TacticalPlayer, declarers_seen, spend_fudge_point
+from game.engine.ai_options import in_play, refine
 from game.engine.battle import Battle, Decision, Figure, IllegalAction, Reason
 from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.combat import Stance, behind_bonus, melee_difficulty, total
@@ -410,6 +411,9 @@ class VeteranPlayer(TacticalPlayer):
             aim, note = self._aim(battle, fig, dc, a)
             if aim != "best":
                 a = msgspec.structs.replace(a, aim=aim)
+                why += note
+            if in_play(battle):  # Fudge 4.62, 4.34: a stun, a sweep, an ignored attacker where they pay
+                a, note = refine(battle, dc, a, lambda f: self._menace(battle, fig, f))
                 why += note
         self.counts["declarations"] += 1
         if a.advance:

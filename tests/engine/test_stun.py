@@ -74,7 +74,7 @@ def test_fudge_4_62_a_hurt_result_stuns_for_the_next_round_and_marks_no_wound() 
     # round 3: stunned
     assert b.round == 3
     to_declaration(b, "t")
-    with pytest.raises(IllegalAction, match=r"T is stun this round: no attack \(Fudge 4.62\)"):
+    with pytest.raises(IllegalAction, match=r"T is stunned this round: no attack \(Fudge 4.62\)"):
         b.apply(act.Declare("t", "neutral", ("a",), "Hand Axe"))
     with pytest.raises(IllegalAction, match="no very defensive stance"):
         b.apply(act.Declare("t", "very_defensive", retreat=Hex(6, 4)))

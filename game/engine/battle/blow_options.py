@@ -44,11 +44,12 @@ def check(b: BattleState, fig: Figure, a: act.Declare, weapon: Weapon) -> None:
     a most wound that is not a level (*Fudge* 4.62); an ignored enemy with the option off, one it strikes, one
     that cannot reach it (*Fudge* 4.34)."""
     options = b.options
-    stunned = hindrance(b, fig.id)
-    if stunned is not None and (a.targets or a.spell is not None):
-        raise IllegalAction(f"{fig.name} is {stunned.lower()} this round: no attack (Fudge 4.62).")
-    if stunned is not None and a.stance == Stance.VERY_DEFENSIVE.value:
-        raise IllegalAction(f"{fig.name} is {stunned.lower()} this round: no very defensive stance (Fudge 4.62).")
+    hindered = hindrance(b, fig.id)
+    stunned = "very stunned" if hindered == stun.VERY_STUNNED else "stunned"
+    if hindered is not None and (a.targets or a.spell is not None):
+        raise IllegalAction(f"{fig.name} is {stunned} this round: no attack (Fudge 4.62).")
+    if hindered is not None and a.stance == Stance.VERY_DEFENSIVE.value:
+        raise IllegalAction(f"{fig.name} is {stunned} this round: no very defensive stance (Fudge 4.62).")
     if len(a.targets) > 1:
         if not options.sweeping_blow:
             raise IllegalAction("A figure attacks one target a round.")

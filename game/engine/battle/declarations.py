@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from game.engine import actions as act
 from game.engine import events as ev
-from game.engine import magic
+from game.engine import magic, stun
 from game.engine.battle import flow, reach
 from game.engine.battle.state import (
     BattleState,
@@ -135,8 +135,11 @@ def targets_for(
     b: BattleState, fid: str, weapon: Weapon | None = None, *, positions: Sequence[tuple[Hex, int]] | None = None
 ) -> list[str]:
     """Figures this figure may attack with a weapon now (FTC 6.2: in reach at any point along either
-    figure's attack-phase movement; ranged: in range with an unblocked line of fire)."""
+    figure's attack-phase movement; ranged: in range with an unblocked line of fire); none for a figure stunned
+    this round (*Fudge* 4.62: it cannot attack)."""
     fig = b.figure(fid)
+    if fig.stunned and stun.hindrance(fig.stunned, b.round) is not None:
+        return []
     weapon = weapon or fig.character.ready_weapon
     mine = list(positions) if positions is not None else fig.positions
     if weapon.ranged:
