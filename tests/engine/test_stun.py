@@ -71,8 +71,9 @@ def test_fudge_4_62_a_hurt_result_stuns_for_the_next_round_and_marks_no_wound() 
     assert not any(isinstance(e, ev.Wounded) for e in events)
     target = b.figure("t")
     assert target.wounds.worst is None and target.stuns.filled == (1, 0) and target.can_act
-    # round 3: stunned
+    # round 3: stunned, and so no threat to anyone (the odds and retreats count it so)
     assert b.round == 3
+    assert [e.id for e in b.threats_to("a")] == []
     to_declaration(b, "t")
     with pytest.raises(IllegalAction, match=r"T is stunned this round: no attack \(Fudge 4.62\)"):
         b.apply(act.Declare("t", "neutral", ("a",), "Hand Axe"))
@@ -359,3 +360,17 @@ def test_with_the_options_off_a_declaration_is_written_as_before() -> None:
     }
     assert "stun" not in act.action_to_json(b.log[-1] if isinstance(b.log[-1], act.Declare) else act.Declare("a"))
     assert not any(isinstance(e, ev.Stunned) for e in events)
+
+
+def test_fudge_4_62_a_knocked_out_figure_wakes_when_the_gm_brings_it_back() -> None:
+    """A knockout "requires no healing, only time": the GM's Declare in brings the figure back awake, its wound
+    sheet as it was."""
+    a = figure("a", "blue", "brigand", CENTRE, 0)
+    t = figure("t", "red", "brigand", east(CENTRE), 3)
+    other = figure("o", "red", "brigand", Hex(6, 8), 3)
+    b = start(BattleSetup(TerrainMap.open(12, 10), SIDES, (a, t, other), STUNS, 0), a=UP, t=DOWN, o=DOWN)
+    events = strike(b, (1, 1, 1, 1), (-1, -1, 0, 0), stun=True)
+    assert stunned_event(events).result == "Knocked out" and b.figure("t").out and not b.over
+    b.apply(gm.DeclareIn("t", "the brigand comes round"))
+    back = b.figure("t")
+    assert back.can_act and not back.stuns.knocked_out and back.wounds.worst is None

@@ -209,10 +209,13 @@ def threats_to(b: BattleState, fid: str, *, known: Collection[str] | None = None
     """Enemies attacking this figure: those who declared attacks on it (a touch spell cast on it
     included: its touch is a standard attack, FTC 8.3), and those who have it in melee reach now (FTC
     6.2's "attackers" for a retreat). ``known``: the figures whose declarations may be counted (those a
-    player has seen, *Fudge* 4.32); the others are taken as not declared yet."""
+    player has seen, *Fudge* 4.32); the others are taken as not declared yet. An enemy stunned this round
+    attacks nobody (*Fudge* 4.62)."""
     fig = b.figure(fid)
     out = []
     for e in b.enemies_of(fig):
+        if e.stunned and stun.hindrance(e.stunned, b.round) is not None:
+            continue
         d = b.attack_state.declarations.get(e.id) if known is None or e.id in known else None
         if (d and (fid in d.targets or touch_on(d, fid))) or (
             d is None
