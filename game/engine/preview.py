@@ -814,9 +814,13 @@ def preview(battle: Battle, action: act.Action) -> Preview | None:
         )
 
     first = of(0, action.targets[0])
-    if len(action.targets) == 1:
+    return swept(first, tuple(of(place, t) for place, t in enumerate(action.targets[1:], start=1)))
+
+
+def swept(first: AttackPreview, rest: tuple[AttackPreview, ...]) -> AttackPreview:
+    """*Fudge* 4.34: a sweeping blow's odds — the first foe's, with each further foe's (``rest``, previewed at
+    its place in the sweep) in ``sweep`` and a note that one roll decides them all; ``first`` alone without."""
+    if not rest:
         return first
-    # Fudge 4.34: a sweeping blow, each foe with its place in the sweep
-    rest = tuple(of(place, t) for place, t in enumerate(action.targets[1:], start=1))
     note = "One roll decides every foe of the sweep (Fudge 4.34)."
     return replace(first, sweep=rest, assumptions=(*first.assumptions, note))

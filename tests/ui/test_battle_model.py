@@ -134,3 +134,36 @@ def test_the_battle_shown_is_the_one_before_the_decision_until_the_log_has_playe
     assert m.shown() is before and m.shown().decision == d
     m.before = None
     assert m.shown().decision == b.decision() != d
+
+
+def test_fudge_4_34_and_4_62_the_declaration_as_edited_carries_the_rule_options_and_their_odds() -> None:
+    """The model's declaration under the blow's rule options: a sweep's foes in order, a stun, a pulled blow and
+    an ignored enemy reach the Declare sent, and the odds shown are the battle's preview of that Declare, foe
+    by foe (``preview.preview``)."""
+    from game.engine.battle import RuleOptions
+    from game.engine.preview import preview
+    from tests.engine.test_sweep import paco_and_thugs, thugs_attack
+
+    rules = RuleOptions(stun_blows=True, pulled_blows=True, sweeping_blow=2, ignore_attackers=True)
+    b = paco_and_thugs(rules)
+    thugs_attack(b)
+    m = _model(b, gm_hand=True)  # the rolls the GM set count, as in the battle's own preview
+    d = legal_actions(b)
+    assert d is not None and d.figure == "paco"
+    m.ensure_decl(d)
+    dc = m.rule_choices()
+    assert dc.can_stun and dc.max_wounds and dc.sweep == 3 and set(dc.ignorable) == {"mediocre", "great", "good"}
+    m.decl.target, m.decl.sweep = "mediocre", ["good"]
+    m.decl.stun, m.decl.max_wound, m.decl.ignore = True, "Very Hurt", {"great"}
+    sent = m.attack_action()
+    assert sent.targets == ("mediocre", "good") and sent.stuns and sent.most_wound == "Very Hurt"
+    assert sent.ignoring == ("great",)
+    shown, truth = m.attack_preview(), preview(b, sent)
+    assert shown is not None and isinstance(truth, type(shown))
+    assert (shown.hit, shown.distribution) == (truth.hit, truth.distribution)
+    assert [(p.target, p.hit, p.distribution) for p in shown.sweep] == [
+        (p.target, p.hit, p.distribution) for p in truth.sweep
+    ]
+    m.decl.target, m.decl.sweep, m.decl.stun, m.decl.max_wound, m.decl.ignore = None, [], False, None, set()
+    plain = m.attack_action()
+    assert plain.stun is not True and plain.targets == () and "stun" not in act.action_to_json(plain)

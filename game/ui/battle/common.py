@@ -20,6 +20,7 @@ from game.colours import RGB
 from game.engine import actions as act
 from game.engine.battle import Battle, Decision, Seat
 from game.engine.odds import Outcome
+from game.engine.stun_sheet import result_of
 from game.engine.wounds import WoundLevel
 from game.session import BattleSession
 from game.ui import theme
@@ -149,12 +150,14 @@ def line_of_fire_view(battle: Battle, pv: AttackPreview | SpellPreview) -> LineO
 
 
 def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pygame.Rect) -> int:
-    """A stacked bar of an attack's (or a bolt's) outcomes: miss, then each wound level (the share that falls
-    on the head, an arm, a leg, a hand or a foot noted, and the chance of crippling a limb, FTC 6.6), with
-    labels under it, and the chance the blow takes the target out of the fight (FTC 6.4: the box it would mark
-    on the target's sheet as it is is Incapacitated or worse); the y under the labels."""
+    """A stacked bar of an attack's (or a bolt's) outcomes: miss, then each wound level, or each stun a stunning
+    blow makes (*Fudge* 4.62) (the share that falls on the head, an arm, a leg, a hand or a foot noted, and the
+    chance of crippling a limb, FTC 6.6), with labels under it, and the chance the blow takes the target out of
+    the fight (FTC 6.4: the box it would mark on the target's sheet as it is is Incapacitated or worse); the y
+    under the labels."""
     s, text = ui.s, ui.text
     groups: dict[int, Fraction] = {}
+    names: dict[int, str] = {-1: "miss", 0: "no wound"}
     places: dict[int, dict[str, Fraction]] = {}
     crippling = Fraction(0)
     out = Fraction(0)
@@ -163,6 +166,9 @@ def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pyg
             out += p
         assert isinstance(o, Outcome)
         k = -1 if not o.hit else (0 if o.level is None else int(o.level))
+        if o.hit and o.kind == "stun":  # Fudge 4.62: the stun the blow makes on the target's stun sheet
+            k = 0 if o.marked is None else int(o.marked)
+            names[k] = result_of(o.marked) or "no effect"
         groups[k] = groups.get(k, Fraction(0)) + p
         if o.hit and o.location != "torso":  # FTC 6.6: the head, an arm, a leg, a hand or a foot
             spot = places.setdefault(k, {})
@@ -177,7 +183,7 @@ def paint_distribution(ui: UiContext, surf: pygame.Surface, dist: Any, rect: pyg
         colour = (70, 74, 88) if k == -1 else ui.palette.wound_colour(k)
         if wpx > 0:
             pygame.draw.rect(surf, colour, (x, rect.y, wpx, rect.height))
-        name = "miss" if k == -1 else ("no wound" if k == 0 else str(WoundLevel(k)))
+        name = names.get(k) or str(WoundLevel(k))
         where = ", ".join(f"{loc} {percent(q)}" for loc, q in places.get(k, {}).items())
         labels.append((f"{name} {percent(p)}" + (f" ({where})" if where else ""), colour))
         x += wpx

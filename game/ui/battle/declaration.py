@@ -1,6 +1,9 @@
 """The declaration panel of the battle screen (FTC 6.1, 6.2): weapon, stance, target, dodges, advance or
 retreat hexes, a second move — and the odds of the attack as edited, with the stances compared.
 
+Under the rule options of the blow a row of its own under the dodges (``game.ui.battle.blow_choices``): stun,
+a pulled blow, the enemies ignored; Shift+click adds a sweeping blow's further foes.
+
 The declaration is put together in the model's ``DeclState`` and sent only on Enter; the options and the odds
 come from the battle through the model (``declare_options``, ``targets``, ``attack_preview``). A spell
 chosen instead of an attack is the spell panel's (``game.ui.battle.spells``).
@@ -21,6 +24,8 @@ from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.ladder import level_name
 from game.engine.odds import AIMS
 from game.ui import theme
+from game.ui.battle.blow_choices import ROW as RULES_ROW
+from game.ui.battle.blow_choices import BlowChoices
 from game.ui.battle.common import BoardHost, DecisionHost, fit_words, paint_distribution
 from game.ui.battle.words import counted, hex_name, signed
 from game.ui.preview import AttackPreview, StanceColumn, percent
@@ -77,6 +82,8 @@ class DeclarationPanel:
         self.model = screen.model
         self.dodge_from = 0
         """The first missile firer the dodge row shows (its "+N" button steps on when not all fit)."""
+        self.blow = BlowChoices(screen)
+        """The rule options' row: stun, a pulled blow, a sweep's foes, the enemies ignored."""
 
     def reset(self) -> None:
         """A decision was sent: the next declaration's dodge row starts at its first firer."""
@@ -103,13 +110,19 @@ class DeclarationPanel:
         """The panel's height at this width (before the spell row)."""
         s = self.screen.ui.s
         below = self.columns(width)[1]
+        row = s(RULES_ROW) if self.blow.shown() else 0
         if self.compact(width):
-            return s(HEIGHT - COMPACT_CUT) + (s(ODDS_COMPACT) if below else 0)
-        return s(HEIGHT) + (s(ODDS_BELOW) if below else 0)
+            return s(HEIGHT - COMPACT_CUT) + row + (s(ODDS_COMPACT) if below else 0)
+        return s(HEIGHT) + row + (s(ODDS_BELOW) if below else 0)
 
     def dodge_y(self, width: int) -> int:
         """The dodge row's top in the panel (unscaled pixels)."""
         return 156 - (COMPACT_CUT if self.compact(width) else 0)
+
+    def controls_bottom(self, width: int) -> int:
+        """Where the controls end in the panel (unscaled pixels): under the dodge row, or under the rule
+        options' row when there is one (odds under the controls start here)."""
+        return self.dodge_y(width) + 30 + (RULES_ROW if self.blow.shown() else 0)
 
     # --- commands -------------------------------------------------------------------------------
     def cmd_stance(self, stance: str) -> bool:
@@ -139,9 +152,11 @@ class DeclarationPanel:
 
     def cmd_weapon(self, name: str) -> bool:
         """Choose the weapon to attack with."""
-        self.model.decl.weapon, self.model.decl.spell = name, None
-        if self.model.decl.target not in self.model.targets():
-            self.model.decl.target = None
+        d = self.model.decl
+        d.weapon, d.spell = name, None
+        if d.target not in self.model.targets():
+            d.target = None
+        self.blow.fit_weapon()
         self.screen.invalidate()
         return True
 
@@ -182,13 +197,15 @@ class DeclarationPanel:
             return False
         i = (ts.index(self.model.decl.target) + 1) % len(ts) if self.model.decl.target in ts else 0
         self.model.decl.target = ts[i]
+        self.model.decl.sweep = [t for t in self.model.decl.sweep if t != ts[i]]
+        self.model.decl.ignore.discard(ts[i])
         self.screen.invalidate()
         return True
 
     def clear_moves(self) -> bool:
         """Esc: drop the chosen advance and target, if any (True when there was something to drop)."""
         if self.model.decl.advance or self.model.decl.target:
-            self.model.decl.advance, self.model.decl.target = [], None
+            self.model.decl.advance, self.model.decl.target, self.model.decl.sweep = [], None, []
             self.screen.invalidate()
             return True
         return False
@@ -225,6 +242,9 @@ class DeclarationPanel:
             b.focused = stance.value == st.stance and not st.second_move
             out.append(b)
         out.extend(self._dodge_row(rect))
+        if self.blow.shown() and not st.second_move and st.spell is None:
+            y = rect.y + s(self.dodge_y(rect.width) + RULES_ROW)
+            out.extend(self.blow.buttons(rect.x + s(12), y, rect.x + self.columns(rect.width)[0]))
         return out
 
     def _dodge_row(self, rect: pygame.Rect) -> list[Button]:
@@ -301,15 +321,17 @@ class DeclarationPanel:
         if key == pygame.K_l and self.model.decl.target is not None:
             self.cmd_cycle_aim()
             return True
+        if self.blow.on_key(key):
+            return True
         if key == pygame.K_BACKSPACE:
             self.model.decl.advance, self.model.decl.retreat = [], None
             self.screen.invalidate()
             return True
         return False
 
-    def click(self, h: Hex, occupant: Figure | None) -> bool:
+    def click(self, h: Hex, occupant: Figure | None, shift: bool = False) -> bool:
         """A board click while declaring: the second move's hex, the target, the retreat or an advance
-        hex; True when the click was taken."""
+        hex; with Shift on a target, a sweeping blow's next foe (*Fudge* 4.34). True when the click was taken."""
         s = self.model.decl
         battle = self.model.battle
         fig = battle.figure(s.figure)
@@ -321,7 +343,11 @@ class DeclarationPanel:
                     return True
             return False
         if occupant is not None and s.spell is None and occupant.id in self.model.targets():
+            if shift:
+                return self.blow.sweep_click(occupant.id)
             s.target = None if s.target == occupant.id else occupant.id
+            s.sweep = []  # a plain click starts the blow over; Shift adds a sweep's further foes
+            s.ignore.discard(occupant.id)
             return True
         st = Stance(s.stance)
         if st.retreat != "none" and h in self.model.declare_options()["retreats"]:
@@ -349,6 +375,9 @@ class DeclarationPanel:
         st = self.model.decl
         stance = Stance(st.stance)
         notes = []
+        stunned = self.model.rule_choices().stunned
+        if stunned is not None:
+            notes.append(f"{stunned}: no attack, no very defensive stance this round (Fudge 4.62)")
         if stance.max_advance:
             notes.append(
                 f"advance: click up to {counted(stance.max_advance, 'hex', 'hexes')} ahead ({len(st.advance)} chosen)"
@@ -407,9 +436,11 @@ class DeclarationPanel:
         opts = self.model.declare_options()
         if [f for f in opts["firers"] if f != fig.id]:
             text.blit(surf, "Dodge:", (x, s(self.dodge_y(w) + 5)), 12, theme.TEXT_MUTED)
+        if self.blow.shown() and st.spell is None:
+            self.blow.paint_label(surf, x, s(self.dodge_y(w) + RULES_ROW), left_w)
         # the odds column
         if below:
-            top = self.dodge_y(w) + 36
+            top = self.controls_bottom(w) + 6
             area = pygame.Rect(s(12), s(top), w - s(24), max(0, bottom - s(4) - s(top)))
             pygame.draw.line(surf, theme.BORDER, (s(10), s(top - 6)), (w - s(10), s(top - 6)))
         else:
@@ -446,6 +477,7 @@ class DeclarationPanel:
         if pv.dodging is not None:
             tgt = battle.figure(pv.target).name
             notes.append(f"{tgt} declared {'a' if pv.dodging else 'no'} dodge of this shot")
+        notes.extend(self.blow.notes(pv))
         notes.extend(pv.assumptions)
         return notes
 
@@ -496,9 +528,10 @@ class DeclarationPanel:
         y = area.y
         pv = self.model.attack_preview()
         if st.target is None:
-            for part in text.wrap(
-                "Target: click an enemy outlined in red, or press T. With no target the figure only defends.", 13, ow
-            ):
+            prompt = "Target: click an enemy outlined in red, or press T. With no target the figure only defends."
+            if self.model.rule_choices().sweep > 1:
+                prompt += " Shift+click adds the further foes of a sweeping blow, in order (Fudge 4.34)."
+            for part in text.wrap(prompt, 13, ow):
                 text.blit(surf, part, (ox, y), 13, theme.TEXT)
                 y += text.line_height(13)
             return

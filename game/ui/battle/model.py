@@ -24,12 +24,16 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
+from msgspec import UNSET
+
 from game.engine import actions as act
 from game.engine.battle import Battle, Decision, Figure, SideSetup
+from game.engine.choices import DeclareChoices, declare_choices
 from game.engine.hexgrid import Hex
 from game.engine.movement import Path as MovePath
 from game.engine.movement import Reach
 from game.engine.odds import Aim
+from game.engine.preview import swept
 from game.session import BattleSession
 from game.ui.battle.spellbook import default_spell, is_area
 from game.ui.preview import AttackPreview, SpellPreview, attack_preview, escape_chance, spell_preview, weapon_named
@@ -67,6 +71,14 @@ class DeclState:
     spell_hex: Hex | None = None
     aim: str = "best"
     """Where the blow should fall when the result allows a choice (FTC 6.6): "best" or a location."""
+    stun: bool = False
+    """*Fudge* 4.62 (rule option ``stun_blows``): the blow goes for stun instead of wounding."""
+    max_wound: str | None = None
+    """*Fudge* 4.62 (``pulled_blows``): the most wound the blow will do, None for a full blow."""
+    sweep: list[str] = field(default_factory=list)
+    """*Fudge* 4.34 (``sweeping_blow``): the further foes of a sweeping blow, in order, after ``target``."""
+    ignore: set[str] = field(default_factory=set)
+    """*Fudge* 4.34 (``ignore_attackers``): the enemies left undefended this round."""
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary (the panel and overlays are rebuilt when it changes)."""
@@ -83,7 +95,15 @@ class DeclState:
             self.spell_target,
             self.spell_hex,
             self.aim,
+            self.stun,
+            self.max_wound,
+            tuple(self.sweep),
+            tuple(sorted(self.ignore)),
         )
+
+    def foes(self) -> tuple[str, ...]:
+        """The foes the blow strikes, in order: the target, then a sweeping blow's further foes (*Fudge* 4.34)."""
+        return (self.target, *self.sweep) if self.target is not None else ()
 
 
 @dataclass
@@ -292,6 +312,15 @@ class BattleModel:
         opts: dict[str, Any] = self.memo(("opts", self.version, fid), lambda: self.battle.declare_options(fid))
         return opts
 
+    def rule_choices(self) -> DeclareChoices:
+        """What the battle's rule options let the declaring figure say (``choices.declare_choices``): a stun,
+        a pulled blow (*Fudge* 4.62), a sweep's number of foes, the enemies it may ignore (*Fudge* 4.34)."""
+        fid = self.decl.figure
+        dc: DeclareChoices = self.memo(
+            ("choices", self.version, fid), lambda: declare_choices(self.battle, fid, self.declare_options())
+        )
+        return dc
+
     def targets(self) -> list[str]:
         """Enemies the declaring figure may attack with its weapon (from its position after any advance)."""
         d = self.decl
@@ -308,8 +337,25 @@ class BattleModel:
         battle, target = self.battle, d.target
         known = self.gm_hand()  # the dice the GM set by hand are the GM's to count (Fudge 4.1)
         dodge, advance, aim = tuple(sorted(d.dodge)), tuple(d.advance), cast(Aim, d.aim)
-        ask = functools.partial(attack_preview, battle, d.figure, d.weapon, target, d.stance, gm_hand=known)
-        return self._odds((self.version, d.key()), lambda: ask(dodge=dodge, advance=advance, aim=aim))
+        ask = functools.partial(
+            attack_preview,
+            battle,
+            d.figure,
+            d.weapon,
+            stance=d.stance,
+            gm_hand=known,
+            dodge=dodge,
+            advance=advance,
+            aim=aim,
+            stun=d.stun,
+            max_wound=d.max_wound,
+            ignore=tuple(sorted(d.ignore)),
+        )
+
+        def odds() -> AttackPreview:  # a sweeping blow's further foes each at its place (Fudge 4.34)
+            return swept(ask(target), tuple(ask(t, sweep_place=k) for k, t in enumerate(d.sweep, start=1)))
+
+        return self._odds((self.version, d.key()), odds)
 
     def attack_action(self) -> act.Declare:
         """The attack (or defence) as edited, ready to send (FTC 6.1, 6.2)."""
@@ -324,13 +370,16 @@ class BattleModel:
         return act.Declare(
             s.figure,
             s.stance,
-            (s.target,) if s.target else (),
+            s.foes(),
             s.weapon,
             dodge=tuple(sorted(s.dodge)),
             advance=advance,
             advance_facing=advance_facing,
             retreat=s.retreat,
             aim=s.aim,
+            stun=s.stun and s.target is not None,
+            max_wound=s.max_wound if s.target is not None and s.max_wound is not None else UNSET,
+            ignore=tuple(sorted(s.ignore)),
         )
 
     def spell_action(self) -> act.Declare:

@@ -204,11 +204,25 @@ class BoardOverlays:
                 fills.append(HexFill(steps, pal.move_escape, 50))
             if s.advance:
                 fills.append(HexFill(frozenset(h for h, _ in s.advance), pal.move_escape, 140, outline=True))
+        if s.ignore:  # Fudge 4.34: the enemies left undefended, greyed
+            fills.append(HexFill(frozenset(h for e in s.ignore for h in battle.cells_of(e)), theme.TEXT_MUTED, 120))
         lof_view = None
         pv = self.model.attack_preview()
         if pv is not None and pv.line is not None:
             lof_view = line_of_fire_view(battle, pv)
         return fills, lof_view
+
+    def hex_labels(self) -> list[tuple[Hex, str]]:
+        """The words written over the board's tokens while a blow is declared: a sweeping blow's foes numbered
+        in their order, and "ignored" on the enemies left undefended (*Fudge* 4.34)."""
+        sc = self.screen
+        d = sc.my_decision()
+        s = self.model.decl
+        if d is None or d.reason != "declare" or s.second_move or s.spell is not None or s.figure != d.figure:
+            return []
+        battle = self.model.battle
+        numbered = [(battle.figure(f).hex, str(k)) for k, f in enumerate(s.foes(), start=1)] if s.sweep else []
+        return numbered + [(battle.figure(e).hex, "ignored") for e in sorted(s.ignore)]
 
     def _range_fills(self, fig: Figure, weapon: Any) -> list[HexFill]:
         sc = self.screen
@@ -235,4 +249,4 @@ class BoardOverlays:
 
     def draw(self, surface: pygame.Surface, view: BoardView) -> None:
         """The board with this view."""
-        self.screen.board.draw(surface, view)
+        self.screen.board.draw(surface, view, self.hex_labels())

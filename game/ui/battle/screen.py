@@ -483,7 +483,7 @@ class BattleScreen(ViewerScreen):
         if not self.declaration.compact(panel.width):
             return ""
         s = self.ui.s
-        top = panel.y + s(self.declaration.dodge_y(panel.width) + 30)
+        top = panel.y + s(self.declaration.controls_bottom(panel.width))
         bottom = panel.bottom - s(40) - self.spells.extra_height(d.figure)
         if not pygame.Rect(panel.x, top, panel.width, bottom - top).collidepoint(pos):
             return ""
@@ -506,7 +506,8 @@ class BattleScreen(ViewerScreen):
             return
         if d is not None and d.reason == "declare":
             self.model.ensure_decl(d)
-            if self.spells.click(h, occupant) or self.declaration.click(h, occupant):
+            shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+            if self.spells.click(h, occupant) or self.declaration.click(h, occupant, shift):
                 self._view = None
                 return
         if occupant is not None and occupant.id == self.selection.figure:
