@@ -135,3 +135,17 @@ def test_ftc_as_written_the_panel_has_no_rule_options_row(app: App) -> None:
     key(app, pygame.K_k)
     assert not screen.model.decl.stun
     assert screen.model.attack_action().stun is not True
+
+
+def test_fudge_4_62_the_sheet_shows_the_stun_sheet_and_what_it_hinders_this_round() -> None:
+    from game.engine.stun_sheet import StunSheet
+    from game.ui.battle.sheet import wounds_line
+    from tests.engine.test_sweep import paco_and_thugs
+
+    paco = paco_and_thugs(RuleOptions(stun_blows=True)).figure("paco")
+    assert wounds_line(paco, 1) == f"Wounds: {paco.wounds.label}"
+    paco.stuns, paco.stunned = StunSheet((1, 0)), ((2, "Stun"),)  # stunned in round 1: hindered in round 2
+    assert wounds_line(paco, 2).endswith(" · Stun (stun: no attack this round)")
+    assert wounds_line(paco, 3).endswith(" · Stun")
+    paco.stuns = StunSheet((1, 1), knocked_out=True)
+    assert wounds_line(paco, 2).endswith(" · Knocked out")

@@ -14,6 +14,7 @@ from game.engine import events as ev
 from game.engine.battle import Figure, RuleOptions
 from game.engine.ladder import level_name
 from game.engine.rule_options import ROLE_NAMES, reads_roles
+from game.engine.stun import hindrance
 from game.ui import theme
 from game.ui.battle.common import RGB, TRAITS, PartHost, fit_words
 from game.ui.battle.words import facing_words, signed
@@ -140,7 +141,7 @@ class Sheet:
         pal = sc.ui.palette
         text.blit(
             surf,
-            text.fit(wounds_line(f), 13, line_room, True),
+            text.fit(wounds_line(f, battle.round), 13, line_room, True),
             (x, y),
             13,
             pal.wound_colour(0 if f.wounds.worst is None else int(f.wounds.worst)),
@@ -181,9 +182,10 @@ class Sheet:
             text.blit(surf, text.fit(caption, 11, line_room), (x, h - s(16)), 11, theme.TEXT_MUTED)
 
 
-def wounds_line(fig: Figure) -> str:
+def wounds_line(fig: Figure, round_no: int | None = None) -> str:
     """The sheet's wound line: the worst wound, and the limbs crippled for the rest of the battle (FTC 6.6;
-    what a crippled arm or leg cannot do: docs/rulings.md "Hit location")."""
+    what a crippled arm or leg cannot do: docs/rulings.md "Hit location"); under stun blows (*Fudge* 4.62) the
+    stun sheet apart, and — in round ``round_no`` — what a stun hinders now."""
     line = f"Wounds: {fig.wounds.label}"
     if fig.fights_on:  # Fudge 4.51: a Superb Will keeps it on its feet
         line += " (fighting on: Will)"
@@ -192,6 +194,11 @@ def wounds_line(fig: Figure) -> str:
         line += " (no penalty: Will)" if eased >= 0 else " (penalty eased: Will)"
     if fig.crippled:
         line += " · crippled: " + ", ".join(fig.crippled)
+    if fig.stuns.label:
+        line += f" · {fig.stuns.label}"
+        now = hindrance(fig.stunned, round_no) if round_no is not None else None
+        if now is not None and not fig.stuns.knocked_out:
+            line += f" ({now.lower()}: no attack this round)"
     return line
 
 
