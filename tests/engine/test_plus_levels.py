@@ -66,3 +66,20 @@ def test_fudge_4_36_gus_and_ivan_ivan_fights_as_great_on_rounds_two_and_four() -
     # Ivan's skill, Gus's skill, Ivan's defence (his skill + his roll) against Gus's blow
     odd, even = (GOOD, GREAT, GREAT), (GREAT, GREAT, GREAT)
     assert seen == {1: odd, 2: even, 3: odd, 4: even}
+
+
+@pytest.mark.slow
+def test_fudge_4_36_the_preview_of_a_plus_round_agrees_with_sampled_battles() -> None:
+    """Round 2, one of Ivan's plus rounds: the preview reads his Good+ as Great, and 10,000 battles resolving his
+    blow on Gus agree with it."""
+    from tests.sampling import assert_agrees, sample_attack
+
+    gus = FigureSetup("gus", "Gus", "blue", character("guard", skills={"Sword": "Great"}), CENTRE, 0)
+    ivan = FigureSetup("ivan", "Ivan", "red", character("guard", skills={"Sword": "Good+"}), east(CENTRE), 3)
+    setup = BattleSetup(TerrainMap.open(12, 10), SIDES, (gus, ivan), RuleOptions(), 0)
+    declaration = act.Declare("ivan", "neutral", ("gus",), "Broadsword")
+    sample = sample_attack(
+        setup, RuleOptions(), initiative={"ivan": (1, 1, 1, 1), "gus": (-1, -1, -1, -1)}, declaration=declaration
+    )
+    assert sample.preview.skill == GREAT
+    assert_agrees(sample.preview.distribution, sample.counts, sample.n)
