@@ -51,7 +51,7 @@ def test_a_hosted_table_plays_the_options_and_keeps_their_secrets() -> None:
         seats = [client(port, side, keep_raw=True) for side in t.battle.sides]
         threads = [play_in_thread(c, "tactical", i + 3) for i, c in enumerate(seats)]
         for thread, _ in threads:
-            thread.join(120)
+            thread.join(600)  # a bound for a hung table only: a loaded machine takes minutes
     assert t.battle.over and [codes for _, codes in threads] == [[0], [0]]
     for c in seats:  # every copy followed the host's battle roll for roll
         assert c.mirror is not None and c.mirror.battle.digests == t.battle.digests
