@@ -24,8 +24,9 @@ from game.engine.battle import Battle, Figure, IllegalAction
 from game.engine.choices import DeclareChoices
 from game.engine.odds import Outcome, expected_wound, hit_probability
 from game.engine.preview import AttackPreview, preview, public_declarations, weapon_named
-from game.engine.stun_sheet import result_of
+from game.engine.stun_sheet import KNOCKED_OUT, RESULTS, result_of
 from game.engine.sweep import can_sweep
+from game.engine.wounds import WoundLevel
 
 STUN_WORTH: Mapping[str | None, float] = {None: 0.0, "Stun": 3.0, "Very Stunned": 3.5, "Knocked out": 4.0}
 """What a stunning blow's result is worth, in wound levels (module doc)."""
@@ -56,8 +57,10 @@ def worth(pv: AttackPreview) -> float:
 
 
 def _shown(battle: Battle, a: act.Declare) -> AttackPreview | None:
+    """The odds of the blow ``a`` (its outcomes only: the players weigh no stance here), None when it cannot be
+    previewed."""
     try:
-        pv = preview(battle, a)
+        pv = preview(battle, a, compare=False)
     except (IllegalAction, ValueError):
         return None
     return pv if isinstance(pv, AttackPreview) else None
@@ -88,10 +91,11 @@ def refine(
     words: list[str] = []
     best = a
     value = worth(base) * weight(battle.figure(a.targets[0]))
+    shown = base
     if sweep and dc.sweep > 1 and can_sweep(weapon):
-        best, value, said = _sweep(battle, dc, best, value, weight)
+        best, value, said, shown = _sweep(battle, dc, best, value, weight, base)
         words += said
-    if stun and dc.can_stun:
+    if stun and dc.can_stun and stun_estimate(battle, shown, weight) > value:
         stunned = msgspec.structs.replace(best, stun=True)
         pv = _shown(battle, stunned)
         if pv is not None:
@@ -105,29 +109,55 @@ def refine(
     return best, ("; " + ", ".join(words)) if words else ""
 
 
+def stun_estimate(battle: Battle, pv: AttackPreview, weight: Weight) -> float:
+    """What the blow previewed by ``pv`` would be worth going for stun, read off its wounding odds: each level
+    as the stun it marks on the target's stun sheet as it is (*Fudge* 4.62: Hurt a Stun, Very Hurt a Very
+    Stunned, worse a knockout, rolled up), a blow on the head a knockout under the head variant. The stunning
+    blow's own odds are the same to S11, so this spares them for every blow not worth more stunning."""
+    head = battle.options.stun_head_knockout
+
+    def one(p: AttackPreview) -> float:
+        sheet = battle.figure(p.target).stuns
+
+        def worth_of(o: Outcome) -> float:
+            if not o.hit:
+                return 0.0
+            if head and o.location == "head":
+                return STUN_WORTH[KNOCKED_OUT]
+            if o.level is None or o.level < WoundLevel.HURT:
+                return 0.0
+            _, marked = sheet.record(min(int(o.level), int(WoundLevel.INCAPACITATED)) - 1)
+            return STUN_WORTH[RESULTS[marked - 1]]
+
+        return sum(float(q) * worth_of(o) for o, q in p.distribution.items()) * weight(battle.figure(p.target))
+
+    return one(pv) + sum(one(s) for s in pv.sweep)
+
+
 def _value(battle: Battle, a: act.Declare, pv: AttackPreview, weight: Weight) -> float:
     own = sum(float(p) * outcome_worth(o) for o, p in pv.distribution.items()) * weight(battle.figure(a.targets[0]))
     return own + sum(worth(s) * weight(battle.figure(s.target)) for s in pv.sweep)
 
 
 def _sweep(
-    battle: Battle, dc: DeclareChoices, a: act.Declare, value: float, weight: Weight
-) -> tuple[act.Declare, float, list[str]]:
-    """More foes in reach of the same weapon, the worthiest first, while each adds to the sweep's worth."""
+    battle: Battle, dc: DeclareChoices, a: act.Declare, value: float, weight: Weight, pv: AttackPreview
+) -> tuple[act.Declare, float, list[str], AttackPreview]:
+    """More foes in reach of the same weapon, the worthiest first, while each adds to the sweep's worth (``pv``:
+    the odds of ``a``); the declaration, its worth, the words and its odds."""
     assert a.weapon is not None
     extra = [t for t in dc.weapons.get(a.weapon, ()) if t not in a.targets]
     extra.sort(key=lambda t: (-weight(battle.figure(t)), t))
     best, said = a, []
     for t in extra[: dc.sweep - len(a.targets)]:
         wider = msgspec.structs.replace(best, targets=(*best.targets, t))
-        pv = _shown(battle, wider)
-        if pv is None:
+        shown = _shown(battle, wider)
+        if shown is None:
             continue
-        v = _value(battle, wider, pv, weight)
+        v = _value(battle, wider, shown, weight)
         if v > value:
-            best, value = wider, v
+            best, value, pv = wider, v, shown
             said.append(f"sweeping {battle.figure(t).name} too")
-    return best, value, said
+    return best, value, said, pv
 
 
 def _ignore(

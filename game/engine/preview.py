@@ -775,11 +775,12 @@ def advance_positions(start: Hex, facing: int, steps: Sequence[Hex], turn_to: in
     return out
 
 
-def preview(battle: Battle, action: act.Action) -> Preview | None:
+def preview(battle: Battle, action: act.Action, *, compare: bool = True) -> Preview | None:
     """The odds of ``action`` before it is sent (FTC 6.3–7.4, 8.1, 8.3): for a ``Declare`` with a spell,
     its ``SpellPreview``; with a weapon target, the ``AttackPreview`` of that attack (its stance, dodges and
-    advance counted); for a ``Move`` or ``SecondMove``, its ``MovePreview``. None for an action that rolls
-    nothing to show (staying put, a declaration of defence, a choice)."""
+    advance counted; ``compare``: with the five stances compared); for a ``Move`` or ``SecondMove``, its
+    ``MovePreview``. None for an action that rolls nothing to show (staying put, a declaration of defence, a
+    choice)."""
     if isinstance(action, act.Move | act.SecondMove):
         if not action.steps:
             return None
@@ -806,6 +807,7 @@ def preview(battle: Battle, action: act.Action) -> Preview | None:
             action.stance,
             dodge=action.dodge,
             advance=advance,
+            compare=compare,
             aim=action.aim if action.aim in AIMS else "best",  # type: ignore[arg-type]
             stun=action.stuns,
             max_wound=action.most_wound,

@@ -127,3 +127,26 @@ def test_the_veteran_ignores_a_levy_whose_blow_cannot_hurt_its_armour() -> None:
     chosen, why = refine(b, dc, act.Declare("k", "neutral", ("g",), "Broadsword"), lambda f: 1.0)
     assert chosen.ignoring == ("l",) and "ignoring L" in why
     b.apply(chosen)
+
+
+@pytest.mark.parametrize("head", [False, True])
+def test_the_stun_read_off_a_blows_wounding_odds_is_the_stunning_blows_own(head: bool) -> None:
+    """The players weigh a stun from the wounding odds they have (``ai_options.stun_estimate``), asking the
+    stunning blow's odds only when it is worth more: the two agree, a target already stunned (its Hurt rolls up to
+    Very Stunned) and the head variant (a blow on the head knocks out) included."""
+    from game.engine.ai_options import outcome_worth, stun_estimate
+    from game.engine.preview import preview
+    from game.engine.stun_sheet import StunSheet
+
+    a = figure("a", "blue", "bruiser", CENTRE, 0)
+    t = figure("t", "red", "brigand", east(CENTRE), 3)
+    options = RuleOptions(stun_blows=True, stun_head_knockout=head)
+    b = start(BattleSetup(TerrainMap.open(12, 10), SIDES, (a, t), options, 0), a=UP, t=DOWN)
+    b.figure("t").stuns = StunSheet((1, 0))
+    to_declaration(b, "a")
+    wounding = act.Declare("a", "neutral", ("t",), "Battle Axe")
+    plain, stunning = preview(b, wounding), preview(b, act.Declare("a", "neutral", ("t",), "Battle Axe", stun=True))
+    assert plain is not None and stunning is not None
+    exact = sum(float(p) * outcome_worth(o) for o, p in stunning.distribution.items())  # type: ignore[union-attr]
+    assert stun_estimate(b, plain, lambda f: 1.0) == pytest.approx(exact)  # type: ignore[arg-type]
+    assert exact > 0
