@@ -216,14 +216,12 @@ class Declared(Event):
     left undefended): each left out of the JSON when unused, withheld with the rest before a reveal."""
     max_wound: str | None = None
     ignore: tuple[str, ...] = ()
+    left_out_when_empty: ClassVar[tuple[str, ...]] = ("stun", "max_wound", "ignore")
+    """The rule options' fields, only when used (older battles keep their digest)."""
 
     @property
     def figures(self) -> tuple[str, ...]:
         return (self.figure, *self.targets)
-
-    def to_json(self) -> dict[str, Any]:
-        """The declaration as data; the rule options' fields only when used (older battles keep their digest)."""
-        return _json_without_empty(self, "stun", "max_wound", "ignore")
 
     def text(self, names: dict[str, str] | None = None) -> str:
         who = _n(names, self.figure)
