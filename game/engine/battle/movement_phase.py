@@ -440,7 +440,7 @@ def free_attacks(b: BattleState, mover: Figure, stoppers: list[Figure]) -> list[
             figure_distance(s, mover),
             "best",
             free=True,
-            target_roll=mover_roll.total,  # the runner defends with his escape roll
+            target_roll=sum(mover_roll.faces),  # the runner defends with his escape roll
         )
         out.append(event)
         if wound:
