@@ -66,12 +66,12 @@ from game.engine.damage import Factor, choose_location
 from game.engine.damage_capacity import CapacityRoll, HealthUnlessCapacity, Resilience
 from game.engine.damage_roll import PARITY, LevelRoll, NumberRoll, WoundSituational
 from game.engine.equipment import Weapon
-from game.engine.heroes import CappedRecord, FudgePoint
+from game.engine.heroes import FudgePoint
 from game.engine.min_mid_max import MinMidMax, best_location
 from game.engine.scale_options import CRITICAL_ROLL, CriticalPenetration, ScaleDamageRoll, tech_level_factors
-from game.engine.willpower import WillAgainstPain
 from game.engine.stun import PulledBlow, StunOrRecord
 from game.engine.sweep import sweep_factor
+from game.engine.willpower import WillAgainstPain
 from game.engine.wounds import WoundLevel
 
 # ------------------------------------------------------------------------------------------ S3

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from game.engine.blow_base import BlowRules, Dice, Facts, Harm, Record, Spread, Target
+from game.engine.blow_base import BlowRules, Dice, Facts, Harm, Spread, Target
 from game.engine.blow_step import BlowStep
 from game.engine.combat import Modifier
 from game.engine.damage import HEAD
+from game.engine.heroes import CappedRecord
 from game.engine.stun_sheet import (
     BOXES,
     FRESH,
@@ -109,12 +110,25 @@ class PulledBlow:
         return replace(harm, level=most)
 
 
-class StunOrRecord(Record):
-    """S11: FTC's box (*Fudge* 4.57, ``Record``) for a wound; for a stunning blow (*Fudge* 4.62) the stun sheet
+class StunOrRecord(CappedRecord):
+    """S11: the box for a wound (*Fudge* 4.57, a hero's capped under 4.64: ``heroes.CappedRecord``); for a stunning
+    blow (*Fudge* 4.62; a stun is no wound, so no hero's cap) the stun sheet
     instead — Hurt a Stun, Very Hurt a Very Stunned, worse a knockout, rolled up when its box is full, a Scratch
     nothing; never a crippled limb; with ``stun_head_knockout`` a blow on the head knocks out. ``Harm.kind`` is
     "stun", ``marked`` the result as a level (``result_of``), ``out`` a knockout; the target's stun sheet is
     ``Target.stuns``."""
+
+    def play(self, facts: Facts, harm: Harm, dice: Dice) -> tuple[Harm, tuple[BlowStep, ...]]:
+        """The stun a stunning blow marks, else the (capped) box."""
+        if facts.rules.stun:
+            return self.after(facts, harm, in_battle=True), ()
+        return super().play(facts, harm, dice)
+
+    def spread(self, facts: Facts, harm: Harm) -> Spread:
+        """The stun for the odds, else the (capped) box's."""
+        if facts.rules.stun:
+            return ((self.after(facts, harm, in_battle=False), 1),)
+        return super().spread(facts, harm)
 
     def after(self, facts: Facts, harm: Harm, *, in_battle: bool) -> Harm:
         """The wound's box, or the stun it marks."""

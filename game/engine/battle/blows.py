@@ -318,7 +318,9 @@ def apply_wounds(b: BattleState, wounds: Sequence[Wound]) -> list[ev.Event]:
     for fig, dmg, location, lv, rules, degree, scale in wounds:
         level = WoundLevel(lv)
         defender = heroes.defender_of(b, fig)
-        target = Target(rules, location, fig.wounds, fig.character.health, fig.id, (), defender, degree, scale, stuns=fig.stuns)
+        target = Target(
+            rules, location, fig.wounds, fig.character.health, fig.id, (), defender, degree, scale, stuns=fig.stuns
+        )
         harm, steps = defender_side(target, Harm(dmg, level), dice.blow_dice(b))
         if harm.kind == "stun":
             out.append(stunned(b, fig, harm))

@@ -9,7 +9,7 @@ from typing import Any
 import pygame
 
 from game.engine.characters import KNOWN_FAULTS, KNOWN_GIFTS
-from game.engine.ladder import FAIR, level_name, level_of, plus_name, split_plus
+from game.engine.ladder import FAIR, level_of, plus_name, split_plus
 from game.ui import theme
 from game.ui.pickers import PickDialog
 from game.ui.roster_editor.catalogue import ladder_step, short, skill_uses
