@@ -58,7 +58,7 @@ def test_every_computer_level_answers_its_heroes_fudge_point_questions_in_a_whol
     level: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """With every hero's order "ask", the computer is asked and answers; the battle ends and replays."""
-    battle, out = _battle(level, ASKED, 2, ask=True, tmp_path=tmp_path)
+    battle, out = _battle(level, ASKED, 7, ask=True, tmp_path=tmp_path)
     assert battle.over  # type: ignore[attr-defined]
     answers = [a for a in battle.log if isinstance(a, act.SpendFudgePoint)]  # type: ignore[attr-defined]
     assert answers, "no hero was asked in this battle: choose a bloodier seed"
