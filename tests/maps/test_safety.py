@@ -158,7 +158,9 @@ def test_hostile_map_is_refused_with_one_line_quickly_and_small(case: str, tmp_p
         tracemalloc.stop()
     message = str(info.value)
     assert "\n" not in message and message.startswith("hostile.tmx: ")
-    assert elapsed < 1.0, f"{case} took {elapsed:.2f} s"
+    # a guard against a blow-up (an entity or nesting bomb takes minutes), not a speed target: deep_nesting
+    # took 1.05 s of CPU under tracemalloc with the whole suite beside it, 0.3 s alone
+    assert elapsed < 3.0, f"{case} took {elapsed:.2f} s"
     assert peak < 64 * 1024 * 1024, f"{case} used {peak / 1e6:.0f} MB"
 
 
