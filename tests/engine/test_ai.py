@@ -153,6 +153,25 @@ def test_tactical_player_beats_random_player() -> None:
     assert wins > losses
 
 
+def hidden_attack_battle(secret: bool, on: str) -> Battle:
+    """v and his friend w (blue) beside the red brigand z, who is about to attack ``on`` all out (the two
+    players' *Fudge* 4.32 tests: under secret stances the attack stays hidden until the reveal)."""
+    setup = axial(
+        [
+            ("v", "blue", "brigand", CENTRE, 0),
+            ("z", "red", "brigand", east(CENTRE), 3),
+            ("w", "blue", "brigand", Hex(CENTRE.q, CENTRE.r + 1), 0),
+        ],
+        options=RuleOptions(secret_stances=secret),
+    )
+    return start(setup, v=UP, w=EVEN, z=DOWN)
+
+
+def hidden_attack(on: str) -> dict[str, act.Declare]:
+    """The declarations before v's: z attacks ``on`` all out, w stands neutral."""
+    return {"z": act.Declare("z", "very_aggressive", (on,)), "w": act.Declare("w", "neutral")}
+
+
 def test_fudge_4_32_under_secret_stances_the_tactical_player_reads_no_hidden_declaration() -> None:
     """*Fudge* 4.32: the red brigand's attack stays hidden until the reveal. Whether it is aimed at v or at v's
     friend w, the tactical player deciding for v counts the brigand in reach as a threat and takes the same
@@ -160,16 +179,8 @@ def test_fudge_4_32_under_secret_stances_the_tactical_player_reads_no_hidden_dec
     chosen: dict[tuple[bool, str], act.Action] = {}
     for secret in (True, False):
         for on in ("v", "w"):
-            setup = axial(
-                [
-                    ("v", "blue", "brigand", CENTRE, 0),
-                    ("z", "red", "brigand", east(CENTRE), 3),
-                    ("w", "blue", "brigand", Hex(CENTRE.q, CENTRE.r + 1), 0),
-                ],
-                options=RuleOptions(secret_stances=secret),
-            )
-            b = start(setup, v=UP, w=EVEN, z=DOWN)
-            to_declaration(b, "v", {"z": act.Declare("z", "very_aggressive", (on,)), "w": act.Declare("w", "neutral")})
+            b = hidden_attack_battle(secret, on)
+            to_declaration(b, "v", hidden_attack(on))
             d = legal_actions(b)
             assert d is not None and d.reason == "declare"
             chosen[secret, on] = TacticalPlayer(0)(b, d)

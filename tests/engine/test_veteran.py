@@ -14,7 +14,7 @@ import main
 from game.ai_match import run_match
 from game.engine import actions as act
 from game.engine import gm
-from game.engine.battle import Battle, RuleOptions, legal_actions
+from game.engine.battle import Battle, legal_actions
 from game.engine.characters import Character
 from game.engine.choices import declare_choices
 from game.engine.hexgrid import Hex, distance
@@ -28,6 +28,7 @@ from game.engine.veteran import VeteranPlayer
 from game.engine.wounds import WoundLevel, Wounds
 from game.session import new_session, shipped_maps
 from game.simulate import play_out
+from tests.engine.test_ai import hidden_attack, hidden_attack_battle
 from tests.engine.test_preview_truth import to_declaration
 from tests.engine.test_rules_as_written import DOWN, EVEN, UP, dice, start
 from tests.golden.scenarios import CENTRE, axial, character, east
@@ -291,17 +292,9 @@ def test_fudge_4_32_under_secret_stances_the_veteran_reads_no_hidden_declaration
     chosen: dict[tuple[bool, str], tuple[act.Action, str]] = {}
     for secret in (True, False):
         for on in ("v", "w"):
-            setup = axial(
-                [
-                    ("v", "blue", "brigand", CENTRE, 0),
-                    ("z", "red", "brigand", east(CENTRE), 3),
-                    ("w", "blue", "brigand", Hex(CENTRE.q, CENTRE.r + 1), 0),
-                ],
-                options=RuleOptions(secret_stances=secret),
-            )
-            b = start(setup, v=UP, w=EVEN, z=DOWN)
+            b = hidden_attack_battle(secret, on)
             b.apply(gm.EditWounds("v", Wounds().record(WoundLevel.VERY_HURT)[0].to_data(), "old wound"))
-            to_declaration(b, "v", {"z": act.Declare("z", "very_aggressive", (on,)), "w": act.Declare("w", "neutral")})
+            to_declaration(b, "v", hidden_attack(on))
             chosen[secret, on] = _veteran_declares(b)
     assert chosen[True, "v"] == chosen[True, "w"]
     falls_back = chosen[True, "w"][0]
