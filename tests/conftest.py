@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import settings
+
+from game.engine import ai
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -25,3 +28,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     a module that writes there uses it for every test (``pytestmark = pytest.mark.usefixtures("home")``)."""
     monkeypatch.setenv("FUDGE_TACTICS_HOME", str(tmp_path / "home"))
     return tmp_path / "home"
+
+
+@pytest.fixture(autouse=True)
+def _a_still_clock_for_the_tactical_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tactical player stops weighing hexes when its time limit runs out (a short decision at the screen), so
+    on a busy machine the same seed could play another battle; every test gives it a still clock, as
+    ``ai-match`` gives it no limit, so a seed plays one battle whatever the machine's load."""
+    monkeypatch.setattr(ai, "time", SimpleNamespace(perf_counter=lambda: 0.0))
