@@ -70,16 +70,22 @@ def test_fudge_4_63_the_odds_of_min_mid_max_agree_with_sampled_battles(low: bool
     _sampled(RuleOptions(damage_roll="min_mid_max", min_mid_max_low_penalty=low), fist, MAILED)
 
 
-def test_fudge_4_58_the_odds_of_the_scale_options_agree_with_sampled_battles() -> None:
-    """Fionn against Sheba: Scale alone stops many of his blows (the roll through Scale), and a +4 gets 2 points
-    through (the critical)."""
-    _sampled(RuleOptions(scale_damage_roll=True, critical_penetration=2), FIONN, SHEBA)
+@pytest.mark.parametrize("points", [1, 2])
+def test_fudge_4_58_the_odds_of_the_scale_options_agree_with_sampled_battles(points: int) -> None:
+    """Fionn against Sheba: Scale alone stops many of his blows (the roll through Scale), and a +4 gets one or
+    two points through (the critical, each value the option offers)."""
+    _sampled(RuleOptions(scale_damage_roll=True, critical_penetration=points), FIONN, SHEBA)
 
 
-def test_fudge_4_65_the_odds_of_tech_levels_and_a_level_roll_through_scale_agree_with_sampled_battles() -> None:
+@pytest.mark.parametrize(("per_level", "tech"), [(1, 2), (3, 1), (5, 1)])
+def test_fudge_4_65_the_odds_of_tech_levels_and_a_level_roll_through_scale_agree_with_sampled_battles(
+    per_level: int, tech: int
+) -> None:
+    """Fionn's weapons ``tech`` levels above Sheba's armour, each level worth ``per_level`` Scale: from a small
+    lift to one that wipes out his Scale -4 and more."""
     _sampled(
-        RuleOptions(tech_level_scale=1, damage_roll="one_die_level", scale_damage_roll=True),
-        with_weapon_tech(FIONN, 2),
+        RuleOptions(tech_level_scale=per_level, damage_roll="one_die_level", scale_damage_roll=True),
+        with_weapon_tech(FIONN, tech),
         SHEBA,
         aim="torso",
     )
