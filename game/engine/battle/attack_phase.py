@@ -25,23 +25,12 @@ def decision(b: BattleState) -> Decision:
     if follow is not None:
         fid, vacated = follow
         fig = b.figures[fid]
-        return Decision(
-            fig.side,
-            fid,
-            Reason.FOLLOW,
-            ("follow_choice",),
-            f"{fig.name}'s target retreats: step forward to follow?",
-            follow_hex=vacated,
+        return Decision.of(
+            fig, Reason.FOLLOW, f"{fig.name}'s target retreats: step forward to follow?", follow_hex=vacated
         )
     fid = declarations.to_declare(b)[0]
     fig = b.figures[fid]
-    return Decision(
-        fig.side,
-        fid,
-        Reason.DECLARE,
-        ("declare", "second_move"),
-        f"{fig.name} declares an attack, a defence, or a second move.",
-    )
+    return Decision.of(fig, Reason.DECLARE, f"{fig.name} declares an attack, a defence, or a second move.")
 
 
 def begin(b: BattleState) -> list[ev.Event]:

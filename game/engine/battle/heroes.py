@@ -112,7 +112,7 @@ def pending_decision(b: BattleState) -> Decision | None:
         f"{fig.name} would be {_deadly_box(fig.fudge_question)}: spend a Fudge Point ({left} left) to be "
         "Incapacitated instead?"
     )
-    return Decision(fig.side, fig.id, Reason.FUDGE_POINT, ("spend_fudge_point",), prompt)
+    return Decision.of(fig, Reason.FUDGE_POINT, prompt)
 
 
 def spend(b: BattleState, a: act.SpendFudgePoint) -> list[ev.Event]:

@@ -17,6 +17,7 @@ from game.engine import events as ev
 from game.engine import stun
 from game.engine.battle import blows, dice, effects, flow, gm_seat, reach, spells, zones
 from game.engine.battle.state import (
+    REASON_KINDS,
     STANDING_ORDERS,
     BattleState,
     Decision,
@@ -63,12 +64,8 @@ def decision(b: BattleState) -> Decision:
     if b.movement_state.end_queue is not None:
         fid = b.movement_state.end_queue[0]
         fig = b.figures[fid]
-        return Decision(
-            fig.side,
-            fid,
-            Reason.HELD_END,
-            ("move",),
-            f"End of the movement phase: {fig.name} must use or forfeit the held move.",
+        return Decision.of(
+            fig, Reason.HELD_END, f"End of the movement phase: {fig.name} must use or forfeit the held move."
         )
     fid = b.order[b.movement_state.due]
     fig = b.figures[fid]
@@ -78,14 +75,12 @@ def decision(b: BattleState) -> Decision:
             side,
             None,
             Reason.INTERRUPT,
-            ("move", "pass_interrupt"),
+            REASON_KINDS[Reason.INTERRUPT],
             f"{b.sides[side].name}: interrupt with a held figure before {fig.name} moves?",
             interrupters=mine,
         )
     own_held = tuple(h for h in held if b.figures[h].side == fig.side)
-    return Decision(
-        fig.side, fid, Reason.MOVE, ("move", "hold"), f"{fig.name} moves (or holds).", interrupters=own_held
-    )
+    return Decision.of(fig, Reason.MOVE, f"{fig.name} moves (or holds).", interrupters=own_held)
 
 
 def interrupt_sides(b: BattleState, due: Figure, held: Sequence[str]) -> list[str]:
@@ -500,23 +495,14 @@ def pending_decision(b: BattleState) -> Decision | None:
         if p.to_ask:
             stopper = b.figures[p.to_ask[0]]
             mover = b.figures[p.figure]
-            return Decision(
-                stopper.side,
-                stopper.id,
-                Reason.STOP,
-                ("stop_choice",),
-                f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?",
-                mover=mover.id,
-            )
+            prompt = f"{mover.name} is leaving {stopper.name}'s zone of control: try to stop them?"
+            return Decision.of(stopper, Reason.STOP, prompt, mover=mover.id)
         if p.failed_at is not None:
             mover = b.figures[p.figure]
-            return Decision(
-                mover.side,
-                mover.id,
-                Reason.ESCAPE_FAILED,
-                ("escape_failed_choice",),
-                f"{mover.name} failed to escape: stay here, or turn tail and run (each stopper gets a free attack)?",
+            prompt = (
+                f"{mover.name} failed to escape: stay here, or turn tail and run (each stopper gets a free attack)?"
             )
+            return Decision.of(mover, Reason.ESCAPE_FAILED, prompt)
     return None
 
 

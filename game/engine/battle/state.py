@@ -286,6 +286,18 @@ _REASON_RULES: Mapping[Reason, str] = {
     "(Fudge 4.64).",
 }
 
+REASON_KINDS: Mapping[Reason, tuple[str, ...]] = {
+    Reason.MOVE: ("move", "hold"),
+    Reason.HELD_END: ("move",),
+    Reason.INTERRUPT: ("move", "pass_interrupt"),
+    Reason.STOP: ("stop_choice",),
+    Reason.ESCAPE_FAILED: ("escape_failed_choice",),
+    Reason.DECLARE: ("declare", "second_move"),
+    Reason.FOLLOW: ("follow_choice",),
+    Reason.FUDGE_POINT: ("spend_fudge_point",),
+}
+"""The kinds of action each reason allows (``Decision.kinds``): one table, so a phase never spells them out."""
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -306,6 +318,23 @@ class Decision:
     def sentence(self) -> str:
         """The decision as a sentence for the player (``prompt``)."""
         return self.prompt
+
+    @classmethod
+    def of(
+        cls,
+        fig: Figure,
+        reason: Reason,
+        prompt: str,
+        *,
+        mover: str | None = None,
+        follow_hex: Hex | None = None,
+        interrupters: tuple[str, ...] = (),
+    ) -> Decision:
+        """The decision ``fig`` makes for its side, with the kinds of action ``reason`` allows
+        (``REASON_KINDS``)."""
+        return cls(
+            fig.side, fig.id, reason, REASON_KINDS[reason], prompt, interrupters, mover=mover, follow_hex=follow_hex
+        )
 
 
 @dataclass
