@@ -11,6 +11,7 @@ part or the screen, so the imports run one way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -219,6 +220,23 @@ def fit_words(text: TextCache, line: str, size: int, room: int) -> str:
     return text.fit(line, size, room)
 
 
+def paint_notes(
+    ui: UiContext, surf: pygame.Surface, notes: Sequence[str], x: int, y: int, width: int, bottom: int
+) -> int:
+    """The odds' small print: ``notes`` joined with " · ", wrapped to ``width`` from ``y`` down to ``bottom``;
+    what does not fit is cut with "…" after a whole word (``fit_words``), never dropped unsaid. Returns the y
+    under the last line."""
+    text = ui.text
+    room = max(0, (bottom - y - ui.s(4)) // text.line_height(11))
+    lines = text.wrap(" · ".join(notes), 11, width)
+    if len(lines) > room > 0:
+        lines = [*lines[: room - 1], fit_words(text, " ".join(lines[room - 1 :]), 11, width)]
+    for part in lines[:room]:
+        text.blit(surf, part, (x, y), 11, theme.TEXT_MUTED)
+        y += text.line_height(11)
+    return y
+
+
 __all__ = [
     "AI_DELAY",
     "LOG_DELAY",
@@ -235,4 +253,5 @@ __all__ = [
     "fit_words",
     "line_of_fire_view",
     "paint_distribution",
+    "paint_notes",
 ]

@@ -22,11 +22,12 @@ from game.engine.battle import Decision, Figure
 from game.engine.combat import Stance
 from game.engine.hexgrid import Hex, direction_to, front_hexes
 from game.engine.ladder import level_name
+from game.engine.lof import LineOfFire
 from game.engine.odds import AIMS
 from game.ui import theme
 from game.ui.battle.blow_choices import ROW as RULES_ROW
 from game.ui.battle.blow_choices import BlowChoices
-from game.ui.battle.common import BoardHost, DecisionHost, fit_words, paint_distribution
+from game.ui.battle.common import BoardHost, DecisionHost, fit_words, paint_distribution, paint_notes
 from game.ui.battle.words import counted, hex_name, signed
 from game.ui.preview import AttackPreview, StanceColumn, percent
 from game.ui.widgets import Button
@@ -67,6 +68,16 @@ def bystander_notes(bystanders: list[tuple[str, bool, Fraction | float]]) -> lis
         if named:
             notes.append(f"{one if len(named) == 1 else many} hit by a miss: {', '.join(named)}")
     return notes
+
+
+def cover_notes(line: LineOfFire[str] | None, blocked: str) -> list[str]:
+    """The note on a line of fire or sight (FTC 6.5.2): ``blocked`` where nothing gets through, partial cover's
+    −1, or nothing on a clear line."""
+    if line is None:
+        return []
+    if line.blocked:
+        return [blocked]
+    return ["partial cover (−1)"] if line.partial_cover else []
 
 
 class DeclarationHost(DecisionHost, BoardHost, Protocol):
@@ -467,12 +478,7 @@ class DeclarationPanel:
 
     def _odds_notes(self, pv: AttackPreview) -> list[str]:
         battle = self.model.battle
-        notes = []
-        if pv.line is not None:
-            if pv.line.blocked:
-                notes.append("line of fire BLOCKED")
-            elif pv.line.partial_cover:
-                notes.append("partial cover (−1)")
+        notes = cover_notes(pv.line, "line of fire BLOCKED")
         notes.extend(bystander_notes([(battle.figure(b.figure).name, b.friend, b.chance) for b in pv.bystanders]))
         if pv.dodging is not None:
             tgt = battle.figure(pv.target).name
@@ -594,10 +600,4 @@ class DeclarationPanel:
                     )
             y += row_h + s(4)
         notes = self._odds_notes(pv) if pv.reachable else []
-        room = max(0, (h - y - s(4)) // text.line_height(11))
-        lines = text.wrap(" · ".join(notes), 11, ow)
-        if len(lines) > room > 0:  # what does not fit is cut with "…" after a whole word, never dropped unsaid
-            lines = [*lines[: room - 1], fit_words(text, " ".join(lines[room - 1 :]), 11, ow)]
-        for part in lines[:room]:
-            text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
-            y += text.line_height(11)
+        paint_notes(self.screen.ui, surf, notes, ox, y, ow, h)

@@ -21,8 +21,8 @@ from game.engine.battle import Figure
 from game.engine.hexgrid import Hex
 from game.engine.ladder import level_name
 from game.ui import theme
-from game.ui.battle.common import RGB, BoardHost, fit_words, line_of_fire_view, paint_distribution
-from game.ui.battle.declaration import bystander_notes
+from game.ui.battle.common import RGB, BoardHost, line_of_fire_view, paint_distribution, paint_notes
+from game.ui.battle.declaration import bystander_notes, cover_notes
 from game.ui.battle.spellbook import is_area, magic_colour, range_hexes, spell_tooltip, token_marks
 from game.ui.battle.words import counted, hex_name
 from game.ui.preview import concentration_odds, percent
@@ -366,12 +366,7 @@ class SpellPanel:
             y += s(4)
         if pv.distribution is not None:
             y = paint_distribution(self.screen.ui, surf, pv.distribution, pygame.Rect(ox, y, ow, s(14)))
-        notes = []
-        if pv.line is not None:
-            if pv.line.blocked:
-                notes.append("line of sight BLOCKED")
-            elif pv.line.partial_cover:
-                notes.append("partial cover (−1)")
+        notes = cover_notes(pv.line, "line of sight BLOCKED")
         when = magic.resolves_when(item)
         notes.append(
             {
@@ -383,13 +378,7 @@ class SpellPanel:
         named = self.model.battle.figure
         notes.extend(bystander_notes([(named(b.figure).name, b.friend, b.chance) for b in pv.bystanders if b.chance]))
         notes.extend(pv.assumptions)
-        room = max(0, (h - y - s(4)) // text.line_height(11))
-        lines = text.wrap(" · ".join(notes), 11, ow)
-        if len(lines) > room > 0:  # what does not fit is cut with "…" after a whole word, never dropped unsaid
-            lines = [*lines[: room - 1], fit_words(text, " ".join(lines[room - 1 :]), 11, ow)]
-        for part in lines[:room]:
-            text.blit(surf, part, (ox, y), 11, theme.TEXT_MUTED)
-            y += text.line_height(11)
+        paint_notes(self.screen.ui, surf, notes, ox, y, ow, h)
 
     def _paint_head(self, surf: pygame.Surface, head: str, area: pygame.Rect, y: int) -> int:
         """The odds' heading in the spell's colour: on two lines where the column is narrow, never past its
