@@ -416,34 +416,21 @@ def cast(
             )
             if not hit:
                 return out
-            if item.effect == "damage":
+        if item.effect == "damage":
+            bdef: int | None
+            bmods: Sequence[Modifier]
+            parries: Sequence[tuple[str, int]]
+            if touch:
                 # FTC 8.3: the touch only decides whether the spell takes effect and does no damage; the
                 # spell's damage is a bolt's that nobody dodges: the casting's relative degree against
                 # the difficulty + the spell's factor, on the torso (no head for a touch's degree)
-                event, wound = blows.strike(
-                    b,
-                    fig,
-                    tgt,
-                    weapon,
-                    roll,
-                    terms.modifiers,
-                    None,
-                    (),
-                    (),
-                    item.difficulty,
-                    distance(fig.hex, tgt.hex),
-                    "torso",
-                    skill=skill,
-                )
-                out.append(event)
-                if wound:
-                    wounds.append(wound)
-                return out
-        else:
-            bdef, bmods = spell_reach.spell_dodge(b, tgt, fig, item, rolls)
-            # FTC 6.1, 6.4.1, 8.3: a bolt is shot as a missile is, so a caster attacked in melee must beat
-            # the defences of all those attacking him, parried with his melee weapon as a firer's are
-            parries = parries_against(b, fig, tgt, reach.melee_weapon(fig), rolls, melee_on)
+                bdef, bmods, parries, aim = None, (), (), "torso"
+            else:
+                bdef, bmods = spell_reach.spell_dodge(b, tgt, fig, item, rolls)
+                # FTC 6.1, 6.4.1, 8.3: a bolt is shot as a missile is, so a caster attacked in melee must beat
+                # the defences of all those attacking him, parried with his melee weapon as a firer's are
+                parries = parries_against(b, fig, tgt, reach.melee_weapon(fig), rolls, melee_on)
+                aim = "best"
             event, wound = blows.strike(
                 b,
                 fig,
@@ -456,13 +443,14 @@ def cast(
                 parries,
                 item.difficulty,
                 distance(fig.hex, tgt.hex),
-                "best",
+                aim,
+                skill=skill if touch else None,
                 target_roll=rolls.get(tgt.id) if bdef is not None else None,
             )
             out.append(event)
             if wound:
                 wounds.append(wound)
-            elif not event.hit and terms.line is not None:
+            elif not touch and not event.hit and terms.line is not None:
                 out.extend(ranged.stray(b, fig, tgt, weapon, roll, terms.modifiers, terms.line, rolls, wounds))
             return out
     resistance = spell_reach.resistance_terms(b, tgt.id, item.name) if tgt is not None else None
