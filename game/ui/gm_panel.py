@@ -63,6 +63,14 @@ FOOTER = 46
 """Under the last row: the message of the last decision and Close."""
 EDIT_WHEN = "Between rounds only: in the movement phase before any figure has moved or held (End round first)."
 
+EDIT_BUTTONS: tuple[tuple[str, str, int, bool, str], ...] = (
+    ("Gear…", "gear", 90, True, "Weapons, armour and shield from the catalogue."),
+    ("Traits…", "traits", 90, True, "Attributes, skills, gifts and faults on the ladder."),
+    ("Reinforce…", "reinforce", 110, False, "A figure from the roster, or a copy of this one, placed on a free hex."),
+    ("Remove", "remove", 90, True, "This figure leaves the battle (asks first)."),
+)
+"""The Edit row (``GMPanel.cmd_edit``): label, what it edits, width, whether it needs a figure chosen, tooltip."""
+
 
 class GMPanel(Screen):
     """Modifiers (-3..+3, reason, duration), conditions (table 7), a die set by hand, escape and free-attack
@@ -422,34 +430,14 @@ class GMPanel(Screen):
             self.notes.append(("between rounds only", (x + s(4), y + s(6))))  # the Edit row says it too
         next_row()
         row("Edit")
-        add(
-            "Gear…",
-            functools.partial(self.cmd_edit, "gear"),
-            90,
-            enabled=between and fig is not None,
-            tip=f"Weapons, armour and shield from the catalogue. {EDIT_WHEN}",
-        )
-        add(
-            "Traits…",
-            functools.partial(self.cmd_edit, "traits"),
-            90,
-            enabled=between and fig is not None,
-            tip=f"Attributes, skills, gifts and faults on the ladder. {EDIT_WHEN}",
-        )
-        add(
-            "Reinforce…",
-            functools.partial(self.cmd_edit, "reinforce"),
-            110,
-            enabled=between,
-            tip=f"A figure from the roster, or a copy of this one, placed on a free hex. {EDIT_WHEN}",
-        )
-        add(
-            "Remove",
-            functools.partial(self.cmd_edit, "remove"),
-            90,
-            enabled=between and fig is not None,
-            tip=f"This figure leaves the battle (asks first). {EDIT_WHEN}",
-        )
+        for label, what, width, of_figure, tip in EDIT_BUTTONS:
+            add(
+                label,
+                functools.partial(self.cmd_edit, what),
+                width,
+                enabled=between and (fig is not None or not of_figure),
+                tip=f"{tip} {EDIT_WHEN}",
+            )
         if not between:
             self.notes.append(("between rounds only", (x + s(4), y + s(6))))
         next_row()
