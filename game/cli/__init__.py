@@ -8,8 +8,10 @@ Each handler imports what it needs when it runs, so ``simulate`` and ``check-map
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 USAGE = """Fudge Tactics — hex-grid tactical combat for *Fudge* (Fudge Tactical Combat), hotseat, with Tiled maps.
@@ -65,46 +67,23 @@ def _play(argv: list[str]) -> int:
     )
 
 
-def _simulate(argv: list[str]) -> int:
-    from game.simulate import simulate_main
-
-    return simulate_main(argv)
-
-
-def _replay(argv: list[str]) -> int:
-    from game.simulate import replay_main
-
-    return replay_main(argv)
-
-
-def _check_map(argv: list[str]) -> int:
-    from game.cli.maps import check_map_main
-
-    return check_map_main(argv)
+_ENTRY_POINTS: dict[str, tuple[str, str]] = {
+    "check-map": ("game.cli.maps", "check_map_main"),
+    "render-map": ("game.cli.maps", "render_map_main"),
+    "simulate": ("game.simulate", "simulate_main"),
+    "replay": ("game.simulate", "replay_main"),
+    "bench": ("game.bench", "main"),
+    "ai-match": ("game.ai_match", "main"),
+    "host": ("game.net.host_command", "host_main"),
+}
+"""The commands that are one module's ``main(argv)``, by (module, function): the module is imported only when its
+command runs, so ``simulate`` and ``check-map`` never load the window."""
 
 
-def _render_map(argv: list[str]) -> int:
-    from game.cli.maps import render_map_main
-
-    return render_map_main(argv)
-
-
-def _bench(argv: list[str]) -> int:
-    from game.bench import main as bench_main
-
-    return bench_main(argv)
-
-
-def _ai_match(argv: list[str]) -> int:
-    from game.ai_match import main as ai_match_main
-
-    return ai_match_main(argv)
-
-
-def _host(argv: list[str]) -> int:
-    from game.net.host_command import host_main
-
-    return host_main(argv)
+def _entry_point(command: str) -> Callable[[list[str]], int]:
+    module, function = _ENTRY_POINTS[command]
+    handler: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+    return handler
 
 
 def _join(argv: list[str]) -> int:
@@ -143,17 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Fudge Tactics {GAME_VERSION} (rules revision {RULES_REVISION})")
         return 0
     command = args.pop(0) if args and args[0] in COMMANDS else "play"
-    handler = {
-        "play": _play,
-        "check-map": _check_map,
-        "render-map": _render_map,
-        "simulate": _simulate,
-        "replay": _replay,
-        "bench": _bench,
-        "ai-match": _ai_match,
-        "host": _host,
-        "join": _join,
-    }[command]
+    handler = {"play": _play, "join": _join}.get(command) or _entry_point(command)
     try:
         return handler(args)
     except KeyboardInterrupt:
