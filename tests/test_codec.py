@@ -19,10 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.engine import actions as act
-from game.engine import codec, record
+from game.engine import codec, gm, record
 from game.engine.battle import IllegalAction, Seat
 from game.engine.hexgrid import Hex
 from game.engine.players import make_player
+from game.net import protocol
 from game.net.protocol import PROTOCOL_VERSION, Decide, ProtocolError, parse_client
 from game.session import load_session
 from tests.net.nethelp import say, table
@@ -157,6 +158,19 @@ def test_every_decision_round_trips_through_its_json() -> None:
 def test_every_decision_kind_is_its_tag() -> None:
     for kind, cls in act.ACTION_TYPES.items():
         assert cls.__struct_config__.tag == kind
+    assert len(act.ACTION_TYPES) == len(act.PLAYER_ACTION_TYPES) + len(gm.GM_ACTION_TYPES)  # each its own kind
+
+
+def test_every_message_kind_is_its_tag_and_names_it_on_the_wire() -> None:
+    for messages, kinds in (
+        (protocol.CLIENT_MESSAGES, protocol.CLIENT_KINDS),
+        (protocol.HOST_MESSAGES, protocol.HOST_KINDS),
+    ):
+        assert kinds == tuple(str(cls.__struct_config__.tag) for cls in messages)
+        assert len(set(kinds)) == len(kinds)
+    said = codec.encode(protocol.ChatLine(v=PROTOCOL_VERSION, text="hello"))
+    assert json.loads(said)["kind"] == protocol.ChatLine.kind == "chat"
+    assert isinstance(parse_client(said.decode()), protocol.ChatLine)
 
 
 # ------------------------------------------------------------------------------------------ fuzz

@@ -4,18 +4,18 @@ GM's (``game.engine.gm``) both build on, so neither module needs the other to de
 A decision is a frozen record without behaviour (docs/architecture.md "Decisions are data"): a ``msgspec``
 ``Struct``, so that the declaration of its fields is also its contract at every boundary
 (``game.engine.codec``): in a save or a message a decision is a JSON object whose ``"kind"`` names its type
-(each type's ``tag``, equal to its ``kind``) and whose other fields are exactly the type's, each of its
-declared type; anything else is refused.
+(each type's ``tag``, which is also its ``kind``: ``codec.TagKind``) and whose other fields are exactly the
+type's, each of its declared type; anything else is refused.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import msgspec
+
+from game.engine.codec import TagKind
 
 
 class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
     """Base class of all decisions; ``kind`` names the decision in saves and messages (its ``tag``)."""
 
-    kind: ClassVar[str] = "action"
+    kind = TagKind()

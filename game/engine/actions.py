@@ -9,7 +9,7 @@ at every boundary (``game.engine.codec``): ``decode_action`` reads one from JSON
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -33,7 +33,6 @@ class Move(Action, frozen=True, tag="move"):
     accept; FTC 5 prices only the crawling speed itself).
     """
 
-    kind: ClassVar[str] = "move"
     figure: Name
     steps: States = ()
     posture: Name | None = None
@@ -42,21 +41,18 @@ class Move(Action, frozen=True, tag="move"):
 class Hold(Action, frozen=True, tag="hold"):
     """FTC 5: hold the movement to use it later in the phase (an interrupt) or at its end."""
 
-    kind: ClassVar[str] = "hold"
     figure: Name
 
 
 class PassInterrupt(Action, frozen=True, tag="pass_interrupt"):
     """FTC 5: a side with held figures lets the next figure move without interrupting."""
 
-    kind: ClassVar[str] = "pass_interrupt"
     side: Name
 
 
 class StopChoice(Action, frozen=True, tag="stop_choice"):
     """FTC 5.2: the owner of a zone of control decides whether to stop a figure leaving it."""
 
-    kind: ClassVar[str] = "stop_choice"
     figure: Name
     stop: bool
 
@@ -64,7 +60,6 @@ class StopChoice(Action, frozen=True, tag="stop_choice"):
 class EscapeFailedChoice(Action, frozen=True, tag="escape_failed_choice"):
     """FTC 5.3: after losing an escape contest, stay (the move ends) or turn tail and run."""
 
-    kind: ClassVar[str] = "escape_failed_choice"
     figure: Name
     run: bool
 
@@ -91,7 +86,6 @@ class Declare(Action, frozen=True, tag="declare"):
     ``stuns``, ``most_wound`` and ``ignoring``.
     """
 
-    kind: ClassVar[str] = "declare"
     figure: Name
     stance: Name = "neutral"
     targets: Names = ()
@@ -137,7 +131,6 @@ class Declare(Action, frozen=True, tag="declare"):
 class SecondMove(Action, frozen=True, tag="second_move"):
     """FTC 6.2: a figure that neither attacks nor defends moves again by movement-phase rules."""
 
-    kind: ClassVar[str] = "second_move"
     figure: Name
     steps: States = ()
 
@@ -145,7 +138,6 @@ class SecondMove(Action, frozen=True, tag="second_move"):
 class FollowChoice(Action, frozen=True, tag="follow_choice"):
     """FTC 6.2: an attacker whose target retreats may step forward into ``hex`` (None: stay)."""
 
-    kind: ClassVar[str] = "follow_choice"
     figure: Name
     hex: Hex | None = None
 
@@ -153,14 +145,12 @@ class FollowChoice(Action, frozen=True, tag="follow_choice"):
 class RevealStances(Action, frozen=True, tag="reveal"):
     """Rule option *secret stances* (Fudge 4.32): the declarations are revealed together."""
 
-    kind: ClassVar[str] = "reveal"
     side: Name = ""
 
 
 class SetStandingOrder(Action, frozen=True, tag="standing_order"):
     """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies: "always", "never" or "ask"."""
 
-    kind: ClassVar[str] = "standing_order"
     figure: Name
     order: Name = "always"
 
@@ -169,7 +159,6 @@ class SpendFudgePoint(Action, frozen=True, tag="spend_fudge_point"):
     """*Fudge* 4.64: a hero's player answers the Fudge Point question (``Reason.FUDGE_POINT``): ``spend`` one to
     make the deadly wound merely Incapacitated, or keep the points and let the wound stand."""
 
-    kind: ClassVar[str] = "spend_fudge_point"
     figure: Name
     spend: bool = True
 
@@ -178,7 +167,6 @@ class SetFudgePointOrder(Action, frozen=True, tag="fudge_point_order"):
     """*Fudge* 4.64: a hero's standing order for spending a Fudge Point on a deadly wound: "always" (at once, the
     default), "ask" (the player is asked) or "never"."""
 
-    kind: ClassVar[str] = "fudge_point_order"
     figure: Name
     order: Name = "always"
 
@@ -186,7 +174,6 @@ class SetFudgePointOrder(Action, frozen=True, tag="fudge_point_order"):
 class Yield(Action, frozen=True, tag="yield"):
     """A side gives up the battle (the battle ends; the others win)."""
 
-    kind: ClassVar[str] = "yield"
     side: Name
 
 

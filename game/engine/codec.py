@@ -263,3 +263,13 @@ def to_data(value: Any) -> Any:
     """A value as plain JSON data: dicts, lists, texts, numbers, true / false and None (tuples become lists,
     hexes ``[q, r]``)."""
     return _PLAIN.decode(_ENCODER.encode(value))
+
+
+class TagKind:
+    """A tagged struct's ``kind``: its msgspec ``tag``, the name that stands in a save or a message as the
+    struct's ``"kind"``. A decision or a message writes its name once (``tag="move"``), so the name the code reads
+    and the one on the wire are always the same; a base without a tag of its own reads msgspec's default for it,
+    the class name."""
+
+    def __get__(self, instance: object, owner: type[msgspec.Struct]) -> str:
+        return str(owner.__struct_config__.tag)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -117,8 +117,6 @@ Region = Annotated[tuple[Hex, ...], Meta(max_length=MAX_ITEMS)]
 class GMAction(Action, frozen=True):
     """Base class of the GM's decisions; the battle accepts them only from the GM's seat."""
 
-    kind: ClassVar[str] = "gm"
-
     def _set(self, name: str, value: Any) -> None:
         msgspec.structs.force_setattr(self, name, value)
 
@@ -134,7 +132,6 @@ class SituationalModifier(GMAction, frozen=True, tag="gm_modifier"):
     fill in the current round before logging it.
     """
 
-    kind: ClassVar[str] = "gm_modifier"
     id: Name
     target: Name
     value: Annotated[int, Meta(ge=SITUATIONAL_MIN, le=SITUATIONAL_MAX)]
@@ -151,7 +148,6 @@ class SituationalModifier(GMAction, frozen=True, tag="gm_modifier"):
 class RemoveModifier(GMAction, frozen=True, tag="gm_remove_modifier"):
     """The GM lifts a standing modifier or battle condition by its id."""
 
-    kind: ClassVar[str] = "gm_remove_modifier"
     id: Name
 
 
@@ -162,7 +158,6 @@ class BattleCondition(GMAction, frozen=True, tag="gm_condition"):
     type). An empty ``region`` covers the whole battlefield. ``value`` 0 lifts the condition of that id.
     """
 
-    kind: ClassVar[str] = "gm_condition"
     id: Name
     condition: Name
     value: Annotated[int, Meta(ge=min(CONDITION_WORST.values()), le=0)]
@@ -183,7 +178,6 @@ class BattleCondition(GMAction, frozen=True, tag="gm_condition"):
 class SetDie(GMAction, frozen=True, tag="gm_set_die"):
     """The next roll of ``purpose`` for ``figure`` uses these faces (physical dice at the table)."""
 
-    kind: ClassVar[str] = "gm_set_die"
     figure: Name
     purpose: Name
     faces: Faces
@@ -195,21 +189,18 @@ class SetDie(GMAction, frozen=True, tag="gm_set_die"):
 class GrantEscape(GMAction, frozen=True, tag="gm_grant_escape"):
     """FTC 5.3 override: the mover escapes the zone of control whatever the contest says."""
 
-    kind: ClassVar[str] = "gm_grant_escape"
     figure: Name
 
 
 class DenyEscape(GMAction, frozen=True, tag="gm_deny_escape"):
     """FTC 5.3 override: the mover is held whatever the contest says."""
 
-    kind: ClassVar[str] = "gm_deny_escape"
     figure: Name
 
 
 class GrantFreeAttack(GMAction, frozen=True, tag="gm_grant_free_attack"):
     """FTC 5.3 override: ``attacker`` gets a free attack on ``target``."""
 
-    kind: ClassVar[str] = "gm_grant_free_attack"
     attacker: Name
     target: Name
 
@@ -217,7 +208,6 @@ class GrantFreeAttack(GMAction, frozen=True, tag="gm_grant_free_attack"):
 class DenyFreeAttack(GMAction, frozen=True, tag="gm_deny_free_attack"):
     """FTC 5.3 override: ``attacker`` does not get its free attack on ``target``."""
 
-    kind: ClassVar[str] = "gm_deny_free_attack"
     attacker: Name
     target: Name
 
@@ -225,14 +215,12 @@ class DenyFreeAttack(GMAction, frozen=True, tag="gm_deny_free_attack"):
 class EndRound(GMAction, frozen=True, tag="gm_end_round"):
     """The GM ends the round now (FTC 3: the next round begins)."""
 
-    kind: ClassVar[str] = "gm_end_round"
     reason: Text = ""
 
 
 class EndBattle(GMAction, frozen=True, tag="gm_end_battle"):
     """The GM ends the battle; ``winner`` is a side id or None (a draw, or the town guard arrives)."""
 
-    kind: ClassVar[str] = "gm_end_battle"
     winner: Name | None = None
     reason: Text = ""
 
@@ -240,7 +228,6 @@ class EndBattle(GMAction, frozen=True, tag="gm_end_battle"):
 class DeclareOut(GMAction, frozen=True, tag="gm_declare_out"):
     """FTC 6.4 override: the GM takes a figure out of the fight (fled, surrendered, knocked out)."""
 
-    kind: ClassVar[str] = "gm_declare_out"
     figure: Name
     reason: Text = ""
 
@@ -248,7 +235,6 @@ class DeclareOut(GMAction, frozen=True, tag="gm_declare_out"):
 class DeclareIn(GMAction, frozen=True, tag="gm_declare_in"):
     """FTC 6.4 override: a figure taken out comes back into the fight."""
 
-    kind: ClassVar[str] = "gm_declare_in"
     figure: Name
     reason: Text = ""
 
@@ -259,7 +245,6 @@ class DeclareIn(GMAction, frozen=True, tag="gm_declare_in"):
 class EditWounds(GMAction, frozen=True, tag="gm_edit_wounds"):
     """*Fudge* 4.57: the GM ticks or clears wound boxes; ``wounds`` is ``Wounds.to_data()`` of the new sheet."""
 
-    kind: ClassVar[str] = "gm_edit_wounds"
     figure: Name
     wounds: Table = msgspec.field(default_factory=dict)
     reason: Text = ""
@@ -276,7 +261,6 @@ class EditGear(GMAction, frozen=True, tag="gm_edit_gear"):
     with now, or is a full suit if newly put on.
     """
 
-    kind: ClassVar[str] = "gm_edit_gear"
     figure: Name
     weapons: Names = ()
     armour: Names = ()
@@ -294,7 +278,6 @@ class EditTraits(GMAction, frozen=True, tag="gm_edit_traits"):
     """FTC 2.1: the GM changes traits: attributes (``"strength": "Good"``), ``"skills"`` (name -> level, or
     None to forget the skill), ``"gifts"`` / ``"faults"`` (the whole new list)."""
 
-    kind: ClassVar[str] = "gm_edit_traits"
     figure: Name
     changes: Table = msgspec.field(default_factory=dict)
     reason: Text = ""
@@ -310,7 +293,6 @@ class AddFigure(GMAction, frozen=True, tag="gm_add_figure"):
     character of the battle's roster), not both. ``figure`` is the new figure's id.
     """
 
-    kind: ClassVar[str] = "gm_add_figure"
     figure: Name
     side: Name
     hex: Hex
@@ -329,7 +311,6 @@ class AddFigure(GMAction, frozen=True, tag="gm_add_figure"):
 class SetFudgePoints(GMAction, frozen=True, tag="gm_set_fudge_points"):
     """*Fudge* 4.64: the GM sets a figure's Fudge Points (0 to the roster's most, ``data/limits.toml``)."""
 
-    kind: ClassVar[str] = "gm_set_fudge_points"
     figure: Name
     points: Annotated[int, Meta(ge=0, le=100)]
     reason: Text = ""
@@ -338,7 +319,6 @@ class SetFudgePoints(GMAction, frozen=True, tag="gm_set_fudge_points"):
 class RemoveFigure(GMAction, frozen=True, tag="gm_remove_figure"):
     """The GM removes a figure from the battle (it leaves the map)."""
 
-    kind: ClassVar[str] = "gm_remove_figure"
     figure: Name
 
 

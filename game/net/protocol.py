@@ -16,7 +16,7 @@ on a bigger one), and at most ``RATE`` messages a second after a burst of ``BURS
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 from msgspec import Meta
@@ -70,7 +70,7 @@ class ProtocolError(ValueError):
 class Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", kw_only=True):
     """Base of every message: the protocol version ``v`` (its ``kind`` is the tag); every field is given by name."""
 
-    kind: ClassVar[str] = "message"
+    kind = codec.TagKind()
     v: Literal[2]
 
 
@@ -78,7 +78,6 @@ class Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field
 class Hello(Message, frozen=True, tag="hello"):
     """A client asks for a seat (``seat``: a side's id, "gm", "watch" or "" for the first free one)."""
 
-    kind: ClassVar[str] = "hello"
     name: PersonName
     seat: SeatLabel = ""
     password: Secret = ""
@@ -88,7 +87,6 @@ class Hello(Message, frozen=True, tag="hello"):
 class Decide(Message, frozen=True, tag="decide"):
     """A decision from the client's seat (``seq`` numbers the client's decisions)."""
 
-    kind: ClassVar[str] = "decide"
     seq: Seq
     seat: SeatLabel
     action: AnyAction
@@ -97,28 +95,23 @@ class Decide(Message, frozen=True, tag="decide"):
 class ChatLine(Message, frozen=True, tag="chat"):
     """A line said to the whole table."""
 
-    kind: ClassVar[str] = "chat"
     text: Annotated[str, Meta(max_length=MAX_CHAT, pattern=READABLE)]
 
 
 class Ping(Message, frozen=True, tag="ping"):
     """A ping; the host answers ``pong`` with the same ``n``."""
 
-    kind: ClassVar[str] = "ping"
     n: Seq
 
 
 class Sync(Message, frozen=True, tag="sync"):
     """A client whose copy lost its way asks for the battle as it stands."""
 
-    kind: ClassVar[str] = "sync"
-
 
 class Look(Message, frozen=True, tag="look"):
     """Before its hello, a client asks who sits where (with the table's password); the host answers ``table``
     and the connection stays unseated."""
 
-    kind: ClassVar[str] = "look"
     password: Secret = ""
 
 
@@ -157,7 +150,6 @@ class MapHint(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Welcome(Message, frozen=True, tag="welcome"):
     """The client sits at ``seat``; ``token`` takes the seat back after a lost connection."""
 
-    kind: ClassVar[str] = "welcome"
     seat: SeatLabel
     token: Token | None
     name: Name
@@ -170,7 +162,6 @@ class State(Progress, frozen=True, tag="state"):
     """The battle as it stands for the client's seat: the setup (no seed), the decisions as the seat may know
     them with their draws, the events it may see, the seats."""
 
-    kind: ClassVar[str] = "state"
     seat: SeatLabel
     setup: Table
     map: MapHint
@@ -183,7 +174,6 @@ class State(Progress, frozen=True, tag="state"):
 class Step(Progress, frozen=True, tag="step"):
     """One decision the host accepted, as the client's seat may know it, with its draws and events."""
 
-    kind: ClassVar[str] = "step"
     index: Annotated[int, Meta(ge=0, le=codec.MAX_DECISIONS)]
     action: AnyAction
     draws: Draws
@@ -193,7 +183,6 @@ class Step(Progress, frozen=True, tag="step"):
 class Refused(Message, frozen=True, tag="refused"):
     """The host refused the client's decision ``seq`` (the battle unchanged)."""
 
-    kind: ClassVar[str] = "refused"
     seq: Seq
     reason: Text
 
@@ -201,14 +190,12 @@ class Refused(Message, frozen=True, tag="refused"):
 class Seats(Progress, frozen=True, tag="seats"):
     """Who sits where now."""
 
-    kind: ClassVar[str] = "seats"
     seats: Annotated[list[SeatInfo], Meta(max_length=MAX_ITEMS)]
 
 
 class Said(Message, frozen=True, tag="chat"):
     """A chat line as the host passes it on, with who said it."""
 
-    kind: ClassVar[str] = "chat"
     seat: SeatLabel
     name: Name
     text: Text
@@ -217,14 +204,12 @@ class Said(Message, frozen=True, tag="chat"):
 class Pong(Message, frozen=True, tag="pong"):
     """The answer to a ping."""
 
-    kind: ClassVar[str] = "pong"
     n: Seq
 
 
 class Error(Message, frozen=True, tag="error"):
     """The host closes the connection with this sentence."""
 
-    kind: ClassVar[str] = "error"
     reason: Text
 
 
@@ -243,7 +228,6 @@ class TableSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class TableInfo(Message, frozen=True, tag="table"):
     """Who sits where, before a seat is taken (the answer to ``look``); ``watch``: the watchers' places left."""
 
-    kind: ClassVar[str] = "table"
     title: Text
     seats: Annotated[list[TableSeat], Meta(max_length=MAX_ITEMS)]
     watch: Int
