@@ -12,10 +12,17 @@ from __future__ import annotations
 
 import msgspec
 
-from game.engine.codec import TagKind
+from game.engine.codec import Name, TagKind
 
 
 class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
     """Base class of all decisions; ``kind`` names the decision in saves and messages (its ``tag``)."""
 
     kind = TagKind()
+
+
+class FigureAction(Action, frozen=True):
+    """A decision about one figure, named first in its ``figure`` field. A player's is taken for that figure, so
+    only its side's seat may take it (``battle.seats``); a GM's (``gm.GMFigureAction``) acts on it."""
+
+    figure: Name

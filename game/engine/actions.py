@@ -16,6 +16,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from game.engine import codec, gm
 from game.engine.action_base import Action as Action  # the base, importable from here as before
+from game.engine.action_base import FigureAction as FigureAction
 from game.engine.codec import MAX_ITEMS, Facing, Name, Names
 from game.engine.hexgrid import Hex
 
@@ -25,7 +26,7 @@ States = Annotated[tuple[tuple[Hex, Facing], ...], Meta(max_length=MAX_ITEMS)]
 the hex and changes the facing by one side (``game.engine.movement.Path``)."""
 
 
-class Move(Action, frozen=True, tag="move"):
+class Move(FigureAction, frozen=True, tag="move"):
     """FTC 5: a figure takes its whole move along ``steps`` ((hex, facing) states, see ``States``).
 
     Empty ``steps`` means "stay where I am". ``posture`` may change before moving ("standing",
@@ -33,15 +34,12 @@ class Move(Action, frozen=True, tag="move"):
     accept; FTC 5 prices only the crawling speed itself).
     """
 
-    figure: Name
     steps: States = ()
     posture: Name | None = None
 
 
-class Hold(Action, frozen=True, tag="hold"):
+class Hold(FigureAction, frozen=True, tag="hold"):
     """FTC 5: hold the movement to use it later in the phase (an interrupt) or at its end."""
-
-    figure: Name
 
 
 class PassInterrupt(Action, frozen=True, tag="pass_interrupt"):
@@ -50,21 +48,19 @@ class PassInterrupt(Action, frozen=True, tag="pass_interrupt"):
     side: Name
 
 
-class StopChoice(Action, frozen=True, tag="stop_choice"):
+class StopChoice(FigureAction, frozen=True, tag="stop_choice"):
     """FTC 5.2: the owner of a zone of control decides whether to stop a figure leaving it."""
 
-    figure: Name
     stop: bool
 
 
-class EscapeFailedChoice(Action, frozen=True, tag="escape_failed_choice"):
+class EscapeFailedChoice(FigureAction, frozen=True, tag="escape_failed_choice"):
     """FTC 5.3: after losing an escape contest, stay (the move ends) or turn tail and run."""
 
-    figure: Name
     run: bool
 
 
-class Declare(Action, frozen=True, tag="declare"):
+class Declare(FigureAction, frozen=True, tag="declare"):
     """FTC 6.1, 6.1.1, 6.2: a figure's declaration for the attack phase.
 
     ``targets`` empty means the figure only defends. ``dodge`` names the missile firers it watches
@@ -86,7 +82,6 @@ class Declare(Action, frozen=True, tag="declare"):
     ``stuns``, ``most_wound`` and ``ignoring``.
     """
 
-    figure: Name
     stance: Name = "neutral"
     targets: Names = ()
     weapon: Name | None = None
@@ -128,17 +123,15 @@ class Declare(Action, frozen=True, tag="declare"):
         return self.ignore if isinstance(self.ignore, tuple) else ()
 
 
-class SecondMove(Action, frozen=True, tag="second_move"):
+class SecondMove(FigureAction, frozen=True, tag="second_move"):
     """FTC 6.2: a figure that neither attacks nor defends moves again by movement-phase rules."""
 
-    figure: Name
     steps: States = ()
 
 
-class FollowChoice(Action, frozen=True, tag="follow_choice"):
+class FollowChoice(FigureAction, frozen=True, tag="follow_choice"):
     """FTC 6.2: an attacker whose target retreats may step forward into ``hex`` (None: stay)."""
 
-    figure: Name
     hex: Hex | None = None
 
 
@@ -148,26 +141,23 @@ class RevealStances(Action, frozen=True, tag="reveal"):
     side: Name = ""
 
 
-class SetStandingOrder(Action, frozen=True, tag="standing_order"):
+class SetStandingOrder(FigureAction, frozen=True, tag="standing_order"):
     """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies: "always", "never" or "ask"."""
 
-    figure: Name
     order: Name = "always"
 
 
-class SpendFudgePoint(Action, frozen=True, tag="spend_fudge_point"):
+class SpendFudgePoint(FigureAction, frozen=True, tag="spend_fudge_point"):
     """*Fudge* 4.64: a hero's player answers the Fudge Point question (``Reason.FUDGE_POINT``): ``spend`` one to
     make the deadly wound merely Incapacitated, or keep the points and let the wound stand."""
 
-    figure: Name
     spend: bool = True
 
 
-class SetFudgePointOrder(Action, frozen=True, tag="fudge_point_order"):
+class SetFudgePointOrder(FigureAction, frozen=True, tag="fudge_point_order"):
     """*Fudge* 4.64: a hero's standing order for spending a Fudge Point on a deadly wound: "always" (at once, the
     default), "ask" (the player is asked) or "never"."""
 
-    figure: Name
     order: Name = "always"
 
 

@@ -32,7 +32,7 @@ import msgspec
 from msgspec import Meta
 
 from game.engine import codec, equipment
-from game.engine.action_base import Action
+from game.engine.action_base import Action, FigureAction
 from game.engine.characters import ATTRIBUTES, Character, CharacterError
 from game.engine.codec import MAX_ITEMS, Int, Name, Names, Table, Text, is_whole
 from game.engine.datafiles import read_table
@@ -121,6 +121,10 @@ class GMAction(Action, frozen=True):
         msgspec.structs.force_setattr(self, name, value)
 
 
+class GMFigureAction(GMAction, FigureAction, frozen=True):
+    """A GM decision about one figure (its ``figure`` field): the battle looks the figure up before acting."""
+
+
 # ------------------------------------------------------------------------------------ modifiers
 
 
@@ -175,10 +179,9 @@ class BattleCondition(GMAction, frozen=True, tag="gm_condition"):
 # ------------------------------------------------------------------------------------ overrides
 
 
-class SetDie(GMAction, frozen=True, tag="gm_set_die"):
+class SetDie(GMFigureAction, frozen=True, tag="gm_set_die"):
     """The next roll of ``purpose`` for ``figure`` uses these faces (physical dice at the table)."""
 
-    figure: Name
     purpose: Name
     faces: Faces
 
@@ -186,16 +189,12 @@ class SetDie(GMAction, frozen=True, tag="gm_set_die"):
         self._set("faces", _tuple(self.faces))
 
 
-class GrantEscape(GMAction, frozen=True, tag="gm_grant_escape"):
+class GrantEscape(GMFigureAction, frozen=True, tag="gm_grant_escape"):
     """FTC 5.3 override: the mover escapes the zone of control whatever the contest says."""
 
-    figure: Name
 
-
-class DenyEscape(GMAction, frozen=True, tag="gm_deny_escape"):
+class DenyEscape(GMFigureAction, frozen=True, tag="gm_deny_escape"):
     """FTC 5.3 override: the mover is held whatever the contest says."""
-
-    figure: Name
 
 
 class GrantFreeAttack(GMAction, frozen=True, tag="gm_grant_free_attack"):
@@ -225,27 +224,24 @@ class EndBattle(GMAction, frozen=True, tag="gm_end_battle"):
     reason: Text = ""
 
 
-class DeclareOut(GMAction, frozen=True, tag="gm_declare_out"):
+class DeclareOut(GMFigureAction, frozen=True, tag="gm_declare_out"):
     """FTC 6.4 override: the GM takes a figure out of the fight (fled, surrendered, knocked out)."""
 
-    figure: Name
     reason: Text = ""
 
 
-class DeclareIn(GMAction, frozen=True, tag="gm_declare_in"):
+class DeclareIn(GMFigureAction, frozen=True, tag="gm_declare_in"):
     """FTC 6.4 override: a figure taken out comes back into the fight."""
 
-    figure: Name
     reason: Text = ""
 
 
 # ------------------------------------------------------------------------------------ editing figures
 
 
-class EditWounds(GMAction, frozen=True, tag="gm_edit_wounds"):
+class EditWounds(GMFigureAction, frozen=True, tag="gm_edit_wounds"):
     """*Fudge* 4.57: the GM ticks or clears wound boxes; ``wounds`` is ``Wounds.to_data()`` of the new sheet."""
 
-    figure: Name
     wounds: Table = msgspec.field(default_factory=dict)
     reason: Text = ""
 
@@ -253,7 +249,7 @@ class EditWounds(GMAction, frozen=True, tag="gm_edit_wounds"):
         self._set("wounds", codec.to_data(self.wounds))
 
 
-class EditGear(GMAction, frozen=True, tag="gm_edit_gear"):
+class EditGear(GMFigureAction, frozen=True, tag="gm_edit_gear"):
     """FTC 9: the GM changes a figure's weapons (the first is ready), armour and shield, by catalogue name.
 
     ``coverage`` names, per suit of ``armour``, how much of the body it covers (FTC 9.2's partial suits:
@@ -261,7 +257,6 @@ class EditGear(GMAction, frozen=True, tag="gm_edit_gear"):
     with now, or is a full suit if newly put on.
     """
 
-    figure: Name
     weapons: Names = ()
     armour: Names = ()
     shield: Name | None = None
@@ -274,11 +269,10 @@ class EditGear(GMAction, frozen=True, tag="gm_edit_gear"):
         self._set("coverage", codec.to_data(self.coverage))
 
 
-class EditTraits(GMAction, frozen=True, tag="gm_edit_traits"):
+class EditTraits(GMFigureAction, frozen=True, tag="gm_edit_traits"):
     """FTC 2.1: the GM changes traits: attributes (``"strength": "Good"``), ``"skills"`` (name -> level, or
     None to forget the skill), ``"gifts"`` / ``"faults"`` (the whole new list)."""
 
-    figure: Name
     changes: Table = msgspec.field(default_factory=dict)
     reason: Text = ""
 
@@ -286,14 +280,13 @@ class EditTraits(GMAction, frozen=True, tag="gm_edit_traits"):
         self._set("changes", codec.to_data(self.changes))
 
 
-class AddFigure(GMAction, frozen=True, tag="gm_add_figure"):
+class AddFigure(GMFigureAction, frozen=True, tag="gm_add_figure"):
     """A reinforcement joins ``side`` on ``hex`` facing ``facing`` (0..5).
 
     Give either ``character`` (a roster table, as ``Character.from_dict`` reads) or ``roster_key`` (a
     character of the battle's roster), not both. ``figure`` is the new figure's id.
     """
 
-    figure: Name
     side: Name
     hex: Hex
     facing: Int = 0
@@ -308,18 +301,15 @@ class AddFigure(GMAction, frozen=True, tag="gm_add_figure"):
             self._set("character", codec.to_data(self.character))
 
 
-class SetFudgePoints(GMAction, frozen=True, tag="gm_set_fudge_points"):
+class SetFudgePoints(GMFigureAction, frozen=True, tag="gm_set_fudge_points"):
     """*Fudge* 4.64: the GM sets a figure's Fudge Points (0 to the roster's most, ``data/limits.toml``)."""
 
-    figure: Name
     points: Annotated[int, Meta(ge=0, le=100)]
     reason: Text = ""
 
 
-class RemoveFigure(GMAction, frozen=True, tag="gm_remove_figure"):
+class RemoveFigure(GMFigureAction, frozen=True, tag="gm_remove_figure"):
     """The GM removes a figure from the battle (it leaves the map)."""
-
-    figure: Name
 
 
 GM_ACTION_TYPES: dict[str, type[GMAction]] = {

@@ -25,7 +25,7 @@ import msgspec
 from msgspec import Meta
 
 from game.engine import codec
-from game.engine.action_base import Action
+from game.engine.action_base import Action, FigureAction
 from game.engine.actions import ACTION_TYPES, AnyAction, Move, SecondMove
 from game.engine.battle import Battle, BattleSetup, IllegalAction, apply, seat_taking
 from game.engine.codec import MAX_DECISIONS, Digest, Facing, Name, Table
@@ -95,10 +95,9 @@ FlatStates = Annotated[tuple[tuple[Coord, Coord, Facing], ...], Meta(max_length=
 """A move's states as format 1 wrote them: ``[q, r, facing]`` each."""
 
 
-class MoveV1(Action, frozen=True, tag="move"):
+class MoveV1(FigureAction, frozen=True, tag="move"):
     """A move as format 1 wrote it (``actions.Move``, its states flat)."""
 
-    figure: Name
     steps: FlatStates = ()
     posture: Name | None = None
 
@@ -107,10 +106,9 @@ class MoveV1(Action, frozen=True, tag="move"):
         return Move(self.figure, _states(self.steps), self.posture)
 
 
-class SecondMoveV1(Action, frozen=True, tag="second_move"):
+class SecondMoveV1(FigureAction, frozen=True, tag="second_move"):
     """A second move as format 1 wrote it (``actions.SecondMove``, its states flat)."""
 
-    figure: Name
     steps: FlatStates = ()
 
     def today(self) -> SecondMove:

@@ -268,3 +268,14 @@ def test_fudge_4_32_a_stand_in_leaves_a_copy_of_the_battle_as_the_secret_declara
         }
         compared += 1
     assert compared > 10 and stood_in > 2
+
+
+def test_every_decision_that_names_a_figure_is_a_figure_decision_and_names_it_first() -> None:
+    """The seat rule finds a decision's figure through ``FigureAction``: a kind with a ``figure`` field that were
+    not one would be taken from any seat."""
+    act.register_gm_actions()
+    for cls in act.ACTION_TYPES.values():
+        assert ("figure" in cls.__struct_fields__) == issubclass(cls, act.FigureAction), cls.kind
+        if issubclass(cls, act.FigureAction):
+            assert cls.__struct_fields__[0] == "figure", cls.kind
+    assert issubclass(gm.SetDie, gm.GMFigureAction) and not issubclass(gm.EndRound, act.FigureAction)

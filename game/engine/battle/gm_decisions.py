@@ -26,28 +26,13 @@ from game.engine.heroes import starting_points
 from game.engine.hexgrid import Hex
 from game.engine.rule_options import resolve_role, roll_count
 
-FIGURE_ACTIONS = (
-    gm.GrantEscape,
-    gm.DenyEscape,
-    gm.DeclareOut,
-    gm.DeclareIn,
-    gm.EditWounds,
-    gm.EditGear,
-    gm.EditTraits,
-    gm.AddFigure,
-    gm.RemoveFigure,
-    gm.SetDie,
-    gm.SetFudgePoints,
-)
-"""The GM's decisions about one figure (their ``figure`` field)."""
-
 
 def act_as_gm(b: BattleState, a: gm.GMAction) -> list[ev.Event]:
     """Carry out a GM decision; an illegal one raises ``IllegalAction`` and changes nothing."""
     if b.setup.gm is None:
         raise IllegalAction("This battle has no GM seat; mark a player as GM in the battle setup.")
     known = {*b.figures, *b.removed} if isinstance(a, gm.AddFigure) else set(b.figures)
-    named = a.figure if isinstance(a, FIGURE_ACTIONS) else ""
+    named = a.figure if isinstance(a, gm.GMFigureAction) else ""
     fig = b.figures.get(named)
     handler = HANDLERS.get(type(a))
     if handler is None:

@@ -24,17 +24,8 @@ GM = "gm"
 WATCHER = "watcher"
 ROLES = (SIDE, GM, WATCHER)
 
-FIGURE_ACTIONS: tuple[type[act.Action], ...] = (
-    act.Move,
-    act.Hold,
-    act.StopChoice,
-    act.EscapeFailedChoice,
-    act.Declare,
-    act.SecondMove,
-    act.FollowChoice,
-    act.SetStandingOrder,
-    act.SpendFudgePoint,
-    act.SetFudgePointOrder,
+FIGURE_ACTIONS: tuple[type[act.Action], ...] = tuple(
+    t for t in act.PLAYER_ACTION_TYPES if issubclass(t, act.FigureAction)
 )
 """Decisions taken for one figure (its ``figure`` field): only that figure's side may take them."""
 
@@ -105,11 +96,10 @@ def owner_of(battle: BattleState, action: act.Action) -> str | None:
     """The side a decision is taken for (None for a GM action); an unknown figure raises ``IllegalAction``."""
     if isinstance(action, gm.GMAction):
         return None
-    if isinstance(action, FIGURE_ACTIONS):
-        fid: str = getattr(action, "figure", "")
-        side = side_of_figure(battle, fid)
+    if isinstance(action, act.FigureAction):
+        side = side_of_figure(battle, action.figure)
         if side is None:
-            raise IllegalAction(f"There is no figure {fid!r} in this battle.")
+            raise IllegalAction(f"There is no figure {action.figure!r} in this battle.")
         return side
     if isinstance(action, SIDE_ACTIONS):
         return str(getattr(action, "side", ""))
