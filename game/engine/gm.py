@@ -197,18 +197,19 @@ class DenyEscape(GMFigureAction, frozen=True, tag="gm_deny_escape"):
     """FTC 5.3 override: the mover is held whatever the contest says."""
 
 
-class GrantFreeAttack(GMAction, frozen=True, tag="gm_grant_free_attack"):
+class FreeAttackOverride(GMAction, frozen=True):
+    """FTC 5.3 override: whether ``attacker`` gets its free attack on ``target``, the runner."""
+
+    attacker: Name
+    target: Name
+
+
+class GrantFreeAttack(FreeAttackOverride, frozen=True, tag="gm_grant_free_attack"):
     """FTC 5.3 override: ``attacker`` gets a free attack on ``target``."""
 
-    attacker: Name
-    target: Name
 
-
-class DenyFreeAttack(GMAction, frozen=True, tag="gm_deny_free_attack"):
+class DenyFreeAttack(FreeAttackOverride, frozen=True, tag="gm_deny_free_attack"):
     """FTC 5.3 override: ``attacker`` does not get its free attack on ``target``."""
-
-    attacker: Name
-    target: Name
 
 
 class EndRound(GMAction, frozen=True, tag="gm_end_round"):

@@ -176,17 +176,10 @@ def escape_override(b: BattleState, fid: str, escaped: bool) -> list[ev.Event]:
     return [ev.GMActed(kind, f"{{0}} will {what} the next zone of control this round, whatever the dice", (fid,))]
 
 
-def grant_free_attack(b: BattleState, a: gm.GrantFreeAttack) -> list[ev.Event]:
-    return free_attack(b, a.attacker, a.target, True)
-
-
-def deny_free_attack(b: BattleState, a: gm.DenyFreeAttack) -> list[ev.Event]:
-    return free_attack(b, a.attacker, a.target, False)
-
-
-def free_attack(b: BattleState, aid: str, tid: str, grant: bool) -> list[ev.Event]:
-    """FTC 5.3 overridden: who strikes the runner. Decided while the mover, having failed an escape,
-    chooses whether to turn tail and run."""
+def free_attack(b: BattleState, a: gm.FreeAttackOverride) -> list[ev.Event]:
+    """FTC 5.3 overridden: who strikes the runner (``gm.GrantFreeAttack`` or ``gm.DenyFreeAttack``). Decided while
+    the mover, having failed an escape, chooses whether to turn tail and run."""
+    aid, tid, grant = a.attacker, a.target, isinstance(a, gm.GrantFreeAttack)
     att, tgt = b.figure(aid), b.figure(tid)
     failed = movement_phase.failed_escape(b)
     if failed is None or failed[0] != tgt.id:
@@ -207,7 +200,7 @@ def free_attack(b: BattleState, aid: str, tid: str, grant: bool) -> list[ev.Even
             raise IllegalAction(f"{att.name} has no free attack on {tgt.name} to deny.")
         movement_phase.set_free_attackers(b, tuple(s for s in stoppers if s != aid))
         what = "{0} gets no free attack on {1}"
-    return [ev.GMActed("gm_grant_free_attack" if grant else "gm_deny_free_attack", what, (aid, tid))]
+    return [ev.GMActed(a.kind, what, (aid, tid))]
 
 
 def end_round(b: BattleState, a: gm.EndRound) -> list[ev.Event]:
@@ -384,8 +377,8 @@ HANDLERS: Mapping[type[gm.GMAction], GMHandler] = {
     gm.SetDie: set_die,
     gm.GrantEscape: grant_escape,
     gm.DenyEscape: deny_escape,
-    gm.GrantFreeAttack: grant_free_attack,
-    gm.DenyFreeAttack: deny_free_attack,
+    gm.GrantFreeAttack: free_attack,
+    gm.DenyFreeAttack: free_attack,
     gm.EndRound: end_round,
     gm.EndBattle: end_battle,
     gm.DeclareOut: declare_out,
