@@ -56,6 +56,14 @@ class Event:
         return self.to_json()
 
 
+@dataclass(frozen=True)
+class FigureEvent(Event):
+    """An event about one figure, named first in its ``figure`` field: the figure it concerns."""
+
+    concerns: ClassVar[tuple[str, ...]] = ("figure",)
+    figure: str
+
+
 def json_without_empty(event: Event, *names: str) -> dict[str, Any]:
     """The event as plain data (hexes as [q, r]), ``kind`` first, leaving out each field of ``names`` when it is
     empty, so an event that gained that field keeps the digest of the battles saved before it
@@ -77,4 +85,4 @@ def name_of(names: dict[str, str] | None, fid: str) -> str:
     return (names or {}).get(fid, fid)
 
 
-__all__ = ["Event", "Mods", "faces_text", "json_without_empty", "mods_text", "name_of", "steps_text"]
+__all__ = ["Event", "FigureEvent", "Mods", "faces_text", "json_without_empty", "mods_text", "name_of", "steps_text"]

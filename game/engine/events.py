@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from game.engine.blow_step import BlowStep as BlowStep
 from game.engine.event_base import Event as Event
+from game.engine.event_base import FigureEvent as FigureEvent
 from game.engine.event_base import Mods as Mods
 from game.engine.event_base import faces_text as _faces
 from game.engine.event_base import mods_text as _mods
@@ -91,12 +92,10 @@ class InitiativeOrder(Event):
 
 
 @dataclass(frozen=True)
-class Moved(Event):
+class Moved(FigureEvent):
     """FTC 5: a figure moved along a path (cost in hexes with its breakdown)."""
 
     kind: ClassVar[str] = "moved"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     path: tuple[Hex, ...]
     facing: int
     cost: int
@@ -114,24 +113,20 @@ class Moved(Event):
 
 
 @dataclass(frozen=True)
-class Held(Event):
+class Held(FigureEvent):
     """FTC 5: a figure holds its movement."""
 
     kind: ClassVar[str] = "held"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} holds"
 
 
 @dataclass(frozen=True)
-class Forfeited(Event):
+class Forfeited(FigureEvent):
     """FTC 5: a held figure does not use its movement at the end of the phase."""
 
     kind: ClassVar[str] = "forfeited"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
 
     def text(self, names: dict[str, str] | None = None) -> str:
         return f"{_n(names, self.figure)} forfeits its held move"
@@ -241,12 +236,10 @@ class Declared(Event):
 
 
 @dataclass(frozen=True)
-class Stepped(Event):
+class Stepped(FigureEvent):
     """FTC 6.2: attack-phase movement: advance, retreat, follow, or turning in place."""
 
     kind: ClassVar[str] = "stepped"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     origin: Hex
     to: Hex
     facing: int
@@ -261,15 +254,13 @@ class Stepped(Event):
 
 
 @dataclass(frozen=True)
-class CombatRoll(Event):
+class CombatRoll(FigureEvent):
     """FTC 6.3: the figure's one 4dF roll for the round. ``source``: where a roll that is not the figure's own
     came from (``"npc_zero"``: an NPC pawn rolling nothing, *Fudge* 4.33; ``"npc_group"``: its side's shared
     roll, *Fudge* 4.34); empty (and left out of the JSON) for the figure's own dice."""
 
     kind: ClassVar[str] = "combat_roll"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     left_out_when_empty: ClassVar[tuple[str, ...]] = ("source",)
-    figure: str
     faces: tuple[int, ...]
     source: str = ""
 
@@ -400,13 +391,11 @@ class StrayDodge(Event):
 
 
 @dataclass(frozen=True)
-class Disarmed(Event):
+class Disarmed(FigureEvent):
     """FTC 6.6: a hit on the weapon hand disarms; the weapon is dropped for the rest of the battle (the GM
     may hand it back with Edit gear), and ``ready`` is the weapon now in hand."""
 
     kind: ClassVar[str] = "disarmed"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     weapon: str
     ready: str
 
@@ -415,13 +404,11 @@ class Disarmed(Event):
 
 
 @dataclass(frozen=True)
-class Wounded(Event):
+class Wounded(FigureEvent):
     """FTC 7.3–7.4, Fudge 4.57: a wound after the Health roll, and the box it was recorded in."""
 
     kind: ClassVar[str] = "wounded"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
     left_out_when_empty: ClassVar[tuple[str, ...]] = ("steps", "trait")
-    figure: str
     damage: int
     level: str
     health_faces: tuple[int, ...]
@@ -453,12 +440,10 @@ class Wounded(Event):
 
 
 @dataclass(frozen=True)
-class WoundsCarried(Event):
+class WoundsCarried(FigureEvent):
     """*Fudge* 4.8: a figure starts the battle with the wounds its character carries from an earlier one."""
 
     kind: ClassVar[str] = "wounds_carried"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     wounds: tuple[str, ...]
     condition: str
 
@@ -470,12 +455,10 @@ class WoundsCarried(Event):
 
 
 @dataclass(frozen=True)
-class TakenOut(Event):
+class TakenOut(FigureEvent):
     """FTC 6.4: after all damage of the round is applied, figures unable to act leave the fight."""
 
     kind: ClassVar[str] = "taken_out"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     condition: str
 
     def text(self, names: dict[str, str] | None = None) -> str:
@@ -483,12 +466,10 @@ class TakenOut(Event):
 
 
 @dataclass(frozen=True)
-class StandingOrderSet(Event):
+class StandingOrderSet(FigureEvent):
     """docs/rulings.md "Standing orders": a figure's standing order for stopping enemies changed."""
 
     kind: ClassVar[str] = "standing_order"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     order: str
 
     def text(self, names: dict[str, str] | None = None) -> str:
@@ -792,12 +773,10 @@ class Healed(Event):
 
 
 @dataclass(frozen=True)
-class HeldFast(Event):
+class HeldFast(FigureEvent):
     """A figure under a spell that stops it acting (e.g. paralysed) loses its move or its declaration."""
 
     kind: ClassVar[str] = "held_fast"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     spell: str
     phase: str
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from game.engine.event_base import Event, faces_text, name_of
+from game.engine.event_base import FigureEvent, faces_text, name_of
 from game.engine.ladder import level_name
 
 
@@ -15,14 +15,12 @@ def _points(n: int) -> str:
 
 
 @dataclass(frozen=True)
-class FudgePointSpent(Event):
+class FudgePointSpent(FigureEvent):
     """*Fudge* 4.64: a hero spends a Fudge Point and a deadly wound (``before``: the box it marked, or "beyond the
     track") becomes merely serious (``after``: "Incapacitated", or "not recorded" when that box is full); ``left``
     points remain; ``auto``: spent by the standing order "always", not on the player's word."""
 
     kind: ClassVar[str] = "fudge_point_spent"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     left: int
     before: str
     after: str
@@ -36,12 +34,10 @@ class FudgePointSpent(Event):
 
 
 @dataclass(frozen=True)
-class FudgePointKept(Event):
+class FudgePointKept(FigureEvent):
     """*Fudge* 4.64: a hero's player keeps the Fudge Points; the deadly wound stands (``box``)."""
 
     kind: ClassVar[str] = "fudge_point_kept"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     box: str
     left: int
 
@@ -50,12 +46,10 @@ class FudgePointKept(Event):
 
 
 @dataclass(frozen=True)
-class FudgePointOrderSet(Event):
+class FudgePointOrderSet(FigureEvent):
     """*Fudge* 4.64: a hero's standing order for spending a Fudge Point: "always", "ask" or "never"."""
 
     kind: ClassVar[str] = "fudge_point_order_set"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     order: str
 
     def text(self, names: dict[str, str] | None = None) -> str:
@@ -68,14 +62,12 @@ class FudgePointOrderSet(Event):
 
 
 @dataclass(frozen=True)
-class WillAgainstPain(Event):
+class WillAgainstPain(FigureEvent):
     """*Fudge* 4.51: a figure rolls Will as a wound starts to hurt (``level``: its new worst wound): the roll, the
     result, the wound's ``penalty`` and what the roll takes off it (``relief``), and whether an Incapacitated
     figure ``fights_on``."""
 
     kind: ClassVar[str] = "will_against_pain"
-    concerns: ClassVar[tuple[str, ...]] = ("figure",)
-    figure: str
     level: str
     faces: tuple[int, ...]
     result: int
