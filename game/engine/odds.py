@@ -8,12 +8,13 @@ arguments so the preview can be recomputed on every mouse move. Every input is a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from game.engine.blow import (
     FTC,
@@ -21,7 +22,6 @@ from game.engine.blow import (
     BlowRules,
     Defender,
     Harm,
-    Spread,
     Strike,
     Target,
     attacker_on,
@@ -335,11 +335,13 @@ def _outcome_ways(
     # a defender-side step that moves the damage number (Fudge 4.52's point step) reads each blow's number and
     # relative degree: they are kept apart then (else every blow of a level is one)
     numbered = defender_reads_number(rules)
-    miss = (MISS, 0, 0)
-    ways: dict[tuple[Outcome, int, int], int] = {}
-    blows: dict[tuple[int, str, int | None, int | None], int] = {}
+    missed = 0  # the ways of a miss
+    # each blow the rest of the way can tell apart (``_blow_outcomes``'s ``blow``), with its ways
+    blows: dict[_Blow, int] = {}
     inner = 1  # the ways of the rolls of one value of the shared rolls (the same for every value)
     spread = _dists(rolls, set_rolls, has_defence, len(other_defences))
+    # where each hit falls and what it reads, by its result and the target's defence result (S2, S5)
+    placed = _PLACED.kept((rules, aim, tuple(bases.items()), track, graze_table, scale_difference, difficulty))
     shared = sum(wg for _, wg in spread)  # the ways of the shared rolls (Fudge 4.34)
     for dists, wg in spread:
         a_dist, o_dists = dists[0], dists[1 + has_defence :]
@@ -355,7 +357,7 @@ def _outcome_ways(
         for x, wx in a_dist:
             result = offence + x
             if result < difficulty:
-                ways[miss] = ways.get(miss, 0) + wg * wx * others_total * t_total * a_ways
+                missed += wg * wx * others_total * t_total
                 continue
             others_beaten = 1
             for d, dist in zip(other_defences, o_dists, strict=True):
@@ -365,58 +367,169 @@ def _outcome_ways(
             for defence, y, wy in target_rolls:
                 w = wg * wx * wy
                 if defence is not None and result <= defence:
-                    ways[miss] = ways.get(miss, 0) + w * others_total * a_ways
+                    missed += w * others_total
                     continue
                 if others_beaten != others_total:
-                    ways[miss] = ways.get(miss, 0) + w * (others_total - others_beaten) * a_ways
+                    missed += w * (others_total - others_beaten)
                 if not others_beaten:
                     continue
                 rd = result - (difficulty if defence is None else max(defence, difficulty))
-                degree = rd * track.degree_multiplier  # Fudge 4.55: a track made for a doubled relative degree
-                levels = {
-                    where: _wound(degree + base, rd, track, graze_table, scale_difference)
-                    for where, base in bases.items()
-                }
-                location = where_it_falls(rules, aim, hit_locations(result, defence), levels, bases, rd)
-                # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
-                if not attacker:
-                    key = (
-                        Outcome(True, levels[location], location),
-                        *((degree + bases[location], rd) if numbered else (0, 0)),
+                spot = placed.get((result, defence))
+                if spot is None:
+                    spot = placed[(result, defence)] = _place(
+                        rules, aim, bases, track, graze_table, scale_difference, result, defence, rd
                     )
-                    ways[key] = ways.get(key, 0) + w * others_beaten
-                    continue
-                # the attacker's side is spread once per blow it can tell apart, after every pair of rolls
-                blow = (rd, location, *rolls_seen(rules, x, y))
+                location, number, level = spot
+                # a limb keeps its uncapped wound here: the defender's side below caps it (S9, S10)
+                blow: _Blow
+                if attacker:  # the attacker's side is spread once per blow it can tell apart (its rolls seen)
+                    blow = (location, number, rd, None, *rolls_seen(rules, x, y))
+                elif numbered:
+                    blow = (location, number, rd, level, None, None)
+                else:  # every blow of a level at a location is one
+                    blow = (location, 0, 0, level, None, None)
                 blows[blow] = blows.get(blow, 0) + w * others_beaten
-    seen = (rules, track, scale_difference, graze_table, option_rolls, numbered)
-    for (rd, location, x_seen, y_seen), w in blows.items():
-        number = rd * track.degree_multiplier + bases[location]
-        for (after_level, kind, after_number), wa in _attacker_levels(*seen, (rd, location, x_seen, y_seen, number)):
-            key = (Outcome(True, after_level, location, kind=kind), *((after_number, rd) if numbered else (0, 0)))
-            ways[key] = ways.get(key, 0) + w * wa
-    denominator = inner * shared * a_ways
-    # the defender's side, S8-S13: FTC 7.4's Health roll, the limb rule of FTC 6.6, the box marked
+    # the attacker's side S4-S7 and the defender's side S8-S13 (FTC 7.4's Health roll, the limb rule of FTC
+    # 6.6, the box marked), per blow, kept across calls by everything they read (``_blow_outcomes``)
     fresh = sheet if sheet is not None else _unhurt(track)
     fixed = (*(() if health_roll is None else (("health", health_roll),)), *option_rolls)
     d_ways = _defender_ways(rules, fresh, health, defender)
-    after: dict[Outcome, int] = {}
-    spreads: dict[tuple[str, WoundLevel | None, str, int, int], Spread] = {}
-    for (outcome, number, rd), w in ways.items():
-        if not outcome.hit:
-            after[outcome] = after.get(outcome, 0) + w * d_ways
-            continue
-        spot = (outcome.location, outcome.level, outcome.kind, number, rd)
-        if spot not in spreads:
-            scale = scale_difference if numbered else 0
-            target = Target(rules, outcome.location, fresh, health, "", fixed, defender, rd, scale, stuns=stuns)
-            spreads[spot] = defender_spread(target, Harm(number, outcome.level, outcome.kind))
-        for harm, wd in spreads[spot]:
-            done = Outcome(True, harm.level, outcome.location, harm.crippled, harm.kind, harm.marked, harm.out)
-            after[done] = after.get(done, 0) + w * wd
-    denominator *= d_ways
-    ordered = sorted(after.items(), key=lambda item: _sort_key(item[0]))
-    return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in ordered if w})
+    side = (rules, track, scale_difference, graze_table, option_rolls, numbered, attacker, fresh, health, fixed)
+    outcomes = _SIDES.kept((*side, defender, stuns))
+    after: dict[_OutcomeKey, int] = {}
+    for blow, w in blows.items():
+        done = outcomes.get(blow)
+        if done is None:
+            done = outcomes[blow] = _blow_outcomes(side, defender, stuns, blow)
+        for key, wd in done:
+            after[key] = after.get(key, 0) + w * wd
+    denominator = inner * shared * a_ways * d_ways
+    made = [(Outcome(True, *key), w) for key, w in after.items() if w]
+    if missed:
+        made.append((MISS, missed * a_ways * d_ways))
+    made.sort(key=lambda item: _sort_key(item[0]))
+    return MappingProxyType({outcome: Fraction(w, denominator) for outcome, w in made})
+
+
+_OutcomeKey = tuple[WoundLevel | None, str, bool, str, WoundLevel | None, bool]
+"""An ``Outcome`` that hit, as the tuple of its fields after ``hit`` (made into one once per outcome)."""
+
+_Side = tuple[
+    BlowRules,
+    WoundTrack,
+    int,
+    bool,
+    tuple[tuple[str, int], ...],
+    bool,
+    bool,
+    Wounds,
+    int | None,
+    tuple[tuple[str, int], ...],
+]
+"""The facts of a call the rest of a blow's way reads (``_blow_outcomes``), the defender and its stuns apart."""
+_Blow = tuple[str, int, int, WoundLevel | None, int | None, int | None]
+"""A hitting blow as the rest of its way tells it apart (``_blow_outcomes``)."""
+_Done = tuple[tuple[_OutcomeKey, int], ...]
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Kept(Generic[_K, _V]):
+    """Answers kept per call-wide facts (the ``sides`` most recently used), each a dict of at most ``most``
+    answers (emptied when full): two levels, so a call hashes its facts once and each of its parts a few ints."""
+
+    def __init__(self, sides: int, most: int) -> None:
+        self.sides = sides
+        self.most = most
+        self.by_side: OrderedDict[Hashable, dict[_K, _V]] = OrderedDict()
+
+    def kept(self, side: Hashable) -> dict[_K, _V]:
+        """The answers kept for these facts (a dict the caller fills)."""
+        kept = self.by_side.get(side)
+        if kept is None:
+            kept = self.by_side[side] = {}
+            if len(self.by_side) > self.sides:
+                self.by_side.popitem(last=False)
+        else:
+            self.by_side.move_to_end(side)
+            if len(kept) > self.most:
+                kept.clear()
+        return kept
+
+    def clear(self) -> None:
+        """Forget every answer."""
+        self.by_side.clear()
+
+
+_SIDES: _Kept[_Blow, _Done] = _Kept(256, 4096)
+"""``_blow_outcomes`` kept per call-wide facts (every input of it but the blow), then per blow."""
+_PLACED: _Kept[tuple[int, int | None], tuple[str, int, WoundLevel | None]] = _Kept(256, 1024)
+"""``_place`` kept per call-wide facts, then per (result, defence result)."""
+
+
+def _place(
+    rules: BlowRules,
+    aim: Aim,
+    bases: Mapping[str, int],
+    track: WoundTrack,
+    graze_table: bool,
+    scale_difference: int,
+    result: int,
+    defence: int | None,
+    rd: int,
+) -> tuple[str, int, WoundLevel | None]:
+    """Where a hit of ``result`` against ``defence`` (None: no defence roll) with relative degree ``rd`` falls
+    (S2, FTC 6.6: ``where_it_falls`` on the wound each location reads), its damage number there (FTC 7) and
+    the wound it reads (S5, FTC 7.3)."""
+    degree = rd * track.degree_multiplier  # Fudge 4.55: a track made for a doubled relative degree
+    levels = {where: _wound(degree + base, rd, track, graze_table, scale_difference) for where, base in bases.items()}
+    location = where_it_falls(rules, aim, hit_locations(result, defence), levels, bases, rd)
+    return location, degree + bases[location], levels[location]
+
+
+def clear_caches() -> None:
+    """Forget every answer the odds keep, the blows' spreads too (for tests that change the blow's way)."""
+    _outcome_ways.cache_clear()
+    _attacker_ways.cache_clear()
+    _attacker_levels.cache_clear()
+    _defender_ways.cache_clear()
+    _SIDES.clear()
+    _PLACED.clear()
+
+
+def _blow_outcomes(side: _Side, defender: Defender, stuns: StunSheet, blow: _Blow) -> _Done:
+    """The rest of one hitting blow's way (``game.engine.blow``, S4-S13): the outcomes it ends in, each with its
+    ways out of the attacker's side's ways times the defender's side's. ``blow`` is (location, damage number,
+    relative degree, level, x, y): with the attacker's side on, x and y are the rolls it reads (``rolls_seen``)
+    and the level is left to its steps; else the level read (S5), the number and relative degree 0 unless the
+    defender's side reads them (``numbered``: *Fudge* 4.52's point step)."""
+    rules, track, scale_difference, graze_table, option_rolls, numbered, attacker, fresh, health, fixed = side
+    location, number, rd, level, x_seen, y_seen = blow
+    harms: tuple[tuple[tuple[WoundLevel | None, str, int], int], ...]
+    if attacker:
+        seen = (rules, track, scale_difference, graze_table, option_rolls, numbered)
+        harms = _attacker_levels(*seen, (rd, location, x_seen, y_seen, number))
+    else:
+        harms = (((level, "wound", number), 1),)
+    out: dict[_OutcomeKey, int] = {}
+    target = Target(
+        rules,
+        location,
+        fresh,
+        health,
+        "",
+        fixed,
+        defender,
+        rd if numbered else 0,
+        scale_difference if numbered else 0,
+        stuns=stuns,
+    )
+    for (after_level, kind, after_number), wa in harms:
+        for harm, wd in defender_spread(target, Harm(after_number, after_level, kind)):
+            key = (harm.level, location, harm.crippled, harm.kind, harm.marked, harm.out)
+            out[key] = out.get(key, 0) + wa * wd
+    return tuple(out.items())
 
 
 @lru_cache(maxsize=256)

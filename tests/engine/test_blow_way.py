@@ -227,7 +227,7 @@ def one_die(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     def clear() -> None:
         for cached in (blow.attacker_on, blow.attacker_spread, blow.defender_spread):
             cached.cache_clear()
-        odds._outcome_ways.cache_clear()
+        odds.clear_caches()
 
     monkeypatch.setattr(blow, "ATTACKER_WAY", (OneDie(), *blow.ATTACKER_WAY[1:]))
     clear()
