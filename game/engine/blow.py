@@ -34,6 +34,7 @@ which an option's module builds on (this module imports the options' modules; th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from game.engine.blow_base import (
@@ -47,6 +48,7 @@ from game.engine.blow_base import (
     FixedStep,
     Harm,
     HealthRoll,
+    Kept,
     LimbRule,
     NoStep,
     Record,
@@ -54,6 +56,7 @@ from game.engine.blow_base import (
     Step,
     Strike,
     Target,
+    clear_spreads,
     play_steps,
     read_level,
     rules_of,
@@ -151,6 +154,16 @@ DEFENDER_WAY: tuple[Step, ...] = (
 )
 """The defender's side of the blow, S8 to S13, in order (module doc)."""
 
+_READ_NUMBER = 2
+"""The steps of ``DEFENDER_WAY`` before this place are the only ones that read the harm's damage number or the
+target's relative degree and Scale difference (S8, S9: *Fudge* 4.52's point step reads the wound anew); the rest
+read the level, its kind, the location, the sheets and the defender (``tests/engine/test_odds_kept.py`` holds
+every later step to it)."""
+DEFENDER_NUMBERED = DEFENDER_WAY[:_READ_NUMBER]
+"""S8-S9: the defender's steps that may read the damage number."""
+DEFENDER_LEVELLED = DEFENDER_WAY[_READ_NUMBER:]
+"""S10-S13: the defender's steps that read the level, not the number."""
+
 
 @lru_cache(maxsize=256)
 def attacker_on(rules: BlowRules) -> bool:
@@ -186,6 +199,44 @@ def attacker_spread(strike: Strike, harm: Harm) -> Spread:
     return spread_steps(ATTACKER_WAY, strike, harm)
 
 
+@lru_cache(maxsize=8192)
+def defender_outcomes(target: Target, harm: Harm) -> Spread:
+    """S8–S13 for the odds' outcomes: ``defender_spread`` with the damage number dropped (0) once no step reads it
+    (after S9), and S10–S13 spread for the target without its relative degree and Scale difference, which they do
+    not read: so every number and degree that reaches S10 with the same level is spread once."""
+    plain = target if not (target.relative_degree or target.scale_difference) else _plain(target)
+    rest = _LEVELLED.kept(plain)
+    ways: dict[Harm, int] = {}
+    for h, w in _numbered(target, harm):
+        done = rest.get(h)
+        if done is None:
+            done = rest[h] = spread_steps(DEFENDER_LEVELLED, plain, replace(h, number=0) if h.number else h)
+        for h2, w2 in done:
+            ways[h2] = ways.get(h2, 0) + w * w2
+    return tuple(ways.items())
+
+
+_LEVELLED: Kept[Harm, Spread] = Kept(512, 4096)
+"""S10–S13's spreads kept per target (its relative degree and Scale difference 0) and harm after S9."""
+
+
+@lru_cache(maxsize=8192)
+def _numbered(target: Target, harm: Harm) -> Spread:
+    return spread_steps(DEFENDER_NUMBERED, target, harm)
+
+
+def _plain(target: Target) -> Target:
+    return replace(target, relative_degree=0, scale_difference=0)
+
+
+def forget_spreads() -> None:
+    """Forget every spread of the way kept for the odds (for tests that change the way's steps)."""
+    for cached in (attacker_on, attacker_spread, defender_spread, defender_outcomes, _numbered):
+        cached.cache_clear()
+    _LEVELLED.clear()
+    clear_spreads()
+
+
 @lru_cache(maxsize=4096)
 def defender_spread(target: Target, harm: Harm) -> Spread:
     """S8–S13 for the odds: the exact spread of the harm (ways summing to ``defender_ways``), each with the box
@@ -195,6 +246,8 @@ def defender_spread(target: Target, harm: Harm) -> Spread:
 
 __all__ = [
     "ATTACKER_WAY",
+    "DEFENDER_LEVELLED",
+    "DEFENDER_NUMBERED",
     "DEFENDER_WAY",
     "FTC",
     "NOBODY",
@@ -217,10 +270,12 @@ __all__ = [
     "attacker_side",
     "attacker_spread",
     "attacker_ways",
+    "defender_outcomes",
     "defender_side",
     "defender_spread",
     "defender_ways",
     "extra_factors",
+    "forget_spreads",
     "play_steps",
     "read_level",
     "rolls_seen",

@@ -13,10 +13,11 @@ without an import cycle.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from game.engine.blow_step import BlowStep
 from game.engine.damage import is_limb, limb_wound, location_result
@@ -24,6 +25,9 @@ from game.engine.dice import FOUR_DF_COUNTS
 from game.engine.rule_options import RuleOptions
 from game.engine.stun_sheet import FRESH, StunSheet
 from game.engine.wounds import WoundLevel, Wounds, WoundTrack, apply_health_roll, graze_cap, wound_for_damage
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 Dice = Callable[[str, str], tuple[int, ...]]
 """The battle's dice for a step: (purpose of ``game.engine.gm.DIE_PURPOSES``, the figure that owns the roll)
@@ -211,6 +215,35 @@ class Harm:
     will_result: int | None = None
     relief: int = 0
     fights_on: bool = False
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(_harm_values(self)))
+
+    def __hash__(self) -> int:
+        """Computed once: the odds key their spreads on harms, many times each."""
+        return self._hash
+
+
+def _harm_values(harm: Harm) -> tuple[object, ...]:
+    return (
+        harm.number,
+        harm.level,
+        harm.kind,
+        harm.crippled,
+        harm.marked,
+        harm.sheet,
+        harm.out,
+        harm.roll_faces,
+        harm.roll_result,
+        harm.trait,
+        harm.recorded,
+        harm.fudge,
+        harm.will_faces,
+        harm.will_result,
+        harm.relief,
+        harm.fights_on,
+    )
 
 
 Spread = tuple[tuple[Harm, int], ...]
@@ -306,17 +339,68 @@ def play_steps(steps: Sequence[Step], facts: Facts, harm: Harm, dice: Dice) -> t
 
 
 def spread_steps(steps: Sequence[Step], facts: Facts, harm: Harm) -> Spread:
-    """Steps for the odds, in order, convolved: each harm they may leave with its ways."""
-    ways: dict[Harm, int] = {harm: 1}
-    for step in steps:
-        if not step.on(facts.rules):
-            continue
-        after: dict[Harm, int] = {}
-        for h, w in ways.items():
-            for h2, w2 in step.spread(facts, h):
-                after[h2] = after.get(h2, 0) + w * w2
-        ways = after
-    return tuple(ways.items())
+    """Steps for the odds, in order, convolved: each harm they may leave with its ways.
+
+    The spread of the steps from each one on is kept per harm that reaches it (``_rest``), for these steps and
+    facts: the harms a roll leaves meet again further on (the number a Damage Capacity roll moves, the result the
+    limb rule drops), and each is then spread once, not once per way it came."""
+    kept = _SPREADS.kept((id(steps), facts))
+    if kept.get(None) is not steps:  # the steps are known by identity: kept with their answers
+        kept.clear()
+        kept[None] = steps
+    on = tuple(step for step in steps if step.on(facts.rules))
+    return _rest(on, 0, facts, harm, kept)
+
+
+class Kept(Generic[_K, _V]):
+    """Answers kept per call-wide facts (the ``sides`` most recently used), each a dict of at most ``most``
+    answers (emptied when full): two levels, so a call hashes its facts once and each of its parts a few fields."""
+
+    def __init__(self, sides: int, most: int) -> None:
+        self.sides = sides
+        self.most = most
+        self.by_side: OrderedDict[Hashable, dict[_K, _V]] = OrderedDict()
+
+    def kept(self, side: Hashable) -> dict[_K, _V]:
+        """The answers kept for these facts (a dict the caller fills)."""
+        kept = self.by_side.get(side)
+        if kept is None:
+            kept = self.by_side[side] = {}
+            if len(self.by_side) > self.sides:
+                self.by_side.popitem(last=False)
+        else:
+            self.by_side.move_to_end(side)
+            if len(kept) > self.most:
+                kept.clear()
+        return kept
+
+    def clear(self) -> None:
+        """Forget every answer."""
+        self.by_side.clear()
+
+
+_SPREADS: Kept[Any, Any] = Kept(1024, 8192)
+"""``spread_steps``' answers kept per steps (by identity, the steps kept with them under ``None``) and facts,
+then per (step from which on, harm)."""
+
+
+def _rest(on: tuple[Step, ...], i: int, facts: Facts, harm: Harm, kept: dict[Any, Any]) -> Spread:
+    """The spread of ``on[i:]`` (steps that act under the facts' rules) for ``harm``, kept in ``kept``."""
+    if i == len(on):
+        return ((harm, 1),)
+    done = kept.get((i, harm))
+    if done is None:
+        ways: dict[Harm, int] = {}
+        for h, w in on[i].spread(facts, harm):
+            for h2, w2 in _rest(on, i + 1, facts, h, kept):
+                ways[h2] = ways.get(h2, 0) + w * w2
+        done = kept[(i, harm)] = tuple(ways.items())
+    return done
+
+
+def clear_spreads() -> None:
+    """Forget ``spread_steps``' kept answers (for tests that change a way's steps)."""
+    _SPREADS.clear()
 
 
 # ------------------------------------------------------------------------------------------ S5

@@ -8,13 +8,12 @@ arguments so the preview can be recomputed on every mouse move. Every input is a
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Generic, Literal, TypeVar
+from typing import Literal
 
 from game.engine.blow import (
     FTC,
@@ -27,12 +26,14 @@ from game.engine.blow import (
     attacker_on,
     attacker_spread,
     attacker_ways,
-    defender_spread,
+    defender_outcomes,
     defender_ways,
+    forget_spreads,
     read_level,
     rolls_seen,
     where_it_falls,
 )
+from game.engine.blow_base import Kept
 from game.engine.combat import CombatError, Stance, hit_locations, miss_thresholds
 from game.engine.damage import HEAD, LOCATIONS, TORSO
 from game.engine.damage_capacity import defender_reads_number
@@ -431,40 +432,9 @@ _Blow = tuple[str, int, int, WoundLevel | None, int | None, int | None]
 """A hitting blow as the rest of its way tells it apart (``_blow_outcomes``)."""
 _Done = tuple[tuple[_OutcomeKey, int], ...]
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-class _Kept(Generic[_K, _V]):
-    """Answers kept per call-wide facts (the ``sides`` most recently used), each a dict of at most ``most``
-    answers (emptied when full): two levels, so a call hashes its facts once and each of its parts a few ints."""
-
-    def __init__(self, sides: int, most: int) -> None:
-        self.sides = sides
-        self.most = most
-        self.by_side: OrderedDict[Hashable, dict[_K, _V]] = OrderedDict()
-
-    def kept(self, side: Hashable) -> dict[_K, _V]:
-        """The answers kept for these facts (a dict the caller fills)."""
-        kept = self.by_side.get(side)
-        if kept is None:
-            kept = self.by_side[side] = {}
-            if len(self.by_side) > self.sides:
-                self.by_side.popitem(last=False)
-        else:
-            self.by_side.move_to_end(side)
-            if len(kept) > self.most:
-                kept.clear()
-        return kept
-
-    def clear(self) -> None:
-        """Forget every answer."""
-        self.by_side.clear()
-
-
-_SIDES: _Kept[_Blow, _Done] = _Kept(256, 4096)
+_SIDES: Kept[_Blow, _Done] = Kept(256, 4096)
 """``_blow_outcomes`` kept per call-wide facts (every input of it but the blow), then per blow."""
-_PLACED: _Kept[tuple[int, int | None], tuple[str, int, WoundLevel | None]] = _Kept(256, 1024)
+_PLACED: Kept[tuple[int, int | None], tuple[str, int, WoundLevel | None]] = Kept(256, 1024)
 """``_place`` kept per call-wide facts, then per (result, defence result)."""
 
 
@@ -496,6 +466,7 @@ def clear_caches() -> None:
     _defender_ways.cache_clear()
     _SIDES.clear()
     _PLACED.clear()
+    forget_spreads()
 
 
 def _blow_outcomes(side: _Side, defender: Defender, stuns: StunSheet, blow: _Blow) -> _Done:
@@ -526,7 +497,7 @@ def _blow_outcomes(side: _Side, defender: Defender, stuns: StunSheet, blow: _Blo
         stuns=stuns,
     )
     for (after_level, kind, after_number), wa in harms:
-        for harm, wd in defender_spread(target, Harm(after_number, after_level, kind)):
+        for harm, wd in defender_outcomes(target, Harm(after_number, after_level, kind)):
             key = (harm.level, location, harm.crippled, harm.kind, harm.marked, harm.out)
             out[key] = out.get(key, 0) + wa * wd
     return tuple(out.items())

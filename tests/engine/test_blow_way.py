@@ -225,8 +225,6 @@ def one_die(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The S4 slot of the way holding ``OneDie`` (the way's caches cleared before and after)."""
 
     def clear() -> None:
-        for cached in (blow.attacker_on, blow.attacker_spread, blow.defender_spread):
-            cached.cache_clear()
         odds.clear_caches()
 
     monkeypatch.setattr(blow, "ATTACKER_WAY", (OneDie(), *blow.ATTACKER_WAY[1:]))
