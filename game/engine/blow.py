@@ -154,15 +154,18 @@ DEFENDER_WAY: tuple[Step, ...] = (
 )
 """The defender's side of the blow, S8 to S13, in order (module doc)."""
 
-_READ_NUMBER = 2
-"""The steps of ``DEFENDER_WAY`` before this place are the only ones that read the harm's damage number or the
-target's relative degree and Scale difference (S8, S9: *Fudge* 4.52's point step reads the wound anew); the rest
-read the level, its kind, the location, the sheets and the defender (``tests/engine/test_odds_kept.py`` holds
-every later step to it)."""
+_READ_NUMBER = 3
+"""The steps of ``DEFENDER_WAY`` before this place (S8-S10) are the only ones that read the harm's damage number or
+the target's relative degree and Scale difference (S8, S9: *Fudge* 4.52's point step reads the wound anew, the
+degree and the Scale difference only to cap a graze, ``_GRAZE``; S10's limb rule reads S9's result and drops it for
+the odds); the rest read the level, its kind, the location, the sheets and the defender
+(``tests/engine/test_odds_kept.py`` holds the steps to both)."""
+_GRAZE = 1
+"""The relative degree of a graze (FTC 7.3): the only one whose wound a Scale difference or the degree changes."""
 DEFENDER_NUMBERED = DEFENDER_WAY[:_READ_NUMBER]
-"""S8-S9: the defender's steps that may read the damage number."""
+"""S8-S10: the defender's steps that may read the damage number (and S10, which drops S9's result)."""
 DEFENDER_LEVELLED = DEFENDER_WAY[_READ_NUMBER:]
-"""S10-S13: the defender's steps that read the level, not the number."""
+"""S11-S13: the defender's steps that read the level, not the number."""
 
 
 @lru_cache(maxsize=256)
@@ -199,39 +202,59 @@ def attacker_spread(strike: Strike, harm: Harm) -> Spread:
     return spread_steps(ATTACKER_WAY, strike, harm)
 
 
-@lru_cache(maxsize=8192)
-def defender_outcomes(target: Target, harm: Harm) -> Spread:
-    """S8–S13 for the odds' outcomes: ``defender_spread`` with the damage number dropped (0) once no step reads it
-    (after S9), and S10–S13 spread for the target without its relative degree and Scale difference, which they do
-    not read: so every number and degree that reaches S10 with the same level is spread once."""
+def defender_outcomes(target: Target, harms: Sequence[tuple[Harm, int]]) -> Spread:
+    """S8–S13 for the odds' outcomes of several harms at one target (each with its ways): ``defender_spread`` of
+    each, summed, with the damage number dropped (0) once no step reads it (after S10), and S11–S13 spread for the
+    target without its relative degree and Scale difference, which they do not read: every harm that reaches S11
+    alike, whatever its number and degree, is spread from there once."""
+    # S8-S10 read the degree and the Scale difference only to cap a graze (relative degree +1, FTC 7.3)
+    numbered = target
+    if target.relative_degree != _GRAZE and (target.relative_degree or target.scale_difference):
+        numbered = _plain(target)
+    if len(harms) == 1:
+        harm, wa = harms[0]
+        return _outcomes(numbered, harm) if wa == 1 else tuple((h, wa * w) for h, w in _outcomes(numbered, harm))
+    ways: dict[Harm, int] = {}
+    for harm, wa in harms:
+        for h, w in _outcomes(numbered, harm):
+            ways[h] = ways.get(h, 0) + wa * w
+    return tuple(ways.items())
+
+
+@lru_cache(maxsize=16384)
+def _outcomes(target: Target, harm: Harm) -> Spread:
+    """``defender_outcomes`` of one harm, ``target`` as S8-S10 read it."""
     plain = target if not (target.relative_degree or target.scale_difference) else _plain(target)
     rest = _LEVELLED.kept(plain)
     ways: dict[Harm, int] = {}
-    for h, w in _numbered(target, harm):
+    for h, w in spread_steps(DEFENDER_NUMBERED, target, harm):
+        if h.number:
+            h = _numberless(h)
         done = rest.get(h)
         if done is None:
-            done = rest[h] = spread_steps(DEFENDER_LEVELLED, plain, replace(h, number=0) if h.number else h)
+            done = rest[h] = spread_steps(DEFENDER_LEVELLED, plain, h)
         for h2, w2 in done:
             ways[h2] = ways.get(h2, 0) + w * w2
     return tuple(ways.items())
 
 
+@lru_cache(maxsize=16384)
+def _numberless(harm: Harm) -> Harm:
+    return replace(harm, number=0)
+
+
 _LEVELLED: Kept[Harm, Spread] = Kept(512, 4096)
-"""S10–S13's spreads kept per target (its relative degree and Scale difference 0) and harm after S9."""
+"""S11–S13's spreads kept per target (its relative degree and Scale difference 0) and harm after S10."""
 
 
-@lru_cache(maxsize=8192)
-def _numbered(target: Target, harm: Harm) -> Spread:
-    return spread_steps(DEFENDER_NUMBERED, target, harm)
-
-
+@lru_cache(maxsize=1024)
 def _plain(target: Target) -> Target:
     return replace(target, relative_degree=0, scale_difference=0)
 
 
 def forget_spreads() -> None:
     """Forget every spread of the way kept for the odds (for tests that change the way's steps)."""
-    for cached in (attacker_on, attacker_spread, defender_spread, defender_outcomes, _numbered):
+    for cached in (attacker_on, attacker_spread, defender_spread, _outcomes, _plain, _numberless):
         cached.cache_clear()
     _LEVELLED.clear()
     clear_spreads()

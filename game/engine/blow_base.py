@@ -13,7 +13,6 @@ without an import cycle.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -154,6 +153,15 @@ class Defender:
     mook: bool = False
     capacity: int | None = None
     resilience: int = 0
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        values = (self.hero, self.round_start, self.fudge_points, self.fudge_order, self.will, self.pain)
+        object.__setattr__(self, "_hash", hash((*values, self.fights_on, self.mook, self.capacity, self.resilience)))
+
+    def __hash__(self) -> int:
+        """Computed once: a target's facts key the odds' caches."""
+        return self._hash
 
 
 NOBODY = Defender()
@@ -179,6 +187,15 @@ class Target:
     scale_difference: int = 0
     stuns: StunSheet = FRESH
     """*Fudge* 4.62: the target's stun sheet, read by a stunning blow's S11."""
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        values = (self.rules, self.location, self.sheet, self.health, self.figure, self.fixed, self.defender)
+        object.__setattr__(self, "_hash", hash((*values, self.relative_degree, self.scale_difference, self.stuns)))
+
+    def __hash__(self) -> int:
+        """Computed once: the odds key the defender's spreads on the target."""
+        return self._hash
 
     def set_total(self, purpose: str) -> int | None:
         """The total the GM set for the coming roll of ``purpose``, None when none is set."""
@@ -345,33 +362,31 @@ def spread_steps(steps: Sequence[Step], facts: Facts, harm: Harm) -> Spread:
     facts: the harms a roll leaves meet again further on (the number a Damage Capacity roll moves, the result the
     limb rule drops), and each is then spread once, not once per way it came."""
     kept = _SPREADS.kept((id(steps), facts))
-    if kept.get(None) is not steps:  # the steps are known by identity: kept with their answers
+    known = kept.get(None)
+    if known is None or known[0] is not steps:  # the steps are known by identity: kept with their answers
         kept.clear()
-        kept[None] = steps
-    on = tuple(step for step in steps if step.on(facts.rules))
-    return _rest(on, 0, facts, harm, kept)
+        known = kept[None] = (steps, tuple(step for step in steps if step.on(facts.rules)))
+    return _rest(known[1], 0, facts, harm, kept)
 
 
 class Kept(Generic[_K, _V]):
-    """Answers kept per call-wide facts (the ``sides`` most recently used), each a dict of at most ``most``
-    answers (emptied when full): two levels, so a call hashes its facts once and each of its parts a few fields."""
+    """Answers kept per call-wide facts (at most ``sides`` of them), each a dict of at most ``most`` answers (both
+    emptied when full): two levels, so a call hashes its facts once and each of its parts a few fields."""
 
     def __init__(self, sides: int, most: int) -> None:
         self.sides = sides
         self.most = most
-        self.by_side: OrderedDict[Hashable, dict[_K, _V]] = OrderedDict()
+        self.by_side: dict[Hashable, dict[_K, _V]] = {}
 
     def kept(self, side: Hashable) -> dict[_K, _V]:
         """The answers kept for these facts (a dict the caller fills)."""
         kept = self.by_side.get(side)
         if kept is None:
+            if len(self.by_side) >= self.sides:
+                self.by_side.clear()
             kept = self.by_side[side] = {}
-            if len(self.by_side) > self.sides:
-                self.by_side.popitem(last=False)
-        else:
-            self.by_side.move_to_end(side)
-            if len(kept) > self.most:
-                kept.clear()
+        elif len(kept) > self.most:
+            kept.clear()
         return kept
 
     def clear(self) -> None:

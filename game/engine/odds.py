@@ -496,10 +496,10 @@ def _blow_outcomes(side: _Side, defender: Defender, stuns: StunSheet, blow: _Blo
         scale_difference if numbered else 0,
         stuns=stuns,
     )
-    for (after_level, kind, after_number), wa in harms:
-        for harm, wd in defender_outcomes(target, Harm(after_number, after_level, kind)):
-            key = (harm.level, location, harm.crippled, harm.kind, harm.marked, harm.out)
-            out[key] = out.get(key, 0) + wa * wd
+    reaching = [(Harm(after_number, after_level, kind), wa) for (after_level, kind, after_number), wa in harms]
+    for harm, w in defender_outcomes(target, reaching):
+        key = (harm.level, location, harm.crippled, harm.kind, harm.marked, harm.out)
+        out[key] = out.get(key, 0) + w
     return tuple(out.items())
 
 

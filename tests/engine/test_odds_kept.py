@@ -108,8 +108,8 @@ def test_a_kept_placement_is_told_the_difficulty() -> None:
 
 
 @pytest.mark.parametrize("name", ["every", "capacity by the point", "heroes and Will"])
-def test_the_steps_after_s9_read_no_number_degree_or_scale(name: str) -> None:
-    """The odds spread S10–S13 once per level (``blow.defender_outcomes``): that holds only while no step there reads
+def test_the_steps_after_s10_read_no_number_degree_or_scale(name: str) -> None:
+    """The odds spread S11–S13 once per level (``blow.defender_outcomes``): that holds only while no step there reads
     the damage number, the relative degree or the Scale difference. Each step's spread is the same whatever those
     are (the harms it leaves keep the number they came with)."""
     rules = blow.rules_of(OPTION_SETS[name])
@@ -138,8 +138,30 @@ def test_the_steps_after_s9_read_no_number_degree_or_scale(name: str) -> None:
 
 
 def test_the_defender_steps_that_read_the_number_come_first() -> None:
-    """*Fudge* 4.52's point step reads the number anew in S8–S9: those are ``DEFENDER_NUMBERED``, the rest after
-    them, together the whole defender's side in order."""
+    """*Fudge* 4.52's point step reads the number anew in S8–S9, and S10 reads S9's result: those are
+    ``DEFENDER_NUMBERED``, the rest after them, together the whole defender's side in order."""
     assert (*blow.DEFENDER_NUMBERED, *blow.DEFENDER_LEVELLED) == blow.DEFENDER_WAY
     labels = [getattr(step, "label", "") for step in blow.DEFENDER_NUMBERED]
-    assert labels[-1] == "S9"
+    assert labels[-1] == "S10"
+
+
+@pytest.mark.parametrize("name", ["every", "capacity by the point"])
+def test_s8_to_s10_read_the_degree_and_scale_only_on_a_graze(name: str) -> None:
+    """FTC 7.3, *Fudge* 4.52, 4.56: the point step reads a moved number's wound anew, where the relative degree and
+    the Scale difference count only for a graze (relative degree +1); so for every other degree S8–S10 spread alike
+    at degree 0 without Scale (what ``blow.defender_outcomes`` keeps them by), while on a graze they may differ."""
+    rules = blow.rules_of(OPTION_SETS[name])
+    graze_differs = False
+    for location in ("torso", "arm"):
+        for number in range(-1, 12):
+            for level in (None, *WoundLevel):
+                harm = Harm(number, level)
+                base = Target(rules, location, Wounds(DEFAULT_TRACK), 0, defender=HERO)
+                plain = blow.spread_steps(blow.DEFENDER_NUMBERED, base, harm)
+                for degree in (0, 2, 3, 6):
+                    for scale in (-1, 0, 2):
+                        moved = replace(base, relative_degree=degree, scale_difference=scale)
+                        assert blow.spread_steps(blow.DEFENDER_NUMBERED, moved, harm) == plain
+                graze = replace(base, relative_degree=1, scale_difference=2)
+                graze_differs |= blow.spread_steps(blow.DEFENDER_NUMBERED, graze, harm) != plain
+    assert graze_differs
