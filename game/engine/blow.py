@@ -75,7 +75,7 @@ from game.engine.scale_options import CRITICAL_ROLL, CriticalPenetration, ScaleD
 from game.engine.stun import PulledBlow, StunOrRecord
 from game.engine.sweep import sweep_factor
 from game.engine.willpower import WillAgainstPain
-from game.engine.wounds import WoundLevel
+from game.engine.wounds import WoundLevel, Wounds, WoundTrack
 
 # ------------------------------------------------------------------------------------------ S3
 
@@ -204,37 +204,59 @@ def attacker_spread(strike: Strike, harm: Harm) -> Spread:
 
 def defender_outcomes(target: Target, harms: Sequence[tuple[Harm, int]]) -> Spread:
     """S8–S13 for the odds' outcomes of several harms at one target (each with its ways): ``defender_spread`` of
-    each, summed, with the damage number dropped (0) once no step reads it (after S10), and S11–S13 spread for the
-    target without its relative degree and Scale difference, which they do not read: every harm that reaches S11
-    alike, whatever its number and degree, is spread from there once."""
-    # S8-S10 read the degree and the Scale difference only to cap a graze (relative degree +1, FTC 7.3)
-    numbered = target
-    if target.relative_degree != _GRAZE and (target.relative_degree or target.scale_difference):
-        numbered = _plain(target)
-    if len(harms) == 1:
-        harm, wa = harms[0]
-        return _outcomes(numbered, harm) if wa == 1 else tuple((h, wa * w) for h, w in _outcomes(numbered, harm))
-    ways: dict[Harm, int] = {}
-    for harm, wa in harms:
-        for h, w in _outcomes(numbered, harm):
-            ways[h] = ways.get(h, 0) + wa * w
-    return tuple(ways.items())
-
-
-@lru_cache(maxsize=16384)
-def _outcomes(target: Target, harm: Harm) -> Spread:
-    """``defender_outcomes`` of one harm, ``target`` as S8-S10 read it."""
+    each, summed. S8–S10 are spread for the target as they read it (``_as_s8_to_s10``), the damage number dropped
+    (0) after them, and S11–S13 spread for the target without its relative degree and Scale difference, which they
+    do not read: every harm that reaches S11 alike, whatever its number and degree, is spread from there once."""
+    early = _as_s8_to_s10(target)
     plain = target if not (target.relative_degree or target.scale_difference) else _plain(target)
+    reached: dict[Harm, int] = {}
+    for harm, wa in harms:
+        for h, w in _early(early, harm):
+            reached[h] = reached.get(h, 0) + wa * w
     rest = _LEVELLED.kept(plain)
     ways: dict[Harm, int] = {}
-    for h, w in spread_steps(DEFENDER_NUMBERED, target, harm):
-        if h.number:
-            h = _numberless(h)
+    for h, w in reached.items():
         done = rest.get(h)
         if done is None:
             done = rest[h] = spread_steps(DEFENDER_LEVELLED, plain, h)
         for h2, w2 in done:
             ways[h2] = ways.get(h2, 0) + w * w2
+    return tuple(ways.items())
+
+
+@lru_cache(maxsize=4096)
+def _as_s8_to_s10(target: Target) -> Target:
+    """The target as S8–S10 read it: its rules, location, track, Health, the totals the GM set, the defender's Will,
+    Damage Capacity and resilience (*Fudge* 4.52), and the relative degree and Scale difference only on a graze
+    (``_GRAZE``, FTC 7.3); the rest (its wounds, stuns, a hero's facts) at their defaults."""
+    d = target.defender
+    graze = target.relative_degree == _GRAZE
+    return Target(
+        target.rules,
+        target.location,
+        _unhurt(target.sheet.track),
+        target.health,
+        "",
+        target.fixed,
+        Defender(will=d.will, capacity=d.capacity, resilience=d.resilience),
+        target.relative_degree if graze else 0,
+        target.scale_difference if graze else 0,
+    )
+
+
+@lru_cache(maxsize=64)
+def _unhurt(track: WoundTrack) -> Wounds:
+    return Wounds(track)
+
+
+@lru_cache(maxsize=16384)
+def _early(target: Target, harm: Harm) -> Spread:
+    """S8–S10 of one harm (``target`` as ``_as_s8_to_s10`` makes it), the harms they leave without their number."""
+    ways: dict[Harm, int] = {}
+    for h, w in spread_steps(DEFENDER_NUMBERED, target, harm):
+        if h.number:
+            h = _numberless(h)
+        ways[h] = ways.get(h, 0) + w
     return tuple(ways.items())
 
 
@@ -254,7 +276,7 @@ def _plain(target: Target) -> Target:
 
 def forget_spreads() -> None:
     """Forget every spread of the way kept for the odds (for tests that change the way's steps)."""
-    for cached in (attacker_on, attacker_spread, defender_spread, _outcomes, _plain, _numberless):
+    for cached in (attacker_on, attacker_spread, defender_spread, _early, _as_s8_to_s10, _plain, _numberless):
         cached.cache_clear()
     _LEVELLED.clear()
     clear_spreads()

@@ -165,3 +165,36 @@ def test_s8_to_s10_read_the_degree_and_scale_only_on_a_graze(name: str) -> None:
                 graze = replace(base, relative_degree=1, scale_difference=2)
                 graze_differs |= blow.spread_steps(blow.DEFENDER_NUMBERED, graze, harm) != plain
     assert graze_differs
+
+
+@pytest.mark.parametrize("name", ["every", "capacity by the point", "heroes and Will", "situational damage"])
+def test_s8_to_s10_spread_alike_for_the_target_as_they_read_it(name: str) -> None:
+    """*Fudge* 4.52, FTC 7.4, 6.6: the odds spread S8–S10 once for every target that agrees on what those steps read
+    (``blow._as_s8_to_s10``: not its wounds, stuns or a hero's Fudge Points and round); each harm spreads the same
+    at the target and at that reading of it."""
+    rules = blow.rules_of(OPTION_SETS[name])
+    rng = random.Random(len(name))
+    sheets = [Wounds(DEFAULT_TRACK), Wounds(DEFAULT_TRACK).record(WoundLevel.HURT)[0].record(WoundLevel.VERY_HURT)[0]]
+    defenders = [
+        Defender(),
+        HERO,
+        replace(HERO, round_start=WoundLevel.INCAPACITATED, fudge_points=0, fights_on=True, pain="low"),
+        Defender(mook=True, capacity=-1, resilience=1),
+    ]
+    for _ in range(150):
+        target = Target(
+            rules.for_blow(stun=rng.random() < 0.3),
+            rng.choice(["torso", "head", "arm", "leg"]),
+            rng.choice(sheets),
+            rng.choice([None, 0, 2]),
+            fixed=rng.choice([(), (("health", 2),)]),
+            defender=rng.choice(defenders),
+            relative_degree=rng.randint(0, 4),
+            scale_difference=rng.choice([0, 0, 2, -1]),
+            stuns=rng.choice([FRESH, StunSheet().record(2)[0]]),
+        )
+        harm = Harm(rng.randint(-1, 11), rng.choice([None, *WoundLevel]), rng.choice(["wound", "stun"]))
+        read = blow._as_s8_to_s10(target)
+        assert blow.spread_steps(blow.DEFENDER_NUMBERED, read, harm) == blow.spread_steps(
+            blow.DEFENDER_NUMBERED, target, harm
+        ), (target, harm)
