@@ -339,7 +339,10 @@ class TacticalPlayer:
             stance = own if own in stances else stance
         chosen = act.Declare(fid, stance, (t,), w)
         if in_play(battle):  # Fudge 4.62, 4.34: a stun or a sweep where the odds say it pays (no ignoring)
-            chosen, _ = refine(battle, declare_choices(battle, fid, opts), chosen, lambda f: 1.0, ignore=False)
+            # refine reads the weapons' targets, the sweep, the stun and the ignorable of the choices, not the
+            # stances' advances (FTC 6.2), the costly part: offered no stance, the choices leave them out
+            dc = declare_choices(battle, fid, {**opts, "stances": []})
+            chosen, _ = refine(battle, dc, chosen, lambda f: 1.0, ignore=False)
         return chosen
 
     def _best_advance(self, battle: Battle, fig: Figure, dc: DeclareChoices) -> act.Declare | None:
