@@ -394,7 +394,7 @@ class Kept(Generic[_K, _V]):
         self.by_side.clear()
 
 
-_SPREADS: Kept[Any, Any] = Kept(1024, 8192)
+_SPREADS: Kept[Any, Any] = Kept(256, 4096)
 """``spread_steps``' answers kept per steps (by identity, the steps kept with them under ``None``) and facts,
 then per (step from which on, harm)."""
 
