@@ -29,7 +29,8 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
 - ``lof_all_pairs_ms``: ``lof.lines_of_fire`` for every ordered pair of 40 figures (1560 lines) with
   blocking, partial cover and bystanders, on the generated map among woods.
 - ``odds_ms``: ``odds.outcome_distribution`` of one attack with two other engaged opponents, location
-  choice and the Health roll, its cache cleared before every call (the cold cost).
+  choice and the Health roll, its cache of whole answers cleared before every call (an attack not priced
+  before; the spreads of the blow's way stay kept, as in a battle).
 - ``map_load_s``: the generated 200 x 200 three-layer map from disk to a drawable board the game's way:
   ``game.ui.mapdata.open_map`` (loader + the Tiled art as a lazily drawn chunk source) and a ``Board`` with
   the chunks of the first view drawn at zoom 1, in a child process.
