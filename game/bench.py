@@ -52,8 +52,8 @@ loader, plus the largest map that ships in ``maps/``. What each key measures, ex
 - ``save_decode_ms``: reading and strictly decoding a 2,000-decision save before its replay
   (``game.bench_save``).
 - ``--rules R`` (a preset or a rules file, docs/playing.md "Rules files"): the battles (``ai_decision_s``,
-  ``sim_rounds_per_s``, the veteran's keys) and ``odds_ms`` are played and computed under those rule options,
-  so the targets can be checked with every option on.
+  ``sim_rounds_per_s``, the veteran's keys), the battle screen's frames and ``odds_ms`` are played and computed
+  under those rule options, so the targets can be checked with every option on.
 - ``peak_rss_mb``: ``getrusage(RUSAGE_SELF).ru_maxrss`` at the end, or the map-load child's if larger (a
   game holds its map in its one process); the startup child is reported apart.
 """
@@ -620,7 +620,7 @@ class Bench:
         screen = pygame.display.get_surface()
         runs: list[tuple[str, list[float], str]] = []
         for phase in ("declare", "move", "animated"):
-            frames, what = _screen_frames(app.ui, self.shipped, phase, self.plan.frames // 3)
+            frames, what = _screen_frames(app.ui, self.shipped, phase, self.plan.frames // 3, self.options)
             runs.append((phase, frames, what))
         frames = [t for _, ts, _ in runs for t in ts]
         prepared = pygame.Surface(SCREEN).convert()

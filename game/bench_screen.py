@@ -166,8 +166,9 @@ def mouse_route(points: Sequence[tuple[float, float]], frames: int, speed: float
     return out
 
 
-def screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[list[float], str]:
-    """Seconds per frame of the real battle screen (see the module docstring), and what the frames held."""
+def screen_frames(ui: Any, map_path: Path, phase: str, count: int, options: Any = None) -> tuple[list[float], str]:
+    """Seconds per frame of the real battle screen (see the module docstring), and what the frames held; its
+    battle played under the rule ``options`` (None: FTC as written)."""
     import random
 
     import pygame
@@ -176,7 +177,7 @@ def screen_frames(ui: Any, map_path: Path, phase: str, count: int) -> tuple[list
 
     surface = pygame.display.get_surface()
     assert surface is not None, "the display is set up by pygame_ready"
-    screen = bench_screen(ui, map_path, figures=40)
+    screen = bench_screen(ui, map_path, figures=40, options=options)
     battle = screen.battle
     if phase in ("declare", "animated"):
         _advance(screen, _archer_declares(screen))

@@ -440,6 +440,16 @@ def test_bench_frame_draws_a_40_figure_battle_with_overlays(app: App) -> None:
     assert times[len(times) // 2] < 0.02  # ``bench`` measures the real budget (4 ms); this guards regressions
 
 
+def test_the_bench_screen_plays_under_the_rules_it_is_given(app: App) -> None:
+    """``bench --rules`` measures the frame with the options on: the bench screen's battle is played under them
+    (its odds, the secret stances' declarations), and under FTC as written without."""
+    from game.ui.battle_screen import bench_screen
+
+    every = RuleOptions(secret_stances=True, damage_roll="situational", stun_blows=True)
+    assert bench_screen(app.ui, VILLAGE, figures=6, options=every).battle.options == every
+    assert bench_screen(app.ui, VILLAGE, figures=6).battle.options == RuleOptions()
+
+
 def test_a_disk_error_while_saving_is_a_message_not_a_traceback(app: App) -> None:
     from game.engine import record
 

@@ -8,16 +8,24 @@ from pathlib import Path
 import pygame
 
 from game.engine.battle import Battle
+from game.engine.rule_options import RuleOptions
 from game.ui.battle.screen import BattleScreen
 from game.ui.screen import Pop, UiContext
 
 
 def bench_screen(
-    ui: UiContext, map_path: str | Path, *, figures: int = 40, seed: int = 1, size: tuple[int, int] = (1280, 720)
+    ui: UiContext,
+    map_path: str | Path,
+    *,
+    figures: int = 40,
+    seed: int = 1,
+    size: tuple[int, int] = (1280, 720),
+    options: RuleOptions | None = None,
 ) -> BattleScreen:
     """A battle screen for the frame benchmark: ``figures`` figures (the map roster's characters,
     repeated) on ``map_path``, both sides human, laid out for ``size``, the mouse over a hex the moving
-    figure can reach (reachable bands, path preview and zones of control drawn). Call ``bench_frame``."""
+    figure can reach (reachable bands, path preview and zones of control drawn), played under ``options``
+    (None: FTC as written; ``bench --rules``). Call ``bench_frame``."""
     from game.engine.battle import BattleSetup as EngineSetup
     from game.engine.battle import FigureSetup, SideSetup
     from game.session import Session, new_session
@@ -40,7 +48,8 @@ def bench_screen(
         placed.append(
             FigureSetup(f"b{i}", f"Figure {i}", side.id, chars[i % len(chars)], free[(i + 1) * step], 3 * (i % 2))
         )
-    battle = Battle(EngineSetup(terrain, sides, tuple(placed), seed=seed, title="bench"))
+    rules = RuleOptions() if options is None else options
+    battle = Battle(EngineSetup(terrain, sides, tuple(placed), rules, seed=seed, title="bench"))
     session = Session(battle, {**base.setup_data, "title": "bench"}, base.loaded, autosave=None)
     screen = BattleScreen(ui, session, lambda: Pop())
     screen.last_human_side = None
