@@ -10,7 +10,8 @@ the model's ``MovePlan``: the panel edits them and keeps no state of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Mapping
 
 import pygame
 
@@ -25,6 +26,14 @@ from game.ui.battle.model import ANSWER_REASONS, MOVE_REASONS, follow_hex
 from game.ui.battle.words import counted
 from game.ui.preview import percent
 from game.ui.widgets import Button
+
+ANSWER_BUTTONS: Mapping[str, tuple[tuple[str, bool], ...]] = {
+    "stop": (("Stop (Y)", True), ("Let go (N)", False)),
+    "escape_failed": (("Stay (N)", False), ("Run (Y)", True)),
+    "follow": (("Follow (Y)", True), ("Stay (N)", False)),
+    "fudge_point": (("Spend (S)", True), ("Keep (K)", False)),
+}
+"""The buttons of each yes-or-no question (``ANSWER_REASONS``), left to right: label (with its key) and answer."""
 
 POSTURES = ("standing", "crawling", "prone")
 HINT = "Click a coloured hex to move there · wheel or Q/E: final facing"
@@ -204,18 +213,8 @@ class MovePanel:
         elif d.reason == "interrupt":
             add("Pass (P)", self.cmd_pass)
             add("Stay (Space)", self.cmd_stay, 120)
-        elif d.reason == "stop":
-            add("Stop (Y)", lambda: self.cmd_answer(True))
-            add("Let go (N)", lambda: self.cmd_answer(False))
-        elif d.reason == "escape_failed":
-            add("Stay (N)", lambda: self.cmd_answer(False))
-            add("Run (Y)", lambda: self.cmd_answer(True))
-        elif d.reason == "follow":
-            add("Follow (Y)", lambda: self.cmd_answer(True))
-            add("Stay (N)", lambda: self.cmd_answer(False))
-        elif d.reason == "fudge_point":
-            add("Spend (S)", lambda: self.cmd_answer(True))
-            add("Keep (K)", lambda: self.cmd_answer(False))
+        for label, yes in ANSWER_BUTTONS.get(d.reason, ()):
+            add(label, functools.partial(self.cmd_answer, yes))
         return out
 
     def on_key(self, key: int, d: Decision) -> bool:
