@@ -51,12 +51,18 @@ class TextCache:
         self._regular, self._bold = _find_font_files()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._surfaces: OrderedDict[tuple[str, int, RGB, bool], pygame.Surface] = OrderedDict()
+        # measured widths and wrapped lines: a frame asks the same strings again and again (the panels and the
+        # log measure every line they draw), and the font's own measure is the frame's largest text cost
+        self._widths: dict[tuple[str, int, bool], int] = {}
+        self._wraps: dict[tuple[str, int, int, bool], tuple[str, ...]] = {}
 
     def set_scale(self, scale: float) -> None:
         """Change the UI scale; cached fonts and strings are dropped."""
         self.scale = scale
         self._fonts.clear()
         self._surfaces.clear()
+        self._widths.clear()
+        self._wraps.clear()
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         """The font for a nominal size (scaled)."""
@@ -86,8 +92,14 @@ class TextCache:
         return self.font(size, bold).get_linesize()
 
     def width(self, text: str, size: int = 16, bold: bool = False) -> int:
-        """Pixel width of a string."""
-        return self.font(size, bold).size(text)[0]
+        """Pixel width of a string (kept: at most ``max_entries`` widths, then forgotten all at once)."""
+        key = (text, size, bold)
+        w = self._widths.get(key)
+        if w is None:
+            if len(self._widths) >= self.max_entries:
+                self._widths.clear()
+            w = self._widths[key] = self.font(size, bold).size(text)[0]
+        return w
 
     def fit(self, text: str, size: int, room: int, bold: bool = False) -> str:
         """The text cut with "…" to fit ``room`` pixels, whole when it fits (the one helper every screen
@@ -104,7 +116,17 @@ class TextCache:
         return text[:lo].rstrip() + "…" if lo > 0 else "…"
 
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
-        """Split text into lines no wider than max_width (paragraphs kept; long words left whole)."""
+        """Split text into lines no wider than max_width (paragraphs kept; long words left whole); kept as
+        ``width`` is."""
+        key = (text, size, max_width, bold)
+        kept = self._wraps.get(key)
+        if kept is None:
+            if len(self._wraps) >= self.max_entries:
+                self._wraps.clear()
+            kept = self._wraps[key] = tuple(self._wrap(text, size, max_width, bold))
+        return list(kept)
+
+    def _wrap(self, text: str, size: int, max_width: int, bold: bool) -> list[str]:
         lines: list[str] = []
         f = self.font(size, bold)
         for paragraph in text.split("\n"):

@@ -90,8 +90,10 @@ def after_wound(b: BattleState, fig: Figure, target: Target, harm: Harm, steps: 
 
 def waiting(b: BattleState) -> list[Figure]:
     """The heroes waiting for their player's word on a Fudge Point, in the round's initiative order."""
-    ranked = {fid: i for i, fid in enumerate(b.order)}
     waiting = [f for f in b.figures.values() if f.fudge_question is not None]
+    if len(waiting) < 2:  # asked at every look at the battle's next decision: most often nobody waits
+        return waiting
+    ranked = {fid: i for i, fid in enumerate(b.order)}
     return sorted(waiting, key=lambda f: ranked.get(f.id, len(ranked)))
 
 
