@@ -140,52 +140,44 @@ TARGETS: dict[str, tuple[str, float]] = {
 
 
 @dataclass(frozen=True)
+class Battles:
+    """Whole battles of tactical players on the generated map: figures a side, and at least this many battles
+    and seconds of them (``Bench._tactical_battles``)."""
+
+    side: int
+    battles: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Plan:
-    """How much to repeat: the full run, or ``--quick`` for tests."""
+    """How much to repeat: every default is the full run; ``--quick``, for tests, asks less of each."""
 
-    frames: int
-    reach_reps: int
-    lof_reps: int
-    odds_reps: int
-    load_reps: int
-    battle_side: int
-    battle_seeds: int
-    battle_seconds: float
-    load_side: int
+    frames: int = 400
+    reach_reps: int = 300
+    lof_reps: int = 40
+    odds_reps: int = 300
+    load_reps: int = 3
+    battles: Battles = Battles(10, 6, 8.0)
+    """``ai_decision_s`` and ``sim_rounds_per_s``."""
+    load_side: int = 200
     veteran_decisions: int = 400
-    """Decisions timed per veteran battle (the largest shipped battle, and 50 against 50)."""
-    big_side: int = 50
-    big_battles: int = 2
-    big_seconds: float = 8.0
-    """The battles of a hundred (``sim_rounds_per_s_50v50``): figures a side, and at least this many battles
-    and seconds of them."""
+    """Decisions timed per veteran battle (the largest shipped battle, and ``big``'s side against as many)."""
+    big: Battles = Battles(50, 2, 8.0)
+    """The battles of a hundred (``sim_rounds_per_s_50v50``); the veteran's large battle has their side too."""
 
 
-FULL = Plan(
-    frames=400,
-    reach_reps=300,
-    lof_reps=40,
-    odds_reps=300,
-    load_reps=3,
-    battle_side=10,
-    battle_seeds=6,
-    battle_seconds=8.0,
-    load_side=200,
-)
+FULL = Plan()
 QUICK = Plan(
     frames=20,
     reach_reps=20,
     lof_reps=3,
     odds_reps=20,
     load_reps=1,
-    battle_side=3,
-    battle_seeds=1,
-    battle_seconds=0.5,
+    battles=Battles(3, 1, 0.5),
     load_side=60,
     veteran_decisions=12,
-    big_side=6,
-    big_battles=1,
-    big_seconds=0.5,
+    big=Battles(6, 1, 0.5),
 )
 """``--quick`` only checks that every figure runs: its battle is 3 against 3 and its map-load map 60 x 60."""
 
@@ -472,30 +464,26 @@ class Bench:
     def battle(self) -> None:
         """``ai_decision_s`` and ``sim_rounds_per_s`` (10 a side), ``sim_rounds_per_s_50v50`` (50 a side):
         tactical players on the generated map."""
-        n = self.plan.battle_side
-        slowest, rounds, total, battles, decisions = self._tactical_battles(
-            n, (96, 106), self.plan.battle_seeds, self.plan.battle_seconds, most=50
-        )
+        n = self.plan.battles.side
+        slowest, rounds, total, battles, decisions = self._tactical_battles(self.plan.battles, (96, 106), most=50)
         self.results["ai_decision_s"] = slowest
         self.results["sim_rounds_per_s"] = rounds / total if total > 0 else None
         self.notes["ai_decision_s"] = f"slowest of {decisions} decisions, {battles} battles of {n} against {n}"
         self.notes["sim_rounds_per_s"] = f"{rounds} rounds in {total:.2f} s"
-        big = self.plan.big_side
-        _, rounds, total, battles, decisions = self._tactical_battles(
-            big, (92, 108), self.plan.big_battles, self.plan.big_seconds, most=6
-        )
+        big = self.plan.big.side
+        _, rounds, total, battles, decisions = self._tactical_battles(self.plan.big, (92, 108), most=6)
         self.results["sim_rounds_per_s_50v50"] = rounds / total if total > 0 else None
         self.notes["sim_rounds_per_s_50v50"] = (
             f"{rounds} rounds in {total:.2f} s, {battles} battles of {big} against {big}, {decisions} decisions"
         )
 
     def _tactical_battles(
-        self, n: int, columns: tuple[int, int], battles_min: int, seconds: float, *, most: int
+        self, plan: Battles, columns: tuple[int, int], *, most: int
     ) -> tuple[float, int, float, int, int]:
-        """Whole battles of ``n`` against ``n`` tactical players on the generated map, blue around column
-        ``columns[0]`` and red around ``columns[1]`` of row 100, until at least ``battles_min`` battles and
-        ``seconds`` of play (at most ``most`` battles, each at most 40 rounds): the slowest decision, the
-        rounds completed, the seconds they took, the battles and the decisions."""
+        """Whole battles of ``plan.side`` against as many tactical players on the generated map, blue around
+        column ``columns[0]`` and red around ``columns[1]`` of row 100, until at least ``plan.battles`` battles
+        and ``plan.seconds`` of play (at most ``most`` battles, each at most 40 rounds): the slowest decision,
+        the rounds completed, the seconds they took, the battles and the decisions."""
         from game.engine.battle import Seat, apply, legal_actions
         from game.engine.players import make_player
 
@@ -505,8 +493,8 @@ class Bench:
         battles = 0
         decisions = 0
         seed = 0
-        while battles < battles_min or total < seconds:
-            b = _battle_of(self.big, n, columns, (10 + seed, 20 + seed), self.options, seed)
+        while battles < plan.battles or total < plan.seconds:
+            b = _battle_of(self.big, plan.side, columns, (10 + seed, 20 + seed), self.options, seed)
             players = {"blue": make_player("tactical", seed), "red": make_player("tactical", seed + 1)}
             t0 = time.perf_counter()
             while not b.over and b.round <= 40:
@@ -556,7 +544,7 @@ class Bench:
             key=lambda s: len(s.battle.figures),
         )
         shipped = timed(largest.battle)
-        n = 50 if self.plan is not QUICK else 6
+        n = self.plan.big.side
         big = timed(_battle_of(self.big, n, (92, 108), (31, 32), self.options, 1))
         for suffix, xs, what in (
             (
