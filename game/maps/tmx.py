@@ -228,24 +228,17 @@ class _Reader:
     def read_bytes(self, path: Path, limit: int, element: str) -> bytes:
         try:
             size = path.stat().st_size
-        except OSError as exc:
-            raise self.fail(
-                element,
-                f"cannot read {path.name} ({exc.strerror or exc})",
-                "check that the file exists and is readable",
-            ) from None
-        if not path.is_file():
-            raise self.fail(element, f"{path.name} is not a file", "point it at a .tmx / .tsx file")
-        if size > limit:
-            raise self.fail(
-                element,
-                f"{path.name} is {size} bytes, more than the {limit} allowed",
-                "make the map smaller or save it with zlib compression in Tiled",
-            )
-        try:
+            if not path.is_file():
+                raise self.fail(element, f"{path.name} is not a file", "point it at a .tmx / .tsx file")
+            if size > limit:
+                raise self.fail(
+                    element,
+                    f"{path.name} is {size} bytes, more than the {limit} allowed",
+                    "make the map smaller or save it with zlib compression in Tiled",
+                )
             with path.open("rb") as f:
                 return f.read(limit + 1)
-        except OSError as exc:
+        except OSError as exc:  # missing, unreadable, or gone between the size check and the read
             raise self.fail(
                 element,
                 f"cannot read {path.name} ({exc.strerror or exc})",
