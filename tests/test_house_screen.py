@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCREEN_PARTS = ROOT / "game" / "ui" / "battle"
 HANDED_ON = ("GMScreen",)
-"""Protocols a part hands on whole to another (the GM's seat hands the screen to the GM's panel)."""
+"""Protocols a part hands on whole to another (the GM's seat hands the screen to the GM's panel): the part needs
+all they declare, their bases' members included, to hand the screen on."""
 
 
 def _module(path: Path) -> str:
@@ -207,8 +208,9 @@ def test_each_part_of_the_battle_screen_receives_a_protocol_of_exactly_what_it_u
         module = inspect.getmodule(part)
         assert module is not None and module.__file__ is not None
         used, handed = screen_uses(Path(module.__file__).read_text(encoding="utf-8"))
+        handed_on = {base.__name__ for p in proto.__mro__ if p.__name__ in HANDED_ON for base in p.__mro__}
         for owner, members in _members(proto).items():
-            if owner in HANDED_ON:
+            if owner in handed_on:
                 assert handed, f"{name} declares {owner} but hands the screen on to nobody"
                 continue
             unused = members - used

@@ -7,27 +7,11 @@ scales and shifts these; the engine never sees pixels (docs/architecture.md "Coo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-
-class _MapLike(Protocol):
-    @property
-    def width(self) -> int: ...
-    @property
-    def height(self) -> int: ...
-    @property
-    def tile_width(self) -> int: ...
-    @property
-    def tile_height(self) -> int: ...
-    @property
-    def hex_side_length(self) -> int: ...
-    @property
-    def stagger_axis(self) -> str: ...
-    @property
-    def stagger_index(self) -> str: ...
+from game.maps.tmx import TmxMap
 
 
 @dataclass(frozen=True)
@@ -43,8 +27,8 @@ class HexLayout:
     stagger_even: bool
 
     @classmethod
-    def of(cls, m: _MapLike) -> HexLayout:
-        """The layout of a parsed map (``TmxMap`` or anything with the same attributes)."""
+    def of(cls, m: TmxMap) -> HexLayout:
+        """The layout of a parsed map (its tile size, hex side length and stagger, as Tiled reads them)."""
         return cls(
             m.width,
             m.height,

@@ -94,7 +94,7 @@ class DecisionHost(PartHost, Protocol):
     def invalidate(self) -> None: ...
 
 
-class GMScreen(PartHost, Protocol):
+class GMScreen(BoardHost, Protocol):
     """The battle screen as the GM's panel and its dialogs see it (``game.ui.gm_panel``, ``game.ui.gm_dialog``,
     ``game.ui.gm_reinforce``): the battle, the door a GM action goes through (its refusal in ``status``), the
     board drawn underneath a reinforcement being placed."""
@@ -103,10 +103,6 @@ class GMScreen(PartHost, Protocol):
     def session(self) -> BattleSession: ...
     @property
     def battle(self) -> Battle: ...
-    @property
-    def board(self) -> Board: ...
-    @property
-    def data(self) -> BoardData: ...
     @property
     def status(self) -> str: ...
     @property
