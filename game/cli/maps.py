@@ -44,7 +44,7 @@ def summary(loaded: LoadedMap) -> dict[str, Any]:
     """What ``check-map --json`` prints: size, stagger, terrain counts and the deployment."""
     t = loaded.terrain
     counts = Counter(t.types[i].name for i in t.terrain.ravel().tolist())
-    axis, index = loaded.stagger_axis, loaded.stagger_index
+    axis, index = loaded.tmx.stagger_axis, loaded.tmx.stagger_index
     zones = {
         side: sorted(hex_to_offset(h, axis, index) for h in cells) for side, cells in loaded.deployment.zones.items()
     }

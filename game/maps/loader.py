@@ -127,16 +127,6 @@ class LoadedMap:
         return self.tmx.height
 
     @property
-    def stagger_axis(self) -> str:
-        """Tiled's stagger axis: ``y`` pointy-top hexes, ``x`` flat-top hexes."""
-        return self.tmx.stagger_axis
-
-    @property
-    def stagger_index(self) -> str:
-        """Tiled's stagger index, ``odd`` or ``even``."""
-        return self.tmx.stagger_index
-
-    @property
     def tile_layers(self) -> tuple[TmxTileLayer, ...]:
         """Every tile layer in document order (group layers flattened, hidden layers included)."""
         return self.tmx.tile_layers

@@ -21,7 +21,7 @@ ENCODINGS = ["csv", "xml", "base64", "zlib", "gzip", "zstd"]
 def test_tiled_every_stagger_combination_loads_with_its_layout(axis: str, index: str) -> None:
     m = load_map(DATA / f"hex_{axis}_{index}.tmx")
     assert (m.width, m.height) == (7, 6)
-    assert (m.stagger_axis, m.stagger_index) == (axis, index)
+    assert (m.tmx.stagger_axis, m.tmx.stagger_index) == (axis, index)
     assert (m.terrain.stagger_axis, m.terrain.stagger_index) == (axis, index)
     assert m.terrain.terrain.shape == (6, 7)
     assert [layer.name for layer in m.tile_layers] == ["Ground", "Hidden", "Features", "Faded"]
@@ -112,7 +112,7 @@ def test_tiled_1_9_class_attribute_is_the_object_type() -> None:
 
 def test_tiled_missing_stagger_attributes_take_tileds_defaults() -> None:
     m = load_map(DATA / "defaults.tmx")
-    assert (m.stagger_axis, m.stagger_index, m.tmx.hex_side_length) == ("y", "odd", 0)
+    assert (m.tmx.stagger_axis, m.tmx.stagger_index, m.tmx.hex_side_length) == ("y", "odd", 0)
 
 
 def test_tiled_tile_collision_shapes_are_not_map_objects() -> None:

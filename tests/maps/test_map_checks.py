@@ -116,7 +116,7 @@ def test_a_terrain_objects_terrain_applies_to_its_hexes(tmp_path: Path) -> None:
     m = load_map(path)
     cell = m.layout.cell_at(256, 587)
     assert cell is not None
-    h = offset_to_hex(cell[0], cell[1], m.stagger_axis, m.stagger_index)
+    h = offset_to_hex(cell[0], cell[1], m.tmx.stagger_axis, m.tmx.stagger_index)
     assert plain.terrain.type_at(h).name != "wall" and plain.terrain.is_passable(h)
     assert m.terrain.type_at(h).name == "wall"
     assert not m.terrain.is_passable(h) and m.terrain.sight_blocked(h)  # the wall tile's own properties
@@ -266,7 +266,7 @@ def test_a_figure_off_its_hex_centre_is_a_warning_naming_it_and_the_hex(
     aldo = next(f for f in m.deployment.figures if f.name == "Aldo")
     from game.engine.hexgrid import hex_to_offset
 
-    assert f"cell {hex_to_offset(aldo.hex, m.stagger_axis, m.stagger_index)}" in m.warnings[0]
+    assert f"cell {hex_to_offset(aldo.hex, m.tmx.stagger_axis, m.tmx.stagger_index)}" in m.warnings[0]
     assert check_map_main([str(path)]) == 0
     err = capsys.readouterr().err
     assert err.startswith("warning: ") and "Aldo" in err
