@@ -1,4 +1,4 @@
-"""Small widgets drawn with plain pygame: text cache, Label, Button, Panel, Tooltip, ScrollList (the text field
+"""Small widgets drawn with plain pygame: text cache, Button, Panel, Tooltip, ScrollList (the text field
 is ``game.ui.text_field``).
 
 Our own few widgets instead of a toolkit keep the frame cost in our hands: every
@@ -227,34 +227,6 @@ class Widget:
 
     def draw(self, surface: pygame.Surface, text: TextCache) -> None:
         """Paint the widget."""
-
-
-class Label(Widget):
-    """A line of text."""
-
-    def __init__(
-        self,
-        text: str,
-        pos: tuple[int, int],
-        size: int = 16,
-        colour: RGB = theme.TEXT,
-        bold: bool = False,
-        anchor: str = "topleft",
-    ) -> None:
-        super().__init__()
-        self.text, self.pos, self.size, self.colour, self.bold, self.anchor = (
-            text,
-            pos,
-            size,
-            colour,
-            bold,
-            anchor,
-        )
-
-    def draw(self, surface: pygame.Surface, text: TextCache) -> None:
-        """Paint the label."""
-        if self.visible and self.text:
-            self.rect = text.blit(surface, self.text, self.pos, self.size, self.colour, self.bold, self.anchor)
 
 
 class Panel(Widget):
