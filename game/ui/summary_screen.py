@@ -16,11 +16,12 @@ shipped with the game is not changed: a campaign copy in the user's data folder 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -35,10 +36,18 @@ from game.ui.battle.words import counted
 from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList, Tooltip, cycled, draw_panel
 
+if TYPE_CHECKING:
+    from game.session import BattleSession
+
 RGB = tuple[int, int, int]
 GM_HEALER = "gm"
 """The healer choice for a skill level the GM enters instead of a figure's."""
 MAX_REST_WEEKS = 52
+HEALER_TIP = (
+    "Who treats this side's wounded: a figure with a medical skill (First Aid, Medicine…) or a healer the GM "
+    "rates on the ladder."
+)
+TREAT_TIP = "Fudge 4.8: one roll per wounded figure; Good heals every wound a level, Great two, Superb three."
 
 
 def export_path(battle: Battle) -> Path:
@@ -60,27 +69,42 @@ def card_notes(fig: dict[str, Any]) -> str:
     return " · ".join(notes)
 
 
+@dataclass(frozen=True)
+class BattleEnd:
+    """A finished battle as the screens after it take it (the victory screen, this one): the battle, the way
+    back to the title, the roster file it was loaded from (``setup_data["roster_file"]``, None if unknown) and
+    where the healing kept for it comes from (``Session.aftercare``, *Fudge* 4.8; None: none is kept)."""
+
+    battle: Battle
+    to_title: Callable[[], Transition]
+    roster_path: str | Path | None = None
+    care: Callable[[], Aftercare] | None = None
+
+    @classmethod
+    def of(cls, session: BattleSession, to_title: Callable[[], Transition]) -> BattleEnd:
+        """The end of a session's battle: its roster file and the healing the session keeps."""
+        return cls(session.battle, to_title, session.setup_data.get("roster_file"), session.aftercare)
+
+    def aftercare(self) -> Aftercare:
+        """The healing kept for this battle, or a fresh one (none kept, or the one kept is another battle's)."""
+        kept = self.care() if self.care is not None else None
+        return kept if kept is not None and kept.battle is self.battle else Aftercare(self.battle)
+
+
 class SummaryScreen(Screen):
     """After the battle: wound boxes per figure, who hit whom, luck, export, healing (*Fudge* 4.8)."""
 
     CARD_H = 74
 
-    def __init__(
-        self,
-        ui: UiContext,
-        battle: Battle,
-        to_title: Callable[[], Transition],
-        *,
-        roster_path: str | Path | None = None,
-        care: Aftercare | None = None,
-    ) -> None:
+    def __init__(self, ui: UiContext, end: BattleEnd) -> None:
         super().__init__(ui)
+        battle = end.battle
         self.battle = battle
-        self.roster_path = Path(roster_path) if roster_path else None
+        self.roster_path = Path(end.roster_path) if end.roster_path else None
         """The roster file the battle was loaded from (``setup_data["roster_file"]``), None if unknown."""
-        self.to_title = to_title
+        self.to_title = end.to_title
         self.summary: dict[str, Any] = battle_summary(battle)
-        self.care = care if care is not None and care.battle is battle else Aftercare(battle)
+        self.care = end.aftercare()
         """The healing so far (*Fudge* 4.8); the battle screen keeps it (``Session.aftercare``) so Back and
         reopening show the same healing rather than a fresh roll."""
         self.message = "Export the log, or heal the figures: care, a healer's treatment, then rest."
@@ -122,36 +146,8 @@ class SummaryScreen(Screen):
             size=14,
             tooltip="Fudge 4.8: a few minutes' care after the battle erase every Scratch.",
         )
-        self.side_rows: dict[str, tuple[Button, Button, Button, Button]] = {}
-        for sid in battle.sides:
-            self.side_rows[sid] = (
-                Button(
-                    "",
-                    functools.partial(self.cycle_healer, sid),
-                    size=13,
-                    tooltip="Who treats this side's wounded: a figure with a medical skill (First Aid, "
-                    "Medicine…) or a healer the GM rates on the ladder.",
-                ),
-                Button(
-                    "−",
-                    functools.partial(self.change_gm_level, sid, -1),
-                    size=15,
-                    tooltip="Lower the GM's healer's skill one level.",
-                ),
-                Button(
-                    "+",
-                    functools.partial(self.change_gm_level, sid, 1),
-                    size=15,
-                    tooltip="Raise the GM's healer's skill one level.",
-                ),
-                Button(
-                    "Treat",
-                    functools.partial(self.do_treat, sid),
-                    size=13,
-                    tooltip="Fudge 4.8: one roll per wounded figure; Good heals every wound a level, "
-                    "Great two, Superb three.",
-                ),
-            )
+        self.side_rows = {sid: self._side_row(sid) for sid in battle.sides}
+        """Per side, its healing row: the healer, the GM's healer's skill − and +, Treat."""
         self.weeks_minus = Button("−", lambda: self.change_weeks(-1), size=15, tooltip="One week less.")
         self.weeks_plus = Button("+", lambda: self.change_weeks(1), size=15, tooltip="One week more.")
         self.rest_button = Button(
@@ -184,7 +180,7 @@ class SummaryScreen(Screen):
             ),
         )
         self.back_button = Button("Back", Pop, size=15, tooltip="Back (Esc).")
-        self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=15)
+        self.title_button = Button("Back to title", lambda: Pop(then=end.to_title()), size=15)
         self._labels()
 
     # --- data -----------------------------------------------------------------------------------------
@@ -202,6 +198,19 @@ class SummaryScreen(Screen):
         """The chosen figure healing a side (None: the GM's healer)."""
         choice = self.healer_choice[side]
         return next((h for h in self.care.healers(side) if h.id == choice), None)
+
+    def _side_row(self, side: str) -> tuple[Button, Button, Button, Button]:
+        """A side's healing row: its healer, the GM's healer's skill − and +, Treat."""
+        healer, minus, plus, treat = (
+            Button(label, action, size=size, tooltip=tip)
+            for label, action, size, tip in (
+                ("", partial(self.cycle_healer, side), 13, HEALER_TIP),
+                ("−", partial(self.change_gm_level, side, -1), 15, "Lower the GM's healer's skill one level."),
+                ("+", partial(self.change_gm_level, side, 1), 15, "Raise the GM's healer's skill one level."),
+                ("Treat", partial(self.do_treat, side), 13, TREAT_TIP),
+            )
+        )
+        return healer, minus, plus, treat
 
     def _labels(self) -> None:
         for sid, (healer_b, minus, plus, treat_b) in self.side_rows.items():
@@ -652,4 +661,4 @@ class SummaryScreen(Screen):
             y += s(34)
 
 
-__all__ = ["GM_HEALER", "SummaryScreen", "export_path"]
+__all__ = ["GM_HEALER", "BattleEnd", "SummaryScreen", "export_path"]

@@ -24,6 +24,7 @@ from game.ui.app import App
 from game.ui.battle_screen import BattleScreen, CurtainScreen, VictoryScreen
 from game.ui.gm_panel import GMPanel
 from game.ui.screens import EscapeMenu, SettingsScreen
+from game.ui.summary_screen import BattleEnd
 from tests.helpers import do_little
 from tests.ui.conftest import click, key, move
 
@@ -286,7 +287,7 @@ def test_the_victory_table_stays_above_its_buttons(app: App, size: tuple[int, in
     table says how many it leaves out rather than run under them."""
     window(app, size, scale)
     battle = new_session(VILLAGE, seed=3, controllers={"blue": "human", "red": "human"}).battle
-    victory = VictoryScreen(app.ui, battle, app.to_title)
+    victory = VictoryScreen(app.ui, BattleEnd(battle, app.to_title))
     app.push(victory)
     strings = painted(app)
     assert_reads([(s, r) for s, r in strings if not s.startswith("…")], size)

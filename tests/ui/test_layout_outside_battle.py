@@ -13,7 +13,7 @@ import pytest
 
 from game.ui.app import App
 from game.ui.screens import SettingsScreen, TitleScreen
-from game.ui.summary_screen import SummaryScreen
+from game.ui.summary_screen import BattleEnd, SummaryScreen
 from tests.ui.test_summary_screen import finished_battle
 
 SIZES = [((1024, 640), 1.25), ((1024, 640), 1.5), ((1280, 720), 1.0), ((1920, 1080), 1.0)]
@@ -66,7 +66,7 @@ def test_after_battle_healing_heading_and_message_clear_the_buttons(
     tmp_path: Path, size: tuple[int, int], scale: float
 ) -> None:
     app = window(tmp_path, size, scale)
-    screen = SummaryScreen(app.ui, finished_battle(), app.to_title)
+    screen = SummaryScreen(app.ui, BattleEnd(finished_battle(), app.to_title))
     app.push(screen)
     app.draw()
     bottom_buttons = [screen.export_button, screen.wounds_button, screen.back_button, screen.title_button]
@@ -86,7 +86,7 @@ def test_every_line_of_the_after_battle_screen_stays_in_its_column(
     """The luck lines ("… (± 15.8); luckier than 46%") ran past the window's edge at 1024×640: every string
     the screen writes lies inside the window, those of the right column inside it."""
     app = window(tmp_path, size, scale)
-    screen = SummaryScreen(app.ui, finished_battle(), app.to_title)
+    screen = SummaryScreen(app.ui, BattleEnd(finished_battle(), app.to_title))
     app.push(screen)
     seen: list[tuple[str, pygame.Rect]] = []
     original = app.ui.text.blit

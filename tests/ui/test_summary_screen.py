@@ -27,7 +27,7 @@ from game.session import Session
 from game.ui import theme
 from game.ui.app import App
 from game.ui.battle_screen import VictoryScreen
-from game.ui.summary_screen import GM_HEALER, SummaryScreen, export_path
+from game.ui.summary_screen import GM_HEALER, BattleEnd, SummaryScreen, export_path
 from tests.ui.conftest import click, key
 
 SEED = 7
@@ -99,7 +99,7 @@ def finished_battle() -> Battle:
 
 def open_summary(app: App, battle: Battle) -> SummaryScreen:
     """Victory screen, then its "After the battle…" button."""
-    app.push(VictoryScreen(app.ui, battle, app.to_title))
+    app.push(VictoryScreen(app.ui, BattleEnd(battle, app.to_title)))
     app.pump()
     click(app, app.top.summary_button.rect.center)  # type: ignore[attr-defined]
     screen = app.top
@@ -362,7 +362,7 @@ def test_back_to_title_from_the_victory_and_after_battle_screens_keeps_the_game_
         if via_summary:
             screen: VictoryScreen | SummaryScreen = open_summary(app, battle)
         else:
-            app.push(VictoryScreen(app.ui, battle, app.to_title))
+            app.push(VictoryScreen(app.ui, BattleEnd(battle, app.to_title)))
             app.pump()
             screen = app.top  # type: ignore[assignment]
         click(app, screen.title_button.rect.center)
@@ -380,7 +380,7 @@ def test_ftc_victory_table_cells_never_overlap(app: App, size: tuple[int, int]) 
     w, _ = w.record(WoundLevel.INCAPACITATED)
     out.wounds = w
     out.name = "Tom the Extraordinarily Long-Named Brigand of the Northern Marches"
-    victory = VictoryScreen(app.ui, battle, app.to_title)
+    victory = VictoryScreen(app.ui, BattleEnd(battle, app.to_title))
     surface = pygame.Surface(size)
     victory.on_resize(size)
     victory.draw(surface)
@@ -460,7 +460,7 @@ def test_the_victory_line_reads_right_for_a_plural_side_name(app: App) -> None:
 
     app.ui.text.blit = spy  # type: ignore[method-assign]
     try:
-        app.push(VictoryScreen(app.ui, session.battle, app.to_title))
+        app.push(VictoryScreen(app.ui, BattleEnd(session.battle, app.to_title)))
         app.draw()
     finally:
         app.ui.text.blit = original  # type: ignore[method-assign]

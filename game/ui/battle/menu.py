@@ -18,6 +18,7 @@ from game.ui.battle.victory import summary_of
 from game.ui.dialogs import FileChooser, MessageDialog, describe_error
 from game.ui.screen import Pop, Push, Replace, Screen, Transition, UiContext
 from game.ui.screens import EscapeMenu
+from game.ui.summary_screen import BattleEnd
 from game.ui.widgets import Button
 
 OpenSave = Callable[[UiContext, Path, Callable[[], Transition]], Screen]
@@ -115,20 +116,8 @@ class GameMenu:
             Button("Load (Ctrl+O)", lambda: Pop(then=self.load_chooser())),
         ]
         if self.model.battle.over:
-            extra.append(
-                Button(
-                    "After the battle…",
-                    lambda: Pop(
-                        then=summary_of(
-                            self.screen.ui,
-                            self.model.battle,
-                            self.screen.to_title,
-                            roster_path=self.screen.session.setup_data.get("roster_file"),
-                            care=self.screen.session.aftercare(),
-                        )
-                    ),
-                )
-            )
+            end = BattleEnd.of(self.screen.session, self.screen.to_title)
+            extra.append(Button("After the battle…", lambda: Pop(then=summary_of(self.screen.ui, end))))
         else:
             extra.append(Button("Yield the battle…", lambda: Pop(then=self.yield_dialog())))
         return Push(EscapeMenu(self.screen.ui, self.screen.leave_to_title, extra=extra))

@@ -60,6 +60,7 @@ from game.ui.dialogs import MessageDialog, describe_error
 from game.ui.mapdata import BoardData, board_data_from_loaded
 from game.ui.screen import Home, Push, Replace, Screen, Transition, UiContext, press, transition_of
 from game.ui.screens import HELP_KEYS
+from game.ui.summary_screen import BattleEnd
 from game.ui.tabletop import Tabletop
 from game.ui.view import BoardView, TokenView
 from game.ui.viewer import ViewerScreen
@@ -599,15 +600,7 @@ class BattleScreen(ViewerScreen):
         if d is None:
             if not self.victory_shown:
                 self.victory_shown = True
-                self.pending = Push(
-                    VictoryScreen(
-                        self.ui,
-                        self.battle,
-                        self.to_title,
-                        roster_path=self.session.setup_data.get("roster_file"),
-                        care=self.session.aftercare,
-                    )
-                )
+                self.pending = Push(VictoryScreen(self.ui, BattleEnd.of(self.session, self.to_title)))
                 return True
             return changed
         if self.gm_pause.paused:  # the GM asked to stop here: nothing moves until Go on (the board looks at it)

@@ -3,9 +3,8 @@ the after-battle screen (``game.ui.summary_screen``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import pygame
 
@@ -14,10 +13,8 @@ from game.engine.battle import Battle, SideSetup
 from game.ui import theme
 from game.ui.battle.common import RGB
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
+from game.ui.summary_screen import BattleEnd, SummaryScreen
 from game.ui.widgets import Button
-
-if TYPE_CHECKING:
-    from game.aftercare import Aftercare
 
 
 def battle_stats(battle: Battle) -> list[dict[str, Any]]:
@@ -48,27 +45,14 @@ def battle_stats(battle: Battle) -> list[dict[str, Any]]:
 class VictoryScreen(Screen):
     """The battle is over: winner, rounds and every figure's statistics."""
 
-    def __init__(
-        self,
-        ui: UiContext,
-        battle: Battle,
-        to_title: Callable[[], Transition],
-        *,
-        roster_path: str | Path | None = None,
-        care: Callable[[], Aftercare] | None = None,
-    ) -> None:
+    def __init__(self, ui: UiContext, end: BattleEnd) -> None:
         super().__init__(ui)
-        self.battle = battle
-        self.stats = battle_stats(battle)
-        self.to_title = to_title
-        self.title_button = Button("Back to title", lambda: Pop(then=to_title()), size=16)
+        self.battle = end.battle
+        self.stats = battle_stats(end.battle)
+        self.to_title = end.to_title
+        self.title_button = Button("Back to title", lambda: Pop(then=end.to_title()), size=16)
         self.look_button = Button("Look at the board", Pop, size=16)
-        self.summary_button = Button(
-            "After the battle…",
-            lambda: summary_of(ui, battle, to_title, roster_path=roster_path, care=care() if care else None),
-            size=16,
-            hotkey=pygame.K_a,
-        )
+        self.summary_button = Button("After the battle…", lambda: summary_of(ui, end), size=16, hotkey=pygame.K_a)
         self.cell_rects: list[list[pygame.Rect]] = []  # the table as drawn last: heading row, then figures
         self.rows_shown = 0
         """How many figures' rows the table showed when drawn last (all, unless the window is short)."""
@@ -191,17 +175,8 @@ def victory_line(battle: Outcome) -> str:
     return f"Victory: {battle.sides[battle.winner].name}"
 
 
-def summary_of(
-    ui: UiContext,
-    battle: Battle,
-    to_title: Callable[[], Transition],
-    *,
-    roster_path: str | Path | None = None,
-    care: Aftercare | None = None,
-) -> Transition:
-    """The after-battle screen (wounds, who hit whom, luck, export, healing, saving the wounds into
-    ``roster_path``, the roster file the battle was loaded from) pushed over this one; ``care``, the healing
-    kept for this battle (``Session.aftercare``, *Fudge* 4.8), so reopening does not roll it again."""
-    from game.ui.summary_screen import SummaryScreen
-
-    return Push(SummaryScreen(ui, battle, to_title, roster_path=roster_path, care=care))
+def summary_of(ui: UiContext, end: BattleEnd) -> Transition:
+    """The after-battle screen (wounds, who hit whom, luck, export, healing, saving the wounds into the roster
+    file the battle was loaded from) pushed over this one, with the healing kept for this battle
+    (``Session.aftercare``, *Fudge* 4.8), so reopening does not roll it again."""
+    return Push(SummaryScreen(ui, end))
