@@ -20,6 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Protocol
 
+from game.engine.codec import is_whole
 from game.engine.datafiles import data_path, read_table
 from game.engine.ladder import LEGENDARY, level_name
 
@@ -80,31 +81,51 @@ def _fraction(value: Any, where: str) -> Fraction:
     return Fraction(value)
 
 
+def _whole(value: Any, where: str) -> int:
+    # a level, a bonus or a distance in metres: a decimal is refused, never cut to its whole part
+    if not is_whole(value):
+        shown = float(value) if isinstance(value, Fraction) else repr(value)
+        raise RangeDataError(f"{DATA_FILE.name}: {where} must be a whole number, not {shown}")
+    return value
+
+
 @lru_cache(maxsize=1)
 def _data() -> _Data:
     try:
         raw = read_table("ranges.toml", exact=True)  # exact decimals: 1.3 is 13/10, 0.1 is 1/10
         table_5 = tuple(
             sorted(
-                (_fraction(row["multiple"], "table_5.multiple"), int(row["difficulty"]), int(row["defender_bonus"]))
+                (
+                    _fraction(row["multiple"], "table_5.multiple"),
+                    _whole(row["difficulty"], "table_5.difficulty"),
+                    _whole(row["defender_bonus"], "table_5.defender_bonus"),
+                )
                 for row in raw["table_5"]
             )
         )
-        table_8 = tuple(sorted((int(row["difficulty_at_least"]), int(row["bonus"])) for row in raw["table_8"]))
+        table_8 = tuple(
+            sorted(
+                (
+                    _whole(row["difficulty_at_least"], "table_8.difficulty_at_least"),
+                    _whole(row["bonus"], "table_8.bonus"),
+                )
+                for row in raw["table_8"]
+            )
+        )
         angles = tuple(
             (
                 str(row["direction"]),
                 _fraction(row["more_than_degrees"], "table_7_angle.more_than_degrees"),
-                int(row["modifier"]),
+                _whole(row["modifier"], "table_7_angle.modifier"),
             )
             for row in raw["table_7_angle"]
         )
         published = tuple(
             _Published(
                 str(t["name"]),
-                int(t["base_range"]),
-                int(t["max_range"]),
-                {int(k): tuple(int(x) for x in v) for k, v in t["scales"].items()},
+                _whole(t["base_range"], "published.base_range"),
+                _whole(t["max_range"], "published.max_range"),
+                {int(k): tuple(_whole(x, "published.scales") for x in v) for k, v in t["scales"].items()},
             )
             for t in raw["published"].values()
         )
@@ -113,7 +134,7 @@ def _data() -> _Data:
             table_5,
             table_8,
             angles,
-            int(raw["line_of_fire"]["partial_cover_modifier"]),
+            _whole(raw["line_of_fire"]["partial_cover_modifier"], "line_of_fire.partial_cover_modifier"),
             published,
         )
     except (KeyError, TypeError, ValueError) as exc:

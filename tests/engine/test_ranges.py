@@ -250,6 +250,37 @@ def test_ftc_6_5_bad_weapon_or_distance_is_explained() -> None:
         range_band(LONGBOW, -1)
 
 
+@pytest.mark.parametrize(
+    ("line", "decimal", "where"),
+    [
+        ("base_range = 10\n", "base_range = 10.5\n", "published.base_range"),
+        ("defender_bonus = 1\n", "defender_bonus = 1.5\n", "table_5.defender_bonus"),
+        ("\nbonus = 2\n", "\nbonus = 2.5\n", "table_8.bonus"),
+    ],
+)
+def test_ftc_6_5_a_decimal_where_the_ranges_file_wants_a_whole_number_is_refused_naming_the_field(
+    monkeypatch: pytest.MonkeyPatch, line: str, decimal: str, where: str
+) -> None:
+    """A GM's ranges.toml with 10.5 m for a published Base Range (or a half bonus) is our own sentence naming the
+    field, never silently cut to its whole part."""
+    import tomllib
+
+    from game.engine import ranges
+
+    text = ranges.DATA_FILE.read_text(encoding="utf-8")
+    assert line in text
+    bad = text.replace(line, decimal, 1)
+    monkeypatch.setattr(ranges, "read_table", lambda name, exact: tomllib.loads(bad, parse_float=Fraction))
+    ranges._data.cache_clear()
+    try:
+        with pytest.raises(RangeDataError, match=rf"ranges.toml: {where} must be a whole number, not \d+\.5"):
+            ranges.partial_cover_modifier()
+    finally:
+        monkeypatch.undo()
+        ranges._data.cache_clear()
+    assert band_table(LONGBOW)[3] == (FAIR, 10)
+
+
 def test_rulings_partial_cover_is_minus_one() -> None:
     assert partial_cover_modifier() == -1
 
