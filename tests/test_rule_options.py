@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from game.engine import codec
 from game.engine import rule_options as ro
+from game.engine.datafiles import DataFileError, read_table
 from game.engine.rule_options import OPTIONS, SPECS, RuleOptionError, RuleOptions, options_from_mapping
 
 RULINGS = Path("docs/rulings.md").read_text(encoding="utf-8")
@@ -89,6 +90,53 @@ def test_the_presets_are_the_rulebooks_sets() -> None:
         "graze_damage_roll": True,
         "willpower_vs_wounds": "very_hurt",
     }
+
+
+def _tables(name: str, changes: dict[str, object]) -> dict[str, object]:
+    """The shipped option tables with one option's table changed (a key set to None is left out)."""
+    tables = {key: dict(table) for key, table in read_table("rule_options.toml").items()}
+    row = {**tables[name], **changes}
+    tables[name] = {key: value for key, value in row.items() if value is not None}
+    return tables
+
+
+@pytest.mark.parametrize(
+    ("name", "changes", "problem"),
+    [
+        ("stun_blows", {"kind": "switch"}, r"\[stun_blows\]: the field 'kind' cannot be 'switch'"),
+        ("stun_blows", {"colour": "red"}, r"\[stun_blows\]: it has no field colour \(the fields are listed"),
+        ("stun_blows", {"name": "stun"}, r"\[stun_blows\]: it has no field name "),
+        ("stun_blows", {"title": None}, r"\[stun_blows\]: it needs the field 'title'"),
+        ("stun_blows", {"group": "Magic"}, r'\[stun_blows\]: group "Magic" is not one of Round, '),
+        ("stun_blows", {"default": 1}, r"\[stun_blows\]: default 1 is not one of its values"),
+        ("npc_rolls", {"default": "zero"}, r"\[npc_rolls\]: an enum option lists its default first"),
+        ("npc_rolls", {"values": []}, r"\[npc_rolls\]: an enum option lists its values"),
+        ("sweeping_blow", {"low": 3}, r"\[sweeping_blow\]: low 3 is above high 2"),
+        ("sweeping_blow", {"value_help": {"one": "x"}}, r"value_help key `one` is not a whole number"),
+        ("sweeping_blow", {"value_help": {"7": "x"}}, r"value_help names a value the option cannot take"),
+        ("stun_head_knockout", {"needs": None}, r"says what it needs in `needs`"),
+        ("stun_head_knockout", {"depends_on": {"stun": [True]}}, r"depends_on stun names no option"),
+        ("stun_head_knockout", {"depends_on": {"stun_blows": [2]}}, r"depends_on stun_blows .* cannot take"),
+        ("initiative_once", {"default": True}, r"option 1 is initiative_once = false, and the file describes it"),
+    ],
+)
+def test_a_broken_option_table_is_refused_naming_the_option_and_the_fix(
+    name: str, changes: dict[str, object], problem: str
+) -> None:
+    with pytest.raises(DataFileError, match=problem) as caught:
+        ro.read_options(_tables(name, changes))
+    assert "rule_options.toml" in str(caught.value)
+    assert "correct that table or restore the file" in str(caught.value)
+
+
+def test_the_option_tables_are_the_typed_sets_fields_none_missing_none_extra() -> None:
+    assert ro.read_options(read_table("rule_options.toml")) == OPTIONS
+    tables = dict(read_table("rule_options.toml"))
+    del tables["tech_level_scale"]
+    with pytest.raises(DataFileError, match=r"option 28 is tech_level_scale = 0"):
+        ro.read_options(tables)
+    with pytest.raises(DataFileError, match=r"\[zz_extra\]: RuleOptions has no such option"):
+        ro.read_options({**read_table("rule_options.toml"), "zz_extra": read_table("rule_options.toml")["stun_blows"]})
 
 
 def test_an_option_matters_only_with_what_it_needs() -> None:

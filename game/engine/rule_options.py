@@ -1,10 +1,11 @@
 """The GM's rulebook: every rule option of a battle, described once (docs/rulings.md "Rule options").
 
 *Fudge* is a toolkit: its combat chapters (4.3–4.6) offer a GM options, and FTC offers a few of its own. Each
-option is one ``OptionSpec`` in ``OPTIONS`` — its kind, values, default, group, rules section, help and the
-options it makes sense only with — and everything else reads that registry: ``RuleOptions`` (the battle's
-typed set, strictly decoded through ``game.engine.codec``), the rules file (``game.rules_file``), the presets
-(``data/presets.toml``), New battle's grouped rows, the after-battle report and ``docs/rulings.md``'s table.
+option is one table of ``data/rule_options.toml`` — its kind, values, default, group, rules section, help and
+the options it makes sense only with — read and checked once into an ``OptionSpec`` of ``OPTIONS``, and
+everything else reads that registry: ``RuleOptions`` (the battle's typed set, strictly decoded through
+``game.engine.codec``), the rules file (``game.rules_file``), the presets (``data/presets.toml``), New
+battle's grouped rows, the after-battle report and ``docs/rulings.md``'s table.
 
 Every default is FTC as written: a battle with every option at its default plays exactly as FTC (no extra
 die, no extra event). An option whose rules are still being built is declared (``OptionSpec.ready`` False):
@@ -15,7 +16,7 @@ line refuse to switch it on, and the battle does not read it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
 from typing import Annotated, Literal
@@ -23,7 +24,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from game.engine.datafiles import read_table
+from game.engine import codec
+from game.engine.datafiles import DataFileError, data_path, read_table
 from game.engine.spelling import did_you_mean
 
 GROUPS: tuple[str, ...] = ("Round", "Who rolls", "Skills", "Blows", "Damage", "Wounds", "Heroes", "Scale")
@@ -77,179 +79,6 @@ NUMERIC_DAMAGE_ROLLS: tuple[str, ...] = ("one_die", "even_roll", "situational")
 """The values of ``damage_roll`` that change the damage number (*Fudge* 4.61)."""
 LEVEL_DAMAGE_ROLLS: tuple[str, ...] = ("one_die_level", "even_roll_level")
 """The values of ``damage_roll`` that move the wound level (*Fudge* 4.61)."""
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "initiative_once", "Initiative once", "bool", False, "Round", "FTC 4",
-        "Roll initiative once for the whole battle, not every round.", ready=True,
-    ),
-    OptionSpec(
-        "mook_group_initiative", "Mooks' group initiative", "bool", False, "Round", "FTC 4",
-        "Mooks of a side roll initiative once as a group.", ready=True,
-    ),
-    OptionSpec(
-        "secret_stances", "Secret stances", "bool", False, "Round", "Fudge 4.32, FTC 6.1.1",
-        "Stances are chosen in secret and revealed together.", ready=True,
-    ),
-    OptionSpec(
-        "per_hex_terrain", "Per-hex terrain", "bool", False, "Round", "FTC 5.1.2",
-        "Each hex entered costs 1 + its terrain penalty.", ready=True,
-    ),
-    OptionSpec(
-        "attack_any_adjacent", "Attack any adjacent hex", "bool", False, "Round", "FTC 5.2, 6.2",
-        "Melee reaches any adjacent hex, not only the three front hexes.", ready=True,
-    ),
-    OptionSpec(
-        "npc_rolls", "NPC rolls", "enum", "own", "Who rolls", "Fudge 4.33, 4.34",
-        "NPC pawns roll their own dice, roll nothing (their level), or share one roll per side.",
-        values=("own", "zero", "group", "group_4df"), ready=True,
-        value_help={
-            "own": "every figure rolls its own 4dF (FTC 6.3)",
-            "zero": "NPC pawns roll nothing: their result is their level (Fudge 4.33)",
-            "group": "the NPC pawns of a side share one 2dF roll each round (Fudge 4.34)",
-            "group_4df": "the NPC pawns of a side share one 4dF roll each round",
-        },
-    ),
-    OptionSpec(
-        "speed_contest", "Speed contest", "bool", False, "Skills", "Fudge 4.36",
-        "Fighters who attack each other roll Speed; the winner adds the difference to his skill.", ready=True,
-    ),
-    OptionSpec(
-        "stun_blows", "Stun blows", "bool", False, "Blows", "Fudge 4.62",
-        "A blow may go for stun: Hurt stuns, Very Hurt very stuns, worse knocks out.", ready=True,
-    ),
-    OptionSpec(
-        "stun_head_knockout", "Head knockout", "bool", False, "Blows", "Fudge 4.62",
-        "A stunning blow that lands on the head knocks out.",
-        depends_on=(("stun_blows", (True,)),), needs="needs Stun blows", ready=True,
-    ),
-    OptionSpec(
-        "pulled_blows", "Pulled blows", "bool", False, "Blows", "Fudge 4.62",
-        "A blow may name the most wound it will do (pulling a punch).", ready=True,
-    ),
-    OptionSpec(
-        "sweeping_blow", "Sweeping blow", "int", 0, "Blows", "Fudge 4.34",
-        "A slash may strike up to three foes, each after the first doing this much less damage.",
-        low=0, high=2, ready=True,
-        value_help={0: "off", 1: "1 damage less per foe cut through", 2: "2 damage less per foe cut through"},
-    ),
-    OptionSpec(
-        "ignore_attackers", "Ignoring attackers", "bool", False, "Blows", "Fudge 4.34",
-        "A fighter may leave attackers undefended to strike his foe without beating their defence.", ready=True,
-    ),
-    OptionSpec(
-        "damage_roll", "Damage roll", "enum", "off", "Damage", "Fudge 4.61, 4.63",
-        "A die roll on each blow's damage (or Min-Mid-Max's 3d6 wounds).",
-        values=("off", "one_die", "one_die_level", "even_roll", "even_roll_level", "situational", "min_mid_max"),
-        value_help={
-            "off": "no damage roll (FTC 7)",
-            "one_die": "one Fudge die (-1..+1) added to the damage number",
-            "one_die_level": "one Fudge die moves the wound level one step up or down",
-            "even_roll": "no extra roll: an even combat roll adds 1 to the winner's offence factor, to the "
-            "loser's defence factor",
-            "even_roll_level": "the same, on the wound level",
-            "situational": "a 4dF situational roll (-4..+4) added to the damage number",
-            "min_mid_max": "Fudge 4.63's 3d6 wound roll replaces the damage number",
-        },
-        ready=True,
-    ),
-    OptionSpec(
-        "damage_roll_wild", "Damage roll without limits", "bool", False, "Damage", "Fudge 4.61",
-        "Ignore the damage roll's three limits.",
-        depends_on=(("damage_roll", (*NUMERIC_DAMAGE_ROLLS, *LEVEL_DAMAGE_ROLLS)), ("scale_damage_roll", (True,))),
-        needs="needs a Damage roll on the number or level, or a Damage roll through Scale", ready=True,
-    ),
-    OptionSpec(
-        "graze_damage_roll", "Damage roll on a graze", "bool", False, "Damage", "Fudge 4.56",
-        "The damage roll also counts on a graze, at most one level either way.",
-        depends_on=(("damage_roll", (*NUMERIC_DAMAGE_ROLLS, *LEVEL_DAMAGE_ROLLS)),),
-        needs="needs a Damage roll other than Min-Mid-Max", ready=True,
-    ),
-    OptionSpec(
-        "min_mid_max_low_penalty", "Min-Mid-Max low-factor penalty", "bool", False, "Damage", "Fudge 4.63",
-        "Min-Mid-Max: a damage factor of -5 or worse is a -2 bonus.",
-        depends_on=(("damage_roll", ("min_mid_max",)),), needs="needs the Damage roll Min-Mid-Max", ready=True,
-    ),
-    OptionSpec(
-        "wound_situational_roll", "Situational roll on wounds", "enum", "off", "Damage", "Fudge 4.55",
-        "A situational roll on each wound: +3/+4 one/two levels worse.",
-        values=("off", "worse", "both"),
-        value_help={
-            "off": "no roll on the wound",
-            "worse": "+3 makes a wound one level worse, +4 two levels",
-            "both": "also -3 one level lighter, -4 two levels",
-        },
-        ready=True,
-    ),
-    OptionSpec(
-        "fudge_graze_table", "Fudge's graze table", "bool", False, "Damage", "FTC 7.3, Fudge 4.56",
-        "Grazes follow Fudge's table instead of \"at most a Scratch\".", ready=True,
-    ),
-    OptionSpec(
-        "willpower_vs_wounds", "Willpower against wounds", "enum", "off", "Wounds", "Fudge 4.51",
-        "A Will roll when wounds start to hurt lowers or wipes out the penalty.",
-        values=("off", "very_hurt", "incapacitated"),
-        value_help={
-            "off": "no Will roll against wound penalties",
-            "very_hurt": "Great lowers a wound's penalty, Superb wipes it out",
-            "incapacitated": "the same, and a Superb Will keeps an Incapacitated fighter on his feet",
-        },
-        ready=True,
-    ),
-    OptionSpec(
-        "damage_capacity", "Damage Capacity", "enum", "factor", "Wounds", "Fudge 4.52",
-        "Damage Capacity as a defence factor, or a roll on each wound (replacing the Health roll).",
-        values=("factor", "roll", "will_roll"),
-        value_help={
-            "factor": "the roster's Damage Capacity is a defensive factor; FTC's Health roll",
-            "roll": "a Damage Capacity (or Health) roll on each wound of Hurt or worse replaces the Health roll",
-            "will_roll": "the same roll on Will",
-        },
-        ready=True,
-    ),
-    OptionSpec(
-        "damage_capacity_step", "Damage Capacity step", "enum", "level", "Wounds", "Fudge 4.52",
-        "Damage Capacity rolls and Damage Resistant/Fragile move a wound by a level or a point.",
-        values=("level", "point"),
-        value_help={"level": "by one wound level", "point": "by one damage point"}, ready=True,
-    ),
-    OptionSpec(
-        "pc_death_max_three_levels", "At most three levels", "bool", False, "Heroes", "Fudge 4.64",
-        "Heroes take at most three wound levels from one blow.", ready=True,
-    ),
-    OptionSpec(
-        "pc_death_near_death_if_incapacitated", "Near Death only from Incapacitated", "bool", False, "Heroes",
-        "Fudge 4.64", "Heroes reach Near Death only if the round began with them Incapacitated.", ready=True,
-    ),
-    OptionSpec(
-        "pc_death_fudge_point", "Fudge Point against death", "bool", False, "Heroes", "Fudge 4.64",
-        "A hero may spend a Fudge Point to make a deadly wound merely Incapacitated.", ready=True,
-    ),
-    OptionSpec(
-        "fudge_points_default", "Fudge Points per hero", "int", 0, "Heroes", "Fudge 4.64",
-        "Fudge Points for each hero whose roster entry gives none.",
-        low=0, high=10, value_help={0: "none"},
-        depends_on=(("pc_death_fudge_point", (True,)),), needs="needs Fudge Point against death", ready=True,
-    ),
-    OptionSpec(
-        "critical_penetration", "Critical penetration", "int", 0, "Scale", "Fudge 4.58",
-        "A smaller fighter's roll of +4 always gets this many points through.",
-        low=0, high=2, value_help={0: "off", 1: "1 point gets through", 2: "2 points get through"}, ready=True,
-    ),
-    OptionSpec(
-        "scale_damage_roll", "Damage roll through Scale", "bool", False, "Scale", "Fudge 4.58",
-        "A damage roll when Scale alone stops a hit from scratching.", ready=True,
-    ),
-    OptionSpec(
-        "tech_level_scale", "Tech levels as Scale", "int", 0, "Scale", "Fudge 4.65",
-        "Each tech level between weapon and armour counts as this much Scale.",
-        low=0, high=5, value_help={0: "off"}, ready=True,
-    ),
-)  # fmt: skip
-"""Every rule option, in the order of docs/rulings.md's table, the rules file and ``RuleOptions``."""
-
-SPECS: Mapping[str, OptionSpec] = MappingProxyType({spec.name: spec for spec in OPTIONS})
-"""The options by name."""
 
 
 class RuleOptionError(ValueError):
@@ -405,6 +234,96 @@ class RuleOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
     def replaced(self, **changes: Value) -> RuleOptions:
         """These options with some changed (each checked as ``check_option`` does)."""
         return options_from_mapping({**self.to_json(), **changes})
+
+
+_FIELDS: frozenset[str] = frozenset(f.name for f in fields(OptionSpec) if f.name != "name")
+"""What an option's table of ``data/rule_options.toml`` may hold (its name is the table's key)."""
+
+
+def _spec_data(name: str, table: object) -> dict[str, object]:
+    """An option's table in ``OptionSpec``'s shape: the name from the key, ``depends_on``'s table of option ->
+    values as pairs, an int option's ``value_help`` keyed by numbers (TOML writes every key as text)."""
+    if not isinstance(table, Mapping):
+        raise _data_error(name, "it is not a table of the option's title, kind, default, …")
+    unknown = sorted(str(key) for key in table if key not in _FIELDS)
+    if unknown:
+        raise _data_error(name, f"it has no field {', '.join(unknown)} (the fields are listed at the file's top)")
+    data = {**table, "name": name}
+    depends_on = table.get("depends_on")
+    if isinstance(depends_on, Mapping):
+        data["depends_on"] = list(depends_on.items())
+    value_help = table.get("value_help")
+    if table.get("kind") == "int" and isinstance(value_help, Mapping):
+        for key in value_help:
+            if not str(key).lstrip("-").isdigit():
+                raise _data_error(name, f"value_help key `{key}` is not a whole number")
+        data["value_help"] = {int(key): meaning for key, meaning in value_help.items()}
+    return data
+
+
+def _problem(spec: OptionSpec) -> str | None:
+    """What is wrong with one option on its own (its group, values, default and notes), None when nothing."""
+    if spec.group not in GROUPS:
+        return f'group "{spec.group}" is not one of {", ".join(GROUPS)}'
+    if spec.kind == "enum" and not spec.values:
+        return "an enum option lists its values"
+    if spec.kind == "int" and spec.low > spec.high:
+        return f"low {spec.low} is above high {spec.high}"
+    first = spec.choices[0]
+    if type(spec.default) is not type(first) or spec.default not in spec.choices:
+        return f"default {toml_text(spec.default)} is not one of its values"
+    if spec.kind == "enum" and spec.default != first:
+        return "an enum option lists its default first"
+    if any(value not in spec.choices for value in spec.value_help):
+        return "value_help names a value the option cannot take"
+    if bool(spec.depends_on) != bool(spec.needs):
+        return "an option with depends_on says what it needs in `needs`, and only such an option"
+    return None
+
+
+def _data_error(name: str, problem: str) -> DataFileError:
+    return DataFileError(
+        f"{data_path('rule_options.toml')} [{name}]: {problem}; correct that table or restore the file from the "
+        "game's distribution"
+    )
+
+
+def read_options(tables: Mapping[str, object]) -> tuple[OptionSpec, ...]:
+    """The rule options of ``data/rule_options.toml`` (read as ``tables``), each checked: its shape, its group,
+    default and values, the options it depends on, and that they are ``RuleOptions``' fields in order with the
+    same defaults; ``DataFileError`` names the option and what is wrong."""
+    specs: list[OptionSpec] = []
+    for name, table in tables.items():
+        try:
+            spec: OptionSpec = codec.convert(_spec_data(name, table), OptionSpec)
+        except codec.CodecError as exc:
+            raise _data_error(name, exc.problem) from None
+        problem = _problem(spec)
+        if problem is not None:
+            raise _data_error(name, problem)
+        specs.append(spec)
+    by_name = {spec.name: spec for spec in specs}
+    for spec in specs:
+        for other, values in spec.depends_on:
+            if other not in by_name or not values or any(v not in by_name[other].choices for v in values):
+                raise _data_error(spec.name, f"depends_on {other} names no option or a value it cannot take")
+    expected = tuple(zip(RuleOptions.__struct_fields__, RuleOptions.__struct_defaults__, strict=True))
+    for index, (field_name, default) in enumerate(expected):
+        here = specs[index].name if index < len(specs) else field_name
+        if index >= len(specs) or (specs[index].name, specs[index].default) != (field_name, default):
+            place = f"RuleOptions' option {index + 1} is {field_name} = {toml_text(default)}"
+            raise _data_error(here, f"{place}, and the file describes it there with that default")
+    if len(specs) > len(expected):
+        raise _data_error(specs[len(expected)].name, "RuleOptions has no such option")
+    return tuple(specs)
+
+
+OPTIONS: tuple[OptionSpec, ...] = read_options(read_table("rule_options.toml"))
+"""Every rule option (``data/rule_options.toml``), in the order of docs/rulings.md's table, the rules file and
+``RuleOptions``."""
+
+SPECS: Mapping[str, OptionSpec] = MappingProxyType({spec.name: spec for spec in OPTIONS})
+"""The options by name."""
 
 
 def options_from_mapping(mapping: Mapping[str, object]) -> RuleOptions:
