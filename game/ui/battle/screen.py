@@ -84,21 +84,9 @@ class BattleScreen(ViewerScreen):
     help_keys = HELP_KEYS
     pauses_for_gm = True
 
-    def __init__(
-        self,
-        ui: UiContext,
-        session: BattleSession,
-        to_title: Callable[[], Transition],
-        data: BoardData | None = None,
-    ) -> None:
-        if data is None:
-            if session.loaded is None:
-                raise ValueError("This battle has no map file here: the screen needs the board drawn for it.")
-            data = board_data_from_loaded(
-                session.loaded, str(session.setup_data.get("map", "map")), grid=ui.settings.show_grid
-            )
-        super().__init__(ui, data, to_title)
+    def __init__(self, ui: UiContext, session: BattleSession, to_title: Callable[[], Transition]) -> None:
         self.session = session
+        super().__init__(ui, self.board_data(ui), to_title)
         self.model = BattleModel(session, gm_hand=self.gm_seated, selection=self.selection)
         """The selection, the decision being put together and the cached questions (``game.ui.battle.model``)."""
         self.tabletop = Tabletop(ui, self.board, session)
@@ -141,6 +129,14 @@ class BattleScreen(ViewerScreen):
             self.set_status(" ".join(self.tabletop.messages), error=True)
 
     # --- session plumbing -------------------------------------------------------------------------
+    def board_data(self, ui: UiContext) -> BoardData:
+        """The board this screen draws, asked before the screen is built: the session's Tiled map, drawn as the
+        settings say (a table's screen draws the host's map instead: ``game.ui.battle.table``)."""
+        loaded, name = self.session.loaded, str(self.session.setup_data.get("map", "map"))
+        if loaded is None:
+            raise ValueError("This battle has no map file here: the screen needs the board drawn for it.")
+        return board_data_from_loaded(loaded, name, grid=ui.settings.show_grid)
+
     @property
     def battle(self) -> Battle:
         """The battle being played (replaced on undo / load)."""

@@ -77,7 +77,7 @@ class TableScreen(BattleScreen):
         on_leave: Callable[[], None] | None = None,
         hosting: HostThread | None = None,
     ) -> None:
-        super().__init__(ui, session, to_title, table_board_data(session, grid=ui.settings.show_grid))
+        super().__init__(ui, session, to_title)
         session.clear_rebuilt()
         self._waiting_said: str | None = None
         self._chat_seen = len(session.client.chat_lines)
@@ -87,6 +87,10 @@ class TableScreen(BattleScreen):
         """What leaving does besides closing the connection (a table hosted by this game: stop serving it)."""
         self.hosting = hosting
         """The table this game hosts (its GM frees seats here: F4), or None at another computer's table."""
+
+    def board_data(self, ui: UiContext) -> BoardData:
+        """The host's map: its art when this game ships the very same file, else the terrain the host sent."""
+        return table_board_data(self.session, grid=ui.settings.show_grid)
 
     def _setup_players(self) -> None:
         self.players = {}  # the other seats are played at their own machines (or by the host's computer)
