@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TypeVar
 
 import pygame
@@ -250,32 +251,29 @@ class Panel(Widget):
         return self.rect.y + (30 if self.title else 8)
 
 
+@dataclass(eq=False)
 class Button(Widget):
-    """A clickable button; disabled buttons still show their tooltip (why they are disabled)."""
+    """A clickable button; disabled buttons still show their tooltip (why they are disabled). Two buttons are
+    never equal: each is the one thing it is."""
 
-    def __init__(
-        self,
-        text: str,
-        action: Callable[[], object],
-        rect: pygame.Rect | None = None,
-        *,
-        enabled: bool = True,
-        tooltip: str = "",
-        size: int = 18,
-        hotkey: int | None = None,
-    ) -> None:
-        super().__init__(rect)
-        self.text = text
-        self.action = action
-        self.enabled = enabled
-        self.tooltip = tooltip
-        self.size = size
-        self.hotkey = hotkey
-        self.hovered = False
-        self.pressed = False
-        self.focused = False
-        self.clipped = False  # set when drawn: the label did not fit and shows "…"
-        self.result: object = None
+    text: str
+    action: Callable[[], object]
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    _: KW_ONLY
+    enabled: bool = True
+    tooltip: str = ""
+    size: int = 18
+    hotkey: int | None = None
+    hovered: bool = field(default=False, init=False)
+    pressed: bool = field(default=False, init=False)
+    focused: bool = field(default=False, init=False)
+    clipped: bool = field(default=False, init=False)
+    """Set when drawn: the label did not fit and shows "…"."""
+    result: object = field(default=None, init=False)
+    """What the action returned when the button was last clicked (None since the last event it did not take)."""
+
+    def __post_init__(self) -> None:
+        super().__init__(self.rect)
 
     @property
     def hint(self) -> str:
