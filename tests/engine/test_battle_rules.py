@@ -420,6 +420,19 @@ def test_ftc_5_2_standing_order_can_be_changed_any_time() -> None:
     assert b.figures["s"].standing_order == "ask"
 
 
+def test_ftc_5_2_an_order_that_is_neither_always_never_nor_ask_is_refused_naming_them() -> None:
+    """docs/rulings.md "Standing orders" (and *Fudge* 4.64's Fudge Point order, read the same way): an order
+    off the list is refused with the orders there are and the one written; the figure keeps its order."""
+    b = Battle(_zoc("clumsy", "guard")(0))
+    with pytest.raises(IllegalAction, match=r"^A standing order is one of always, never, ask, not 'sometimes'\.$"):
+        b.apply(act.SetStandingOrder("s", "sometimes"))
+    with pytest.raises(IllegalAction, match=r"^A Fudge Point order is one of always, ask, never, not 'maybe'\.$"):
+        b.apply(act.SetFudgePointOrder("s", "maybe"))
+    with pytest.raises(IllegalAction, match="There is no figure 'nobody'"):
+        b.apply(act.SetStandingOrder("nobody", "sometimes"))
+    assert (b.figures["s"].standing_order, b.figures["s"].fudge_order) == ("always", "always")
+
+
 def test_ftc_5_3_two_stoppers_mover_minus_one_and_engaged_stopper_minus_one() -> None:
     """FTC 5.3: the mover is -1 per stopper beyond the first; a stopper in another enemy's zone is -1."""
     h = neighbor(C, 0)

@@ -167,9 +167,7 @@ def _record_rest(fig: Figure, sheet: Wounds, rest: tuple[WoundLevel, ...], out: 
 
 def set_order(b: BattleState, a: act.SetFudgePointOrder) -> list[ev.Event]:
     """*Fudge* 4.64: a hero's standing order for spending a Fudge Point (``heroes.FUDGE_ORDERS``)."""
-    fig = b.figure(a.figure)
-    if a.order not in FUDGE_ORDERS:
-        raise IllegalAction(f"A Fudge Point order is one of {', '.join(FUDGE_ORDERS)}, not {a.order!r}.")
+    fig = b.ordered(a.figure, a.order, FUDGE_ORDERS, "A Fudge Point order")
     fig.fudge_order = a.order
     return [ev.FudgePointOrderSet(fig.id, a.order)]
 

@@ -508,8 +508,6 @@ def pending_decision(b: BattleState) -> Decision | None:
 
 def set_standing_order(b: BattleState, a: act.SetStandingOrder) -> list[ev.Event]:
     """FTC 5.2: whether a figure stops enemies leaving its zone always, never, or asks each time."""
-    fig = b.figure(a.figure)
-    if a.order not in STANDING_ORDERS:
-        raise IllegalAction(f"A standing order is one of {', '.join(STANDING_ORDERS)}.")
+    fig = b.ordered(a.figure, a.order, STANDING_ORDERS, "A standing order")
     fig.standing_order = a.order
     return [ev.StandingOrderSet(fig.id, a.order)]

@@ -11,7 +11,7 @@ phase table (``Phase``) and the table of handlers that join them are made in ``p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -584,6 +584,14 @@ class BattleState:
             return self.figures[fid]
         except KeyError:
             raise IllegalAction(f"There is no figure {fid!r} in this battle.") from None
+
+    def ordered(self, fid: str, order: str, orders: Sequence[str], what: str) -> Figure:
+        """The figure given a standing order (FTC 5.2's stopping, *Fudge* 4.64's Fudge Points), ``order`` checked
+        against the ``orders`` it may be; ``IllegalAction`` names them (``what``: "A standing order")."""
+        fig = self.figure(fid)
+        if order not in orders:
+            raise IllegalAction(f"{what} is one of {', '.join(orders)}, not {order!r}.")
+        return fig
 
     def names(self) -> dict[str, str]:
         """Display names by figure id (for event texts), figures the GM removed included."""
