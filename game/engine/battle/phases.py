@@ -9,7 +9,7 @@ part and is imported by none of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from game.engine import actions as act
 from game.engine import events as ev
@@ -23,27 +23,40 @@ from game.engine.battle import (
     movement_phase,
     resolution,
 )
-from game.engine.battle.state import BattleState, Phase
+from game.engine.battle.state import BattleState, Decision, Hook, Phase
+
+
+class DecidedPart(Protocol):
+    """A part whose phase is decided figure by figure (FTC 5's movement, FTC 6's declarations): who decides now,
+    what happens as its phase begins, and what follows each decision taken in it."""
+
+    def decision(self, b: BattleState, /) -> Decision: ...
+
+    def begin(self, b: BattleState, /) -> list[ev.Event]: ...
+
+    def advance(self, b: BattleState, /) -> list[ev.Event]: ...
+
+
+def decided(name: str, actions: tuple[str, ...], part: DecidedPart, *, next: str, on_end: Hook | None = None) -> Phase:
+    """The phase a ``DecidedPart`` runs, allowing ``actions``, followed by ``next``."""
+    return Phase(name, actions, decide=part.decision, on_begin=part.begin, step=part.advance, on_end=on_end, next=next)
+
 
 PHASES: Mapping[str, Phase] = {
     # FTC 4: a new round, its initiative; nobody decides in it, so the movement phase follows at once
     "initiative": Phase("initiative", on_begin=initiative.begin_round, next="movement"),
     # FTC 5: figures move in initiative order, holding, interrupting, stopping each other
-    "movement": Phase(
+    "movement": decided(
         "movement",
         ("move", "hold", "pass_interrupt", "stop_choice", "escape_failed_choice"),
-        decide=movement_phase.decision,
-        on_begin=movement_phase.begin,
-        step=movement_phase.advance,
+        movement_phase,
         next="attack",
     ),
     # FTC 6: declarations in reverse initiative order (a second move among them), then every attack at once
-    "attack": Phase(
+    "attack": decided(
         "attack",
         ("declare", "second_move", "follow_choice", "stop_choice", "escape_failed_choice"),
-        decide=attack_phase.decision,
-        on_begin=attack_phase.begin,
-        step=attack_phase.advance,
+        attack_phase,
         on_end=resolution.resolve_round,
         next="round_end",
     ),
