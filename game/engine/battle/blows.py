@@ -72,6 +72,16 @@ from game.engine.ranges import firing_angle_modifier, range_band
 from game.engine.wounds import WoundLevel, Wounds, graze_cap
 
 
+class Offence(NamedTuple):
+    """FTC 6.3, 6.4: the attacker's side of the opposed roll: who strikes, with what, his roll and his offence
+    modifiers; the same for his blow at the target and for a stray shot at a bystander (FTC 6.5.3)."""
+
+    figure: Figure
+    weapon: Weapon
+    roll: int
+    modifiers: Sequence[Modifier]
+
+
 class Wound(NamedTuple):
     """A wound a blow dealt, before the defender's side of the blow's way (``game.engine.blow`` S8–S13): the
     figure, the damage, the location, the wound level, and the blow's rules; its relative degree and Scale
@@ -167,11 +177,8 @@ def defence_vs(
 
 def strike(
     b: BattleState,
-    att: Figure,
+    attacking: Offence,
     tgt: Figure,
-    weapon: Weapon,
-    roll: int,
-    omods: Sequence[Modifier],
     defence: int | None,
     dmods: Sequence[Modifier],
     others: Sequence[tuple[str, int]],
@@ -185,14 +192,15 @@ def strike(
     rules: BlowRules | None = None,
     target_roll: int | None = None,
 ) -> tuple[ev.AttackResolved, Wound | None]:
-    """One attack: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3); ``skill``: a touch
-    spell's touch skill (FTC 8.3) instead of the weapon's. Once it hits and its location is chosen the blow
-    goes the attacker's side of its way (``game.engine.blow``: S3's factors, S4–S7) under ``rules`` (None: the
-    battle's options; a declaration's own rules add its ``stun``, ``max_wound``, place in a sweep);
-    ``target_roll``: the total of the roll the target defended or dodged with (None: it rolled none)."""
+    """One attack by ``attacking`` on ``tgt``: hit, relative degree, location, damage (FTC 6.4, 6.6, 7.1–7.3);
+    ``skill``: a touch spell's touch skill (FTC 8.3) instead of the weapon's. Once it hits and its location is
+    chosen the blow goes the attacker's side of its way (``game.engine.blow``: S3's factors, S4–S7) under
+    ``rules`` (None: the battle's options; a declaration's own rules add its ``stun``, ``max_wound``, place in a
+    sweep); ``target_roll``: the total of the roll the target defended or dodged with (None: it rolled none)."""
+    att, weapon, roll = attacking.figure, attacking.weapon, attacking.roll
     rules = rules_of(b.options) if rules is None else rules
     skill = att.character.combat_skill(weapon, b.round) if skill is None else skill
-    offence = skill + roll + total(omods)
+    offence = skill + roll + total(attacking.modifiers)
     hit = (
         is_hit(offence, [d for d in ([defence] if defence is not None else [])] + [r for _, r in others], difficulty)
         if not stray
@@ -204,7 +212,7 @@ def strike(
         weapon=weapon.name,
         skill=skill,
         roll=roll,
-        offence_mods=tuple((m.name, m.value) for m in omods),
+        offence_mods=tuple((m.name, m.value) for m in attacking.modifiers),
         offence=offence,
         defence=defence,
         defence_mods=tuple((m.name, m.value) for m in dmods),

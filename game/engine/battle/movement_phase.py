@@ -423,11 +423,8 @@ def free_attacks(b: BattleState, mover: Figure, stoppers: list[Figure]) -> list[
         )
         event, wound = blows.strike(
             b,
-            s,
+            blows.Offence(s, weapon, sum(r.faces), omods),
             mover,
-            weapon,
-            sum(r.faces),
-            omods,
             defence,
             dmods,
             (),

@@ -7,28 +7,26 @@ dodged only by a victim who declared a dodge against the firer. This part owns n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from game.engine import events as ev
 from game.engine.battle import blows, declarations, dice
 from game.engine.battle.state import BattleState, Figure, figure_distance
 from game.engine.combat import ACCIDENTAL_DODGE_BONUS, Modifier, Stance, accidental_hit, resolve_miss, total
-from game.engine.equipment import Weapon
 from game.engine.lof import LineOfFire
 
 
 def stray(
     b: BattleState,
-    att: Figure,
+    missed: blows.Offence,
     tgt: Figure,
-    weapon: Weapon,
-    roll: int,
-    omods: Sequence[Modifier],
     lof: LineOfFire[str],
     rolls: Mapping[str, int],
     wounds: list[blows.Wound],
 ) -> list[ev.Event]:
-    """FTC 6.5.3: a missed shot may hit a friend or an enemy of the firer on the line of fire."""
+    """FTC 6.5.3: a shot that ``missed`` its target may hit a friend or an enemy of the firer on the line of
+    fire (it strikes him with the firer's same roll and modifiers)."""
+    att, roll = missed.figure, missed.roll
     at_risk = [fid for fid in lof.bystanders_at_risk() if fid not in (att.id, tgt.id)]
     if not at_risk:
         return []
@@ -50,7 +48,9 @@ def stray(
         vroll = rolls[victim] if victim in rolls else dice.early_round_roll(b, victim, out)
         dmods = blows.dodge_terms(b, victim, Stance(vdecl.stance))
         dodge = v.character.agility + vroll + total(dmods)
-    lands, _ = accidental_hit(att.character.combat_skill(weapon, b.round) + roll + total(omods), dodge)
+    lands, _ = accidental_hit(
+        att.character.combat_skill(missed.weapon, b.round) + roll + total(missed.modifiers), dodge
+    )
     if dodge is not None:
         shown = (*dmods, Modifier("dodging a stray shot", ACCIDENTAL_DODGE_BONUS))
         out.append(
@@ -59,9 +59,7 @@ def stray(
             )
         )
     if lands:
-        event, wound = blows.strike(
-            b, att, v, weapon, roll, omods, None, (), (), -99, figure_distance(att, v), "torso", stray=True
-        )
+        event, wound = blows.strike(b, missed, v, None, (), (), -99, figure_distance(att, v), "torso", stray=True)
         out.append(event)
         if wound:
             wounds.append(wound)

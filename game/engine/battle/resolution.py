@@ -117,13 +117,11 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
                     shield_ok=a_id in shield_vs.get(o, set()),
                 )
                 others.append((o, res + speed.get((o, a_id), 0)))
+        attacking = blows.Offence(att, weapon, rolls[a_id], omods)
         event, wound = blows.strike(
             b,
-            att,
+            attacking,
             tgt,
-            weapon,
-            rolls[a_id],
-            omods,
             defence,
             dmods,
             others,
@@ -141,7 +139,7 @@ def resolve_round(b: BattleState) -> list[ev.Event]:
             wounds.append(wound)
         elif weapon.ranged and not event.hit:
             assert terms.line is not None
-            out.extend(ranged.stray(b, att, tgt, weapon, rolls[a_id], omods, terms.line, rolls, wounds))
+            out.extend(ranged.stray(b, attacking, tgt, terms.line, rolls, wounds))
     out.extend(spells.resolve(b, rollers, rolls, attacks, melee_on, wounds))
     out.extend(blows.apply_wounds(b, wounds))
     out.extend(blows.disarms(b, out))

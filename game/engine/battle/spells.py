@@ -431,13 +431,11 @@ def cast(
                 # the defences of all those attacking him, parried with his melee weapon as a firer's are
                 parries = parries_against(b, fig, tgt, reach.melee_weapon(fig), rolls, melee_on)
                 aim = "best"
+            casting = blows.Offence(fig, weapon, roll, terms.modifiers)
             event, wound = blows.strike(
                 b,
-                fig,
+                casting,
                 tgt,
-                weapon,
-                roll,
-                terms.modifiers,
                 bdef,
                 bmods,
                 parries,
@@ -451,7 +449,7 @@ def cast(
             if wound:
                 wounds.append(wound)
             elif not touch and not event.hit and terms.line is not None:
-                out.extend(ranged.stray(b, fig, tgt, weapon, roll, terms.modifiers, terms.line, rolls, wounds))
+                out.extend(ranged.stray(b, casting, tgt, terms.line, rolls, wounds))
             return out
     resistance = spell_reach.resistance_terms(b, tgt.id, item.name) if tgt is not None else None
     if tgt is not None and resistance is not None:
