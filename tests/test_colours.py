@@ -49,3 +49,15 @@ def test_a_sides_colour_on_screen_is_its_rosters_or_the_palettes_stand_in() -> N
     assert ui.side_colour(None, 1) == ui.palette.sides[1]
     ui.settings = replace(ui.settings, colour_blind=True)
     assert ui.side_colour("#c83232", 0) == ui.palette.sides[0] != (200, 50, 50)
+
+
+def test_the_colour_blind_palette_uses_only_okabe_and_itos_colours() -> None:
+    from dataclasses import astuple
+
+    published = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+    allowed = {parse_hex_colour(code) for code in published} | {(255, 255, 255), (70, 70, 70)}
+    colours: list[object] = []
+    for field in astuple(theme.COLOUR_BLIND)[1:]:
+        colours.extend(field if isinstance(field[0], tuple) else [field])
+    assert set(colours) <= allowed
+    assert len(set(theme.COLOUR_BLIND.sides)) == len(theme.COLOUR_BLIND.sides)  # no two sides alike

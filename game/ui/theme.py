@@ -110,31 +110,32 @@ NORMAL = Palette(
     ),
 )
 
+# Okabe & Ito's colours: distinguishable under the common colour-vision deficiencies.
+ORANGE: RGB = (230, 159, 0)
+SKY_BLUE: RGB = (86, 180, 233)
+BLUISH_GREEN: RGB = (0, 158, 115)
+YELLOW: RGB = (240, 228, 66)
+BLUE: RGB = (0, 114, 178)
+VERMILLION: RGB = (213, 94, 0)
+REDDISH_PURPLE: RGB = (204, 121, 167)
+
 COLOUR_BLIND = Palette(
     name="colour-blind safe",
-    # Okabe & Ito: distinguishable under the common colour-vision deficiencies.
-    sides=((230, 159, 0), (86, 180, 233), (0, 158, 115), (204, 121, 167), (240, 228, 66), (0, 114, 178)),
-    move_free=(86, 180, 233),
-    move_escape=(240, 228, 66),
-    move_free_attacks=(213, 94, 0),
+    sides=(ORANGE, SKY_BLUE, BLUISH_GREEN, REDDISH_PURPLE, YELLOW, BLUE),
+    move_free=SKY_BLUE,
+    move_escape=YELLOW,
+    move_free_attacks=VERMILLION,
     path=(255, 255, 255),
-    line_of_fire=(240, 228, 66),
-    lof_clear=(86, 180, 233),
-    lof_cover=(240, 228, 66),
-    lof_bystander=(230, 159, 0),
-    lof_blocked=(213, 94, 0),
+    line_of_fire=YELLOW,
+    lof_clear=SKY_BLUE,
+    lof_cover=YELLOW,
+    lof_bystander=ORANGE,
+    lof_blocked=VERMILLION,
     hover=(255, 255, 255),
-    selection=(240, 228, 66),
-    wounds=(
-        (86, 180, 233),
-        (0, 158, 115),
-        (240, 228, 66),
-        (230, 159, 0),
-        (213, 94, 0),
-        (204, 121, 167),
-        (70, 70, 70),
-    ),
+    selection=YELLOW,
+    wounds=(SKY_BLUE, BLUISH_GREEN, YELLOW, ORANGE, VERMILLION, REDDISH_PURPLE, (70, 70, 70)),
 )
+"""The colour-blind-safe palette: Okabe & Ito's colours only (and white, and grey for the dead)."""
 
 
 def palette(colour_blind: bool) -> Palette:
