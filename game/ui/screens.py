@@ -222,49 +222,34 @@ class TitleScreen(Screen):
         self._backdrop: pygame.Surface | None = None
         no_save = "No saved battle yet: it appears here once a battle has been played."
         has_auto, has_any = ui.has_autosave(), ui.has_saves()
-        self.column = ButtonColumn(
-            [
-                Button(
-                    "New battle",
-                    lambda: Push(NewBattleScreen(self.ui, self.start_battle)),
-                    tooltip="Choose a map and who plays each side.",
-                    hotkey=pygame.K_n,
-                ),
-                Button(
-                    "Continue",
-                    self._continue,
-                    enabled=has_auto,
-                    tooltip="Resume the autosaved battle." if has_auto else no_save,
-                    hotkey=pygame.K_c,
-                ),
-                Button(
-                    "Load",
-                    self._load,
-                    enabled=has_any,
-                    tooltip="Open a saved battle." if has_any else no_save,
-                    hotkey=pygame.K_l,
-                ),
-                Button(
-                    "Join a table",
-                    self._join_table,
-                    tooltip="Take a seat at a battle hosted on another computer (python main.py host).",
-                    hotkey=pygame.K_j,
-                ),
-                Button(
-                    "Settings",
-                    lambda: Push(SettingsScreen(self.ui)),
-                    tooltip="UI scale, colours, animation.",
-                    hotkey=pygame.K_s,
-                ),
-                Button(
-                    "Roster editor",
-                    self._roster_editor,
-                    tooltip="Edit the characters, sides and figures of a roster file.",
-                    hotkey=pygame.K_r,
-                ),
-                Button("Quit", Quit, hotkey=pygame.K_q),
-            ]
+        # label, action, hotkey, enabled, tooltip (a disabled button's says why)
+        menu: tuple[tuple[str, Callable[[], object], int, bool, str], ...] = (
+            ("New battle", self._new_battle, pygame.K_n, True, "Choose a map and who plays each side."),
+            ("Continue", self._continue, pygame.K_c, has_auto, "Resume the autosaved battle." if has_auto else no_save),
+            ("Load", self._load, pygame.K_l, has_any, "Open a saved battle." if has_any else no_save),
+            (
+                "Join a table",
+                self._join_table,
+                pygame.K_j,
+                True,
+                "Take a seat at a battle hosted on another computer (python main.py host).",
+            ),
+            ("Settings", lambda: Push(SettingsScreen(self.ui)), pygame.K_s, True, "UI scale, colours, animation."),
+            (
+                "Roster editor",
+                self._roster_editor,
+                pygame.K_r,
+                True,
+                "Edit the characters, sides and figures of a roster file.",
+            ),
+            ("Quit", Quit, pygame.K_q, True, ""),
         )
+        self.column = ButtonColumn(
+            [Button(label, action, enabled=on, tooltip=tip, hotkey=key) for label, action, key, on, tip in menu]
+        )
+
+    def _new_battle(self) -> Transition:
+        return Push(NewBattleScreen(self.ui, self.start_battle))
 
     def _open(self, path: Path) -> Transition | None:
         if self.ui.open_save is None:
