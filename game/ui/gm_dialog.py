@@ -13,7 +13,7 @@ refusal shows the engine's sentence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import pygame
 
@@ -22,8 +22,11 @@ from game.engine.battle import Battle
 from game.ui import theme
 from game.ui.battle.common import GMScreen
 from game.ui.dialogs import MessageDialog, draw_modal_box
+from game.ui.labels import Labels, TextItem
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, TextCache, Tooltip
+
+B = TypeVar("B", bound=Button)
 
 BETWEEN_ROUNDS = "Between rounds only: in the movement phase before any figure has moved or held (use End round first)."
 """The tooltip of every edit button: when the engine allows the edit (``Battle.gm_between_rounds``)."""
@@ -120,7 +123,7 @@ class CheckRow(Button):
             )
 
 
-class GMDialog(Screen):
+class GMDialog(Labels, Screen):
     """A box over the dimmed battle, opened from the GM's panel: buttons, lines of text, a message."""
 
     opaque = False
@@ -132,7 +135,7 @@ class GMDialog(Screen):
         self.panel = panel
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.buttons: list[Button] = []
-        self.texts: list[tuple[str, tuple[int, int], int, tuple[int, int, int], bool]] = []
+        self.texts: list[TextItem] = []
         self.message = ""
         self.error = False
         self.tooltip: Tooltip = Tooltip()
@@ -181,37 +184,16 @@ class GMDialog(Screen):
         size: int = 13,
     ) -> Button:
         """A button of the box."""
-        b = Button(label, _done(fn), rect, tooltip=tooltip, enabled=enabled, size=size)
+        b = self.add(Button(label, fn, rect, tooltip=tooltip, enabled=enabled, size=size))
         b.focused = on
-        self.buttons.append(b)
         return b
 
-    def row(
-        self,
-        label: str,
-        fn: Callable[[], object],
-        rect: pygame.Rect,
-        *,
-        checked: bool,
-        detail: str = "",
-        tooltip: str = "",
-        radio: bool = False,
-    ) -> None:
-        """A ticked (or one-of) row of a list."""
-        self.buttons.append(
-            CheckRow(label, _done(fn), rect, checked=checked, detail=detail, tooltip=tooltip, radio=radio)
-        )
-
-    def text(
-        self,
-        value: str,
-        pos: tuple[int, int],
-        size: int = 13,
-        colour: tuple[int, int, int] = theme.TEXT,
-        bold: bool = False,
-    ) -> None:
-        """A line of text of the box."""
-        self.texts.append((value, pos, size, colour, bold))
+    def add(self, button: B) -> B:
+        """Put a button (a ticked or one-of row of a list: ``CheckRow``) in the box; its action answers True
+        when it returns nothing, so the box knows it was clicked."""
+        button.action = _done(button.action)
+        self.buttons.append(button)
+        return button
 
     def footer(self, apply_label: str, apply: Callable[[], object], *, enabled: bool = True, tooltip: str = "") -> None:
         """Cancel and the button that sends the action, bottom right."""
@@ -252,8 +234,7 @@ class GMDialog(Screen):
         """The box over the dimmed panel and battle."""
         s, text = self.ui.s, self.ui.text
         draw_modal_box(surface, self.ui, self.rect, self.TITLE, at=(16, 12), size=18, dim=110)
-        for value, pos, size, colour, bold in self.texts:
-            text.blit(surface, value, pos, size, colour, bold)
+        self.draw_texts(surface, text)
         for b in self.buttons:
             b.draw(surface, text)
         if self.message:

@@ -17,7 +17,7 @@ from game.engine.movement import encumbrance_penalty
 from game.engine.quantities import kg_text as kg
 from game.engine.quantities import load_parts_text, number_text
 from game.ui import theme
-from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns
+from game.ui.gm_dialog import CheckRow, GMDialog, PanelHost, between_rounds_tip, columns
 from game.ui.screen import Transition, UiContext
 from game.ui.widgets import cycled
 
@@ -140,13 +140,15 @@ class GearEditor(GMDialog):
                 first = bool(self.weapons) and self.weapons[0] == w.name
                 row = pygame.Rect(rect.x, rect.y, rect.width - s(52), rect.height)
                 detail = number_text(w.mass_kg)
-                self.row(
-                    w.name,
-                    functools.partial(self.toggle_weapon, w.name),
-                    row,
-                    checked=ticked,
-                    detail=detail,
-                    tooltip=f"{w.name}: {w.skill}, damage {w.damage:+d}, {kg(w.mass_kg)}",
+                self.add(
+                    CheckRow(
+                        w.name,
+                        functools.partial(self.toggle_weapon, w.name),
+                        row,
+                        checked=ticked,
+                        detail=detail,
+                        tooltip=f"{w.name}: {w.skill}, damage {w.damage:+d}, {kg(w.mass_kg)}",
+                    )
                 )
                 if first:
                     self.text("ready", (rect.right - s(46), rect.y + s(3)), 12, theme.ACCENT, True)
@@ -164,48 +166,47 @@ class GearEditor(GMDialog):
         def armour_row(a: equipment.Armour) -> Callable[[pygame.Rect], None]:
             def place(rect: pygame.Rect) -> None:
                 ticked = a.name in self.armour
-                cover = self.coverage.get(a.name, "full") if a.is_body else "full"
-                if not (a.is_body and ticked):
-                    self.row(
-                        f"{a.name} ({a.location})",
-                        functools.partial(self.toggle_armour, a.name),
-                        rect,
-                        checked=ticked,
-                        detail=number_text(a.mass_kg),
-                        tooltip=f"{a.name}: {a.location}, {kg(a.mass_kg)}",
-                    )
-                    return
                 # FTC 9.2: a ticked suit shows how much of the body it covers; a click on it changes that
-                worn = a.with_coverage(cover)
-                row = pygame.Rect(rect.x, rect.y, rect.width - s(62), rect.height)
-                self.row(
-                    a.name,
-                    functools.partial(self.toggle_armour, a.name),
-                    row,
-                    checked=True,
-                    detail=number_text(worn.mass_kg),
-                    tooltip=f"{a.name}: {cover.replace('_', ' ')}, {kg(worn.mass_kg)}",
+                suit = a.is_body and ticked
+                if suit:
+                    cover = self.coverage.get(a.name, "full")
+                    worn, label, where = a.with_coverage(cover), a.name, cover.replace("_", " ")
+                    row = pygame.Rect(rect.x, rect.y, rect.width - s(62), rect.height)
+                else:
+                    worn, label, where, row = a, f"{a.name} ({a.location})", a.location, rect
+                self.add(
+                    CheckRow(
+                        label,
+                        functools.partial(self.toggle_armour, a.name),
+                        row,
+                        checked=ticked,
+                        detail=number_text(worn.mass_kg),
+                        tooltip=f"{a.name}: {where}, {kg(worn.mass_kg)}",
+                    )
                 )
-                self.button(
-                    cover.replace("_", " "),
-                    functools.partial(self.cycle_coverage, a.name),
-                    pygame.Rect(rect.right - s(60), rect.y, s(58), rect.height),
-                    size=11,
-                    tooltip="How much of the body the suit covers (FTC 9.2): full; torso only (half "
-                    "the mass); no arms or no legs (two thirds). Click for the next.",
-                )
+                if suit:
+                    self.button(
+                        where,
+                        functools.partial(self.cycle_coverage, a.name),
+                        pygame.Rect(rect.right - s(60), rect.y, s(58), rect.height),
+                        size=11,
+                        tooltip="How much of the body the suit covers (FTC 9.2): full; torso only (half "
+                        "the mass); no arms or no legs (two thirds). Click for the next.",
+                    )
 
             return place
 
         def shield_row(name: str | None, mass: float) -> Callable[[pygame.Rect], None]:
             def place(rect: pygame.Rect) -> None:
-                self.row(
-                    name or "No shield",
-                    functools.partial(self.choose_shield, name),
-                    rect,
-                    checked=self.shield == name,
-                    radio=True,
-                    detail=number_text(mass) if name else "",
+                self.add(
+                    CheckRow(
+                        name or "No shield",
+                        functools.partial(self.choose_shield, name),
+                        rect,
+                        checked=self.shield == name,
+                        radio=True,
+                        detail=number_text(mass) if name else "",
+                    )
                 )
 
             return place

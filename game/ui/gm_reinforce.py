@@ -18,7 +18,7 @@ from game.engine.hexgrid import Hex
 from game.ui import theme
 from game.ui.battle.common import GMScreen
 from game.ui.battle.words import hex_name
-from game.ui.gm_dialog import GMDialog, PanelHost, between_rounds_tip, columns
+from game.ui.gm_dialog import CheckRow, GMDialog, PanelHost, between_rounds_tip, columns
 from game.ui.roster_editor import TextPrompt
 from game.ui.screen import Pop, Push, Screen, Transition, UiContext
 from game.ui.view import BoardView, HexFill
@@ -145,13 +145,15 @@ class ReinforceDialog(GMDialog):
 
         def source_row(key: str, label: str, detail: str) -> Callable[[pygame.Rect], None]:
             def place(rect: pygame.Rect) -> None:
-                self.row(
-                    label,
-                    functools.partial(self.choose, key),
-                    rect,
-                    radio=True,
-                    checked=self.source == key,
-                    detail=detail,
+                self.add(
+                    CheckRow(
+                        label,
+                        functools.partial(self.choose, key),
+                        rect,
+                        radio=True,
+                        checked=self.source == key,
+                        detail=detail,
+                    )
                 )
 
             return place

@@ -29,6 +29,7 @@ from game.roster import (
 )
 from game.ui import theme
 from game.ui.dialogs import MessageDialog
+from game.ui.labels import TextItem
 from game.ui.pickers import TextPrompt
 from game.ui.roster_editor.attributes import Attributes
 from game.ui.roster_editor.catalogue import (
@@ -43,7 +44,7 @@ from game.ui.roster_editor.catalogue import (
 from game.ui.roster_editor.characters import CharacterList
 from game.ui.roster_editor.creature import CreatureAndWounds
 from game.ui.roster_editor.gear import Gear, Load
-from game.ui.roster_editor.part import EditorHost, Part, TextItem
+from game.ui.roster_editor.part import EditorHost, Part
 from game.ui.roster_editor.sides import SidesAndFigures
 from game.ui.roster_editor.skills import Skills
 from game.ui.roster_editor.spells import Spells

@@ -16,13 +16,9 @@ import pygame
 
 from game.engine.characters import Character
 from game.ui import theme
+from game.ui.labels import Labels, TextItem
 from game.ui.screen import Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList
-
-"""The results of a button that the screen passes up to the screen stack."""
-
-TextItem = tuple[str, tuple[int, int], int, tuple[int, int, int], bool, str]
-"""A label laid out for drawing: text, position, size, colour, bold, anchor."""
 
 
 class EditorHost(Protocol):
@@ -106,7 +102,7 @@ class EditorHost(Protocol):
         ...
 
 
-class Part:
+class Part(Labels):
     """A part of the editor: its rectangle, its widgets and labels (rebuilt by ``layout``), input and drawing."""
 
     SECTIONS: tuple[str, ...] = ()
@@ -189,8 +185,7 @@ class Part:
         for lst in self.lists:
             lst.draw(surface, text)
         self.draw_under(surface)
-        for value, pos, size, colour, bold, anchor in self.texts:
-            text.blit(surface, value, pos, size, colour, bold, anchor)
+        self.draw_texts(surface, text)
         for b in self.buttons.values():
             b.draw(surface, text)
         surface.set_clip(clip)
@@ -241,18 +236,6 @@ class Part:
             self.button(ident, label, rect, action, tip, size=size, enabled=enabled(ident))
         lines = -(-len(rows) // across)
         return y + lines * s(height) + (lines - 1) * gap
-
-    def text(
-        self,
-        value: str,
-        pos: tuple[int, int],
-        size: int = 14,
-        colour: tuple[int, int, int] = theme.TEXT,
-        bold: bool = False,
-        anchor: str = "topleft",
-    ) -> None:
-        """A label of the part."""
-        self.texts.append((value, pos, size, colour, bold, anchor))
 
     def header(self, section: str, title: str, x: int, y: int, right: int) -> None:
         """A section's title; an error about the section is written after it, up to ``right``."""
