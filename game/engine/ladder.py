@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from game.engine.codec import is_whole
+
 TERRIBLE = -3
 POOR = -2
 MEDIOCRE = -1
@@ -65,16 +67,12 @@ def parse_level(name: str) -> int:
 def level_of(value: object) -> int | None:
     """A ladder level as a file gives it (FTC 2, *Fudge* 1.3): a whole number, or a name or signed number
     ``parse_level`` reads; None when it is neither (a bool, a float, a list, an unknown name)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
     if isinstance(value, str):
         try:
             return parse_level(value)
         except ValueError:
             return None
-    return None
+    return value if is_whole(value) else None
 
 
 def split_plus(name: str) -> tuple[str, bool]:
