@@ -166,45 +166,25 @@ class Stance(enum.Enum):
     MILDLY_DEFENSIVE = "mildly_defensive"
     VERY_DEFENSIVE = "very_defensive"
 
-    @property
-    def spec(self) -> StanceSpec:
-        """This stance's row of table 4."""
+    def __init__(self, key: str) -> None:
         try:
-            return _STANCES[self.value]
+            row = _STANCES[key]
         except KeyError:
-            raise CombatDataError(
-                f"{DATA_FILE} has no [[stance]] row with key = {self.value!r} (table 4); add it"
-            ) from None
-
-    @property
-    def attack_bonus(self) -> int:
+            raise CombatDataError(f"{DATA_FILE} has no [[stance]] row with key = {key!r} (table 4); add it") from None
+        self.spec: StanceSpec = row
+        """This stance's row of table 4."""
+        self.attack_bonus: int = row.attack_bonus
         """Table 4: the modifier to the attack result."""
-        return self.spec.attack_bonus
-
-    @property
-    def defence_bonus(self) -> int:
+        self.defence_bonus: int = row.defence_bonus
         """Table 4: the modifier to the defence result."""
-        return self.spec.defence_bonus
-
-    @property
-    def max_advance(self) -> int:
+        self.max_advance: int = row.max_advance
         """FTC 6.2: hexes of advance the stance's attack bonus may be traded for."""
-        return self.spec.max_advance
-
-    @property
-    def retreat(self) -> Retreat:
+        self.retreat: Retreat = row.retreat
         """FTC 6.2: whether the figure may, must or may not retreat one hex."""
-        return self.spec.retreat
-
-    @property
-    def display_name(self) -> str:
+        self.display_name: str = row.name
         """The stance's name as the UI shows it."""
-        return self.spec.name
-
-    @property
-    def effect(self) -> str:
+        self.effect: str = row.effect
         """One line describing the stance's effect, for the UI."""
-        return self.spec.effect
 
     def __str__(self) -> str:
         return self.display_name
