@@ -5,6 +5,7 @@ encumbrance and movement it leaves (FTC 5, 5.1.1 table 2)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,7 @@ from game.engine.quantities import load_parts_text, number_text
 from game.ui import theme
 from game.ui.pickers import PickDialog
 from game.ui.roster_editor.catalogue import GEAR_STEP_KG, LOAD_PANEL_HEIGHT, armour_entry, kg
-from game.ui.roster_editor.part import EditorHost, Part
+from game.ui.roster_editor.part import EditorHost, ListHeading, Part
 from game.ui.screen import Push, Transition
 from game.ui.widgets import draw_panel
 
@@ -27,6 +28,12 @@ class Gear(Part):
     """Weapons, scale-piercing, armour, shield and other gear of the selected character."""
 
     SECTIONS = ("weapons", "piercing", "armour", "shield", "gear")
+    WEAPONS = ListHeading(
+        "weapons", "Weapons (FTC 9.1) — the first is in hand", "weapon", "A weapon from the catalogue, with its mass."
+    )
+    ARMOUR = ListHeading(
+        "armour", "Armour and helmets (FTC 9.2)", "armour", "Body armour or a helmet from the catalogue."
+    )
 
     def add_weapon(self) -> Transition:
         """Pick a weapon of FTC 9.1 / 9.3 (its skill, damage factor and mass shown)."""
@@ -132,22 +139,18 @@ class Gear(Part):
         return Push(PickDialog(self.ui, "Scale-piercing weapons (Fudge 4.58)", items, picked, details=details))
 
     # --- layout -------------------------------------------------------------------------------------
+    def change_button(self, ident: str, choose: Callable[[], object], tip: str, right: int, y: int) -> None:
+        """A line's Change… button at the right edge ``right`` (it opens the line's picker, ``choose``)."""
+        s = self.ui.s
+        self.button(ident, "Change…", pygame.Rect(right - s(104), y, s(104), s(24)), choose, tip)
+
     def layout(self, table: dict[str, Any], x: int, top: int, width: int) -> int:
         """Weapons, scale-piercing, armour, shield and other gear from ``top``; the y where the next part may
         start."""
         self.clear()
         s = self.ui.s
         right = x + width
-        y = top
-        self.list_header(
-            "weapons",
-            "Weapons (FTC 9.1) — the first is in hand",
-            x,
-            y,
-            right,
-            ("weapon.add", "Add weapon…", self.add_weapon, "A weapon from the catalogue, with its mass."),
-        )
-        y += s(22)
+        y = self.list_header(self.WEAPONS, self.add_weapon, x, top, right)
         weapons = self.host.names("weapons")
         either_way = False
         for i, name in enumerate(weapons):
@@ -174,9 +177,7 @@ class Gear(Part):
                 f"weapon.{i}.x", right - s(28), y, partial(self.host.remove_at, "weapons", i), f"Remove {name}."
             )
             y += s(26)
-        if not weapons:
-            self.text("none: fights with the fist", (x, y + s(2)), 13, theme.TEXT_MUTED)
-            y += s(24)
+        y = self.empty_note(weapons, "none: fights with the fist", x, y)
         if either_way or table.get("two_handed"):
             on = bool(table.get("two_handed"))
             self.button(
@@ -192,25 +193,17 @@ class Gear(Part):
         shown = self.fit(", ".join(f"{k}: {v}" for k, v in pierce.items()) or "none", 13, right - s(112) - (x + s(120)))
         self.text(shown, (x + s(120), y + s(5)), 13, theme.TEXT if pierce else theme.TEXT_MUTED)
         self.sections["piercing"] = (x + s(130) + self.ui.text.width(shown, 13), y + s(5), right - s(112))
-        self.button(
+        self.change_button(
             "pierce.choose",
-            "Change…",
-            pygame.Rect(right - s(104), y, s(104), s(24)),
             self.choose_piercing,
             "Fudge 4.58: a scale-piercing weapon (a whaler's harpoon) halves or "
             "ignores the target's Mass Scale when it hits well.",
+            right,
+            y,
         )
         y += s(30)
         y += s(8)
-        self.list_header(
-            "armour",
-            "Armour and helmets (FTC 9.2)",
-            x,
-            y,
-            right,
-            ("armour.add", "Add armour…", self.add_armour, "Body armour or a helmet from the catalogue."),
-        )
-        y += s(22)
+        y = self.list_header(self.ARMOUR, self.add_armour, x, y, right)
         armour = self.host.names("armour")
         for i, entry in enumerate(armour):
             label, mass = armour_entry(entry)
@@ -228,9 +221,7 @@ class Gear(Part):
                 f"armour.{i}.x", right - s(28), y, partial(self.host.remove_at, "armour", i), f"Remove {label}."
             )
             y += s(26)
-        if not armour:
-            self.text("none", (x, y + s(2)), 13, theme.TEXT_MUTED)
-            y += s(24)
+        y = self.empty_note(armour, "none", x, y)
         y += s(8)
         self.header("shield", "Shield", x, y + s(4), x + s(150))
         shield = table.get("shield")
@@ -245,12 +236,8 @@ class Gear(Part):
         shown = self.fit(shown, 14, width - s(70) - s(112))
         self.text(shown, (x + s(70), y + s(4)), 14)
         self.sections["shield"] = (x + s(80) + self.ui.text.width(shown, 14), y + s(5), right - s(112))
-        self.button(
-            "shield.choose",
-            "Change…",
-            pygame.Rect(right - s(104), y, s(104), s(24)),
-            self.choose_shield,
-            "Small, Medium or Large Shield (FTC 9.2), or none.",
+        self.change_button(
+            "shield.choose", self.choose_shield, "Small, Medium or Large Shield (FTC 9.2), or none.", right, y
         )
         y += s(30)
         self.header("gear", "Other gear", x, y + s(4), x + s(150))

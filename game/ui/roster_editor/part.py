@@ -8,7 +8,8 @@ through the screen, seen here as ``EditorHost``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Sized
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
@@ -19,6 +20,19 @@ from game.ui import theme
 from game.ui.labels import Labels, TextItem
 from game.ui.screen import Transition, UiContext, press, transition_of
 from game.ui.widgets import Button, ScrollList
+
+
+@dataclass(frozen=True)
+class ListHeading:
+    """The heading of one of the character's lists (weapons, armour, skills, spells): the section it shows,
+    its title, and its Add… button (id ``<noun>.add``, label ``Add <noun>…``, ``width`` wide before scaling)
+    with the button's tooltip. ``Part.list_header`` lays it out."""
+
+    section: str
+    title: str
+    noun: str
+    tip: str
+    width: int = 104
 
 
 class EditorHost(Protocol):
@@ -243,22 +257,22 @@ class Part(Labels):
         self.text(title, (x, y), 13, theme.ACCENT, True)
         self.sections[section] = (x + self.ui.text.width(title, 13, True) + self.ui.s(10), y, right)
 
-    def list_header(
-        self,
-        section: str,
-        title: str,
-        x: int,
-        y: int,
-        right: int,
-        add: tuple[str, str, Callable[[], object], str],
-        width: int = 104,
-    ) -> None:
-        """A list's title (``header``) with its Add… button ``width`` wide at the right edge ``right``; ``add`` is
-        the button's id, label, action and tooltip."""
+    def list_header(self, heading: ListHeading, add: Callable[[], object], x: int, y: int, right: int) -> int:
+        """A list's title (``header``) at ``y`` with its Add… button (which runs ``add``) at the right edge
+        ``right``; the y where the list's rows start."""
         s = self.ui.s
-        self.header(section, title, x, y, right - s(110))
-        ident, label, action, tip = add
-        self.button(ident, label, pygame.Rect(right - s(width), y - s(4), s(width), s(24)), action, tip)
+        self.header(heading.section, heading.title, x, y, right - s(110))
+        rect = pygame.Rect(right - s(heading.width), y - s(4), s(heading.width), s(24))
+        self.button(f"{heading.noun}.add", f"Add {heading.noun}…", rect, add, heading.tip)
+        return y + s(22)
+
+    def empty_note(self, entries: Sized, note: str, x: int, y: int) -> int:
+        """Under a list's heading at ``y``, what an empty list means (``note``: "none", "none: fights with the
+        fist"); the y below it, ``y`` itself when the list has entries."""
+        if len(entries):
+            return y
+        self.text(note, (x, y + self.ui.s(2)), 13, theme.TEXT_MUTED)
+        return y + self.ui.s(24)
 
     def remove_button(self, ident: str, x: int, y: int, action: Callable[[], object], tip: str, side: int = 24) -> None:
         """A row's × button (it removes the row) at ``x``, ``y``, ``side`` pixels square (before scaling)."""

@@ -13,7 +13,7 @@ from game.engine.ladder import FAIR, level_of, plus_name, split_plus
 from game.ui import theme
 from game.ui.pickers import PickDialog
 from game.ui.roster_editor.catalogue import ladder_step, short, skill_uses
-from game.ui.roster_editor.part import Part
+from game.ui.roster_editor.part import ListHeading, Part
 from game.ui.screen import Push, Transition
 
 
@@ -35,6 +35,13 @@ class Skills(Part):
     """The skills with their levels, Add skill…, and the gifts and faults of the selected character."""
 
     SECTIONS = ("skills", "traits")
+    HEADING = ListHeading(
+        "skills",
+        "Skills",
+        "skill",
+        "Add a skill the rules use (combat, magic, healing) from the list, or type any skill's name.",
+        width=100,
+    )
 
     def _skills(self) -> dict[str, Any]:
         table = self.host.current
@@ -133,22 +140,7 @@ class Skills(Part):
         s = self.ui.s
         right = x + width
         half = width // 2
-        y = top
-        self.list_header(
-            "skills",
-            "Skills",
-            x,
-            y,
-            right,
-            (
-                "skill.add",
-                "Add skill…",
-                self.add_skill,
-                "Add a skill the rules use (combat, magic, healing) from the list, or type any skill's name.",
-            ),
-            width=100,
-        )
-        y += s(22)
+        y = self.list_header(self.HEADING, self.add_skill, x, top, right)
         skills = table.get("skills", {})
         skills = skills if isinstance(skills, dict) else {}
         traits = max(len(self.host.names("gifts")), len(self.host.names("faults")))
@@ -184,9 +176,7 @@ class Skills(Part):
         if rows < len(items):
             self.pager("skills", first, rows, len(items), x, y, x + width)
             y += s(26)
-        if not items:
-            self.text("none (every skill Poor)", (x, y + s(2)), 13, theme.TEXT_MUTED)
-            y += s(24)
+        y = self.empty_note(items, "none (every skill Poor)", x, y)
         y += s(8)
         # Fudge 4.64's Fudge Points share the row: a character's own, like his gifts (docs/rosters.md)
         points = self.host.current.get("fudge_points") if self.host.current is not None else None

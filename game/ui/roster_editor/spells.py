@@ -12,7 +12,7 @@ from game.engine.ladder import level_name
 from game.ui import theme
 from game.ui.pickers import PickDialog
 from game.ui.roster_editor.catalogue import spell_reach, spell_summary
-from game.ui.roster_editor.part import Part
+from game.ui.roster_editor.part import ListHeading, Part
 from game.ui.screen import Push, Transition
 
 
@@ -20,6 +20,12 @@ class Spells(Part):
     """The spell list with Add spell… (Ctrl+M) and × to forget one."""
 
     SECTIONS = ("spells",)
+    HEADING = ListHeading(
+        "spells",
+        "Spells (FTC 8)",
+        "spell",
+        "A spell of the catalogue (data/spells.toml), with its skill, casting time and range (Ctrl+M).",
+    )
 
     def spell_tip(self, item: magic.Spell) -> str:
         """A spell's tooltip: its description, its casting roll and the character's skill for it (FTC 8)."""
@@ -90,21 +96,7 @@ class Spells(Part):
         self.clear()
         s = self.ui.s
         right = x + width
-        y = top
-        self.list_header(
-            "spells",
-            "Spells (FTC 8)",
-            x,
-            y,
-            right,
-            (
-                "spell.add",
-                "Add spell…",
-                self.add_spell,
-                "A spell of the catalogue (data/spells.toml), with its skill, casting time and range (Ctrl+M).",
-            ),
-        )
-        y += s(22)
+        y = self.list_header(self.HEADING, self.add_spell, x, top, right)
         spells = self.host.names("spells")
         room = max(2, (bottom - y) // s(26))
         rows = len(spells) if len(spells) <= room else room - 1
@@ -132,8 +124,6 @@ class Spells(Part):
         if rows < len(spells):
             self.pager("spells", first, rows, len(spells), x, y, right)
             y += s(26)
-        if not spells:
-            self.text("none", (x, y + s(2)), 13, theme.TEXT_MUTED)
-            y += s(24)
+        y = self.empty_note(spells, "none", x, y)
         self.rect = pygame.Rect(x, top, width, y - top)
         return y
