@@ -17,10 +17,32 @@ from game.ui.text_field import TextField
 from game.ui.widgets import Button, ScrollList, Tooltip
 
 
-class TextPrompt(Screen):
-    """A modal question with a typed answer: Enter accepts, Esc cancels; ``on_done(text)`` gets it."""
+class ModalBox(Screen):
+    """A box over the screen below that waits for an answer: Enter accepts (``accept``), Esc closes it; every
+    other event goes to ``on_input``."""
 
     opaque = False
+
+    def accept(self) -> Transition | None:
+        """Enter's answer: the box's OK, Choose or Done hands its answer on and closes the box (one with no
+        answer to hand on just closes)."""
+        return Pop()
+
+    def on_input(self, event: pygame.event.Event) -> Transition | None:
+        """An event that is neither Enter nor Esc (typing, the mouse, the box's buttons)."""
+        return None
+
+    def on_event(self, event: pygame.event.Event) -> Transition | None:
+        """Enter accepts, Esc cancels, the rest is the box's input."""
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            return self.accept()
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            return Pop()
+        return self.on_input(event)
+
+
+class TextPrompt(ModalBox):
+    """A modal question with a typed answer: Enter accepts, Esc cancels; ``on_done(text)`` gets it."""
 
     def __init__(
         self, ui: UiContext, title: str, prompt: str, value: str, on_done: Callable[[str], Transition | None]
@@ -42,17 +64,16 @@ class TextPrompt(Screen):
         self.ok.rect = pygame.Rect(self.rect.right - s(120), self.rect.bottom - s(52), s(100), s(34))
         self.cancel.rect = pygame.Rect(self.rect.right - s(230), self.rect.bottom - s(52), s(100), s(34))
 
-    def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Typing, Enter / OK, Esc / Cancel."""
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                return Pop(then=self.on_done(self.field.value))
-            if event.key == pygame.K_ESCAPE:
-                return Pop()
+    def accept(self) -> Transition | None:
+        """Enter or OK: the typed answer."""
+        return Pop(then=self.on_done(self.field.value))
+
+    def on_input(self, event: pygame.event.Event) -> Transition | None:
+        """Typing, OK, Cancel."""
         self.field.handle(event)
         b = press((self.ok, self.cancel), event)
         if b is not None:
-            return Pop(then=self.on_done(self.field.value)) if b is self.ok else Pop()
+            return self.accept() if b is self.ok else Pop()
         return None
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -65,15 +86,13 @@ class TextPrompt(Screen):
         self.cancel.draw(surface, text)
 
 
-class PickDialog(Screen):
+class PickDialog(ModalBox):
     """Choose from a list, narrowed by typing; with ``free_text`` the typed name itself is offered first.
 
     ``items`` are (label, value) pairs; ``on_pick(value)`` gets the choice (Enter, double-click or Choose).
     ``details`` maps a value to one line about it (a spell's description), shown under the list for the
     selected row and as a tooltip over a row.
     """
-
-    opaque = False
 
     def __init__(
         self,
@@ -126,32 +145,28 @@ class PickDialog(Screen):
         self.choose.rect = pygame.Rect(self.rect.right - s(126), self.rect.bottom - s(50), s(110), s(34))
         self.cancel.rect = pygame.Rect(self.rect.right - s(246), self.rect.bottom - s(50), s(110), s(34))
 
-    def _pick(self) -> Transition | None:
+    def accept(self) -> Transition | None:
+        """Enter, a double click or Choose: the selected row (nothing while none is selected)."""
         i = self.list.selected
         if i is None or not 0 <= i < len(self.shown):
             return None
         return Pop(then=self.on_pick(self.shown[i]))
 
-    def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """Typing narrows, arrows move, Enter or a double click chooses, Esc cancels."""
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                return self._pick()
-            if event.key == pygame.K_ESCAPE:
-                return Pop()
-            if event.key in (pygame.K_UP, pygame.K_DOWN) and self.shown:
-                current = self.list.selected if self.list.selected is not None else 0
-                self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
-                return None
+    def on_input(self, event: pygame.event.Event) -> Transition | None:
+        """Typing narrows, arrows move, a double click or Choose chooses, Cancel closes."""
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN) and self.shown:
+            current = self.list.selected if self.list.selected is not None else 0
+            self.list.select(current + (1 if event.key == pygame.K_DOWN else -1))
+            return None
         if self.field.handle(event):
             self._filter()
             return None
         if self.list.double_clicked(event) is not None:
-            return self._pick()
+            return self.accept()
         self.list.handle(event)
         b = press((self.choose, self.cancel), event)
         if b is not None:
-            return self._pick() if b is self.choose else Pop()
+            return self.accept() if b is self.choose else Pop()
         if event.type == pygame.MOUSEMOTION and self.details:
             i = self.list.index_at(event.pos)
             self.tooltip.hover(self.detail(i) if i is not None else "", event.pos)

@@ -15,15 +15,14 @@ import pygame
 from game.engine.wounds import Wounds, WoundTrack
 from game.ui import theme
 from game.ui.dialogs import draw_modal_box
+from game.ui.pickers import ModalBox
 from game.ui.roster_editor.catalogue import track_columns
-from game.ui.screen import Pop, Screen, Transition, UiContext, press, transition_of
+from game.ui.screen import Pop, Transition, UiContext, press, transition_of
 from game.ui.widgets import Button
 
 
-class CarriedWoundsDialog(Screen):
+class CarriedWoundsDialog(ModalBox):
     """One row per level of the track with its boxes, − and +; Heal all, Cancel and Done (Enter)."""
-
-    opaque = False
 
     def __init__(
         self,
@@ -87,20 +86,15 @@ class CarriedWoundsDialog(Screen):
             "Cancel", lambda: Pop(), pygame.Rect(self.rect.right - s(216), bottom, s(94), s(32)), size=14
         )
         self.buttons["done"] = Button(
-            "Done", self.done, pygame.Rect(self.rect.right - s(114), bottom, s(94), s(32)), size=14
+            "Done", self.accept, pygame.Rect(self.rect.right - s(114), bottom, s(94), s(32)), size=14
         )
 
-    def done(self) -> Transition:
-        """Close and hand the sheet to the editor."""
+    def accept(self) -> Transition:
+        """Done (or Enter): close and hand the sheet to the editor."""
         return Pop(then=self.on_done(self.wounds))
 
-    def on_event(self, event: pygame.event.Event) -> Transition | None:
-        """The buttons; Enter is Done, Esc is Cancel."""
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                return self.done()
-            if event.key == pygame.K_ESCAPE:
-                return Pop()
+    def on_input(self, event: pygame.event.Event) -> Transition | None:
+        """The buttons (Enter is Done, Esc is Cancel)."""
         b = press(self.buttons.values(), event)
         return transition_of(b.result) if b is not None else None
 
