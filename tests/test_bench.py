@@ -49,8 +49,8 @@ def test_bench_generated_map_is_200_by_200_with_three_layers(tmp_path: Path) -> 
 
     path = bench.write_generated_map(tmp_path)
     loaded = load_map(path)
-    assert (loaded.width, loaded.height) == (200, 200)
-    assert [layer.name for layer in loaded.tile_layers] == ["ground", "features", "details"]
+    assert (loaded.tmx.width, loaded.tmx.height) == (200, 200)
+    assert [layer.name for layer in loaded.tmx.tile_layers] == ["ground", "features", "details"]
     terrain = loaded.terrain
     # woods and walls block sight, deep water stops walkers: the line of fire and the search have work to do
     assert 0.02 < float(terrain.blocks_sight.mean()) < 0.4

@@ -42,7 +42,7 @@ from game.engine.terrain import TerrainMap, TerrainType
 from game.maps.errors import MapLoadError
 from game.maps.geometry import HexLayout
 from game.maps.spellcheck import map_spelling_warnings
-from game.maps.tmx import GID_MASK, TmxMap, TmxObject, TmxTileLayer, TmxTileset, read_tmx
+from game.maps.tmx import GID_MASK, TmxMap, TmxObject, read_tmx
 from game.paths import MAPS_DIR
 
 # property name -> (kind, lowest, highest); kind "int" or "bool"
@@ -115,26 +115,6 @@ class LoadedMap:
     repainted: Mapping[tuple[int, int], str] = field(default_factory=dict)
     """Cells (col, row) whose ground, passability or sight a terrain object changed from what the tiles under it
     show (``PICTURED``), with the object's name: the board draws the object's terrain there, not the art."""
-
-    @property
-    def width(self) -> int:
-        """Map width in cells."""
-        return self.tmx.width
-
-    @property
-    def height(self) -> int:
-        """Map height in cells."""
-        return self.tmx.height
-
-    @property
-    def tile_layers(self) -> tuple[TmxTileLayer, ...]:
-        """Every tile layer in document order (group layers flattened, hidden layers included)."""
-        return self.tmx.tile_layers
-
-    @property
-    def tilesets(self) -> tuple[TmxTileset, ...]:
-        """The map's tilesets, by first gid."""
-        return self.tmx.tilesets
 
     @property
     def roster_path(self) -> Path | None:

@@ -136,8 +136,8 @@ class _Art:
     surfaces: dict[tuple[int, int, float], tuple[pygame.Surface, int, int]] = field(default_factory=dict)
 
     def tileset_of(self, gid: int) -> TmxTileset:
-        chosen = self.loaded.tilesets[0]
-        for ts in self.loaded.tilesets:
+        chosen = self.loaded.tmx.tilesets[0]
+        for ts in self.loaded.tmx.tilesets:
             if ts.firstgid <= gid:
                 chosen = ts
         return chosen
@@ -241,7 +241,7 @@ def _layer_entries(
 
 
 def _chosen_layers(loaded: LoadedMap, layers: Iterable[TmxTileLayer] | None) -> list[TmxTileLayer]:
-    chosen = [lay for lay in loaded.tile_layers if lay.visible] if layers is None else list(layers)
+    chosen = [lay for lay in loaded.tmx.tile_layers if lay.visible] if layers is None else list(layers)
     return [lay for lay in chosen if lay.opacity > 0]
 
 

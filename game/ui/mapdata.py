@@ -132,7 +132,7 @@ class TiledMapSource:
     def __init__(self, loaded: Any, layout: HexLayout | None = None, grid: bool = True) -> None:
         self.loaded = loaded
         self.layout = layout or layout_of(loaded.layout)
-        self.cols, self.rows = int(loaded.width), int(loaded.height)
+        self.cols, self.rows = int(loaded.tmx.width), int(loaded.tmx.height)
         self.grid = grid
         self.repainted = frozenset(getattr(loaded, "repainted", {}))
         """Cells (col, row) drawn in their terrain's plain colour over the art: a terrain object changed them."""

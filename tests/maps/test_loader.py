@@ -20,11 +20,11 @@ ENCODINGS = ["csv", "xml", "base64", "zlib", "gzip", "zstd"]
 @pytest.mark.parametrize(("axis", "index"), STAGGERS)
 def test_tiled_every_stagger_combination_loads_with_its_layout(axis: str, index: str) -> None:
     m = load_map(DATA / f"hex_{axis}_{index}.tmx")
-    assert (m.width, m.height) == (7, 6)
+    assert (m.tmx.width, m.tmx.height) == (7, 6)
     assert (m.tmx.stagger_axis, m.tmx.stagger_index) == (axis, index)
     assert (m.terrain.stagger_axis, m.terrain.stagger_index) == (axis, index)
     assert m.terrain.terrain.shape == (6, 7)
-    assert [layer.name for layer in m.tile_layers] == ["Ground", "Hidden", "Features", "Faded"]
+    assert [layer.name for layer in m.tmx.tile_layers] == ["Ground", "Hidden", "Features", "Faded"]
     assert m.tmx.hex_side_length == 14
     assert m.properties["name"] == f"Fixture hex_{axis}_{index}_src"
 
@@ -43,7 +43,7 @@ def test_tiled_terrain_from_tile_properties_stacks_layers_bottom_to_top(axis: st
     # wood on the Features layer over whatever ground: blocks sight and gives cover
     assert t.sight_blocked(at(2, 1)) and t.cover_at(at(2, 1)) == -1
     # the tree tile names only cover: the ground's other properties stay
-    ground = m.tile_layers[0].gids[3, 4] & GID_MASK
+    ground = m.tmx.tile_layers[0].gids[3, 4] & GID_MASK
     assert t.cover_at(at(4, 3)) == -2
     under_mud = m.layout.cell_at(*_mud_point(axis)) == (4, 3)  # the "Mud" object's cell on this stagger
     expected = 3 if under_mud else {1: 0, 2: 1, 3: 2, 4: 0, 5: 0, 6: 1}[int(ground)]
@@ -91,14 +91,14 @@ def _mud_point(axis: str) -> tuple[float, float]:
 def test_tiled_every_data_encoding_gives_the_same_tiles(encoding: str) -> None:
     reference = load_map(DATA / "hex_y_odd.tmx")
     m = load_map(DATA / f"enc_{encoding}.tmx")
-    for a, b in zip(reference.tile_layers, m.tile_layers, strict=True):
+    for a, b in zip(reference.tmx.tile_layers, m.tmx.tile_layers, strict=True):
         assert np.array_equal(a.gids, b.gids)
     assert np.array_equal(reference.terrain.terrain, m.terrain.terrain)
 
 
 def test_tiled_hex_rotation_and_60_degree_flags_are_kept_out_of_the_tile_id() -> None:
     m = load_map(DATA / "hex_y_odd.tmx")
-    gids = m.tile_layers[0].gids
+    gids = m.tmx.tile_layers[0].gids
     assert (gids & ROTATED_HEXAGONAL_120).any() and (gids & FLIPPED_ANTI_DIAGONALLY).any()
     assert int((gids & GID_MASK).max()) <= 6
 

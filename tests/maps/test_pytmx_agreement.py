@@ -54,7 +54,7 @@ def _pytmx_layers(path: Path) -> dict[str, np.ndarray]:
 def test_tiled_tile_data_agrees_with_pytmx(path: Path) -> None:
     ours = load_map(path)
     theirs = _pytmx_layers(path)
-    ours_by_name = {layer.name: np.asarray(layer.gids, dtype=np.int64) & ~FLAGS for layer in ours.tile_layers}
+    ours_by_name = {layer.name: np.asarray(layer.gids, dtype=np.int64) & ~FLAGS for layer in ours.tmx.tile_layers}
     assert ours_by_name, f"{path.name} has no tile layers"
     for name, gids in ours_by_name.items():
         if name not in theirs:

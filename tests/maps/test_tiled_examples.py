@@ -98,7 +98,7 @@ def test_tiled_s_old_doctype_line_is_read_but_a_dtd_of_its_own_is_not(tmp_path: 
         shutil.copyfile(DATA / f, tmp_path / f)
     named = tmp_path / "named.tmx"
     named.write_text(base.replace("?>\n", '?>\n<!DOCTYPE map SYSTEM "http://mapeditor.org/dtd/1.0/map.dtd">\n', 1))
-    assert load_map(named).width == 7
+    assert load_map(named).tmx.width == 7
     own = tmp_path / "own.tmx"
     own.write_text(base.replace("?>\n", '?>\n<!DOCTYPE map [<!ATTLIST map infinite CDATA "0">]>\n', 1))
     with pytest.raises(ValueError, match="a DTD of its own"):

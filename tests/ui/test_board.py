@@ -203,11 +203,11 @@ def _whole_image_source(path: Path) -> tuple[object, object]:
     loaded = load_map(path)
     layout = layout_of(loaded.layout)
     left, top, _, _ = offset_margins(loaded)
-    base = pygame.Surface(layout.map_size(loaded.width, loaded.height))
+    base = pygame.Surface(layout.map_size(loaded.tmx.width, loaded.tmx.height))
     base.fill(theme.BACKGROUND)
     base.blit(render_map(loaded), (-left, -top))
     return (
-        SurfaceMapSource(base, layout, loaded.width, loaded.height, grid=False),
+        SurfaceMapSource(base, layout, loaded.tmx.width, loaded.tmx.height, grid=False),
         TiledMapSource(loaded, layout, grid=False),
     )
 
