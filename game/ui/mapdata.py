@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pygame
@@ -32,6 +32,9 @@ from game.ui.board import (
     zoomed_chunk,
 )
 from game.ui.camera import HexLayout
+
+if TYPE_CHECKING:
+    from game.maps.loader import LoadedMap
 
 
 @dataclass(frozen=True)
@@ -129,12 +132,12 @@ class TiledMapSource:
     cache; nothing here holds more than one chunk's pixels.
     """
 
-    def __init__(self, loaded: Any, layout: HexLayout | None = None, grid: bool = True) -> None:
+    def __init__(self, loaded: LoadedMap, layout: HexLayout | None = None, grid: bool = True) -> None:
         self.loaded = loaded
         self.layout = layout or layout_of(loaded.layout)
         self.cols, self.rows = int(loaded.tmx.width), int(loaded.tmx.height)
         self.grid = grid
-        self.repainted = frozenset(getattr(loaded, "repainted", {}))
+        self.repainted = frozenset(loaded.repainted)
         """Cells (col, row) drawn in their terrain's plain colour over the art: a terrain object changed them."""
         self.colours = terrain_colours(loaded.terrain) if self.repainted else None
         self.size = self.layout.map_size(self.cols, self.rows)
@@ -177,7 +180,7 @@ def open_map(path: str | Path, *, grid: bool = True) -> BoardData:
     return board_data_from_loaded(loader.load_map(path), path, grid=grid)
 
 
-def board_data_from_loaded(loaded: Any, path: str | Path, *, grid: bool = True) -> BoardData:
+def board_data_from_loaded(loaded: LoadedMap, path: str | Path, *, grid: bool = True) -> BoardData:
     """The board's data for an already loaded map (``game.maps.loader.LoadedMap``; a session keeps one)."""
     layout = layout_of(loaded.layout)
     source: MapSource
@@ -187,7 +190,7 @@ def board_data_from_loaded(loaded: Any, path: str | Path, *, grid: bool = True) 
         source = HexMapSource(loaded.terrain, layout, grid)
     figures = [FigureSpot(f.name, f.side, f.character, f.hex, f.facing) for f in loaded.deployment.figures]
     name = str(loaded.properties.get("name") or Path(path).stem.replace("_", " "))
-    repainted = {loaded.terrain.hex_at(col, row): who for (col, row), who in getattr(loaded, "repainted", {}).items()}
+    repainted = {loaded.terrain.hex_at(col, row): who for (col, row), who in loaded.repainted.items()}
     return BoardData(
         name,
         Path(path),
